@@ -1,0 +1,42 @@
+# Everything runs from a virtualenv this Makefile makes itself, so `make demo` and
+# `make test` work on a fresh machine.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+SAMPLE := samples/sample.pdf
+SIFT   := $(BIN)/siftpdf
+
+.PHONY: demo test lint bench fixtures sample clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	@echo '$$ siftpdf sniff $(SAMPLE)'
+	@$(SIFT) sniff $(SAMPLE)
+	@echo; echo '$$ siftpdf map --cap 1600 $(SAMPLE)'
+	@$(SIFT) map --cap 1600 $(SAMPLE)
+	@echo; echo '$$ siftpdf pages 3 $(SAMPLE)'
+	@$(SIFT) pages 3 $(SAMPLE)
+	@echo; echo "$$ siftpdf grep 'oxbow|sediment' $(SAMPLE)"
+	@$(SIFT) grep 'oxbow|sediment' $(SAMPLE)
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+lint: $(STAMP)
+	$(BIN)/ruff check siftpdf tests bench
+	$(BIN)/mypy siftpdf
+
+bench: $(STAMP)
+	$(BIN)/python bench/run.py
+
+sample: $(STAMP)
+	$(BIN)/python tests/make_fixtures.py --sample $(SAMPLE)
+
+clean:
+	rm -rf $(VENV) tests/.fixtures bench/.data

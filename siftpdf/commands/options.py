@@ -1,0 +1,85 @@
+"""Options shared by the commands: one definition, one spelling, one help text."""
+
+from __future__ import annotations
+
+import functools
+import sys
+from typing import Any, Callable
+
+import click
+
+from ..runner import Limits
+from ..sources import ReadOptions
+
+DEFAULT_CAP = 40_000
+
+F = Callable[..., Any]
+
+
+def _stack(*decorators: Callable[[F], F]) -> Callable[[F], F]:
+    def apply(func: F) -> F:
+        for decorator in reversed(decorators):
+            func = decorator(func)
+        return func
+
+    return apply
+
+
+def json_option(func: F) -> F:
+    """--json: JSON Lines records on stdout instead of the text view."""
+
+    @click.option("--json", "as_json", is_flag=True, help="Write JSON Lines records instead of the text view.")
+    @functools.wraps(func)
+    def wrapper(*args: Any, as_json: bool, **kwargs: Any) -> Any:
+        click.get_current_context().meta["siftpdf.json"] = as_json
+        return func(*args, as_json=as_json, **kwargs)
+
+    return wrapper
+
+
+cap_option = click.option(
+    "--cap", type=click.IntRange(min=200), default=DEFAULT_CAP, envvar="SIFTPDF_CAP",
+    show_default=True, help="Output cap in characters (env SIFTPDF_CAP).")
+
+quiet_option = click.option("-q", "--quiet", is_flag=True, help="No progress or notes on stderr.")
+
+
+def extraction_options(func: F) -> F:
+    """How a PDF is extracted: limits of the child and the password."""
+
+    @_stack(
+        click.option("--max-pages", type=click.IntRange(min=1), default=2000, show_default=True,
+                     help="Extract at most this many pages (the meta still counts them all)."),
+        click.option("--deadline", type=click.FloatRange(min=0.1), default=60.0, show_default=True,
+                     help="Seconds before the extraction child is killed."),
+        click.option("--memory-limit", type=click.IntRange(min=0), default=2048, show_default=True,
+                     help="Address-space limit of the child in MiB (0: none)."),
+        click.option("--password", envvar="SIFTPDF_PASSWORD", default=None,
+                     help="User password of an encrypted PDF (env SIFTPDF_PASSWORD)."),
+        click.option("--in-process", is_flag=True,
+                     help="Parse in this process, without the child: for trusted input only."),
+    )
+    @functools.wraps(func)
+    def wrapper(*args: Any, max_pages: int, deadline: float, memory_limit: int,
+                password: str | None, in_process: bool, **kwargs: Any) -> Any:
+        options = ReadOptions(
+            limits=Limits(deadline=deadline, max_pages=max_pages, memory=memory_limit << 20),
+            password=password, in_process=in_process)
+        return func(*args, read_options=options, **kwargs)
+
+    return wrapper
+
+
+def out(text: str) -> None:
+    """Write to stdout (the data channel)."""
+    sys.stdout.write(text)
+
+
+def note(text: str, quiet: bool = False) -> None:
+    """A note for people, on stderr."""
+    if not quiet:
+        click.echo(text, err=True)
+
+
+def source_label(source: str | None) -> str:
+    return "-" if source in (None, "-") else str(source)

@@ -1,0 +1,214 @@
+"""PDF engines: PDFium (pypdfium2) by default, pypdf as the salvage fallback.
+
+Only the extraction child (or ``--in-process``) imports this module: it loads native code.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import io
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
+
+from .errors import EncryptedError, UnreadableError
+
+MAX_OUTLINE_ITEMS = 10_000
+MAX_OUTLINE_DEPTH = 64
+
+# PDFium writes these for characters it synthesised or could not place.
+_TEXT_FIXES = str.maketrans({"\r": None, "\x00": None, "\x02": "-", "\ufffe": "-"})
+
+
+def engine_info() -> dict[str, str]:
+    from pypdfium2.version import PDFIUM_INFO, PYPDFIUM_INFO
+
+    return {"name": "pdfium", "version": f"pypdfium2 {PYPDFIUM_INFO}, pdfium {PDFIUM_INFO.build}"}
+
+
+def clean_text(text: str) -> str:
+    """Normalise engine text: LF line ends, no NULs, trailing whitespace trimmed per line."""
+    text = text.replace("\r\n", "\n").translate(_TEXT_FIXES)
+    return "\n".join(line.rstrip() for line in text.split("\n")).strip("\n")
+
+
+@dataclass
+class PageResult:
+    text: str
+    status: str  # text | no_text | empty
+    engine: str
+
+
+class PdfiumDoc:
+    """A document opened by PDFium."""
+
+    name = "pdfium"
+
+    def __init__(self, data: bytes, password: str | None) -> None:
+        try:
+            self.pdf = pdfium.PdfDocument(data, password=password)
+        except pdfium.PdfiumError as exc:
+            if exc.err_code == pdfium_c.FPDF_ERR_PASSWORD:
+                if password:
+                    raise EncryptedError("encrypted PDF: wrong password") from None
+                raise EncryptedError("encrypted PDF (password required)") from None
+            raise UnreadableError(f"unreadable PDF ({exc})") from None
+
+    def page_count(self) -> int:
+        return len(self.pdf)
+
+    def title(self) -> str:
+        try:
+            return (self.pdf.get_metadata_value("Title") or "").strip()
+        except pdfium.PdfiumError:
+            return ""
+
+    def page_labels(self, count: int) -> list[str] | None:
+        labels = [self.pdf.get_page_label(i) or "" for i in range(count)]
+        return labels if any(labels) else None
+
+    def outline(self) -> list[dict[str, Any]]:
+        return list(_walk_outline(self.pdf))
+
+    def extract_page(self, index: int) -> PageResult:
+        page = self.pdf[index]
+        try:
+            textpage = page.get_textpage()
+            try:
+                text = clean_text(textpage.get_text_range())
+            finally:
+                textpage.close()
+            if text.strip():
+                return PageResult(text, "text", self.name)
+            return PageResult("", _blank_status(page), self.name)
+        finally:
+            page.close()
+
+    def close(self) -> None:
+        self.pdf.close()
+
+
+def _blank_status(page: pdfium.PdfPage) -> str:
+    images = page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=4)
+    return "no_text" if next(iter(images), None) is not None else "empty"
+
+
+def _walk_outline(pdf: pdfium.PdfDocument) -> Iterator[dict[str, Any]]:
+    """Depth-first, loop-safe walk of /Outlines with at most MAX_OUTLINE_ITEMS items.
+
+    PDFium resolves /Dest arrays, named destinations and /GoTo actions to a page index;
+    an item whose destination does not resolve is skipped, its children are still walked.
+    """
+    seen: set[int] = set()
+    stack: list[tuple[Any, int]] = [(pdfium_c.FPDFBookmark_GetFirstChild(pdf, None), 1)]
+    emitted = 0
+    while stack and emitted < MAX_OUTLINE_ITEMS:
+        node, level = stack.pop()
+        if not node:
+            continue
+        address = ctypes.addressof(node.contents)
+        if address in seen or len(seen) > 4 * MAX_OUTLINE_ITEMS:
+            continue
+        seen.add(address)
+        # Sibling after the subtree: push it first so children come out first.
+        stack.append((pdfium_c.FPDFBookmark_GetNextSibling(pdf, node), level))
+        if level < MAX_OUTLINE_DEPTH:
+            stack.append((pdfium_c.FPDFBookmark_GetFirstChild(pdf, node), level + 1))
+        page = _bookmark_page(pdf, node)
+        if page is None:
+            continue
+        yield {"title": _bookmark_title(node), "page": page, "level": level}
+        emitted += 1
+
+
+def _bookmark_title(node: Any) -> str:
+    size = pdfium_c.FPDFBookmark_GetTitle(node, None, 0)
+    if size <= 2:
+        return ""
+    buffer = ctypes.create_string_buffer(size)
+    pdfium_c.FPDFBookmark_GetTitle(node, buffer, size)
+    return buffer.raw[: size - 2].decode("utf-16-le", errors="replace").strip()
+
+
+def _bookmark_page(pdf: pdfium.PdfDocument, node: Any) -> int | None:
+    dest = pdfium_c.FPDFBookmark_GetDest(pdf, node)
+    if not dest:
+        action = pdfium_c.FPDFBookmark_GetAction(node)
+        if not action or pdfium_c.FPDFAction_GetType(action) != pdfium_c.PDFACTION_GOTO:
+            return None
+        dest = pdfium_c.FPDFAction_GetDest(pdf, action)
+        if not dest:
+            return None
+    index = pdfium_c.FPDFDest_GetDestPageIndex(pdf, dest)
+    return index + 1 if index >= 0 else None
+
+
+class PypdfDoc:
+    """A document opened by pypdf's lenient reader: the fallback when PDFium cannot."""
+
+    name = "pypdf"
+
+    def __init__(self, data: bytes, password: str | None) -> None:
+        import logging
+
+        from pypdf import PdfReader
+        from pypdf.errors import PdfReadError
+
+        logging.getLogger("pypdf").setLevel(logging.CRITICAL)
+        try:
+            self.reader = PdfReader(io.BytesIO(data), strict=False)
+            if self.reader.is_encrypted and not self.reader.decrypt(password or ""):
+                raise EncryptedError("encrypted PDF (password required)")
+            self.pages = self.reader.pages
+            self._count = len(self.pages)
+        except EncryptedError:
+            raise
+        except (PdfReadError, ValueError, KeyError, TypeError, AttributeError,
+                IndexError, RecursionError, NotImplementedError) as exc:
+            raise UnreadableError(f"unreadable PDF ({type(exc).__name__}: {exc})") from None
+
+    def page_count(self) -> int:
+        return self._count
+
+    def title(self) -> str:
+        try:
+            info = self.reader.metadata
+            return str(info.title or "").strip() if info else ""
+        except Exception:  # noqa: BLE001 - metadata is optional, a broken /Info is not fatal
+            return ""
+
+    def page_labels(self, count: int) -> list[str] | None:
+        return None
+
+    def outline(self) -> list[dict[str, Any]]:
+        return []
+
+    def extract_page(self, index: int) -> PageResult:
+        page = self.pages[index]
+        text = clean_text(page.extract_text() or "")
+        if text.strip():
+            return PageResult(text, "text", self.name)
+        resources = page.get("/Resources") or {}
+        xobjects = resources.get("/XObject") if hasattr(resources, "get") else None
+        return PageResult("", "no_text" if xobjects else "empty", self.name)
+
+    def close(self) -> None:
+        pass
+
+
+def open_document(data: bytes, password: str | None) -> PdfiumDoc | PypdfDoc:
+    """Open with PDFium; when PDFium cannot, salvage with pypdf. Encryption is final."""
+    try:
+        return PdfiumDoc(data, password)
+    except EncryptedError:
+        raise
+    except UnreadableError as first:
+        try:
+            doc = PypdfDoc(data, password)
+        except UnreadableError:
+            raise first from None
+        if doc.page_count() == 0:
+            raise first
+        return doc

@@ -1,0 +1,87 @@
+"""Typed errors: raised at the core, translated once at the CLI boundary (SPEC §10)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class SiftError(Exception):
+    """Base of every error a user can see. Subclasses fix code, HTTP-style status and exit."""
+
+    code = "unreadable"
+    status = 422
+    exit_code = 4
+    default_hint: str | None = None
+
+    def __init__(self, message: str, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint if hint is not None else self.default_hint
+
+    def to_record(self) -> dict[str, Any]:
+        return {
+            "error": {
+                "code": self.code,
+                "status": self.status,
+                "message": self.message,
+                "hint": self.hint,
+            }
+        }
+
+
+class UsageError(SiftError):
+    code, status, exit_code = "usage", 400, 2
+
+
+class EncryptedError(SiftError):
+    code, status, exit_code = "encrypted", 422, 3
+    default_hint = "pass the user password with --password or SIFTPDF_PASSWORD"
+
+
+class UnreadableError(SiftError):
+    code, status, exit_code = "unreadable", 422, 4
+
+
+class NoTextError(SiftError):
+    code, status, exit_code = "no_text", 422, 5
+    default_hint = "ocr"
+
+
+class TimedOutError(SiftError):
+    code, status, exit_code = "timeout", 422, 6
+
+
+class TooLargeError(SiftError):
+    code, status, exit_code = "too_large", 413, 7
+
+
+class FetchError(SiftError):
+    code, status, exit_code = "fetch", 502, 8
+
+
+class BusyError(SiftError):
+    code, status, exit_code = "busy", 503, 75
+    default_hint = "retry after 10 s"
+
+
+_BY_CODE: dict[str, type[SiftError]] = {
+    cls.code: cls
+    for cls in (
+        UsageError,
+        EncryptedError,
+        UnreadableError,
+        NoTextError,
+        TimedOutError,
+        TooLargeError,
+        FetchError,
+        BusyError,
+    )
+}
+
+
+def from_record(record: dict[str, Any]) -> SiftError:
+    """Rebuild a typed error from an ``{"error": {...}}`` doc-stream record."""
+    body = record.get("error") or {}
+    cls = _BY_CODE.get(str(body.get("code")), UnreadableError)
+    err = cls(str(body.get("message") or "unreadable PDF"), body.get("hint"))
+    return err

@@ -1,0 +1,83 @@
+"""The map of a document (SPEC §4): what is in it, and where to read next."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .docstream import Document
+from .textview import render_page
+
+
+@dataclass
+class DocMap:
+    title: str
+    pages: int
+    extracted: int
+    chars: int
+    outline: list[dict[str, Any]]
+    leading: list[str] = field(default_factory=list)  # rendered pages that fit
+    returned: tuple[int, int] | None = None
+    whole: bool = False
+
+    @property
+    def tokens(self) -> int:
+        return self.chars // 4
+
+
+def build_map(doc: Document, cap: int) -> DocMap:
+    """One pass over the pages: keep the whole text while it fits the cap, else the leading
+    pages that fit in cap/4, and count every character for the token estimate."""
+    meta = doc.meta
+    result = DocMap(title=meta.get("title") or "", pages=doc.page_count, extracted=0, chars=0,
+                    outline=list(meta.get("outline") or []))
+    rendered: list[tuple[int, str]] = []
+    size = 0
+    for record in doc.pages():
+        text = render_page(record, first=not rendered and result.extracted == 0)
+        result.extracted += 1
+        result.chars += len(text)
+        if size <= cap:
+            rendered.append((record["page"], text))
+            size += len(text)
+    if size <= cap:
+        result.whole = True
+        result.leading = [t for _, t in rendered]
+    else:
+        budget, kept = cap // 4, []
+        for page, text in rendered:
+            if sum(len(t) for t in kept) + len(text) > budget:
+                break
+            kept.append(text)
+        result.leading = kept
+    if result.leading:
+        first = rendered[0][0]
+        result.returned = (first, first + len(result.leading) - 1)
+    return result
+
+
+def render_map(m: DocMap, source: str, cap: int) -> str:
+    """The map as text, never longer than ``cap`` characters."""
+    if m.whole:
+        return "".join(m.leading)[:cap]
+    src = source if source and source != "-" else "doc.jsonl"
+    if m.extracted < m.pages:
+        counts = f"pages 1–{m.extracted} of {m.pages} extracted · ~{m.tokens:,} tokens"
+    else:
+        counts = f"pages {m.pages} · ~{m.tokens:,} tokens"
+    head = [f"# {m.title or '(untitled)'}", counts, ""]
+    nxt = (f"next: siftpdf pages A-B {src} · siftpdf grep PATTERN {src} · "
+           f"siftpdf digest -q QUESTION {src}")
+    body = "".join(m.leading)
+    budget = cap - len("\n".join(head)) - len(nxt) - len(body) - 8
+    outline_lines, used = [], 0
+    for item in m.outline:
+        line = f"{'  ' * (max(1, item['level']) - 1)}- {item['title']} (p. {item['page']})"
+        if used + len(line) + 1 > budget - 60:
+            outline_lines.append(f"… {len(m.outline) - len(outline_lines)} more outline entries "
+                                 f"(siftpdf extract --json shows all)")
+            break
+        outline_lines.append(line)
+        used += len(line) + 1
+    parts = head + outline_lines + ([""] if outline_lines else []) + [nxt, "", body]
+    return "\n".join(parts)[:cap]

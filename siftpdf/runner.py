@@ -1,0 +1,251 @@
+"""The parent side of extraction: run the child(ren), enforce the deadline and caps, merge.
+
+A document with more pages than one chunk is split across two children (both cores): chunk k
+goes to child k % 2 and the parent reads whichever child owns the next page, so output stays
+in page order and memory stays bounded by the pipes' back-pressure.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+from .errors import (
+    EncryptedError,
+    SiftError,
+    TimedOutError,
+    TooLargeError,
+    UnreadableError,
+)
+from .extraction import CHUNK_PAGES, DEFAULT_MAX_PAGES, shard_of
+
+STDERR_KEEP = 4 << 10
+MAX_RESTARTS = 3
+
+
+def child_argv() -> list[str]:
+    """The command that starts one extraction child (tests may replace it)."""
+    return [sys.executable, "-I", "-m", "siftpdf._child"]
+
+
+@dataclass
+class Limits:
+    deadline: float = 60.0
+    max_text: int = 64 << 20
+    max_pages: int = DEFAULT_MAX_PAGES
+    memory: int = 2 << 30
+    workers: int = 2
+    chunk: int = CHUNK_PAGES
+
+
+@dataclass
+class _Child:
+    proc: subprocess.Popen[bytes]
+    stderr: bytearray = field(default_factory=bytearray)
+    threads: list[threading.Thread] = field(default_factory=list)
+
+    @classmethod
+    def start(cls, argv: list[str], data: bytes, password: str | None) -> "_Child":
+        proc = subprocess.Popen(
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            env={}, start_new_session=True, close_fds=True,
+        )
+        child = cls(proc)
+        prefix = (json.dumps(password) + "\n").encode() if password is not None else b""
+        child.threads = [
+            threading.Thread(target=child._feed, args=(prefix, data), daemon=True),
+            threading.Thread(target=child._drain_stderr, daemon=True),
+        ]
+        for thread in child.threads:
+            thread.start()
+        return child
+
+    def _feed(self, prefix: bytes, data: bytes) -> None:
+        stdin = self.proc.stdin
+        assert stdin is not None
+        try:
+            if prefix:
+                stdin.write(prefix)
+            stdin.write(data)
+        except (BrokenPipeError, OSError):
+            pass  # the child stopped reading: its exit code tells why
+        finally:
+            try:
+                stdin.close()
+            except OSError:
+                pass
+
+    def _drain_stderr(self) -> None:
+        stream = self.proc.stderr
+        assert stream is not None
+        for chunk in iter(lambda: stream.read(4096), b""):
+            room = STDERR_KEEP - len(self.stderr)
+            if room > 0:
+                self.stderr += chunk[:room]
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+
+    def reap(self) -> int:
+        returncode = self.proc.wait()
+        for thread in self.threads:
+            thread.join(timeout=5)
+        if self.proc.stdout:
+            self.proc.stdout.close()
+        return returncode
+
+    def message(self) -> str:
+        lines = [ln.strip() for ln in self.stderr.decode("utf-8", "replace").splitlines() if ln.strip()]
+        if not lines:
+            return ""
+        return lines[-1] if lines[0].startswith("Traceback") else lines[0]
+
+
+class _Run:
+    """One extraction: children, watchdog, byte budget."""
+
+    def __init__(self, data: bytes, password: str | None, limits: Limits) -> None:
+        self.data, self.password, self.limits = data, password, limits
+        self.children: list[_Child] = []
+        self.timed_out = False
+        self.text_bytes = 0
+        self.timer = threading.Timer(limits.deadline, self._expire)
+        self.timer.daemon = True
+
+    def _expire(self) -> None:
+        self.timed_out = True
+        for child in self.children:
+            child.kill()
+
+    def spawn(self, shard: int, shards: int, first_page: int = 1, outline: bool = True) -> _Child:
+        argv = child_argv() + [
+            "--max-pages", str(self.limits.max_pages), "--memory", str(self.limits.memory),
+            "--cpu", str(int(self.limits.deadline) + 5), "--shard", str(shard),
+            "--shards", str(shards), "--chunk", str(self.limits.chunk),
+            "--first-page", str(first_page),
+        ]
+        if not outline:
+            argv.append("--no-outline")
+        if self.password is not None:
+            argv.append("--password-line")
+        child = _Child.start(argv, self.data, self.password)
+        self.children.append(child)
+        if self.timed_out:
+            child.kill()
+        return child
+
+    def read(self, child: _Child) -> dict[str, Any] | None:
+        stdout = child.proc.stdout
+        assert stdout is not None
+        line = stdout.readline(self.limits.max_text - self.text_bytes + 1)
+        if not line:
+            return None
+        self.text_bytes += len(line)
+        if self.text_bytes > self.limits.max_text:
+            self._kill_all()
+            raise TooLargeError(f"too large (text over {self.limits.max_text >> 20} MiB)")
+        try:
+            record = json.loads(line)
+        except ValueError:
+            child.kill()
+            raise UnreadableError("unreadable PDF (the extraction child wrote a broken line)") from None
+        if not isinstance(record, dict):
+            raise UnreadableError("unreadable PDF (the extraction child wrote a broken line)")
+        return record
+
+    def failure(self, child: _Child) -> SiftError:
+        """The typed error for a child that ended without the record we expected."""
+        code = child.reap()
+        if self.timed_out:
+            return TimedOutError(f"pdf extraction timed out after {self.limits.deadline:g} s")
+        message = child.message()
+        if code == 3:
+            return EncryptedError(message or "encrypted PDF (password required)")
+        if code == 7:
+            return TooLargeError(message or "too large")
+        if code < 0:
+            return UnreadableError(f"unreadable PDF (engine crashed: signal {-code})")
+        if message.startswith("unreadable PDF"):
+            return UnreadableError(message)
+        return UnreadableError(f"unreadable PDF ({message})" if message else "unreadable PDF")
+
+    def _kill_all(self) -> None:
+        for child in self.children:
+            child.kill()
+
+    def close(self) -> None:
+        self.timer.cancel()
+        self._kill_all()
+        for child in self.children:
+            child.reap()
+
+
+def run_child(data: bytes, password: str | None = None, limits: Limits | None = None) -> Iterator[dict[str, Any]]:
+    """Extract ``data`` in child processes; yield meta, pages in order, then a merged done."""
+    limits = limits or Limits()
+    run = _Run(data, password, limits)
+    started = time.monotonic()
+    run.timer.start()
+    try:
+        first = run.spawn(0, limits.workers)
+        meta_record = run.read(first)
+        if meta_record is None or "meta" not in meta_record:
+            raise run.failure(first)
+        meta = meta_record["meta"]
+        yield meta_record
+
+        count = min(meta["pages"], limits.max_pages) if limits.max_pages > 0 else meta["pages"]
+        shards = limits.workers if count > limits.chunk else 1
+        owners: dict[int, _Child] = {0: first}
+        for shard in range(1, shards):
+            owners[shard] = run.spawn(shard, limits.workers, outline=False)
+            run.read(owners[shard])  # its meta: the first child's is the one we keep
+        done: dict[str, Any] = {"pages_processed": 0, "pages_failed": 0, "page_limit_reached": count < meta["pages"],
+                                "clipped_chars": 0, "unmapped_chars": 0, "engines": {}}
+        engine = meta.get("engine", {}).get("name", "pdfium")
+        restarts = 0
+        page = 1
+        while page <= count:
+            shard = shard_of(page, limits.workers, limits.chunk) if shards > 1 else 0
+            record = run.read(owners[shard])
+            if record is None or record.get("page") != page:
+                error = run.failure(owners[shard])
+                if run.timed_out or restarts >= MAX_RESTARTS or not isinstance(error, UnreadableError):
+                    raise error
+                # The engine died on this page: record it, restart after it.
+                restarts += 1
+                record = {"page": page, "error": error.message, "status": "failed"}
+                if page < count:
+                    owners[shard] = run.spawn(shard, limits.workers, first_page=page + 1, outline=False)
+                    run.read(owners[shard])
+                _count_page(done, record, engine)
+                yield record
+                page += 1
+                continue
+            _count_page(done, record, engine)
+            yield record
+            page += 1
+        done["elapsed_ms"] = int((time.monotonic() - started) * 1000)
+        yield {"done": done}
+    finally:
+        run.close()
+
+
+def _count_page(done: dict[str, Any], record: dict[str, Any], default_engine: str) -> None:
+    done["pages_processed"] += 1
+    if record["status"] == "failed":
+        done["pages_failed"] += 1
+    else:
+        engine = record.get("engine", default_engine)
+        done["engines"][engine] = done["engines"].get(engine, 0) + 1

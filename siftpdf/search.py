@@ -1,0 +1,101 @@
+"""grep over a document's pages with RE2: linear time whatever the pattern (SPEC §4)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Iterator
+
+from .errors import UsageError
+from .textview import page_text
+
+MAX_PATTERN_BYTES = 200
+WINDOW = 200  # characters shown around a match in a long line
+
+
+@dataclass(frozen=True)
+class Line:
+    page: int
+    text: str
+    is_match: bool
+    number: int  # 1-based line number within the page
+
+
+def compile_pattern(pattern: str, ignore_case: bool | None = None) -> Any:
+    """Compile with RE2. ``ignore_case=None`` is smart case: insensitive unless upper case is used."""
+    import re2
+
+    if len(pattern.encode("utf-8")) > MAX_PATTERN_BYTES:
+        raise UsageError(f"pattern over {MAX_PATTERN_BYTES} bytes")
+    if ignore_case is None:
+        ignore_case = not _has_upper(pattern)
+    options = re2.Options()
+    options.log_errors = False
+    options.case_sensitive = not ignore_case
+    try:
+        return re2.compile(pattern, options)
+    except re2.error as exc:
+        raise UsageError(f"bad pattern: {exc}") from None
+
+
+def _has_upper(pattern: str) -> bool:
+    """Upper case that is a literal, not the letter of an escape such as \\S or \\p{Lu}."""
+    i = 0
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\":
+            if pattern[i + 1 : i + 2] in ("p", "P") and pattern[i + 2 : i + 3] == "{":
+                end = pattern.find("}", i)
+                i = end + 1 if end > 0 else len(pattern)
+            else:
+                i += 2
+            continue
+        if ch.isupper():
+            return True
+        i += 1
+    return False
+
+
+def window(text: str, start: int, end: int, width: int = WINDOW) -> str:
+    """About ``width`` characters around text[start:end], with ellipses where cut."""
+    if len(text) <= width * 2:
+        return text
+    pad = max(0, (width - (end - start)) // 2)
+    left, right = max(0, start - pad), min(len(text), max(end, start) + pad)
+    return ("…" if left else "") + text[left:right] + ("…" if right < len(text) else "")
+
+
+def grep_pages(pages: Iterable[dict[str, Any]], regex: Any, context: int = 1) -> Iterator[list[Line]]:
+    """Yield groups of lines: matches with ``context`` lines each side, within one page.
+
+    Adjacent or overlapping groups on a page merge, as grep's do.
+    """
+    for record in pages:
+        if record.get("status") != "text":
+            continue
+        lines = page_text(record).split("\n")
+        group: list[Line] = []
+        last_shown = -1
+        for index, text in enumerate(lines):
+            found = regex.search(text)
+            if not found:
+                continue
+            lo = max(0, index - context, last_shown + 1)
+            if group and lo > last_shown + 1:
+                yield group
+                group = []
+            for j in range(lo, index):
+                group.append(Line(record["page"], _short(lines[j]), False, j + 1))
+            group.append(Line(record["page"], window(text, found.start(), found.end()), True, index + 1))
+            last_shown = index
+            hi = min(len(lines) - 1, index + context)
+            for j in range(index + 1, hi + 1):
+                if regex.search(lines[j]):
+                    break  # the next iteration shows it as a match
+                group.append(Line(record["page"], _short(lines[j]), False, j + 1))
+                last_shown = j
+        if group:
+            yield group
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= WINDOW * 2 else text[:WINDOW] + "…"

@@ -1,0 +1,31 @@
+"""The text view: page-marked text an agent can cite (SPEC §3)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+_NOTES = {
+    "no_text": "[no text layer on this page: scanned? render it and OCR]",
+    "empty": "[empty page]",
+    "garbled": "[text layer unreadable on this page: scanned? render it and OCR]",
+}
+
+
+def marker(page: int) -> str:
+    return f"--- page {page} ---"
+
+
+def page_text(record: dict[str, Any]) -> str:
+    """A page's body as the text view shows it, with a note where there is no text."""
+    status = record.get("status")
+    if status == "failed":
+        return f"[page {record['page']} could not be extracted: {record.get('error', 'failed')}]"
+    if status in _NOTES and not (record.get("text") or "").strip():
+        return _NOTES[status]
+    return str(record.get("text") or "").strip("\n")
+
+
+def render_page(record: dict[str, Any], first: bool) -> str:
+    """One page with its marker; pages after the first get the blank line before the marker."""
+    head = "" if first else "\n"
+    return f"{head}{marker(record['page'])}\n\n{page_text(record)}\n"
