@@ -117,3 +117,12 @@ class Document:
 
     def __exit__(self, *_: object) -> None:
         self.close()
+
+
+def schema() -> dict[str, Any]:
+    """The JSON Schema every ``--json`` record validates against (shipped in the package)."""
+    from importlib.resources import files
+
+    text = files("siftpdf").joinpath("schema/docstream.schema.json").read_text(encoding="utf-8")
+    result: dict[str, Any] = json.loads(text)
+    return result
