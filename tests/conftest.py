@@ -1,0 +1,78 @@
+"""Shared fixtures: generated PDFs, the corpus, and helpers to run the CLI for real."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from siftpdf.cli import cli
+
+HERE = Path(__file__).parent
+ROOT = HERE.parent
+CORPUS = ROOT.parent / "shared" / "corpus"
+FIXTURES = HERE / ".fixtures"
+
+sys.path.insert(0, str(HERE))
+import make_fixtures  # noqa: E402
+
+
+def _script_digest() -> str:
+    return hashlib.sha256((HERE / "make_fixtures.py").read_bytes()).hexdigest()[:16]
+
+
+@pytest.fixture(scope="session")
+def fixtures() -> Path:
+    """The small generated fixtures, regenerated when the generator changes."""
+    stamp = FIXTURES / f".stamp-{_script_digest()}"
+    if not stamp.exists():
+        make_fixtures.write_all(FIXTURES)
+        stamp.touch()
+    return FIXTURES
+
+
+@pytest.fixture(scope="session")
+def big_pdf(fixtures: Path) -> Path:
+    """The 2,100-page document, made on demand and never committed."""
+    path = fixtures / f"big_2100-{_script_digest()}.pdf"
+    if not path.exists():
+        path.write_bytes(make_fixtures.big_doc())
+    return path
+
+
+@pytest.fixture(scope="session")
+def corpus() -> Path:
+    if not CORPUS.is_dir():
+        pytest.skip("../shared/corpus is absent")
+    return CORPUS
+
+
+@pytest.fixture
+def run_cli():
+    """Run the CLI in-process through click's runner; returns the Result."""
+    runner = CliRunner()
+
+    def run(*args: str, input: bytes | str | None = None, env: dict[str, str] | None = None) -> Any:
+        return runner.invoke(cli, list(args), input=input, env=env, catch_exceptions=False)
+
+    return run
+
+
+def run_siftpdf(*args: str, input: bytes | None = None, timeout: float = 120,
+                env: dict[str, str] | None = None) -> subprocess.CompletedProcess[bytes]:
+    """Run ``python -m siftpdf`` as a real process (real pipes, real exit codes)."""
+    full_env = dict(os.environ)
+    full_env.update(env or {})
+    return subprocess.run([sys.executable, "-m", "siftpdf", *args], input=input, capture_output=True,
+                          timeout=timeout, env=full_env)
+
+
+def records(text: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
