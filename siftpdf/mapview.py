@@ -40,7 +40,7 @@ def build_map(doc: Document, cap: int) -> DocMap:
         if size <= cap:
             rendered.append((record["page"], text))
             size += len(text)
-    if size <= cap:
+    if size <= cap and result.extracted >= result.pages:
         result.whole = True
         result.leading = [t for _, t in rendered]
     else:

@@ -130,6 +130,8 @@ def outline_doc() -> bytes:
     ch2_d.update({NameObject("/Parent"): root, NameObject("/Prev"): ch1,
                   NameObject("/Next"): ch1})  # and a sibling loop
     writer._root_object[NameObject("/Outlines")] = root
+    writer.set_page_label(0, 1, style="/r")  # i, ii
+    writer.set_page_label(2, 3, style="/D", start=1)  # 1, 2
     writer._info.get_object()[NameObject("/Title")] = _title(
         codecs.BOM_UTF16_BE + "Outline Tëst".encode("utf-16-be"))
     out = io.BytesIO()
