@@ -24,13 +24,17 @@ class ReadOptions:
 
 
 def read_head(stream: IO[bytes], size: int = SNIFF_BYTES) -> bytes:
-    """Read up to ``size`` bytes, looping: a pipe may deliver fewer per read."""
+    """Read up to ``size`` bytes for sniffing, but stop as soon as the kind is certain:
+    a doc stream on a pipe must not wait for a kilobyte its writer has not produced yet."""
+    read = getattr(stream, "read1", stream.read)
     head = b""
     while len(head) < size:
-        chunk = stream.read(size - len(head))
+        chunk = read(size - len(head))
         if not chunk:
             break
         head += chunk
+        if b"%PDF-" in head or head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b'{"meta"'):
+            break
     return head
 
 
