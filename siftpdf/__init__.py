@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any, Iterator
-
-try:
-    __version__ = version("siftpdf")
-except PackageNotFoundError:  # running from a source tree
-    __version__ = "0.0.0"
 
 if TYPE_CHECKING:
     from .docstream import Document
     from .sources import ReadOptions
+
+
+def __getattr__(name: str) -> Any:
+    # importlib.metadata costs ~30 ms: only pay for it when the version is asked for.
+    if name == "__version__":
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            return version("siftpdf")
+        except PackageNotFoundError:  # running from a source tree
+            return "0.0.0"
+    raise AttributeError(name)
 
 
 def extract(data: bytes, *, password: str | None = None, max_pages: int = 2000,

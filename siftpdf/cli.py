@@ -10,7 +10,6 @@ from typing import Any
 
 import click
 
-from . import __version__
 from .errors import SiftError
 
 COMMANDS = {
@@ -74,7 +73,7 @@ class SiftGroup(click.Group):
 
 
 @click.group(cls=SiftGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="siftpdf")
+@click.version_option(package_name="siftpdf", prog_name="siftpdf")
 @click.option("--debug", is_flag=True, hidden=True, help="Show tracebacks.")
 @click.pass_context
 def cli(ctx: click.Context, debug: bool) -> None:

@@ -28,6 +28,7 @@ from .extraction import CHUNK_PAGES, DEFAULT_MAX_PAGES, shard_of
 
 STDERR_KEEP = 4 << 10
 MAX_RESTARTS = 3
+EARLY_SPLIT_BYTES = 512 << 10
 
 
 def child_argv() -> list[str]:
@@ -199,6 +200,10 @@ def run_child(data: bytes, password: str | None = None, limits: Limits | None = 
     run.timer.start()
     try:
         first = run.spawn(0, limits.workers)
+        # A big file is likely a long document: start its second worker at once rather than
+        # after the first one has counted the pages.
+        early = run.spawn(1, limits.workers, outline=False) if (
+            limits.workers > 1 and len(data) >= EARLY_SPLIT_BYTES) else None
         meta_record = run.read(first)
         if meta_record is None or "meta" not in meta_record:
             raise run.failure(first)
@@ -208,9 +213,12 @@ def run_child(data: bytes, password: str | None = None, limits: Limits | None = 
         count = min(meta["pages"], limits.max_pages) if limits.max_pages > 0 else meta["pages"]
         shards = limits.workers if count > limits.chunk else 1
         owners: dict[int, _Child] = {0: first}
+        if early is not None and shards == 1:
+            early.kill()  # the document fits one chunk after all
         for shard in range(1, shards):
-            owners[shard] = run.spawn(shard, limits.workers, outline=False)
-            run.read(owners[shard])  # its meta: the first child's is the one we keep
+            owners[shard] = early if early is not None else run.spawn(shard, limits.workers, outline=False)
+            if run.read(owners[shard]) is None:  # its meta: the first child's is the one we keep
+                raise run.failure(owners[shard])
         done: dict[str, Any] = {"pages_processed": 0, "pages_failed": 0, "page_limit_reached": count < meta["pages"],
                                 "clipped_chars": 0, "unmapped_chars": 0, "engines": {}}
         engine = meta.get("engine", {}).get("name", "pdfium")
