@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 
-from bench.common import CORPUS, DATA, SIFTPDF, ROOT, have, measure, table
+from bench.common import CORPUS, DATA, ROOT, SIFTPDF, have, measure, table
 
 
 def _fixtures() -> dict[str, object]:
@@ -48,7 +48,9 @@ def run() -> None:
 
     one = measure(SIFTPDF + ["extract", str(files["one"])], repeat=7)
     help_ = measure(SIFTPDF + ["--help"], repeat=7)
-    peer_one = measure(["pdftotext", "-layout", str(files["one"]), "/dev/null"], repeat=7) if have("pdftotext") else None
+    peer_one = None
+    if have("pdftotext"):
+        peer_one = measure(["pdftotext", "-layout", str(files["one"]), "/dev/null"], repeat=7)
     table("Start-up", ["command", "siftpdf", "target", "pdftotext"], [
         ["extract, 1-page PDF", one.row(), "< 250 ms", peer_one.row() if peer_one else "n/a"],
         ["--help", help_.row(), "< 100 ms", ""],

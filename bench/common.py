@@ -86,9 +86,9 @@ def have(tool: str) -> bool:
 
 
 def table(title: str, header: list[str], rows: list[list[str]]) -> None:
-    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
+    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows, strict=False)]
     print(f"\n## {title}\n")
-    print("| " + " | ".join(h.ljust(w) for h, w in zip(header, widths)) + " |")
+    print("| " + " | ".join(h.ljust(w) for h, w in zip(header, widths, strict=False)) + " |")
     print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
     for row in rows:
-        print("| " + " | ".join(str(c).ljust(w) for c, w in zip(row, widths)) + " |")
+        print("| " + " | ".join(str(c).ljust(w) for c, w in zip(row, widths, strict=False)) + " |")

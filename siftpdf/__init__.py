@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterator
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .docstream import Document
@@ -38,7 +39,7 @@ def extract(data: bytes, *, password: str | None = None, max_pages: int = 2000,
         yield {"done": doc.done}
 
 
-def open_doc(source: str | None, options: "ReadOptions | None" = None) -> "Document":
+def open_doc(source: str | None, options: ReadOptions | None = None) -> Document:
     """Open a PDF path, doc-stream file or ``-`` as a :class:`siftpdf.docstream.Document`."""
     from .sources import open_source
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import ctypes
 import io
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c

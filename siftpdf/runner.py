@@ -14,8 +14,9 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any
 
 from .errors import (
     EncryptedError,
@@ -53,7 +54,7 @@ class _Child:
     threads: list[threading.Thread] = field(default_factory=list)
 
     @classmethod
-    def start(cls, argv: list[str], data: bytes, password: str | None) -> "_Child":
+    def start(cls, argv: list[str], data: bytes, password: str | None) -> _Child:
         proc = subprocess.Popen(
             argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             env={}, start_new_session=True, close_fds=True,

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import IO, Any, Iterator
+from typing import IO, Any
 
 from .docstream import Document, read_records, require_text
 from .errors import TooLargeError, UnreadableError, UsageError

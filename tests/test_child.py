@@ -72,8 +72,9 @@ def test_page_statuses(fixtures: Path) -> None:
 
     scanned = list(extract_records((fixtures / "scanned.pdf").read_bytes()))
     assert {r["status"] for r in scanned if "page" in r} == {"no_text"}
-    from reportlab.pdfgen import canvas
     import io
+
+    from reportlab.pdfgen import canvas
 
     buf = io.BytesIO()
     c = canvas.Canvas(buf)
