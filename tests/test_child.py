@@ -234,3 +234,45 @@ def test_unenforceable_memory_limit_fails(monkeypatch) -> None:
     monkeypatch.setattr(_child.sys, "platform", "darwin")
     with pytest.raises(OSError, match="cannot be enforced"):
         _child.apply_limits(1 << 30, 0)
+
+
+def test_page_falls_back_to_pypdf(fixtures: Path, monkeypatch) -> None:
+    """A page PDFium cannot read comes from pypdf, and the stream says so."""
+    from siftpdf import engines
+    from siftpdf.extraction import extract_records
+
+    real = engines.PdfiumDoc.extract_page
+
+    def broken(self, index: int):  # type: ignore[no-untyped-def]
+        if index == 1:
+            raise engines.pdfium.PdfiumError("cannot load page")
+        return real(self, index)
+
+    monkeypatch.setattr(engines.PdfiumDoc, "extract_page", broken)
+    docs = list(extract_records((fixtures / "three_page.pdf").read_bytes()))
+    page2 = docs[2]
+    assert page2["engine"] == "pypdf" and "beta crimson harbor" in page2["text"]
+    assert "engine" not in docs[1]
+    assert docs[-1]["done"]["engines"] == {"pdfium": 2, "pypdf": 1}
+
+
+def test_document_falls_back_to_pypdf(fixtures: Path, monkeypatch) -> None:
+    from siftpdf import engines
+    from siftpdf.extraction import extract_records
+
+    def refuse(self, data: bytes, password: str | None) -> None:
+        raise engines.UnreadableError("unreadable PDF (PDFium: Data format error)")
+
+    monkeypatch.setattr(engines.PdfiumDoc, "__init__", refuse)
+    docs = list(extract_records((fixtures / "three_page.pdf").read_bytes()))
+    assert docs[0]["meta"]["engine"]["name"] == "pypdf"
+    assert "gamma velvet mountain" in docs[3]["text"]
+    assert docs[-1]["done"]["engines"] == {"pypdf": 3}
+
+
+def test_password_option_and_environment(fixtures: Path, run_cli) -> None:
+    pdf = str(fixtures / "encrypted_user.pdf")
+    assert "beta crimson" in run_cli("pages", "2", "--password", "secret", pdf).stdout
+    assert "beta crimson" in run_cli("pages", "2", pdf, env={"SIFTPDF_PASSWORD": "secret"}).stdout
+    wrong = run_cli("pages", "2", "--password", "nope", pdf)
+    assert wrong.exit_code == 3 and "secret" not in wrong.stderr
