@@ -18,6 +18,7 @@ COMMANDS = {
     "map": "siftpdf.commands.map",
     "pages": "siftpdf.commands.pages",
     "grep": "siftpdf.commands.grep",
+    "digest": "siftpdf.commands.digest",
 }
 
 

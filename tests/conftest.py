@@ -28,6 +28,12 @@ def _script_digest() -> str:
     return hashlib.sha256((HERE / "make_fixtures.py").read_bytes()).hexdigest()[:16]
 
 
+@pytest.fixture(autouse=True)
+def _isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No test reads or writes the user's own cache."""
+    monkeypatch.setenv("SIFTPDF_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+
+
 @pytest.fixture(scope="session")
 def fixtures() -> Path:
     """The small generated fixtures, regenerated when the generator changes."""

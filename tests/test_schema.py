@@ -31,6 +31,7 @@ def _json_outputs(fixtures: Path, run_cli) -> dict[str, str]:
         "extract (encrypted)": run_cli("extract", str(fixtures / "encrypted_user.pdf")).stdout,
         "extract (scanned)": run_cli("extract", str(fixtures / "scanned.pdf")).stdout,
         "pages --json (bad range)": run_cli("pages", "--json", "9", three).stdout,
+        "digest --json": run_cli("digest", "--json", "-q", "velvet mountain", three).stdout,
     }
 
 
