@@ -18,12 +18,14 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	@echo '$$ siftpdf sniff $(SAMPLE)'
 	@$(SIFT) sniff $(SAMPLE)
-	@echo; echo '$$ siftpdf map --cap 1600 $(SAMPLE)'
-	@$(SIFT) map --cap 1600 $(SAMPLE)
+	@echo; echo '$$ siftpdf map --cap 2000 $(SAMPLE)'
+	@$(SIFT) map --cap 2000 $(SAMPLE)
 	@echo; echo '$$ siftpdf pages 3 $(SAMPLE)'
 	@$(SIFT) pages 3 $(SAMPLE)
 	@echo; echo "$$ siftpdf grep 'oxbow|sediment' $(SAMPLE)"
 	@$(SIFT) grep 'oxbow|sediment' $(SAMPLE)
+	@echo; echo "$$ siftpdf digest -q 'why do deltas shrink?' $(SAMPLE)"
+	@$(SIFT) digest -q 'why do deltas shrink?' $(SAMPLE)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
