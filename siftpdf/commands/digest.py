@@ -14,13 +14,16 @@ from .options import cap_option, extraction_options, json_option, note, out
 @click.argument("source", required=False)
 @click.option("--llm-cmd", metavar="CMD", help="Pipe the prompt to CMD's stdin and read the answer from its stdout.")
 @click.option("--show-prompt", is_flag=True, help="Print the prompt and call nothing.")
+@click.option("--semantic", is_flag=True,
+              help="Fuse BM25 with embeddings of a local model (extra 'semantic'; slow the first time).")
 @click.option("--llm-timeout", type=click.FloatRange(min=1), default=300.0, show_default=True,
               help="Seconds to wait for the model.")
 @cap_option
 @json_option
 @click.option("--quiet", is_flag=True, help="No notes on stderr (-q is --question here).")
 @extraction_options
-def command(question: str, source: str | None, llm_cmd: str | None, show_prompt: bool, llm_timeout: float,
+def command(question: str, source: str | None, llm_cmd: str | None, show_prompt: bool, semantic: bool,
+            llm_timeout: float,
             cap: int, as_json: bool, quiet: bool, read_options: ReadOptions) -> None:
     """Answer QUESTION from SOURCE, citing pages as (p. N).
 
@@ -43,13 +46,18 @@ def command(question: str, source: str | None, llm_cmd: str | None, show_prompt:
     from ..digest.retrieval import default_store
 
     store = default_store()
+    embedder = None
+    if semantic:
+        from ..digest.semantic import MiniLM
+
+        embedder = MiniLM()
     with open_source(source, read_options) as doc:
         if show_prompt:
-            prompt, _, _ = prepare(doc, question, cap, store)
+            prompt, _, _ = prepare(doc, question, cap, store, embedder)
             out(prompt.text)
             return
         result = digest(doc, question, budget=cap, llm_cmd=llm_cmd, endpoint=Endpoint.from_env(),
-                        timeout=llm_timeout, store=store)
+                        timeout=llm_timeout, store=store, embedder=embedder)
     if result.invalid_citations:
         pages = ", ".join(str(p) for p in result.invalid_citations)
         note(f"siftpdf: the answer cites page(s) {pages}, which were not in the prompt", quiet)

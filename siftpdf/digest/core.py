@@ -10,6 +10,7 @@ from ..docstream import Document
 from .models import Endpoint, best_passage, call_endpoint, run_command
 from .prompt import Prompt, build_prompt, cited_pages, select
 from .retrieval import load_or_build
+from .semantic import Embedder, chunk_vectors, fuse, semantic_ranking
 
 PASSAGES = 5
 CANDIDATES = 60
@@ -32,11 +33,15 @@ class Digest:
                 "prompt_pages": self.prompt.pages}
 
 
-def prepare(doc: Document, question: str, budget: int,
-            store: MutableMapping[str, bytes] | None) -> tuple[Prompt, list[tuple[Any, float]], bool]:
-    """Retrieve for ``question`` and build the prompt (no model involved)."""
+def prepare(doc: Document, question: str, budget: int, store: MutableMapping[str, bytes] | None,
+            embedder: Embedder | None = None) -> tuple[Prompt, list[tuple[Any, float]], bool]:
+    """Retrieve for ``question`` (BM25, fused with embeddings when an embedder is given) and
+    build the prompt. No model is involved."""
     index, cached = load_or_build(doc.pages(), store)
     ranked = index.search(question, CANDIDATES)
+    if embedder is not None:
+        vectors = chunk_vectors(index.chunks, embedder, index.key, store)
+        ranked = fuse(ranked, semantic_ranking(question, index.chunks, vectors, embedder, CANDIDATES))
     # Nothing matched (a question in other words than the text's): give the opening instead.
     chosen = select(ranked, budget) if ranked else select([(c, 0.0) for c in index.chunks], budget)
     return build_prompt(question, doc.meta, chosen), ranked, cached
@@ -44,12 +49,12 @@ def prepare(doc: Document, question: str, budget: int,
 
 def digest(doc: Document, question: str, *, budget: int = 40_000, llm_cmd: str | None = None,
            endpoint: Endpoint | None = None, timeout: float = 300.0,
-           store: MutableMapping[str, bytes] | None = None) -> Digest:
-    prompt, ranked, cached = prepare(doc, question, budget, store)
+           store: MutableMapping[str, bytes] | None = None, embedder: Embedder | None = None) -> Digest:
+    prompt, ranked, cached = prepare(doc, question, budget, store, embedder)
     passages = []
     for chunk, score in ranked[:PASSAGES]:
         page, text = best_passage(chunk, question)
-        passages.append({"page": page, "text": text, "score": round(score, 3)})
+        passages.append({"page": page, "text": text, "score": round(score, 4)})
     if llm_cmd:
         answer, model = run_command(llm_cmd, prompt.text, timeout), "command"
     elif endpoint is not None:

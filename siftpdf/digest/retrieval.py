@@ -25,6 +25,7 @@ INDEX_VERSION = f"bm25s-1-{CHUNK_CHARS}-{OVERLAP_CHARS}"
 class Index:
     chunks: list[Chunk]
     bm25: Any  # bm25s.BM25, or None when no chunk has a token
+    key: str = ""  # the fingerprint of the text it indexes
 
     def search(self, question: str, k: int) -> list[tuple[Chunk, float]]:
         """The ``k`` best chunks with a positive score, best first."""
@@ -46,15 +47,15 @@ def default_store() -> MutableMapping[str, bytes]:
     return store
 
 
-def _build(chunks: list[Chunk]) -> Index:
+def _build(chunks: list[Chunk], key: str) -> Index:
     import bm25s
 
     corpus = [tokenize(chunk.text) for chunk in chunks]
     if not any(corpus):
-        return Index(chunks, None)
+        return Index(chunks, None, key)
     bm25 = bm25s.BM25()
     bm25.index(corpus, show_progress=False)
-    return Index(chunks, bm25)
+    return Index(chunks, bm25, key)
 
 
 def load_or_build(pages: Iterable[dict[str, Any]], store: MutableMapping[str, bytes] | None) -> tuple[Index, bool]:
@@ -68,15 +69,15 @@ def load_or_build(pages: Iterable[dict[str, Any]], store: MutableMapping[str, by
             fingerprint.update(f"\x00{record['page']}\x00".encode())
             fingerprint.update((record.get("text") or "").encode("utf-8", "surrogatepass"))
             kept.append({"page": record["page"], "text": record.get("text") or "", "status": "text"})
-    key = f"index:{fingerprint.hexdigest()}"
+    key = fingerprint.hexdigest()
     if store is not None:
-        blob = store.get(key)
+        blob = store.get(f"index:{key}")
         if blob is not None:
             try:
                 return pickle.loads(blob), True  # noqa: S301 - our own cache, written below
             except Exception:  # noqa: BLE001 - a stale or damaged entry is rebuilt
                 pass
-    index = _build(list(chunk_pages(kept)))
+    index = _build(list(chunk_pages(kept)), key)
     if store is not None:
-        store[key] = pickle.dumps(index, protocol=pickle.HIGHEST_PROTOCOL)
+        store[f"index:{key}"] = pickle.dumps(index, protocol=pickle.HIGHEST_PROTOCOL)
     return index, False
