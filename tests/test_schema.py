@@ -31,6 +31,7 @@ def _json_outputs(fixtures: Path, run_cli) -> dict[str, str]:
         "extract (encrypted)": run_cli("extract", str(fixtures / "encrypted_user.pdf")).stdout,
         "extract (scanned)": run_cli("extract", str(fixtures / "scanned.pdf")).stdout,
         "pages --json (bad range)": run_cli("pages", "--json", "9", three).stdout,
+        "engine status --json": run_cli("engine", "status", "--json").stdout,
     }
 
 
@@ -49,6 +50,7 @@ def test_schema_rejects_what_breaks_the_contract(validator) -> None:
     assert not validator.is_valid({"page": 1, "status": "failed", "text": ""})  # failed without error
     assert not validator.is_valid({"meta": {"format": 2}})
     assert not validator.is_valid({"error": {"code": "oops", "status": 500, "message": "", "hint": None}})
+    assert not validator.is_valid({"engine_status": {"siftpdf": "1", "engines": []}})  # no memory_limit, cache
 
 
 def test_doc_stream_order(fixtures: Path, run_cli) -> None:
