@@ -18,6 +18,7 @@ COMMANDS = {
     "map": "siftpdf.commands.map",
     "pages": "siftpdf.commands.pages",
     "grep": "siftpdf.commands.grep",
+    "engine": "siftpdf.commands.engine",
 }
 
 
@@ -45,6 +46,20 @@ def _silence_stdout() -> None:
         pass
 
 
+def _complete_settings(command: click.Command) -> None:
+    """A ``--set`` option completes the known setting keys, whichever command declares it."""
+    from .commands.options import complete_setting
+
+    commands = [command]
+    while commands:
+        current = commands.pop()
+        if isinstance(current, click.Group):
+            commands.extend(current.commands.values())
+        for param in current.params:
+            if "--set" in param.opts and param._custom_shell_complete is None:
+                param._custom_shell_complete = complete_setting
+
+
 class SiftGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return list(COMMANDS)
@@ -54,6 +69,7 @@ class SiftGroup(click.Group):
         if module is None:
             return None
         command: click.Command = importlib.import_module(module).command
+        _complete_settings(command)
         return command
 
     def invoke(self, ctx: click.Context) -> Any:

@@ -11,12 +11,12 @@ from ..errors import SiftError
 from ..ranges import PageRange
 from ..search import Line, compile_pattern, grep_pages
 from ..sources import ReadOptions, open_source
-from .options import cap_option, extraction_options, json_option, out
+from .options import cap_option, complete_source, extraction_options, json_option, out, quiet_option
 
 
 @click.command("grep")
 @click.argument("pattern")
-@click.argument("sources", nargs=-1)
+@click.argument("sources", nargs=-1, shell_complete=complete_source)
 @click.option("-i", "--ignore-case", "case", flag_value="ignore", help="Match case-insensitively.")
 @click.option("-s", "--case-sensitive", "case", flag_value="sensitive", help="Match case-sensitively.")
 @click.option("-m", "--max-count", type=click.IntRange(min=1), default=100, show_default=True,
@@ -27,6 +27,7 @@ from .options import cap_option, extraction_options, json_option, out
 @cap_option
 @json_option
 @extraction_options
+@quiet_option
 def command(pattern: str, sources: tuple[str, ...], case: str | None, max_count: int, context: int,
             page_range: str | None, cap: int, as_json: bool, read_options: ReadOptions) -> None:
     """Print the lines of SOURCES that match PATTERN, as 'p. N: line'.
