@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import importlib
+import inspect
 import os
 import sys
 from typing import Any
@@ -46,8 +47,9 @@ def _silence_stdout() -> None:
         pass
 
 
-def _complete_settings(command: click.Command) -> None:
-    """A ``--set`` option completes the known setting keys, whichever command declares it."""
+def _finish(command: click.Command) -> None:
+    """Conventions every command (and subcommand) gets, whoever wrote it: the Examples block of
+    its help is shown last, after the options; a ``--set`` option completes the known keys."""
     from .commands.options import complete_setting
 
     commands = [command]
@@ -55,6 +57,9 @@ def _complete_settings(command: click.Command) -> None:
         current = commands.pop()
         if isinstance(current, click.Group):
             commands.extend(current.commands.values())
+        head, sep, examples = inspect.cleandoc(current.help or "").partition("\b\nExamples:")
+        if sep and current.epilog is None:
+            current.help, current.epilog = head.rstrip(), sep + examples
         for param in current.params:
             if "--set" in param.opts and param._custom_shell_complete is None:
                 param._custom_shell_complete = complete_setting
@@ -69,7 +74,7 @@ class SiftGroup(click.Group):
         if module is None:
             return None
         command: click.Command = importlib.import_module(module).command
-        _complete_settings(command)
+        _finish(command)
         return command
 
     def invoke(self, ctx: click.Context) -> Any:
