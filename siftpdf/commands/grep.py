@@ -9,7 +9,7 @@ import click
 from ..docstream import dumps
 from ..errors import SiftError
 from ..ranges import PageRange
-from ..search import Line, compile_pattern, grep_pages
+from ..search import Line, compile_pattern, grep_pages, match_records
 from ..sources import ReadOptions, open_source
 from .options import cap_option, complete_source, extraction_options, json_option, out, quiet_option
 
@@ -103,21 +103,5 @@ def _limit(group: list[Line], room: int) -> list[Line]:
 
 
 def _emit_json(source: str, group: list[Line]) -> None:
-    for index, line in enumerate(group):
-        if not line.is_match:
-            continue
-        before = [x.text for x in _run(group[:index][::-1])][::-1]
-        after = [x.text for x in _run(group[index + 1:])]
-        record = {"match": {"source": source, "page": line.page, "line": line.number,
-                            "text": line.text, "before": before, "after": after}}
-        out(dumps(record) + "\n")
-
-
-def _run(lines: list[Line]) -> list[Line]:
-    """The context lines up to the next match."""
-    result = []
-    for line in lines:
-        if line.is_match:
-            break
-        result.append(line)
-    return result
+    for match in match_records(group, source):
+        out(dumps({"match": match}) + "\n")
