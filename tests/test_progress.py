@@ -96,3 +96,26 @@ def test_rich_is_not_imported_without_a_terminal(big_pdf: Path) -> None:
     modules = [line.rsplit("|", 1)[-1].strip() for line in done.stderr.decode().splitlines() if "|" in line]
     assert "siftpdf.commands.options" in modules  # the log is complete enough to judge
     assert not [m for m in modules if m.split(".")[0] == "rich"]
+
+
+def test_data_on_the_same_terminal_takes_the_bar_away(big_pdf: Path) -> None:
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 120, 0, 0))
+    proc = subprocess.Popen([sys.executable, "-m", "siftpdf", "pages", "1990-2000", str(big_pdf)],
+                            stdout=slave, stderr=slave, stdin=subprocess.DEVNULL,
+                            env={**os.environ, "TERM": "xterm-256color"})
+    os.close(slave)
+    screen = bytearray()
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        screen += chunk
+    assert proc.wait(timeout=180) == 0
+    os.close(master)
+    before, marker, after = bytes(screen).partition(b"--- page 1990 ---")
+    assert marker and BAR.search(before), "the bar shows while pages before the range are extracted"
+    assert not BAR.search(after), "no bar is drawn over the text once it is being written"

@@ -33,7 +33,14 @@ class PageProgress:
             self._start(total)
         self.bar.update(self.task, completed=done, total=total)
         if done >= total:
-            self.close()
+            self._stop()  # the next document (grep over several) may draw its own
+
+    def _stop(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+            self.bar = None
+            if self in _active:
+                _active.remove(self)
 
     def _start(self, total: int) -> None:
         from rich.console import Console
@@ -50,11 +57,7 @@ class PageProgress:
     def close(self) -> None:
         """Take the bar off the screen; no more drawing after this."""
         self.off = True
-        if self.bar is not None:
-            self.bar.stop()
-            self.bar = None
-            if self in _active:
-                _active.remove(self)
+        self._stop()
 
 
 def before_output() -> None:
