@@ -102,9 +102,19 @@ def cli(ctx: click.Context, debug: bool) -> None:
 
     Every PDF is parsed in a resource-limited child process. Commands read a
     PDF path, a doc-stream file or stdin (decided by sniffing) and write the
-    text view or, with --json, JSON Lines records.
+    text view or, with --json, JSON Lines records. 'siftpdf COMMAND --help'
+    tells more; so does 'man siftpdf'.
+
+    \b
+    Examples:
+      siftpdf map paper.pdf
+      siftpdf pages 3-5 paper.pdf
+      siftpdf grep 'attention head' paper.pdf
     """
     ctx.obj = {"debug": debug}
+
+
+_finish(cli)
 
 
 def main() -> None:

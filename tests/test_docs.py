@@ -90,11 +90,11 @@ def test_every_environment_variable_is_documented() -> None:
 def test_every_command_and_option_has_help_and_examples() -> None:
     runner = CliRunner()
     assert all_commands()
-    for _, path, command, ctx in all_commands():
+    for _, path, command, ctx in [("", "siftpdf", cli, CTX), *all_commands()]:
         assert (command.help or "").strip(), f"{path} has no help text"
         for option in visible_options(command, ctx):
             assert (option.help or "").strip(), f"{path} {option.opts[0]} has no help text"
-        result = runner.invoke(cli, path.split()[1:] + ["--help"])
+        result = runner.invoke(cli, path.split()[1:] + ["--help"], prog_name="siftpdf")
         assert result.exit_code == 0
         examples = result.output.split("Example")
         assert len(examples) == 2, f"{path} --help has no Examples block"

@@ -280,10 +280,10 @@ def main_page(cli: click.Group, ctx: click.Context, manual: dict[str, str]) -> s
             out += [".TP", f"\\fB{PROG} {esc(name)} {esc(sub_name)}\\fR {esc(usage(sub, sub_sub_ctx))}",
                     f"{esc(short(sub))}."]
     see_also = manual.pop("SEE ALSO", "")
+    if examples:  # the group's own examples open the EXAMPLES section
+        manual["EXAMPLES"] = "```\n" + "\n".join(examples) + "\n```\n\n" + manual.get("EXAMPLES", "")
     for title, text in manual.items():
         out += [f".SH {esc(title)}", *markdown(text)]
-    if examples:
-        out += [".SH EXAMPLES" if "EXAMPLES" not in manual else ".PP", *preformatted(examples)[1:]]
     refs = ", ".join(f"\\fB{esc(p)}\\fR(1)" for p in pages)
     out += [".SH SEE ALSO", refs + ("," if see_also.strip() else ""), *([inline(see_also.strip())] if see_also else [])]
     return "\n".join(out) + "\n"

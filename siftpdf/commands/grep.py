@@ -14,7 +14,7 @@ from ..sources import ReadOptions, open_source
 from .options import cap_option, complete_source, extraction_options, json_option, out, quiet_option
 
 
-@click.command("grep")
+@click.command("grep", short_help="Print the lines that match PATTERN, with their pages.")
 @click.argument("pattern")
 @click.argument("sources", nargs=-1, shell_complete=complete_source)
 @click.option("-i", "--ignore-case", "case", flag_value="ignore", help="Match case-insensitively.")
