@@ -158,3 +158,33 @@ def test_every_real_set_option_completes_known_keys() -> None:
         if any("--set" in p.opts for p in command.params):
             values = {i.value for i in complete.get_completions(path.split()[1:] + ["--set"], "")}
             assert values == {f"{key}=" for key in KNOWN_SETTINGS}, path
+
+
+@pytest.mark.skipif(not shutil.which("bash"), reason="needs bash")
+def test_bash_completes_set_keys_without_a_trailing_space(tmp_path: Path) -> None:
+    program = tmp_path / "siftpdf"
+    program.write_text(f"""#!{sys.executable}
+import sys, types, click
+from siftpdf import cli as m
+
+@click.command()
+@click.option("--set", "settings", multiple=True, help="key=value")
+def fake(settings):
+    \"\"\"A command with --set.\"\"\"
+
+sys.modules["siftpdf_fake_set"] = types.SimpleNamespace(command=fake)
+m.COMMANDS["fake"] = "siftpdf_fake_set"
+m.main()
+""")
+    program.chmod(0o755)
+    script = f"""
+        source {ROOT / 'completions' / 'siftpdf.bash'}
+        compopt() {{ local IFS=" "; echo "compopt $*"; }}
+        COMP_WORDS=(siftpdf fake --set organize.fu); COMP_CWORD=3; _siftpdf_completion siftpdf
+        echo "reply:${{COMPREPLY[*]}}"
+    """
+    env = {**os.environ, "PATH": f"{tmp_path}{os.pathsep}{os.environ.get('PATH', '')}"}
+    done = subprocess.run(["bash", "-c", script], capture_output=True, env=env, timeout=60)
+    out = done.stdout.decode()
+    assert "reply:organize.furniture=" in out, (out, done.stderr)
+    assert "compopt -o nospace" in out

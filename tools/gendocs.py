@@ -292,7 +292,13 @@ def main_page(cli: click.Group, ctx: click.Context, manual: dict[str, str]) -> s
 def completion(cli: click.Group, shell: str) -> str:
     cls = get_completion_class(shell)
     assert cls is not None, shell
-    return cls(cli, {}, PROG, "_SIFTPDF_COMPLETE").source().rstrip("\n") + "\n"
+    source = cls(cli, {}, PROG, "_SIFTPDF_COMPLETE").source().rstrip("\n") + "\n"
+    if shell == "bash":
+        # A completed '--set key=' waits for its value: no space after it.
+        plain = "COMPREPLY+=($value)\n"
+        assert plain in source, "click's bash script changed: revisit this patch"
+        source = source.replace(plain, plain + "            [[ $value == *= ]] && compopt -o nospace\n")
+    return source
 
 
 def render_all() -> dict[str, str]:
