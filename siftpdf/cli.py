@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import os
+import re
 import sys
 from typing import Any
 
@@ -57,9 +58,9 @@ def _finish(command: click.Command) -> None:
         current = commands.pop()
         if isinstance(current, click.Group):
             commands.extend(current.commands.values())
-        head, sep, examples = inspect.cleandoc(current.help or "").partition("\b\nExamples:")
-        if sep and current.epilog is None:
-            current.help, current.epilog = head.rstrip(), sep + examples
+        parts = re.split(r"^(?=\x08\nExamples?:)", inspect.cleandoc(current.help or ""), maxsplit=1, flags=re.M)
+        if len(parts) == 2 and current.epilog is None:
+            current.help, current.epilog = parts[0].rstrip(), parts[1]
         for param in current.params:
             if "--set" in param.opts and param._custom_shell_complete is None:
                 param._custom_shell_complete = complete_setting

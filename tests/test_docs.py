@@ -152,6 +152,23 @@ def test_set_keys_complete_from_the_registry(monkeypatch: pytest.MonkeyPatch) ->
     assert complete.get_completions(["fake", "--set"], "zz.test_key=") == []
 
 
+def test_settings_section_appears_with_a_set_option(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert gendocs.settings_section(cli, CTX) == [] or any("--set" in p.opts for _, _, c, _ in all_commands()
+                                                           for p in c.params)
+
+    @click.command()
+    @click.option("--set", "settings", multiple=True, help="key=value")
+    def fake(settings: tuple[str, ...]) -> None:
+        """A command with --set."""
+
+    monkeypatch.setitem(sys.modules, "siftpdf_fake_set", types.SimpleNamespace(command=fake))
+    monkeypatch.setitem(cli_module.COMMANDS, "fake", "siftpdf_fake_set")
+    section = "\n".join(gendocs.settings_section(cli, CTX))
+    assert section.startswith(".SH SETTINGS")
+    for key in KNOWN_SETTINGS:
+        assert gendocs.esc(key) in section
+
+
 def test_every_real_set_option_completes_known_keys() -> None:
     complete = BashComplete(cli, {}, "siftpdf", "_SIFTPDF_COMPLETE")
     for _, path, command, _ctx in all_commands():

@@ -279,6 +279,7 @@ def main_page(cli: click.Group, ctx: click.Context, manual: dict[str, str]) -> s
         for sub_name, sub, sub_sub_ctx in subcommands(command, sub_ctx):
             out += [".TP", f"\\fB{PROG} {esc(name)} {esc(sub_name)}\\fR {esc(usage(sub, sub_sub_ctx))}",
                     f"{esc(short(sub))}."]
+    out += settings_section(cli, ctx)
     see_also = manual.pop("SEE ALSO", "")
     if examples:  # the group's own examples open the EXAMPLES section
         manual["EXAMPLES"] = "```\n" + "\n".join(examples) + "\n```\n\n" + manual.get("EXAMPLES", "")
@@ -287,6 +288,20 @@ def main_page(cli: click.Group, ctx: click.Context, manual: dict[str, str]) -> s
     refs = ", ".join(f"\\fB{esc(p)}\\fR(1)" for p in pages)
     out += [".SH SEE ALSO", refs + ("," if see_also.strip() else ""), *([inline(see_also.strip())] if see_also else [])]
     return "\n".join(out) + "\n"
+
+
+def settings_section(cli: click.Group, ctx: click.Context) -> list[str]:
+    """The keys ``--set`` knows (siftpdf.settings.KNOWN_SETTINGS), once a command has --set."""
+    from siftpdf.settings import KNOWN_SETTINGS
+
+    has_set = any("--set" in param.opts for _, command, sub_ctx in commands(cli, ctx)
+                  for c in [command, *(s for _, s, _ in subcommands(command, sub_ctx))] for param in c.params)
+    if not has_set or not KNOWN_SETTINGS:
+        return []
+    out = [".SH SETTINGS", ".PP", esc("Keys of --set key=value (shells complete them):")]
+    for key, text in sorted(KNOWN_SETTINGS.items()):
+        out += [".TP", f"\\fB{esc(key)}\\fR", esc(text)]
+    return out
 
 
 def completion(cli: click.Group, shell: str) -> str:
