@@ -232,7 +232,7 @@ def command_body(path: str, command: click.Command, ctx: click.Context, level: s
         out += [".SH SYNOPSIS", f".B {esc(path)}", esc(usage(command, ctx)), ".SH DESCRIPTION"]
         out += describe(paragraphs)
     else:
-        out += [f".SS {esc(path)}", ".PP", f"\\fB{esc(path)}\\fR {esc(usage(command, ctx))}"]
+        out += [f".SS {esc(path)} {esc(usage(command, ctx))}"]
         out += describe(paragraphs)
     opts = options(command, ctx)
     if opts:
