@@ -62,6 +62,7 @@ def _finish(command: click.Command) -> None:
         if len(parts) == 2 and current.epilog is None:
             current.help, current.epilog = parts[0].rstrip(), parts[1]
         for param in current.params:
+            # _custom_shell_complete is where click keeps an option's shell_complete= callback.
             if "--set" in param.opts and param._custom_shell_complete is None:
                 param._custom_shell_complete = complete_setting
 
