@@ -8,7 +8,7 @@ SEMANTIC := $(VENV)/.installed-semantic
 SAMPLE := samples/sample.pdf
 SIFT   := $(BIN)/siftpdf
 
-.PHONY: demo test lint bench fixtures sample clean
+.PHONY: demo test lint bench docs install-docs fixtures sample clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -39,8 +39,22 @@ test: $(STAMP) $(SEMANTIC)
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)
-	$(BIN)/ruff check siftpdf tests bench
+	$(BIN)/ruff check siftpdf tests bench tools
 	$(BIN)/mypy siftpdf
+
+# Man pages and completions, generated from the commands (tests fail when they are stale).
+docs: $(STAMP)
+	$(BIN)/python tools/gendocs.py
+
+# Man pages and completions for the current user (PREFIX=/usr/local as root for everyone).
+PREFIX ?= $(HOME)/.local
+install-docs:
+	install -d $(PREFIX)/share/man/man1 $(PREFIX)/share/bash-completion/completions \
+		$(PREFIX)/share/zsh/site-functions $(PREFIX)/share/fish/vendor_completions.d
+	install -m 644 man/*.1 $(PREFIX)/share/man/man1/
+	install -m 644 completions/siftpdf.bash $(PREFIX)/share/bash-completion/completions/siftpdf
+	install -m 644 completions/_siftpdf $(PREFIX)/share/zsh/site-functions/_siftpdf
+	install -m 644 completions/siftpdf.fish $(PREFIX)/share/fish/vendor_completions.d/siftpdf.fish
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py

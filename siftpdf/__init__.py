@@ -1,13 +1,33 @@
-"""siftpdf: Unix-style filters that read PDFs safely and fast, with page citations."""
+"""siftpdf: Unix-style filters that read PDFs safely and fast, with page citations.
+
+The library API (the commands are a thin layer over it)::
+
+    import siftpdf
+
+    for record in siftpdf.extract("paper.pdf"):         # doc-stream records: meta, pages, done
+        ...
+    with siftpdf.open_doc("paper.pdf") as doc:          # a Document: meta at once, pages lazily
+        ...
+    for match in siftpdf.grep("attention", "paper.pdf"):  # page-cited matches
+        ...
+
+Every PDF is parsed in a resource-limited child process unless ``in_process=True``. Errors are
+:class:`siftpdf.errors.SiftError` subclasses with a ``code``, an ``exit_code`` and a ``hint``.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import os
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .docstream import Document
     from .sources import ReadOptions
+
+__all__ = ["extract", "open_doc", "grep", "read_options"]
+
+Source = str | os.PathLike[str] | None
 
 
 def __getattr__(name: str) -> Any:
@@ -22,25 +42,76 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(name)
 
 
-def extract(data: bytes, *, password: str | None = None, max_pages: int = 2000,
-            deadline: float = 60.0, in_process: bool = False) -> Iterator[dict[str, Any]]:
-    """Extract PDF bytes into doc-stream records (meta, pages, done), in a child process.
+def read_options(*, password: str | None = None, max_pages: int = 2000, deadline: float = 60.0,
+                 memory_limit_mib: int = 2048, in_process: bool = False,
+                 on_page: Callable[[int, int], None] | None = None) -> ReadOptions:
+    """How PDFs are read: the child's limits, the password, and a progress callback.
 
-    Raises a :class:`siftpdf.errors.SiftError` subclass when the document cannot be read.
+    ``on_page(done, total)`` is called after each extracted page; ``in_process=True`` parses
+    in this process without the child, for trusted input only.
     """
     from .runner import Limits
-    from .sources import ReadOptions, open_pdf_bytes
+    from .sources import ReadOptions
 
-    options = ReadOptions(limits=Limits(deadline=deadline, max_pages=max_pages),
-                          password=password, in_process=in_process)
-    with open_pdf_bytes(data, None, options) as doc:
-        yield {"meta": doc.meta}
-        yield from doc.pages()
-        yield {"done": doc.done}
+    return ReadOptions(limits=Limits(deadline=deadline, max_pages=max_pages, memory=memory_limit_mib << 20),
+                       password=password, in_process=in_process, on_page=on_page)
 
 
-def open_doc(source: str | None, options: ReadOptions | None = None) -> Document:
-    """Open a PDF path, doc-stream file or ``-`` as a :class:`siftpdf.docstream.Document`."""
+def open_doc(source: Source = None, options: ReadOptions | None = None, **kwargs: Any) -> Document:
+    """Open a PDF path, doc-stream file or ``-``/None (stdin) as a :class:`siftpdf.docstream.Document`.
+
+    The kind is decided by sniffing the bytes. ``doc.meta`` is there at once, ``doc.pages()``
+    yields page records lazily and ``doc.done`` holds the diagnostics after the last page.
+    Use it as a context manager so the extraction child is always reaped. Keyword arguments
+    are those of :func:`read_options` (when ``options`` is not given).
+    """
     from .sources import open_source
 
-    return open_source(source, options)
+    return open_source(None if source is None else os.fspath(source), options or read_options(**kwargs))
+
+
+def extract(source: bytes | str | os.PathLike[str], options: ReadOptions | None = None,
+            **kwargs: Any) -> Iterator[dict[str, Any]]:
+    """The doc stream of a PDF, as records: ``{"meta": …}``, one ``{"page": …}`` per page, ``{"done": …}``.
+
+    ``source`` is the PDF's bytes, or a path (a PDF or a saved doc stream). Raises a
+    :class:`siftpdf.errors.SiftError` subclass when the document as a whole cannot be read;
+    a page that fails is a record with ``"status": "failed"`` and the rest go on.
+    """
+    from .sources import open_pdf_bytes
+
+    options = options or read_options(**kwargs)
+    doc = open_pdf_bytes(source, None, options) if isinstance(source, bytes) else open_doc(source, options)
+    with doc:
+        yield {"meta": doc.meta}
+        yield from doc.pages()
+        yield {"done": doc.done or {}}
+
+
+def grep(pattern: str, source: Source, *, ignore_case: bool | None = None, context: int = 1,
+         pages: str | None = None, max_count: int = 100, options: ReadOptions | None = None,
+         **kwargs: Any) -> Iterator[dict[str, Any]]:
+    """Lines of ``source`` that match the RE2 ``pattern``, each as a dict with ``source``,
+    ``page``, ``line``, ``text``, and the context lines ``before`` and ``after``.
+
+    Smart case unless ``ignore_case`` is given; ``pages`` restricts to a range such as
+    ``"3-5,9"``; at most ``max_count`` matches. A bad pattern or range raises
+    :class:`siftpdf.errors.UsageError`.
+    """
+    from .ranges import PageRange
+    from .search import compile_pattern, grep_pages, match_records
+
+    regex = compile_pattern(pattern, ignore_case)
+    wanted = PageRange.parse(pages) if pages else None
+    label = "-" if source is None or source == "-" else os.fspath(source)
+    found = 0
+    with open_doc(source, options, **kwargs) as doc:
+        if wanted:
+            wanted.check(doc.extracted_count)
+        records = (r for r in doc.pages() if wanted is None or r["page"] in wanted)
+        for group in grep_pages(records, regex, context):
+            for match in match_records(group, label):
+                yield match
+                found += 1
+                if found >= max_count:
+                    return

@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import importlib
+import inspect
 import os
+import re
 import sys
 from typing import Any
 
@@ -19,6 +21,7 @@ COMMANDS = {
     "pages": "siftpdf.commands.pages",
     "grep": "siftpdf.commands.grep",
     "digest": "siftpdf.commands.digest",
+    "engine": "siftpdf.commands.engine",
 }
 
 
@@ -46,6 +49,25 @@ def _silence_stdout() -> None:
         pass
 
 
+def _finish(command: click.Command) -> None:
+    """Conventions every command (and subcommand) gets, whoever wrote it: the Examples block of
+    its help is shown last, after the options; a ``--set`` option completes the known keys."""
+    from .commands.options import complete_setting
+
+    commands = [command]
+    while commands:
+        current = commands.pop()
+        if isinstance(current, click.Group):
+            commands.extend(current.commands.values())
+        parts = re.split(r"^(?=\x08\nExamples?:)", inspect.cleandoc(current.help or ""), maxsplit=1, flags=re.M)
+        if len(parts) == 2 and current.epilog is None:
+            current.help, current.epilog = parts[0].rstrip(), parts[1]
+        for param in current.params:
+            # _custom_shell_complete is where click keeps an option's shell_complete= callback.
+            if "--set" in param.opts and param._custom_shell_complete is None:
+                param._custom_shell_complete = complete_setting
+
+
 class SiftGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return list(COMMANDS)
@@ -55,6 +77,7 @@ class SiftGroup(click.Group):
         if module is None:
             return None
         command: click.Command = importlib.import_module(module).command
+        _finish(command)
         return command
 
     def invoke(self, ctx: click.Context) -> Any:
@@ -82,9 +105,19 @@ def cli(ctx: click.Context, debug: bool) -> None:
 
     Every PDF is parsed in a resource-limited child process. Commands read a
     PDF path, a doc-stream file or stdin (decided by sniffing) and write the
-    text view or, with --json, JSON Lines records.
+    text view or, with --json, JSON Lines records. 'siftpdf COMMAND --help'
+    tells more; so does 'man siftpdf'.
+
+    \b
+    Examples:
+      siftpdf map paper.pdf
+      siftpdf pages 3-5 paper.pdf
+      siftpdf grep 'attention head' paper.pdf
     """
     ctx.obj = {"debug": debug}
+
+
+_finish(cli)
 
 
 def main() -> None:

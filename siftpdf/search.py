@@ -100,3 +100,25 @@ def grep_pages(pages: Iterable[dict[str, Any]], regex: Any, context: int = 1) ->
 
 def _short(text: str) -> str:
     return text if len(text) <= WINDOW * 2 else text[:WINDOW] + "…"
+
+
+def match_records(group: list[Line], source: str) -> Iterator[dict[str, Any]]:
+    """Each match of a group as the body of a ``match`` record: source, page, line number, text,
+    and the context lines before and after it (up to the neighbouring match)."""
+    for index, line in enumerate(group):
+        if not line.is_match:
+            continue
+        before = [x.text for x in _context(group[:index][::-1])][::-1]
+        after = [x.text for x in _context(group[index + 1:])]
+        yield {"source": source, "page": line.page, "line": line.number, "text": line.text,
+               "before": before, "after": after}
+
+
+def _context(lines: list[Line]) -> list[Line]:
+    """The context lines up to the next match."""
+    result = []
+    for line in lines:
+        if line.is_match:
+            break
+        result.append(line)
+    return result

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -22,6 +22,9 @@ class ReadOptions:
     limits: Limits = field(default_factory=Limits)
     password: str | None = None
     in_process: bool = False
+    #: Called as ``on_page(done, total)`` after each extracted page (total: pages to extract),
+    #: so a caller can show progress; it must not write to stdout.
+    on_page: Callable[[int, int], None] | None = None
 
 
 def read_head(stream: IO[bytes], size: int = SNIFF_BYTES) -> bytes:
@@ -80,7 +83,28 @@ def open_pdf_bytes(data: bytes, name: str | None, options: ReadOptions) -> Docum
         from .runner import run_child
 
         records = run_child(data, options.password, options.limits)
+    if options.on_page is not None:
+        records = _report_pages(records, options.on_page)
     return Document(_with_source(require_text(records), name))
+
+
+def _report_pages(records: Iterator[dict[str, Any]],
+                  on_page: Callable[[int, int], None]) -> Iterator[dict[str, Any]]:
+    total = done = 0
+    try:
+        for record in records:
+            if "meta" in record:
+                meta = record["meta"]
+                max_pages = int(meta.get("max_pages") or 0)
+                total = min(meta["pages"], max_pages) if max_pages > 0 else meta["pages"]
+            elif "page" in record:
+                done += 1
+                on_page(done, total)
+            yield record
+    finally:
+        close = getattr(records, "close", None)
+        if close:
+            close()
 
 
 def _with_source(records: Iterator[dict[str, Any]], name: str | None) -> Iterator[dict[str, Any]]:

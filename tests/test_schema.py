@@ -32,6 +32,7 @@ def _json_outputs(fixtures: Path, run_cli) -> dict[str, str]:
         "extract (scanned)": run_cli("extract", str(fixtures / "scanned.pdf")).stdout,
         "pages --json (bad range)": run_cli("pages", "--json", "9", three).stdout,
         "digest --json": run_cli("digest", "--json", "-q", "velvet mountain", three).stdout,
+        "engine status --json": run_cli("engine", "status", "--json").stdout,
     }
 
 
@@ -50,6 +51,7 @@ def test_schema_rejects_what_breaks_the_contract(validator) -> None:
     assert not validator.is_valid({"page": 1, "status": "failed", "text": ""})  # failed without error
     assert not validator.is_valid({"meta": {"format": 2}})
     assert not validator.is_valid({"error": {"code": "oops", "status": 500, "message": "", "hint": None}})
+    assert not validator.is_valid({"engine_status": {"siftpdf": "1", "engines": []}})  # no memory_limit, cache
 
 
 def test_doc_stream_order(fixtures: Path, run_cli) -> None:

@@ -6,12 +6,21 @@ import click
 
 from ..docstream import dumps
 from ..sources import ReadOptions, open_source
-from .options import cap_option, extraction_options, json_option, note, out
+from .options import (
+    cap_option,
+    complete_source,
+    extraction_options,
+    is_quiet,
+    json_option,
+    long_quiet_option,
+    note,
+    out,
+)
 
 
 @click.command("digest")
 @click.option("-q", "--question", required=True, help="The question to answer from the document.")
-@click.argument("source", required=False)
+@click.argument("source", required=False, shell_complete=complete_source)
 @click.option("--llm-cmd", metavar="CMD", help="Pipe the prompt to CMD's stdin and read the answer from its stdout.")
 @click.option("--show-prompt", is_flag=True, help="Print the prompt and call nothing.")
 @click.option("--semantic", is_flag=True,
@@ -20,11 +29,11 @@ from .options import cap_option, extraction_options, json_option, note, out
               help="Seconds to wait for the model.")
 @cap_option
 @json_option
-@click.option("--quiet", is_flag=True, help="No notes on stderr (-q is --question here).")
+@long_quiet_option
 @extraction_options
 def command(question: str, source: str | None, llm_cmd: str | None, show_prompt: bool, semantic: bool,
             llm_timeout: float,
-            cap: int, as_json: bool, quiet: bool, read_options: ReadOptions) -> None:
+            cap: int, as_json: bool, read_options: ReadOptions) -> None:
     """Answer QUESTION from SOURCE, citing pages as (p. N).
 
     The document is cut into page-aware chunks; BM25 picks those relevant to
@@ -60,7 +69,7 @@ def command(question: str, source: str | None, llm_cmd: str | None, show_prompt:
                         timeout=llm_timeout, store=store, embedder=embedder)
     if result.invalid_citations:
         pages = ", ".join(str(p) for p in result.invalid_citations)
-        note(f"siftpdf: the answer cites page(s) {pages}, which were not in the prompt", quiet)
+        note(f"siftpdf: the answer cites page(s) {pages}, which were not in the prompt", is_quiet())
     if as_json:
         out(dumps(result.to_record()) + "\n")
         return

@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-import sys
-
 import click
 
-from ..docstream import write_record
 from ..sources import ReadOptions, open_source
 from ..textview import render_page
-from .options import extraction_options, json_option, out
+from .options import complete_source, emit, extraction_options, json_option, out, quiet_option
 
 
 @click.command("extract")
-@click.argument("source", required=False)
+@click.argument("source", required=False, shell_complete=complete_source)
 @click.option("--text", "as_text", is_flag=True, help="Write the page-marked text view instead of the doc stream.")
 @json_option
 @extraction_options
+@quiet_option
 def command(source: str | None, as_text: bool, as_json: bool, read_options: ReadOptions) -> None:
     """Extract SOURCE into the doc stream: meta, one line per page, done.
 
@@ -35,7 +33,7 @@ def command(source: str | None, as_text: bool, as_json: bool, read_options: Read
             for index, record in enumerate(doc.pages()):
                 out(render_page(record, first=index == 0))
             return
-        write_record(sys.stdout, {"meta": doc.meta})
+        emit({"meta": doc.meta})
         for record in doc.pages():
-            write_record(sys.stdout, record)
-        write_record(sys.stdout, {"done": doc.done or {}})
+            emit(record)
+        emit({"done": doc.done or {}})

@@ -9,14 +9,14 @@ import click
 from ..docstream import dumps
 from ..errors import SiftError
 from ..ranges import PageRange
-from ..search import Line, compile_pattern, grep_pages
+from ..search import Line, compile_pattern, grep_pages, match_records
 from ..sources import ReadOptions, open_source
-from .options import cap_option, extraction_options, json_option, out
+from .options import cap_option, complete_source, extraction_options, json_option, out, quiet_option
 
 
-@click.command("grep")
+@click.command("grep", short_help="Print the lines that match PATTERN, with their pages.")
 @click.argument("pattern")
-@click.argument("sources", nargs=-1)
+@click.argument("sources", nargs=-1, shell_complete=complete_source)
 @click.option("-i", "--ignore-case", "case", flag_value="ignore", help="Match case-insensitively.")
 @click.option("-s", "--case-sensitive", "case", flag_value="sensitive", help="Match case-sensitively.")
 @click.option("-m", "--max-count", type=click.IntRange(min=1), default=100, show_default=True,
@@ -27,6 +27,7 @@ from .options import cap_option, extraction_options, json_option, out
 @cap_option
 @json_option
 @extraction_options
+@quiet_option
 def command(pattern: str, sources: tuple[str, ...], case: str | None, max_count: int, context: int,
             page_range: str | None, cap: int, as_json: bool, read_options: ReadOptions) -> None:
     """Print the lines of SOURCES that match PATTERN, as 'p. N: line'.
@@ -102,21 +103,5 @@ def _limit(group: list[Line], room: int) -> list[Line]:
 
 
 def _emit_json(source: str, group: list[Line]) -> None:
-    for index, line in enumerate(group):
-        if not line.is_match:
-            continue
-        before = [x.text for x in _run(group[:index][::-1])][::-1]
-        after = [x.text for x in _run(group[index + 1:])]
-        record = {"match": {"source": source, "page": line.page, "line": line.number,
-                            "text": line.text, "before": before, "after": after}}
-        out(dumps(record) + "\n")
-
-
-def _run(lines: list[Line]) -> list[Line]:
-    """The context lines up to the next match."""
-    result = []
-    for line in lines:
-        if line.is_match:
-            break
-        result.append(line)
-    return result
+    for match in match_records(group, source):
+        out(dumps({"match": match}) + "\n")

@@ -7,14 +7,15 @@ import click
 from ..docstream import dumps
 from ..mapview import build_map, render_map
 from ..sources import ReadOptions, open_source
-from .options import cap_option, extraction_options, json_option, out, source_label
+from .options import cap_option, complete_source, extraction_options, json_option, out, quiet_option, source_label
 
 
 @click.command("map")
-@click.argument("source", required=False)
+@click.argument("source", required=False, shell_complete=complete_source)
 @cap_option
 @json_option
 @extraction_options
+@quiet_option
 def command(source: str | None, cap: int, as_json: bool, read_options: ReadOptions) -> None:
     """Show the map of SOURCE: title, size, outline and the leading pages.
 

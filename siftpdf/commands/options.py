@@ -8,9 +8,12 @@ from collections.abc import Callable
 from typing import Any
 
 import click
+from click.shell_completion import CompletionItem
 
+from ..docstream import write_record
 from ..runner import Limits
 from ..sources import ReadOptions
+from .progress import PageProgress, before_output
 
 DEFAULT_CAP = 40_000
 
@@ -42,7 +45,36 @@ cap_option = click.option(
     "--cap", type=click.IntRange(min=200), default=DEFAULT_CAP, envvar="SIFTPDF_CAP",
     show_default=True, help="Output cap in characters (env SIFTPDF_CAP).")
 
-quiet_option = click.option("-q", "--quiet", is_flag=True, help="No progress or notes on stderr.")
+
+def _set_quiet(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if value:
+        ctx.meta["siftpdf.quiet"] = True
+
+
+quiet_option = click.option("-q", "--quiet", is_flag=True, expose_value=False, callback=_set_quiet,
+                            help="No progress bar or notes on stderr.")
+# For commands where -q means something else (digest -q QUESTION).
+long_quiet_option = click.option("--quiet", is_flag=True, expose_value=False, callback=_set_quiet,
+                                 help="No progress bar or notes on stderr.")
+
+
+def is_quiet() -> bool:
+    return bool(click.get_current_context().meta.get("siftpdf.quiet"))
+
+
+def complete_source(_ctx: click.Context, _param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """SOURCE arguments complete as file paths (the shell does the listing)."""
+    return [CompletionItem(incomplete, type="file")]
+
+
+def complete_setting(_ctx: click.Context, _param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """``--set`` completes the keys of :data:`siftpdf.settings.KNOWN_SETTINGS` as ``key=``."""
+    from ..settings import KNOWN_SETTINGS
+
+    if "=" in incomplete:
+        return []
+    return [CompletionItem(f"{key}=", help=text) for key, text in sorted(KNOWN_SETTINGS.items())
+            if key.startswith(incomplete)]
 
 
 def extraction_options(func: F) -> F:
@@ -63,9 +95,12 @@ def extraction_options(func: F) -> F:
     @functools.wraps(func)
     def wrapper(*args: Any, max_pages: int, deadline: float, memory_limit: int,
                 password: str | None, in_process: bool, **kwargs: Any) -> Any:
+        ctx = click.get_current_context()
+        progress = PageProgress(quiet=bool(ctx.meta.get("siftpdf.quiet")))
+        ctx.call_on_close(progress.close)
         options = ReadOptions(
             limits=Limits(deadline=deadline, max_pages=max_pages, memory=memory_limit << 20),
-            password=password, in_process=in_process)
+            password=password, in_process=in_process, on_page=progress)
         return func(*args, read_options=options, **kwargs)
 
     return wrapper
@@ -73,7 +108,14 @@ def extraction_options(func: F) -> F:
 
 def out(text: str) -> None:
     """Write to stdout (the data channel)."""
+    before_output()
     sys.stdout.write(text)
+
+
+def emit(record: dict[str, Any]) -> None:
+    """Write one JSON Lines record to stdout and flush."""
+    before_output()
+    write_record(sys.stdout, record)
 
 
 def note(text: str, quiet: bool = False) -> None:

@@ -2,25 +2,24 @@
 
 from __future__ import annotations
 
-import sys
-
 import click
 
-from ..docstream import Document, write_record
+from ..docstream import Document
 from ..ranges import PageRange
 from ..sources import ReadOptions, open_source
 from ..textview import render_page
-from .options import cap_option, extraction_options, json_option, out, source_label
+from .options import cap_option, complete_source, emit, extraction_options, json_option, out, quiet_option, source_label
 
 MAX_PAGES_PER_CALL = 100
 
 
 @click.command("pages")
 @click.argument("page_range", metavar="RANGE")
-@click.argument("source", required=False)
+@click.argument("source", required=False, shell_complete=complete_source)
 @cap_option
 @json_option
 @extraction_options
+@quiet_option
 def command(page_range: str, source: str | None, cap: int, as_json: bool, read_options: ReadOptions) -> None:
     """Print the pages RANGE of SOURCE as page-marked text.
 
@@ -44,13 +43,13 @@ def command(page_range: str, source: str | None, cap: int, as_json: bool, read_o
 
 
 def _write_json(doc: Document, wanted: PageRange) -> None:
-    write_record(sys.stdout, {"meta": doc.meta})
+    emit({"meta": doc.meta})
     returned = 0
     for record in doc.pages():
         if record["page"] in wanted and returned < MAX_PAGES_PER_CALL:
-            write_record(sys.stdout, record)
+            emit(record)
             returned += 1
-    write_record(sys.stdout, {"done": doc.done or {}})
+    emit({"done": doc.done or {}})
 
 
 def _write_text(doc: Document, wanted: PageRange, cap: int, label: str) -> None:

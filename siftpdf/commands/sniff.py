@@ -6,11 +6,11 @@ import click
 
 from ..docstream import dumps
 from ..sources import sniff_source
-from .options import json_option, out
+from .options import complete_source, json_option, out
 
 
 @click.command("sniff")
-@click.argument("source", required=False)
+@click.argument("source", required=False, shell_complete=complete_source)
 @json_option
 def command(source: str | None, as_json: bool) -> None:
     """Tell whether SOURCE is a PDF, by its first 1024 bytes.

@@ -1,0 +1,138 @@
+"""``python -I -m siftpdf._probe``: what ``siftpdf engine status`` asks a fresh child.
+
+Run like the extraction child (isolated, empty environment, the same memory limit), it loads
+each engine, reads a one-page PDF with it, then checks that the address-space limit really
+stops an allocation. It prints one JSON object on stdout. Users never run it.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+TEST_HEADROOM = 64 << 20  # the test limit: what the process already maps, plus this
+PROBE_TEXT = "siftpdf probe"
+
+
+def tiny_pdf(text: str = PROBE_TEXT) -> bytes:
+    """A valid one-page PDF with ``text`` on it, built by hand (no writer library needed)."""
+    stream = f"BT /F1 12 Tf 72 720 Td ({text}) Tj ET".encode()
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 5 0 R >> >> >>",
+        b"<< /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream),
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    return bytes(out)
+
+
+def _pdfium(data: bytes) -> dict[str, Any]:
+    import pypdfium2 as pdfium
+    from pypdfium2.version import PDFIUM_INFO, PYPDFIUM_INFO
+
+    pdf = pdfium.PdfDocument(data)
+    text = pdf[0].get_textpage().get_text_range()
+    pdf.close()
+    return {"version": f"pypdfium2 {PYPDFIUM_INFO}", "build": f"PDFium {PDFIUM_INFO} (build {PDFIUM_INFO.build})",
+            "reads": PROBE_TEXT in text}
+
+
+def _pypdf(data: bytes) -> dict[str, Any]:
+    import io
+
+    import pypdf
+
+    text = pypdf.PdfReader(io.BytesIO(data)).pages[0].extract_text() or ""
+    return {"version": f"pypdf {pypdf.__version__}", "build": None, "reads": PROBE_TEXT in text}
+
+
+def _pdfplumber(data: bytes) -> dict[str, Any]:
+    import io
+
+    import pdfplumber
+
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        text = pdf.pages[0].extract_text() or ""
+    return {"version": f"pdfplumber {pdfplumber.__version__}", "build": None, "reads": PROBE_TEXT in text}
+
+
+ENGINES = (("pdfium", _pdfium), ("pypdf", _pypdf), ("pdfplumber", _pdfplumber))
+
+
+def probe_engines() -> list[dict[str, Any]]:
+    data = tiny_pdf()
+    results = []
+    for name, probe in ENGINES:
+        try:
+            found = probe(data)
+            found.update(name=name, loads=True, error=None)
+        except Exception as exc:  # noqa: BLE001 - an engine that fails to load is the finding
+            found = {"name": name, "loads": False, "version": None, "build": None, "reads": False,
+                     "error": f"{type(exc).__name__}: {exc}"[:300]}
+        results.append(found)
+    return results
+
+
+def _mapped_bytes() -> int:
+    with open("/proc/self/statm") as statm:
+        import os
+
+        return int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def probe_memory_limit() -> dict[str, Any]:
+    """Lower RLIMIT_AS to what is mapped now plus 64 MiB, then ask for 128 MiB (must fail) and
+    for 8 MiB (must work, so the failure came from the limit and not from a full machine)."""
+    import resource
+
+    try:
+        limit = _mapped_bytes() + TEST_HEADROOM
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    except (OSError, ValueError) as exc:
+        return {"enforced": False, "detail": f"RLIMIT_AS cannot be set here: {exc}"}
+    try:
+        big = bytearray(2 * TEST_HEADROOM)
+        del big
+        return {"enforced": False, "detail": "an allocation over the test limit succeeded"}
+    except MemoryError:
+        pass
+    try:
+        small = bytearray(8 << 20)
+        del small
+    except MemoryError:
+        return {"enforced": False, "detail": "even a small allocation failed: no room to test"}
+    return {"enforced": True, "detail": "an allocation over a test limit failed, one under it worked"}
+
+
+def main(argv: list[str]) -> int:
+    from ._child import apply_limits
+
+    memory = int(argv[0]) if argv else 2 << 30
+    result: dict[str, Any] = {}
+    try:
+        apply_limits(memory, 30)
+        result["limit_applied"] = True
+    except (OSError, ValueError) as exc:
+        result["limit_applied"] = False
+        result["limit_error"] = str(exc)
+    result["engines"] = probe_engines()
+    result["memory"] = probe_memory_limit() if sys.platform.startswith("linux") else {
+        "enforced": False, "detail": f"RLIMIT_AS is not enforced on {sys.platform}"}
+    sys.stdout.write(json.dumps(result) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,47 @@
+"""siftpdf engine: what this machine's PDF engines can do."""
+
+from __future__ import annotations
+
+import click
+
+from ..docstream import dumps
+from .options import out
+
+
+@click.group("engine")
+def command() -> None:
+    """Inspect the PDF engines siftpdf uses on this machine.
+
+    \b
+    Examples:
+      siftpdf engine status
+      siftpdf engine status --json | jq .engine_status.memory_limit
+    """
+
+
+@command.command("status", short_help="Engines, versions, memory limit and cache.")
+@click.option("--json", "as_json", is_flag=True, help="Write one JSON record instead of the text view.")
+@click.option("--cache-dir", type=click.Path(file_okay=False), envvar="SIFTPDF_CACHE_DIR",
+              help="Cache folder to report on (env SIFTPDF_CACHE_DIR).")
+def status(as_json: bool, cache_dir: str | None) -> None:
+    """Show which engines load, their versions and PDFium build, whether the
+    memory limit is enforced here, and the cache location and size.
+
+    The engines are loaded in a fresh child, under the same limits as an
+    extraction; the memory limit is tested by an allocation that must fail.
+    Exit 0 when the default engine loads and the limit is enforced, 1
+    otherwise.
+
+    \b
+    Examples:
+      siftpdf engine status
+      siftpdf engine status --json
+      SIFTPDF_CACHE_DIR=/tmp/sift siftpdf engine status
+    """
+    from ..status import engine_status, render_status
+
+    ctx = click.get_current_context()
+    ctx.meta["siftpdf.json"] = as_json
+    found = engine_status(cache_dir)
+    out(dumps({"engine_status": found}) + "\n" if as_json else render_status(found))
+    ctx.exit(0 if found["ok"] else 1)

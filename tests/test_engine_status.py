@@ -1,0 +1,63 @@
+"""siftpdf engine status: engines really load, the memory limit is really tested, the cache is measured."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import run_siftpdf
+
+from siftpdf import _probe
+
+
+def test_status_json_reports_engines_limit_and_cache(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    (cache / "sub").mkdir(parents=True)
+    (cache / "a.bin").write_bytes(b"x" * 1000)
+    (cache / "sub" / "b.bin").write_bytes(b"y" * 234)
+    result = run_siftpdf("engine", "status", "--json", env={"SIFTPDF_CACHE_DIR": str(cache)})
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.decode().splitlines()
+    assert len(lines) == 1
+    status = json.loads(lines[0])["engine_status"]
+    engines = {e["name"]: e for e in status["engines"]}
+    assert set(engines) == {"pdfium", "pypdf", "pdfplumber"}
+    assert all(e["loads"] for e in engines.values())
+    assert "PDFium" in engines["pdfium"]["build"] and "pypdfium2" in engines["pdfium"]["version"]
+    if sys.platform.startswith("linux"):
+        assert status["memory_limit"]["enforced"] is True and status["memory_limit"]["bytes"] == 2 << 30
+    assert status["cache"] == {"dir": str(cache), "exists": True, "bytes": 1234, "files": 2}
+    assert status["ok"] is True
+
+
+def test_status_text_and_absent_cache(tmp_path: Path) -> None:
+    result = run_siftpdf("engine", "status", "--cache-dir", str(tmp_path / "none"))
+    text = result.stdout.decode()
+    assert result.returncode == 0, result.stderr
+    for name in ("pdfium", "pypdf", "pdfplumber"):
+        assert f"  {name} " in text
+    assert "memory limit: enforced (2048 MiB" in text
+    assert f"cache: {tmp_path / 'none'} (absent, 0 bytes)" in text
+    assert not result.stderr
+
+
+def test_cache_location_follows_xdg(tmp_path: Path) -> None:
+    result = run_siftpdf("engine", "status", "--json", env={"SIFTPDF_CACHE_DIR": "", "XDG_CACHE_HOME": str(tmp_path)})
+    status = json.loads(result.stdout)["engine_status"]
+    assert status["cache"]["dir"] == str(tmp_path / "siftpdf")
+
+
+def test_memory_probe_notices_a_limit_that_does_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    import resource
+
+    monkeypatch.setattr(resource, "setrlimit", lambda *_: None)  # a platform that ignores RLIMIT_AS
+    found = _probe.probe_memory_limit()
+    assert found["enforced"] is False and "succeeded" in found["detail"]
+
+
+def test_probe_pdf_is_read_by_every_engine() -> None:
+    engines = _probe.probe_engines()
+    assert [e["name"] for e in engines] == ["pdfium", "pypdf", "pdfplumber"]
+    assert all(e["reads"] for e in engines), engines
