@@ -145,13 +145,12 @@ def test_scanned_document_is_exit_5(fixtures: Path, run_cli) -> None:
     assert result.exit_code == 5 and "hint: ocr" in result.stderr
 
 
-def test_index_is_cached_per_document_text(fixtures: Path) -> None:
+def test_index_is_cached_per_document_text(fixtures: Path, tmp_path: Path) -> None:
     import diskcache
 
     from siftpdf import extract
 
-    store = diskcache.Cache(str(fixtures.parent / ".fixtures-digest-test"))
-    store.clear()
+    store = diskcache.Cache(str(tmp_path / "index"))
     pages = [r for r in extract((fixtures / "long.pdf").read_bytes()) if "page" in r]
     first, hit1 = load_or_build(pages, store)
     second, hit2 = load_or_build(pages, store)
@@ -203,15 +202,14 @@ class _BagOfWords:
         return rows / np.linalg.norm(rows, axis=1, keepdims=True)
 
 
-def test_semantic_ranking_is_fused_with_bm25_and_cached(fixtures: Path) -> None:
+def test_semantic_ranking_is_fused_with_bm25_and_cached(tmp_path: Path) -> None:
     """A question BM25 cannot answer (no shared word) is answered by the embedding side."""
     import diskcache
 
     from siftpdf.digest.core import digest
     from siftpdf.docstream import Document
 
-    store = diskcache.Cache(str(fixtures.parent / ".fixtures-semantic-test"))
-    store.clear()
+    store = diskcache.Cache(str(tmp_path / "vectors"))
     topics = {1: "quantum lighthouse", 2: "crimson harbor", 3: "velvet mountain"}
     records = [{"meta": {"title": "t", "pages": 3}}] + [
         {"page": n, "status": "text", "text": "\n".join(f"Line {i} about the {topic} here." for i in range(40))}
