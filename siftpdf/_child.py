@@ -48,6 +48,8 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--first-page", type=int, default=1)
     parser.add_argument("--no-outline", action="store_true")
     parser.add_argument("--password-line", action="store_true")
+    parser.add_argument("--evidence", action="store_true")
+    parser.add_argument("--image-mode", default="none", choices=("none", "embedded"))
     return parser.parse_args(argv)
 
 
@@ -76,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_TOO_LARGE
     opts = ExtractOptions(max_pages=args.max_pages, password=password, shard=args.shard,
                           shards=args.shards, chunk=args.chunk, first_page=args.first_page,
-                          outline=not args.no_outline)
+                          outline=not args.no_outline, evidence=args.evidence, image_mode=args.image_mode)
     out = sys.stdout
     try:
         for record in extract_records(data, opts):

@@ -38,8 +38,9 @@ def clean_text(text: str) -> str:
 @dataclass
 class PageResult:
     text: str
-    status: str  # text | no_text | empty
+    status: str  # text | no_text | garbled | empty
     engine: str
+    evidence: dict[str, Any] | None = None
 
 
 class PdfiumDoc:
@@ -73,13 +74,33 @@ class PdfiumDoc:
     def outline(self) -> list[dict[str, Any]]:
         return list(_walk_outline(self.pdf))
 
-    def extract_page(self, index: int) -> PageResult:
+    def extract_page(self, index: int, evidence: bool = False, image_mode: str = "none") -> PageResult:
+        if evidence:
+            return self._page_with_evidence(index, image_mode)
         text = clean_text(self._raw_text(index))
-        if text.strip():
+        if text.strip() and not _unreadable(text):
             return PageResult(text, "text", self.name)
         page = self.pdf[index]
         try:
+            if text.strip():
+                return PageResult(text, _text_status(page, text, None), self.name)
             return PageResult("", _blank_status(page), self.name)
+        finally:
+            page.close()
+
+    def _page_with_evidence(self, index: int, image_mode: str) -> PageResult:
+        page = self.pdf[index]
+        try:
+            textpage = page.get_textpage()
+            try:
+                raw = textpage.get_text_range()
+                found = _page_evidence(page, textpage, raw, image_mode)
+            finally:
+                textpage.close()
+            text = clean_text(raw)
+            if text.strip():
+                return PageResult(text, _text_status(page, text, found), self.name, found)
+            return PageResult("", _blank_status(page), self.name, found)
         finally:
             page.close()
 
@@ -108,6 +129,32 @@ class PdfiumDoc:
 
     def close(self) -> None:
         self.pdf.close()
+
+
+def _page_evidence(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, raw: str,
+                   image_mode: str) -> dict[str, Any]:
+    from .evidence import page_evidence
+
+    return page_evidence(page, textpage, raw, image_mode)
+
+
+def _unreadable(text: str) -> bool:
+    from .evidence import looks_unreadable
+
+    return looks_unreadable(text, None)
+
+
+def _text_status(page: pdfium.PdfPage, text: str, found: dict[str, Any] | None) -> str:
+    """``garbled`` for junk text over a page-sized image; the image walk only happens when
+    the text already looks unreadable or unmapped, so ordinary pages pay nothing for it."""
+    from .evidence import is_garbled, looks_unreadable
+
+    if not looks_unreadable(text, found):
+        return "text"
+    width, height = page.get_size()
+    rects = [img["rect"] for img in found["images"]] if found else [
+        list(obj.get_bounds()) for obj in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=4)]
+    return "garbled" if is_garbled(text, found, width * height, rects) else "text"
 
 
 def _blank_status(page: pdfium.PdfPage) -> str:
@@ -205,8 +252,8 @@ class PypdfDoc:
     def outline(self) -> list[dict[str, Any]]:
         return []
 
-    def extract_page(self, index: int) -> PageResult:
-        page = self.pages[index]
+    def extract_page(self, index: int, evidence: bool = False, image_mode: str = "none") -> PageResult:
+        page = self.pages[index]  # pypdf observes no geometry: no evidence from the fallback
         text = clean_text(page.extract_text() or "")
         if text.strip():
             return PageResult(text, "text", self.name)

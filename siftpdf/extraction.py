@@ -31,6 +31,8 @@ class ExtractOptions:
     chunk: int = CHUNK_PAGES
     first_page: int = 1
     outline: bool = True
+    evidence: bool = False  # page evidence (SPEC §7.1) for organization or output
+    image_mode: str = "none"  # "embedded": evidence carries image bytes
 
 
 def shard_of(page: int, shards: int, chunk: int) -> int:
@@ -70,13 +72,15 @@ def extract_records(data: bytes, opts: ExtractOptions = ExtractOptions()) -> Ite
                 meta["page_labels"] = labels
         yield {"meta": meta}
 
-        processed = failed = 0
+        processed = failed = clipped = unmapped = 0
         engines: dict[str, int] = {}
         for page in range(max(1, opts.first_page), limit + 1):
             if shard_of(page, opts.shards, opts.chunk) != opts.shard:
                 continue
-            record = _extract_page(doc, page, data, opts.password, fallback)
+            record = _extract_page(doc, page, data, opts, fallback)
             processed += 1
+            clipped += record.get("evidence", {}).get("clipped_chars", 0)
+            unmapped += record.get("evidence", {}).get("unmapped_chars", 0)
             if record["status"] == "failed":
                 failed += 1
             else:
@@ -87,8 +91,8 @@ def extract_records(data: bytes, opts: ExtractOptions = ExtractOptions()) -> Ite
                 "pages_processed": processed,
                 "pages_failed": failed,
                 "page_limit_reached": limit < total,
-                "clipped_chars": 0,
-                "unmapped_chars": 0,
+                "clipped_chars": clipped,
+                "unmapped_chars": unmapped,
                 "elapsed_ms": int((time.monotonic() - started) * 1000),
                 "engines": engines,
             }
@@ -97,10 +101,11 @@ def extract_records(data: bytes, opts: ExtractOptions = ExtractOptions()) -> Ite
         doc.close()
 
 
-def _extract_page(doc: Any, page: int, data: bytes, password: str | None,
+def _extract_page(doc: Any, page: int, data: bytes, opts: ExtractOptions,
                   fallback: list[Any]) -> dict[str, Any]:
+    password = opts.password
     try:
-        result = doc.extract_page(page - 1)
+        result = doc.extract_page(page - 1, evidence=opts.evidence, image_mode=opts.image_mode)
     except (Exception, MemoryError) as exc:  # noqa: BLE001 - any engine failure is this page's error
         first_error = f"{type(exc).__name__}: {exc}"
         result = None
@@ -111,6 +116,8 @@ def _extract_page(doc: Any, page: int, data: bytes, password: str | None,
     record: dict[str, Any] = {"page": page, "text": result.text, "status": result.status}
     if result.engine != doc.name:
         record["engine"] = result.engine
+    if result.evidence is not None:
+        record["evidence"] = result.evidence
     return record
 
 

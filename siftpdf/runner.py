@@ -117,8 +117,8 @@ class _Child:
 class _Run:
     """One extraction: children, watchdog, byte budget."""
 
-    def __init__(self, data: bytes, password: str | None, limits: Limits) -> None:
-        self.data, self.password, self.limits = data, password, limits
+    def __init__(self, data: bytes, password: str | None, limits: Limits, extra: list[str]) -> None:
+        self.data, self.password, self.limits, self.extra = data, password, limits, extra
         self.children: list[_Child] = []
         self.timed_out = False
         self.text_bytes = 0
@@ -139,6 +139,7 @@ class _Run:
         ]
         if not outline:
             argv.append("--no-outline")
+        argv += self.extra
         if self.password is not None:
             argv.append("--password-line")
         child = _Child.start(argv, self.data, self.password)
@@ -193,10 +194,13 @@ class _Run:
             child.reap()
 
 
-def run_child(data: bytes, password: str | None = None, limits: Limits | None = None) -> Iterator[dict[str, Any]]:
-    """Extract ``data`` in child processes; yield meta, pages in order, then a merged done."""
+def run_child(data: bytes, password: str | None = None, limits: Limits | None = None,
+              evidence: bool = False, image_mode: str = "none") -> Iterator[dict[str, Any]]:
+    """Extract ``data`` in child processes; yield meta, pages in order, then a merged done.
+    With ``evidence`` each page record carries its evidence (SPEC §7.1)."""
     limits = limits or Limits()
-    run = _Run(data, password, limits)
+    extra = (["--evidence"] if evidence else []) + (["--image-mode", image_mode] if image_mode != "none" else [])
+    run = _Run(data, password, limits, extra)
     started = time.monotonic()
     run.timer.start()
     try:
@@ -253,6 +257,9 @@ def run_child(data: bytes, password: str | None = None, limits: Limits | None = 
 
 def _count_page(done: dict[str, Any], record: dict[str, Any], default_engine: str) -> None:
     done["pages_processed"] += 1
+    evidence = record.get("evidence") or {}
+    done["clipped_chars"] += evidence.get("clipped_chars", 0)
+    done["unmapped_chars"] += evidence.get("unmapped_chars", 0)
     if record["status"] == "failed":
         done["pages_failed"] += 1
     else:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -10,6 +11,7 @@ from typing import IO, Any
 from .docstream import Document, read_records, require_text
 from .errors import TooLargeError, UnreadableError, UsageError
 from .runner import Limits
+from .settings import OrganizeOptions
 from .sniff import SNIFF_BYTES, Sniffed, sniff_bytes
 
 MAX_PDF_BYTES = 200 << 20
@@ -25,6 +27,19 @@ class ReadOptions:
     #: Called as ``on_page(done, total)`` after each extracted page (total: pages to extract),
     #: so a caller can show progress; it must not write to stdout.
     on_page: Callable[[int, int], None] | None = None
+    organize: OrganizeOptions = field(default_factory=OrganizeOptions)
+
+
+# Evidence makes page records several times longer than their text: the child's output
+# budget grows with it so a long document is not refused for its evidence.
+EVIDENCE_TEXT_FACTOR = 8
+
+
+def _organized(records: Iterator[dict[str, Any]], options: ReadOptions) -> Iterator[dict[str, Any]]:
+    """Apply organization (SPEC §7) to records whose pages carry evidence."""
+    from .organize import organize_records
+
+    return organize_records(records, options.organize)
 
 
 def read_head(stream: IO[bytes], size: int = SNIFF_BYTES) -> bytes:
@@ -59,7 +74,7 @@ def open_stream(stream: IO[bytes], name: str | None, options: ReadOptions,
     head = read_head(stream)
     kind = sniff_bytes(head)
     if kind.kind == "docstream":
-        return Document(read_records(_lines(head, stream)), on_close=on_close)
+        return Document(_organized(read_records(_lines(head, stream)), options), on_close=on_close)
     if kind.kind != "pdf":
         if on_close:
             on_close()
@@ -74,18 +89,27 @@ def open_stream(stream: IO[bytes], name: str | None, options: ReadOptions,
 
 def open_pdf_bytes(data: bytes, name: str | None, options: ReadOptions) -> Document:
     """Extract PDF bytes (in the child unless trusted) and return the resulting Document."""
+    settings = options.organize
+    evidence = settings.needs_evidence
     if options.in_process:
         from .extraction import ExtractOptions, extract_records
 
         records = extract_records(data, ExtractOptions(max_pages=options.limits.max_pages,
-                                                       password=options.password))
+                                                       password=options.password, evidence=evidence,
+                                                       image_mode=settings.image_mode))
     else:
         from .runner import run_child
 
-        records = run_child(data, options.password, options.limits)
+        limits = options.limits
+        if evidence:
+            limits = dataclasses.replace(limits, max_text=limits.max_text * EVIDENCE_TEXT_FACTOR)
+        records = run_child(data, options.password, limits, evidence=evidence, image_mode=settings.image_mode)
     if options.on_page is not None:
         records = _report_pages(records, options.on_page)
-    return Document(_with_source(require_text(records), name))
+    records = require_text(records)
+    if evidence:
+        records = _organized(records, options)
+    return Document(_with_source(records, name))
 
 
 def _report_pages(records: Iterator[dict[str, Any]],

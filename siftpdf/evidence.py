@@ -1,0 +1,325 @@
+"""Page evidence (SPEC §7.1): what PDFium observed on a page, serialised so that organization
+can run again later without the PDF.
+
+Coordinates are PDF points in the page's user space: origin bottom-left, y grows upwards;
+rectangles are ``[x0, y0, x1, y1]``.
+
+Speed matters (organization may cost at most twice the raw extraction), so the per-character
+work is one ctypes call (which text object drew the character) with integer results; font,
+size, colour and box are looked up once per run of characters drawn by one text object.
+Only the extraction child (or ``--in-process``) imports this module: it loads native code.
+"""
+
+from __future__ import annotations
+
+import base64
+import ctypes
+import math
+import re
+from itertools import repeat
+from typing import Any
+
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
+
+# Re-typed entry points: integer handles instead of pointer objects make the per-character
+# loop cheap (no Python object per call) and the handles comparable.
+_GET_TEXT_OBJECT = ctypes.cast(pdfium_c.FPDFText_GetTextObject,
+                               ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int))
+_HAS_MAP_ERROR = ctypes.cast(pdfium_c.FPDFText_HasUnicodeMapError,
+                             ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_int))
+
+# PDFium marks a line-end hyphen it kept as U+FFFE or 0x02; both are one character, so the
+# translation keeps character indexes aligned.
+_SYNTHETIC = str.maketrans({"\ufffe": "-", "\x02": "-", "\x00": " "})
+
+FIGURE_MIN_SIDE = 24.0  # points: smaller images are bullets, rules and logos, not figures
+GARBLED_IMAGE_SHARE = 0.5  # an image over half the page is a scan (or a page-sized picture)
+
+
+def _handle(obj: Any) -> int:
+    return ctypes.cast(obj.raw if hasattr(obj, "raw") else obj, ctypes.c_void_p).value or 0
+
+
+class _Fonts:
+    """Font names by handle: a page has few fonts and many runs."""
+
+    def __init__(self) -> None:
+        self.names: dict[int, str] = {}
+        self.buffer = ctypes.create_string_buffer(256)
+
+    def name(self, obj: Any) -> str:
+        font = pdfium_c.FPDFTextObj_GetFont(obj)
+        key = ctypes.cast(font, ctypes.c_void_p).value or 0
+        if key not in self.names:
+            size = pdfium_c.FPDFFont_GetBaseFontName(font, self.buffer, 256) if key else 0
+            raw = self.buffer.value if size else b""
+            # Subset fonts are named ABCDEF+Times-Bold: the tag says nothing to a reader.
+            name = raw.decode("latin-1", "replace")
+            self.names[key] = name.split("+", 1)[1] if len(name) > 7 and name[6] == "+" else name
+        return self.names[key]
+
+
+def page_evidence(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, raw: str,
+                  image_mode: str = "none") -> dict[str, Any]:
+    """The evidence of one page. ``raw`` is the text page's text as PDFium returned it."""
+    width, height = page.get_size()
+    tp = _handle(textpage)
+    count = pdfium_c.FPDFText_CountChars(textpage)
+    chars = raw if len(raw) == count else "".join(chr(pdfium_c.FPDFText_GetUnicode(textpage, i) or 0xFFFD)
+                                                  for i in range(count))
+    runs = _runs(textpage, tp, chars.translate(_SYNTHETIC), count)
+    images = _images(page, image_mode)
+    return {
+        "width": round(width, 2),
+        "height": round(height, 2),
+        "rotation": page.get_rotation(),
+        "unmapped_chars": sum(r.pop("unmapped", 0) for r in runs),
+        "lines": _lines(runs),
+        "images": images,
+        "clipped_chars": sum(len(r["text"]) for r in runs if r.get("clipped")),
+    }
+
+
+def _runs(textpage: pdfium.PdfTextPage, tp: int, chars: str, count: int) -> list[dict[str, Any]]:
+    """Consecutive characters drawn by one text object become one run. Characters PDFium
+    generated (line breaks, spaces between objects) have no object and end a run."""
+    objects = list(map(_GET_TEXT_OBJECT, repeat(tp, count), range(count)))
+    cuts = [i for i, (a, b) in enumerate(zip(objects, objects[1:], strict=False), 1) if a != b]
+    fonts = _Fonts()
+    clips: dict[int, tuple[float, float, float, float] | None] = {}
+    runs: list[dict[str, Any]] = []
+    for start, end in zip([0] + cuts, cuts + [count], strict=True):
+        obj = objects[start]
+        if obj and not chars[start:end].isspace():
+            run = _make_runs(textpage, obj, start, end, chars[start:end], fonts, clips)
+            run[0]["unmapped"] = _unmapped(tp, start, end)
+            runs.extend(run)
+    return runs
+
+
+def _unmapped(tp: int, start: int, end: int) -> int:
+    """Glyphs with no Unicode mapping. A font either has a usable map or not, so probing the
+    ends and middle of a run finds a broken one; only then is every glyph counted."""
+    probes = {start, (start + end) // 2, end - 1}
+    if not any(_HAS_MAP_ERROR(tp, i) == 1 for i in probes):
+        return 0
+    return sum(map(_HAS_MAP_ERROR, repeat(tp, end - start), range(start, end)))
+
+
+def _make_runs(textpage: pdfium.PdfTextPage, handle: int, start: int, end: int, text: str,
+               fonts: _Fonts, clips: dict[int, Any]) -> list[dict[str, Any]]:
+    obj = ctypes.cast(handle, pdfium_c.FPDF_PAGEOBJECT)
+    # Trailing and leading spaces have no useful box: measure the visible characters.
+    lead = len(text) - len(text.lstrip())
+    first, last = start + lead, start + len(text.rstrip()) - 1
+    box = _union(_loose_box(textpage, first), _loose_box(textpage, last))
+    x, y = ctypes.c_double(), ctypes.c_double()
+    pdfium_c.FPDFText_GetCharOrigin(textpage, first, x, y)
+    run = {"text": text.strip(), "font": fonts.name(obj), "size": _size(obj), "color": _color(textpage, first),
+           "box": box, "y": round(y.value, 2)}
+    clip = _clip_box(obj, clips)
+    if clip is None:
+        return [run]
+    return _split_clipped(textpage, run, first, last, clip)
+
+
+def _size(obj: Any) -> float:
+    """The size as drawn: the font size times the text matrix's vertical scale."""
+    size = ctypes.c_float()
+    pdfium_c.FPDFTextObj_GetFontSize(obj, size)
+    matrix = pdfium_c.FS_MATRIX()
+    scale = math.hypot(matrix.c, matrix.d) if pdfium_c.FPDFPageObj_GetMatrix(obj, matrix) else 1.0
+    return round(size.value * (scale or 1.0), 2)
+
+
+def _color(textpage: pdfium.PdfTextPage, index: int) -> str:
+    r, g, b, a = (ctypes.c_uint() for _ in range(4))
+    if not pdfium_c.FPDFText_GetFillColor(textpage, index, r, g, b, a):
+        return "#000000"
+    return f"#{r.value:02x}{g.value:02x}{b.value:02x}"
+
+
+def _loose_box(textpage: pdfium.PdfTextPage, index: int) -> list[float]:
+    rect = pdfium_c.FS_RECTF()
+    pdfium_c.FPDFText_GetLooseCharBox(textpage, index, rect)
+    return [rect.left, rect.bottom, rect.right, rect.top]
+
+
+def _union(a: list[float], b: list[float]) -> list[float]:
+    return [round(min(a[0], b[0]), 2), round(min(a[1], b[1]), 2), round(max(a[2], b[2]), 2),
+            round(max(a[3], b[3]), 2)]
+
+
+def _clip_box(obj: Any, cache: dict[int, Any]) -> tuple[float, float, float, float] | None:
+    """The bounding box of the object's clip path, or None when it has none worth testing."""
+    clip = pdfium_c.FPDFPageObj_GetClipPath(obj)
+    key = ctypes.cast(clip, ctypes.c_void_p).value or 0
+    if not key:
+        return None
+    if key in cache:
+        return cache[key]
+    xs: list[float] = []
+    ys: list[float] = []
+    fx, fy = ctypes.c_float(), ctypes.c_float()
+    for path in range(max(0, pdfium_c.FPDFClipPath_CountPaths(clip))):
+        for index in range(max(0, pdfium_c.FPDFClipPath_CountPathSegments(clip, path))):
+            segment = pdfium_c.FPDFClipPath_GetPathSegment(clip, path, index)
+            if segment and pdfium_c.FPDFPathSegment_GetPoint(segment, fx, fy):
+                xs.append(fx.value)
+                ys.append(fy.value)
+    cache[key] = (min(xs), min(ys), max(xs), max(ys)) if xs else None
+    return cache[key]
+
+
+def _split_clipped(textpage: pdfium.PdfTextPage, run: dict[str, Any], first: int, last: int,
+                   clip: tuple[float, float, float, float]) -> list[dict[str, Any]]:
+    """Split a run into what its clip shows and what it hides (a glyph whose centre lies
+    outside the clip box is hidden). Rare, so per-character boxes are affordable here."""
+    x0, y0, x1, y1 = clip
+    box = run["box"]
+    if box[0] >= x0 - 1 and box[2] <= x1 + 1 and box[1] >= y0 - 1 and box[3] <= y1 + 1:
+        return [run]
+    pieces: list[dict[str, Any]] = []
+    for index in range(first, last + 1):
+        cbox = _loose_box(textpage, index)
+        cx, cy = (cbox[0] + cbox[2]) / 2, (cbox[1] + cbox[3]) / 2
+        hidden = not (x0 <= cx <= x1 and y0 <= cy <= y1)
+        ch = chr(pdfium_c.FPDFText_GetUnicode(textpage, index) or 0xFFFD)
+        if pieces and bool(pieces[-1].get("clipped")) == hidden:
+            pieces[-1]["text"] += ch
+            pieces[-1]["box"] = _union(pieces[-1]["box"], cbox)
+        else:
+            piece = dict(run, text=ch, box=_union(cbox, cbox))
+            if hidden:
+                piece["clipped"] = True
+            pieces.append(piece)
+    for piece in pieces:
+        piece["text"] = piece["text"].strip()
+    return [p for p in pieces if p["text"]]
+
+
+def _lines(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Group runs into lines by baseline and size (not by glyph boxes: a tall math glyph must
+    not swallow its neighbours). Smaller runs just off a baseline (superscripts, footnote
+    marks) join the line they sit on. Lines come top to bottom, runs left to right."""
+    lines: list[dict[str, Any]] = []
+    for run in sorted(runs, key=lambda r: -r["y"]):
+        home = None
+        for line in reversed(lines[-8:]):  # sorted by baseline: only recent lines can match
+            if abs(line["size"] - run["size"]) <= 0.15 * line["size"] and \
+                    abs(line["y"] - run["y"]) <= 0.25 * line["size"]:
+                home = line
+                break
+        if home is None:
+            lines.append({"y": run["y"], "size": run["size"], "runs": [run]})
+        else:
+            home["runs"].append(run)
+    lines = _attach_small(lines)
+    for line in lines:
+        line["runs"].sort(key=lambda r: r["box"][0])
+        for run in line["runs"]:
+            if abs(run["y"] - line["y"]) < 0.01:
+                del run["y"]  # the line's baseline says it; keep the offset of raised runs only
+    lines.sort(key=lambda ln: (-ln["y"], ln["runs"][0]["box"][0]))
+    return lines
+
+
+def _attach_small(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A line of smaller text raised or lowered by less than its neighbour's size, and lying
+    within that neighbour's horizontal extent, is a superscript or subscript of it."""
+    kept: list[dict[str, Any]] = []
+    for index, line in enumerate(lines):
+        host = None
+        for other in lines[max(0, index - 3):index + 4]:
+            if other is line or line["size"] >= 0.85 * other["size"] or other.get("absorbed"):
+                continue
+            offset = line["y"] - other["y"]
+            if -0.35 * other["size"] <= offset <= 0.6 * other["size"] and _overlaps_x(line, other):
+                host = other
+                break
+        if host is None:
+            kept.append(line)
+        else:
+            host["runs"].extend(line["runs"])
+            line["absorbed"] = True
+    return kept
+
+
+def _overlaps_x(small: dict[str, Any], host: dict[str, Any]) -> bool:
+    """Every small run touches (within the host's size) some run of the host."""
+    pad = host["size"]
+    return all(any(r["box"][0] <= h["box"][2] + pad and r["box"][2] >= h["box"][0] - pad for h in host["runs"])
+               for r in small["runs"])
+
+
+def _images(page: pdfium.PdfPage, image_mode: str) -> list[dict[str, Any]]:
+    images = []
+    for obj in _image_objects(page):
+        left, bottom, right, top = (ctypes.c_float() for _ in range(4))
+        pdfium_c.FPDFPageObj_GetBounds(obj, left, bottom, right, top)
+        width, height = ctypes.c_uint(), ctypes.c_uint()
+        pdfium_c.FPDFImageObj_GetImagePixelSize(obj, width, height)
+        image: dict[str, Any] = {
+            "rect": [round(left.value, 2), round(bottom.value, 2), round(right.value, 2), round(top.value, 2)],
+            "pixels": [width.value, height.value]}
+        if image_mode == "embedded":
+            image.update(_image_bytes(page, obj))
+        images.append(image)
+    return images
+
+
+def _image_objects(page: pdfium.PdfPage) -> list[Any]:
+    """Image objects, also inside form XObjects, walked with raw handles: the object wrappers
+    cost more than the rest of the page's evidence on a text-heavy page."""
+    found: list[Any] = []
+    stack: list[tuple[Any, bool]] = [(page.raw, False)]
+    depth_left = 64
+    while stack and depth_left:
+        parent, is_form = stack.pop()
+        depth_left -= 1
+        count = pdfium_c.FPDFFormObj_CountObjects(parent) if is_form else pdfium_c.FPDFPage_CountObjects(parent)
+        for index in range(count):
+            obj = (pdfium_c.FPDFFormObj_GetObject(parent, index) if is_form
+                   else pdfium_c.FPDFPage_GetObject(parent, index))
+            kind = pdfium_c.FPDFPageObj_GetType(obj)
+            if kind == pdfium_c.FPDF_PAGEOBJ_IMAGE:
+                found.append(obj)
+            elif kind == pdfium_c.FPDF_PAGEOBJ_FORM:
+                stack.append((obj, True))
+    return found
+
+
+def _image_bytes(page: pdfium.PdfPage, raw: Any) -> dict[str, Any]:
+    """The image stream as stored (JPEG stays JPEG), base64, with its filters."""
+    try:
+        obj = pdfium.PdfImage(raw, page=page, pdf=page.pdf)
+        data = obj.get_data(decode_simple=False)
+        return {"filters": list(obj.get_filters()), "data": base64.b64encode(bytes(data)).decode("ascii")}
+    except (pdfium.PdfiumError, OSError, ValueError) as exc:
+        return {"data_error": str(exc)[:200]}
+
+
+def looks_unreadable(text: str, evidence: dict[str, Any] | None) -> bool:
+    """Mostly characters that are neither letters, digits nor ordinary punctuation, or mostly
+    glyphs the fonts could not map to Unicode."""
+    visible = len(text) - len(_SPACE.findall(text))
+    if not visible:
+        return False
+    unreadable = len(_UNREADABLE.findall(text))
+    unmapped = evidence.get("unmapped_chars", 0) if evidence else 0
+    return unreadable > 0.5 * visible or unmapped > 0.5 * visible
+
+
+_SPACE = re.compile(r"\s")
+# Not a letter or digit of any script, not space, not ordinary punctuation.
+_UNREADABLE = re.compile(r"[^\w\s.,;:!?()\[\]'\"\-–—/%&，。、；：！？（）《》「」“”]|_")
+
+
+def is_garbled(text: str, evidence: dict[str, Any] | None, page_area: float,
+               image_rects: list[list[float]]) -> bool:
+    """A text layer that decodes to nothing readable over a page-sized image (a scan whose
+    invisible text is junk)."""
+    if page_area <= 0 or not looks_unreadable(text, evidence):
+        return False
+    return any((r[2] - r[0]) * (r[3] - r[1]) >= GARBLED_IMAGE_SHARE * page_area for r in image_rects)

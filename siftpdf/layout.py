@@ -1,0 +1,389 @@
+"""Page layout from evidence (SPEC §7.2): segments, columns, reading order, blocks.
+
+Pure functions over the evidence dicts of ``siftpdf.evidence``: no PDF needed, so a saved
+evidence stream can be organized again with other settings. Coordinates are PDF points,
+y grows upwards; "top" means the larger y.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass, field
+from typing import Any
+
+from .settings import OrganizeOptions
+
+FIGURE_MIN_SIDE = 24.0
+_BOLD = re.compile(r"bold|black|heavy|semibold|demi|-medi|\.medi|cmbx|hei|黑", re.IGNORECASE)
+_CJK = re.compile(r"[\u2e80-\u9fff\u3000-\u303f\uf900-\ufaff\uff00-\uffef]")
+
+_CN_NUM = "一二三四五六七八九十百千零〇两"
+PROVISION = re.compile(rf"^(第[{_CN_NUM}\d０-９]+条|(Article|ARTICLE|Art\.)\s*\d+|§+\s*\d+|"
+                       rf"\((?:[a-z]|[ivx]{{1,4}}|\d{{1,2}})\)\s|（[{_CN_NUM}\d]+）)")
+CJK_HEADING = re.compile(rf"^第[{_CN_NUM}\d]+([编章节])\s*\S")
+LIST_ITEM = re.compile(r"^([•◦▪‣●○■□·*–-]\s+|\d{1,2}[.)]\s+\S|[a-z][.)]\s+\S)")
+CAPTION = re.compile(r"^((Fig\.|Figure|FIGURE|FIG\.|Table|TABLE|Tab\.)\s*([0-9]+|[IVX]+)\b|[图表]\s*[0-9０-９]+)")
+NUMBERED = re.compile(r"^(\d+(?:\.\d+)*\.?|[IVX]+\.|[A-H]\.)\s+\S")
+
+
+@dataclass
+class Item:
+    """A piece of a line (a segment), a table row or a figure, in page coordinates."""
+
+    text: str
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    y: float  # baseline
+    size: float
+    bold: bool = False
+    kind: str = "line"  # line | table_row | figure
+    column: str = "F"  # L, R or F (full width)
+    section: int = 0
+    left: float = 0.0  # edges of the text column the item sits in
+    right: float = 0.0
+    cells: list[str] = field(default_factory=list)
+
+    @property
+    def rect(self) -> list[float]:
+        return [round(self.x0, 2), round(self.y0, 2), round(self.x1, 2), round(self.y1, 2)]
+
+
+@dataclass
+class Block:
+    kind: str
+    text: str
+    spans: list[dict[str, Any]]
+    level: int | None = None
+    first: Item | None = None  # geometry of the first and last lines: joins across pages
+    last: Item | None = None
+
+    def to_record(self) -> dict[str, Any]:
+        record: dict[str, Any] = {"kind": self.kind, "text": self.text, "spans": self.spans}
+        if self.level is not None:
+            record["level"] = self.level
+        return record
+
+
+def is_cjk(ch: str) -> bool:
+    return bool(ch) and _CJK.match(ch) is not None
+
+
+def join_text(a: str, b: str, hyphens: bool = True) -> str:
+    """Join two line texts: no space at a CJK seam, a line-end hyphen rejoined."""
+    if not a:
+        return b
+    if not b:
+        return a
+    if hyphens and a.endswith("-") and len(a) > 1 and a[-2].isalpha() and b[0].islower():
+        return a[:-1] + b
+    if is_cjk(a[-1]) or is_cjk(b[0]):
+        return a + b
+    return a + " " + b
+
+
+# --- segments -------------------------------------------------------------------------------
+
+def line_segments(line: dict[str, Any], keep_clipped: bool) -> tuple[list[Item], int]:
+    """Split an evidence line at gaps wider than its size (the gutter of two columns, the
+    space between table cells). Returns the segments and the clipped characters dropped."""
+    size = float(line["size"])
+    items: list[Item] = []
+    dropped = 0
+    current: list[dict[str, Any]] = []
+    for run in line["runs"]:
+        if run.get("clipped") and not keep_clipped:
+            dropped += len(run["text"])
+            continue
+        if current and run["box"][0] - current[-1]["box"][2] > max(size, 4.0):
+            items.append(_segment(current, line))
+            current = []
+        current.append(run)
+    if current:
+        items.append(_segment(current, line))
+    return items, dropped
+
+
+def _segment(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
+    # A baseline shared by two columns may group two sizes: each segment keeps its own.
+    size = float(max(runs, key=lambda r: len(r["text"]) * (r.get("y") is None))["size"])
+    text = runs[0]["text"]
+    for prev, run in zip(runs, runs[1:], strict=False):
+        gap = run["box"][0] - prev["box"][2]
+        seam_cjk = is_cjk(text[-1:]) and is_cjk(run["text"][:1])
+        text += run["text"] if seam_cjk or gap < 0.15 * size else " " + run["text"]
+    chars = sum(len(r["text"]) for r in runs)
+    bold_chars = sum(len(r["text"]) for r in runs if _BOLD.search(r.get("font", "")))
+    return Item(text=text, x0=min(r["box"][0] for r in runs), y0=min(r["box"][1] for r in runs),
+                x1=max(r["box"][2] for r in runs), y1=max(r["box"][3] for r in runs),
+                y=float(line["y"]), size=size, bold=bold_chars * 2 > chars)
+
+
+def body_size(items: list[Item]) -> float:
+    """The size most text is set in, weighted by characters."""
+    weights: dict[float, int] = {}
+    for item in items:
+        key = round(item.size * 2) / 2
+        weights[key] = weights.get(key, 0) + len(item.text)
+    return max(weights, key=lambda k: weights[k]) if weights else 10.0
+
+
+# --- tables ---------------------------------------------------------------------------------
+
+def find_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
+    """Turn runs of at least two consecutive baselines with three or more narrow segments
+    into table rows (one item per row, cells kept). ``rows`` are baseline groups, top down."""
+    def is_row(group: list[Item]) -> bool:
+        return len(group) >= 3 and all(i.x1 - i.x0 < 0.3 * width for i in group)
+
+    out: list[list[Item]] = []
+    index = 0
+    while index < len(rows):
+        end = index
+        while end < len(rows) and is_row(rows[end]) and (
+                end == index or rows[end - 1][0].y - rows[end][0].y <= 3.0 * rows[end][0].size):
+            end += 1
+        if end - index >= 2:
+            out.extend([_table_row(group)] for group in rows[index:end])
+            index = end
+        else:
+            out.append(rows[index])
+            index += 1
+    return out
+
+
+def _table_row(cells: list[Item]) -> Item:
+    return Item(text=" | ".join(c.text for c in cells), x0=cells[0].x0, y0=min(c.y0 for c in cells),
+                x1=max(c.x1 for c in cells), y1=max(c.y1 for c in cells), y=cells[0].y,
+                size=cells[0].size, kind="table_row", cells=[c.text for c in cells])
+
+
+# --- columns and reading order --------------------------------------------------------------
+
+def find_gutter(items: list[Item], width: float) -> float | None:
+    """The x of a two-column gutter: where the fewest items cross and most lie either side.
+    None when the page reads as one column."""
+    if len(items) < 8:
+        return None
+    x0s = sorted(i.x0 for i in items)
+    x1s = sorted(i.x1 for i in items)
+    best, best_score = None, 0.0
+    x = 0.3 * width
+    while x <= 0.7 * width:
+        left = bisect_right(x1s, x)
+        right = len(items) - bisect_left(x0s, x)
+        cross = len(items) - left - right
+        score = min(left, right) - 2 * cross
+        if score > best_score:
+            best, best_score = x, score
+        x += 3.0
+    if best is None or best_score < 3:
+        return None
+    lefts = [i.x1 - i.x0 for i in items if i.x1 <= best]
+    rights = [i.x1 - i.x0 for i in items if i.x0 >= best]
+    if _median(lefts) < 0.2 * width or _median(rights) < 0.2 * width:
+        return None  # narrow pieces either side are table cells or labels, not columns
+    return best
+
+
+def _median(values: list[float]) -> float:
+    return sorted(values)[len(values) // 2] if values else 0.0
+
+
+def reading_order(items: list[Item], width: float, columns: bool) -> list[Item]:
+    """Top to bottom; with a gutter, each stretch between full-width items reads its left
+    column, then its right column."""
+    items = sorted(items, key=lambda i: (-i.y1, i.x0))
+    gutter = find_gutter(items, width) if columns else None
+    if gutter is None:
+        _edges(items, "F", 0)
+        return items
+    ordered: list[Item] = []
+    section: list[Item] = []
+    full: list[Item] = []
+    number = 0
+    for item in items:
+        item.column = "L" if item.x1 <= gutter else "R" if item.x0 >= gutter else "F"
+        if item.column == "F":
+            if section:
+                ordered += _flush(section, number)
+                number += 1
+                section = []
+            full.append(item)
+        else:
+            if full:
+                _edges(full, "F", number, items)
+                ordered += full
+                number += 1
+                full = []
+            section.append(item)
+    if full:
+        _edges(full, "F", number, items)
+        ordered += full
+    ordered += _flush(section, number)
+    return ordered
+
+
+def _flush(section: list[Item], number: int) -> list[Item]:
+    left = [i for i in section if i.column == "L"]
+    right = [i for i in section if i.column == "R"]
+    for item in section:
+        item.section = number
+    _edges(left, "L", number)
+    _edges(right, "R", number)
+    return left + right
+
+
+def _edges(group: list[Item], column: str, section: int, page: list[Item] | None = None) -> None:
+    """The left and right text edges of a column: where most of its lines start and end."""
+    pool = [i for i in (page or group) if i.kind == "line" and (page is None or i.column == "F")] or group
+    if not pool:
+        return
+    left = _percentile([i.x0 for i in pool], 0.2)
+    right = _percentile([i.x1 for i in pool], 0.8)
+    for item in group:
+        item.column, item.section, item.left, item.right = column, section, left, right
+
+
+def _percentile(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+# --- blocks ---------------------------------------------------------------------------------
+
+def start_kind(item: Item, body: float, floor: dict[str, float], opts: OrganizeOptions) -> tuple[str, int | None]:
+    """What block a line would start, judged on the line alone."""
+    if item.kind in ("table_row", "figure"):
+        return item.kind, None
+    text = item.text
+    if not opts.blocks:
+        return "paragraph", None
+    match = CJK_HEADING.match(text)
+    if match and len(text) <= 40:
+        return "heading", {"编": 1, "章": 1, "节": 2}[match.group(1)]
+    if PROVISION.match(text):
+        return "provision", None
+    if CAPTION.match(text):
+        return "caption", None
+    ratio = item.size / body if body else 1.0
+    if ratio <= 0.9 and item.y1 < floor.get(item.column, floor.get("F", 0.0)):
+        return "footnote", None
+    if len(text) <= 160 and (ratio >= 1.15 or (item.bold and ratio >= 0.95) or _caps_heading(text)):
+        return "heading", _level(text, ratio)
+    if LIST_ITEM.match(text):
+        return "list_item", None
+    return "paragraph", None
+
+
+def _caps_heading(text: str) -> bool:
+    """'I. INTRODUCTION', '2 RELATED WORK': a numbered line in capitals."""
+    match = NUMBERED.match(text)
+    rest = text[match.end() - 1:] if match else ""
+    letters = [c for c in rest if c.isalpha()]
+    return bool(match) and len(letters) >= 4 and all(c.isupper() for c in letters) and len(text) <= 80
+
+
+def _level(text: str, ratio: float) -> int:
+    match = NUMBERED.match(text)
+    if match:
+        number = match.group(1).rstrip(".")
+        if re.fullmatch(r"[IVX]+", number):
+            return 1
+        if re.fullmatch(r"[A-H]", number):
+            return 2
+        return min(4, number.count(".") + 1)
+    return 1 if ratio >= 1.5 else 2 if ratio >= 1.15 else 3
+
+
+def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float) -> bool:
+    """Does ``item`` continue ``block`` (whose last line is ``prev``)? Geometry decides, not
+    punctuation: a new structural start, a change of style, a wide gap, a previous line that
+    stops short of the text edge, or an indented first line each end the block."""
+    if kind != "paragraph" and kind != block.kind:
+        return False
+    if kind in ("provision", "list_item", "caption", "table_row", "figure") and kind == block.kind:
+        return False  # each numbered start opens its own block
+    if block.kind in ("table_row", "figure"):
+        return False
+    if abs(item.size - prev.size) > 0.1 * prev.size or (item.bold != prev.bold and block.kind != "heading"):
+        return False
+    same_column = (item.section, item.column) == (prev.section, prev.column)
+    if block.kind == "heading":  # a title set over two lines: same style, close together
+        return kind == "heading" and same_column and prev.y - item.y <= 1.8 * item.size
+    if same_column and prev.y - item.y > max(1.35 * pitch, 1.3 * item.size) + 0.5:
+        return False
+    em = item.size
+    centred = abs((prev.x0 + prev.x1) / 2 - (prev.left + prev.right) / 2) < em and prev.x0 > prev.left + 2 * em
+    if prev.x1 < prev.right - 1.5 * em and not centred:
+        return False
+    if block.kind not in ("provision", "list_item") and item.x0 > item.left + 0.8 * em and \
+            (not same_column or item.x0 > prev.x0 + 0.8 * em):
+        return False
+    return True
+
+
+def build_blocks(items: list[Item], page: int, body: float, opts: OrganizeOptions) -> list[Block]:
+    """Blocks in reading order from the ordered items of one page."""
+    pitch = _pitch(items, body)
+    floor = _floors(items, body)
+    blocks: list[Block] = []
+    prev: Item | None = None
+    for item in items:
+        kind, level = start_kind(item, body, floor, opts)
+        block = blocks[-1] if blocks else None
+        if block and prev and opts.join and continues(block, prev, item, kind, pitch):
+            block.text = join_text(block.text, item.text, opts.hyphens)
+            _add_span(block, page, item)
+            block.last = item
+        else:
+            blocks.append(Block(kind, item.text if item.kind != "figure" else "", [], level, item, item))
+            _add_span(blocks[-1], page, item)
+        prev = item
+    return blocks
+
+
+def _floors(items: list[Item], body: float) -> dict[str, float]:
+    """The lowest body-size line of each column: smaller text below it is a footnote."""
+    floor: dict[str, float] = {}
+    for item in items:
+        if item.kind == "line" and abs(item.size - body) < 0.05 * body:
+            floor[item.column] = min(floor.get(item.column, item.y0), item.y0)
+    if "F" not in floor and floor:
+        floor["F"] = min(floor.values())
+    return floor
+
+
+def _pitch(items: list[Item], body: float) -> float:
+    """The usual distance between baselines of body lines in one column."""
+    steps: dict[float, int] = {}
+    for a, b in zip(items, items[1:], strict=False):
+        if (a.section, a.column) == (b.section, b.column) and abs(a.size - body) < 0.5 and 0 < a.y - b.y < 3 * body:
+            key = round(a.y - b.y, 0)
+            steps[key] = steps.get(key, 0) + 1
+    return max(steps, key=lambda k: steps[k]) if steps else 1.2 * body
+
+
+def _add_span(block: Block, page: int, item: Item) -> None:
+    last = block.spans[-1] if block.spans else None
+    if last and last["page"] == page and block.last is not None and \
+            (block.last.section, block.last.column) == (item.section, item.column):
+        rect = last["rect"]
+        last["rect"] = [min(rect[0], item.x0), min(rect[1], item.y0), max(rect[2], item.x1), max(rect[3], item.y1)]
+        last["rect"] = [round(v, 2) for v in last["rect"]]
+    else:
+        block.spans.append({"page": page, "rect": item.rect})
+
+
+def figure_items(images: list[dict[str, Any]], page_area: float) -> list[Item]:
+    """Images big enough to be figures and smaller than the page (a page-sized image is a
+    scan or a background, not a figure)."""
+    items = []
+    for image in images:
+        x0, y0, x1, y1 = image["rect"]
+        if min(x1 - x0, y1 - y0) < FIGURE_MIN_SIDE or (x1 - x0) * (y1 - y0) > 0.8 * page_area:
+            continue
+        items.append(Item(text="[figure]", x0=x0, y0=y0, x1=x1, y1=y1, y=y0, size=0.0, kind="figure"))
+    return items

@@ -1,0 +1,269 @@
+"""Organization (SPEC §7.2): the article, not the page.
+
+``organize_records`` is a streaming transform over doc-stream records whose pages carry
+evidence: it holds a bounded window of pages (furniture is decided by repetition over the
+neighbouring pages; a paragraph continued across a page break needs the next page), never the
+whole document. Everything here is pure over the evidence dicts: a saved evidence stream is
+organized again, with other settings, without the PDF.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from .layout import (
+    Block,
+    Item,
+    body_size,
+    build_blocks,
+    figure_items,
+    find_tables,
+    join_text,
+    line_segments,
+    reading_order,
+)
+from .settings import OrganizeOptions
+
+MARGIN_SHARE = 0.12  # running heads and folios sit in the outer 12% of the page height
+MARGIN_LINES = 3  # and among the three outermost lines there
+MIN_REPEAT_PAGES = 3
+_DIGITS = re.compile(r"[0-9０-９]+")
+_ROMAN = re.compile(r"\b[ivxlc]+\b")
+_SPACE = re.compile(r"\s+")
+_PAGE_NUMBER = re.compile(r"^\W*(page|p\.|第)?\W*#\W*(页|/\W*#)?\W*$", re.IGNORECASE)
+
+
+def template(text: str) -> str:
+    """A line's furniture template: digit runs (ASCII and full-width) and roman numerals
+    collapsed, spaces dropped, case folded; '— ５６ —' and '— ５７ —' are one template."""
+    text = _DIGITS.sub("#", text.lower())
+    return _SPACE.sub("", _ROMAN.sub("#", text))
+
+
+@dataclass
+class _Page:
+    """A page on its way through the window."""
+
+    record: dict[str, Any]
+    rows: list[list[Item]] = field(default_factory=list)  # segments by baseline, top down
+    margin: dict[int, str] = field(default_factory=dict)  # id(item) -> band:template
+    clipped: int = 0
+    blocks: list[Block] = field(default_factory=list)
+    furniture: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def number(self) -> int:
+        return int(self.record["page"])
+
+    @property
+    def keys(self) -> set[str]:
+        return set(self.margin.values())
+
+
+def organize_records(records: Iterable[dict[str, Any]], opts: OrganizeOptions) -> Iterator[dict[str, Any]]:
+    """Organize a doc stream's pages; meta, done and errors pass through (done gains the
+    organization diagnostics). Pages without evidence pass through unchanged."""
+    state = _Stream(opts)
+    for record in records:
+        if "page" in record:
+            yield from state.push(record)
+        elif "meta" in record:
+            state.expected = _expected_pages(record["meta"])
+            yield record
+        else:
+            yield from state.flush()
+            if "done" in record:
+                record["done"]["organization"] = state.diagnostics()
+            yield record
+    yield from state.flush()
+
+
+def _expected_pages(meta: dict[str, Any]) -> int:
+    pages, cap = int(meta.get("pages") or 0), int(meta.get("max_pages") or 0)
+    return min(pages, cap) if cap > 0 else pages
+
+
+class _Stream:
+    def __init__(self, opts: OrganizeOptions) -> None:
+        self.opts = opts
+        self.expected = 0
+        self.pending: deque[_Page] = deque()  # prepared, waiting for pages after them
+        self.history: deque[set[str]] = deque(maxlen=opts.window)  # margin keys of pages gone by
+        self.held: _Page | None = None  # organized, waiting for the next page's first block
+        self.seen = 0
+        self.without_evidence = 0
+        self.previous_body = 10.0
+
+    def repetition(self) -> bool:
+        return self.opts.furniture and max(self.expected, self.seen) >= MIN_REPEAT_PAGES
+
+    def diagnostics(self) -> dict[str, Any]:
+        result: dict[str, Any] = {"enabled": self.opts.enabled, "digest": self.opts.digest(),
+                                  "furniture_repetition_skipped": self.opts.enabled and not self.repetition()}
+        if result["furniture_repetition_skipped"]:
+            result["furniture_note"] = (f"furniture by repetition needs at least {MIN_REPEAT_PAGES} pages"
+                                        if self.opts.furniture else "turned off (organize.furniture=false)")
+        if self.without_evidence:
+            result["pages_without_evidence"] = self.without_evidence
+        return result
+
+    def push(self, record: dict[str, Any]) -> Iterator[dict[str, Any]]:
+        self.seen += 1
+        evidence = record.get("evidence")
+        if not isinstance(evidence, dict) or record.get("status") == "failed":
+            if record.get("status") != "failed":
+                self.without_evidence += 1
+            yield from self.flush()
+            yield self._finish_plain(record)
+            return
+        if not self.opts.enabled:
+            yield from self.flush()
+            yield self._finish_raw(record)
+            return
+        self.pending.append(_prepare(record, self.opts))
+        while len(self.pending) > self.opts.window:
+            yield from self._advance()
+
+    def flush(self) -> Iterator[dict[str, Any]]:
+        while self.pending:
+            yield from self._advance()
+        if self.held:
+            yield self._emit(self.held)
+            self.held = None
+
+    def _advance(self) -> Iterator[dict[str, Any]]:
+        page = self.pending.popleft()
+        repeated = self._repeated(page) if self.repetition() else set()
+        self.history.append(page.keys)
+        self.previous_body = _organize(page, repeated, self.opts, self.previous_body)
+        if self.held is not None:
+            if self.opts.continuation and self.held.number + 1 == page.number:
+                _continue(self.held, page, self.opts)
+            yield self._emit(self.held)
+        self.held = page
+
+    def _repeated(self, page: _Page) -> set[str]:
+        """Templates of this page's margin lines that recur on at least three pages of the
+        window around it."""
+        around = list(self.history) + [p.keys for p in self.pending]
+        return {key for key in page.keys if 1 + sum(key in keys for keys in around) >= MIN_REPEAT_PAGES}
+
+    def _emit(self, page: _Page) -> dict[str, Any]:
+        record = page.record
+        raw = record.get("text", "")
+        record["text"] = render_blocks(page.blocks)
+        record["blocks"] = [b.to_record() for b in page.blocks]
+        record["furniture"] = page.furniture
+        return self._evidence_out(record, raw)
+
+    def _finish_raw(self, record: dict[str, Any]) -> dict[str, Any]:
+        evidence = record.get("evidence") or {}
+        raw = evidence.get("raw_text", record.get("text", ""))
+        record["text"] = raw
+        record.pop("blocks", None)
+        record.pop("furniture", None)
+        return self._evidence_out(record, raw)
+
+    def _finish_plain(self, record: dict[str, Any]) -> dict[str, Any]:
+        return record
+
+    def _evidence_out(self, record: dict[str, Any], raw: str) -> dict[str, Any]:
+        evidence = record.pop("evidence", None)
+        if self.opts.evidence and isinstance(evidence, dict):
+            evidence.setdefault("raw_text", raw)
+            record["evidence"] = evidence
+        return record
+
+
+def _prepare(record: dict[str, Any], opts: OrganizeOptions) -> _Page:
+    """Segments by baseline and the templates of the margin lines: all that the window needs."""
+    page = _Page(record)
+    evidence = record["evidence"]
+    height = float(evidence.get("height") or 792.0)
+    for line in evidence.get("lines", []):
+        items, dropped = line_segments(line, keep_clipped=not opts.clip)
+        page.clipped += dropped
+        if items:
+            page.rows.append(items)
+    top = [r for r in page.rows if r[0].y1 >= height * (1 - MARGIN_SHARE)][:MARGIN_LINES]
+    bottom = [r for r in page.rows if r[0].y0 <= height * MARGIN_SHARE][-MARGIN_LINES:]
+    for band, rows in (("top", top), ("bottom", bottom)):
+        for row in rows:
+            for item in row:
+                page.margin[id(item)] = f"{band}:{template(item.text)}"
+    return page
+
+
+def _organize(page: _Page, repeated: set[str], opts: OrganizeOptions, previous_body: float) -> float:
+    """Blocks and furniture of one page; returns the body size for the next page to fall back on."""
+    evidence = page.record["evidence"]
+    width = float(evidence.get("width") or 612.0)
+    height = float(evidence.get("height") or 792.0)
+    rows: list[list[Item]] = []
+    for row in page.rows:
+        body = [i for i in row if page.margin.get(id(i)) not in repeated]
+        for item in row:
+            key = page.margin.get(id(item))
+            if key in repeated:
+                page.furniture.append(_furniture(key or "", item, page.number))
+        if body:
+            rows.append(body)
+    if opts.tables:
+        rows = find_tables(rows, width)
+    items = [item for row in rows for item in row]
+    chars = sum(len(i.text) for i in items)
+    body_pt = body_size(items) if chars >= 200 else previous_body
+    if opts.figures and items:
+        items += figure_items(evidence.get("images", []), width * height)
+    ordered = reading_order(items, width, opts.columns)
+    page.blocks = build_blocks(ordered, page.number, body_pt, opts)
+    return body_pt
+
+
+def _furniture(key: str, item: Item, page: int) -> dict[str, Any]:
+    band, _, shape = key.partition(":")
+    kind = "page_number" if _PAGE_NUMBER.match(shape) else ("header" if band == "top" else "footer")
+    return {"kind": kind, "text": item.text, "spans": [{"page": page, "rect": item.rect}]}
+
+
+_OPEN_KINDS = ("paragraph", "provision", "list_item")
+_FLOATS = ("footnote", "figure", "caption")
+
+
+def _continue(before: _Page, after: _Page, opts: OrganizeOptions) -> None:
+    """Join the paragraph running off the end of ``before`` with the one that opens ``after``
+    when the geometry says it runs on: its last line reaches the text edge, the next page's
+    first line is not indented and is set in the same size."""
+    tail = next((b for b in reversed(before.blocks) if b.kind not in _FLOATS), None)
+    head = next((b for b in after.blocks if b.kind not in ("figure", "caption")), None)
+    if tail is None or head is None or tail.kind not in _OPEN_KINDS or head.kind != "paragraph":
+        return
+    last, first = tail.last, head.first
+    if last is None or first is None or last.kind != "line" or first.kind != "line":
+        return
+    em = last.size
+    if abs(first.size - last.size) > 0.1 * last.size or first.bold != last.bold:
+        return
+    if last.x1 < last.right - 1.5 * em or first.x0 > first.left + 0.8 * em:
+        return
+    tail.text = join_text(tail.text, head.text, opts.hyphens)
+    tail.spans.extend(head.spans)
+    tail.last = head.last
+    after.blocks.remove(head)
+
+
+def render_blocks(blocks: list[Block]) -> str:
+    """The text view of organized blocks: one block per line, a blank line between blocks;
+    the rows of one table stay on consecutive lines."""
+    parts: list[str] = []
+    for index, block in enumerate(blocks):
+        text = "[figure]" if block.kind == "figure" else block.text
+        if index:
+            table = block.kind == "table_row" and blocks[index - 1].kind == "table_row"
+            parts.append("\n" if table else "\n\n")
+        parts.append(text)
+    return "".join(parts)
