@@ -308,7 +308,7 @@ def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float) -> 
         return False  # each numbered start opens its own block
     if block.kind in ("table_row", "figure"):
         return False
-    if abs(item.size - prev.size) > 0.1 * prev.size or (item.bold != prev.bold and block.kind != "heading"):
+    if abs(item.size - prev.size) > 0.05 * prev.size or (item.bold != prev.bold and block.kind != "heading"):
         return False
     same_column = (item.section, item.column) == (prev.section, prev.column)
     if block.kind == "heading":  # a title set over two lines: same style, close together
@@ -325,24 +325,38 @@ def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float) -> 
     return True
 
 
+FLOATS = ("footnote", "figure", "caption")
+
+
 def build_blocks(items: list[Item], page: int, body: float, opts: OrganizeOptions) -> list[Block]:
     """Blocks in reading order from the ordered items of one page."""
     pitch = _pitch(items, body)
     floor = _floors(items, body)
     blocks: list[Block] = []
-    prev: Item | None = None
+    deferred: list[Block] = []  # floats set inside a paragraph that resumed after them
     for item in items:
         kind, level = start_kind(item, body, floor, opts)
         block = blocks[-1] if blocks else None
-        if block and prev and opts.join and continues(block, prev, item, kind, pitch):
+        if block and block.kind in FLOATS and kind == "paragraph" and opts.join:
+            # A footnote, figure or caption set between two columns' worth of one paragraph
+            # does not end it: the paragraph resumes, the floats follow it.
+            index = max((i for i, b in enumerate(blocks) if b.kind not in FLOATS), default=-1)
+            before = blocks[index] if index >= 0 else None
+            if before and before.last and before.last.column != item.column and \
+                    continues(before, before.last, item, kind, pitch):
+                deferred += blocks[index + 1:]
+                del blocks[index + 1:]
+                block = before
+        if block and block.last and opts.join and continues(block, block.last, item, kind, pitch):
             block.text = join_text(block.text, item.text, opts.hyphens)
             _add_span(block, page, item)
             block.last = item
-        else:
-            blocks.append(Block(kind, item.text if item.kind != "figure" else "", [], level, item, item))
-            _add_span(blocks[-1], page, item)
-        prev = item
-    return blocks
+            continue
+        blocks += deferred
+        deferred = []
+        blocks.append(Block(kind, item.text if item.kind != "figure" else "", [], level, item, item))
+        _add_span(blocks[-1], page, item)
+    return blocks + deferred
 
 
 def _floors(items: list[Item], body: float) -> dict[str, float]:

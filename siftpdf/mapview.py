@@ -32,14 +32,19 @@ def build_map(doc: Document, cap: int) -> DocMap:
     result = DocMap(title=meta.get("title") or "", pages=doc.page_count, extracted=0, chars=0,
                     outline=list(meta.get("outline") or []))
     rendered: list[tuple[int, str]] = []
+    headings: list[dict[str, Any]] = []
     size = 0
     for record in doc.pages():
+        if not result.outline:
+            headings += _headings(record, MAX_HEADINGS - len(headings))
         text = render_page(record, first=not rendered and result.extracted == 0)
         result.extracted += 1
         result.chars += len(text)
         if size <= cap:
             rendered.append((record["page"], text))
             size += len(text)
+    if not result.outline:
+        result.outline = headings
     if size <= cap and result.extracted >= result.pages:
         result.whole = True
         result.leading = [t for _, t in rendered]
@@ -56,6 +61,18 @@ def build_map(doc: Document, cap: int) -> DocMap:
         first = rendered[0][0]
         result.returned = (first, first + len(result.leading) - 1)
     return result
+
+
+MAX_HEADINGS = 500
+
+
+def _headings(record: dict[str, Any], room: int) -> list[dict[str, Any]]:
+    """Organized headings of a page as outline items: the map of a PDF without an outline."""
+    found = []
+    for block in record.get("blocks") or []:
+        if block.get("kind") == "heading" and block.get("text") and len(found) < room:
+            found.append({"title": block["text"][:200], "page": record["page"], "level": block.get("level") or 1})
+    return found
 
 
 def render_map(m: DocMap, source: str, cap: int) -> str:

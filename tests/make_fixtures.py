@@ -212,6 +212,317 @@ def sample() -> bytes:
     return buf.getvalue()
 
 
+# --- organization fixtures: what a user would notice if organization broke -----------------
+
+PAPER_HEADER = "Journal of Synthetic Results, Vol. 7"
+PAPER_TITLE = "Measuring Rivers with Synthetic Columns"
+PAPER_ABSTRACT = ("Abstract. We describe a synthetic two-column article whose layout exercises reading "
+                  "order, running headers, page numbers, hyphenation, tables, figures and footnotes. The "
+                  "abstract spans both columns and must come first, before the left column begins.")
+PAPER_FOOTNOTE = "1 Supported by the imaginary foundation for tidy documents."
+PAPER_CAPTION = "Figure 1: Discharge measured at three stations along the synthetic river."
+PAPER_TABLE = [["Station", "Depth (m)", "Velocity (m/s)", "Discharge"],
+               ["Upper weir", "1.20", "0.85", "14.3"],
+               ["Mill bridge", "2.05", "0.61", "21.7"],
+               ["Estuary gauge", "3.40", "0.42", "33.9"]]
+_WORDS = ("the river carries sediment downstream while hydrologists measure depth velocity and "
+          "discharge at stations across the channel each season and the rating curve links stage "
+          "height to the volume of water passing every second although floods reshape the banks "
+          "considerably and instrumentation requires recalibration afterwards").split()
+
+
+def _sentence_text(seed: int, words: int) -> str:
+    picked = [_WORDS[(seed * 7 + i * 3) % len(_WORDS)] for i in range(words)]
+    return picked[0].capitalize() + " " + " ".join(picked[1:]) + "."
+
+
+def paper_paragraphs() -> list[tuple[str, str]]:
+    """The article's flow: ("heading", text) and ("para", text) items, in reading order."""
+    flow: list[tuple[str, str]] = []
+    for section, title in enumerate(["Introduction", "Methods", "Results", "Discussion"], 1):
+        flow.append(("heading", f"{section} {title}"))
+        for k in range(4):
+            seed = section * 10 + k
+            flow.append(("para", f"P{section}{k} " + " ".join(_sentence_text(seed + j, 9 + (seed + j) % 7)
+                                                              for j in range(4 + (seed % 3)))))
+    return flow
+
+
+class _Columns:
+    """A tiny two-column typesetter: justified lines, first-line indents, word hyphenation."""
+
+    width, height = 612.0, 792.0
+    margin, gutter, top, bottom = 54.0, 18.0, 712.0, 72.0
+    size, leading = 10.0, 12.0
+
+    def __init__(self, c: canvas.Canvas) -> None:
+        self.c = c
+        self.col_width = (self.width - 2 * self.margin - self.gutter) / 2
+        self.page, self.column, self.y = 1, 0, self.top
+        self.placed: dict[str, list[tuple[int, int]]] = {}  # paragraph -> (page, column) visited
+
+    def x(self) -> float:
+        return self.margin + self.column * (self.col_width + self.gutter)
+
+    def furniture(self) -> None:
+        self.c.setFont("Helvetica", 8)
+        self.c.drawCentredString(self.width / 2, 750, PAPER_HEADER)
+        self.c.drawCentredString(self.width / 2, 40, str(self.page))
+
+    def next_column(self) -> None:
+        if self.column == 0:
+            self.column, self.y = 1, self.column_top
+            return
+        self.c.showPage()
+        self.page += 1
+        self.furniture()
+        self.column, self.y = 0, self.top
+        self.column_top = self.top
+
+    column_top = top
+
+    def need(self, height: float) -> None:
+        if self.y - height < self.bottom:
+            self.next_column()
+
+    def heading(self, text: str) -> None:
+        self.need(3 * self.leading)
+        self.y -= self.leading * 0.8
+        self.c.setFont("Times-Bold", 12)
+        self.c.drawString(self.x(), self.y, text)
+        self.y -= self.leading * 1.6
+
+    def paragraph(self, text: str) -> None:
+        from reportlab.pdfbase.pdfmetrics import stringWidth
+
+        lines, words, indent = [], text.split(), self.size
+        current: list[str] = []
+        for word in words:
+            room = self.col_width - (indent if not lines else 0)
+            trial = " ".join(current + [word])
+            if stringWidth(trial, "Times-Roman", self.size) <= room:
+                current.append(word)
+                continue
+            if len(word) >= 8:  # hyphenate: the first part that fits, then a hyphen
+                for cut in range(len(word) - 3, 2, -1):
+                    head = " ".join(current + [word[:cut] + "-"])
+                    if stringWidth(head, "Times-Roman", self.size) <= room:
+                        lines.append(current + [word[:cut] + "-"])
+                        current, word = [], word[cut:]
+                        break
+            if current:
+                lines.append(current)
+            current = [word]
+        lines.append(current)
+        for index, line in enumerate(lines):
+            self.need(self.leading)
+            self.placed.setdefault(text, [])
+            if (self.page, self.column) not in self.placed[text]:
+                self.placed[text].append((self.page, self.column))
+            x = self.x() + (indent if index == 0 else 0)
+            room = self.col_width - (indent if index == 0 else 0)
+            self._justified(x, " ".join(line), room, last=index == len(lines) - 1)
+            self.y -= self.leading
+        self.y -= self.leading * 0.3
+
+    def _justified(self, x: float, line: str, room: float, last: bool) -> None:
+        from reportlab.pdfbase.pdfmetrics import stringWidth
+
+        t = self.c.beginText(x, self.y)
+        t.setFont("Times-Roman", self.size)
+        gaps = line.count(" ")
+        if not last and gaps:
+            t.setWordSpace((room - stringWidth(line, "Times-Roman", self.size)) / gaps)
+        t.textLine(line)
+        self.c.drawText(t)
+
+
+def two_column_paper() -> tuple[bytes, dict[str, list[tuple[int, int]]]]:
+    """Three pages of a two-column article. Returns the PDF and, per paragraph, the
+    (page, column) places it was set in (a paragraph in two places crossed a break)."""
+    from PIL import Image
+    from reportlab.lib.utils import ImageReader
+
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=(612, 792))
+    c.setTitle("")
+    cols = _Columns(c)
+    cols.furniture()
+    c.setFont("Times-Bold", 18)
+    c.drawCentredString(306, 700, PAPER_TITLE)
+    t = c.beginText(54, 670)
+    t.setFont("Times-Italic", 10)
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    words, line = PAPER_ABSTRACT.split(), []
+    for word in words:  # the abstract is set full width, justified
+        if stringWidth(" ".join(line + [word]), "Times-Italic", 10) > 504:
+            t.setWordSpace((504 - stringWidth(" ".join(line), "Times-Italic", 10)) / (len(line) - 1))
+            t.textLine(" ".join(line))
+            line = []
+        line.append(word)
+    t.setWordSpace(0)
+    t.textLine(" ".join(line))
+    c.drawText(t)
+    cols.top = cols.column_top = cols.y = 620
+    c.setFont("Times-Roman", 8)
+    c.drawString(54, 84, PAPER_FOOTNOTE)  # under the left column of page 1
+    cols.bottom = 100
+    flow = paper_paragraphs()
+    for index, (kind, text) in enumerate(flow):
+        if kind == "heading":
+            cols.heading(text)
+        else:
+            cols.paragraph(text)
+        if cols.page == 2 and cols.bottom == 100:
+            cols.bottom = 72
+        if cols.page == 1 and cols.top == 620 and cols.column == 1:
+            cols.top = 712
+        if index == 5:  # a figure with its caption, in the flow
+            cols.need(110)
+            image = Image.new("L", (200, 120), 200)
+            c.drawImage(ImageReader(image), cols.x() + 20, cols.y - 80, width=200, height=80)
+            cols.y -= 92
+            c.setFont("Times-Roman", 9)
+            words = PAPER_CAPTION.split()
+            cut = max(n for n in range(len(words)) if stringWidth(" ".join(words[:n]), "Times-Roman", 9) <= cols.col_width)
+            cut = len(" ".join(words[:cut]))
+            c.drawString(cols.x(), cols.y, PAPER_CAPTION[:cut])
+            cols.y -= 11
+            c.drawString(cols.x(), cols.y, PAPER_CAPTION[cut + 1:])
+            cols.y -= 20
+    c.showPage()
+    cols.page += 1
+    cols.furniture()
+    _table(c, 54, 700)  # a full-width table on the last page
+    c.setFont("Times-Roman", 10)
+    c.drawString(54, 600, "The table above lists every station with its measured discharge.")
+    c.showPage()
+    c.save()
+    return buf.getvalue(), cols.placed
+
+
+def _table(c: canvas.Canvas, x: float, y: float) -> None:
+    columns = [0, 150, 280, 410]
+    for r, row in enumerate(PAPER_TABLE):
+        c.setFont("Helvetica-Bold" if r == 0 else "Helvetica", 9)
+        for offset, cell in zip(columns, row, strict=True):
+            c.drawString(x + offset, y - r * 14, cell)
+
+
+REG_HEADER = "滨江市公共数据管理条例"
+REG_CHAPTERS = {
+    "第一章　总则": [
+        "第一条　为了规范公共数据的收集、共享、开放和安全管理，促进公共数据依法有序流动，提升政府治理能力和公共服务水平，根据有关法律、行政法规，结合本市实际，制定本条例。",
+        "第二条　本市行政区域内公共数据的收集、归集、共享、开放、利用和安全管理等活动，适用本条例。",
+        "第三条　市人民政府应当加强对公共数据管理工作的领导，建立健全公共数据管理协调机制，研究解决公共数据管理工作中的重大问题，并将所需经费列入本级财政预算。",
+    ],
+    "第二章　收集与共享": [
+        "第四条　公共管理和服务机构应当按照法定权限和程序收集公共数据，不得超出履行职责的需要收集，不得泄露、篡改、毁损或者非法向他人提供所收集的数据。",
+        "第五条　公共数据以共享为原则，不共享为例外。公共管理和服务机构之间共享公共数据，应当通过统一的共享平台进行，并明确共享数据的使用范围、用途和期限。",
+        "第六条　公共管理和服务机构对获取的共享数据的准确性有异议的，可以向数据提供单位提出校核申请，数据提供单位应当在五个工作日内予以校核并反馈结果。",
+    ],
+    "第三章　开放与利用": [
+        "第七条　公共数据开放应当遵循需求导向、安全可控、分级分类、统一标准、便捷高效的原则，依法依规向社会开放，鼓励社会力量开发利用公共数据资源，促进数字经济发展和社会治理创新。",
+        "第八条　自然人、法人和非法人组织可以通过开放平台获取无条件开放的公共数据，也可以依照本条例申请获取有条件开放的公共数据。",
+        "第九条　违反本条例规定的，由有关主管部门责令改正；情节严重的，依法追究法律责任。",
+    ],
+    "第四章　安全管理": [
+        f"第{n}条　公共管理和服务机构应当落实公共数据安全管理责任，建立健全第{n}类数据的分级分类保护、"
+        "访问控制、日志审计和应急处置制度，定期开展安全评估，及时消除安全隐患，保障公共数据全生命周期安全。"
+        for n in ("十", "十一", "十二", "十三", "十四", "十五", "十六", "十七", "十八", "十九", "二十")
+    ],
+}
+
+
+def chinese_regulation() -> bytes:
+    """A regulation set like a printed gazette: chapter headings, provisions wrapped over
+    full-width lines with a two-character first-line indent, a running header and
+    full-width page numbers such as '— ５６ —'."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+
+    pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))
+    size, per_line, x0 = 14.0, 28, 100.0
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=A4)
+    state = {"page": 1, "y": 740.0}
+
+    def furniture() -> None:
+        c.setFont("STSong-Light", 10)
+        c.drawCentredString(A4[0] / 2, 800, REG_HEADER)
+        folio = str(55 + state["page"]).translate(str.maketrans("0123456789", "０１２３４５６７８９"))
+        c.drawCentredString(A4[0] / 2, 40, f"— {folio} —")
+
+    def line(text: str, x: float) -> None:
+        if state["y"] < 90:
+            c.showPage()
+            state["page"] += 1
+            state["y"] = 740.0
+            furniture()
+        c.setFont("STSong-Light", size)
+        c.drawString(x, state["y"], text)
+        state["y"] -= size * 1.6
+
+    furniture()
+    for chapter, provisions in REG_CHAPTERS.items():
+        c.setFont("STSong-Light", 16)
+        state["y"] -= 8
+        c.drawCentredString(A4[0] / 2, state["y"], chapter)
+        state["y"] -= 16 * 2
+        for text in provisions:
+            first = per_line - 2
+            line(text[:first], x0 + 2 * size)
+            for start in range(first, len(text), per_line):
+                line(text[start:start + per_line], x0)
+        state["y"] -= 30  # chapters keep their distance: and the document reaches page four
+    c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
+FORM_VISIBLE = "Applicant: Alexandria Montgomery"
+FORM_HIDDEN = "Wellington of Lower Saxony"
+
+
+def clipped_form() -> bytes:
+    """A form whose applicant cell clips the end of an over-long name."""
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=A4)
+    c.setFont("Helvetica-Bold", 14)
+    c.drawString(72, 780, "Permit application form")
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    cell = 4 + stringWidth(FORM_VISIBLE + " ", "Helvetica", 11)  # the name runs out of its cell
+    c.rect(72, 700, cell, 24)
+    c.saveState()
+    path = c.beginPath()
+    path.rect(72, 700, cell, 24)
+    c.clipPath(path, stroke=0, fill=0)
+    c.setFont("Helvetica", 11)
+    c.drawString(76, 708, f"{FORM_VISIBLE} {FORM_HIDDEN}")
+    c.restoreState()
+    c.setFont("Helvetica", 11)
+    c.drawString(72, 660, "Signature of the applicant and the date of the application.")
+    c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
+def two_page_with_header() -> bytes:
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=A4)
+    for n in (1, 2):
+        c.setFont("Helvetica", 8)
+        c.drawCentredString(A4[0] / 2, 810, "Quarterly Harbour Bulletin")
+        c.drawCentredString(A4[0] / 2, 30, str(n))
+        c.setFont("Helvetica", 11)
+        c.drawString(72, 700, f"Harbour notice number {n} concerns the dredging schedule.")
+        c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
 def write_all(outdir: Path, big: bool = False) -> None:
     outdir.mkdir(parents=True, exist_ok=True)
     base = three_page()
@@ -226,6 +537,10 @@ def write_all(outdir: Path, big: bool = False) -> None:
         "long.pdf": long_doc(),
         "junk_prefix.pdf": b"garbage before the header\n" + base,
         "not_a_pdf.txt": b"just some text, no PDF here\n",
+        "paper_2col.pdf": two_column_paper()[0],
+        "regulation_cn.pdf": chinese_regulation(),
+        "clipped_form.pdf": clipped_form(),
+        "two_page_header.pdf": two_page_with_header(),
     }
     if big:
         files["big_2100.pdf"] = big_doc()

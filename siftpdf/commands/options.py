@@ -12,6 +12,7 @@ from click.shell_completion import CompletionItem
 
 from ..docstream import write_record
 from ..runner import Limits
+from ..settings import parse_settings, setting_keys
 from ..sources import ReadOptions
 from .progress import PageProgress, before_output
 
@@ -91,16 +92,24 @@ def extraction_options(func: F) -> F:
                      help="User password of an encrypted PDF (env SIFTPDF_PASSWORD)."),
         click.option("--in-process", is_flag=True,
                      help="Parse in this process, without the child: for trusted input only."),
+        click.option("--set", "settings", metavar="KEY=VALUE", multiple=True, shell_complete=complete_setting,
+                     help="Organization and evidence settings, e.g. organize.furniture=false, "
+                          "output.evidence=true, extract.image_mode=embedded (repeatable). "
+                          f"Keys: {', '.join(setting_keys())}."),
+        click.option("--raw", is_flag=True,
+                     help="The engine's page text untouched: no organization (same as --set organize=false)."),
     )
     @functools.wraps(func)
     def wrapper(*args: Any, max_pages: int, deadline: float, memory_limit: int,
-                password: str | None, in_process: bool, **kwargs: Any) -> Any:
+                password: str | None, in_process: bool, settings: tuple[str, ...], raw: bool,
+                **kwargs: Any) -> Any:
         ctx = click.get_current_context()
+        organize = parse_settings(settings + (("organize=false",) if raw else ()))
         progress = PageProgress(quiet=bool(ctx.meta.get("siftpdf.quiet")))
         ctx.call_on_close(progress.close)
         options = ReadOptions(
             limits=Limits(deadline=deadline, max_pages=max_pages, memory=memory_limit << 20),
-            password=password, in_process=in_process, on_page=progress)
+            password=password, in_process=in_process, on_page=progress, organize=organize)
         return func(*args, read_options=options, **kwargs)
 
     return wrapper
