@@ -228,7 +228,8 @@ PAPER_TABLE = [["Station", "Depth (m)", "Velocity (m/s)", "Discharge"],
 _WORDS = ("the river carries sediment downstream while hydrologists measure depth velocity and "
           "discharge at stations across the channel each season and the rating curve links stage "
           "height to the volume of water passing every second although floods reshape the banks "
-          "considerably and instrumentation requires recalibration afterwards").split()
+          "considerably and instrumentation requires recalibration afterwards the characteristic "
+          "sedimentation measurements approximately reconstruct hydrodynamic morphology").split()
 
 
 def _sentence_text(seed: int, words: int) -> str:
@@ -523,6 +524,25 @@ def two_page_with_header() -> bytes:
     return buf.getvalue()
 
 
+def garbled_scan() -> bytes:
+    """A scanned page whose invisible text layer decodes to symbols, then a normal page."""
+    from PIL import Image
+    from reportlab.lib.utils import ImageReader
+
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=A4)
+    c.drawImage(ImageReader(Image.new("L", (400, 560), 230)), 0, 0, width=A4[0], height=A4[1])
+    c.setFont("Helvetica", 11)
+    for row in range(20):
+        c.drawString(72, 760 - row * 16, "¤¦§¨ ©«¬® ¯°±´ ¶·¸» ×÷¤¦ §¨©«"[row % 5:] + " ¬®¯°±")
+    c.showPage()
+    c.setFont("Helvetica", 11)
+    c.drawString(72, 760, "An ordinary page of readable text follows the scan.")
+    c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
 def write_all(outdir: Path, big: bool = False) -> None:
     outdir.mkdir(parents=True, exist_ok=True)
     base = three_page()
@@ -541,6 +561,7 @@ def write_all(outdir: Path, big: bool = False) -> None:
         "regulation_cn.pdf": chinese_regulation(),
         "clipped_form.pdf": clipped_form(),
         "two_page_header.pdf": two_page_with_header(),
+        "garbled_scan.pdf": garbled_scan(),
     }
     if big:
         files["big_2100.pdf"] = big_doc()

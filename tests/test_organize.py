@@ -1,0 +1,297 @@
+"""Organization on generated documents, checked the way a reader would (olmOCR-bench style):
+paragraphs whole on one line, furniture out of the body, reading order, tables by row."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import make_fixtures
+import pytest
+from conftest import records
+
+
+def _extract(run_cli, path: Path, *extra: str) -> list[dict[str, Any]]:
+    result = run_cli("extract", "--in-process", *extra, str(path))
+    assert result.exit_code == 0, result.output
+    return records(result.output)
+
+
+def _text_view(run_cli, path: Path, *extra: str) -> list[str]:
+    result = run_cli("extract", "--in-process", "--text", *extra, str(path))
+    assert result.exit_code == 0, result.output
+    return result.output.split("\n")
+
+
+def _pages(recs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [r for r in recs if "page" in r]
+
+
+# --- the two-column paper -------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def paper(fixtures: Path) -> Path:
+    return fixtures / "paper_2col.pdf"
+
+
+def test_each_paragraph_stands_whole_on_one_line(run_cli, paper):
+    lines = _text_view(run_cli, paper)
+    paragraphs = [text for kind, text in make_fixtures.paper_paragraphs() if kind == "para"]
+    missing = [p[:40] for p in paragraphs if p not in lines]
+    assert not missing, missing
+
+
+def test_paragraphs_crossing_columns_and_pages_carry_both_spans(run_cli, paper):
+    _, placed = make_fixtures.two_column_paper()
+    crossing = {text: places for text, places in placed.items() if len(places) > 1}
+    across_pages = [t for t, places in crossing.items() if places[0][0] != places[-1][0]]
+    assert across_pages, "the fixture must have a paragraph running over a page break"
+    blocks = {b["text"]: b for page in _pages(_extract(run_cli, paper)) for b in page["blocks"]}
+    for text, places in crossing.items():
+        spans = blocks[text]["spans"]
+        assert sorted({s["page"] for s in spans}) == sorted({p for p, _ in places})
+        assert len(spans) == len(places)
+
+
+def test_paragraph_over_a_page_break_is_written_where_it_starts(run_cli, paper):
+    _, placed = make_fixtures.two_column_paper()
+    text = next(t for t, places in placed.items() if places[0][0] != places[-1][0])
+    start_page = placed[text][0][0]
+    pages = {p["page"]: p["text"] for p in _pages(_extract(run_cli, paper))}
+    assert text in pages[start_page].split("\n")
+    tail = text.split()[-6:]
+    assert " ".join(tail) not in pages[start_page + 1]
+
+
+def test_reading_order_title_abstract_then_left_then_right_column(run_cli, paper):
+    text = "\n".join(_text_view(run_cli, paper))
+    order = [make_fixtures.PAPER_TITLE, make_fixtures.PAPER_ABSTRACT, "1 Introduction", "P10 ", "P13 ",
+             "2 Methods", make_fixtures.PAPER_CAPTION, "P20 ", "P23 ", "3 Results", "P30 ", "4 Discussion"]
+    positions = [text.find(marker) for marker in order]
+    assert -1 not in positions, [m for m, p in zip(order, positions, strict=True) if p < 0]
+    assert positions == sorted(positions)
+
+
+def test_running_header_and_page_numbers_are_furniture(run_cli, paper):
+    pages = _pages(_extract(run_cli, paper))
+    assert len(pages) == 3
+    for page in pages:
+        assert make_fixtures.PAPER_HEADER not in page["text"]
+        assert str(page["page"]) not in page["text"].split("\n")
+        kinds = {(f["kind"], f["text"]) for f in page["furniture"]}
+        assert ("header", make_fixtures.PAPER_HEADER) in kinds
+        assert ("page_number", str(page["page"])) in kinds
+
+
+def test_raw_keeps_the_engine_text(run_cli, paper):
+    pages = _pages(_extract(run_cli, paper, "--raw"))
+    assert make_fixtures.PAPER_HEADER in pages[1]["text"]
+    assert "blocks" not in pages[0] and "furniture" not in pages[0]
+
+
+def test_headings_stand_alone_with_levels(run_cli, paper):
+    blocks = [b for page in _pages(_extract(run_cli, paper)) for b in page["blocks"]]
+    headings = {b["text"]: b.get("level") for b in blocks if b["kind"] == "heading"}
+    for title in ("1 Introduction", "2 Methods", "3 Results", "4 Discussion"):
+        assert headings.get(title) == 1
+    assert make_fixtures.PAPER_TITLE in headings
+
+
+def test_table_rows_one_per_line(run_cli, paper):
+    lines = _text_view(run_cli, paper)
+    for row in make_fixtures.PAPER_TABLE:
+        assert " | ".join(row) in lines
+    blocks = [b for page in _pages(_extract(run_cli, paper)) for b in page["blocks"]]
+    assert sum(b["kind"] == "table_row" for b in blocks) == len(make_fixtures.PAPER_TABLE)
+
+
+def test_figure_caption_and_footnote_blocks(run_cli, paper):
+    blocks = [b for page in _pages(_extract(run_cli, paper)) for b in page["blocks"]]
+    kinds = [b["kind"] for b in blocks]
+    caption = blocks[kinds.index("caption")]
+    assert caption["text"] == make_fixtures.PAPER_CAPTION
+    figure = blocks[kinds.index("figure")]
+    x0, y0, x1, y1 = figure["spans"][0]["rect"]
+    assert x1 - x0 == pytest.approx(200, abs=1) and y1 - y0 == pytest.approx(80, abs=1)
+    assert kinds.index("figure") + 1 == kinds.index("caption")  # the figure sits where it was set
+    footnotes = [b["text"] for b in blocks if b["kind"] == "footnote"]
+    assert footnotes == [make_fixtures.PAPER_FOOTNOTE]
+
+
+def test_hyphenated_line_ends_are_rejoined(run_cli, paper):
+    raw = "\n".join(p["text"] for p in _pages(_extract(run_cli, paper, "--raw")))
+    organized = "\n".join(p["text"] for p in _pages(_extract(run_cli, paper)))
+    vocabulary = set(make_fixtures._WORDS)
+    broken = {m for m in re.findall(r"[a-z]+-[a-z]+", raw) if m.replace("-", "") in vocabulary}
+    assert len(broken) >= 3  # the fixture does hyphenate at line ends
+    for fragment in broken:
+        assert fragment not in organized
+        assert fragment.replace("-", "") in organized
+
+
+def test_each_step_can_be_turned_off(run_cli, paper):
+    kept = _pages(_extract(run_cli, paper, "--set", "organize.furniture=false"))
+    assert make_fixtures.PAPER_HEADER in kept[1]["text"]
+    assert kept[1]["furniture"] == []
+    unjoined = _text_view(run_cli, paper, "--set", "organize.join=false")
+    first = next(t for k, t in make_fixtures.paper_paragraphs() if k == "para")
+    assert first not in unjoined and first.split()[0] + " " in "\n".join(unjoined)
+
+
+def test_page_text_is_the_blocks(run_cli, paper):
+    for page in _pages(_extract(run_cli, paper)):
+        texts = [b["text"] if b["kind"] != "figure" else "[figure]" for b in page["blocks"]]
+        assert page["text"].replace("\n\n", "\n").split("\n") == texts
+
+
+# --- the Chinese regulation -------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def regulation(fixtures: Path) -> Path:
+    return fixtures / "regulation_cn.pdf"
+
+
+def test_cjk_provisions_whole_with_no_inserted_spaces(run_cli, regulation):
+    blocks = [b for p in _pages(_extract(run_cli, regulation)) for b in p["blocks"]]
+    provisions = [b["text"] for b in blocks if b["kind"] == "provision"]
+    expected = [t for items in make_fixtures.REG_CHAPTERS.values() for t in items]
+    assert provisions == expected
+    assert all(" " not in text for text in provisions)
+
+
+def test_cjk_chapter_headings_level_one(run_cli, regulation):
+    blocks = [b for p in _pages(_extract(run_cli, regulation)) for b in p["blocks"]]
+    headings = [(b["text"], b.get("level")) for b in blocks if b["kind"] == "heading"]
+    assert headings == [(chapter, 1) for chapter in make_fixtures.REG_CHAPTERS]
+
+
+def test_full_width_page_numbers_are_one_template(run_cli, regulation):
+    pages = _pages(_extract(run_cli, regulation))
+    assert len(pages) >= 3
+    for page in pages:
+        furniture = {f["kind"]: f["text"] for f in page["furniture"]}
+        assert furniture["header"] == make_fixtures.REG_HEADER
+        assert furniture["page_number"].startswith("— ") and furniture["page_number"].endswith(" —")
+        assert "—" not in page["text"] and make_fixtures.REG_HEADER not in page["text"]
+
+
+def test_provision_across_the_page_break_has_spans_on_both_pages(run_cli, regulation):
+    blocks = [b for p in _pages(_extract(run_cli, regulation)) for b in p["blocks"]]
+    crossing = [b for b in blocks if len({s["page"] for s in b["spans"]}) == 2]
+    assert crossing and all(b["kind"] == "provision" for b in crossing)
+
+
+# --- clipped text and short documents ---------------------------------------------------------
+
+def test_clipped_text_is_dropped_and_counted(run_cli, fixtures):
+    path = fixtures / "clipped_form.pdf"
+    recs = _extract(run_cli, path)
+    body = _pages(recs)[0]["text"]
+    assert make_fixtures.FORM_VISIBLE in body
+    assert "Wellington" not in body and "Saxony" not in body
+    hidden = len(make_fixtures.FORM_HIDDEN.replace(" ", ""))
+    assert recs[-1]["done"]["clipped_chars"] >= hidden
+    kept = _pages(_extract(run_cli, path, "--set", "organize.clip=false"))[0]["text"]
+    assert make_fixtures.FORM_HIDDEN in kept
+
+
+def test_two_pages_skip_repetition_and_say_so(run_cli, fixtures):
+    recs = _extract(run_cli, fixtures / "two_page_header.pdf")
+    organization = recs[-1]["done"]["organization"]
+    assert organization["furniture_repetition_skipped"] is True
+    assert "3 pages" in organization["furniture_note"]
+    assert all("Quarterly Harbour Bulletin" in p["text"] for p in _pages(recs))
+
+
+def test_three_pages_do_not_skip(run_cli, paper):
+    assert _extract(run_cli, paper)[-1]["done"]["organization"]["furniture_repetition_skipped"] is False
+
+
+# --- evidence, re-organization, plumbing -------------------------------------------------------
+
+def test_saved_evidence_is_reorganized_without_the_pdf(run_cli, paper, tmp_path):
+    saved = run_cli("extract", "--in-process", "--set", "output.evidence=true", str(paper))
+    first = records(saved.output)
+    page = _pages(first)[0]
+    ev = page["evidence"]
+    assert ev["width"] == 612 and ev["height"] == 792 and ev["rotation"] == 0
+    assert make_fixtures.PAPER_HEADER in ev["raw_text"]
+    run = ev["lines"][0]["runs"][0]
+    assert {"text", "font", "size", "color", "box"} <= set(run)
+    stream = tmp_path / "ev.jsonl"
+    stream.write_text(saved.output, encoding="utf-8")
+    again = _pages(records(run_cli("extract", str(stream)).output))
+    assert [p["text"] for p in again] == [p["text"] for p in _pages(first)]
+    no_furniture = _pages(records(run_cli("extract", "--set", "organize.furniture=false", str(stream)).output))
+    assert make_fixtures.PAPER_HEADER in no_furniture[0]["text"]
+    raw = _pages(records(run_cli("extract", "--raw", str(stream)).output))
+    assert raw[0]["text"] == ev["raw_text"]
+
+
+def test_evidence_runs_carry_fonts_and_images(run_cli, paper):
+    page = _pages(_extract(run_cli, paper, "--set", "output.evidence=true"))[0]
+    fonts = {run["font"] for line in page["evidence"]["lines"] for run in line["runs"]}
+    assert {"Times-Roman", "Times-Bold", "Helvetica"} <= fonts
+    assert page["evidence"]["images"] == [] or page["evidence"]["images"][0]["pixels"] == [200, 120]
+    images = [i for p in _pages(_extract(run_cli, paper, "--set", "output.evidence=true",
+                                          "--set", "extract.image_mode=embedded"))
+              for i in p["evidence"]["images"]]
+    assert images and images[0]["pixels"] == [200, 120] and images[0]["data"]
+
+
+def test_outputs_validate_against_the_schema(run_cli, paper, fixtures):
+    jsonschema = pytest.importorskip("jsonschema")
+    from siftpdf.docstream import schema
+
+    validator = jsonschema.Draft202012Validator(schema())
+    for path in (paper, fixtures / "regulation_cn.pdf", fixtures / "clipped_form.pdf"):
+        for record in _extract(run_cli, path, "--set", "output.evidence=true"):
+            validator.validate(record)
+
+
+def test_unknown_setting_is_a_usage_error(run_cli, paper):
+    result = run_cli("extract", "--set", "organize.magic=true", str(paper))
+    assert result.exit_code == 2 and "organize.furniture" in result.output
+
+
+def test_settings_digest_is_stable_and_distinguishes():
+    from siftpdf.settings import OrganizeOptions, parse_settings
+
+    assert OrganizeOptions().digest() == parse_settings([]).digest()
+    assert parse_settings(["organize.furniture=false"]).digest() != OrganizeOptions().digest()
+    assert len(OrganizeOptions().digest()) == 64
+
+
+def test_grep_and_pages_read_the_organized_text(run_cli, paper):
+    para = next(t for k, t in make_fixtures.paper_paragraphs() if k == "para")
+    result = run_cli("grep", "-C", "0", "--in-process", para.split()[0], str(paper))
+    assert result.exit_code == 0
+    assert result.output.startswith("p. 1: " + para[:20])
+    assert len(result.output.splitlines()) == 1  # the paragraph is one line, hence one match
+    tail = " ".join(para.split()[-3:])  # a match at the end of the paragraph shows that end
+    assert tail in run_cli("grep", "-C", "0", "--in-process", re.escape(tail), str(paper)).output
+    pages = run_cli("pages", "--in-process", "2", str(paper)).output
+    assert make_fixtures.PAPER_HEADER not in pages
+
+
+def test_map_lists_organized_headings_without_an_outline(run_cli, paper):
+    result = run_cli("map", "--in-process", "--cap", "2000", str(paper))
+    assert "- 1 Introduction (p. 1)" in result.output
+    assert "- 4 Discussion (p. 2)" in result.output
+
+
+def test_child_and_in_process_agree(run_cli, paper):
+    child = _pages(records(run_cli("extract", str(paper)).output))
+    assert [p["text"] for p in child] == [p["text"] for p in _pages(_extract(run_cli, paper))]
+
+
+def test_evidence_stream_is_line_per_record(run_cli, paper):
+    out = run_cli("extract", "--in-process", "--set", "output.evidence=true", str(paper)).output
+    assert all(json.loads(line) for line in out.splitlines())
+
+
+def test_junk_text_over_a_scan_is_garbled(run_cli, fixtures):
+    recs = _extract(run_cli, fixtures / "garbled_scan.pdf")
+    assert [p["status"] for p in _pages(recs)] == ["garbled", "text"]
