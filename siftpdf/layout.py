@@ -112,7 +112,8 @@ def _segment(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
     text = runs[0]["text"]
     for prev, run in zip(runs, runs[1:], strict=False):
         gap = run["box"][0] - prev["box"][2]
-        seam_cjk = is_cjk(text[-1:]) and is_cjk(run["text"][:1])
+        # CJK needs no spaces between glyphs; a gap of a quarter em or more is a space set on purpose.
+        seam_cjk = is_cjk(text[-1:]) and is_cjk(run["text"][:1]) and gap < 0.25 * size
         text += run["text"] if seam_cjk or gap < 0.15 * size else " " + run["text"]
     chars = sum(len(r["text"]) for r in runs)
     bold_chars = sum(len(r["text"]) for r in runs if _BOLD.search(r.get("font", "")))
@@ -135,8 +136,8 @@ def body_size(items: list[Item]) -> float:
 def find_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
     """Turn runs of at least two consecutive baselines with three or more narrow segments
     into table rows (one item per row, cells kept). ``rows`` are baseline groups, top down."""
-    def is_row(group: list[Item]) -> bool:
-        return len(group) >= 3 and all(i.x1 - i.x0 < 0.3 * width for i in group)
+    def is_row(group: list[Item]) -> bool:  # one wide cell (a description) is allowed
+        return len(group) >= 3 and sum(i.x1 - i.x0 >= 0.3 * width for i in group) <= 1
 
     out: list[list[Item]] = []
     index = 0
@@ -175,7 +176,8 @@ def find_gutter(items: list[Item], width: float) -> float | None:
         left = bisect_right(x1s, x)
         right = len(items) - bisect_left(x0s, x)
         cross = len(items) - left - right
-        score = min(left, right) - 2 * cross
+        # Full-width titles and abstracts cross any gutter: they weigh, but do not veto.
+        score = min(left, right) - 0.5 * cross
         if score > best_score:
             best, best_score = x, score
         x += 3.0
@@ -312,7 +314,8 @@ def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float) -> 
         return False
     same_column = (item.section, item.column) == (prev.section, prev.column)
     if block.kind == "heading":  # a title set over two lines: same style, close together
-        return kind == "heading" and same_column and prev.y - item.y <= 1.8 * item.size
+        numbered = CJK_HEADING.match(item.text) or NUMBERED.match(item.text)
+        return kind == "heading" and not numbered and same_column and prev.y - item.y <= 1.8 * item.size
     if same_column and prev.y - item.y > max(1.35 * pitch, 1.3 * item.size) + 0.5:
         return False
     em = item.size

@@ -9,6 +9,7 @@ organized again, with other settings, without the PDF.
 
 from __future__ import annotations
 
+import math
 import re
 from collections import deque
 from collections.abc import Iterable, Iterator
@@ -34,7 +35,8 @@ MIN_REPEAT_PAGES = 3
 _DIGITS = re.compile(r"[0-9０-９]+")
 _ROMAN = re.compile(r"\b[ivxlc]+\b")
 _SPACE = re.compile(r"\s+")
-_PAGE_NUMBER = re.compile(r"^\W*(page|p\.|第)?\W*#\W*(页|/\W*#)?\W*$", re.IGNORECASE)
+_PAGE_NUMBER = re.compile(r"^\W*(page|p\.|第)?\W*#\W*(页|/\W*#|of#)?\W*$", re.IGNORECASE)
+REPEAT_SHARE = 0.4  # of the pages in the window: alternating odd/even heads still qualify
 
 
 def template(text: str) -> str:
@@ -150,7 +152,8 @@ class _Stream:
         """Templates of this page's margin lines that recur on at least three pages of the
         window around it."""
         around = list(self.history) + [p.keys for p in self.pending]
-        return {key for key in page.keys if 1 + sum(key in keys for keys in around) >= MIN_REPEAT_PAGES}
+        need = max(MIN_REPEAT_PAGES, math.ceil(REPEAT_SHARE * (1 + len(around))))
+        return {key for key in page.keys if 1 + sum(key in keys for keys in around) >= need}
 
     def _emit(self, page: _Page) -> dict[str, Any]:
         record = page.record
