@@ -15,7 +15,7 @@ from typing import Any
 from .settings import OrganizeOptions
 
 FIGURE_MIN_SIDE = 24.0
-_BOLD = re.compile(r"bold|black|heavy|semibold|demi|-medi|\.medi|cmbx|hei|黑", re.IGNORECASE)
+_BOLD = re.compile(r"bold|black|heavy|semibold|demi|-medi|\.medi|cmbx|simhei|heiti|黑体", re.IGNORECASE)
 _CJK = re.compile(r"[\u2e80-\u9fff\u3000-\u303f\uf900-\ufaff\uff00-\uffef]")
 
 _CN_NUM = "一二三四五六七八九十百千零〇两"
