@@ -49,6 +49,7 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--no-outline", action="store_true")
     parser.add_argument("--password-line", action="store_true")
     parser.add_argument("--evidence", action="store_true")
+    parser.add_argument("--render", default=None)
     parser.add_argument("--image-mode", default="none", choices=("none", "embedded"))
     return parser.parse_args(argv)
 
@@ -78,7 +79,8 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_TOO_LARGE
     opts = ExtractOptions(max_pages=args.max_pages, password=password, shard=args.shard,
                           shards=args.shards, chunk=args.chunk, first_page=args.first_page,
-                          outline=not args.no_outline, evidence=args.evidence, image_mode=args.image_mode)
+                          outline=not args.no_outline, evidence=args.evidence, image_mode=args.image_mode,
+                          render=args.render)
     out = sys.stdout
     try:
         for record in extract_records(data, opts):

@@ -127,15 +127,29 @@ class PdfiumDoc:
         finally:
             pdfium_c.FPDF_ClosePage(page)
 
+    def render_png(self, index: int) -> bytes:
+        from .evidence import render_png
+
+        page = self.pdf[index]
+        try:
+            return render_png(page)
+        finally:
+            page.close()
+
     def close(self) -> None:
         self.pdf.close()
 
 
 def _page_evidence(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, raw: str,
-                   image_mode: str) -> dict[str, Any]:
+                   image_mode: str) -> dict[str, Any] | None:
+    """The page's evidence; None when collecting it fails, so the page keeps its text and
+    passes through organization unchanged rather than being lost."""
     from .evidence import page_evidence
 
-    return page_evidence(page, textpage, raw, image_mode)
+    try:
+        return page_evidence(page, textpage, raw, image_mode)
+    except (Exception, RecursionError):  # noqa: BLE001 - evidence is optional, the text is not
+        return None
 
 
 def _unreadable(text: str) -> bool:

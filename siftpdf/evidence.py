@@ -16,6 +16,8 @@ import base64
 import ctypes
 import math
 import re
+import struct
+import zlib
 from itertools import repeat
 from typing import Any
 
@@ -84,6 +86,8 @@ def page_evidence(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, raw: str,
 def _runs(textpage: pdfium.PdfTextPage, tp: int, chars: str, count: int) -> list[dict[str, Any]]:
     """Consecutive characters drawn by one text object become one run. Characters PDFium
     generated (line breaks, spaces between objects) have no object and end a run."""
+    if count <= 0:
+        return []
     objects = list(map(_GET_TEXT_OBJECT, repeat(tp, count), range(count)))
     cuts = [i for i, (a, b) in enumerate(zip(objects, objects[1:], strict=False), 1) if a != b]
     fonts = _Fonts()
@@ -323,3 +327,27 @@ def is_garbled(text: str, evidence: dict[str, Any] | None, page_area: float,
     if page_area <= 0 or not looks_unreadable(text, evidence):
         return False
     return any((r[2] - r[0]) * (r[3] - r[1]) >= GARBLED_IMAGE_SHARE * page_area for r in image_rects)
+
+
+RENDER_DPI = 150
+
+
+def render_png(page: pdfium.PdfPage, dpi: int = RENDER_DPI) -> bytes:
+    """The whole page as an RGB PNG, for a caller who wants to OCR it. PNG is written with
+    zlib directly so rendering needs no imaging library."""
+    bitmap = page.render(scale=dpi / 72, rev_byteorder=True)
+    try:
+        width, height, stride, channels = bitmap.width, bitmap.height, bitmap.stride, bitmap.n_channels
+        data = memoryview(bitmap.buffer).cast("B")
+        row = width * channels
+        raw = b"".join(b"\x00" + bytes(data[y * stride:y * stride + row]) for y in range(height))
+    finally:
+        bitmap.close()
+    colour = {3: 2, 4: 6, 1: 0}[channels]
+    header = struct.pack(">IIBBBBB", width, height, 8, colour, 0, 0, 0)
+    chunks = _chunk(b"IHDR", header) + _chunk(b"IDAT", zlib.compress(raw, 6)) + _chunk(b"IEND", b"")
+    return b"\x89PNG\r\n\x1a\n" + chunks
+
+
+def _chunk(kind: bytes, body: bytes) -> bytes:
+    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)

@@ -6,6 +6,7 @@ It loads the engines lazily so the parent never imports native PDF code by accid
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import time
 from collections.abc import Iterator
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import UnreadableError
+from .ranges import PageRange
 
 FORMAT = 1
 DEFAULT_MAX_PAGES = 2000
@@ -33,6 +35,7 @@ class ExtractOptions:
     outline: bool = True
     evidence: bool = False  # page evidence (SPEC §7.1) for organization or output
     image_mode: str = "none"  # "embedded": evidence carries image bytes
+    render: str | None = None  # a page range whose pages also come back as PNG (base64)
 
 
 def shard_of(page: int, shards: int, chunk: int) -> int:
@@ -72,12 +75,15 @@ def extract_records(data: bytes, opts: ExtractOptions = ExtractOptions()) -> Ite
                 meta["page_labels"] = labels
         yield {"meta": meta}
 
+        render = PageRange.parse(opts.render) if opts.render else None
         processed = failed = clipped = unmapped = 0
         engines: dict[str, int] = {}
         for page in range(max(1, opts.first_page), limit + 1):
             if shard_of(page, opts.shards, opts.chunk) != opts.shard:
                 continue
             record = _extract_page(doc, page, data, opts, fallback)
+            if render is not None and page in render and isinstance(doc, PdfiumDoc):
+                record["render_png"] = _safe(lambda: base64.b64encode(doc.render_png(page - 1)).decode("ascii"), None)
             processed += 1
             clipped += record.get("evidence", {}).get("clipped_chars", 0)
             unmapped += record.get("evidence", {}).get("unmapped_chars", 0)

@@ -195,11 +195,13 @@ class _Run:
 
 
 def run_child(data: bytes, password: str | None = None, limits: Limits | None = None,
-              evidence: bool = False, image_mode: str = "none") -> Iterator[dict[str, Any]]:
+              evidence: bool = False, image_mode: str = "none",
+              render: str | None = None) -> Iterator[dict[str, Any]]:
     """Extract ``data`` in child processes; yield meta, pages in order, then a merged done.
     With ``evidence`` each page record carries its evidence (SPEC §7.1)."""
     limits = limits or Limits()
     extra = (["--evidence"] if evidence else []) + (["--image-mode", image_mode] if image_mode != "none" else [])
+    extra += ["--render", render] if render else []
     run = _Run(data, password, limits, extra)
     started = time.monotonic()
     run.timer.start()

@@ -28,6 +28,7 @@ class ReadOptions:
     #: so a caller can show progress; it must not write to stdout.
     on_page: Callable[[int, int], None] | None = None
     organize: OrganizeOptions = field(default_factory=OrganizeOptions)
+    render: str | None = None  # pages (a range spec) whose records also carry a PNG render
 
 
 # Evidence makes page records several times longer than their text: the child's output
@@ -96,20 +97,20 @@ def open_pdf_bytes(data: bytes, name: str | None, options: ReadOptions) -> Docum
 
         records = extract_records(data, ExtractOptions(max_pages=options.limits.max_pages,
                                                        password=options.password, evidence=evidence,
-                                                       image_mode=settings.image_mode))
+                                                       image_mode=settings.image_mode, render=options.render))
     else:
         from .runner import run_child
 
         limits = options.limits
         if evidence:
             limits = dataclasses.replace(limits, max_text=limits.max_text * EVIDENCE_TEXT_FACTOR)
-        records = run_child(data, options.password, limits, evidence=evidence, image_mode=settings.image_mode)
+        records = run_child(data, options.password, limits, evidence=evidence, image_mode=settings.image_mode,
+                            render=options.render)
     if options.on_page is not None:
         records = _report_pages(records, options.on_page)
-    records = require_text(records)
     if evidence:
         records = _organized(records, options)
-    return Document(_with_source(records, name))
+    return Document(_with_source(require_text(records), name))
 
 
 def _report_pages(records: Iterator[dict[str, Any]],

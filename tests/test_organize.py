@@ -295,3 +295,21 @@ def test_evidence_stream_is_line_per_record(run_cli, paper):
 def test_junk_text_over_a_scan_is_garbled(run_cli, fixtures):
     recs = _extract(run_cli, fixtures / "garbled_scan.pdf")
     assert [p["status"] for p in _pages(recs)] == ["garbled", "text"]
+
+
+def test_render_writes_png_files_not_stdout(run_cli, paper, tmp_path):
+    result = run_cli("extract", "--in-process", "--render", "2", "--render-dir", str(tmp_path), str(paper))
+    assert result.exit_code == 0
+    assert "render_png" not in result.output
+    png = (tmp_path / "paper_2col-p2.png").read_bytes()
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+    assert width == 1275 and abs(height - 1650) <= 1  # US Letter at 150 dpi
+    assert not (tmp_path / "paper_2col-p1.png").exists()
+
+
+def test_scanned_pages_keep_their_status_under_organization(run_cli, fixtures):
+    result = run_cli("extract", "--in-process", str(fixtures / "scanned.pdf"))
+    assert result.exit_code == 5
+    lines = [line for line in result.output.splitlines() if line.startswith("{")]  # stderr is mixed in
+    assert [r["status"] for r in records("\n".join(lines)) if "page" in r] == ["no_text", "no_text"]

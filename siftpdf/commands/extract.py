@@ -2,38 +2,71 @@
 
 from __future__ import annotations
 
+import base64
+import dataclasses
+from pathlib import Path
+from typing import Any
+
 import click
 
+from ..ranges import PageRange
 from ..sources import ReadOptions, open_source
 from ..textview import render_page
-from .options import complete_source, emit, extraction_options, json_option, out, quiet_option
+from .options import complete_source, emit, extraction_options, json_option, note, out, quiet_option
 
 
 @click.command("extract")
 @click.argument("source", required=False, shell_complete=complete_source)
 @click.option("--text", "as_text", is_flag=True, help="Write the page-marked text view instead of the doc stream.")
+@click.option("--render", "render", metavar="PAGES",
+              help="Also render these pages (a-b, a, a-, lists) to PNG files at 150 dpi, for OCR.")
+@click.option("--render-dir", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
+              show_default=True, help="Where --render writes SOURCE-pN.png.")
 @json_option
 @extraction_options
 @quiet_option
-def command(source: str | None, as_text: bool, as_json: bool, read_options: ReadOptions) -> None:
+def command(source: str | None, as_text: bool, render: str | None, render_dir: Path, as_json: bool,
+            read_options: ReadOptions) -> None:
     """Extract SOURCE into the doc stream: meta, one line per page, done.
 
     The PDF is parsed in a child process with a deadline, an address-space
     limit and no network; a page that fails is reported and the rest go on.
+    Pages are organized (reading order, blocks, furniture removed) unless
+    --raw; a doc stream saved with --set output.evidence=true is organized
+    again from its evidence, without the PDF.
 
     \b
     Examples:
       siftpdf extract paper.pdf > paper.jsonl
       siftpdf extract --text paper.pdf | less
-      cat paper.pdf | siftpdf extract --max-pages 50
+      siftpdf extract --set output.evidence=true paper.pdf > ev.jsonl
+      siftpdf extract --set organize.furniture=false ev.jsonl
+      siftpdf extract --render 1-2 --render-dir /tmp scan.pdf > scan.jsonl
     """
     click.get_current_context().meta["siftpdf.json"] = not as_text
+    if render:
+        PageRange.parse(render)  # a bad range is a usage error before any work
+        read_options = dataclasses.replace(read_options, render=render)
+    stem = Path(source).stem if source not in (None, "-") else "stdin"
     with open_source(source, read_options) as doc:
         if as_text:
             for index, record in enumerate(doc.pages()):
+                _save_render(record, render_dir, stem)
                 out(render_page(record, first=index == 0))
             return
         emit({"meta": doc.meta})
         for record in doc.pages():
+            _save_render(record, render_dir, stem)
             emit(record)
         emit({"done": doc.done or {}})
+
+
+def _save_render(record: dict[str, Any], directory: Path, stem: str) -> None:
+    """Write a page's PNG render to a file (never to stdout) and say where on stderr."""
+    png = record.pop("render_png", None)
+    if not png:
+        return
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"{stem}-p{record['page']}.png"
+    path.write_bytes(base64.b64decode(png))
+    note(f"siftpdf: page {record['page']} rendered to {path}")
