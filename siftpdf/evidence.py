@@ -222,7 +222,7 @@ def _clip_box(obj: int, cache: dict[int, Any]) -> tuple[float, float, float, flo
     if not key:
         return None
     if key in cache:
-        return cache[key]  # type: ignore[no-any-return]
+        return cache[key]
     clip = ctypes.cast(key, pdfium_c.FPDF_CLIPPATH)
     xs: list[float] = []
     ys: list[float] = []
@@ -234,7 +234,7 @@ def _clip_box(obj: int, cache: dict[int, Any]) -> tuple[float, float, float, flo
                 xs.append(fx.value)
                 ys.append(fy.value)
     cache[key] = (min(xs), min(ys), max(xs), max(ys)) if xs else None
-    return cache[key]  # type: ignore[no-any-return]
+    return cache[key]
 
 
 def _split_clipped(textpage: pdfium.PdfTextPage, run: dict[str, Any], first: int, last: int,

@@ -68,7 +68,7 @@ MAX_HEADINGS = 500
 
 def _headings(record: dict[str, Any], room: int) -> list[dict[str, Any]]:
     """Organized headings of a page as outline items: the map of a PDF without an outline."""
-    found = []
+    found: list[dict[str, Any]] = []
     for block in record.get("blocks") or []:
         if block.get("kind") == "heading" and block.get("text") and len(found) < room:
             found.append({"title": block["text"][:200], "page": record["page"], "level": block.get("level") or 1})
