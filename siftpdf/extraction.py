@@ -111,7 +111,8 @@ def _extract_page(doc: Any, page: int, data: bytes, opts: ExtractOptions,
                   fallback: list[Any]) -> dict[str, Any]:
     password = opts.password
     try:
-        result = doc.extract_page(page - 1, evidence=opts.evidence, image_mode=opts.image_mode)
+        result = (doc.extract_page(page - 1, evidence=True, image_mode=opts.image_mode) if opts.evidence
+                  else doc.extract_page(page - 1))
     except (Exception, MemoryError) as exc:  # noqa: BLE001 - any engine failure is this page's error
         first_error = f"{type(exc).__name__}: {exc}"
         result = None

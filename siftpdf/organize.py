@@ -78,7 +78,7 @@ def organize_records(records: Iterable[dict[str, Any]], opts: OrganizeOptions) -
             yield record
         else:
             yield from state.flush()
-            if "done" in record:
+            if "done" in record and (state.organized or "organization" not in record["done"]):
                 record["done"]["organization"] = state.diagnostics()
             yield record
     yield from state.flush()
@@ -97,6 +97,7 @@ class _Stream:
         self.history: deque[set[str]] = deque(maxlen=opts.window)  # margin keys of pages gone by
         self.held: _Page | None = None  # organized, waiting for the next page's first block
         self.seen = 0
+        self.organized = 0  # pages organized here (a saved stream without evidence has none)
         self.without_evidence = 0
         self.previous_body = 10.0
 
@@ -123,9 +124,11 @@ class _Stream:
             yield self._finish_plain(record)
             return
         if not self.opts.enabled:
+            self.organized += 1
             yield from self.flush()
             yield self._finish_raw(record)
             return
+        self.organized += 1
         self.pending.append(_prepare(record, self.opts))
         while len(self.pending) > self.opts.window:
             yield from self._advance()
@@ -207,12 +210,12 @@ def _organize(page: _Page, repeated: set[str], opts: OrganizeOptions, previous_b
     width = float(evidence.get("width") or 612.0)
     height = float(evidence.get("height") or 792.0)
     rows: list[list[Item]] = []
+    furniture = _furniture_items(page, repeated)
     for row in page.rows:
-        body = [i for i in row if page.margin.get(id(i)) not in repeated]
+        body = [i for i in row if id(i) not in furniture]
         for item in row:
-            key = page.margin.get(id(item))
-            if key in repeated:
-                page.furniture.append(_furniture(key or "", item, page.number))
+            if id(item) in furniture:
+                page.furniture.append(_furniture(page.margin[id(item)], item, page.number))
         if body:
             rows.append(body)
     if opts.tables:
@@ -225,6 +228,38 @@ def _organize(page: _Page, repeated: set[str], opts: OrganizeOptions, previous_b
     ordered = reading_order(items, width, opts.columns)
     page.blocks = build_blocks(ordered, page.number, body_pt, opts)
     return body_pt
+
+
+SEPARATION = 1.4  # a running head stands further from the body than body lines from each other
+
+
+def _furniture_items(page: _Page, repeated: set[str]) -> set[int]:
+    """Repeated margin items that are furniture: those on the outermost rows of the page,
+    set apart from the body by a wider gap than the page's usual line pitch. Lines that merely
+    repeat inside the text (a boilerplate sentence on every page) stay body."""
+    if not repeated:
+        return set()
+    rows = page.rows
+    steps = sorted(a[0].y - b[0].y for a, b in zip(rows, rows[1:], strict=False) if a[0].y > b[0].y)
+    pitch = steps[len(steps) // 4] if steps else 0.0  # the common pitch, not the gaps between parts
+    found: set[int] = set()
+    for ordered in (rows, rows[::-1]):
+        chosen: list[list[Item]] = []
+        for row in ordered:
+            hits = [i for i in row if page.margin.get(id(i)) in repeated]
+            if not hits:
+                break
+            chosen.append(hits)
+        if not chosen:
+            continue
+        if len(chosen) < len(ordered):
+            gap = abs(ordered[len(chosen) - 1][0].y - ordered[len(chosen)][0].y)
+            if gap < SEPARATION * pitch:
+                continue
+        found.update(id(i) for hits in chosen for i in hits)
+    if all(id(i) in found for row in rows for i in row):
+        return set()  # a header is told apart from a body: with no body there is nothing to tell
+    return found
 
 
 def _furniture(key: str, item: Item, page: int) -> dict[str, Any]:
@@ -248,6 +283,9 @@ def _continue(before: _Page, after: _Page, opts: OrganizeOptions) -> None:
     last, first = tail.last, head.first
     if last is None or first is None or last.kind != "line" or first.kind != "line":
         return
+    # A paragraph runs over the break only from the foot of one page to the head of the next.
+    if last.y0 > BREAK_ZONE * _height(before) or first.y1 < (1 - BREAK_ZONE) * _height(after):
+        return
     em = last.size
     if abs(first.size - last.size) > 0.1 * last.size or first.bold != last.bold:
         return
@@ -257,6 +295,13 @@ def _continue(before: _Page, after: _Page, opts: OrganizeOptions) -> None:
     tail.spans.extend(head.spans)
     tail.last = head.last
     after.blocks.remove(head)
+
+
+BREAK_ZONE = 0.35
+
+
+def _height(page: _Page) -> float:
+    return float(page.record["evidence"].get("height") or 792.0)
 
 
 def render_blocks(blocks: list[Block]) -> str:

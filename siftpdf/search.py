@@ -73,7 +73,10 @@ def grep_pages(pages: Iterable[dict[str, Any]], regex: Any, context: int = 1) ->
     for record in pages:
         if record.get("status") != "text":
             continue
-        lines = page_text(record).split("\n")
+        # Blank lines only separate blocks of the text view: context is the neighbouring text.
+        numbered = [(n, t) for n, t in enumerate(page_text(record).split("\n"), 1) if t.strip()]
+        numbers = [n for n, _ in numbered]
+        lines = [t for _, t in numbered]
         group: list[Line] = []
         last_shown = -1
         for index, text in enumerate(lines):
@@ -85,14 +88,14 @@ def grep_pages(pages: Iterable[dict[str, Any]], regex: Any, context: int = 1) ->
                 yield group
                 group = []
             for j in range(lo, index):
-                group.append(Line(record["page"], _short(lines[j]), False, j + 1))
-            group.append(Line(record["page"], window(text, found.start(), found.end()), True, index + 1))
+                group.append(Line(record["page"], _short(lines[j]), False, numbers[j]))
+            group.append(Line(record["page"], window(text, found.start(), found.end()), True, numbers[index]))
             last_shown = index
             hi = min(len(lines) - 1, index + context)
             for j in range(index + 1, hi + 1):
                 if regex.search(lines[j]):
                     break  # the next iteration shows it as a match
-                group.append(Line(record["page"], _short(lines[j]), False, j + 1))
+                group.append(Line(record["page"], _short(lines[j]), False, numbers[j]))
                 last_shown = j
         if group:
             yield group
