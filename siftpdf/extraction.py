@@ -83,7 +83,7 @@ def extract_records(data: bytes, opts: ExtractOptions = ExtractOptions()) -> Ite
                 continue
             record = _extract_page(doc, page, data, opts, fallback)
             if render is not None and page in render and isinstance(doc, PdfiumDoc):
-                record["render_png"] = _safe(lambda: base64.b64encode(doc.render_png(page - 1)).decode("ascii"), None)
+                record["render_png"] = _safe(lambda index=page - 1: _png64(doc, index), None)
             processed += 1
             clipped += record.get("evidence", {}).get("clipped_chars", 0)
             unmapped += record.get("evidence", {}).get("unmapped_chars", 0)
@@ -143,6 +143,10 @@ def _fallback_page(page: int, data: bytes, password: str | None, fallback: list[
         return reader.extract_page(page - 1)
     except (Exception, MemoryError):  # noqa: BLE001
         return None
+
+
+def _png64(doc: Any, index: int) -> str:
+    return base64.b64encode(doc.render_png(index)).decode("ascii")
 
 
 def _safe(func: Any, default: Any) -> Any:
