@@ -89,20 +89,34 @@ class PdfiumDoc:
             page.close()
 
     def _page_with_evidence(self, index: int, image_mode: str) -> PageResult:
-        page = self.pdf[index]
+        """Text and evidence from the raw C handles: the helper objects cost as much as the
+        evidence on a short page."""
+        page = pdfium_c.FPDF_LoadPage(self.pdf, index)
+        if not page:
+            raise pdfium.PdfiumError(f"PDFium cannot load page {index + 1}")
         try:
-            textpage = page.get_textpage()
+            textpage = pdfium_c.FPDFText_LoadPage(page)
+            if not textpage:
+                raise pdfium.PdfiumError(f"PDFium cannot read the text of page {index + 1}")
             try:
-                raw = textpage.get_text_range()
+                raw = _text_of(textpage)
                 found = _page_evidence(page, textpage, raw, image_mode)
             finally:
-                textpage.close()
-            text = clean_text(raw)
-            if text.strip():
-                return PageResult(text, _text_status(page, text, found), self.name, found)
-            return PageResult("", _blank_status(page), self.name, found)
+                pdfium_c.FPDFText_ClosePage(textpage)
         finally:
-            page.close()
+            pdfium_c.FPDF_ClosePage(page)
+        if found is None:  # evidence failed: the page is still read, without it
+            return self.extract_page(index)
+        text = clean_text(raw)
+        if not text.strip():
+            return PageResult("", "no_text" if found["images"] else "empty", self.name, found)
+        status = "text"
+        if _unreadable(text):
+            from .evidence import is_garbled
+
+            area = float(found["width"]) * float(found["height"])
+            status = "garbled" if is_garbled(text, found, area, [i["rect"] for i in found["images"]]) else "text"
+        return PageResult(text, status, self.name, found)
 
     def _raw_text(self, index: int) -> str:
         """Page text through PDFium's C API directly: the helper objects cost more than the
@@ -115,13 +129,7 @@ class PdfiumDoc:
             if not textpage:
                 raise pdfium.PdfiumError(f"PDFium cannot read the text of page {index + 1}")
             try:
-                count = pdfium_c.FPDFText_CountChars(textpage)
-                if count <= 0:
-                    return ""
-                buffer = ctypes.create_string_buffer((count + 1) * 2)
-                written = pdfium_c.FPDFText_GetText(textpage, 0, count,
-                                                    ctypes.cast(buffer, ctypes.POINTER(ctypes.c_ushort)))
-                return buffer.raw[: max(0, written - 1) * 2].decode("utf-16-le", errors="replace")
+                return _text_of(textpage)
             finally:
                 pdfium_c.FPDFText_ClosePage(textpage)
         finally:
@@ -140,8 +148,16 @@ class PdfiumDoc:
         self.pdf.close()
 
 
-def _page_evidence(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, raw: str,
-                   image_mode: str) -> dict[str, Any] | None:
+def _text_of(textpage: Any) -> str:
+    count = pdfium_c.FPDFText_CountChars(textpage)
+    if count <= 0:
+        return ""
+    buffer = ctypes.create_string_buffer((count + 1) * 2)
+    written = pdfium_c.FPDFText_GetText(textpage, 0, count, ctypes.cast(buffer, ctypes.POINTER(ctypes.c_ushort)))
+    return buffer.raw[: max(0, written - 1) * 2].decode("utf-16-le", errors="replace")
+
+
+def _page_evidence(page: Any, textpage: Any, raw: str, image_mode: str) -> dict[str, Any] | None:
     """The page's evidence; None when collecting it fails, so the page keeps its text and
     passes through organization unchanged rather than being lost."""
     from .evidence import page_evidence

@@ -95,10 +95,10 @@ class _Fonts:
         return self.names[key]
 
 
-def page_evidence(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, raw: str,
-                  image_mode: str = "none") -> dict[str, Any]:
-    """The evidence of one page. ``raw`` is the text page's text as PDFium returned it."""
-    width, height = page.get_size()
+def page_evidence(page: Any, textpage: Any, raw: str, image_mode: str = "none") -> dict[str, Any]:
+    """The evidence of one page from PDFium's raw page and text-page handles (FPDF_PAGE,
+    FPDF_TEXTPAGE). ``raw`` is the text page's text as PDFium returned it."""
+    width, height = pdfium_c.FPDF_GetPageWidthF(page), pdfium_c.FPDF_GetPageHeightF(page)
     tp = _handle(textpage)
     _PROBE.textpage = tp
     count = pdfium_c.FPDFText_CountChars(textpage)
@@ -111,7 +111,7 @@ def page_evidence(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, raw: str,
     return {
         "width": round(width, 2),
         "height": round(height, 2),
-        "rotation": page.get_rotation(),
+        "rotation": _ROTATIONS.get(pdfium_c.FPDFPage_GetRotation(page), 0),
         "unmapped_chars": sum(r.pop("unmapped", 0) for r in runs),
         "lines": _lines(runs),
         "images": images,
@@ -167,42 +167,42 @@ def _spans(tp: int, chars: str, count: int) -> list[tuple[int, int, int]]:
 
 def _unmapped(tp: int, start: int, end: int) -> int:
     """Glyphs with no Unicode mapping. A font either has a usable map or not, so probing the
-    ends and middle of a run finds a broken one; only then is every glyph counted."""
-    probes = {start, (start + end) // 2, end - 1}
-    if not any(_HAS_MAP_ERROR(tp, i) == 1 for i in probes):
+    ends of a run finds a broken one; only then is every glyph counted."""
+    if _HAS_MAP_ERROR(tp, start) != 1 and _HAS_MAP_ERROR(tp, end - 1) != 1:
         return 0
     return sum(map(_HAS_MAP_ERROR, repeat(tp, end - start), range(start, end)))
 
 
-def _make_runs(textpage: pdfium.PdfTextPage, handle: int, start: int, end: int, text: str,
+def _make_runs(textpage: Any, handle: int, start: int, end: int, text: str,
                fonts: _Fonts, clips: dict[int, Any]) -> list[dict[str, Any]]:
-    # Trailing and leading spaces have no useful box: measure the visible characters.
-    lead = len(text) - len(text.lstrip())
-    first, last = start + lead, start + len(text.rstrip()) - 1
-    tp = _PROBE.textpage
-    box = _union(_loose_box(tp, first), _loose_box(tp, last))
-    _ORIGIN(tp, first, _PROBE.x_ref, _PROBE.y_ref)
-    run = {"text": text.strip(), "font": fonts.name(handle), "size": _size(handle), "color": _color(tp, first),
-           "box": box, "y": round(_PROBE.y.value, 2)}
+    """One run (or, under a clip, the shown and hidden parts of it). Written out flat: this
+    runs once per text object, about a hundred times a page."""
+    probe = _PROBE
+    tp = probe.textpage
+    stripped = text.strip()
+    # Leading and trailing spaces have no useful box: measure the visible characters.
+    first = start + len(text) - len(text.lstrip())
+    last = first + len(stripped) - 1
+    rect = probe.rect
+    _LOOSE_BOX(tp, first, probe.rect_ref)
+    x0, y0, x1, y1 = rect.left, rect.bottom, rect.right, rect.top
+    if last != first:
+        _LOOSE_BOX(tp, last, probe.rect_ref)
+        x0, y0, x1, y1 = min(x0, rect.left), min(y0, rect.bottom), max(x1, rect.right), max(y1, rect.top)
+    _ORIGIN(tp, first, probe.x_ref, probe.y_ref)
+    _FONT_SIZE(handle, probe.size_ref)
+    matrix = probe.matrix
+    scale = math.hypot(matrix.c, matrix.d) if _MATRIX(handle, probe.matrix_ref) else 1.0
+    color = "#000000"
+    if _FILL(tp, first, *probe.rgba_refs):
+        color = f"#{probe.rgba[0].value:02x}{probe.rgba[1].value:02x}{probe.rgba[2].value:02x}"
+    run = {"text": stripped, "font": fonts.name(handle), "size": round(probe.size.value * (scale or 1.0), 2),
+           "color": color, "box": [round(x0, 2), round(y0, 2), round(x1, 2), round(y1, 2)],
+           "y": round(probe.y.value, 2)}
     clip = _clip_box(handle, clips)
     if clip is None:
         return [run]
     return _split_clipped(textpage, run, first, last, clip)
-
-
-def _size(obj: int) -> float:
-    """The size as drawn: the font size times the text matrix's vertical scale."""
-    _FONT_SIZE(obj, _PROBE.size_ref)
-    matrix = _PROBE.matrix
-    scale = math.hypot(matrix.c, matrix.d) if _MATRIX(obj, _PROBE.matrix_ref) else 1.0
-    return round(_PROBE.size.value * (scale or 1.0), 2)
-
-
-def _color(tp: int, index: int) -> str:
-    if not _FILL(tp, index, *_PROBE.rgba_refs):
-        return "#000000"
-    r, g, b = (c.value for c in _PROBE.rgba[:3])
-    return f"#{r:02x}{g:02x}{b:02x}"
 
 
 def _loose_box(tp: int, index: int) -> list[float]:
@@ -318,7 +318,10 @@ def _overlaps_x(small: dict[str, Any], host: dict[str, Any]) -> bool:
                for r in small["runs"])
 
 
-def _images(page: pdfium.PdfPage, image_mode: str) -> list[dict[str, Any]]:
+_ROTATIONS = {0: 0, 1: 90, 2: 180, 3: 270}
+
+
+def _images(page: Any, image_mode: str) -> list[dict[str, Any]]:
     images = []
     for obj in _image_objects(page):
         left, bottom, right, top = (ctypes.c_float() for _ in range(4))
@@ -329,16 +332,16 @@ def _images(page: pdfium.PdfPage, image_mode: str) -> list[dict[str, Any]]:
             "rect": [round(left.value, 2), round(bottom.value, 2), round(right.value, 2), round(top.value, 2)],
             "pixels": [width.value, height.value]}
         if image_mode == "embedded":
-            image.update(_image_bytes(page, obj))
+            image.update(_image_bytes(obj))
         images.append(image)
     return images
 
 
-def _image_objects(page: pdfium.PdfPage) -> list[Any]:
+def _image_objects(page: Any) -> list[Any]:
     """Image objects, also inside form XObjects, walked with raw handles: the object wrappers
     cost more than the rest of the page's evidence on a text-heavy page."""
     found: list[Any] = []
-    stack: list[tuple[Any, bool]] = [(page.raw, False)]
+    stack: list[tuple[Any, bool]] = [(page, False)]
     depth_left = 64
     while stack and depth_left:
         parent, is_form = stack.pop()
@@ -355,14 +358,20 @@ def _image_objects(page: pdfium.PdfPage) -> list[Any]:
     return found
 
 
-def _image_bytes(page: pdfium.PdfPage, raw: Any) -> dict[str, Any]:
+def _image_bytes(obj: Any) -> dict[str, Any]:
     """The image stream as stored (JPEG stays JPEG), base64, with its filters."""
-    try:
-        obj = pdfium.PdfImage(raw, page=page, pdf=page.pdf)
-        data = obj.get_data(decode_simple=False)
-        return {"filters": list(obj.get_filters()), "data": base64.b64encode(bytes(data)).decode("ascii")}
-    except (pdfium.PdfiumError, OSError, ValueError) as exc:
-        return {"data_error": str(exc)[:200]}
+    size = pdfium_c.FPDFImageObj_GetImageDataRaw(obj, None, 0)
+    if size <= 0:
+        return {"data_error": "no image data"}
+    buffer = ctypes.create_string_buffer(size)
+    pdfium_c.FPDFImageObj_GetImageDataRaw(obj, buffer, size)
+    filters = []
+    for index in range(max(0, pdfium_c.FPDFImageObj_GetImageFilterCount(obj))):
+        length = pdfium_c.FPDFImageObj_GetImageFilter(obj, index, None, 0)
+        name = ctypes.create_string_buffer(max(1, length))
+        pdfium_c.FPDFImageObj_GetImageFilter(obj, index, name, length)
+        filters.append(name.value.decode("latin-1"))
+    return {"filters": filters, "data": base64.b64encode(buffer.raw).decode("ascii")}
 
 
 def looks_unreadable(text: str, evidence: dict[str, Any] | None) -> bool:
