@@ -33,6 +33,9 @@ _HAS_MAP_ERROR = ctypes.cast(pdfium_c.FPDFText_HasUnicodeMapError,
 
 
 _VP, _INT = ctypes.c_void_p, ctypes.c_int
+# Per-character code points, when the page text does not align with the character indexes
+# (characters beyond the BMP): 0 for an unmapped glyph becomes a space like PDFium's NULs.
+_UNICODE = ctypes.cast(pdfium_c.FPDFText_GetUnicode, ctypes.CFUNCTYPE(ctypes.c_uint, ctypes.c_void_p, ctypes.c_int))
 
 
 def _proto(func: Any, restype: Any, *argtypes: Any) -> Any:
@@ -47,6 +50,8 @@ _CLIP = _proto(pdfium_c.FPDFPageObj_GetClipPath, _VP, _VP)
 _LOOSE_BOX = _proto(pdfium_c.FPDFText_GetLooseCharBox, _INT, _VP, _INT, ctypes.POINTER(pdfium_c.FS_RECTF))
 _ORIGIN = _proto(pdfium_c.FPDFText_GetCharOrigin, _INT, _VP, _INT, ctypes.POINTER(ctypes.c_double),
                  ctypes.POINTER(ctypes.c_double))
+_OBJ_FILL = _proto(pdfium_c.FPDFPageObj_GetFillColor, _INT, _VP, *([ctypes.POINTER(ctypes.c_uint)] * 4))
+_BOUNDS = _proto(pdfium_c.FPDFPageObj_GetBounds, _INT, _VP, *([ctypes.POINTER(ctypes.c_float)] * 4))
 _FILL = _proto(pdfium_c.FPDFText_GetFillColor, _INT, _VP, _INT, *([ctypes.POINTER(ctypes.c_uint)] * 4))
 
 
@@ -65,6 +70,8 @@ class _Probe:
         self.matrix_ref = ctypes.pointer(self.matrix)
         self.rgba = [ctypes.c_uint() for _ in range(4)]
         self.rgba_refs = [ctypes.pointer(c) for c in self.rgba]
+        self.bounds = [ctypes.c_float() for _ in range(4)]
+        self.bounds_refs = [ctypes.pointer(c) for c in self.bounds]
 
 
 _PROBE = _Probe()  # the extraction child reads one page at a time
@@ -104,8 +111,7 @@ def page_evidence(page: Any, textpage: Any, raw: str, image_mode: str = "none") 
     count = pdfium_c.FPDFText_CountChars(textpage)
     # PDFium marks a line-end hyphen it kept as U+FFFE or 0x02: one character for one, so
     # character indexes stay aligned.
-    chars = raw if len(raw) == count else "".join(chr(pdfium_c.FPDFText_GetUnicode(textpage, i) or 0xFFFD)
-                                                  for i in range(count))
+    chars = raw if len(raw) == count else "".join(map(chr, map(_UNICODE, repeat(tp, count), range(count))))
     runs = _runs(textpage, tp, chars.replace("\ufffe", "-").replace("\x02", "-").replace("\x00", " "), count)
     images = _images(page, image_mode)
     return {
@@ -127,12 +133,42 @@ def _runs(textpage: pdfium.PdfTextPage, tp: int, chars: str, count: int) -> list
     fonts = _Fonts()
     clips: dict[int, tuple[float, float, float, float] | None] = {}
     runs: list[dict[str, Any]] = []
-    for start, end, obj in _spans(tp, chars, count):
-        if obj and not chars[start:end].isspace():
+    for start, end, obj in _merge(_spans(tp, chars, count), chars):
+        if not chars[start:end].isspace():
             run = _make_runs(textpage, obj, start, end, chars[start:end], fonts, clips)
             run[0]["unmapped"] = _unmapped(tp, start, end)
             runs.extend(run)
     return runs
+
+
+def _merge(spans: list[tuple[int, int, int]], chars: str) -> list[tuple[int, int, int]]:
+    """Join stretches of neighbouring text objects that share font, size, colour and baseline
+    and touch (some producers draw every glyph as its own object): a run's properties are
+    then looked up once, not per glyph. A generated space between them is kept inside."""
+    probe = _PROBE
+    merged: list[tuple[int, int, int]] = []
+    last_key: tuple[Any, ...] | None = None
+    right = 0.0
+    for start, end, obj in spans:
+        if not obj:
+            if chars[start:end] != " ":
+                last_key = None  # a line break or a wide generated gap ends any run
+            continue
+        _FONT_SIZE(obj, probe.size_ref)
+        _MATRIX(obj, probe.matrix_ref)
+        _OBJ_FILL(obj, *probe.rgba_refs)
+        _BOUNDS(obj, *probe.bounds_refs)
+        matrix, size = probe.matrix, probe.size.value
+        key = (_FONT(obj), size, matrix.a, matrix.b, matrix.c, matrix.d, matrix.f,
+               probe.rgba[0].value, probe.rgba[1].value, probe.rgba[2].value)
+        left = probe.bounds[0].value
+        em = size * math.hypot(matrix.c, matrix.d)
+        if key == last_key and merged and left - right < em:
+            merged[-1] = (merged[-1][0], end, merged[-1][2])
+        else:
+            merged.append((start, end, obj))
+        last_key, right = key, probe.bounds[2].value
+    return merged
 
 
 def _spans(tp: int, chars: str, count: int) -> list[tuple[int, int, int]]:
