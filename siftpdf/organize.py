@@ -250,13 +250,11 @@ def _furniture_items(page: _Page, repeated: set[str]) -> set[int]:
             if not hits:
                 break
             chosen.append(hits)
-        if not chosen:
-            continue
-        if len(chosen) < len(ordered):
-            gap = abs(ordered[len(chosen) - 1][0].y - ordered[len(chosen)][0].y)
-            if gap < SEPARATION * pitch:
-                continue
-        found.update(id(i) for hits in chosen for i in hits)
+        # The furniture ends where a wide gap sets it apart: take the longest such run.
+        for k in range(len(chosen), 0, -1):
+            if k == len(ordered) or abs(ordered[k - 1][0].y - ordered[k][0].y) >= SEPARATION * pitch:
+                found.update(id(i) for hits in chosen[:k] for i in hits)
+                break
     if all(id(i) in found for row in rows for i in row):
         return set()  # a header is told apart from a body: with no body there is nothing to tell
     return found
