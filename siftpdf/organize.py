@@ -155,7 +155,10 @@ class _Stream:
         """Templates of this page's margin lines that recur on at least three pages of the
         window around it."""
         around = list(self.history) + [p.keys for p in self.pending]
-        need = max(MIN_REPEAT_PAGES, math.ceil(REPEAT_SHARE * (1 + len(around))))
+        # The share is of a full window (or of the document when shorter): near the end of a
+        # document the window is short, and three hits there are no stronger evidence.
+        span = max(1 + len(around), min(2 * self.opts.window + 1, max(self.expected, self.seen)))
+        need = max(MIN_REPEAT_PAGES, math.ceil(REPEAT_SHARE * span))
         return {key for key in page.keys if 1 + sum(key in keys for keys in around) >= need}
 
     def _emit(self, page: _Page) -> dict[str, Any]:
