@@ -18,7 +18,7 @@ Every PDF is parsed in a resource-limited child process unless ``in_process=True
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -44,17 +44,22 @@ def __getattr__(name: str) -> Any:
 
 def read_options(*, password: str | None = None, max_pages: int = 2000, deadline: float = 60.0,
                  memory_limit_mib: int = 2048, in_process: bool = False,
-                 on_page: Callable[[int, int], None] | None = None) -> ReadOptions:
-    """How PDFs are read: the child's limits, the password, and a progress callback.
+                 on_page: Callable[[int, int], None] | None = None,
+                 settings: Iterable[str] = (), raw: bool = False) -> ReadOptions:
+    """How PDFs are read: the child's limits, the password, a progress callback, and the
+    organization settings (``settings`` as ``--set`` takes them, e.g.
+    ``["organize.furniture=false", "output.evidence=true"]``; ``raw=True`` is ``--raw``).
 
     ``on_page(done, total)`` is called after each extracted page; ``in_process=True`` parses
     in this process without the child, for trusted input only.
     """
     from .runner import Limits
+    from .settings import parse_settings
     from .sources import ReadOptions
 
+    organize = parse_settings(list(settings) + (["organize=false"] if raw else []))
     return ReadOptions(limits=Limits(deadline=deadline, max_pages=max_pages, memory=memory_limit_mib << 20),
-                       password=password, in_process=in_process, on_page=on_page)
+                       password=password, in_process=in_process, on_page=on_page, organize=organize)
 
 
 def open_doc(source: Source = None, options: ReadOptions | None = None, **kwargs: Any) -> Document:
