@@ -182,7 +182,7 @@ class _Stream:
 
     def _evidence_out(self, record: dict[str, Any], raw: str) -> dict[str, Any]:
         evidence = record.pop("evidence", None)
-        if self.opts.evidence and isinstance(evidence, dict):
+        if self.opts.emits_evidence and isinstance(evidence, dict):
             evidence.setdefault("raw_text", raw)
             record["evidence"] = evidence
         return record

@@ -54,8 +54,13 @@ class OrganizeOptions:
     image_mode: str = "none"  # extract.image_mode: "embedded" adds image bytes to the evidence
 
     @property
+    def emits_evidence(self) -> bool:
+        """Image bytes are asked for to be seen: embedded images bring the evidence with them."""
+        return self.evidence or self.image_mode == "embedded"
+
+    @property
     def needs_evidence(self) -> bool:
-        return self.enabled or self.evidence
+        return self.enabled or self.emits_evidence
 
     def digest(self) -> str:
         """sha256 of the settings as sorted JSON: equal settings, equal digest, across runs."""

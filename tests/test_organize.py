@@ -235,8 +235,7 @@ def test_evidence_runs_carry_fonts_and_images(run_cli, paper):
     fonts = {run["font"] for line in page["evidence"]["lines"] for run in line["runs"]}
     assert {"Times-Roman", "Times-Bold", "Helvetica"} <= fonts
     assert page["evidence"]["images"] == [] or page["evidence"]["images"][0]["pixels"] == [200, 120]
-    images = [i for p in _pages(_extract(run_cli, paper, "--set", "output.evidence=true",
-                                          "--set", "extract.image_mode=embedded"))
+    images = [i for p in _pages(_extract(run_cli, paper, "--set", "extract.image_mode=embedded"))
               for i in p["evidence"]["images"]]
     assert images and images[0]["pixels"] == [200, 120] and images[0]["data"]
 
