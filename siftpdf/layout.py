@@ -24,6 +24,7 @@ PROVISION = re.compile(rf"^(第[{_CN_NUM}\d０-９]+条|(Article|ARTICLE|Art\.)\
 CJK_HEADING = re.compile(rf"^第[{_CN_NUM}\d]+([编章节])\s*\S")
 LIST_ITEM = re.compile(r"^([•◦▪‣●○■□·*–-]\s+|\d{1,2}[.)]\s+\S|[a-z][.)]\s+\S)")
 CAPTION = re.compile(r"^((Fig\.|Figure|FIGURE|FIG\.|Table|TABLE|Tab\.)\s*([0-9]+|[IVX]+)\b|[图表]\s*[0-9０-９]+)")
+LEADER = re.compile(r"(\.\s?){4,}\s*\S{1,6}$")  # a contents entry: dot leaders, then a page
 NUMBERED = re.compile(r"^(\d+(?:\.\d+)*\.?|[IVX]+\.|[A-H]\.)\s+\S")
 
 
@@ -197,11 +198,11 @@ def _median(values: list[float]) -> float:
 def reading_order(items: list[Item], width: float, columns: bool) -> list[Item]:
     """Top to bottom; with a gutter, each stretch between full-width items reads its left
     column, then its right column."""
-    items = sorted(items, key=lambda i: (-i.y1, i.x0))
+    items = sorted(items, key=lambda i: (-round(i.y, 1), i.x0))
     gutter = find_gutter(items, width) if columns else None
     if gutter is None:
         _edges(items, "F", 0)
-        return items
+        return _rejoin(items)
     ordered: list[Item] = []
     section: list[Item] = []
     full: list[Item] = []
@@ -225,7 +226,22 @@ def reading_order(items: list[Item], width: float, columns: bool) -> list[Item]:
         _edges(full, "F", number, items)
         ordered += full
     ordered += _flush(section, number)
-    return ordered
+    return _rejoin(ordered)
+
+
+def _rejoin(items: list[Item]) -> list[Item]:
+    """Pieces of one line in one column (a contents entry and its page number, text and an
+    equation number) become one line again once columns no longer depend on them."""
+    out: list[Item] = []
+    for item in items:
+        prev = out[-1] if out else None
+        if prev and prev.kind == item.kind == "line" and (prev.section, prev.column) == (item.section, item.column) \
+                and abs(prev.y - item.y) <= 0.25 * max(prev.size, item.size) and item.x0 >= prev.x1:
+            prev.text = f"{prev.text} {item.text}"
+            prev.x1, prev.y0, prev.y1 = item.x1, min(prev.y0, item.y0), max(prev.y1, item.y1)
+            continue
+        out.append(item)
+    return out
 
 
 def _flush(section: list[Item], number: int) -> list[Item]:
@@ -308,7 +324,7 @@ def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float) -> 
         return False
     if kind in ("provision", "list_item", "caption", "table_row", "figure") and kind == block.kind:
         return False  # each numbered start opens its own block
-    if block.kind in ("table_row", "figure"):
+    if block.kind in ("table_row", "figure") or LEADER.search(prev.text):
         return False
     if abs(item.size - prev.size) > 0.05 * prev.size or (item.bold != prev.bold and block.kind != "heading"):
         return False
@@ -402,5 +418,6 @@ def figure_items(images: list[dict[str, Any]], page_area: float) -> list[Item]:
         x0, y0, x1, y1 = image["rect"]
         if min(x1 - x0, y1 - y0) < FIGURE_MIN_SIDE or (x1 - x0) * (y1 - y0) > 0.8 * page_area:
             continue
-        items.append(Item(text="[figure]", x0=x0, y0=y0, x1=x1, y1=y1, y=y0, size=0.0, kind="figure"))
+        # A figure is ordered by its top edge: that is where a reader meets it.
+        items.append(Item(text="[figure]", x0=x0, y0=y0, x1=x1, y1=y1, y=y1, size=0.0, kind="figure"))
     return items
