@@ -237,6 +237,8 @@ def _rejoin(items: list[Item]) -> list[Item]:
         prev = out[-1] if out else None
         if prev and prev.kind == item.kind == "line" and (prev.section, prev.column) == (item.section, item.column) \
                 and abs(prev.y - item.y) <= 0.25 * max(prev.size, item.size) and item.x0 >= prev.x1:
+            if len(item.text) > len(prev.text):
+                prev.bold = item.bold  # the style of the line is the style of most of it
             prev.text = f"{prev.text} {item.text}"
             prev.x1, prev.y0, prev.y1 = item.x1, min(prev.y0, item.y0), max(prev.y1, item.y1)
             continue

@@ -140,6 +140,17 @@ def test_each_step_can_be_turned_off(run_cli, paper):
     assert first not in unjoined and first.split()[0] + " " in "\n".join(unjoined)
 
 
+def test_continuation_and_columns_can_be_turned_off(run_cli, paper):
+    _, placed = make_fixtures.two_column_paper()
+    text = next(t for t, places in placed.items() if places[0][0] != places[-1][0])
+    split = _pages(_extract(run_cli, paper, "--set", "organize.continuation=false"))
+    start = placed[text][0][0]
+    assert text not in split[start - 1]["text"]
+    assert " ".join(text.split()[-4:]) in split[start]["text"]
+    across = "\n".join(_text_view(run_cli, paper, "--set", "organize.columns=false"))
+    assert "P10 " in across and make_fixtures.paper_paragraphs()[1][1] not in across.split("\n")
+
+
 def test_page_text_is_the_blocks(run_cli, paper):
     for page in _pages(_extract(run_cli, paper)):
         texts = [b["text"] if b["kind"] != "figure" else "[figure]" for b in page["blocks"]]
