@@ -338,8 +338,8 @@ def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float) -> 
         return False
     em = item.size
     centred = abs((prev.x0 + prev.x1) / 2 - (prev.left + prev.right) / 2) < em and prev.x0 > prev.left + 2 * em
-    if prev.x1 < prev.right - 1.5 * em and not centred:
-        return False
+    if not centred and _next_word_fits(prev, item):
+        return False  # the line was ended by choice, not by the text edge
     if block.kind not in ("provision", "list_item") and item.x0 > item.left + 0.8 * em and \
             (not same_column or item.x0 > prev.x0 + 0.8 * em):
         return False
@@ -347,6 +347,18 @@ def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float) -> 
 
 
 FLOATS = ("footnote", "figure", "caption")
+
+
+def _next_word_fits(prev: Item, item: Item) -> bool:
+    """Would the first word of ``item`` have fitted at the end of ``prev``? A typesetter
+    (justified or ragged) only breaks a line when the next word does not fit, so when it
+    would have fitted, ``prev`` ended its paragraph."""
+    text = item.text
+    word = text[:1] if is_cjk(text[:1]) else text.split(" ", 1)[0]
+    per_char = (item.x1 - item.x0) / max(1, len(text))
+    room = prev.right - prev.x1  # the edge of the column the line sits in
+    # A ragged right edge is only estimated from the longest lines: leave it some slack.
+    return (len(word) + 1) * per_char < room - 2.5 * item.size
 
 
 def build_blocks(items: list[Item], page: int, body: float, opts: OrganizeOptions) -> list[Block]:

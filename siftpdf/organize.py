@@ -19,6 +19,7 @@ from typing import Any
 from .layout import (
     Block,
     Item,
+    _next_word_fits,
     body_size,
     build_blocks,
     figure_items,
@@ -290,7 +291,7 @@ def _continue(before: _Page, after: _Page, opts: OrganizeOptions) -> None:
     em = last.size
     if abs(first.size - last.size) > 0.1 * last.size or first.bold != last.bold:
         return
-    if last.x1 < last.right - 1.5 * em or first.x0 > first.left + 0.8 * em:
+    if _next_word_fits(last, first) or first.x0 > first.left + 0.8 * em:
         return
     tail.text = join_text(tail.text, head.text, opts.hyphens)
     tail.spans.extend(head.spans)
