@@ -12,7 +12,7 @@ from click.shell_completion import CompletionItem
 
 from ..docstream import write_record
 from ..runner import Limits
-from ..settings import parse_settings, setting_keys
+from ..settings import parse_settings
 from ..sources import ReadOptions
 from .progress import PageProgress, before_output
 
@@ -93,9 +93,8 @@ def extraction_options(func: F) -> F:
         click.option("--in-process", is_flag=True,
                      help="Parse in this process, without the child: for trusted input only."),
         click.option("--set", "settings", metavar="KEY=VALUE", multiple=True, shell_complete=complete_setting,
-                     help="Organization and evidence settings, e.g. organize.furniture=false, "
-                          "output.evidence=true, extract.image_mode=embedded (repeatable). "
-                          f"Keys: {', '.join(setting_keys())}."),
+                     help="Organization and evidence settings (repeatable), e.g. organize.furniture=false, "
+                          "output.evidence=true, extract.image_mode=embedded; every key in siftpdf(1), SETTINGS."),
         click.option("--raw", is_flag=True,
                      help="The engine's page text untouched: no organization (same as --set organize=false)."),
     )
