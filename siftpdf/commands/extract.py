@@ -37,11 +37,9 @@ def command(source: str | None, as_text: bool, render: str | None, render_dir: P
 
     \b
     Examples:
-      siftpdf extract paper.pdf > paper.jsonl
       siftpdf extract --text paper.pdf | less
       siftpdf extract --set output.evidence=true paper.pdf > ev.jsonl
       siftpdf extract --set organize.furniture=false ev.jsonl
-      siftpdf extract --render 1-2 --render-dir /tmp scan.pdf > scan.jsonl
     """
     click.get_current_context().meta["siftpdf.json"] = not as_text
     if render:
