@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any, Iterator
 
-try:
-    __version__ = version("siftpdf")
-except PackageNotFoundError:  # running from a source tree
-    __version__ = "0.0.0"
+
+def __getattr__(name: str) -> str:
+    """``__version__``, looked up on first use: importlib.metadata costs a cache hit ~35 ms."""
+    if name != "__version__":
+        raise AttributeError(f"module 'siftpdf' has no attribute {name!r}")
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        found = version("siftpdf")
+    except PackageNotFoundError:  # running from a source tree
+        found = "0.0.0"
+    globals()["__version__"] = found
+    return found
+
 
 if TYPE_CHECKING:
     from .docstream import Document

@@ -10,7 +10,6 @@ from typing import Any
 
 import click
 
-from . import __version__
 from .errors import SiftError
 
 COMMANDS = {
@@ -19,6 +18,8 @@ COMMANDS = {
     "map": "siftpdf.commands.map",
     "pages": "siftpdf.commands.pages",
     "grep": "siftpdf.commands.grep",
+    "fetch": "siftpdf.commands.fetch",
+    "cache": "siftpdf.commands.cache",
 }
 
 
@@ -44,6 +45,15 @@ def _silence_stdout() -> None:
         os.dup2(devnull, sys.stdout.fileno())
     except (OSError, ValueError, AttributeError):
         pass
+
+
+def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    """--version, resolved only when asked (importlib.metadata is slow to import)."""
+    if value and not ctx.resilient_parsing:
+        from . import __version__
+
+        click.echo(f"siftpdf, version {__version__}")
+        ctx.exit()
 
 
 class SiftGroup(click.Group):
@@ -74,7 +84,8 @@ class SiftGroup(click.Group):
 
 
 @click.group(cls=SiftGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="siftpdf")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
+              help="Show the version and exit.")
 @click.option("--debug", is_flag=True, hidden=True, help="Show tracebacks.")
 @click.pass_context
 def cli(ctx: click.Context, debug: bool) -> None:
