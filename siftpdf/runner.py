@@ -15,7 +15,7 @@ import sys
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from .errors import (
     EncryptedError,
@@ -139,6 +139,7 @@ class _Run:
             argv.append("--no-outline")
         if self.password is not None:
             argv.append("--password-line")
+        _test_hooks(shard)
         child = _Child.start(argv, self.data, self.password)
         self.children.append(child)
         if self.timed_out:
@@ -191,8 +192,22 @@ class _Run:
             child.reap()
 
 
-def run_child(data: bytes, password: str | None = None, limits: Limits | None = None) -> Iterator[dict[str, Any]]:
-    """Extract ``data`` in child processes; yield meta, pages in order, then a merged done."""
+def _test_hooks(shard: int) -> None:
+    delay = os.environ.get("SIFTPDF_TEST_CHILD_DELAY")
+    if delay:
+        time.sleep(float(delay))
+    log = os.environ.get("SIFTPDF_TEST_CHILD_LOG")
+    if log:
+        with open(log, "a", encoding="utf-8") as handle:
+            handle.write(f"{os.getpid()} shard={shard}\n")
+
+
+def run_child(data: bytes, password: str | None = None, limits: Limits | None = None,
+              on_shards: Callable[[int], None] | None = None) -> Iterator[dict[str, Any]]:
+    """Extract ``data`` in child processes; yield meta, pages in order, then a merged done.
+
+    ``on_shards`` learns how many children the document needs, once the page count is known
+    (a pool gives back a slot the run will not use)."""
     limits = limits or Limits()
     run = _Run(data, password, limits)
     started = time.monotonic()
@@ -207,6 +222,8 @@ def run_child(data: bytes, password: str | None = None, limits: Limits | None = 
 
         count = min(meta["pages"], limits.max_pages) if limits.max_pages > 0 else meta["pages"]
         shards = limits.workers if count > limits.chunk else 1
+        if on_shards is not None:
+            on_shards(shards)
         owners: dict[int, _Child] = {0: first}
         for shard in range(1, shards):
             owners[shard] = run.spawn(shard, limits.workers, outline=False)
