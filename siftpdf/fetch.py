@@ -194,7 +194,7 @@ def _read(url: str, response: httpx.Response, started: float, restricted: bool) 
     declared_pdf = content_type.split(";")[0].strip().lower() in PDF_TYPES
     limit = MAX_PDF_BODY if declared_pdf else None
     deadline = started + PDF_TIMEOUT
-    _check_length(response, MAX_PDF_BODY if declared_pdf else MAX_PDF_BODY)
+    _check_length(response, MAX_PDF_BODY)  # over the largest limit whatever the kind
     body = bytearray()
     kind: Sniffed | None = None
     for chunk in response.iter_raw() if _identity(response) else response.iter_bytes():

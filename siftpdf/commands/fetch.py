@@ -7,7 +7,7 @@ import sys
 import click
 
 from ..docstream import write_record
-from ..errors import UsageError
+from ..errors import FetchError, UsageError
 from ..sources import ReadOptions, is_url, open_source
 from ..textview import render_page
 from .options import extraction_options, out
@@ -34,6 +34,8 @@ def command(url: str, as_text: bool, read_options: ReadOptions) -> None:
       siftpdf pages 41-60 https://example.org/datasheet.pdf   # the same cache
     """
     click.get_current_context().meta["siftpdf.json"] = not as_text
+    if "://" in url and not is_url(url):
+        raise FetchError(f"fetch refused: only http and https URLs ({url.split('://', 1)[0]}:)")
     if not is_url(url):
         raise UsageError(f"{url}: not an http(s) URL (local files: siftpdf extract FILE)")
     with open_source(url, read_options) as doc:
