@@ -290,10 +290,15 @@ class View:
         part = self._part(name)
         if part is None:
             return None
+        import sqlite3
+
         connection, disk = part
         db_key, raw = disk.put(key)
-        row = connection.execute("SELECT expire_time, mode, filename, value FROM Cache WHERE key = ? AND raw = ?",
-                                 (db_key, raw)).fetchone()
+        try:
+            row = connection.execute("SELECT expire_time, mode, filename, value FROM Cache WHERE key = ? AND raw = ?",
+                                     (db_key, raw)).fetchone()
+        except sqlite3.OperationalError:  # another process is creating the store right now
+            return None
         if row is None or (row[0] is not None and row[0] < time.time()):
             return None
         try:

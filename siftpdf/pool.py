@@ -76,19 +76,23 @@ def pool_dir(cache_dir: Path) -> Path:
 
 
 class Job:
-    """A running job's slots. ``workers`` is how many children it may start."""
+    """A running job's slots: one per extraction child it runs."""
 
-    def __init__(self, slots: list[FileLock]) -> None:
+    def __init__(self, pool: Pool, slots: list[FileLock]) -> None:
+        self._pool = pool
         self._slots = slots
 
     @property
     def workers(self) -> int:
         return len(self._slots)
 
-    def use(self, children: int) -> None:
-        """The extraction will run ``children`` children: give back any slot beyond that."""
-        while len(self._slots) > max(1, children):
-            self._slots.pop().release()
+    def add_slot(self) -> bool:
+        """A second child, only if a slot is free right now: never waited for."""
+        slot = self._pool._take_slot()
+        if slot is None:
+            return False
+        self._slots.append(slot)
+        return True
 
     def release(self) -> None:
         while self._slots:
@@ -119,30 +123,19 @@ class Pool:
         return None
 
     @contextmanager
-    def job(self, caller_id: str | None = None, want: int = 2) -> Iterator[Job]:
-        """Hold slots for one extraction job (up to ``want``; the first one waited for)."""
+    def job(self, caller_id: str | None = None) -> Iterator[Job]:
+        """Hold a slot for one extraction job (waiting for it in the queue if need be)."""
         caller = None
         if caller_id:
             caller = FileLock(self.dir / f"caller.{_name(caller_id)}")
             if not caller.try_acquire():
                 raise BusyError("busy: this caller already has a PDF job in flight")
-        slots: list[FileLock] = []
+        job = Job(self, [])
         try:
-            first = self._take_slot() or self._wait_for_slot()
-            slots.append(first)
-            while len(slots) < want:
-                extra = self._take_slot()
-                if extra is None:
-                    break
-                slots.append(extra)
-            job = Job(slots)
-            try:
-                yield job
-            finally:
-                job.release()
+            job._slots.append(self._take_slot() or self._wait_for_slot())
+            yield job
         finally:
-            for lock in slots:
-                lock.release()
+            job.release()
             if caller:
                 caller.release()
 

@@ -139,7 +139,7 @@ class _Run:
             argv.append("--no-outline")
         if self.password is not None:
             argv.append("--password-line")
-        _test_hooks(shard)
+        _test_hooks(shard, shards)
         child = _Child.start(argv, self.data, self.password)
         self.children.append(child)
         if self.timed_out:
@@ -192,22 +192,22 @@ class _Run:
             child.reap()
 
 
-def _test_hooks(shard: int) -> None:
+def _test_hooks(shard: int, shards: int) -> None:
     delay = os.environ.get("SIFTPDF_TEST_CHILD_DELAY")
     if delay:
         time.sleep(float(delay))
     log = os.environ.get("SIFTPDF_TEST_CHILD_LOG")
     if log:
         with open(log, "a", encoding="utf-8") as handle:
-            handle.write(f"{os.getpid()} shard={shard}\n")
+            handle.write(f"{os.getpid()} shard={shard}/{shards}\n")
 
 
 def run_child(data: bytes, password: str | None = None, limits: Limits | None = None,
-              on_shards: Callable[[int], None] | None = None) -> Iterator[dict[str, Any]]:
+              second_worker: Callable[[], bool] | None = None) -> Iterator[dict[str, Any]]:
     """Extract ``data`` in child processes; yield meta, pages in order, then a merged done.
 
-    ``on_shards`` learns how many children the document needs, once the page count is known
-    (a pool gives back a slot the run will not use)."""
+    ``second_worker`` is asked once the page count shows that more children would help (a pool
+    grants a free slot or not); when it says no, one child extracts every page."""
     limits = limits or Limits()
     run = _Run(data, password, limits)
     started = time.monotonic()
@@ -222,8 +222,12 @@ def run_child(data: bytes, password: str | None = None, limits: Limits | None = 
 
         count = min(meta["pages"], limits.max_pages) if limits.max_pages > 0 else meta["pages"]
         shards = limits.workers if count > limits.chunk else 1
-        if on_shards is not None:
-            on_shards(shards)
+        if shards > 1 and second_worker is not None and not second_worker():
+            # The first child skips the other shards' chunks: replace it by one that does all.
+            first.kill()
+            first = run.spawn(0, 1, outline=False)
+            run.read(first)  # its meta: the one already yielded stands
+            shards = 1
         owners: dict[int, _Child] = {0: first}
         for shard in range(1, shards):
             owners[shard] = run.spawn(shard, limits.workers, outline=False)

@@ -20,7 +20,6 @@ import hashlib
 import sys
 import time
 from collections.abc import Generator, Iterator
-from dataclasses import replace
 from typing import Any
 
 from .cache import Store, View, open_store, password_check
@@ -53,9 +52,8 @@ def extract(data: bytes, options: ReadOptions) -> Generator[dict[str, Any], None
     from .runner import run_child
 
     pool = Pool(options.cache.path)
-    with pool.job(options.caller_id, want=options.limits.workers) as job:
-        limits = replace(options.limits, workers=job.workers)
-        yield from run_child(data, options.password, limits, on_shards=job.use)
+    with pool.job(options.caller_id) as job:
+        yield from run_child(data, options.password, options.limits, second_worker=job.add_slot)
 
 
 # -- local bytes -------------------------------------------------------------------------------

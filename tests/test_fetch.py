@@ -126,7 +126,7 @@ def test_two_concurrent_fetches_make_one_get_and_start_one_child(server: Running
     procs = [subprocess.Popen([sys.executable, "-m", "siftpdf", "fetch", *OK, url],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(2)]
     outs = [p.communicate(timeout=180) for p in procs]
-    for proc, (stdout, stderr) in zip(procs, outs):
+    for proc, (stdout, stderr) in zip(procs, outs, strict=True):
         assert proc.returncode == 0, stderr
         assert [r["page"] for r in records(stdout.decode()) if "page" in r] == [1, 2, 3]
     assert len(server.server.gets("/doc.pdf")) == 1
