@@ -134,7 +134,10 @@ class _Writer:
         return True
 
     def abort(self) -> None:
-        self.store.drop_pages(self.cls, self.sha, self.digest)
+        """Drop what a failed extraction stored, unless a whole document owns those pages (a
+        wrong password fails on a document another call has cached)."""
+        if self.store.document(self.cls, self.sha, self.digest) is None:
+            self.store.drop_pages(self.cls, self.sha, self.digest)
 
 
 def _extract_into(store: Store, data: bytes, sha: str, digest: str, options: ReadOptions,
