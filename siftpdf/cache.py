@@ -272,18 +272,16 @@ class View:
         self._parts: dict[str, Any] = {}
 
     def _part(self, name: str) -> Any:
-        if name not in self._parts:
+        if self._parts.get(name) is None:
             import sqlite3
 
             from diskcache import Disk
 
             path = self.directory / name / "cache.db"
             if not path.exists():
-                self._parts[name] = None
-            else:
-                connection = sqlite3.connect(str(path), timeout=60, isolation_level=None,
-                                             check_same_thread=False)
-                self._parts[name] = (connection, Disk(str(self.directory / name)))
+                return None  # not yet: another process may create it while we wait for a lock
+            connection = sqlite3.connect(str(path), timeout=60, isolation_level=None, check_same_thread=False)
+            self._parts[name] = (connection, Disk(str(self.directory / name)))
         return self._parts[name]
 
     def _get(self, name: str, key: str) -> Any:
