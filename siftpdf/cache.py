@@ -33,6 +33,7 @@ from typing import Any
 from .errors import UsageError
 
 DEFAULT_MAX_AGE = 24 * 3600
+_BATCH = 64
 DEFAULT_SIZE = 1 << 30
 RESTRICTED = "restricted"
 _CLASS = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
@@ -323,11 +324,40 @@ class View:
         """The cached document as doc-stream records. A page gone missing (evicted by another
         process meanwhile) ends the stream with an error rather than a silent gap."""
         yield {"meta": dict(entry["meta"])}
-        for number in entry["page_numbers"]:
-            record = self.page(cls, sha, digest, number)
-            if record is None:
-                from .errors import UnreadableError
+        numbers: list[int] = list(entry["page_numbers"])
+        for start in range(0, len(numbers), _BATCH):
+            batch = numbers[start:start + _BATCH]
+            found = self._pages(cls, sha, digest, batch)
+            for number in batch:
+                if number not in found:
+                    from .errors import UnreadableError
 
-                raise UnreadableError(f"cache entry lost page {number} (run the command again)")
-            yield record
+                    raise UnreadableError(f"cache entry lost page {number} (run the command again)")
+                yield found[number]
         yield {"done": dict(entry["done"])}
+
+    def _pages(self, cls: str, sha: str, digest: str, numbers: list[int]) -> dict[int, dict[str, Any]]:
+        """Several pages in one query (a 700-page grep is then a dozen queries, not 700)."""
+        import sqlite3
+
+        part = self._part("pages")
+        if part is None:
+            return {}
+        connection, disk = part
+        keys = {_page_key(cls, sha, digest, number): number for number in numbers}
+        marks = ",".join("?" * len(keys))
+        try:
+            rows = connection.execute(f"SELECT key, expire_time, mode, filename, value FROM Cache "
+                                      f"WHERE raw = 1 AND key IN ({marks})", list(keys)).fetchall()
+        except sqlite3.OperationalError:
+            return {}
+        found: dict[int, dict[str, Any]] = {}
+        now = time.time()
+        for key, expire, mode, filename, value in rows:
+            if expire is not None and expire < now:
+                continue
+            try:
+                found[keys[key]] = json.loads(disk.fetch(mode, filename, value, False))
+            except OSError:
+                continue
+        return found
