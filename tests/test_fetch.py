@@ -7,11 +7,13 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+import jsonschema
 import pytest
 from conftest import records, run_siftpdf
 from httpserver import Route, Running, pattern
 
 import siftpdf.fetch
+from siftpdf.docstream import schema
 
 OK = ("--allow-private",)  # the test server is on loopback: every fetch that should work needs it
 
@@ -40,6 +42,8 @@ def test_application_pdf_and_octet_stream_with_magic_both_extract(server: Runnin
         assert "beta crimson harbor" in out[2]["text"]
         assert out[0]["meta"]["source"] == server.server.url(path)
         assert out[0]["meta"]["final_url"] == server.server.url(path)
+        for record in out:
+            jsonschema.validate(record, schema())
     assert len(server.server.requests) == 2
     # Same bytes behind two URLs: one extraction, the second URL reads the cached pages.
     assert child_log() == 1

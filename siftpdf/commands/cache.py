@@ -8,6 +8,7 @@ import click
 
 from ..cache import CacheSettings, check_class, open_store, parse_size
 from ..docstream import dumps
+from ..pool import Pool
 from .options import json_option, out
 
 dir_option = click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path),
@@ -37,12 +38,15 @@ def info(cache_dir: Path | None, cache_size: str, as_json: bool) -> None:
     """Where the cache is, its size and its documents per caller class."""
     store = open_store(CacheSettings(directory=cache_dir, size_limit=parse_size(cache_size)))
     facts = store.info()
+    facts["pool"] = Pool(store.directory).status()
     if as_json:
         out(dumps({"cache": facts}) + "\n")
         return
     out(f"directory: {facts['directory']}\n"
         f"documents: {facts['documents']} · {_size(facts['bytes'])} of {_size(facts['size_limit'])} cap"
         f" · {facts['urls']} URLs · {_size(facts['disk_bytes'])} on disk\n")
+    pool = facts["pool"]
+    out(f"pool: {pool['running']} of 2 extraction slots busy, {pool['waiting']} of 4 waiting places taken\n")
     for name, row in sorted(facts["classes"].items()):
         out(f"  {name}: {row['documents']} documents, {row['pages']} pages, {_size(row['bytes'])}\n")
 
