@@ -2,26 +2,24 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterator
-
-
-def __getattr__(name: str) -> str:
-    """``__version__``, looked up on first use: importlib.metadata costs a cache hit ~35 ms."""
-    if name != "__version__":
-        raise AttributeError(f"module 'siftpdf' has no attribute {name!r}")
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        found = version("siftpdf")
-    except PackageNotFoundError:  # running from a source tree
-        found = "0.0.0"
-    globals()["__version__"] = found
-    return found
-
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .docstream import Document
     from .sources import ReadOptions
+
+
+def __getattr__(name: str) -> Any:
+    # importlib.metadata costs ~30 ms: only pay for it when the version is asked for.
+    if name == "__version__":
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            return version("siftpdf")
+        except PackageNotFoundError:  # running from a source tree
+            return "0.0.0"
+    raise AttributeError(name)
 
 
 def extract(data: bytes, *, password: str | None = None, max_pages: int = 2000,
@@ -41,7 +39,7 @@ def extract(data: bytes, *, password: str | None = None, max_pages: int = 2000,
         yield {"done": doc.done}
 
 
-def open_doc(source: str | None, options: "ReadOptions | None" = None) -> "Document":
+def open_doc(source: str | None, options: ReadOptions | None = None) -> Document:
     """Open a PDF path, doc-stream file or ``-`` as a :class:`siftpdf.docstream.Document`."""
     from .sources import open_source
 

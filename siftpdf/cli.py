@@ -20,6 +20,7 @@ COMMANDS = {
     "grep": "siftpdf.commands.grep",
     "fetch": "siftpdf.commands.fetch",
     "cache": "siftpdf.commands.cache",
+    "digest": "siftpdf.commands.digest",
 }
 
 
@@ -45,15 +46,6 @@ def _silence_stdout() -> None:
         os.dup2(devnull, sys.stdout.fileno())
     except (OSError, ValueError, AttributeError):
         pass
-
-
-def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
-    """--version, resolved only when asked (importlib.metadata is slow to import)."""
-    if value and not ctx.resilient_parsing:
-        from . import __version__
-
-        click.echo(f"siftpdf, version {__version__}")
-        ctx.exit()
 
 
 class SiftGroup(click.Group):
@@ -84,8 +76,7 @@ class SiftGroup(click.Group):
 
 
 @click.group(cls=SiftGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
-              help="Show the version and exit.")
+@click.version_option(package_name="siftpdf", prog_name="siftpdf")
 @click.option("--debug", is_flag=True, hidden=True, help="Show tracebacks.")
 @click.pass_context
 def cli(ctx: click.Context, debug: bool) -> None:

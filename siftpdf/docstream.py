@@ -7,7 +7,8 @@ JSON Lines in this order: ``{"meta"}``, ``{"page"}`` records in page order, then
 from __future__ import annotations
 
 import json
-from typing import IO, Any, Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import IO, Any
 
 from .errors import NoTextError, UnreadableError, from_record
 
@@ -37,7 +38,7 @@ def read_records(lines: Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
             continue
         try:
             record = json.loads(line)
-        except ValueError as exc:
+        except json.JSONDecodeError as exc:
             raise UnreadableError(f"doc stream line {number}: not JSON ({exc.msg})") from None
         if not isinstance(record, dict):
             raise UnreadableError(f"doc stream line {number}: not a JSON object")
@@ -112,7 +113,7 @@ class Document:
             self._on_close()
             self._on_close = None
 
-    def __enter__(self) -> "Document":
+    def __enter__(self) -> Document:
         return self
 
     def __exit__(self, *_: object) -> None:

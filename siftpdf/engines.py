@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import ctypes
 import io
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
@@ -73,18 +74,37 @@ class PdfiumDoc:
         return list(_walk_outline(self.pdf))
 
     def extract_page(self, index: int) -> PageResult:
+        text = clean_text(self._raw_text(index))
+        if text.strip():
+            return PageResult(text, "text", self.name)
         page = self.pdf[index]
         try:
-            textpage = page.get_textpage()
-            try:
-                text = clean_text(textpage.get_text_range())
-            finally:
-                textpage.close()
-            if text.strip():
-                return PageResult(text, "text", self.name)
             return PageResult("", _blank_status(page), self.name)
         finally:
             page.close()
+
+    def _raw_text(self, index: int) -> str:
+        """Page text through PDFium's C API directly: the helper objects cost more than the
+        text itself on short pages."""
+        page = pdfium_c.FPDF_LoadPage(self.pdf, index)
+        if not page:
+            raise pdfium.PdfiumError(f"PDFium cannot load page {index + 1}")
+        try:
+            textpage = pdfium_c.FPDFText_LoadPage(page)
+            if not textpage:
+                raise pdfium.PdfiumError(f"PDFium cannot read the text of page {index + 1}")
+            try:
+                count = pdfium_c.FPDFText_CountChars(textpage)
+                if count <= 0:
+                    return ""
+                buffer = ctypes.create_string_buffer((count + 1) * 2)
+                written = pdfium_c.FPDFText_GetText(textpage, 0, count,
+                                                    ctypes.cast(buffer, ctypes.POINTER(ctypes.c_ushort)))
+                return buffer.raw[: max(0, written - 1) * 2].decode("utf-16-le", errors="replace")
+            finally:
+                pdfium_c.FPDFText_ClosePage(textpage)
+        finally:
+            pdfium_c.FPDF_ClosePage(page)
 
     def close(self) -> None:
         self.pdf.close()

@@ -40,15 +40,17 @@ def build_map(doc: Document, cap: int) -> DocMap:
         if size <= cap:
             rendered.append((record["page"], text))
             size += len(text)
-    if size <= cap:
+    if size <= cap and result.extracted >= result.pages:
         result.whole = True
         result.leading = [t for _, t in rendered]
     else:
-        budget, kept = cap // 4, []
-        for page, text in rendered:
-            if sum(len(t) for t in kept) + len(text) > budget:
+        budget, used = cap // 4, 0
+        kept: list[str] = []
+        for _, text in rendered:
+            if used + len(text) > budget:
                 break
             kept.append(text)
+            used += len(text)
         result.leading = kept
     if result.leading:
         first = rendered[0][0]
@@ -70,7 +72,8 @@ def render_map(m: DocMap, source: str, cap: int) -> str:
            f"siftpdf digest -q QUESTION {src}")
     body = "".join(m.leading)
     budget = cap - len("\n".join(head)) - len(nxt) - len(body) - 8
-    outline_lines, used = [], 0
+    outline_lines: list[str] = []
+    used = 0
     for item in m.outline:
         line = f"{'  ' * (max(1, item['level']) - 1)}- {item['title']} (p. {item['page']})"
         if used + len(line) + 1 > budget - 60:

@@ -94,6 +94,10 @@ class Job:
         self._slots.append(slot)
         return True
 
+    def drop_slot(self) -> None:
+        if len(self._slots) > 1:
+            self._slots.pop().release()
+
     def release(self) -> None:
         while self._slots:
             self._slots.pop().release()

@@ -13,7 +13,7 @@ class PageRange:
     parts: tuple[tuple[int, int | None], ...]  # (first, last or None for "to the end")
 
     @classmethod
-    def parse(cls, spec: str) -> "PageRange":
+    def parse(cls, spec: str) -> PageRange:
         parts: list[tuple[int, int | None]] = []
         for raw in spec.split(","):
             item = raw.strip()

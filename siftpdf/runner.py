@@ -14,8 +14,9 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any, Protocol
 
 from .errors import (
     EncryptedError,
@@ -28,6 +29,7 @@ from .extraction import CHUNK_PAGES, DEFAULT_MAX_PAGES, shard_of
 
 STDERR_KEEP = 4 << 10
 MAX_RESTARTS = 3
+EARLY_SPLIT_BYTES = 512 << 10
 
 
 def child_argv() -> list[str]:
@@ -52,7 +54,7 @@ class _Child:
     threads: list[threading.Thread] = field(default_factory=list)
 
     @classmethod
-    def start(cls, argv: list[str], data: bytes, password: str | None) -> "_Child":
+    def start(cls, argv: list[str], data: bytes, password: str | None) -> _Child:
         proc = subprocess.Popen(
             argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             env={}, start_new_session=True, close_fds=True,
@@ -202,18 +204,35 @@ def _test_hooks(shard: int, shards: int) -> None:
             handle.write(f"{os.getpid()} shard={shard}/{shards}\n")
 
 
+class Slots(Protocol):
+    """Who grants extraction children beyond the first (the pool)."""
+
+    def add_slot(self) -> bool:
+        """One more child now, or False: never waits."""
+        ...
+
+    def drop_slot(self) -> None:
+        """Give back the slot of a child that was not needed."""
+        ...
+
+
 def run_child(data: bytes, password: str | None = None, limits: Limits | None = None,
-              second_worker: Callable[[], bool] | None = None) -> Iterator[dict[str, Any]]:
+              slots: Slots | None = None) -> Iterator[dict[str, Any]]:
     """Extract ``data`` in child processes; yield meta, pages in order, then a merged done.
 
-    ``second_worker`` is asked once the page count shows that more children would help (a pool
-    grants a free slot or not); when it says no, one child extracts every page."""
+    With ``slots``, every child beyond the first needs a slot granted at once; when none is
+    free, one child extracts every page."""
     limits = limits or Limits()
     run = _Run(data, password, limits)
     started = time.monotonic()
     run.timer.start()
     try:
         first = run.spawn(0, limits.workers)
+        # A big file is likely a long document: start its second worker at once rather than
+        # after the first one has counted the pages.
+        early = run.spawn(1, limits.workers, outline=False) if (
+            limits.workers > 1 and len(data) >= EARLY_SPLIT_BYTES
+            and (slots is None or slots.add_slot())) else None
         meta_record = run.read(first)
         if meta_record is None or "meta" not in meta_record:
             raise run.failure(first)
@@ -222,16 +241,22 @@ def run_child(data: bytes, password: str | None = None, limits: Limits | None = 
 
         count = min(meta["pages"], limits.max_pages) if limits.max_pages > 0 else meta["pages"]
         shards = limits.workers if count > limits.chunk else 1
-        if shards > 1 and second_worker is not None and not second_worker():
+        if early is not None and shards == 1:
+            early.kill()  # the document fits one chunk after all
+            if slots is not None:
+                slots.drop_slot()
+        if shards > 1 and early is None and slots is not None and not slots.add_slot():
             # The first child skips the other shards' chunks: replace it by one that does all.
             first.kill()
             first = run.spawn(0, 1, outline=False)
-            run.read(first)  # its meta: the one already yielded stands
+            if run.read(first) is None:  # its meta: the one already yielded stands
+                raise run.failure(first)
             shards = 1
         owners: dict[int, _Child] = {0: first}
         for shard in range(1, shards):
-            owners[shard] = run.spawn(shard, limits.workers, outline=False)
-            run.read(owners[shard])  # its meta: the first child's is the one we keep
+            owners[shard] = early if early is not None else run.spawn(shard, limits.workers, outline=False)
+            if run.read(owners[shard]) is None:  # its meta: the first child's is the one we keep
+                raise run.failure(owners[shard])
         done: dict[str, Any] = {"pages_processed": 0, "pages_failed": 0, "page_limit_reached": count < meta["pages"],
                                 "clipped_chars": 0, "unmapped_chars": 0, "engines": {}}
         engine = meta.get("engine", {}).get("name", "pdfium")

@@ -53,7 +53,7 @@ def extract(data: bytes, options: ReadOptions) -> Generator[dict[str, Any], None
 
     pool = Pool(options.cache.path)
     with pool.job(options.caller_id) as job:
-        yield from run_child(data, options.password, options.limits, second_worker=job.add_slot)
+        yield from run_child(data, options.password, options.limits, slots=job)
 
 
 # -- local bytes -------------------------------------------------------------------------------

@@ -5,8 +5,9 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field, fields, is_dataclass
-from typing import IO, Any, Iterator
+from typing import IO, Any
 
 from .cache import CacheSettings
 from .docstream import FORMAT, Document, read_records, require_text
@@ -68,13 +69,17 @@ def _plain(value: Any) -> Any:
 
 
 def read_head(stream: IO[bytes], size: int = SNIFF_BYTES) -> bytes:
-    """Read up to ``size`` bytes, looping: a pipe may deliver fewer per read."""
+    """Read up to ``size`` bytes for sniffing, but stop as soon as the kind is certain:
+    a doc stream on a pipe must not wait for a kilobyte its writer has not produced yet."""
+    read = getattr(stream, "read1", stream.read)
     head = b""
     while len(head) < size:
-        chunk = stream.read(size - len(head))
+        chunk = read(size - len(head))
         if not chunk:
             break
         head += chunk
+        if b"%PDF-" in head or head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b'{"meta"'):
+            break
     return head
 
 

@@ -130,6 +130,8 @@ def outline_doc() -> bytes:
     ch2_d.update({NameObject("/Parent"): root, NameObject("/Prev"): ch1,
                   NameObject("/Next"): ch1})  # and a sibling loop
     writer._root_object[NameObject("/Outlines")] = root
+    writer.set_page_label(0, 1, style="/r")  # i, ii
+    writer.set_page_label(2, 3, style="/D", start=1)  # 1, 2
     writer._info.get_object()[NameObject("/Title")] = _title(
         codecs.BOM_UTF16_BE + "Outline Tëst".encode("utf-16-be"))
     out = io.BytesIO()
@@ -161,21 +163,29 @@ def sample() -> bytes:
             "A river on a flat plain rarely runs straight. Water on the outside of a bend moves",
             "faster and cuts the bank, while slower water on the inside drops its sand, so every",
             "bend grows a little each flood season until the loop is cut off as an oxbow lake.",
+            "The steeper the valley, the straighter the channel: meanders need a gentle slope",
+            "and banks soft enough to erode, which is why they are common on alluvial plains.",
         ]),
         ("2 Reading a flood plain", [
             "Oxbow lakes, levees and scroll bars record where the channel used to be. A map of",
             "the flood plain is a history of the river: the older the scroll bar, the further it",
             "lies from the present channel. Surveyors date them by the trees that grow on them.",
+            "Natural levees form where floodwater leaves the channel and slows at once, dropping",
+            "its coarsest load on the bank; the finer silt settles far out in the back swamps.",
         ]),
         ("3 Measuring discharge", [
             "Discharge is the volume of water passing a cross-section each second. Hydrologists",
             "measure the depth and velocity at stations across the channel and add up the",
             "product of area and velocity. A rating curve then links discharge to stage height.",
+            "Gauging stations record stage every fifteen minutes, and the rating curve turns",
+            "each reading into discharge until a flood reshapes the bed and it must be redrawn.",
         ]),
         ("4 Sediment budgets", [
             "A sediment budget balances what enters a reach with what leaves it and what is",
             "stored. Dams trap sediment, so reaches below them starve and cut down into their",
             "beds; this is why deltas shrink when rivers upstream are dammed.",
+            "Measuring the load is hard: suspended sediment is sampled with bottles lowered",
+            "through the water column, while bed load is caught in traps set on the river bed.",
         ]),
         ("5 Field safety", [
             "Never wade a river above knee depth, keep a throw line on the bank, and check the",

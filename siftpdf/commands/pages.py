@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from ..docstream import write_record
+from ..docstream import Document, write_record
 from ..ranges import PageRange
 from ..sources import ReadOptions, open_source
 from ..textview import render_page
@@ -43,7 +43,7 @@ def command(page_range: str, source: str | None, cap: int, as_json: bool, read_o
         _write_text(doc, wanted, cap, source_label(source))
 
 
-def _write_json(doc, wanted: PageRange) -> None:  # type: ignore[no-untyped-def]
+def _write_json(doc: Document, wanted: PageRange) -> None:
     write_record(sys.stdout, {"meta": doc.meta})
     returned = 0
     for record in doc.pages():
@@ -53,8 +53,9 @@ def _write_json(doc, wanted: PageRange) -> None:  # type: ignore[no-untyped-def]
     write_record(sys.stdout, {"done": doc.done or {}})
 
 
-def _write_text(doc, wanted: PageRange, cap: int, label: str) -> None:  # type: ignore[no-untyped-def]
+def _write_text(doc: Document, wanted: PageRange, cap: int, label: str) -> None:
     size = returned = 0
+    with_text = False
     last = wanted.last(doc.extracted_count)
     for record in doc.pages():
         page = record["page"]
@@ -75,6 +76,9 @@ def _write_text(doc, wanted: PageRange, cap: int, label: str) -> None:  # type: 
         out(text)
         size += len(text)
         returned += 1
+        with_text = with_text or record.get("status") == "text"
+    if not with_text:
+        doc.drain()  # a document with no text layer at all is an error, not blank pages
 
 
 def _rest(wanted: PageRange, page: int, count: int) -> str:

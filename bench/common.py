@@ -1,0 +1,94 @@
+"""Measuring helpers shared by the benchmarks: wall time and peak memory of a process tree."""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT.parent / "shared" / "corpus"
+DATA = ROOT / "bench" / ".data"
+SIFTPDF = [sys.executable, "-m", "siftpdf"]
+
+
+@dataclass
+class Measure:
+    seconds: float  # median wall time
+    peak_mb: float  # peak resident memory of the whole process tree, summed
+
+    def row(self) -> str:
+        return f"{self.seconds * 1000:8.0f} ms {self.peak_mb:7.1f} MB"
+
+
+def _tree_rss_kb(pid: int) -> int:
+    total, stack = 0, [pid]
+    while stack:
+        current = stack.pop()
+        try:
+            with open(f"/proc/{current}/status") as status:
+                for line in status:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+                        break
+            with open(f"/proc/{current}/task/{current}/children") as children:
+                stack.extend(int(c) for c in children.read().split())
+        except (FileNotFoundError, ProcessLookupError, ValueError):
+            continue
+    return total
+
+
+def run_once(cmd: list[str], stdin_path: Path | None = None) -> tuple[float, float, int]:
+    """Wall seconds, peak tree RSS (MB, sampled every 5 ms) and the exit code of one run."""
+    stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
+    started = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            env={**os.environ, "NO_COLOR": "1"})
+    peak = 0
+    while proc.poll() is None:
+        peak = max(peak, _tree_rss_kb(proc.pid))
+        time.sleep(0.005)
+    elapsed = time.perf_counter() - started
+    if stdin_path:
+        stdin.close()  # type: ignore[union-attr]
+    return elapsed, peak / 1024, proc.returncode
+
+
+def time_once(cmd: list[str], stdin_path: Path | None = None) -> tuple[float, int]:
+    """Wall seconds and exit code of one run, with nothing else watching it."""
+    stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
+    started = time.perf_counter()
+    code = subprocess.run(cmd, stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+    elapsed = time.perf_counter() - started
+    if stdin_path:
+        stdin.close()  # type: ignore[union-attr]
+    return elapsed, code
+
+
+def measure(cmd: list[str], repeat: int = 5, stdin_path: Path | None = None) -> Measure:
+    """Median wall time of ``repeat`` plain runs, then one sampled run for peak memory."""
+    runs = [time_once(cmd, stdin_path) for _ in range(repeat)]
+    failed = [code for _, code in runs if code not in (0, 1)]
+    if failed:
+        raise RuntimeError(f"{' '.join(cmd)} exited {failed[0]}")
+    _, peak, _ = run_once(cmd, stdin_path)
+    return Measure(statistics.median(r[0] for r in runs), peak)
+
+
+def have(tool: str) -> bool:
+    from shutil import which
+
+    return which(tool) is not None
+
+
+def table(title: str, header: list[str], rows: list[list[str]]) -> None:
+    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows, strict=False)]
+    print(f"\n## {title}\n")
+    print("| " + " | ".join(h.ljust(w) for h, w in zip(header, widths, strict=False)) + " |")
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for row in rows:
+        print("| " + " | ".join(str(c).ljust(w) for c, w in zip(row, widths, strict=False)) + " |")

@@ -1,0 +1,67 @@
+"""siftpdf digest: answer a question about a document, citing pages."""
+
+from __future__ import annotations
+
+import click
+
+from ..docstream import dumps
+from ..sources import ReadOptions, open_source
+from .options import cap_option, extraction_options, json_option, note, out
+
+
+@click.command("digest")
+@click.option("-q", "--question", required=True, help="The question to answer from the document.")
+@click.argument("source", required=False)
+@click.option("--llm-cmd", metavar="CMD", help="Pipe the prompt to CMD's stdin and read the answer from its stdout.")
+@click.option("--show-prompt", is_flag=True, help="Print the prompt and call nothing.")
+@click.option("--semantic", is_flag=True,
+              help="Fuse BM25 with embeddings of a local model (extra 'semantic'; slow the first time).")
+@click.option("--llm-timeout", type=click.FloatRange(min=1), default=300.0, show_default=True,
+              help="Seconds to wait for the model.")
+@cap_option
+@json_option
+@click.option("--quiet", is_flag=True, help="No notes on stderr (-q is --question here).")
+@extraction_options
+def command(question: str, source: str | None, llm_cmd: str | None, show_prompt: bool, semantic: bool,
+            llm_timeout: float,
+            cap: int, as_json: bool, quiet: bool, read_options: ReadOptions) -> None:
+    """Answer QUESTION from SOURCE, citing pages as (p. N).
+
+    The document is cut into page-aware chunks; BM25 picks those relevant to
+    the question (the index is cached, so a second question is quick); the
+    prompt keeps their --- page N --- markers. The answer comes from --llm-cmd,
+    else from the OpenAI-compatible endpoint in SIFTPDF_LLM_URL (with
+    SIFTPDF_LLM_MODEL, SIFTPDF_LLM_KEY), else it is an extractive digest: the
+    best passages, each with its page. No model is called unasked. Citations
+    of pages that were not in the prompt are reported.
+
+    \b
+    Examples:
+      siftpdf digest -q 'what learning rate schedule is used?' paper.pdf
+      siftpdf digest -q 'warranty period' manual.jsonl --llm-cmd 'llm -m gpt-4o-mini'
+      siftpdf digest -q 'who signed it?' contract.pdf --show-prompt
+    """
+    from ..digest.core import digest, prepare
+    from ..digest.models import Endpoint
+    from ..digest.retrieval import default_store
+
+    store = default_store()
+    embedder = None
+    if semantic:
+        from ..digest.semantic import MiniLM
+
+        embedder = MiniLM()
+    with open_source(source, read_options) as doc:
+        if show_prompt:
+            prompt, _, _ = prepare(doc, question, cap, store, embedder)
+            out(prompt.text)
+            return
+        result = digest(doc, question, budget=cap, llm_cmd=llm_cmd, endpoint=Endpoint.from_env(),
+                        timeout=llm_timeout, store=store, embedder=embedder)
+    if result.invalid_citations:
+        pages = ", ".join(str(p) for p in result.invalid_citations)
+        note(f"siftpdf: the answer cites page(s) {pages}, which were not in the prompt", quiet)
+    if as_json:
+        out(dumps(result.to_record()) + "\n")
+        return
+    out(result.answer.rstrip("\n") + "\n")
