@@ -263,8 +263,9 @@ class View:
     """Read-only access to the stores, for the cache-hit path.
 
     Opening a ``diskcache.Cache`` writes its settings (about twenty commits) and reopens its
-    connection, ~20 ms per store: too slow for a hit. A view runs only SELECTs on the same
-    tables and decodes values with diskcache's own ``Disk``, so the format stays diskcache's.
+    connection, ~20 ms per store, and importing diskcache costs ~15 ms more: too slow for a hit.
+    A view runs only SELECTs on diskcache's ``Cache`` table and decodes the values as
+    ``diskcache.Disk.fetch`` does (:func:`_fetch`; a test holds the two to the same answers).
     A store that does not exist yet is simply empty.
     """
 
@@ -276,13 +277,11 @@ class View:
         if self._parts.get(name) is None:
             import sqlite3
 
-            from diskcache import Disk
-
             path = self.directory / name / "cache.db"
             if not path.exists():
                 return None  # not yet: another process may create it while we wait for a lock
             connection = sqlite3.connect(str(path), timeout=60, isolation_level=None, check_same_thread=False)
-            self._parts[name] = (connection, Disk(str(self.directory / name)))
+            self._parts[name] = (connection, str(self.directory / name))
         return self._parts[name]
 
     def _get(self, name: str, key: str) -> Any:
@@ -291,17 +290,16 @@ class View:
             return None
         import sqlite3
 
-        connection, disk = part
-        db_key, raw = disk.put(key)
-        try:
-            row = connection.execute("SELECT expire_time, mode, filename, value FROM Cache WHERE key = ? AND raw = ?",
-                                     (db_key, raw)).fetchone()
+        connection, folder = part
+        try:  # a str key is stored as itself with raw = 1
+            row = connection.execute("SELECT expire_time, mode, filename, value FROM Cache WHERE key = ? AND raw = 1",
+                                     (key,)).fetchone()
         except sqlite3.OperationalError:  # another process is creating the store right now
             return None
         if row is None or (row[0] is not None and row[0] < time.time()):
             return None
         try:
-            return disk.fetch(row[1], row[2], row[3], False)
+            return _fetch(folder, row[1], row[2], row[3])
         except OSError:  # its file was removed by an eviction meanwhile
             return None
 
@@ -343,7 +341,7 @@ class View:
         part = self._part("pages")
         if part is None:
             return {}
-        connection, disk = part
+        connection, folder = part
         keys = {_page_key(cls, sha, digest, number): number for number in numbers}
         marks = ",".join("?" * len(keys))
         try:
@@ -357,7 +355,28 @@ class View:
             if expire is not None and expire < now:
                 continue
             try:
-                found[keys[key]] = json.loads(disk.fetch(mode, filename, value, False))
+                found[keys[key]] = json.loads(_fetch(folder, mode, filename, value))
             except OSError:
                 continue
         return found
+
+
+def _fetch(folder: str, mode: int, filename: str | None, value: Any) -> Any:
+    """A value as ``diskcache.Disk.fetch(mode, filename, value, read=False)`` returns it
+    (diskcache 5: modes 1 raw, 2 binary file, 3 text file, 4 pickle inline or in a file)."""
+    if mode == 1:
+        return bytes(value) if isinstance(value, memoryview) else value
+    if mode == 2:
+        with open(os.path.join(folder, str(filename)), "rb") as reader:
+            return reader.read()
+    if mode == 3:
+        with open(os.path.join(folder, str(filename)), encoding="UTF-8") as reader:
+            return reader.read()
+    if mode == 4:
+        import pickle
+
+        if value is None:
+            with open(os.path.join(folder, str(filename)), "rb") as reader:
+                return pickle.load(reader)
+        return pickle.loads(value)
+    raise OSError(f"unknown diskcache value mode {mode}")

@@ -164,7 +164,7 @@ def test_a_cache_hit_imports_no_engine_no_http_client_and_no_rich(fixtures: Path
     assert result.returncode == 0, result.stderr
     imported = {line.split("|")[-1].strip() for line in result.stderr.decode().splitlines() if "|" in line}
     assert "siftpdf.cache" in imported  # the measurement works
-    for module in ("pypdfium2", "pypdf", "pdfplumber", "httpx", "httpcore", "rich", "siftpdf.engines"):
+    for module in ("pypdfium2", "pypdf", "pdfplumber", "httpx", "httpcore", "rich", "siftpdf.engines", "diskcache"):
         assert module not in imported, module
 
 
@@ -180,7 +180,7 @@ def test_a_url_cache_hit_imports_no_http_client(fixtures: Path) -> None:
         assert "beta crimson harbor" in result.stdout.decode()
         imported = {line.split("|")[-1].strip() for line in result.stderr.decode().splitlines() if "|" in line}
         assert "siftpdf.cache" in imported
-        assert not imported & {"httpx", "httpcore", "siftpdf.fetch", "pypdfium2", "pypdf", "rich"}
+        assert not imported & {"httpx", "httpcore", "siftpdf.fetch", "pypdfium2", "pypdf", "rich", "diskcache"}
     finally:
         server.stop()
 
@@ -213,3 +213,22 @@ def test_concurrent_reads_of_the_same_content_share_one_child(fixtures: Path, tm
         assert proc.returncode == 0, stderr
         assert "beta crimson harbor" in stdout.decode()
     assert child_log() == 1
+
+
+def test_the_view_reads_every_kind_of_value_as_diskcache_does(tmp_path: Path) -> None:
+    import diskcache
+
+    from siftpdf.cache import _fetch
+
+    cache = diskcache.Cache(str(tmp_path / "docs"))
+    values = {"small-text": "p" * 10, "large-text": "é" * 100_000, "small-dict": {"a": 1},
+              "large-dict": {"text": "x" * 100_000}, "small-bytes": b"\x00\x01", "large-bytes": b"\x02" * 100_000,
+              "number": 7}
+    for key, value in values.items():
+        cache.set(key, value)
+    rows = cache._sql("SELECT key, mode, filename, value FROM Cache").fetchall()
+    assert {row[1] for row in rows} == {1, 2, 3, 4}  # every storage mode is exercised
+    for key, mode, filename, value in rows:
+        assert _fetch(str(tmp_path / "docs"), mode, filename, value) == values[key]
+        assert _fetch(str(tmp_path / "docs"), mode, filename, value) == cache._disk.fetch(mode, filename, value, False)
+    cache.close()
