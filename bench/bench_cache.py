@@ -12,6 +12,7 @@ per cache-hit command. The documents are the ``long`` corpus files of 600+ pages
 from __future__ import annotations
 
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -50,15 +51,20 @@ def _siftpdf() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "siftpdf"]
 
 
-def _time(argv: list[str], env: dict[str, str], runs: int) -> list[float]:
-    times = []
+def _time(argv: list[str], env: dict[str, str], runs: int) -> tuple[list[float], list[float]]:
+    """Wall and CPU (user + system) milliseconds of each run. CPU time says what the command
+    costs when the machine is busy with other work and wall time is inflated."""
+    walls, cpus = [], []
     for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
         result = subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        times.append((time.perf_counter() - started) * 1000)
+        walls.append((time.perf_counter() - started) * 1000)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append((after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000)
         if result.returncode not in (0, 1):
             raise SystemExit(f"{' '.join(argv)} failed: {result.stderr.decode()[:300]}")
-    return times
+    return walls, cpus
 
 
 def _pages(path: Path) -> int:
@@ -79,9 +85,10 @@ def run() -> None:
                    env={k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
                    stdout=subprocess.DEVNULL)
     sift = _siftpdf()
-    print("cache-hit siftpdf vs pdfgrep -n (wall ms per whole command; median of "
-          f"{RUNS} runs, pdfgrep {PEER_RUNS})")
-    print(f"{'document':<28} {'pages':>5}  {'command':<24} {'median':>8} {'min':>8} {'vs pdfgrep':>11}")
+    print(f"cache-hit siftpdf vs pdfgrep -n: milliseconds per whole command, median of {RUNS} runs "
+          f"(pdfgrep {PEER_RUNS}); load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    print(f"{'document':<24} {'pages':>5}  {'command':<26} {'wall':>7} {'min':>7} {'cpu':>7}"
+          f" {'x pdfgrep wall':>15} {'x cpu':>6}")
     with tempfile.TemporaryDirectory(prefix="siftpdf-bench-") as tmp:
         children = Path(tmp) / "children.log"
         env = dict(os.environ, SIFTPDF_CACHE_DIR=str(Path(tmp) / "cache"), SIFTPDF_TEST_CHILD_LOG=str(children))
@@ -89,19 +96,18 @@ def run() -> None:
             subprocess.run([*sift, "extract", str(path)], env=env, stdout=subprocess.DEVNULL, check=True)
             before = children.read_text().count("\n") if children.exists() else 0
             rows = [
-                ("siftpdf grep (hit)", _time([*sift, "grep", pattern, str(path)], env, RUNS)),
+                ("siftpdf grep (cache hit)", _time([*sift, "grep", pattern, str(path)], env, RUNS)),
                 ("siftpdf pages 41-60 (hit)", _time([*sift, "pages", "41-60", str(path)], env, RUNS)),
             ]
             after = children.read_text().count("\n") if children.exists() else 0
             if after != before:
                 raise SystemExit("bench_cache: a timed command started an extraction child (not a cache hit)")
-            peer = _time(["pdfgrep", "-n", "-i", pattern, str(path)], env, PEER_RUNS)
-            rows.append(("pdfgrep -n -i", peer))
-            peer_median = statistics.median(peer)
-            for name, times in rows:
-                median = statistics.median(times)
-                print(f"{path.name[:28]:<28} {_pages(path):>5}  {name:<24} {median:>8.1f} {min(times):>8.1f}"
-                      f" {peer_median / median:>10.1f}x")
+            rows.append(("pdfgrep -n -i", _time(["pdfgrep", "-n", "-i", pattern, str(path)], env, PEER_RUNS)))
+            peer_wall, peer_cpu = (statistics.median(x) for x in rows[-1][1])
+            for name, (walls, cpus) in rows:
+                wall, cpu = statistics.median(walls), statistics.median(cpus)
+                print(f"{path.name[:24]:<24} {_pages(path):>5}  {name:<26} {wall:>7.1f} {min(walls):>7.1f}"
+                      f" {cpu:>7.1f} {peer_wall / wall:>14.1f}x {peer_cpu / cpu:>5.1f}x")
 
 
 if __name__ == "__main__":

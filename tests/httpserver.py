@@ -38,6 +38,7 @@ class Server:
     host: str
     port: int = 0
     routes: dict[str, Route] = field(default_factory=dict)
+    headers: dict[str, str] = field(default_factory=dict)  # extra headers on every 200
     requests: list[Seen] = field(default_factory=list)
 
     def url(self, path: str) -> str:
@@ -82,6 +83,8 @@ def _handler(server: Server) -> type[BaseHTTPRequestHandler]:
                 self.send_header("ETag", route.etag)
             if route.last_modified:
                 self.send_header("Last-Modified", route.last_modified)
+            for name, value in server.headers.items():
+                self.send_header(name, value)
             if isinstance(route.body, bytes):
                 self.send_header("Content-Length", str(len(route.body)))
                 self.end_headers()

@@ -247,3 +247,39 @@ def test_http_errors_are_fetch_errors(server: Running) -> None:
     result = run_siftpdf("fetch", *OK, server.server.url("/missing.pdf"))
     assert result.returncode == 8
     assert b"HTTP 404" in result.stderr
+
+
+def test_a_redirect_to_another_scheme_is_refused(server: Running) -> None:
+    server.server.routes["/go"] = Route(b"", status=302, location="file:///etc/passwd")
+    result = run_siftpdf("fetch", *OK, server.server.url("/go"))
+    assert result.returncode == 8, result.stderr
+    assert b"root:" not in result.stdout + result.stderr
+
+
+def test_the_body_limit_counts_decoded_bytes(server: Running) -> None:
+    import gzip
+
+    bomb = gzip.compress(b"<!doctype html><html><body>" + b" " * 6_000_000)
+    assert len(bomb) < 100_000
+    server.server.routes["/bomb.html"] = Route(bomb, "text/html")
+    server.server.headers = {"Content-Encoding": "gzip"}
+    result = run_siftpdf("fetch", *OK, server.server.url("/bomb.html"))
+    assert result.returncode == 7, result.stderr
+    assert b"too large (>5 MB)" in result.stderr
+
+
+def test_a_pdf_that_arrives_too_slowly_times_out(server: Running, run_cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    monkeypatch.setattr(siftpdf.fetch, "PDF_TIMEOUT", 1.0)  # 120 s in real life
+
+    def dribble():
+        yield b"%PDF-1.7\n" + b"0" * 2048
+        for _ in range(30):
+            time.sleep(0.2)
+            yield b"0" * 100
+
+    server.server.routes["/slow.pdf"] = Route(dribble, length=False)
+    result = run_cli("fetch", *OK, server.server.url("/slow.pdf"))
+    assert result.exit_code == 6
+    assert "fetch timed out" in result.output
