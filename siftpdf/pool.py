@@ -103,9 +103,37 @@ class Job:
             self._slots.pop().release()
 
 
+class _CallerLock(FileLock):
+    def __init__(self, path: Path, caller_id: str) -> None:
+        super().__init__(path)
+        self.caller_id = caller_id
+
+    def release(self) -> None:
+        if self.held:
+            _CALLERS.pop(self.caller_id, None)
+        super().release()
+
+
+# Caller ids whose job this process is running: a download and then the extraction of what
+# it brought are one job, so the extraction does not take the caller's lock a second time.
+_CALLERS: dict[str, _CallerLock] = {}
+
+
+def take_caller(cache_dir: Path, caller_id: str) -> FileLock | None:
+    """The caller's one-job lock; None when this process holds it already; busy when another does."""
+    if caller_id in _CALLERS:
+        return None
+    lock = _CallerLock(pool_dir(cache_dir) / f"caller.{_name(caller_id)}", caller_id)
+    if not lock.try_acquire():
+        raise BusyError("busy: this caller already has a PDF job in flight")
+    _CALLERS[caller_id] = lock
+    return lock
+
+
 class Pool:
     def __init__(self, cache_dir: Path, slots: int = SLOTS, waiting: int = WAITING,
                  max_wait: float = MAX_WAIT) -> None:
+        self.cache_dir = cache_dir
         self.dir = pool_dir(cache_dir)
         self.slots, self.waiting, self.max_wait = slots, waiting, max_wait
 
@@ -129,11 +157,7 @@ class Pool:
     @contextmanager
     def job(self, caller_id: str | None = None) -> Iterator[Job]:
         """Hold a slot for one extraction job (waiting for it in the queue if need be)."""
-        caller = None
-        if caller_id:
-            caller = FileLock(self.dir / f"caller.{_name(caller_id)}")
-            if not caller.try_acquire():
-                raise BusyError("busy: this caller already has a PDF job in flight")
+        caller = take_caller(self.cache_dir, caller_id) if caller_id else None
         job = Job(self, [])
         try:
             job._slots.append(self._take_slot() or self._wait_for_slot())

@@ -26,7 +26,7 @@ from .cache import Store, View, open_store, password_check
 from .docstream import Document, require_text
 from .errors import BusyError, FetchError, SiftError, UnreadableError
 from .log import Log
-from .pool import FileLock, Pool, flight_lock
+from .pool import FileLock, Pool, flight_lock, take_caller
 from .sources import ReadOptions, _with_source
 
 # A follower waits for the leader's download (≤120 s), its pool wait (≤20 s) and extraction.
@@ -200,14 +200,20 @@ def open_url(url: str, options: ReadOptions) -> Document:
     lock = flight_lock(settings.path, f"url|{settings.caller_class}|{url}")
     if not lock.acquire(_flight_wait(options)):
         raise BusyError("pdf workers busy (waiting for the same URL)")
+    locks = [lock]
     try:
         doc = _url_hit(view, url, options)
         if doc is not None:
             lock.release()
             return doc
-        return _refresh(open_store(settings), view, url, options, lock)
+        locks = [lock]
+        if options.caller_id:  # the download is part of the caller's one job
+            caller = take_caller(settings.path, options.caller_id)
+            if caller is not None:
+                locks.append(caller)
+        return _refresh(open_store(settings), view, url, options, locks)
     except BaseException:
-        lock.release()
+        _release(locks)
         raise
 
 
@@ -218,7 +224,7 @@ def _url_hit(view: View, url: str, options: ReadOptions) -> Document | None:
     return _hit(view, entry["sha256"], options.digest(), options, url, {"final_url": entry["final_url"]})
 
 
-def _refresh(store: Store, view: View, url: str, options: ReadOptions, lock: FileLock) -> Document:
+def _refresh(store: Store, view: View, url: str, options: ReadOptions, locks: list[FileLock]) -> Document:
     cls, digest = options.cache.caller_class, options.digest()
     known = store.url(cls, url)
     if known is not None and store.document(cls, known["sha256"], digest) is None:
@@ -232,7 +238,7 @@ def _refresh(store: Store, view: View, url: str, options: ReadOptions, lock: Fil
         store.touch_document(cls, known["sha256"], digest)
         doc = _hit(view, known["sha256"], digest, options, url, {"final_url": entry["final_url"]})
         if doc is not None:
-            lock.release()
+            _release(locks)
             return doc
         fetched = _download(url, options, None)  # evicted meanwhile: fetch it whole
     data = _pdf_body(fetched)
@@ -243,7 +249,7 @@ def _refresh(store: Store, view: View, url: str, options: ReadOptions, lock: Fil
         store.put_url(cls, fetched.final_url, entry)
     if store.document(cls, entry["sha256"], digest) is not None:
         store.touch_document(cls, entry["sha256"], digest)  # same bytes: nothing to re-extract
-    return open_cached(data, url, options, {"final_url": fetched.final_url}, locks=[lock])
+    return open_cached(data, url, options, {"final_url": fetched.final_url}, locks=locks)
 
 
 def _download(url: str, options: ReadOptions, known: dict[str, Any] | None) -> Any:

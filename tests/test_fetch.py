@@ -283,3 +283,32 @@ def test_a_pdf_that_arrives_too_slowly_times_out(server: Running, run_cli, monke
     result = run_cli("fetch", *OK, server.server.url("/slow.pdf"))
     assert result.exit_code == 6
     assert "fetch timed out" in result.output
+
+
+def test_a_download_is_part_of_the_callers_one_job(server: Running, three: bytes, fixtures: Path,
+                                                   tmp_path: Path) -> None:
+    import os
+    import time
+
+    server.server.routes["/slow.pdf"] = Route(three, delay=8.0)
+    env = dict(os.environ, SIFTPDF_CALLER_ID="agent-3")
+    fetching = subprocess.Popen([sys.executable, "-m", "siftpdf", "fetch", *OK, server.server.url("/slow.pdf")],
+                                env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        end = time.monotonic() + 60
+        while not server.server.gets("/slow.pdf") and time.monotonic() < end:
+            time.sleep(0.05)
+        assert server.server.gets("/slow.pdf"), "the download never started"
+        other = run_siftpdf("extract", str(fixtures / "long.pdf"), env={"SIFTPDF_CALLER_ID": "agent-3"})
+        assert other.returncode == 75
+        assert b"already has a PDF job in flight" in other.stderr
+        # The same caller asking for the same URL waits for the download instead.
+        same = run_siftpdf("pages", "2", *OK, server.server.url("/slow.pdf"), env={"SIFTPDF_CALLER_ID": "agent-3"})
+        assert same.returncode == 0, same.stderr
+        assert "beta crimson harbor" in same.stdout.decode()
+        assert fetching.wait(timeout=120) == 0
+    finally:
+        if fetching.poll() is None:
+            fetching.kill()
+        fetching.communicate()
+    assert len(server.server.gets("/slow.pdf")) == 1
