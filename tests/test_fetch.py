@@ -226,8 +226,10 @@ def test_restricted_pages_are_invisible_to_the_default_class_and_its_logs_carry_
     for secret in ("127.0.0.1", str(server.server.port), "doc.pdf", "Three Page Test", "alpha", "quantum",
                    "phrase", "title"):
         assert secret not in log, (secret, log)
-    # Its own second read is a cache hit ...
-    assert run_siftpdf("pages", "2", *OK, url, env=restricted).returncode == 0
+    # Its own second read is a cache hit, logged as bare as the first ...
+    hit = run_siftpdf("pages", "2", "-v", *OK, url, env=restricted)
+    assert hit.returncode == 0
+    assert hit.stderr.decode().strip() == "siftpdf: pdf outcome=cached"
     assert (len(server.server.requests), child_log()) == (1, 1)
     # ... which the default class cannot see: it downloads and extracts for itself.
     result = run_siftpdf("pages", "2", "-v", *OK, url)
