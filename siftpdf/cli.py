@@ -83,8 +83,10 @@ def cli(ctx: click.Context, debug: bool) -> None:
     """Read PDFs safely and fast, as page-cited text and JSON Lines.
 
     Every PDF is parsed in a resource-limited child process. Commands read a
-    PDF path, a doc-stream file or stdin (decided by sniffing) and write the
-    text view or, with --json, JSON Lines records.
+    PDF path, an http(s) URL, a doc-stream file or stdin (decided by sniffing)
+    and write the text view or, with --json, JSON Lines records. Extracted
+    pages go to a shared cache, so a second look starts no child and makes
+    no request.
     """
     ctx.obj = {"debug": debug}
 
