@@ -314,3 +314,12 @@ def test_a_download_is_part_of_the_callers_one_job(server: Running, three: bytes
             fetching.kill()
         fetching.communicate()
     assert len(server.server.gets("/slow.pdf")) == 1
+
+
+def test_no_cache_downloads_and_extracts_every_time(server: Running, three: bytes, child_log) -> None:
+    server.server.routes["/doc.pdf"] = Route(three, etag='"v1"')
+    for _ in range(2):
+        result = run_siftpdf("pages", "3", "--no-cache", *OK, server.server.url("/doc.pdf"))
+        assert "gamma velvet mountain" in result.stdout.decode()
+    assert (len(server.server.gets("/doc.pdf")), child_log()) == (2, 2)
+    assert all("if-none-match" not in r.headers for r in server.server.requests)
