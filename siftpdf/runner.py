@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import json
 import os
-import signal
-import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:  # imported where used: a cache hit reads Limits from here and starts nothing
+    import subprocess
+    import threading
 
 from .errors import (
     EncryptedError,
@@ -55,6 +56,9 @@ class _Child:
 
     @classmethod
     def start(cls, argv: list[str], data: bytes, password: str | None) -> _Child:
+        import subprocess
+        import threading
+
         proc = subprocess.Popen(
             argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             env={}, start_new_session=True, close_fds=True,
@@ -95,6 +99,8 @@ class _Child:
     def kill(self) -> None:
         if self.proc.poll() is None:
             try:
+                import signal
+
                 os.killpg(self.proc.pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 pass
@@ -122,6 +128,8 @@ class _Run:
         self.children: list[_Child] = []
         self.timed_out = False
         self.text_bytes = 0
+        import threading
+
         self.timer = threading.Timer(limits.deadline, self._expire)
         self.timer.daemon = True
 
