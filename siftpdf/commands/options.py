@@ -12,8 +12,8 @@ from typing import Any
 import click
 from click.shell_completion import CompletionItem
 
-from ..docstream import write_record
 from ..cache import DEFAULT_MAX_AGE, CacheSettings, check_class, parse_size
+from ..docstream import write_record
 from ..runner import Limits
 from ..sources import ReadOptions
 from .progress import PageProgress, before_output
