@@ -41,7 +41,7 @@ def _flight_wait(options: ReadOptions) -> float:
     return options.limits.deadline + FLIGHT_MARGIN
 
 
-def extract(data: bytes, options: ReadOptions) -> Iterator[dict[str, Any]]:
+def extract(data: bytes, options: ReadOptions) -> Generator[dict[str, Any], None, None]:
     """Extract PDF bytes: in the child under the pool, or in this process when trusted."""
     records = _extract(data, options)
     if options.on_page is None:

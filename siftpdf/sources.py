@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import asdict, dataclass, field, fields, is_dataclass
 from typing import IO, Any
 
@@ -128,7 +128,7 @@ def open_pdf_bytes(data: bytes, name: str | None, options: ReadOptions) -> Docum
 
 
 def report_pages(records: Iterator[dict[str, Any]],
-                 on_page: Callable[[int, int], None]) -> Iterator[dict[str, Any]]:
+                 on_page: Callable[[int, int], None]) -> Generator[dict[str, Any], None, None]:
     """Pass records through, calling ``on_page(done, total)`` after each page."""
     total = done = 0
     try:
