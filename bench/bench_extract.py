@@ -1,4 +1,4 @@
-"""Cold extraction against pdftotext -layout, measured in the same run (issue targets:
+"""Cold extraction (--no-cache) against pdftotext -layout, measured in the same run (issue targets:
 2,100 pages at most 1.5x pdftotext and 150 MB; 1 page under 250 ms; --help under 100 ms)."""
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def run() -> None:
         docs.append((f"largest corpus book ({book.name})", book))
     rows = []
     for label, path in docs:
-        sift = measure(SIFTPDF + ["extract", "--max-pages", "5000", str(path)])
+        sift = measure(SIFTPDF + ["extract", "--no-cache", "--max-pages", "5000", str(path)])
         if have("pdftotext"):
             peer = measure(["pdftotext", "-layout", str(path), "/dev/null"])
             ratio = f"{sift.seconds / peer.seconds:.2f}x"
@@ -46,7 +46,7 @@ def run() -> None:
     table("Cold extract: siftpdf extract vs pdftotext -layout (median of 5, peak RSS of the process tree)",
           ["document", "siftpdf", "pdftotext -layout", "time ratio"], rows)
 
-    one = measure(SIFTPDF + ["extract", str(files["one"])], repeat=7)
+    one = measure(SIFTPDF + ["extract", "--no-cache", str(files["one"])], repeat=7)
     help_ = measure(SIFTPDF + ["--help"], repeat=7)
     peer_one = None
     if have("pdftotext"):

@@ -44,22 +44,26 @@ def __getattr__(name: str) -> Any:
 
 def read_options(*, password: str | None = None, max_pages: int = 2000, deadline: float = 60.0,
                  memory_limit_mib: int = 2048, in_process: bool = False,
-                 on_page: Callable[[int, int], None] | None = None,
-                 settings: Iterable[str] = (), raw: bool = False) -> ReadOptions:
-    """How PDFs are read: the child's limits, the password, a progress callback, and the
-    organization settings (``settings`` as ``--set`` takes them, e.g.
+                 on_page: Callable[[int, int], None] | None = None, cache: bool = True,
+                 caller_class: str = "default", settings: Iterable[str] = (), raw: bool = False) -> ReadOptions:
+    """How PDFs are read: the child's limits, the password, a progress callback, the cache, and
+    the organization settings (``settings`` as ``--set`` takes them, e.g.
     ``["organize.furniture=false", "output.evidence=true"]``; ``raw=True`` is ``--raw``).
 
-    ``on_page(done, total)`` is called after each extracted page; ``in_process=True`` parses
-    in this process without the child, for trusted input only.
+    ``on_page(done, total)`` is called after each extracted page (a cache hit extracts
+    nothing); ``in_process=True`` parses in this process without the child, for trusted input
+    only; ``cache=False`` neither reads nor writes the shared per-page cache.
     """
+    from .cache import CacheSettings, check_class
     from .runner import Limits
     from .settings import parse_settings
     from .sources import ReadOptions
 
     organize = parse_settings(list(settings) + (["organize=false"] if raw else []))
     return ReadOptions(limits=Limits(deadline=deadline, max_pages=max_pages, memory=memory_limit_mib << 20),
-                       password=password, in_process=in_process, on_page=on_page, organize=organize)
+                       password=password, in_process=in_process, on_page=on_page,
+                       cache=CacheSettings(enabled=cache, caller_class=check_class(caller_class)),
+                       organize=organize)
 
 
 def open_doc(source: Source = None, options: ReadOptions | None = None, **kwargs: Any) -> Document:

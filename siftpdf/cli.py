@@ -20,6 +20,8 @@ COMMANDS = {
     "map": "siftpdf.commands.map",
     "pages": "siftpdf.commands.pages",
     "grep": "siftpdf.commands.grep",
+    "fetch": "siftpdf.commands.fetch",
+    "cache": "siftpdf.commands.cache",
     "digest": "siftpdf.commands.digest",
     "engine": "siftpdf.commands.engine",
 }
@@ -104,13 +106,14 @@ def cli(ctx: click.Context, debug: bool) -> None:
     """Read PDFs safely and fast, as page-cited text and JSON Lines.
 
     Every PDF is parsed in a resource-limited child process. Commands read a
-    PDF path, a doc-stream file or stdin (decided by sniffing) and write the
-    text view or, with --json, JSON Lines records. 'siftpdf COMMAND --help'
-    tells more; so does 'man siftpdf'.
+    PDF path, an http(s) URL, a doc-stream file or stdin (decided by sniffing)
+    and write the text view or, with --json, JSON Lines records. Extracted
+    pages go to a shared cache, so a second look starts no child and makes
+    no request. 'siftpdf COMMAND --help' tells more; so does 'man siftpdf'.
 
     \b
     Examples:
-      siftpdf map paper.pdf
+      siftpdf fetch https://arxiv.org/pdf/1706.03762 | siftpdf map
       siftpdf pages 3-5 paper.pdf
       siftpdf grep 'attention head' paper.pdf
     """

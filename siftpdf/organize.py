@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import re
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -67,7 +67,8 @@ class _Page:
         return set(self.margin.values())
 
 
-def organize_records(records: Iterable[dict[str, Any]], opts: OrganizeOptions) -> Iterator[dict[str, Any]]:
+def organize_records(records: Iterable[dict[str, Any]],
+                     opts: OrganizeOptions) -> Generator[dict[str, Any], None, None]:
     """Organize a doc stream's pages; meta, done and errors pass through (done gains the
     organization diagnostics). Pages without evidence pass through unchanged."""
     state = _Stream(opts)

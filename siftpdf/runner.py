@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import json
 import os
-import signal
-import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:  # imported where used: a cache hit reads Limits from here and starts nothing
+    import subprocess
+    import threading
 
 from .errors import (
     EncryptedError,
@@ -55,6 +56,9 @@ class _Child:
 
     @classmethod
     def start(cls, argv: list[str], data: bytes, password: str | None) -> _Child:
+        import subprocess
+        import threading
+
         proc = subprocess.Popen(
             argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             env={}, start_new_session=True, close_fds=True,
@@ -95,6 +99,8 @@ class _Child:
     def kill(self) -> None:
         if self.proc.poll() is None:
             try:
+                import signal
+
                 os.killpg(self.proc.pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 pass
@@ -122,6 +128,8 @@ class _Run:
         self.children: list[_Child] = []
         self.timed_out = False
         self.text_bytes = 0
+        import threading
+
         self.timer = threading.Timer(limits.deadline, self._expire)
         self.timer.daemon = True
 
@@ -142,6 +150,7 @@ class _Run:
         argv += self.extra
         if self.password is not None:
             argv.append("--password-line")
+        _test_hooks(shard, shards)
         child = _Child.start(argv, self.data, self.password)
         self.children.append(child)
         if self.timed_out:
@@ -194,11 +203,36 @@ class _Run:
             child.reap()
 
 
+def _test_hooks(shard: int, shards: int) -> None:
+    delay = os.environ.get("SIFTPDF_TEST_CHILD_DELAY")
+    if delay:
+        time.sleep(float(delay))
+    log = os.environ.get("SIFTPDF_TEST_CHILD_LOG")
+    if log:
+        with open(log, "a", encoding="utf-8") as handle:
+            handle.write(f"{os.getpid()} shard={shard}/{shards}\n")
+
+
+class Slots(Protocol):
+    """Who grants extraction children beyond the first (the pool)."""
+
+    def add_slot(self) -> bool:
+        """One more child now, or False: never waits."""
+        ...
+
+    def drop_slot(self) -> None:
+        """Give back the slot of a child that was not needed."""
+        ...
+
+
 def run_child(data: bytes, password: str | None = None, limits: Limits | None = None,
-              evidence: bool = False, image_mode: str = "none",
+              slots: Slots | None = None, evidence: bool = False, image_mode: str = "none",
               render: str | None = None) -> Iterator[dict[str, Any]]:
     """Extract ``data`` in child processes; yield meta, pages in order, then a merged done.
-    With ``evidence`` each page record carries its evidence (SPEC §7.1)."""
+    With ``evidence`` each page record carries its evidence (SPEC §7.1).
+
+    With ``slots``, every child beyond the first needs a slot granted at once; when none is
+    free, one child extracts every page."""
     limits = limits or Limits()
     extra = (["--evidence"] if evidence else []) + (["--image-mode", image_mode] if image_mode != "none" else [])
     extra += ["--render", render] if render else []
@@ -210,7 +244,8 @@ def run_child(data: bytes, password: str | None = None, limits: Limits | None = 
         # A big file is likely a long document: start its second worker at once rather than
         # after the first one has counted the pages.
         early = run.spawn(1, limits.workers, outline=False) if (
-            limits.workers > 1 and len(data) >= EARLY_SPLIT_BYTES) else None
+            limits.workers > 1 and len(data) >= EARLY_SPLIT_BYTES
+            and (slots is None or slots.add_slot())) else None
         meta_record = run.read(first)
         if meta_record is None or "meta" not in meta_record:
             raise run.failure(first)
@@ -219,9 +254,18 @@ def run_child(data: bytes, password: str | None = None, limits: Limits | None = 
 
         count = min(meta["pages"], limits.max_pages) if limits.max_pages > 0 else meta["pages"]
         shards = limits.workers if count > limits.chunk else 1
-        owners: dict[int, _Child] = {0: first}
         if early is not None and shards == 1:
             early.kill()  # the document fits one chunk after all
+            if slots is not None:
+                slots.drop_slot()
+        if shards > 1 and early is None and slots is not None and not slots.add_slot():
+            # The first child skips the other shards' chunks: replace it by one that does all.
+            first.kill()
+            first = run.spawn(0, 1, outline=False)
+            if run.read(first) is None:  # its meta: the one already yielded stands
+                raise run.failure(first)
+            shards = 1
+        owners: dict[int, _Child] = {0: first}
         for shard in range(1, shards):
             owners[shard] = early if early is not None else run.spawn(shard, limits.workers, outline=False)
             if run.read(owners[shard]) is None:  # its meta: the first child's is the one we keep

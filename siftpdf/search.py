@@ -70,11 +70,15 @@ def grep_pages(pages: Iterable[dict[str, Any]], regex: Any, context: int = 1) ->
 
     Adjacent or overlapping groups on a page merge, as grep's do.
     """
+    page_filter = _page_filter(regex)
     for record in pages:
         if record.get("status") != "text":
             continue
+        text = page_text(record)
+        if page_filter is not None and not page_filter.search(text):
+            continue  # one search per page instead of one per line: most pages do not match
         # Blank lines only separate blocks of the text view: context is the neighbouring text.
-        numbered = [(n, t) for n, t in enumerate(page_text(record).split("\n"), 1) if t.strip()]
+        numbered = [(n, t) for n, t in enumerate(text.split("\n"), 1) if t.strip()]
         numbers = [n for n, _ in numbered]
         lines = [t for _, t in numbered]
         group: list[Line] = []
@@ -99,6 +103,22 @@ def grep_pages(pages: Iterable[dict[str, Any]], regex: Any, context: int = 1) ->
                 last_shown = j
         if group:
             yield group
+
+
+def _page_filter(regex: Any) -> Any:
+    """The pattern in multi-line mode, to skip a page whole when no line of it can match.
+    It may match where no single line does (``\\s`` crosses a newline): the lines are then
+    searched one by one as before. ``\\A`` and ``\\z`` mean "line start/end" per line but not
+    in a page, so such a pattern gets no filter."""
+    import re2
+
+    pattern = getattr(regex, "pattern", None)
+    if not isinstance(pattern, str) or "\\A" in pattern or "\\z" in pattern:
+        return None
+    try:
+        return re2.compile("(?m)" + pattern, regex.options)
+    except (re2.error, AttributeError, TypeError):
+        return None
 
 
 def _short(text: str) -> str:

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-import dataclasses
+import hashlib
+import json
 import sys
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Generator, Iterator
+from dataclasses import asdict, dataclass, field, fields, is_dataclass
 from typing import IO, Any
 
-from .docstream import Document, read_records, require_text
+from .cache import CacheSettings
+from .docstream import FORMAT, Document, read_records, require_text
 from .errors import TooLargeError, UnreadableError, UsageError
 from .runner import Limits
 from .settings import OrganizeOptions
@@ -24,6 +26,11 @@ class ReadOptions:
     limits: Limits = field(default_factory=Limits)
     password: str | None = None
     in_process: bool = False
+    # How this call shares work with others (never part of the cache key):
+    cache: CacheSettings = field(default_factory=CacheSettings)
+    allow_private: bool = False
+    verbose: bool = False
+    caller_id: str | None = None
     #: Called as ``on_page(done, total)`` after each extracted page (total: pages to extract),
     #: so a caller can show progress; it must not write to stdout.
     on_page: Callable[[int, int], None] | None = None
@@ -31,13 +38,53 @@ class ReadOptions:
     render: str | None = None  # pages (a range spec) whose records also carry a PNG render
 
 
+    def digest(self) -> str:
+        """A short hash of every option that changes the extracted output: part of each cache
+        key. A field added to this class counts unless it is listed in ``_NOT_OUTPUT``."""
+        values: dict[str, Any] = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in _NOT_OUTPUT}
+        values.update(max_pages=self.limits.max_pages, format=FORMAT, code=_code_identity())
+        text = json.dumps(values, sort_keys=True, default=_plain)
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+# Fields of ReadOptions that do not change what a document extracts to (limits: only its
+# max_pages does, added explicitly; the password opens a document, it does not change it).
+_NOT_OUTPUT = frozenset({"limits", "password", "in_process", "cache", "allow_private", "verbose", "caller_id",
+                         "on_page"})
+
+
+_CODE: list[str] = []
+
+
 # Evidence makes page records several times longer than their text: the child's output
 # budget grows with it so a long document is not refused for its evidence.
 EVIDENCE_TEXT_FACTOR = 8
 
 
+def _code_identity() -> str:
+    """The extraction code's files (size, mtime): an upgrade or edit changes the output, so it
+    changes the key. Cheaper than the package version (importlib.metadata) on a cache hit."""
+    if not _CODE:
+        from pathlib import Path
+
+        here = Path(__file__).parent
+        stats = [(here / name).stat() for name in ("extraction.py", "engines.py", "_child.py", "evidence.py",
+                                                    "layout.py", "organize.py", "settings.py")]
+        _CODE.append(";".join(f"{st.st_size}:{st.st_mtime_ns}" for st in stats))
+    return _CODE[0]
+
+
+def _plain(value: Any) -> Any:
+    if is_dataclass(value) and not isinstance(value, type):
+        return asdict(value)
+    if isinstance(value, (set, frozenset)):
+        return sorted(value, key=repr)
+    return repr(value)
+
+
 def _organized(records: Iterator[dict[str, Any]], options: ReadOptions) -> Iterator[dict[str, Any]]:
-    """Apply organization (SPEC §7) to records whose pages carry evidence."""
+    """Organization (SPEC §7) of a saved doc stream: pages that carry evidence are organized
+    again with these options, others pass through."""
     from .organize import organize_records
 
     return organize_records(records, options.organize)
@@ -89,32 +136,19 @@ def open_stream(stream: IO[bytes], name: str | None, options: ReadOptions,
 
 
 def open_pdf_bytes(data: bytes, name: str | None, options: ReadOptions) -> Document:
-    """Extract PDF bytes (in the child unless trusted) and return the resulting Document."""
-    settings = options.organize
-    evidence = settings.needs_evidence
-    if options.in_process:
-        from .extraction import ExtractOptions, extract_records
+    """The Document of PDF bytes: from the shared cache, or extracted (in the child unless
+    trusted) under the pool and stored. Pages are organized (SPEC §7) unless the options say
+    not to; a render request is never served from the cache (renders are not stored)."""
+    from . import shared
 
-        records = extract_records(data, ExtractOptions(max_pages=options.limits.max_pages,
-                                                       password=options.password, evidence=evidence,
-                                                       image_mode=settings.image_mode, render=options.render))
-    else:
-        from .runner import run_child
-
-        limits = options.limits
-        if evidence:
-            limits = dataclasses.replace(limits, max_text=limits.max_text * EVIDENCE_TEXT_FACTOR)
-        records = run_child(data, options.password, limits, evidence=evidence, image_mode=settings.image_mode,
-                            render=options.render)
-    if options.on_page is not None:
-        records = _report_pages(records, options.on_page)
-    if evidence:
-        records = _organized(records, options)
-    return Document(_with_source(require_text(records), name))
+    if options.cache.enabled and not options.render:
+        return shared.open_cached(data, name, options)
+    return Document(_with_source(require_text(shared.extract(data, options)), name))
 
 
-def _report_pages(records: Iterator[dict[str, Any]],
-                  on_page: Callable[[int, int], None]) -> Iterator[dict[str, Any]]:
+def report_pages(records: Iterator[dict[str, Any]],
+                 on_page: Callable[[int, int], None]) -> Generator[dict[str, Any], None, None]:
+    """Pass records through, calling ``on_page(done, total)`` after each page."""
     total = done = 0
     try:
         for record in records:
@@ -132,11 +166,13 @@ def _report_pages(records: Iterator[dict[str, Any]],
             close()
 
 
-def _with_source(records: Iterator[dict[str, Any]], name: str | None) -> Iterator[dict[str, Any]]:
+def _with_source(records: Iterator[dict[str, Any]], name: str | None,
+                 extra: dict[str, Any] | None = None) -> Iterator[dict[str, Any]]:
     try:
         for record in records:
             if "meta" in record:
                 record["meta"]["source"] = name
+                record["meta"].update(extra or {})
             yield record
     finally:
         close = getattr(records, "close", None)
@@ -149,8 +185,10 @@ def open_source(source: str | None, options: ReadOptions | None = None) -> Docum
     options = options or ReadOptions()
     if source in (None, "-"):
         return open_stream(sys.stdin.buffer, None, options)
-    if "://" in source and source.split("://", 1)[0].lower() in ("http", "https"):
-        raise UsageError("URLs are read by 'siftpdf fetch URL' (not available in this build)")
+    if is_url(source):
+        from .shared import open_url
+
+        return open_url(source, options)
     try:
         handle = open(source, "rb")
     except FileNotFoundError:
@@ -160,6 +198,10 @@ def open_source(source: str | None, options: ReadOptions | None = None) -> Docum
     except OSError as exc:
         raise UsageError(f"{source}: {exc.strerror}") from None
     return open_stream(handle, source, options, on_close=handle.close)
+
+
+def is_url(source: str) -> bool:
+    return "://" in source and source.split("://", 1)[0].lower() in ("http", "https")
 
 
 def sniff_source(source: str | None) -> Sniffed:

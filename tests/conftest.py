@@ -28,12 +28,6 @@ def _script_digest() -> str:
     return hashlib.sha256((HERE / "make_fixtures.py").read_bytes()).hexdigest()[:16]
 
 
-@pytest.fixture(autouse=True)
-def _isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    """No test reads or writes the user's own cache."""
-    monkeypatch.setenv("SIFTPDF_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
-
-
 @pytest.fixture(scope="session")
 def fixtures() -> Path:
     """The small generated fixtures, regenerated when the generator changes."""
@@ -82,3 +76,26 @@ def run_siftpdf(*args: str, input: bytes | None = None, timeout: float = 120,
 
 def records(text: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+@pytest.fixture(autouse=True)
+def own_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test gets an empty cache dir of its own (and so its own pool): no test sees
+    another's cached documents, and none touches the user's cache."""
+    path = tmp_path_factory.mktemp("cache")
+    monkeypatch.setenv("SIFTPDF_CACHE_DIR", str(path))
+    monkeypatch.delenv("SIFTPDF_CALLER_CLASS", raising=False)
+    monkeypatch.delenv("SIFTPDF_CALLER_ID", raising=False)
+    return path
+
+
+@pytest.fixture
+def child_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Counts extraction children started by any process of this test (the runner's test hook)."""
+    path = tmp_path / "children.log"
+    monkeypatch.setenv("SIFTPDF_TEST_CHILD_LOG", str(path))
+
+    def count() -> int:
+        return len(path.read_text().splitlines()) if path.exists() else 0
+
+    return count

@@ -32,6 +32,7 @@ def _json_outputs(fixtures: Path, run_cli) -> dict[str, str]:
         "extract (scanned)": run_cli("extract", str(fixtures / "scanned.pdf")).stdout,
         "pages --json (bad range)": run_cli("pages", "--json", "9", three).stdout,
         "digest --json": run_cli("digest", "--json", "-q", "velvet mountain", three).stdout,
+        "cache info --json": run_cli("cache", "info", "--json").stdout,
         "engine status --json": run_cli("engine", "status", "--json").stdout,
     }
 

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import functools
+import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import click
 from click.shell_completion import CompletionItem
 
+from ..cache import DEFAULT_MAX_AGE, CacheSettings, check_class, parse_size
 from ..docstream import write_record
 from ..runner import Limits
 from ..settings import parse_settings
@@ -78,8 +81,44 @@ def complete_setting(_ctx: click.Context, _param: click.Parameter, incomplete: s
             if key.startswith(incomplete)]
 
 
+def cache_options(func: F) -> F:
+    """How a call shares the cache, the pool and the network: sets ``read_options.cache`` and
+    friends on the ReadOptions that :func:`extraction_options` builds."""
+
+    @_stack(
+        click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path), envvar="SIFTPDF_CACHE_DIR",
+                     help="The shared cache (env SIFTPDF_CACHE_DIR; default ~/.cache/siftpdf)."),
+        click.option("--no-cache", is_flag=True, help="Neither read nor write the cache."),
+        click.option("--caller-class", default="default", envvar="SIFTPDF_CALLER_CLASS", show_default=True,
+                     help="Cache partition of this caller (env SIFTPDF_CALLER_CLASS); 'restricted' "
+                          "pages are invisible to others and its -v logs carry the outcome only."),
+        click.option("--max-age", type=click.FloatRange(min=0), default=DEFAULT_MAX_AGE, show_default=True,
+                     help="Seconds a fetched URL is served from the cache before it is revalidated "
+                          "(0: revalidate now)."),
+        click.option("--cache-size", default="1G", envvar="SIFTPDF_CACHE_SIZE", show_default=True,
+                     help="Cache size cap (e.g. 500M, 2G); whole documents go, oldest first."),
+        click.option("--allow-private", is_flag=True,
+                     help="Let URLs reach loopback, private and link-local addresses (trusted networks)."),
+        click.option("-v", "--verbose", is_flag=True, help="Log fetches, extractions and cache hits on stderr."),
+    )
+    @functools.wraps(func)
+    def wrapper(*args: Any, cache_dir: Path | None, no_cache: bool, caller_class: str, max_age: float,
+                cache_size: str, allow_private: bool, verbose: bool, read_options: ReadOptions,
+                **kwargs: Any) -> Any:
+        read_options.cache = CacheSettings(directory=cache_dir, enabled=not no_cache,
+                                           caller_class=check_class(caller_class), max_age=max_age,
+                                           size_limit=parse_size(cache_size))
+        read_options.allow_private = allow_private
+        read_options.verbose = verbose
+        read_options.caller_id = os.environ.get("SIFTPDF_CALLER_ID") or None
+        return func(*args, read_options=read_options, **kwargs)
+
+    return wrapper
+
+
 def extraction_options(func: F) -> F:
-    """How a PDF is extracted: limits of the child and the password."""
+    """How a PDF is extracted: limits of the child and the password (and the cache options)."""
+    func = cache_options(func)
 
     @_stack(
         click.option("--max-pages", type=click.IntRange(min=1), default=2000, show_default=True,

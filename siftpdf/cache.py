@@ -1,0 +1,382 @@
+"""The shared on-disk cache (SPEC §8): per page and per document, partitioned by caller class.
+
+Layout under the cache dir (``SIFTPDF_CACHE_DIR``, else ``$XDG_CACHE_HOME/siftpdf``, else
+``~/.cache/siftpdf``), two diskcache stores:
+
+``docs/``
+    ``doc|CLASS|SHA256|OPTIONS`` → the document: ``meta``, ``done``, ``size`` (bytes of its
+    pages), ``fetched_at``, and, for a password-protected one, a salted verifier of the password
+    (never the password). Written only once every page is stored, so a document is whole or
+    absent. ``url|CLASS|URL`` → ``sha256``, ``etag``, ``last_modified``, ``final_url``,
+    ``fetched_at``: what a URL served last time.
+``pages/``
+    ``CLASS|SHA256|OPTIONS|N`` → page N's record as JSON, tagged with its document.
+
+``OPTIONS`` is :meth:`siftpdf.sources.ReadOptions.digest`: the options that change the output.
+Nothing is shared across classes, so a ``restricted`` caller's pages are invisible to others.
+The size cap counts the documents' bytes and evicts whole documents, oldest ``fetched_at``
+first. This module imports no PDF engine and no HTTP client: a cache hit stays cheap.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .errors import UsageError
+
+DEFAULT_MAX_AGE = 24 * 3600
+_BATCH = 64
+DEFAULT_SIZE = 1 << 30
+RESTRICTED = "restricted"
+_CLASS = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kKmMgGtT]?)(i?[bB])?\s*$")
+
+
+def default_dir() -> Path:
+    env = os.environ.get("SIFTPDF_CACHE_DIR")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "siftpdf"
+
+
+def parse_size(text: str) -> int:
+    """``1G``, ``500M``, ``64k``, ``1048576``: binary multiples."""
+    match = _SIZE.match(str(text))
+    if not match:
+        raise UsageError(f"bad size {text!r} (use bytes or a number with K, M, G)")
+    number, unit = float(match.group(1)), match.group(2).upper()
+    return int(number * (1 << (10 * " KMGT".index(unit or " "))))
+
+
+def check_class(name: str) -> str:
+    if not _CLASS.match(name):
+        raise UsageError(f"bad caller class {name!r} (letters, digits, '.', '_', '-')")
+    return name
+
+
+@dataclass
+class CacheSettings:
+    """Where the cache lives and how it is used by one call."""
+
+    directory: Path | None = None
+    enabled: bool = True
+    caller_class: str = "default"
+    max_age: float = DEFAULT_MAX_AGE
+    size_limit: int = DEFAULT_SIZE
+
+    @property
+    def path(self) -> Path:
+        return self.directory or default_dir()
+
+    @property
+    def restricted(self) -> bool:
+        return self.caller_class == RESTRICTED
+
+
+def password_check(password: str, sha: str) -> str:
+    """A salted, slow verifier: lets a cache hit demand the right password without keeping it."""
+    return hashlib.pbkdf2_hmac("sha256", password.encode("utf-8"), bytes.fromhex(sha), 20_000).hex()
+
+
+def _doc_key(cls: str, sha: str, digest: str) -> str:
+    return f"doc|{cls}|{sha}|{digest}"
+
+
+def _url_key(cls: str, url: str) -> str:
+    return f"url|{cls}|{url.split('#', 1)[0]}"
+
+
+def _page_key(cls: str, sha: str, digest: str, page: int) -> str:
+    return f"{cls}|{sha}|{digest}|{page}"
+
+
+def _tag(cls: str, sha: str, digest: str) -> str:
+    return f"{cls}|{sha}|{digest}"
+
+
+class Store:
+    """The two diskcache stores of one cache dir. Safe to use from many processes at once."""
+
+    def __init__(self, directory: Path, size_limit: int = DEFAULT_SIZE) -> None:
+        import diskcache
+
+        self.directory = directory
+        self.size_limit = size_limit
+        # diskcache's own eviction works key by key; ours works on whole documents.
+        settings: dict[str, Any] = {"eviction_policy": "none", "size_limit": 1 << 62, "statistics": False}
+        self.docs = diskcache.Cache(str(directory / "docs"), **settings)
+        self.pages = diskcache.Cache(str(directory / "pages"), tag_index=True, **settings)
+
+    def close(self) -> None:
+        self.docs.close()
+        self.pages.close()
+
+    # -- documents ---------------------------------------------------------------------------
+    def document(self, cls: str, sha: str, digest: str) -> dict[str, Any] | None:
+        entry = self.docs.get(_doc_key(cls, sha, digest))
+        return entry if isinstance(entry, dict) else None
+
+    def put_page(self, cls: str, sha: str, digest: str, record: dict[str, Any]) -> int:
+        raw = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+        self.pages.set(_page_key(cls, sha, digest, int(record["page"])), raw, tag=_tag(cls, sha, digest))
+        return len(raw.encode("utf-8"))
+
+    def put_document(self, cls: str, sha: str, digest: str, meta: dict[str, Any], done: dict[str, Any],
+                     page_numbers: list[int], size: int, password: str | None) -> None:
+        entry: dict[str, Any] = {
+            "meta": meta, "done": done, "page_numbers": page_numbers, "size": size,
+            "fetched_at": time.time(), "class": cls, "sha256": sha, "options": digest,
+        }
+        if password is not None:
+            entry["password_check"] = password_check(password, sha)
+        self.docs.set(_doc_key(cls, sha, digest), entry)
+        self.evict(keep=_doc_key(cls, sha, digest))
+
+    def touch_document(self, cls: str, sha: str, digest: str) -> None:
+        key = _doc_key(cls, sha, digest)
+        with self.docs.transact():
+            entry = self.docs.get(key)
+            if isinstance(entry, dict):
+                entry["fetched_at"] = time.time()
+                self.docs.set(key, entry)
+
+    def drop_pages(self, cls: str, sha: str, digest: str) -> None:
+        self.pages.evict(_tag(cls, sha, digest))
+
+    # -- URLs --------------------------------------------------------------------------------
+    def url(self, cls: str, url: str) -> dict[str, Any] | None:
+        entry = self.docs.get(_url_key(cls, url))
+        return entry if isinstance(entry, dict) else None
+
+    def put_url(self, cls: str, url: str, entry: dict[str, Any]) -> None:
+        self.docs.set(_url_key(cls, url), entry)
+
+    # -- size cap ------------------------------------------------------------------------------
+    def entries(self) -> list[tuple[str, dict[str, Any]]]:
+        """Every document entry (not URLs), oldest ``fetched_at`` first."""
+        found = []
+        for key in list(self.docs.iterkeys()):
+            if isinstance(key, str) and key.startswith("doc|"):
+                entry = self.docs.get(key)
+                if isinstance(entry, dict):
+                    found.append((key, entry))
+        found.sort(key=lambda item: float(item[1].get("fetched_at") or 0))
+        return found
+
+    def total_size(self) -> int:
+        return sum(int(entry.get("size") or 0) for _, entry in self.entries())
+
+    def evict(self, keep: str | None = None, limit: int | None = None) -> list[dict[str, Any]]:
+        """Remove whole documents, oldest first, until the cap holds. ``keep`` (the document
+        just written, which its command is still reading) is never evicted."""
+        limit = self.size_limit if limit is None else limit
+        entries = self.entries()
+        total = sum(int(entry.get("size") or 0) for _, entry in entries)
+        removed = []
+        for key, entry in entries:
+            if total <= limit:
+                break
+            if key == keep:
+                continue
+            self.remove(key, entry)
+            total -= int(entry.get("size") or 0)
+            removed.append(entry)
+        return removed
+
+    def remove(self, key: str, entry: dict[str, Any]) -> None:
+        self.docs.delete(key)
+        self.pages.evict(_tag(entry["class"], entry["sha256"], entry["options"]))
+
+    # -- cache info | clear | prune ------------------------------------------------------------
+    def info(self) -> dict[str, Any]:
+        classes: dict[str, dict[str, int]] = {}
+        for _, entry in self.entries():
+            row = classes.setdefault(entry["class"], {"documents": 0, "bytes": 0, "pages": 0})
+            row["documents"] += 1
+            row["bytes"] += int(entry.get("size") or 0)
+            row["pages"] += len(entry.get("page_numbers") or [])
+        urls = sum(1 for key in self.docs.iterkeys() if isinstance(key, str) and key.startswith("url|"))
+        return {
+            "directory": str(self.directory), "size_limit": self.size_limit,
+            "bytes": sum(row["bytes"] for row in classes.values()),
+            "disk_bytes": self.docs.volume() + self.pages.volume(),
+            "documents": sum(row["documents"] for row in classes.values()), "urls": urls,
+            "classes": classes,
+        }
+
+    def clear(self, cls: str | None = None) -> int:
+        """Remove everything (or one class's documents and URLs); returns documents removed."""
+        if cls is None:
+            count = len(self.entries())
+            self.docs.clear()
+            self.pages.clear()
+            return count
+        count = 0
+        for key in list(self.docs.iterkeys()):
+            if not isinstance(key, str):
+                continue
+            if key.startswith(f"doc|{cls}|"):
+                entry = self.docs.get(key)
+                if isinstance(entry, dict):
+                    self.remove(key, entry)
+                    count += 1
+            elif key.startswith(f"url|{cls}|"):
+                self.docs.delete(key)
+        return count
+
+    def prune(self) -> dict[str, int]:
+        """Drop pages left by interrupted extractions (no whole document owns them), URL entries
+        whose document is gone, and whole documents over the cap."""
+        owned = {_tag(e["class"], e["sha256"], e["options"]) for _, e in self.entries()}
+        orphans = 0
+        for key in list(self.pages.iterkeys()):
+            if isinstance(key, str) and key.rsplit("|", 1)[0] not in owned:
+                if self.pages.delete(key):
+                    orphans += 1
+        live = {(e["class"], e["sha256"]) for _, e in self.entries()}
+        stale_urls = 0
+        for key in list(self.docs.iterkeys()):
+            if isinstance(key, str) and key.startswith("url|"):
+                entry = self.docs.get(key)
+                cls = key.split("|", 2)[1]
+                if not isinstance(entry, dict) or (cls, entry.get("sha256")) not in live:
+                    self.docs.delete(key)
+                    stale_urls += 1
+        evicted = len(self.evict())
+        return {"orphan_pages": orphans, "stale_urls": stale_urls, "evicted_documents": evicted}
+
+
+def open_store(settings: CacheSettings) -> Store:
+    return Store(settings.path, settings.size_limit)
+
+
+class View:
+    """Read-only access to the stores, for the cache-hit path.
+
+    Opening a ``diskcache.Cache`` writes its settings (about twenty commits) and reopens its
+    connection, ~20 ms per store, and importing diskcache costs ~15 ms more: too slow for a hit.
+    A view runs only SELECTs on diskcache's ``Cache`` table and decodes the values as
+    ``diskcache.Disk.fetch`` does (:func:`_fetch`; a test holds the two to the same answers).
+    A store that does not exist yet is simply empty.
+    """
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self._parts: dict[str, Any] = {}
+
+    def _part(self, name: str) -> Any:
+        if self._parts.get(name) is None:
+            import sqlite3
+
+            path = self.directory / name / "cache.db"
+            if not path.exists():
+                return None  # not yet: another process may create it while we wait for a lock
+            connection = sqlite3.connect(str(path), timeout=60, isolation_level=None, check_same_thread=False)
+            self._parts[name] = (connection, str(self.directory / name))
+        return self._parts[name]
+
+    def _get(self, name: str, key: str) -> Any:
+        part = self._part(name)
+        if part is None:
+            return None
+        import sqlite3
+
+        connection, folder = part
+        try:  # a str key is stored as itself with raw = 1
+            row = connection.execute("SELECT expire_time, mode, filename, value FROM Cache WHERE key = ? AND raw = 1",
+                                     (key,)).fetchone()
+        except sqlite3.OperationalError:  # another process is creating the store right now
+            return None
+        if row is None or (row[0] is not None and row[0] < time.time()):
+            return None
+        try:
+            return _fetch(folder, row[1], row[2], row[3])
+        except OSError:  # its file was removed by an eviction meanwhile
+            return None
+
+    def document(self, cls: str, sha: str, digest: str) -> dict[str, Any] | None:
+        entry = self._get("docs", _doc_key(cls, sha, digest))
+        return entry if isinstance(entry, dict) else None
+
+    def url(self, cls: str, url: str) -> dict[str, Any] | None:
+        entry = self._get("docs", _url_key(cls, url))
+        return entry if isinstance(entry, dict) else None
+
+    def page(self, cls: str, sha: str, digest: str, page: int) -> dict[str, Any] | None:
+        raw = self._get("pages", _page_key(cls, sha, digest, page))
+        if raw is None:
+            return None
+        record: dict[str, Any] = json.loads(raw)
+        return record
+
+    def records(self, cls: str, sha: str, digest: str, entry: dict[str, Any]) -> Iterator[dict[str, Any]]:
+        """The cached document as doc-stream records. A page gone missing (evicted by another
+        process meanwhile) ends the stream with an error rather than a silent gap."""
+        yield {"meta": dict(entry["meta"])}
+        numbers: list[int] = list(entry["page_numbers"])
+        for start in range(0, len(numbers), _BATCH):
+            batch = numbers[start:start + _BATCH]
+            found = self._pages(cls, sha, digest, batch)
+            for number in batch:
+                if number not in found:
+                    from .errors import UnreadableError
+
+                    raise UnreadableError(f"cache entry lost page {number} (run the command again)")
+                yield found[number]
+        yield {"done": dict(entry["done"])}
+
+    def _pages(self, cls: str, sha: str, digest: str, numbers: list[int]) -> dict[int, dict[str, Any]]:
+        """Several pages in one query (a 700-page grep is then a dozen queries, not 700)."""
+        import sqlite3
+
+        part = self._part("pages")
+        if part is None:
+            return {}
+        connection, folder = part
+        keys = {_page_key(cls, sha, digest, number): number for number in numbers}
+        marks = ",".join("?" * len(keys))
+        try:
+            rows = connection.execute(f"SELECT key, expire_time, mode, filename, value FROM Cache "
+                                      f"WHERE raw = 1 AND key IN ({marks})", list(keys)).fetchall()
+        except sqlite3.OperationalError:
+            return {}
+        found: dict[int, dict[str, Any]] = {}
+        now = time.time()
+        for key, expire, mode, filename, value in rows:
+            if expire is not None and expire < now:
+                continue
+            try:
+                found[keys[key]] = json.loads(_fetch(folder, mode, filename, value))
+            except OSError:
+                continue
+        return found
+
+
+def _fetch(folder: str, mode: int, filename: str | None, value: Any) -> Any:
+    """A value as ``diskcache.Disk.fetch(mode, filename, value, read=False)`` returns it
+    (diskcache 5: modes 1 raw, 2 binary file, 3 text file, 4 pickle inline or in a file)."""
+    if mode == 1:
+        return bytes(value) if isinstance(value, memoryview) else value
+    if mode == 2:
+        with open(os.path.join(folder, str(filename)), "rb") as reader:
+            return reader.read()
+    if mode == 3:
+        with open(os.path.join(folder, str(filename)), encoding="UTF-8") as reader:
+            return reader.read()
+    if mode == 4:
+        import pickle
+
+        if value is None:
+            with open(os.path.join(folder, str(filename)), "rb") as reader:
+                return pickle.load(reader)
+        return pickle.loads(value)
+    raise OSError(f"unknown diskcache value mode {mode}")

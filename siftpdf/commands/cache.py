@@ -1,0 +1,99 @@
+"""siftpdf cache: look at and tidy the shared cache (info, clear, prune)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ..cache import CacheSettings, check_class, open_store, parse_size
+from ..docstream import dumps
+from ..pool import Pool
+from .options import json_option, out
+
+dir_option = click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path),
+                          envvar="SIFTPDF_CACHE_DIR",
+                          help="The shared cache (env SIFTPDF_CACHE_DIR; default ~/.cache/siftpdf).")
+size_option = click.option("--cache-size", default="1G", envvar="SIFTPDF_CACHE_SIZE", show_default=True,
+                           help="Cache size cap (e.g. 500M, 2G).")
+
+
+@click.group("cache")
+def command() -> None:
+    """The shared per-page cache: info, clear, prune.
+
+    \b
+    Examples:
+      siftpdf cache info
+      siftpdf cache prune --cache-size 200M
+      siftpdf cache clear --caller-class restricted
+    """
+
+
+@command.command("info")
+@dir_option
+@size_option
+@json_option
+def info(cache_dir: Path | None, cache_size: str, as_json: bool) -> None:
+    """Where the cache is, its size and its documents per caller class.
+
+    \b
+    Examples:
+      siftpdf cache info
+      siftpdf cache info --json | jq .cache.bytes
+    """
+    store = open_store(CacheSettings(directory=cache_dir, size_limit=parse_size(cache_size)))
+    facts = store.info()
+    facts["pool"] = Pool(store.directory).status()
+    if as_json:
+        out(dumps({"cache": facts}) + "\n")
+        return
+    out(f"directory: {facts['directory']}\n"
+        f"documents: {facts['documents']} · {_size(facts['bytes'])} of {_size(facts['size_limit'])} cap"
+        f" · {facts['urls']} URLs · {_size(facts['disk_bytes'])} on disk\n")
+    pool = facts["pool"]
+    out(f"pool: {pool['running']} of 2 extraction slots busy, {pool['waiting']} of 4 waiting places taken\n")
+    for name, row in sorted(facts["classes"].items()):
+        out(f"  {name}: {row['documents']} documents, {row['pages']} pages, {_size(row['bytes'])}\n")
+
+
+@command.command("clear")
+@dir_option
+@click.option("--caller-class", default=None, help="Clear only this class's documents and URLs.")
+def clear(cache_dir: Path | None, caller_class: str | None) -> None:
+    """Remove every cached document (or one caller class's).
+
+    \b
+    Examples:
+      siftpdf cache clear
+      siftpdf cache clear --caller-class restricted
+    """
+    store = open_store(CacheSettings(directory=cache_dir))
+    count = store.clear(check_class(caller_class) if caller_class else None)
+    out(f"removed {count} documents\n")
+
+
+@command.command("prune")
+@dir_option
+@size_option
+def prune(cache_dir: Path | None, cache_size: str) -> None:
+    """Drop leftovers of interrupted extractions and evict down to the cap, oldest first.
+
+    \b
+    Examples:
+      siftpdf cache prune
+      siftpdf cache prune --cache-size 200M
+    """
+    store = open_store(CacheSettings(directory=cache_dir, size_limit=parse_size(cache_size)))
+    done = store.prune()
+    out(f"removed {done['evicted_documents']} documents over the cap, {done['orphan_pages']} orphan pages, "
+        f"{done['stale_urls']} stale URL entries\n")
+
+
+def _size(count: int) -> str:
+    value = float(count)
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if value < 1024 or unit == "GiB":
+            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
+        value /= 1024
+    return f"{count} B"

@@ -1,0 +1,49 @@
+"""siftpdf fetch: download a PDF (checked, limited), extract it in the child, cache it."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from ..docstream import write_record
+from ..errors import FetchError, UsageError
+from ..sources import ReadOptions, is_url, open_source
+from ..textview import render_page
+from .options import extraction_options, out
+
+
+@click.command("fetch")
+@click.argument("url")
+@click.option("--text", "as_text", is_flag=True, help="Write the page-marked text view instead of the doc stream.")
+@extraction_options
+def command(url: str, as_text: bool, read_options: ReadOptions) -> None:
+    """Download URL and write its doc stream: meta, one line per page, done.
+
+    Only http and https; every redirect is re-checked, and loopback, private,
+    link-local and cloud-metadata addresses are refused unless
+    --allow-private. A PDF body may be 100 MB (5 MB for anything else) and
+    must arrive within 120 s. The document is cached for --max-age seconds
+    (24 h), then revalidated with a conditional GET; the meta records the
+    final URL after redirects.
+
+    \b
+    Examples:
+      siftpdf fetch https://arxiv.org/pdf/1706.03762 > paper.jsonl
+      siftpdf fetch https://example.org/report.pdf | siftpdf map
+      siftpdf pages 41-60 https://example.org/datasheet.pdf   # the same cache
+    """
+    click.get_current_context().meta["siftpdf.json"] = not as_text
+    if "://" in url and not is_url(url):
+        raise FetchError(f"fetch refused: only http and https URLs ({url.split('://', 1)[0]}:)")
+    if not is_url(url):
+        raise UsageError(f"{url}: not an http(s) URL (local files: siftpdf extract FILE)")
+    with open_source(url, read_options) as doc:
+        if as_text:
+            for index, record in enumerate(doc.pages()):
+                out(render_page(record, first=index == 0))
+            return
+        write_record(sys.stdout, {"meta": doc.meta})
+        for record in doc.pages():
+            write_record(sys.stdout, record)
+        write_record(sys.stdout, {"done": doc.done or {}})

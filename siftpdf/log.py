@@ -1,0 +1,32 @@
+"""``-v`` log lines on stderr. For a ``restricted`` caller a line carries the outcome only:
+no host, URL, title, path or text (SPEC §8)."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+
+class Log:
+    def __init__(self, verbose: bool = False, restricted: bool = False) -> None:
+        self.verbose, self.restricted = verbose, restricted
+
+    def event(self, what: str, outcome: str, **detail: Any) -> None:
+        """``what`` and ``outcome`` are fixed words; ``detail`` may name hosts and titles and is
+        dropped for restricted callers."""
+        if not self.verbose:
+            return
+        fields = {"outcome": outcome} if self.restricted else {"outcome": outcome, **detail}
+        text = " ".join(f"{key}={_value(value)}" for key, value in fields.items() if value is not None)
+        try:
+            sys.stderr.write(f"siftpdf: {what} {text}\n")
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            pass
+
+
+def _value(value: Any) -> str:
+    text = str(value)
+    if not text or any(ch.isspace() or ch in "\"=" for ch in text):
+        return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+    return text
