@@ -201,7 +201,7 @@ def reading_order(items: list[Item], width: float, columns: bool) -> list[Item]:
     items = sorted(items, key=lambda i: (-round(i.y, 1), i.x0))
     gutter = find_gutter(items, width) if columns else None
     if gutter is None:
-        _edges(items, "F", 0)
+        _edges(items, "F", 0, page_width=width)
         return _rejoin(items)
     ordered: list[Item] = []
     section: list[Item] = []
@@ -256,13 +256,18 @@ def _flush(section: list[Item], number: int) -> list[Item]:
     return left + right
 
 
-def _edges(group: list[Item], column: str, section: int, page: list[Item] | None = None) -> None:
-    """The left and right text edges of a column: where most of its lines start and end."""
+def _edges(group: list[Item], column: str, section: int, page: list[Item] | None = None,
+           page_width: float = 0.0) -> None:
+    """The left and right text edges of a column: where most of its lines start and end. A
+    single-column page with few lines says little about its right edge: margins are taken to
+    be symmetric there, so a short line is not mistaken for a full one."""
     pool = [i for i in (page or group) if i.kind == "line" and (page is None or i.column == "F")] or group
     if not pool:
         return
     left = _percentile([i.x0 for i in pool], 0.2)
     right = _percentile([i.x1 for i in pool], 0.8)
+    if page_width and len(pool) <= 3:
+        right = max(right, page_width - left)
     for item in group:
         item.column, item.section, item.left, item.right = column, section, left, right
 
