@@ -78,9 +78,12 @@ def grep_pages(pages: Iterable[dict[str, Any]], regex: Any, context: int = 1) ->
         if page_filter is not None and not page_filter.search(text):
             continue  # one search per page instead of one per line: most pages do not match
         lines = text.split("\n")
+        matching = _matching_lines(text, lines, page_filter) if page_filter is not None else None
         group: list[Line] = []
         last_shown = -1
         for index, text in enumerate(lines):
+            if matching is not None and index not in matching:
+                continue
             found = regex.search(text)
             if not found:
                 continue
@@ -94,12 +97,30 @@ def grep_pages(pages: Iterable[dict[str, Any]], regex: Any, context: int = 1) ->
             last_shown = index
             hi = min(len(lines) - 1, index + context)
             for j in range(index + 1, hi + 1):
-                if regex.search(lines[j]):
+                if (j in matching) if matching is not None else regex.search(lines[j]):
                     break  # the next iteration shows it as a match
                 group.append(Line(record["page"], _short(lines[j]), False, j + 1))
                 last_shown = j
         if group:
             yield group
+
+
+def _matching_lines(text: str, lines: list[str], page_filter: Any) -> set[int] | None:
+    """The indices of the lines that match, from one pass of the multi-line pattern over the
+    page. None when a match crosses a line break: such a match could hide a line's own match,
+    so the lines are then searched one by one."""
+    from bisect import bisect_right
+
+    starts, position = [], 0
+    for line in lines:
+        starts.append(position)
+        position += len(line) + 1
+    found: set[int] = set()
+    for match in page_filter.finditer(text):
+        if "\n" in text[match.start():match.end()]:
+            return None
+        found.add(bisect_right(starts, match.start()) - 1)
+    return found
 
 
 def _page_filter(regex: Any) -> Any:
