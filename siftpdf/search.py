@@ -77,13 +77,18 @@ def grep_pages(pages: Iterable[dict[str, Any]], regex: Any, context: int = 1) ->
         text = page_text(record)
         if page_filter is not None and not page_filter.search(text):
             continue  # one search per page instead of one per line: most pages do not match
+        every = text.split("\n")
+        matching_every = _matching_lines(text, every, page_filter) if page_filter is not None else None
         # Blank lines only separate blocks of the text view: context is the neighbouring text.
-        numbered = [(n, t) for n, t in enumerate(text.split("\n"), 1) if t.strip()]
-        numbers = [n for n, _ in numbered]
-        lines = [t for _, t in numbered]
+        keep = [i for i, line in enumerate(every) if line.strip()]
+        lines = [every[i] for i in keep]
+        numbers = [i + 1 for i in keep]
+        matching = None if matching_every is None else {k for k, i in enumerate(keep) if i in matching_every}
         group: list[Line] = []
         last_shown = -1
         for index, text in enumerate(lines):
+            if matching is not None and index not in matching:
+                continue
             found = regex.search(text)
             if not found:
                 continue
@@ -97,12 +102,30 @@ def grep_pages(pages: Iterable[dict[str, Any]], regex: Any, context: int = 1) ->
             last_shown = index
             hi = min(len(lines) - 1, index + context)
             for j in range(index + 1, hi + 1):
-                if regex.search(lines[j]):
+                if (j in matching) if matching is not None else regex.search(lines[j]):
                     break  # the next iteration shows it as a match
                 group.append(Line(record["page"], _short(lines[j]), False, numbers[j]))
                 last_shown = j
         if group:
             yield group
+
+
+def _matching_lines(text: str, lines: list[str], page_filter: Any) -> set[int] | None:
+    """The indices of the lines that match, from one pass of the multi-line pattern over the
+    page. None when a match crosses a line break: such a match could hide a line's own match,
+    so the lines are then searched one by one."""
+    from bisect import bisect_right
+
+    starts, position = [], 0
+    for line in lines:
+        starts.append(position)
+        position += len(line) + 1
+    found: set[int] = set()
+    for match in page_filter.finditer(text):
+        if "\n" in text[match.start():match.end()]:
+            return None
+        found.add(bisect_right(starts, match.start()) - 1)
+    return found
 
 
 def _page_filter(regex: Any) -> Any:

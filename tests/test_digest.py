@@ -253,3 +253,12 @@ def test_semantic_with_the_packaged_model(tmp_path: Path, run_cli) -> None:
     assert result.exit_code == 0, result.stderr
     record = json.loads(result.stdout)
     assert record["passages"][0]["page"] == 2
+
+
+def test_index_lives_in_the_callers_cache(fixtures: Path, tmp_path: Path, run_cli) -> None:
+    pdf = str(fixtures / "three_page.pdf")
+    run_cli("digest", "-q", "velvet", "--cache-dir", str(tmp_path / "a"), "--caller-class", "restricted", pdf)
+    assert list((tmp_path / "a" / "digest" / "restricted").iterdir())
+    assert not (tmp_path / "a" / "digest" / "default").exists()
+    run_cli("digest", "-q", "velvet", "--cache-dir", str(tmp_path / "b"), "--no-cache", pdf)
+    assert not (tmp_path / "b" / "digest").exists()  # (the pool keeps its lock files there)

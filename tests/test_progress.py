@@ -48,7 +48,7 @@ def _run(args: list[str], env: dict[str, str], stderr_tty: bool) -> tuple[bytes,
 
 @pytest.fixture(scope="module")
 def on_terminal(big_pdf: Path) -> tuple[bytes, bytes, int]:
-    return _run(["map", "--cap", "2000", str(big_pdf)], {}, stderr_tty=True)
+    return _run(["map", "--no-cache", "--cap", "2000", str(big_pdf)], {}, stderr_tty=True)
 
 
 def test_bar_on_a_terminal(on_terminal: tuple[bytes, bytes, int]) -> None:
@@ -67,25 +67,25 @@ def test_bar_is_cleared_when_done(on_terminal: tuple[bytes, bytes, int]) -> None
 
 
 def test_nothing_on_a_pipe(big_pdf: Path) -> None:
-    stdout, stderr, code = _run(["map", "--cap", "2000", str(big_pdf)], {}, stderr_tty=False)
+    stdout, stderr, code = _run(["map", "--no-cache", "--cap", "2000", str(big_pdf)], {}, stderr_tty=False)
     assert code == 0 and stdout.startswith(b"# ")
     assert stderr == b""
 
 
 def test_quiet_means_no_bar(big_pdf: Path) -> None:
-    _, screen, code = _run(["map", "-q", "--cap", "2000", str(big_pdf)], {}, stderr_tty=True)
+    _, screen, code = _run(["map", "--no-cache", "-q", "--cap", "2000", str(big_pdf)], {}, stderr_tty=True)
     assert code == 0 and screen == b""
 
 
 def test_no_color_keeps_the_bar_without_colour(big_pdf: Path, on_terminal: tuple[bytes, bytes, int]) -> None:
     assert COLOUR.search(on_terminal[1]), "a colour terminal gets a coloured bar"
-    _, screen, code = _run(["map", "--cap", "2000", str(big_pdf)], {"NO_COLOR": "1"}, stderr_tty=True)
+    _, screen, code = _run(["map", "--no-cache", "--cap", "2000", str(big_pdf)], {"NO_COLOR": "1"}, stderr_tty=True)
     assert code == 0 and BAR.search(screen)
     assert not COLOUR.search(screen)
 
 
 def test_short_document_shows_no_bar(fixtures: Path) -> None:
-    _, screen, code = _run(["map", str(fixtures / "three_page.pdf")], {}, stderr_tty=True)
+    _, screen, code = _run(["map", "--no-cache", str(fixtures / "three_page.pdf")], {}, stderr_tty=True)
     assert code == 0 and screen == b""
 
 

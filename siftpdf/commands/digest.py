@@ -52,9 +52,9 @@ def command(question: str, source: str | None, llm_cmd: str | None, show_prompt:
     """
     from ..digest.core import digest, prepare
     from ..digest.models import Endpoint
-    from ..digest.retrieval import default_store
+    from ..digest.retrieval import index_store
 
-    store = default_store()
+    store = index_store(read_options.cache)
     embedder = None
     if semantic:
         from ..digest.semantic import MiniLM

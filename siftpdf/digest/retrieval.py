@@ -8,13 +8,12 @@ rank-bm25's in ~130 ms and ~12 ms; the two rank the same passages.
 from __future__ import annotations
 
 import hashlib
-import os
 import pickle
 from collections.abc import Iterable, MutableMapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
+from ..cache import CacheSettings
 from .chunks import CHUNK_CHARS, OVERLAP_CHARS, Chunk, chunk_pages
 from .tokens import tokenize
 
@@ -37,13 +36,15 @@ class Index:
         return [(self.chunks[i], float(scores[i])) for i in order if scores[i] > 0]
 
 
-def default_store() -> MutableMapping[str, bytes]:
-    """The on-disk store of indexes: ``digest/`` in the siftpdf cache directory."""
+def index_store(settings: CacheSettings) -> MutableMapping[str, bytes] | None:
+    """The on-disk store of indexes: ``digest/<caller class>`` in the siftpdf cache directory,
+    or none at all when the cache is off (``--no-cache``)."""
+    if not settings.enabled:
+        return None
     import diskcache
 
-    root = os.environ.get("SIFTPDF_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "siftpdf")
-    store: MutableMapping[str, bytes] = diskcache.Cache(str(Path(root) / "digest"), size_limit=256 << 20)
+    folder = settings.path / "digest" / settings.caller_class
+    store: MutableMapping[str, bytes] = diskcache.Cache(str(folder), size_limit=256 << 20)
     return store
 
 

@@ -1,0 +1,39 @@
+"""grep's page-level shortcut (one multi-line search per page) finds exactly what searching
+every line finds, including for patterns that can cross a line break."""
+
+from __future__ import annotations
+
+import pytest
+
+import siftpdf.search as search
+
+PAGES = [
+    {"page": 1, "status": "text", "text": "alpha beta\nbeta gamma\n\nthe end\nfoo\nbar baz\nzz"},
+    {"page": 2, "status": "text", "text": "nothing to see\nThe Theme\n  indented the\n"},
+    {"page": 3, "status": "text", "text": "x" * 500 + " needle " + "y" * 500 + "\nneedle again"},
+    {"page": 4, "status": "no_text", "text": ""},
+    {"page": 5, "status": "text", "text": "1.25 and 3.5\nfoo\nbar\nfoo bar"},
+]
+PATTERNS = ["beta", "^the", "e$", r"a\sb", r"\bthe\b", "The", "^", "$", r"\s+", r"o\s+b", r"beta\s+beta",
+            "foo|bar", "[^x]{3}bar", r"\d+\.\d+", "needle", r"\Athe", r"end\z", "zz", r"a\s*\n?\s*b"]
+
+
+def _shown(groups: list[list[search.Line]]) -> list[list[tuple[int, str, bool, int]]]:
+    return [[(line.page, line.text, line.is_match, line.number) for line in group] for group in groups]
+
+
+@pytest.mark.parametrize("pattern", PATTERNS)
+@pytest.mark.parametrize("context", [0, 1, 2])
+def test_the_page_filter_changes_nothing(pattern: str, context: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    regex = search.compile_pattern(pattern)
+    fast = _shown(list(search.grep_pages(PAGES, regex, context)))
+    monkeypatch.setattr(search, "_page_filter", lambda _regex: None)  # every line searched
+    assert fast == _shown(list(search.grep_pages(PAGES, regex, context)))
+
+
+def test_a_match_across_lines_falls_back_to_line_by_line() -> None:
+    regex = search.compile_pattern(r"beta\s+beta")  # matches the page, no single line
+    page_filter = search._page_filter(regex)
+    text = PAGES[0]["text"]
+    assert search._matching_lines(text, text.split("\n"), page_filter) is None
+    assert list(search.grep_pages(PAGES, regex, 1)) == []
