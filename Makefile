@@ -26,8 +26,8 @@ $(SEMANTIC): $(STAMP)
 demo: $(STAMP)
 	@echo '$$ siftpdf sniff $(SAMPLE)'
 	@$(SIFT) sniff $(SAMPLE)
-	@echo; echo '$$ siftpdf map --cap 2000 $(SAMPLE)'
-	@$(SIFT) map --cap 2000 $(SAMPLE)
+	@echo; echo '$$ siftpdf map --cap 1900 $(SAMPLE)'
+	@$(SIFT) map --cap 1900 $(SAMPLE)
 	@echo; echo '$$ siftpdf pages 3 $(SAMPLE)'
 	@$(SIFT) pages 3 $(SAMPLE)
 	@echo; echo "$$ siftpdf grep 'oxbow|sediment' $(SAMPLE)"

@@ -262,3 +262,14 @@ def test_index_lives_in_the_callers_cache(fixtures: Path, tmp_path: Path, run_cl
     assert not (tmp_path / "a" / "digest" / "default").exists()
     run_cli("digest", "-q", "velvet", "--cache-dir", str(tmp_path / "b"), "--no-cache", pdf)
     assert not (tmp_path / "b" / "digest").exists()  # (the pool keeps its lock files there)
+
+
+def test_a_passage_never_crosses_a_page_break() -> None:
+    from siftpdf.digest.models import best_passage
+
+    pages = [{"page": 1, "status": "text", "text": "Dams trap sediment. Deltas shrink below dams."},
+             {"page": 2, "status": "text", "text": "Field safety comes first."}]
+    chunk = next(iter(chunk_pages(pages)))
+    assert chunk.pages == (1, 2)
+    page, passage = best_passage(chunk, "why do deltas shrink?")
+    assert page == 1 and "Deltas shrink" in passage and "safety" not in passage

@@ -96,12 +96,15 @@ def best_passage(chunk: Chunk, question: str, width: int = PASSAGE_CHARS) -> tup
         return chunk.first_page, ""
     scores = [len(wanted & set(tokenize(text[a:b]))) for a, b in spans]
     best = max(range(len(spans)), key=lambda i: (scores[i], -i))
+    page = chunk.page_at(spans[best][0])
+    # Grow around the best sentence, never across a page break: the passage cites one page.
+    same_page = [chunk.page_at(a) == page for a, _ in spans]
     lo, hi = best, best
     while True:
         grown = False
-        if hi + 1 < len(spans) and spans[hi + 1][1] - spans[lo][0] <= width:
+        if hi + 1 < len(spans) and same_page[hi + 1] and spans[hi + 1][1] - spans[lo][0] <= width:
             hi, grown = hi + 1, True
-        if lo > 0 and spans[hi][1] - spans[lo - 1][0] <= width:
+        if lo > 0 and same_page[lo - 1] and spans[hi][1] - spans[lo - 1][0] <= width:
             lo, grown = lo - 1, True
         if not grown:
             break
@@ -109,7 +112,7 @@ def best_passage(chunk: Chunk, question: str, width: int = PASSAGE_CHARS) -> tup
     passage = " ".join(_MARKER.sub(" ", text[start:end]).split())
     if len(passage) > width:
         passage = passage[:width].rsplit(" ", 1)[0] + "…"
-    return chunk.page_at(spans[best][0]), passage
+    return page, passage
 
 
 def _sentence_spans(text: str) -> list[tuple[int, int]]:
