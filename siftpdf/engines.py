@@ -1,4 +1,4 @@
-"""PDF engines: PDFium (pypdfium2) by default, pypdf as the salvage fallback.
+"""PDF engines: PDFium (pypdfium2) by default; pypdf, then a qpdf repair pass, to salvage.
 
 Only the extraction child (or ``--in-process``) imports this module: it loads native code.
 """
@@ -218,8 +218,45 @@ class PypdfDoc:
         pass
 
 
-def open_document(data: bytes, password: str | None) -> PdfiumDoc | PypdfDoc:
-    """Open with PDFium; when PDFium cannot, salvage with pypdf. Encryption is final."""
+class RepairedDoc(PdfiumDoc):
+    """PDFium over a copy that qpdf (through pikepdf) rebuilt: the last salvage step for files
+    whose cross-reference table or object structure neither PDFium nor pypdf can recover."""
+
+    name = "repaired"
+
+    def __init__(self, data: bytes, password: str | None) -> None:
+        super().__init__(repair(data, password), password)
+
+
+def repair_available() -> bool:
+    try:
+        import pikepdf  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def repair(data: bytes, password: str | None) -> bytes:
+    """Rebuild ``data`` with qpdf: a fresh cross-reference table, every reachable object rewritten."""
+    try:
+        import pikepdf
+    except ImportError:
+        raise UnreadableError("unreadable PDF (repair unavailable: pikepdf not installed)") from None
+    out = io.BytesIO()
+    try:
+        with pikepdf.open(io.BytesIO(data), password=password or "", attempt_recovery=True,
+                          suppress_warnings=True) as pdf:
+            pdf.save(out, object_stream_mode=pikepdf.ObjectStreamMode.disable)
+    except pikepdf.PasswordError:
+        raise EncryptedError("encrypted PDF (password required)") from None
+    except (pikepdf.PdfError, RuntimeError, ValueError, OverflowError, RecursionError) as exc:
+        raise UnreadableError(f"unreadable PDF (repair failed: {exc})") from None
+    return out.getvalue()
+
+
+def open_document(data: bytes, password: str | None, allow_repair: bool = True) -> PdfiumDoc | PypdfDoc:
+    """Open with PDFium; when PDFium cannot, salvage with pypdf, then with a qpdf repair pass.
+    Encryption is final."""
     try:
         return PdfiumDoc(data, password)
     except EncryptedError:
@@ -227,8 +264,13 @@ def open_document(data: bytes, password: str | None) -> PdfiumDoc | PypdfDoc:
     except UnreadableError as first:
         try:
             doc = PypdfDoc(data, password)
+            if doc.page_count() > 0:
+                return doc
         except UnreadableError:
-            raise first from None
-        if doc.page_count() == 0:
-            raise first
-        return doc
+            pass
+        if allow_repair:
+            try:
+                return RepairedDoc(data, password)
+            except UnreadableError:
+                pass
+        raise first from None
