@@ -59,10 +59,12 @@ install-docs:
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
 
-# Engine comparison over ../shared/corpus and 200 mutants; writes docs/bakeoff.md (about 30 min).
-# BAKEOFF_ARGS='--files 10 --mutants 20 --out -' gives a quick look.
+# Engine comparison over ../shared/corpus and 200 mutants, then the hostile fixtures; writes
+# docs/bakeoff.md (about 30 min on 2 cores). A quick look without writing anything:
+#   .venv/bin/python bench/bakeoff.py --files 10 --mutants 20 --no-broken --out -
 bakeoff: $(STAMP)
-	$(BIN)/python bench/bakeoff.py $(BAKEOFF_ARGS)
+	$(BIN)/python bench/bakeoff.py
+	$(BIN)/python bench/hostile.py --into docs/bakeoff.md
 
 # Byte-mutation fuzzing of the extraction child for FUZZ_SECONDS; failures are saved as recipes
 # in tests/fuzz_regressions.json, which the test suite replays.
