@@ -71,11 +71,14 @@ def test_billion_page_claim_is_not_believed(hostile: dict[str, Path]) -> None:
     assert result["pages"] < 1000  # the tree holds one page; its /Count is a lie
 
 
-def test_page_tree_loop_terminates_with_the_real_page(hostile: dict[str, Path]) -> None:
-    proc = run_siftpdf("pages", "1", "--deadline", str(DEADLINE), str(hostile["page_tree_loop"]),
+def test_page_tree_and_outline_loops_terminate(hostile: dict[str, Path]) -> None:
+    proc = run_siftpdf("extract", "--json", "--deadline", str(DEADLINE), str(hostile["page_tree_loop"]),
                        timeout=DEADLINE + 60)
     assert proc.returncode == 0
-    assert b"hostile fixture page text" in proc.stdout
+    out = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert "hostile fixture page text" in out[1]["text"]
+    # The outline item is its own sibling and child: listed once, not 10,000 times.
+    assert [item["title"] for item in out[0]["meta"]["outline"]] == ["loop"]
 
 
 def test_deadline_kills_a_slow_child_and_leaves_nothing(hostile: dict[str, Path]) -> None:
