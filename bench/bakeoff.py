@@ -11,7 +11,8 @@ from the ten smallest selected files (20 each), one mutation kind per round (bit
 truncation, deleted chunk, duplicated chunk, corrupted keyword), every fifth stacked with a second.
 
 Every engine run is its own process (bench/engine_worker.py) with a wall-clock timeout; peak
-memory is that process's ru_maxrss (children included) from wait4.
+memory is that process's maximum RSS as GNU time reports it (for siftpdf, the largest of the
+parent and its extraction children).
 """
 
 from __future__ import annotations
@@ -82,9 +83,18 @@ class Run:
     info: dict[str, Any] = field(default_factory=dict)
 
 
+GNU_TIME = "/usr/bin/time" if Path("/usr/bin/time").exists() else None
+
+
 def run_process(argv: list[str], timeout: float) -> tuple[int | None, bytes, float, float]:
-    """Run argv; returns (exit status or None on timeout, stdout, wall seconds, peak MiB)."""
-    with tempfile.TemporaryFile() as out:
+    """Run argv; returns (exit status or None on timeout, stdout, wall seconds, peak MiB).
+
+    Peak memory comes from GNU time's %M when it is installed: a process forked by this (large)
+    Python process would otherwise inherit this process's high-water mark into its ru_maxrss.
+    """
+    with tempfile.TemporaryFile() as out, tempfile.NamedTemporaryFile(suffix=".mem") as mem:
+        if GNU_TIME:
+            argv = [GNU_TIME, "-q", "-f", "%M", "-o", mem.name, *argv]
         started = time.monotonic()
         proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
                                 start_new_session=True)
@@ -101,8 +111,12 @@ def run_process(argv: list[str], timeout: float) -> tuple[int | None, bytes, flo
             time.sleep(0.02)
         proc.returncode = status if status is not None else -9  # already reaped by wait4
         wall = time.monotonic() - started
+        peak = usage.ru_maxrss / 1024
+        if GNU_TIME:
+            lines = Path(mem.name).read_text().split()
+            peak = int(lines[-1]) / 1024 if lines and lines[-1].isdigit() else float("nan")
         out.seek(0)
-        return status, out.read(), wall, usage.ru_maxrss / 1024
+        return status, out.read(), wall, peak
 
 
 def run_engine(engine: str, path: Path, timeout: float) -> Run:
@@ -274,8 +288,9 @@ def render(args: argparse.Namespace, chosen: list[tuple[Path, str, Run]], qualit
            "digits (each CJK character is a word), compared as multisets; word order is the share of the",
            "reference's adjacent word pairs found in the engine's text. Means over the files; a file the",
            "engine could not open scores 0. Time is open + extract inside the worker process (no interpreter",
-           "start-up); memory is the worker's peak RSS, interpreter and imports included. The siftpdf row is",
-           "the whole product: parent plus extraction child (PDFium with fallbacks), child start-up included.", "",
+           "start-up); memory is the worker's peak RSS (GNU time), interpreter and imports included. The siftpdf",
+           "row is the whole product: parent plus extraction child (PDFium with its salvage chain), child",
+           "start-up included; its memory is the larger of the two processes.", "",
            "| engine | recall | precision | word order | failed files | median ms | × pdftotext | median / max MiB |",
            "|---|---|---|---|---|---|---|---|"]
     for row in quality:
@@ -294,7 +309,7 @@ def render(args: argparse.Namespace, chosen: list[tuple[Path, str, Run]], qualit
             f"after {args.timeout:g} s. Salvage: mean share of the engine's own words from the unmutated file",
             "that it recovers from the mutant (0 for a failure). siftpdf runs the real parent and child",
             f"(deadline {max(1.0, args.timeout - 10):g} s); `siftpdf-norepair` is the same without the qpdf",
-            "repair pass.", "",
+            "repair pass (PDFium, pypdf, pdfminer).", "",
             "| engine | " + " | ".join(kinds) + " | salvage |", "|---" * (len(kinds) + 2) + "|"]
     for engine in ENGINES + SIFT:
         counts = robust["outcomes"][engine]

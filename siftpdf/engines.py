@@ -1,4 +1,4 @@
-"""PDF engines: PDFium (pypdfium2) by default; pypdf, then a qpdf repair pass, to salvage.
+"""PDF engines: PDFium (pypdfium2) by default; pypdf, a qpdf repair pass and pdfminer to salvage.
 
 Only the extraction child (or ``--in-process``) imports this module: it loads native code.
 """
@@ -254,23 +254,76 @@ def repair(data: bytes, password: str | None) -> bytes:
     return out.getvalue()
 
 
-def open_document(data: bytes, password: str | None, allow_repair: bool = True) -> PdfiumDoc | PypdfDoc:
-    """Open with PDFium; when PDFium cannot, salvage with pypdf, then with a qpdf repair pass.
-    Encryption is final."""
+class PlumberDoc:
+    """pdfminer.six (through pdfplumber): the last salvage step. Slow, but its parser tolerates
+    some damage that the others do not."""
+
+    name = "pdfplumber"
+
+    def __init__(self, data: bytes, password: str | None) -> None:
+        import logging
+
+        import pdfplumber
+        from pdfminer.pdfdocument import PDFPasswordIncorrect
+
+        logging.getLogger("pdfminer").setLevel(logging.CRITICAL)
+        try:
+            self.pdf = pdfplumber.open(io.BytesIO(data), password=password or "")
+            self.pages = self.pdf.pages
+        except PDFPasswordIncorrect:
+            raise EncryptedError("encrypted PDF (password required)") from None
+        except Exception as exc:  # noqa: BLE001 - pdfminer raises many unrelated types on damage
+            raise UnreadableError(f"unreadable PDF ({type(exc).__name__}: {exc})") from None
+
+    def page_count(self) -> int:
+        return len(self.pages)
+
+    def title(self) -> str:
+        return ""
+
+    def page_labels(self, count: int) -> list[str] | None:
+        return None
+
+    def outline(self) -> list[dict[str, Any]]:
+        return []
+
+    def extract_page(self, index: int) -> PageResult:
+        page = self.pages[index]
+        text = clean_text(page.extract_text() or "")
+        if text.strip():
+            return PageResult(text, "text", self.name)
+        return PageResult("", "no_text" if page.images else "empty", self.name)
+
+    def close(self) -> None:
+        self.pdf.close()
+
+
+AnyDoc = PdfiumDoc | PypdfDoc | PlumberDoc
+SALVAGE_ORDER = ("pypdf", "repaired", "pdfplumber")
+
+
+def open_engine(name: str, data: bytes, password: str | None) -> AnyDoc:
+    classes: dict[str, type[AnyDoc]] = {"pdfium": PdfiumDoc, "pypdf": PypdfDoc, "repaired": RepairedDoc,
+                                        "pdfplumber": PlumberDoc}
+    return classes[name](data, password)
+
+
+def open_document(data: bytes, password: str | None, allow_repair: bool = True) -> AnyDoc:
+    """Open with PDFium; when PDFium cannot, salvage with pypdf, then PDFium over a qpdf-repaired
+    copy, then pdfminer. Encryption is final."""
     try:
         return PdfiumDoc(data, password)
     except EncryptedError:
         raise
     except UnreadableError as first:
-        try:
-            doc = PypdfDoc(data, password)
+        for name in SALVAGE_ORDER:
+            if name == "repaired" and not allow_repair:
+                continue
+            try:
+                doc = open_engine(name, data, password)
+            except UnreadableError:
+                continue
             if doc.page_count() > 0:
                 return doc
-        except UnreadableError:
-            pass
-        if allow_repair:
-            try:
-                return RepairedDoc(data, password)
-            except UnreadableError:
-                pass
+            doc.close()
         raise first from None

@@ -113,23 +113,24 @@ def _extract_page(doc: Any, page: int, fallback: _Fallback) -> dict[str, Any]:
 
 
 class _Fallback:
-    """The salvage chain for one page: pypdf's lenient reader, then the qpdf-repaired copy.
+    """The salvage chain for one page: the engines after the document's own, in SALVAGE_ORDER.
     Each fallback document is opened once, on first need."""
 
-    ORDER = ("pypdf", "repaired")
-
     def __init__(self, primary: str, data: bytes, password: str | None, repair: bool) -> None:
+        from .engines import SALVAGE_ORDER
+
         self.data, self.password = data, password
-        names = self.ORDER[self.ORDER.index(primary) + 1:] if primary in self.ORDER else self.ORDER
+        order = SALVAGE_ORDER
+        names = order[order.index(primary) + 1:] if primary in order else order
         self.names = [name for name in names if repair or name != "repaired"]
         self.docs: dict[str, Any] = {}
 
     def _open(self, name: str) -> Any:
-        from .engines import PypdfDoc, RepairedDoc
+        from .engines import open_engine
 
         if name not in self.docs:
             try:
-                self.docs[name] = (PypdfDoc if name == "pypdf" else RepairedDoc)(self.data, self.password)
+                self.docs[name] = open_engine(name, self.data, self.password)
             except (Exception, MemoryError):  # noqa: BLE001 - no fallback available is not an error of its own
                 self.docs[name] = None
         return self.docs[name]
@@ -166,6 +167,12 @@ def _engine_meta(name: str) -> dict[str, str]:
         import pypdf
 
         return {"name": "pypdf", "version": f"pypdf {pypdf.__version__}"}
+    if name == "pdfplumber":
+        import pdfminer
+        import pdfplumber
+
+        return {"name": "pdfplumber",
+                "version": f"pdfplumber {pdfplumber.__version__}, pdfminer.six {pdfminer.__version__}"}
     info = engine_info()
     if name == "repaired":
         import pikepdf

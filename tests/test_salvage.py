@@ -1,4 +1,4 @@
-"""The salvage chain: PDFium, then pypdf's lenient reader, then PDFium over a qpdf-repaired copy.
+"""The salvage chain: PDFium, pypdf's lenient reader, PDFium over a qpdf-repaired copy, pdfminer.
 ``done`` says which pages came from which engine."""
 
 from __future__ import annotations
@@ -62,3 +62,19 @@ def test_truncated_download_keeps_its_complete_pages(fixtures: Path) -> None:
     assert any(PHRASES[0] in r.get("text", "") for r in pages)
     assert all(r.get("engine", out[0]["meta"]["engine"]["name"]) in done["engines"]
                for r in pages if r["status"] != "failed")
+
+
+def test_pdfminer_is_the_last_resort(corpus: Path) -> None:
+    """A mutant of a real form (512 bytes duplicated inside an object) that PDFium, pypdf and
+    the qpdf repair pass all give up on; pdfminer's parser still reads both pages."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+    import mutate
+
+    source = corpus / "forms-tables" / "tests_pdfs_150109DSP-Milw-505-90D.pdf"
+    if not source.exists():
+        pytest.skip("corpus file absent")
+    data = mutate.apply(source.read_bytes(), {"op": "duplicate", "at": 0.24171771118979668, "length": 512})
+    out = list(runner.run_child(data))
+    assert out[0]["meta"]["engine"]["name"] == "pdfplumber"
+    assert out[-1]["done"]["engines"] == {"pdfplumber": 2}
+    assert any(r.get("status") == "text" and r["text"].strip() for r in out if "page" in r)
