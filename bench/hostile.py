@@ -46,7 +46,9 @@ def table() -> str:
     lines = [SECTION, "",
              "Made by `python bench/hostile.py --into docs/bakeoff.md`. Each generated fixture "
              "(tests/make_hostile.py) through the real parent and child, deadline 20 s, memory limit 2 GiB "
-             "unless shown. Peak memory is RSS; the child column is the largest child.", "",
+             "unless shown. Peak memory is RSS: the parent's since it started (VmHWM), the largest extraction "
+             "child's from ru_maxrss (which includes the parent's size when the child was started). Outcome is "
+             "what the command reports.", "",
              "| fixture | bytes | outcome | pages ok / failed | engines | seconds | parent MiB | child MiB "
              "| left over |", "|---|---|---|---|---|---|---|---|---|"]
     for name, path, args in runs:

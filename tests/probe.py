@@ -4,7 +4,8 @@
 
 Prints one JSON object: the outcome (``ok`` or the error code), exit code the CLI would use,
 the message, pages and engines from ``done``, wall time, peak RSS of this parent and of the
-children, and any process of the extraction still alive afterwards (there must be none).
+largest child (which counts this parent's size when it was started), and any process of the
+extraction still alive afterwards (there must be none).
 """
 
 from __future__ import annotations
@@ -33,8 +34,18 @@ def _sessions() -> dict[int, int]:
     return found
 
 
+def _own_peak_kib() -> int:
+    """This process's peak RSS since exec (VmHWM). ru_maxrss would also count the high-water mark
+    of whatever process forked us, before the exec."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
 def probe(path: Path, deadline: float, memory_mib: int, max_pages: int) -> dict[str, Any]:
     from siftpdf import runner
+    from siftpdf.docstream import require_text
     from siftpdf.errors import SiftError
 
     started_pids: list[int] = []
@@ -52,7 +63,7 @@ def probe(path: Path, deadline: float, memory_mib: int, max_pages: int) -> dict[
     t0 = time.monotonic()
     pages: list[dict[str, Any]] = []
     try:
-        for record in runner.run_child(data, None, limits):
+        for record in require_text(runner.run_child(data, None, limits)):
             if "page" in record:
                 pages.append({k: record.get(k) for k in ("page", "status", "engine")})
             elif "done" in record:
@@ -64,7 +75,7 @@ def probe(path: Path, deadline: float, memory_mib: int, max_pages: int) -> dict[
         result["outcome"], result["exit"], result["message"] = error.code, error.exit_code, error.message
     result["seconds"] = round(time.monotonic() - t0, 2)
     result["page_status"] = [p["status"] for p in pages[:10]]
-    result["parent_peak_mib"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    result["parent_peak_mib"] = round(_own_peak_kib() / 1024, 1)
     result["child_peak_mib"] = round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1)
     sessions = _sessions()
     result["children"] = len(started_pids)
