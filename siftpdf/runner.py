@@ -192,6 +192,8 @@ class _Run:
         if code == 7:
             return TooLargeError(message or "too large")
         if code < 0:
+            import signal
+
             why = f"engine crashed: signal {-code}"
             if -code in (signal.SIGABRT, signal.SIGSEGV, signal.SIGBUS) and self.limits.memory > 0:
                 why += f", out of memory within the {self.limits.memory >> 20} MiB limit?"
