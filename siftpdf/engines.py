@@ -259,9 +259,15 @@ class PlumberDoc:
     some damage that the others do not."""
 
     name = "pdfplumber"
+    # pdfminer scans a damaged file in pure Python (about 1 s per MB): past this size the
+    # deadline would end it anyway, so do not start.
+    MAX_BYTES = 16 << 20
 
     def __init__(self, data: bytes, password: str | None) -> None:
         import logging
+
+        if len(data) > self.MAX_BYTES or b"obj" not in data:
+            raise UnreadableError("unreadable PDF (no pdfminer salvage: too large or no objects)")
 
         import pdfplumber
         from pdfminer.pdfdocument import PDFPasswordIncorrect
