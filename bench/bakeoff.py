@@ -303,7 +303,8 @@ def render(args: argparse.Namespace, chosen: list[tuple[Path, str, Run]], qualit
                        f"{row['median_mib']} / {row['max_mib']} |")
     kinds = ("ok", "empty", "typed", "crash", "hang")
     out += ["", "## Robustness: byte-level mutants", "",
-            f"{args.mutants} mutants of {len(seeds)} seed files ({', '.join(p.name[:40] for p in seeds)}).",
+            f"{args.mutants} mutants of {len(seeds)} seed files, the smallest selected ones: "
+            + ", ".join(f"`{p.relative_to(CORPUS)}`" for p in seeds) + ".",
             "ok: returned text; empty: returned no words; typed: a Python exception or siftpdf's typed",
             "error (unreadable, timeout, ...); crash: the process died (signal, uncaught error); hang: killed",
             f"after {args.timeout:g} s. Salvage: mean share of the engine's own words from the unmutated file",
