@@ -60,7 +60,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/run.py
 
 # Engine comparison over ../shared/corpus and 200 mutants, then the hostile fixtures; writes
-# docs/bakeoff.md (about 30 min on 2 cores). A quick look without writing anything:
+# docs/bakeoff.md (about 15 min on 2 shared cores). A quick look without writing anything:
 #   .venv/bin/python bench/bakeoff.py --files 10 --mutants 20 --no-broken --out -
 bakeoff: $(STAMP)
 	$(BIN)/python bench/bakeoff.py
