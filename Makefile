@@ -8,7 +8,7 @@ SEMANTIC := $(VENV)/.installed-semantic
 SAMPLE := samples/sample.pdf
 SIFT   := $(BIN)/siftpdf
 
-.PHONY: demo test lint bench docs install-docs fixtures sample clean
+.PHONY: demo test lint bench bakeoff fuzz docs install-docs fixtures sample clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -58,6 +58,19 @@ install-docs:
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
+
+# Engine comparison over ../shared/corpus and 200 mutants, then the hostile fixtures; writes
+# docs/bakeoff.md (about 15 min on 2 shared cores). A quick look without writing anything:
+#   .venv/bin/python bench/bakeoff.py --files 10 --mutants 20 --no-broken --out -
+bakeoff: $(STAMP)
+	$(BIN)/python bench/bakeoff.py
+	$(BIN)/python bench/hostile.py --into docs/bakeoff.md
+
+# Byte-mutation fuzzing of the extraction child for FUZZ_SECONDS; failures are saved as recipes
+# in tests/fuzz_regressions.json, which the test suite replays.
+FUZZ_SECONDS ?= 60
+fuzz: $(STAMP)
+	$(BIN)/python tests/fuzz_child.py --seconds $(FUZZ_SECONDS)
 
 sample: $(STAMP)
 	$(BIN)/python tests/make_fixtures.py --sample $(SAMPLE)

@@ -2,7 +2,8 @@
 
 Contract (SPEC §5): the PDF on stdin (optionally preceded by a JSON-encoded password line),
 the doc stream on stdout. Limits and the audit hook are in place before the PDF is read.
-Exit codes: 0 ok, 3 encrypted, 4 unreadable, 7 input too large.
+Exit codes: 0 ok, 2 a limit that was asked for cannot be enforced, 3 encrypted, 4 unreadable,
+7 input too large.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import json
 import sys
 from typing import Any
 
-EXIT_OK, EXIT_ENCRYPTED, EXIT_UNREADABLE, EXIT_TOO_LARGE = 0, 3, 4, 7
+EXIT_OK, EXIT_LIMITS, EXIT_ENCRYPTED, EXIT_UNREADABLE, EXIT_TOO_LARGE = 0, 2, 3, 4, 7
 MAX_INPUT = 200 << 20
 
 # Audit events that mean "talk to the network or start a program".
@@ -25,14 +26,24 @@ def _refuse(event: str, _args: Any) -> None:
         raise PermissionError(f"siftpdf child: {event} refused")
 
 
+def memory_limit_supported() -> bool:
+    """Whether RLIMIT_AS is enforced here: Linux enforces it; macOS accepts it and ignores it."""
+    import resource
+
+    return sys.platform.startswith("linux") and hasattr(resource, "RLIMIT_AS")
+
+
 def apply_limits(memory: int, cpu_seconds: int) -> None:
     """Address-space and CPU limits. Asking for a memory limit that cannot be enforced fails."""
     import resource
 
     if memory > 0:
-        if not sys.platform.startswith("linux"):
-            raise OSError(f"memory limit cannot be enforced on {sys.platform}")
-        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+        if not memory_limit_supported():
+            raise OSError(f"a memory limit cannot be enforced on {sys.platform}")
+        _, hard = resource.getrlimit(resource.RLIMIT_AS)
+        if hard != resource.RLIM_INFINITY and hard < memory:
+            memory = hard  # already held to less than was asked: keep the stricter limit
+        resource.setrlimit(resource.RLIMIT_AS, (memory, hard if hard != resource.RLIM_INFINITY else memory))
     if cpu_seconds > 0:
         resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 5))
 
@@ -51,6 +62,7 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--evidence", action="store_true")
     parser.add_argument("--render", default=None)
     parser.add_argument("--image-mode", default="none", choices=("none", "embedded"))
+    parser.add_argument("--no-repair", action="store_true")
     return parser.parse_args(argv)
 
 
@@ -60,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
         apply_limits(args.memory, args.cpu)
     except (OSError, ValueError) as exc:
         print(f"cannot apply limits: {exc}", file=sys.stderr)
-        return EXIT_UNREADABLE
+        return EXIT_LIMITS
     # Import the engines (native code, loaded via ctypes) before the hook closes the door.
     from . import engines  # noqa: F401
     from .errors import EncryptedError, SiftError
@@ -80,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     opts = ExtractOptions(max_pages=args.max_pages, password=password, shard=args.shard,
                           shards=args.shards, chunk=args.chunk, first_page=args.first_page,
                           outline=not args.no_outline, evidence=args.evidence, image_mode=args.image_mode,
-                          render=args.render)
+                          render=args.render, repair=not args.no_repair)
     out = sys.stdout
     try:
         for record in extract_records(data, opts):

@@ -50,10 +50,20 @@ def read_records(lines: Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
 def require_text(records: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:
     """Pass records through; when the document ends with no page of text, raise NoTextError."""
     seen_text = False
+    blank = 0
+    first_error = ""
     for record in records:
-        if record.get("status") == "text":
+        status = record.get("status")
+        if status == "text":
             seen_text = True
+        elif status == "failed":
+            first_error = first_error or str(record.get("error") or "").removeprefix("unreadable PDF (").rstrip(")")
+        elif status is not None:
+            blank += 1
         if "done" in record and not seen_text:
+            if first_error and not blank:
+                # Every page failed: that is an unreadable document, not a scanned one.
+                raise UnreadableError(f"unreadable PDF (no page could be extracted: {first_error})")
             raise NoTextError("no text layer (scanned PDF?)")
         yield record
 

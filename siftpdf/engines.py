@@ -1,4 +1,4 @@
-"""PDF engines: PDFium (pypdfium2) by default, pypdf as the salvage fallback.
+"""PDF engines: PDFium (pypdfium2) by default; pypdf, a qpdf repair pass and pdfminer to salvage.
 
 Only the extraction child (or ``--in-process``) imports this module: it loads native code.
 """
@@ -295,17 +295,118 @@ class PypdfDoc:
         pass
 
 
-def open_document(data: bytes, password: str | None) -> PdfiumDoc | PypdfDoc:
-    """Open with PDFium; when PDFium cannot, salvage with pypdf. Encryption is final."""
+class RepairedDoc(PdfiumDoc):
+    """PDFium over a copy that qpdf (through pikepdf) rebuilt: the last salvage step for files
+    whose cross-reference table or object structure neither PDFium nor pypdf can recover."""
+
+    name = "repaired"
+
+    def __init__(self, data: bytes, password: str | None) -> None:
+        super().__init__(repair(data, password), password)
+
+
+def repair_available() -> bool:
+    try:
+        import pikepdf  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def repair(data: bytes, password: str | None) -> bytes:
+    """Rebuild ``data`` with qpdf: a fresh cross-reference table, every reachable object rewritten."""
+    try:
+        import pikepdf
+    except ImportError:
+        raise UnreadableError("unreadable PDF (repair unavailable: pikepdf not installed)") from None
+    out = io.BytesIO()
+    try:
+        with pikepdf.open(io.BytesIO(data), password=password or "", attempt_recovery=True,
+                          suppress_warnings=True) as pdf:
+            pdf.save(out, object_stream_mode=pikepdf.ObjectStreamMode.disable)
+    except pikepdf.PasswordError:
+        raise EncryptedError("encrypted PDF (password required)") from None
+    except (pikepdf.PdfError, RuntimeError, ValueError, OverflowError, RecursionError) as exc:
+        raise UnreadableError(f"unreadable PDF (repair failed: {exc})") from None
+    return out.getvalue()
+
+
+class PlumberDoc:
+    """pdfminer.six (through pdfplumber): the last salvage step. Slow, but its parser tolerates
+    some damage that the others do not."""
+
+    name = "pdfplumber"
+    # pdfminer scans a damaged file in pure Python (about 1 s per MB): past this size the
+    # deadline would end it anyway, so do not start.
+    MAX_BYTES = 16 << 20
+
+    def __init__(self, data: bytes, password: str | None) -> None:
+        import logging
+
+        if len(data) > self.MAX_BYTES or b"obj" not in data:
+            raise UnreadableError("unreadable PDF (no pdfminer salvage: too large or no objects)")
+
+        import pdfplumber
+        from pdfminer.pdfdocument import PDFPasswordIncorrect
+
+        logging.getLogger("pdfminer").setLevel(logging.CRITICAL)
+        try:
+            self.pdf = pdfplumber.open(io.BytesIO(data), password=password or "")
+            self.pages = self.pdf.pages
+        except PDFPasswordIncorrect:
+            raise EncryptedError("encrypted PDF (password required)") from None
+        except Exception as exc:  # noqa: BLE001 - pdfminer raises many unrelated types on damage
+            raise UnreadableError(f"unreadable PDF ({type(exc).__name__}: {exc})") from None
+
+    def page_count(self) -> int:
+        return len(self.pages)
+
+    def title(self) -> str:
+        return ""
+
+    def page_labels(self, count: int) -> list[str] | None:
+        return None
+
+    def outline(self) -> list[dict[str, Any]]:
+        return []
+
+    def extract_page(self, index: int, evidence: bool = False, image_mode: str = "none") -> PageResult:
+        page = self.pages[index]
+        text = clean_text(page.extract_text() or "")
+        if text.strip():
+            return PageResult(text, "text", self.name)
+        return PageResult("", "no_text" if page.images else "empty", self.name)
+
+    def close(self) -> None:
+        self.pdf.close()
+
+
+AnyDoc = PdfiumDoc | PypdfDoc | PlumberDoc
+SALVAGE_ORDER = ("pypdf", "repaired", "pdfplumber")
+
+
+def open_engine(name: str, data: bytes, password: str | None) -> AnyDoc:
+    classes: dict[str, type[AnyDoc]] = {"pdfium": PdfiumDoc, "pypdf": PypdfDoc, "repaired": RepairedDoc,
+                                        "pdfplumber": PlumberDoc}
+    return classes[name](data, password)
+
+
+def open_document(data: bytes, password: str | None, allow_repair: bool = True) -> AnyDoc:
+    """Open with PDFium; when PDFium cannot, salvage with pypdf, then PDFium over a qpdf-repaired
+    copy, then pdfminer. Encryption is final."""
     try:
         return PdfiumDoc(data, password)
     except EncryptedError:
         raise
     except UnreadableError as first:
-        try:
-            doc = PypdfDoc(data, password)
-        except UnreadableError:
-            raise first from None
-        if doc.page_count() == 0:
-            raise first
-        return doc
+        for name in SALVAGE_ORDER:
+            if name == "repaired" and not allow_repair:
+                continue
+            try:
+                doc = open_engine(name, data, password)
+            except UnreadableError:
+                continue
+            if doc.page_count() > 0:
+                return doc
+            doc.close()
+        raise first from None

@@ -36,6 +36,7 @@ class ExtractOptions:
     evidence: bool = False  # page evidence (SPEC §7.1) for organization or output
     image_mode: str = "none"  # "embedded": evidence carries image bytes
     render: str | None = None  # a page range whose pages also come back as PNG (base64)
+    repair: bool = True
 
 
 def shard_of(page: int, shards: int, chunk: int) -> int:
@@ -48,11 +49,11 @@ def extract_records(data: bytes, opts: ExtractOptions = ExtractOptions()) -> Ite
     Raises EncryptedError / UnreadableError when the document as a whole cannot be opened;
     a page that fails becomes a ``failed`` page record and extraction goes on.
     """
-    from .engines import PdfiumDoc, PypdfDoc, engine_info, open_document
+    from .engines import PdfiumDoc, open_document
 
     started = time.monotonic()
-    doc = open_document(data, opts.password)
-    fallback: list[PypdfDoc | None] = []
+    doc = open_document(data, opts.password, allow_repair=opts.repair)
+    fallback = _Fallback(doc.name, data, opts.password, opts.repair)
     try:
         total = doc.page_count()
         if total <= 0:
@@ -66,7 +67,7 @@ def extract_records(data: bytes, opts: ExtractOptions = ExtractOptions()) -> Ite
             "pages": total,
             "title": doc.title(),
             "outline": _safe(doc.outline, []) if opts.outline else [],
-            "engine": engine_info() if isinstance(doc, PdfiumDoc) else {"name": "pypdf", "version": _pypdf_version()},
+            "engine": _engine_meta(doc.name),
             "max_pages": opts.max_pages,
         }
         if opts.outline:
@@ -81,7 +82,7 @@ def extract_records(data: bytes, opts: ExtractOptions = ExtractOptions()) -> Ite
         for page in range(max(1, opts.first_page), limit + 1):
             if shard_of(page, opts.shards, opts.chunk) != opts.shard:
                 continue
-            record = _extract_page(doc, page, data, opts, fallback)
+            record = _extract_page(doc, page, opts, fallback)
             if render is not None and page in render and isinstance(doc, PdfiumDoc):
                 record["render_png"] = _safe(lambda index=page - 1: _png64(doc, index), None)
             processed += 1
@@ -104,22 +105,18 @@ def extract_records(data: bytes, opts: ExtractOptions = ExtractOptions()) -> Ite
             }
         }
     finally:
+        fallback.close()
         doc.close()
 
 
-def _extract_page(doc: Any, page: int, data: bytes, opts: ExtractOptions,
-                  fallback: list[Any]) -> dict[str, Any]:
-    password = opts.password
+def _extract_page(doc: Any, page: int, opts: ExtractOptions, fallback: _Fallback) -> dict[str, Any]:
     try:
         result = (doc.extract_page(page - 1, evidence=True, image_mode=opts.image_mode) if opts.evidence
                   else doc.extract_page(page - 1))
     except (Exception, MemoryError) as exc:  # noqa: BLE001 - any engine failure is this page's error
-        first_error = f"{type(exc).__name__}: {exc}"
-        result = None
-        if doc.name == "pdfium":
-            result = _fallback_page(page, data, password, fallback)
+        result = fallback.page(page)
         if result is None:
-            return {"page": page, "error": first_error[:500], "status": "failed"}
+            return {"page": page, "error": f"{type(exc).__name__}: {exc}"[:500], "status": "failed"}
     record: dict[str, Any] = {"page": page, "text": result.text, "status": result.status}
     if result.engine != doc.name:
         record["engine"] = result.engine
@@ -128,21 +125,44 @@ def _extract_page(doc: Any, page: int, data: bytes, opts: ExtractOptions,
     return record
 
 
-def _fallback_page(page: int, data: bytes, password: str | None, fallback: list[Any]) -> Any:
-    from .engines import PypdfDoc
+class _Fallback:
+    """The salvage chain for one page: the engines after the document's own, in SALVAGE_ORDER.
+    Each fallback document is opened once, on first need."""
 
-    if not fallback:
-        try:
-            fallback.append(PypdfDoc(data, password))
-        except Exception:  # noqa: BLE001 - no fallback available is not an error of its own
-            fallback.append(None)
-    reader = fallback[0]
-    if reader is None or page > reader.page_count():
+    def __init__(self, primary: str, data: bytes, password: str | None, repair: bool) -> None:
+        from .engines import SALVAGE_ORDER
+
+        self.data, self.password = data, password
+        order = SALVAGE_ORDER
+        names = order[order.index(primary) + 1:] if primary in order else order
+        self.names = [name for name in names if repair or name != "repaired"]
+        self.docs: dict[str, Any] = {}
+
+    def _open(self, name: str) -> Any:
+        from .engines import open_engine
+
+        if name not in self.docs:
+            try:
+                self.docs[name] = open_engine(name, self.data, self.password)
+            except (Exception, MemoryError):  # noqa: BLE001 - no fallback available is not an error of its own
+                self.docs[name] = None
+        return self.docs[name]
+
+    def page(self, page: int) -> Any:
+        for name in self.names:
+            doc = self._open(name)
+            if doc is None or page > doc.page_count():
+                continue
+            try:
+                return doc.extract_page(page - 1)
+            except (Exception, MemoryError):  # noqa: BLE001
+                continue
         return None
-    try:
-        return reader.extract_page(page - 1)
-    except (Exception, MemoryError):  # noqa: BLE001
-        return None
+
+    def close(self) -> None:
+        for doc in self.docs.values():
+            if doc is not None:
+                doc.close()
 
 
 def _png64(doc: Any, index: int) -> str:
@@ -157,7 +177,23 @@ def _safe(func: Any, default: Any) -> Any:
         return default
 
 
-def _pypdf_version() -> str:
-    import pypdf
+def _engine_meta(name: str) -> dict[str, str]:
+    from .engines import engine_info
 
-    return f"pypdf {pypdf.__version__}"
+    if name == "pypdf":
+        import pypdf
+
+        return {"name": "pypdf", "version": f"pypdf {pypdf.__version__}"}
+    if name == "pdfplumber":
+        import pdfminer
+        import pdfplumber
+
+        return {"name": "pdfplumber",
+                "version": f"pdfplumber {pdfplumber.__version__}, pdfminer.six {pdfminer.__version__}"}
+    info = engine_info()
+    if name == "repaired":
+        import pikepdf
+
+        info = {"name": "repaired",
+                "version": f"pikepdf {pikepdf.__version__}, qpdf {pikepdf.__libqpdf_version__}; {info['version']}"}
+    return info

@@ -25,6 +25,7 @@ from .errors import (
     TimedOutError,
     TooLargeError,
     UnreadableError,
+    UsageError,
 )
 from .extraction import CHUNK_PAGES, DEFAULT_MAX_PAGES, shard_of
 
@@ -46,6 +47,7 @@ class Limits:
     memory: int = 2 << 30
     workers: int = 2
     chunk: int = CHUNK_PAGES
+    repair: bool = True
 
 
 @dataclass
@@ -148,6 +150,8 @@ class _Run:
         if not outline:
             argv.append("--no-outline")
         argv += self.extra
+        if not self.limits.repair:
+            argv.append("--no-repair")
         if self.password is not None:
             argv.append("--password-line")
         _test_hooks(shard, shards)
@@ -182,12 +186,19 @@ class _Run:
         if self.timed_out:
             return TimedOutError(f"pdf extraction timed out after {self.limits.deadline:g} s")
         message = child.message()
+        if code == 2 and message.startswith("cannot apply limits"):
+            return UsageError(message, hint="--memory-limit 0 runs without a memory limit")
         if code == 3:
             return EncryptedError(message or "encrypted PDF (password required)")
         if code == 7:
             return TooLargeError(message or "too large")
         if code < 0:
-            return UnreadableError(f"unreadable PDF (engine crashed: signal {-code})")
+            import signal
+
+            why = f"engine crashed: signal {-code}"
+            if -code in (signal.SIGABRT, signal.SIGSEGV, signal.SIGBUS) and self.limits.memory > 0:
+                why += f", out of memory within the {self.limits.memory >> 20} MiB limit?"
+            return UnreadableError(f"unreadable PDF ({why})")
         if message.startswith("unreadable PDF"):
             return UnreadableError(message)
         return UnreadableError(f"unreadable PDF ({message})" if message else "unreadable PDF")

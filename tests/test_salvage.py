@@ -1,0 +1,80 @@
+"""The salvage chain: PDFium, pypdf's lenient reader, PDFium over a qpdf-repaired copy, pdfminer.
+``done`` says which pages came from which engine."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import make_fixtures
+import pytest
+from conftest import FIXTURES, records, run_siftpdf
+
+from siftpdf import runner
+from siftpdf.errors import UnreadableError
+
+PHRASES = list(make_fixtures.PHRASES.values())
+
+
+@pytest.fixture(scope="session")
+def no_trailer() -> Path:
+    """The three-page document with its ``trailer`` keyword destroyed: PDFium and pypdf both
+    give up; qpdf rebuilds the cross-reference table and finds every object."""
+    path = FIXTURES / "salvage" / "no_trailer.pdf"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(make_fixtures.three_page().replace(b"trailer", b"X"))
+    return path
+
+
+def test_repair_pass_salvages_what_pdfium_and_pypdf_cannot(no_trailer: Path) -> None:
+    proc = run_siftpdf("extract", "--json", str(no_trailer))
+    assert proc.returncode == 0, proc.stderr
+    out = records(proc.stdout.decode())
+    meta = out[0]["meta"]
+    assert meta["engine"]["name"] == "repaired" and "qpdf" in meta["engine"]["version"]
+    text = " ".join(r.get("text", "") for r in out if "page" in r)
+    assert all(phrase in text for phrase in PHRASES)
+    assert out[-1]["done"]["engines"] == {"repaired": 3}
+
+
+def test_without_the_repair_pass_the_same_file_is_unreadable(no_trailer: Path) -> None:
+    with pytest.raises(UnreadableError):
+        list(runner.run_child(no_trailer.read_bytes(), None, runner.Limits(repair=False)))
+
+
+def test_missing_pikepdf_degrades_to_a_typed_error(run_cli, monkeypatch, no_trailer: Path) -> None:
+    code = "import sys; sys.modules['pikepdf'] = None; import siftpdf._child as c; sys.exit(c.main(sys.argv[1:]))"
+    monkeypatch.setattr(runner, "child_argv", lambda: [sys.executable, "-I", "-c", code])
+    result = run_cli("extract", str(no_trailer))
+    assert result.exit_code == 4
+    assert result.stderr.startswith("siftpdf: unreadable PDF") and "Traceback" not in result.stderr
+
+
+def test_truncated_download_keeps_its_complete_pages(fixtures: Path) -> None:
+    """A file cut at 60 % still yields the pages whose objects arrived."""
+    proc = run_siftpdf("extract", "--json", str(fixtures / "truncated.pdf"))
+    assert proc.returncode == 0, proc.stderr
+    out = records(proc.stdout.decode())
+    done = out[-1]["done"]
+    assert sum(done["engines"].values()) >= 1
+    pages = [r for r in out if "page" in r]
+    assert any(PHRASES[0] in r.get("text", "") for r in pages)
+    assert all(r.get("engine", out[0]["meta"]["engine"]["name"]) in done["engines"]
+               for r in pages if r["status"] != "failed")
+
+
+def test_pdfminer_is_the_last_resort(corpus: Path) -> None:
+    """A mutant of a real form (512 bytes duplicated inside an object) that PDFium, pypdf and
+    the qpdf repair pass all give up on; pdfminer's parser still reads both pages."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+    import mutate
+
+    source = corpus / "forms-tables" / "tests_pdfs_150109DSP-Milw-505-90D.pdf"
+    if not source.exists():
+        pytest.skip("corpus file absent")
+    data = mutate.apply(source.read_bytes(), {"op": "duplicate", "at": 0.24171771118979668, "length": 512})
+    out = list(runner.run_child(data))
+    assert out[0]["meta"]["engine"]["name"] == "pdfplumber"
+    assert out[-1]["done"]["engines"] == {"pdfplumber": 2}
+    assert any(r.get("status") == "text" and r["text"].strip() for r in out if "page" in r)
