@@ -8,6 +8,7 @@ from __future__ import annotations
 import ctypes
 import io
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -91,20 +92,9 @@ class PdfiumDoc:
     def _page_with_evidence(self, index: int, image_mode: str) -> PageResult:
         """Text and evidence from the raw C handles: the helper objects cost as much as the
         evidence on a short page."""
-        page = pdfium_c.FPDF_LoadPage(self.pdf, index)
-        if not page:
-            raise pdfium.PdfiumError(f"PDFium cannot load page {index + 1}")
-        try:
-            textpage = pdfium_c.FPDFText_LoadPage(page)
-            if not textpage:
-                raise pdfium.PdfiumError(f"PDFium cannot read the text of page {index + 1}")
-            try:
-                raw = _text_of(textpage)
-                found = _page_evidence(page, textpage, raw, image_mode)
-            finally:
-                pdfium_c.FPDFText_ClosePage(textpage)
-        finally:
-            pdfium_c.FPDF_ClosePage(page)
+        with self._handles(index) as (page, textpage):
+            raw = _text_of(textpage)
+            found = _page_evidence(page, textpage, raw, image_mode)
         if found is None:  # evidence failed: the page is still read, without it
             return self.extract_page(index)
         text = clean_text(raw)
@@ -121,6 +111,12 @@ class PdfiumDoc:
     def _raw_text(self, index: int) -> str:
         """Page text through PDFium's C API directly: the helper objects cost more than the
         text itself on short pages."""
+        with self._handles(index) as (_page, textpage):
+            return _text_of(textpage)
+
+    @contextmanager
+    def _handles(self, index: int) -> Iterator[tuple[Any, Any]]:
+        """The raw page and text-page handles of one page, closed whatever happens."""
         page = pdfium_c.FPDF_LoadPage(self.pdf, index)
         if not page:
             raise pdfium.PdfiumError(f"PDFium cannot load page {index + 1}")
@@ -129,7 +125,7 @@ class PdfiumDoc:
             if not textpage:
                 raise pdfium.PdfiumError(f"PDFium cannot read the text of page {index + 1}")
             try:
-                return _text_of(textpage)
+                yield page, textpage
             finally:
                 pdfium_c.FPDFText_ClosePage(textpage)
         finally:
