@@ -24,7 +24,7 @@ from typing import Any
 
 from .cache import Store, View, open_store, password_check
 from .docstream import Document, require_text
-from .errors import BusyError, FetchError, SiftError, UnreadableError
+from .errors import BusyError, FetchError, NotPdfError, SiftError
 from .log import Log
 from .pool import FileLock, Pool, flight_lock, take_caller
 from .sources import ReadOptions, _with_source
@@ -34,7 +34,7 @@ FLIGHT_MARGIN = 180.0
 
 
 def _log(options: ReadOptions) -> Log:
-    return Log(options.verbose, options.cache.restricted)
+    return Log(options.verbose, options.cache.restricted, options.on_event)
 
 
 def _flight_wait(options: ReadOptions) -> float:
@@ -61,8 +61,15 @@ def _extract(data: bytes, options: ReadOptions) -> Generator[dict[str, Any], Non
     from .runner import run_child
 
     pool = Pool(options.cache.path)
-    with pool.job(options.caller_id) as job:
-        yield from run_child(data, options.password, options.limits, slots=job)
+    waited = time.monotonic()
+    try:
+        with pool.job(options.caller_id) as job:
+            _log(options).event("pool", "slot", wait_ms=int((time.monotonic() - waited) * 1000))
+            yield from run_child(data, options.password, options.limits, slots=job)
+    except BusyError as error:
+        _log(options).event("pool", error.code if error.status == 503 else "caller_busy",
+                            wait_ms=int((time.monotonic() - waited) * 1000))
+        raise
 
 
 # -- local bytes -------------------------------------------------------------------------------
@@ -161,7 +168,7 @@ def _extract_into(store: Store, data: bytes, sha: str, digest: str, options: Rea
                 writer.add(record)
                 yield record
         except GeneratorExit:
-            _finish(records, writer, options.password, log)
+            _finish(records, writer, options.password, log, started)
             raise
         writer.commit(options.password)
         log.event("pdf", "ok", pages=len(writer.numbers), bytes=len(data),
@@ -176,7 +183,8 @@ def _extract_into(store: Store, data: bytes, sha: str, digest: str, options: Rea
         _release(locks)
 
 
-def _finish(records: Iterator[dict[str, Any]], writer: _Writer, password: str | None, log: Log) -> None:
+def _finish(records: Iterator[dict[str, Any]], writer: _Writer, password: str | None, log: Log,
+            started: float) -> None:
     """The reader stopped early: extract the rest into the cache so the next call is a hit."""
     try:
         sys.stdout.flush()  # what the reader wrote reaches its pipe before the wait
@@ -186,7 +194,8 @@ def _finish(records: Iterator[dict[str, Any]], writer: _Writer, password: str | 
         for record in records:
             writer.add(record)
         writer.commit(password)
-        log.event("pdf", "ok", pages=len(writer.numbers), title=(writer.meta or {}).get("title") or None)
+        log.event("pdf", "ok", pages=len(writer.numbers), ms=int((time.monotonic() - started) * 1000),
+                  title=(writer.meta or {}).get("title") or None)
     except SiftError as error:
         writer.abort()
         log.event("pdf", error.code)
@@ -280,7 +289,7 @@ def _download(url: str, options: ReadOptions, known: dict[str, Any] | None) -> A
 def _pdf_body(fetched: Any) -> bytes:
     if fetched.kind is None or fetched.kind.kind != "pdf" or fetched.data is None:
         kind = fetched.kind.describe() if fetched.kind is not None else "no body"
-        raise UnreadableError(f"not a PDF ({kind})",
-                              hint="siftpdf reads PDFs; fetch this page with a web reader")
+        raise NotPdfError(f"not a PDF ({kind})", fetched,
+                          hint="siftpdf reads PDFs; fetch this page with a web reader")
     data: bytes = fetched.data
     return data

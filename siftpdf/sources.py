@@ -33,6 +33,9 @@ class ReadOptions:
     #: Called as ``on_page(done, total)`` after each extracted page (total: pages to extract),
     #: so a caller can show progress; it must not write to stdout.
     on_page: Callable[[int, int], None] | None = None
+    #: Told of every fetch, extraction, cache hit and pool wait as ``on_event(what, outcome,
+    #: detail)`` (see :class:`siftpdf.log.Log`), so a service can count them.
+    on_event: Callable[[str, str, dict[str, Any]], None] | None = None
 
     def digest(self) -> str:
         """A short hash of every option that changes the extracted output: part of each cache
@@ -46,7 +49,7 @@ class ReadOptions:
 # Fields of ReadOptions that do not change what a document extracts to (limits: only its
 # max_pages does, added explicitly; the password opens a document, it does not change it).
 _NOT_OUTPUT = frozenset({"limits", "password", "in_process", "cache", "allow_private", "verbose", "caller_id",
-                         "on_page"})
+                         "on_page", "on_event"})
 
 
 _CODE: list[str] = []
