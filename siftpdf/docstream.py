@@ -48,14 +48,21 @@ def read_records(lines: Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
 
 
 def require_text(records: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:
-    """Pass records through; when the document ends with no page of text, raise NoTextError."""
+    """Pass records through; when the document ends with no page of text, raise NoTextError.
+    The source is closed however this ends, so what it holds (locks, a child) is released at
+    once, not when it is garbage-collected: a long-running service depends on that."""
     seen_text = False
-    for record in records:
-        if record.get("status") == "text":
-            seen_text = True
-        if "done" in record and not seen_text:
-            raise NoTextError("no text layer (scanned PDF?)")
-        yield record
+    try:
+        for record in records:
+            if record.get("status") == "text":
+                seen_text = True
+            if "done" in record and not seen_text:
+                raise NoTextError("no text layer (scanned PDF?)")
+            yield record
+    finally:
+        close = getattr(records, "close", None)
+        if close:
+            close()
 
 
 class Document:

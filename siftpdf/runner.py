@@ -149,6 +149,8 @@ class _Run:
             argv.append("--no-outline")
         if self.password is not None:
             argv.append("--password-line")
+        if os.environ.get("SIFTPDF_TEST_CHILD_SLEEP"):
+            argv += ["--test-sleep", os.environ["SIFTPDF_TEST_CHILD_SLEEP"]]
         _test_hooks(shard, shards)
         child = _Child.start(argv, self.data, self.password)
         self.children.append(child)

@@ -245,14 +245,12 @@ def create_app(config: ServerConfig) -> FastAPI:
     def caller_of(request: Request) -> Caller:
         header = request.headers.get("authorization", "")
         scheme, _, token = header.partition(" ")
-        if scheme.lower() == "bearer" and token.strip():
-            caller = config.tokens.get(token.strip())
-            if caller is None:
-                raise Unauthorized("unknown bearer token")
-            return caller
-        if config.no_auth:
+        known = config.tokens.get(token.strip()) if scheme.lower() == "bearer" else None
+        if known is not None:
+            return known
+        if config.no_auth:  # any other token (SDKs insist on sending one) is anonymous
             return Caller(None)
-        raise Unauthorized("a bearer token is required")
+        raise Unauthorized("unknown bearer token" if token.strip() else "a bearer token is required")
 
     def options_for(caller: Caller, max_age: float | None = None, deadline: float | None = None,
                     max_pages: int | None = None) -> ReadOptions:
