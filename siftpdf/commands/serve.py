@@ -18,7 +18,8 @@ from .options import cap_option
               help="Port to listen on (0: any free port, printed at start).")
 @click.option("--tokens", "tokens_file", type=click.Path(dir_okay=False, path_type=Path),
               help="JSON or TOML file mapping bearer tokens to {caller_id, class}.")
-@click.option("--no-auth", is_flag=True, help="Serve requests without a known token as an anonymous caller (loopback only).")
+@click.option("--no-auth", is_flag=True,
+              help="Serve requests without a known token as an anonymous caller (loopback only).")
 @click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path), envvar="SIFTPDF_CACHE_DIR",
               help="The shared cache (env SIFTPDF_CACHE_DIR; default ~/.cache/siftpdf).")
 @click.option("--cache-size", default="1G", envvar="SIFTPDF_CACHE_SIZE", show_default=True,
