@@ -88,7 +88,7 @@ class FetchRequest(BaseModel):
 class PdfEnvelope(BaseModel):
     pages: int
     title: str
-    outline: list[dict[str, Any]]
+    outline: list[dict[str, Any]] | None = Field(description="On an overview answer; null on a slice or search")
     returned: list[int] | None
     map: bool
     grep_hits: int | None

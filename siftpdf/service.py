@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, MutableMapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .docstream import Document
@@ -60,6 +60,9 @@ def clean(url: str, options: ReadOptions, cap: int, pages: str | None = None,
           grep: str | None = None) -> Answer:
     """Clean mode of ``/v1/fetch`` (and the markdown of ``/v2/scrape``)."""
     wanted, regex = parse_query(pages, grep)
+    if wanted is not None:
+        last = max(b or 0 for _, b in wanted.parts) if all(b is not None for _, b in wanted.parts) else None
+        options = replace(options, first_page=wanted.first(), last_page=last)
     doc = _open(url, options)
     if not isinstance(doc, Document):
         return _other(url, doc, cap)
@@ -102,10 +105,13 @@ def _open(url: str, options: ReadOptions) -> Document | Any:
         return error.fetched
 
 
-def _envelope(doc: Document, returned: list[int] | None, is_map: bool, hits: int | None) -> dict[str, Any]:
+def _envelope(doc: Document, returned: list[int] | None, is_map: bool, hits: int | None,
+              outline: bool = True) -> dict[str, Any]:
+    """The ``pdf`` envelope. The outline (which may run to a thousand entries) comes with an
+    overview answer; a slice or a search has ``outline: null``, as the overview gave it."""
     return {"pages": doc.page_count, "title": doc.meta.get("title") or "",
-            "outline": list(doc.meta.get("outline") or []), "returned": returned, "map": is_map,
-            "grep_hits": hits}
+            "outline": list(doc.meta.get("outline") or []) if outline else None, "returned": returned,
+            "map": is_map, "grep_hits": hits}
 
 
 def _answer(url: str, doc: Document, content: str, pdf: dict[str, Any]) -> Answer:
@@ -124,10 +130,10 @@ def _clean_pdf(url: str, doc: Document, cap: int, wanted: PageRange | None, rege
     if regex is not None:
         content, hits = _grep(doc, regex, wanted, cap)
         returned = [wanted.first(), wanted.last(count)] if wanted else None
-        return _answer(url, doc, content, _envelope(doc, returned, False, hits))
+        return _answer(url, doc, content, _envelope(doc, returned, False, hits, outline=False))
     if wanted is not None:
         content, span = _slice(doc, wanted, cap)
-        return _answer(url, doc, content, _envelope(doc, span, False, None))
+        return _answer(url, doc, content, _envelope(doc, span, False, None, outline=False))
     doc_map = build_map(doc, cap)
     content = render_map(doc_map, url, cap, next_line=NEXT)
     span = list(doc_map.returned) if doc_map.returned else None

@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import hashlib
 import sys
+import threading
 import time
 from collections.abc import Generator, Iterator
+from pathlib import Path
 from typing import Any
 
 from .cache import Store, View, open_store, password_check
@@ -35,6 +37,21 @@ FLIGHT_MARGIN = 180.0
 
 def _log(options: ReadOptions) -> Log:
     return Log(options.verbose, options.cache.restricted, options.on_event)
+
+
+_VIEWS = threading.local()
+
+
+def _view(directory: Path) -> View:
+    """This thread's view of the cache at ``directory``: a process serving many requests keeps
+    its read connections open instead of opening two per request."""
+    views: dict[Path, View] | None = getattr(_VIEWS, "views", None)
+    if views is None:
+        views = _VIEWS.views = {}
+    view = views.get(directory)
+    if view is None:
+        view = views[directory] = View(directory)
+    return view
 
 
 def _flight_wait(options: ReadOptions) -> float:
@@ -82,7 +99,7 @@ def open_cached(data: bytes, name: str | None, options: ReadOptions, extra: dict
     try:
         sha = hashlib.sha256(data).hexdigest()
         digest = options.digest()
-        view = View(options.cache.path)
+        view = _view(options.cache.path)
         doc = _hit(view, sha, digest, options, name, extra)
         if doc is not None:
             _release(locks)
@@ -119,6 +136,9 @@ def _hit(view: View, sha: str, digest: str, options: ReadOptions, name: str | No
         return None  # cached text of a protected document only for a caller with its password
     _log(options).event("pdf", "cached", source=name, title=entry["meta"].get("title") or None,
                         pages=len(entry.get("page_numbers") or []))
+    if entry.get("text_pages") and (options.first_page > 1 or options.last_page):  # has text: the slice only
+        records = view.records(cls, sha, digest, entry, options.first_page, options.last_page)
+        return Document(_with_source(records, name, extra))
     return Document(_with_source(require_text(view.records(cls, sha, digest, entry)), name, extra))
 
 
@@ -131,6 +151,7 @@ class _Writer:
         self.done: dict[str, Any] | None = None
         self.numbers: list[int] = []
         self.size = 0
+        self.text_pages = 0
 
     def add(self, record: dict[str, Any]) -> None:
         if "meta" in record:
@@ -139,6 +160,7 @@ class _Writer:
         elif "page" in record:
             self.size += self.store.put_page(self.cls, self.sha, self.digest, record)
             self.numbers.append(int(record["page"]))
+            self.text_pages += record.get("status") == "text"
         elif "done" in record:
             self.done = dict(record["done"])
 
@@ -146,7 +168,7 @@ class _Writer:
         if self.meta is None or self.done is None:
             return False
         self.store.put_document(self.cls, self.sha, self.digest, self.meta, self.done, self.numbers,
-                                self.size, password)
+                                self.size, password, self.text_pages)
         return True
 
     def abort(self) -> None:
@@ -211,7 +233,7 @@ def open_url(url: str, options: ReadOptions) -> Document:
         fetched = _download(url, options, None)
         return Document(_with_source(require_text(extract(_pdf_body(fetched), options)), url,
                                      {"final_url": fetched.final_url}))
-    view = View(settings.path)
+    view = _view(settings.path)
     doc = _url_hit(view, url, options)
     if doc is not None:
         return doc

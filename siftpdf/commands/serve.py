@@ -70,6 +70,7 @@ def command(host: str, port: int, tokens_file: Path | None, no_auth: bool, cache
 def run(app: object, host: str, port: int) -> None:
     """Listen on a socket bound here (so port 0 can be told), until SIGTERM or SIGINT."""
     import socket
+    import sys
 
     import uvicorn
 
@@ -81,6 +82,9 @@ def run(app: object, host: str, port: int) -> None:
     except OSError as exc:
         raise UsageError(f"cannot listen on {host}:{port} ({exc.strerror})") from None
     sock.listen(512)
+    # Many short requests on the event loop and in worker threads: hand the GIL over every
+    # millisecond rather than every 5, or one busy thread sets everyone's tail latency.
+    sys.setswitchinterval(0.001)
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"siftpdf: serving on http://{shown}:{bound}", err=True)
