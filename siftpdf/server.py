@@ -23,6 +23,7 @@ from fastapi.responses import JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from . import __version__, service
 from .cache import CacheSettings, check_class
@@ -339,6 +340,15 @@ def create_app(config: ServerConfig) -> FastAPI:
         return _error_v1(400, "usage", f"bad request: {problems}")
 
     app.add_middleware(MetricsMiddleware, metrics=metrics)
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        """The framework's own refusals (a body that does not parse, an unknown route) in the
+        same shapes as every other error."""
+        code = {400: "usage", 404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http")
+        if request.url.path.startswith("/v2/"):
+            return _error_v2(exc.status_code, str(exc.detail), code)
+        return _error_v1(exc.status_code, code, str(exc.detail))
+
     return app
 
 

@@ -466,3 +466,24 @@ def test_tokens_file_json_and_toml(tmp_path: Path) -> None:
 
     with pytest.raises(UsageError):
         load_tokens(tmp_path / "bad.toml")
+
+
+def test_schemathesis_finds_no_server_error_and_no_schema_break(upstream: Running, serve: Any, three: bytes) -> None:
+    """Bounded: a few examples per operation, one worker, a fixed seed."""
+    cli = Path(sys.executable).with_name("schemathesis")
+    if not cli.exists():
+        pytest.skip("schemathesis is not installed (dev extra)")
+    server = serve("--no-auth")
+    upstream.server.routes["/doc.pdf"] = Route(three)
+    upstream.server.routes["/page.html"] = Route(b"<html><title>t</title><body><p>hello</p></body></html>",
+                                                 "text/html")
+    env = dict(os.environ, SIFTPDF_TEST_UPSTREAM=upstream.server.url(""), SCHEMATHESIS_HOOKS="schemathesis_hooks",
+               PYTHONPATH=str(Path(__file__).parent))
+    result = subprocess.run([str(cli), "run", server.base + "/openapi.json", "--checks",
+                             "not_a_server_error,response_schema_conformance,status_code_conformance",
+                             "--max-examples", "20", "--phases", "examples,coverage,fuzzing", "--workers", "1",
+                             "--seed", "1", "--request-timeout", "60"],
+                            capture_output=True, text=True, timeout=600, env=env, cwd=Path(__file__).parent)
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
+    assert " passed" in result.stdout
+    assert len(upstream.server.gets("/doc.pdf")) >= 1  # generated requests did reach the PDF path
