@@ -487,3 +487,24 @@ def test_schemathesis_finds_no_server_error_and_no_schema_break(upstream: Runnin
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
     assert " passed" in result.stdout
     assert len(upstream.server.gets("/doc.pdf")) >= 1  # generated requests did reach the PDF path
+
+
+def test_html_scrape_and_digest_never_take_the_pdf_path(upstream: Running, serve: Any, child_log) -> None:
+    server = serve("--no-auth")
+    html = (b"<html><head><title>Tide tables</title></head><body><header>Site menu</header><main>"
+            b"<h1>Tides</h1><p>High water at Harwich is at 11:40.</p><p>Low water follows at 17:55.</p>"
+            b"</main></body></html>")
+    upstream.server.routes["/tides"] = Route(html, "text/html")
+    upstream.server.routes["/data.json"] = Route(b'{"tide": "high"}', "application/json")
+    url = upstream.server.url("/tides")
+    body = server.post("/v2/scrape", {"url": url, "formats": ["markdown"]}).json()
+    assert body["success"] is True
+    assert body["data"]["markdown"].startswith("Tides\n\nHigh water at Harwich is at 11:40.")
+    assert "Site menu" not in body["data"]["markdown"]
+    assert body["data"]["metadata"]["contentType"] == "text/html" and body["data"]["metadata"]["title"] == "Tide tables"
+    assert "numPages" not in body["data"]["metadata"]
+    body = server.fetch({"url": url, "mode": "digest", "question": "when is low water?"}).json()
+    assert "17:55" in body["content"] and body["pdf"] is None
+    body = server.fetch({"url": upstream.server.url("/data.json")}).json()
+    assert body["content"] == '{"tide": "high"}' and body["content_type"] == "application/json"
+    assert child_log() == 0
