@@ -65,7 +65,7 @@ def clean(url: str, options: ReadOptions, cap: int, pages: str | None = None,
         options = replace(options, first_page=wanted.first(), last_page=last)
     doc = _open(url, options)
     if not isinstance(doc, Document):
-        return _other(url, doc, cap)
+        return _other_clean(url, doc, cap, wanted, regex)
     with doc:
         return _clean_pdf(url, doc, cap, wanted, regex)
 
@@ -83,7 +83,7 @@ def digest(url: str, options: ReadOptions, cap: int, question: str,
     if isinstance(doc, Document):
         answer = _envelope_only(url, doc)
     else:
-        answer = _other(url, doc, cap)
+        answer = _other(url, doc)
         doc = _text_document(answer)
     with doc:
         result = run_digest(doc, question, budget=cap, endpoint=Endpoint.from_env(), store=store)
@@ -192,8 +192,22 @@ def _grep(doc: Document, regex: Any, wanted: PageRange | None, cap: int) -> tupl
 
 # -- other kinds of body -------------------------------------------------------------------------
 
-def _other(url: str, fetched: Any, cap: int) -> Answer:
-    """Text, JSON or HTML (as readable text): the body's text, cut at ``cap``."""
+def _other_clean(url: str, fetched: Any, cap: int, wanted: PageRange | None, regex: Any) -> Answer:
+    """Clean mode of a text answer: its text cut at ``cap``, or its matching lines (as
+    ``p. 1: line``: the whole text is one page). A page range means nothing here."""
+    if wanted is not None:
+        raise UsageError("pages: the URL is not a PDF (its text has no pages)")
+    answer = _other(url, fetched)
+    if regex is not None:
+        with _text_document(answer) as doc:
+            answer.content, _hits = _grep(doc, regex, None, cap)
+    elif len(answer.content) > cap:
+        answer.content = answer.content[:cap] + f"\n[cut at {cap} characters; use grep=PATTERN]\n"
+    return answer
+
+
+def _other(url: str, fetched: Any) -> Answer:
+    """Text, JSON or HTML (as readable text): the body's whole text."""
     kind = fetched.kind.kind if fetched.kind is not None else "text"
     if kind not in ("html", "json", "text"):
         raise UnreadableError(f"not a PDF or text ({fetched.kind.describe()})")
@@ -203,10 +217,9 @@ def _other(url: str, fetched: Any, cap: int) -> Answer:
         from .webtext import html_text
 
         title, raw = html_text(raw)
-    content = raw if len(raw) <= cap else raw[:cap] + f"\n[cut at {cap} characters]\n"
     mime = fetched.content_type.split(";")[0].strip().lower() or {"html": "text/html", "json": "application/json"}.get(
         kind, "text/plain")
-    return Answer(url, fetched.final_url, mime, content, None, 0, title)
+    return Answer(url, fetched.final_url, mime, raw, None, 0, title)
 
 
 def _decode(data: bytes, content_type: str) -> str:

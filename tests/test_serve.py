@@ -508,3 +508,18 @@ def test_html_scrape_and_digest_never_take_the_pdf_path(upstream: Running, serve
     body = server.fetch({"url": upstream.server.url("/data.json")}).json()
     assert body["content"] == '{"tide": "high"}' and body["content_type"] == "application/json"
     assert child_log() == 0
+
+
+def test_grep_on_a_text_answer_and_a_pathological_pattern(upstream: Running, serve: Any) -> None:
+    server = serve("--no-auth")
+    upstream.server.routes["/a.txt"] = Route(b"a" * 1_000_000 + b"\nthe needle line\n", "text/plain")
+    url = upstream.server.url("/a.txt")
+    started = time.monotonic()
+    body = server.fetch({"url": url, "grep": "(a+)+$"}).json()
+    assert time.monotonic() - started < 10  # RE2: linear time (well under 1 s on an idle machine)
+    assert body["content"].startswith("p. 1: aaa") and "the needle line" in body["content"]
+    body = server.fetch({"url": url, "grep": "needle"}).json()
+    assert body["content"].startswith("p. 1- ") and "p. 1: the needle line" in body["content"]
+    body = server.fetch({"url": url}).json()
+    assert len(body["content"]) < 41_000 and "[cut at 40000 characters; use grep=PATTERN]" in body["content"]
+    _error(server.fetch({"url": url, "pages": "1"}), 400, "usage")
