@@ -9,7 +9,6 @@ caller class (the cache partition). The pool answers 503 with ``Retry-After: 10`
 from __future__ import annotations
 
 import json
-import logging
 import time
 import tomllib
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -34,7 +33,6 @@ from .sources import ReadOptions
 
 RETRY_AFTER = "10"
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
-log = logging.getLogger("siftpdf.server")
 
 
 # -- configuration -------------------------------------------------------------------------------

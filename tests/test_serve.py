@@ -468,7 +468,8 @@ def test_tokens_file_json_and_toml(tmp_path: Path) -> None:
         load_tokens(tmp_path / "bad.toml")
 
 
-def test_schemathesis_finds_no_server_error_and_no_schema_break(upstream: Running, serve: Any, three: bytes) -> None:
+def test_schemathesis_finds_no_server_error_and_no_schema_break(upstream: Running, serve: Any, three: bytes,
+                                                                 tmp_path: Path) -> None:
     """Bounded: a few examples per operation, one worker, a fixed seed."""
     cli = Path(sys.executable).with_name("schemathesis")
     if not cli.exists():
@@ -483,7 +484,7 @@ def test_schemathesis_finds_no_server_error_and_no_schema_break(upstream: Runnin
                              "not_a_server_error,response_schema_conformance,status_code_conformance",
                              "--max-examples", "20", "--phases", "examples,coverage,fuzzing", "--workers", "1",
                              "--seed", "1", "--request-timeout", "60"],
-                            capture_output=True, text=True, timeout=600, env=env, cwd=Path(__file__).parent)
+                            capture_output=True, text=True, timeout=600, env=env, cwd=tmp_path)  # its cache there
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
     assert " passed" in result.stdout
     assert len(upstream.server.gets("/doc.pdf")) >= 1  # generated requests did reach the PDF path
