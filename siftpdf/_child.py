@@ -63,6 +63,7 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--render", default=None)
     parser.add_argument("--image-mode", default="none", choices=("none", "embedded"))
     parser.add_argument("--no-repair", action="store_true")
+    parser.add_argument("--test-sleep", type=float, default=0.0, help=argparse.SUPPRESS)
     return parser.parse_args(argv)
 
 
@@ -89,6 +90,10 @@ def main(argv: list[str] | None = None) -> int:
     if len(data) > MAX_INPUT:
         print(f"PDF over {MAX_INPUT >> 20} MiB", file=sys.stderr)
         return EXIT_TOO_LARGE
+    if args.test_sleep > 0:  # test hook: a child that hangs (SIFTPDF_TEST_CHILD_SLEEP)
+        import time
+
+        time.sleep(args.test_sleep)
     opts = ExtractOptions(max_pages=args.max_pages, password=password, shard=args.shard,
                           shards=args.shards, chunk=args.chunk, first_page=args.first_page,
                           outline=not args.no_outline, evidence=args.evidence, image_mode=args.image_mode,

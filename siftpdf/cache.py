@@ -131,11 +131,14 @@ class Store:
         return len(raw.encode("utf-8"))
 
     def put_document(self, cls: str, sha: str, digest: str, meta: dict[str, Any], done: dict[str, Any],
-                     page_numbers: list[int], size: int, password: str | None) -> None:
+                     page_numbers: list[int], size: int, password: str | None,
+                     text_pages: int | None = None) -> None:
         entry: dict[str, Any] = {
             "meta": meta, "done": done, "page_numbers": page_numbers, "size": size,
             "fetched_at": time.time(), "class": cls, "sha256": sha, "options": digest,
         }
+        if text_pages is not None:  # lets a reader of a slice skip the earlier pages
+            entry["text_pages"] = text_pages
         if password is not None:
             entry["password_check"] = password_check(password, sha)
         self.docs.set(_doc_key(cls, sha, digest), entry)
@@ -318,11 +321,13 @@ class View:
         record: dict[str, Any] = json.loads(raw)
         return record
 
-    def records(self, cls: str, sha: str, digest: str, entry: dict[str, Any]) -> Iterator[dict[str, Any]]:
-        """The cached document as doc-stream records. A page gone missing (evicted by another
-        process meanwhile) ends the stream with an error rather than a silent gap."""
+    def records(self, cls: str, sha: str, digest: str, entry: dict[str, Any],
+                start: int = 1, stop: int | None = None) -> Iterator[dict[str, Any]]:
+        """The cached document as doc-stream records, its pages ``start`` to ``stop`` (the
+        others are neither read nor decoded). A page gone missing (evicted by another process
+        meanwhile) ends the stream with an error rather than a silent gap."""
         yield {"meta": dict(entry["meta"])}
-        numbers: list[int] = list(entry["page_numbers"])
+        numbers: list[int] = [n for n in entry["page_numbers"] if n >= start and (stop is None or n <= stop)]
         for start in range(0, len(numbers), _BATCH):
             batch = numbers[start:start + _BATCH]
             found = self._pages(cls, sha, digest, batch)

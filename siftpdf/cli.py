@@ -24,6 +24,7 @@ COMMANDS = {
     "cache": "siftpdf.commands.cache",
     "digest": "siftpdf.commands.digest",
     "engine": "siftpdf.commands.engine",
+    "serve": "siftpdf.commands.serve",
 }
 
 

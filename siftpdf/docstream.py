@@ -48,24 +48,31 @@ def read_records(lines: Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
 
 
 def require_text(records: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:
-    """Pass records through; when the document ends with no page of text, raise NoTextError."""
+    """Pass records through; when the document ends with no page of text, raise NoTextError.
+    The source is closed however this ends, so what it holds (locks, a child) is released at
+    once, not when it is garbage-collected: a long-running service depends on that."""
     seen_text = False
     blank = 0
     first_error = ""
-    for record in records:
-        status = record.get("status")
-        if status == "text":
-            seen_text = True
-        elif status == "failed":
-            first_error = first_error or str(record.get("error") or "").removeprefix("unreadable PDF (").rstrip(")")
-        elif status is not None:
-            blank += 1
-        if "done" in record and not seen_text:
-            if first_error and not blank:
-                # Every page failed: that is an unreadable document, not a scanned one.
-                raise UnreadableError(f"unreadable PDF (no page could be extracted: {first_error})")
-            raise NoTextError("no text layer (scanned PDF?)")
-        yield record
+    try:
+        for record in records:
+            status = record.get("status")
+            if status == "text":
+                seen_text = True
+            elif status == "failed":
+                first_error = first_error or str(record.get("error") or "").removeprefix("unreadable PDF (").rstrip(")")
+            elif status is not None:
+                blank += 1
+            if "done" in record and not seen_text:
+                if first_error and not blank:
+                    # Every page failed: that is an unreadable document, not a scanned one.
+                    raise UnreadableError(f"unreadable PDF (no page could be extracted: {first_error})")
+                raise NoTextError("no text layer (scanned PDF?)")
+            yield record
+    finally:
+        close = getattr(records, "close", None)
+        if close:
+            close()
 
 
 class Document:

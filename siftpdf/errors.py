@@ -42,6 +42,16 @@ class UnreadableError(SiftError):
     code, status, exit_code = "unreadable", 422, 4
 
 
+class NotPdfError(UnreadableError):
+    """A URL answered with something other than a PDF; ``fetched`` (a
+    :class:`siftpdf.fetch.Fetched`) has its body, so a caller that reads other kinds too (the
+    service) needs no second download."""
+
+    def __init__(self, message: str, fetched: Any, hint: str | None = None) -> None:
+        super().__init__(message, hint)
+        self.fetched = fetched
+
+
 class NoTextError(SiftError):
     code, status, exit_code = "no_text", 422, 5
     default_hint = "ocr"
@@ -62,6 +72,12 @@ class FetchError(SiftError):
 class BusyError(SiftError):
     code, status, exit_code = "busy", 503, 75
     default_hint = "retry after 10 s"
+
+
+class CallerBusyError(BusyError):
+    """The caller already has a job in flight (the pool itself may be idle)."""
+
+    status = 429
 
 
 _BY_CODE: dict[str, type[SiftError]] = {

@@ -4,16 +4,23 @@ no host, URL, title, path or text (SPEC §8)."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from typing import Any
+
+#: Told of every event, verbose or not, as ``observer(what, outcome, detail)`` (metrics).
+Observer = Callable[[str, str, dict[str, Any]], None]
 
 
 class Log:
-    def __init__(self, verbose: bool = False, restricted: bool = False) -> None:
-        self.verbose, self.restricted = verbose, restricted
+    def __init__(self, verbose: bool = False, restricted: bool = False, observer: Observer | None = None) -> None:
+        self.verbose, self.restricted, self.observer = verbose, restricted, observer
 
     def event(self, what: str, outcome: str, **detail: Any) -> None:
         """``what`` and ``outcome`` are fixed words; ``detail`` may name hosts and titles and is
-        dropped for restricted callers."""
+        dropped for restricted callers (the observer then gets only the numbers: counts, ms)."""
+        if self.observer is not None:
+            numbers = {k: v for k, v in detail.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
+            self.observer(what, outcome, numbers if self.restricted else dict(detail))
         if not self.verbose:
             return
         fields = {"outcome": outcome} if self.restricted else {"outcome": outcome, **detail}

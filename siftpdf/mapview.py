@@ -75,8 +75,9 @@ def _headings(record: dict[str, Any], room: int) -> list[dict[str, Any]]:
     return found
 
 
-def render_map(m: DocMap, source: str, cap: int) -> str:
-    """The map as text, never longer than ``cap`` characters."""
+def render_map(m: DocMap, source: str, cap: int, next_line: str | None = None) -> str:
+    """The map as text, never longer than ``cap`` characters. ``next_line`` replaces the line
+    naming the commands to run next (a service names its request fields instead)."""
     if m.whole:
         return "".join(m.leading)[:cap]
     src = source if source and source != "-" else "doc.jsonl"
@@ -85,8 +86,8 @@ def render_map(m: DocMap, source: str, cap: int) -> str:
     else:
         counts = f"pages {m.pages} · ~{m.tokens:,} tokens"
     head = [f"# {m.title or '(untitled)'}", counts, ""]
-    nxt = (f"next: siftpdf pages A-B {src} · siftpdf grep PATTERN {src} · "
-           f"siftpdf digest -q QUESTION {src}")
+    nxt = next_line or (f"next: siftpdf pages A-B {src} · siftpdf grep PATTERN {src} · "
+                        f"siftpdf digest -q QUESTION {src}")
     body = "".join(m.leading)
     budget = cap - len("\n".join(head)) - len(nxt) - len(body) - 8
     outline_lines: list[str] = []

@@ -17,12 +17,13 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import os
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from .errors import BusyError
+from .errors import BusyError, CallerBusyError
 
 SLOTS = 2
 WAITING = 4
@@ -104,29 +105,40 @@ class Job:
 
 
 class _CallerLock(FileLock):
-    def __init__(self, path: Path, caller_id: str) -> None:
+    def __init__(self, path: Path, caller_id: str, held_by: dict[str, _CallerLock]) -> None:
         super().__init__(path)
         self.caller_id = caller_id
+        self._held_by = held_by
 
     def release(self) -> None:
         if self.held:
-            _CALLERS.pop(self.caller_id, None)
+            self._held_by.pop(self.caller_id, None)
         super().release()
 
 
-# Caller ids whose job this process is running: a download and then the extraction of what
+# Caller ids whose job this thread is running: a download and then the extraction of what
 # it brought are one job, so the extraction does not take the caller's lock a second time.
-_CALLERS: dict[str, _CallerLock] = {}
+# Per thread, so that two requests of one caller served by one process are two jobs (flock
+# locks of two descriptors conflict even within a process).
+_THREAD = threading.local()
+
+
+def _callers() -> dict[str, _CallerLock]:
+    held: dict[str, _CallerLock] | None = getattr(_THREAD, "callers", None)
+    if held is None:
+        held = _THREAD.callers = {}
+    return held
 
 
 def take_caller(cache_dir: Path, caller_id: str) -> FileLock | None:
-    """The caller's one-job lock; None when this process holds it already; busy when another does."""
-    if caller_id in _CALLERS:
+    """The caller's one-job lock; None when this thread holds it already; busy when another does."""
+    held = _callers()
+    if caller_id in held:
         return None
-    lock = _CallerLock(pool_dir(cache_dir) / f"caller.{_name(caller_id)}", caller_id)
+    lock = _CallerLock(pool_dir(cache_dir) / f"caller.{_name(caller_id)}", caller_id, held)
     if not lock.try_acquire():
-        raise BusyError("busy: this caller already has a PDF job in flight")
-    _CALLERS[caller_id] = lock
+        raise CallerBusyError("busy: this caller already has a PDF job in flight")
+    held[caller_id] = lock
     return lock
 
 

@@ -154,6 +154,8 @@ class _Run:
             argv.append("--no-repair")
         if self.password is not None:
             argv.append("--password-line")
+        if os.environ.get("SIFTPDF_TEST_CHILD_SLEEP"):
+            argv += ["--test-sleep", os.environ["SIFTPDF_TEST_CHILD_SLEEP"]]
         _test_hooks(shard, shards)
         child = _Child.start(argv, self.data, self.password)
         self.children.append(child)

@@ -60,6 +60,8 @@ def window(text: str, start: int, end: int, width: int = WINDOW) -> str:
     """About ``width`` characters around text[start:end], with ellipses where cut."""
     if len(text) <= width * 2:
         return text
+    if end - start > width * 2:  # the match itself is long: its start, cut
+        return ("…" if start else "") + text[start:start + width * 2] + "…"
     pad = max(0, (width - (end - start)) // 2)
     left, right = max(0, start - pad), min(len(text), max(end, start) + pad)
     return ("…" if left else "") + text[left:right] + ("…" if right < len(text) else "")

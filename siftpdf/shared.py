@@ -19,13 +19,15 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import sys
+import threading
 import time
 from collections.abc import Generator, Iterator
+from pathlib import Path
 from typing import Any
 
 from .cache import Store, View, open_store, password_check
 from .docstream import Document, require_text
-from .errors import BusyError, FetchError, SiftError, UnreadableError
+from .errors import BusyError, FetchError, NotPdfError, SiftError
 from .log import Log
 from .pool import FileLock, Pool, flight_lock, take_caller
 from .sources import ReadOptions, _with_source
@@ -35,7 +37,22 @@ FLIGHT_MARGIN = 180.0
 
 
 def _log(options: ReadOptions) -> Log:
-    return Log(options.verbose, options.cache.restricted)
+    return Log(options.verbose, options.cache.restricted, options.on_event)
+
+
+_VIEWS = threading.local()
+
+
+def _view(directory: Path) -> View:
+    """This thread's view of the cache at ``directory``: a process serving many requests keeps
+    its read connections open instead of opening two per request."""
+    views: dict[Path, View] | None = getattr(_VIEWS, "views", None)
+    if views is None:
+        views = _VIEWS.views = {}
+    view = views.get(directory)
+    if view is None:
+        view = views[directory] = View(directory)
+    return view
 
 
 def _flight_wait(options: ReadOptions) -> float:
@@ -74,9 +91,16 @@ def _extract(data: bytes, options: ReadOptions) -> Generator[dict[str, Any], Non
     if evidence:
         limits = dataclasses.replace(limits, max_text=limits.max_text * EVIDENCE_TEXT_FACTOR)
     pool = Pool(options.cache.path)
-    with pool.job(options.caller_id) as job:
-        yield from run_child(data, options.password, limits, slots=job, evidence=evidence,
-                             image_mode=settings.image_mode, render=options.render)
+    waited = time.monotonic()
+    try:
+        with pool.job(options.caller_id) as job:
+            _log(options).event("pool", "slot", wait_ms=int((time.monotonic() - waited) * 1000))
+            yield from run_child(data, options.password, limits, slots=job, evidence=evidence,
+                                 image_mode=settings.image_mode, render=options.render)
+    except BusyError as error:
+        _log(options).event("pool", error.code if error.status == 503 else "caller_busy",
+                            wait_ms=int((time.monotonic() - waited) * 1000))
+        raise
 
 
 # -- local bytes -------------------------------------------------------------------------------
@@ -89,7 +113,7 @@ def open_cached(data: bytes, name: str | None, options: ReadOptions, extra: dict
     try:
         sha = hashlib.sha256(data).hexdigest()
         digest = options.digest()
-        view = View(options.cache.path)
+        view = _view(options.cache.path)
         doc = _hit(view, sha, digest, options, name, extra)
         if doc is not None:
             _release(locks)
@@ -126,6 +150,9 @@ def _hit(view: View, sha: str, digest: str, options: ReadOptions, name: str | No
         return None  # cached text of a protected document only for a caller with its password
     _log(options).event("pdf", "cached", source=name, title=entry["meta"].get("title") or None,
                         pages=len(entry.get("page_numbers") or []))
+    if entry.get("text_pages") and (options.first_page > 1 or options.last_page):  # has text: the slice only
+        records = view.records(cls, sha, digest, entry, options.first_page, options.last_page)
+        return Document(_with_source(records, name, extra))
     return Document(_with_source(require_text(view.records(cls, sha, digest, entry)), name, extra))
 
 
@@ -138,6 +165,7 @@ class _Writer:
         self.done: dict[str, Any] | None = None
         self.numbers: list[int] = []
         self.size = 0
+        self.text_pages = 0
 
     def add(self, record: dict[str, Any]) -> None:
         if "meta" in record:
@@ -146,6 +174,7 @@ class _Writer:
         elif "page" in record:
             self.size += self.store.put_page(self.cls, self.sha, self.digest, record)
             self.numbers.append(int(record["page"]))
+            self.text_pages += record.get("status") == "text"
         elif "done" in record:
             self.done = dict(record["done"])
 
@@ -153,7 +182,7 @@ class _Writer:
         if self.meta is None or self.done is None:
             return False
         self.store.put_document(self.cls, self.sha, self.digest, self.meta, self.done, self.numbers,
-                                self.size, password)
+                                self.size, password, self.text_pages)
         return True
 
     def abort(self) -> None:
@@ -175,7 +204,7 @@ def _extract_into(store: Store, data: bytes, sha: str, digest: str, options: Rea
                 writer.add(record)
                 yield record
         except GeneratorExit:
-            _finish(records, writer, options.password, log)
+            _finish(records, writer, options.password, log, started)
             raise
         writer.commit(options.password)
         log.event("pdf", "ok", pages=len(writer.numbers), bytes=len(data),
@@ -190,7 +219,8 @@ def _extract_into(store: Store, data: bytes, sha: str, digest: str, options: Rea
         _release(locks)
 
 
-def _finish(records: Iterator[dict[str, Any]], writer: _Writer, password: str | None, log: Log) -> None:
+def _finish(records: Iterator[dict[str, Any]], writer: _Writer, password: str | None, log: Log,
+            started: float) -> None:
     """The reader stopped early: extract the rest into the cache so the next call is a hit."""
     try:
         sys.stdout.flush()  # what the reader wrote reaches its pipe before the wait
@@ -200,7 +230,8 @@ def _finish(records: Iterator[dict[str, Any]], writer: _Writer, password: str | 
         for record in records:
             writer.add(record)
         writer.commit(password)
-        log.event("pdf", "ok", pages=len(writer.numbers), title=(writer.meta or {}).get("title") or None)
+        log.event("pdf", "ok", pages=len(writer.numbers), ms=int((time.monotonic() - started) * 1000),
+                  title=(writer.meta or {}).get("title") or None)
     except SiftError as error:
         writer.abort()
         log.event("pdf", error.code)
@@ -216,7 +247,7 @@ def open_url(url: str, options: ReadOptions) -> Document:
         fetched = _download(url, options, None)
         return Document(_with_source(require_text(extract(_pdf_body(fetched), options)), url,
                                      {"final_url": fetched.final_url}))
-    view = View(settings.path)
+    view = _view(settings.path)
     doc = _url_hit(view, url, options)
     if doc is not None:
         return doc
@@ -294,7 +325,7 @@ def _download(url: str, options: ReadOptions, known: dict[str, Any] | None) -> A
 def _pdf_body(fetched: Any) -> bytes:
     if fetched.kind is None or fetched.kind.kind != "pdf" or fetched.data is None:
         kind = fetched.kind.describe() if fetched.kind is not None else "no body"
-        raise UnreadableError(f"not a PDF ({kind})",
-                              hint="siftpdf reads PDFs; fetch this page with a web reader")
+        raise NotPdfError(f"not a PDF ({kind})", fetched,
+                          hint="siftpdf reads PDFs; fetch this page with a web reader")
     data: bytes = fetched.data
     return data

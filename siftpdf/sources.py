@@ -37,6 +37,13 @@ class ReadOptions:
     organize: OrganizeOptions = field(default_factory=OrganizeOptions)
     render: str | None = None  # pages (a range spec) whose records also carry a PNG render
 
+    #: Told of every fetch, extraction, cache hit and pool wait as ``on_event(what, outcome,
+    #: detail)`` (see :class:`siftpdf.log.Log`), so a service can count them.
+    on_event: Callable[[str, str, dict[str, Any]], None] | None = None
+    #: A reader that needs only the pages ``first_page`` to ``last_page`` (a slice): a cache
+    #: hit then reads and decodes no other page. An extraction still yields every page.
+    first_page: int = 1
+    last_page: int | None = None
 
     def digest(self) -> str:
         """A short hash of every option that changes the extracted output: part of each cache
@@ -50,7 +57,8 @@ class ReadOptions:
 # Fields of ReadOptions that do not change what a document extracts to (limits: only its
 # max_pages does, added explicitly; the password opens a document, it does not change it).
 _NOT_OUTPUT = frozenset({"limits", "password", "in_process", "cache", "allow_private", "verbose", "caller_id",
-                         "on_page"})
+                         "on_page", "on_event", "first_page",
+                         "last_page"})
 
 
 _CODE: list[str] = []

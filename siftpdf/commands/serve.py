@@ -1,0 +1,92 @@
+"""siftpdf serve: the HTTP face, /v1/fetch and Firecrawl-compatible /v2/scrape."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ..cache import CacheSettings, parse_size
+from ..errors import UsageError
+from ..runner import Limits
+from .options import cap_option
+
+
+@click.command("serve", short_help="Serve /v1/fetch and Firecrawl-compatible /v2/scrape over HTTP.")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=click.IntRange(min=0, max=65535), default=8765, show_default=True,
+              help="Port to listen on (0: any free port, printed at start).")
+@click.option("--tokens", "tokens_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="JSON or TOML file mapping bearer tokens to {caller_id, class}.")
+@click.option("--no-auth", is_flag=True,
+              help="Serve requests without a known token as an anonymous caller (loopback only).")
+@click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path), envvar="SIFTPDF_CACHE_DIR",
+              help="The shared cache (env SIFTPDF_CACHE_DIR; default ~/.cache/siftpdf).")
+@click.option("--cache-size", default="1G", envvar="SIFTPDF_CACHE_SIZE", show_default=True,
+              help="Cache size cap (e.g. 500M, 2G); whole documents go, oldest first.")
+@click.option("--allow-private", is_flag=True,
+              help="Let URLs reach loopback, private and link-local addresses (trusted networks).")
+@click.option("--max-pages", type=click.IntRange(min=1), default=2000, show_default=True,
+              help="Extract at most this many pages of a document.")
+@click.option("--deadline", type=click.FloatRange(min=0.1), default=60.0, show_default=True,
+              help="Seconds before an extraction child is killed.")
+@click.option("--memory-limit", type=click.IntRange(min=0), default=2048, show_default=True,
+              help="Address-space limit of a child in MiB (0: none).")
+@click.option("-v", "--verbose", is_flag=True,
+              help="Log requests, fetches and extractions on stderr (outcome only for restricted callers).")
+@cap_option
+def command(host: str, port: int, tokens_file: Path | None, no_auth: bool, cache_dir: Path | None,
+            cache_size: str, allow_private: bool, max_pages: int, deadline: float, memory_limit: int,
+            verbose: bool, cap: int) -> None:
+    """Serve sift's /v1/fetch and Firecrawl's /v2/scrape for agents that speak HTTP.
+
+    POST /v1/fetch {url, mode: clean|digest, pages, grep, question} answers the
+    page-marked text when it fits --cap, else the map, with a 'pdf' envelope;
+    POST /v2/scrape takes Firecrawl's body and answers its shape. Callers send
+    'Authorization: Bearer TOKEN' (--tokens); the caller id gets one job in
+    flight (429 for a second), the class partitions the cache. A full pool is
+    503 with Retry-After. Also GET /healthz, /metrics (Prometheus) and
+    /openapi.json. SIGTERM lets requests in flight finish, then exits.
+
+    \b
+    Examples:
+      siftpdf serve --no-auth
+      siftpdf serve --host 0.0.0.0 --port 8765 --tokens tokens.toml
+      curl -s localhost:8765/v1/fetch -d '{"url": "https://arxiv.org/pdf/1706.03762", "pages": "3-4"}'
+    """
+    from ..server import ServerConfig, create_app, is_loopback, load_tokens
+
+    if no_auth and not is_loopback(host):
+        raise UsageError("--no-auth only on a loopback address (127.0.0.1, ::1)")
+    tokens = load_tokens(tokens_file) if tokens_file else {}
+    if not tokens and not no_auth:
+        raise UsageError("no callers: give --tokens FILE, or --no-auth on loopback")
+    config = ServerConfig(cache=CacheSettings(directory=cache_dir, size_limit=parse_size(cache_size)),
+                          limits=Limits(deadline=deadline, max_pages=max_pages, memory=memory_limit << 20),
+                          cap=cap, allow_private=allow_private, tokens=tokens, no_auth=no_auth, verbose=verbose)
+    run(create_app(config), host, port)
+
+
+def run(app: object, host: str, port: int) -> None:
+    """Listen on a socket bound here (so port 0 can be told), until SIGTERM or SIGINT."""
+    import socket
+    import sys
+
+    import uvicorn
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        raise UsageError(f"cannot listen on {host}:{port} ({exc.strerror})") from None
+    sock.listen(512)
+    # Many short requests on the event loop and in worker threads: hand the GIL over every
+    # millisecond rather than every 5, or one busy thread sets everyone's tail latency.
+    sys.setswitchinterval(0.001)
+    bound = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    click.echo(f"siftpdf: serving on http://{shown}:{bound}", err=True)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off"))  # type: ignore[arg-type]
+    server.run(sockets=[sock])

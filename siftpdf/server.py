@@ -1,0 +1,372 @@
+"""The HTTP face (SPEC §11): sift's ``/v1/fetch`` and Firecrawl-compatible ``/v2/scrape`` over
+:mod:`siftpdf.service`, with bearer-token callers, Prometheus metrics and ``/healthz``.
+
+Extraction blocks, so every request that may read a document runs in the thread pool, never
+on the event loop. Callers map to a caller id (one job in flight each: a second is 429) and a
+caller class (the cache partition). The pool answers 503 with ``Retry-After: 10`` when full.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import tomllib
+from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Literal
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from . import __version__, service
+from .cache import CacheSettings, check_class
+from .errors import SiftError, UsageError
+from .log import Log
+from .runner import Limits
+from .sources import ReadOptions
+
+RETRY_AFTER = "10"
+LOOPBACK = ("127.0.0.1", "::1", "localhost")
+
+
+# -- configuration -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Caller:
+    caller_id: str | None
+    caller_class: str = "default"
+
+
+@dataclass
+class ServerConfig:
+    cache: CacheSettings = field(default_factory=CacheSettings)
+    limits: Limits = field(default_factory=Limits)
+    cap: int = 40_000
+    allow_private: bool = False
+    tokens: dict[str, Caller] = field(default_factory=dict)
+    no_auth: bool = False
+    verbose: bool = False
+
+
+def load_tokens(path: Path) -> dict[str, Caller]:
+    """A JSON or TOML file mapping each bearer token to ``{caller_id, class}``."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"{path}: {exc.strerror}") from None
+    try:
+        table = json.loads(text) if text.lstrip().startswith("{") else tomllib.loads(text)
+    except (ValueError, tomllib.TOMLDecodeError) as exc:
+        raise UsageError(f"{path}: neither JSON nor TOML ({exc})") from None
+    callers: dict[str, Caller] = {}
+    for token, entry in table.items():
+        if not isinstance(entry, dict) or not entry.get("caller_id"):
+            raise UsageError(f"{path}: each token maps to {{caller_id, class}}")
+        callers[str(token)] = Caller(str(entry["caller_id"]), check_class(str(entry.get("class") or "default")))
+    return callers
+
+
+# -- request and response bodies (the OpenAPI document) -------------------------------------------
+
+class FetchRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    url: str = Field(description="http(s) URL of a PDF (or of a text, JSON or HTML page)", max_length=8192)
+    mode: Literal["clean", "digest"] = "clean"
+    pages: str | None = Field(None, description='Page range: "a-b", "a", "a-" or a comma list; 1-based',
+                              max_length=200)
+    grep: str | None = Field(None, description="RE2 pattern, at most 200 bytes; smart case", max_length=1000)
+    question: str | None = Field(None, description="The question, for mode digest", max_length=4000)
+
+
+class PdfEnvelope(BaseModel):
+    pages: int
+    title: str
+    outline: list[dict[str, Any]] | None = Field(description="On an overview answer; null on a slice or search")
+    returned: list[int] | None
+    map: bool
+    grep_hits: int | None
+
+
+class FetchResponse(BaseModel):
+    url: str
+    final_url: str
+    content_type: str
+    mode: str
+    content: str
+    pdf: PdfEnvelope | None
+    digest: dict[str, Any] | None = None
+
+
+class ErrorDetail(BaseModel):
+    code: str
+    status: int
+    message: str
+    hint: str | None
+
+
+class ErrorResponse(BaseModel):
+    error: ErrorDetail
+
+
+class Parser(BaseModel):
+    type: str = "pdf"
+    maxPages: int | None = Field(None, ge=1, le=100_000)
+
+
+class ScrapeRequest(BaseModel):
+    """Firecrawl's scrape body; fields siftpdf does not use are accepted and ignored."""
+
+    model_config = ConfigDict(extra="allow")
+    url: str = Field(max_length=8192)
+    formats: list[Any] = Field(default_factory=lambda: ["markdown"])
+    parsers: list[Parser | str] | None = None
+    pageMarkers: bool = True
+    timeout: int | None = Field(None, ge=1, description="milliseconds")
+    maxAge: int | None = Field(None, ge=0, description="milliseconds")
+
+
+class ScrapeMetadata(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    title: str
+    sourceURL: str
+    url: str
+    statusCode: int
+    contentType: str
+    numPages: int | None = None
+    totalPages: int | None = None
+
+
+class ScrapeData(BaseModel):
+    markdown: str
+    metadata: ScrapeMetadata
+
+
+class ScrapeResponse(BaseModel):
+    success: bool
+    data: ScrapeData
+
+
+class ScrapeError(BaseModel):
+    success: bool
+    error: str
+    code: str | None = None
+
+
+def _errors(model: type[BaseModel]) -> dict[int | str, dict[str, Any]]:
+    return {status: {"model": model} for status in (400, 401, 413, 422, 429, 502, 503, 504)}
+
+
+# -- metrics -------------------------------------------------------------------------------------
+
+class Metrics:
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        r = self.registry
+        self.extract = Counter("siftpdf_pdf_extract", "PDF extractions by outcome", ["outcome"], registry=r)
+        self.extract_seconds = Histogram("siftpdf_pdf_extract_seconds", "Seconds of one PDF extraction",
+                                         buckets=(0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120), registry=r)
+        self.pages = Counter("siftpdf_pdf_pages", "Pages extracted", registry=r)
+        self.pool_wait = Histogram("siftpdf_pdf_pool_wait_seconds", "Seconds waited for an extraction slot",
+                                   buckets=(0.01, 0.1, 0.5, 1, 2.5, 5, 10, 20), registry=r)
+        self.cache_hits = Counter("siftpdf_pdf_cache_hits", "Documents served from the cache", registry=r)
+        self.requests = Counter("siftpdf_http_requests", "HTTP requests by route and status", ["route", "status"],
+                                registry=r)
+        self.latency = Histogram("siftpdf_http_request_seconds", "HTTP request latency by route and status",
+                                 ["route", "status"], registry=r,
+                                 buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60))
+
+    def observe(self, what: str, outcome: str, detail: dict[str, Any]) -> None:
+        """The library's events (see :class:`siftpdf.log.Log`) as metrics."""
+        if what == "pdf":
+            if outcome == "cached":
+                self.cache_hits.inc()
+                return
+            self.extract.labels(outcome).inc()
+            if outcome == "ok":
+                self.pages.inc(int(detail.get("pages") or 0))
+                if "ms" in detail:
+                    self.extract_seconds.observe(float(detail["ms"]) / 1000)
+        elif what == "pool" and "wait_ms" in detail:
+            self.pool_wait.observe(float(detail["wait_ms"]) / 1000)
+
+
+ROUTES = ("/v1/fetch", "/v2/scrape", "/healthz", "/metrics", "/openapi.json")
+
+
+class MetricsMiddleware:
+    """Counts and times every request by route and status (a plain ASGI layer: cheap)."""
+
+    def __init__(self, app: Any, metrics: Metrics) -> None:
+        self.app, self.metrics = app, metrics
+
+    async def __call__(self, scope: MutableMapping[str, Any], receive: Callable[[], Awaitable[Any]],
+                       send: Callable[[MutableMapping[str, Any]], Awaitable[None]]) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        status = [500]
+
+        async def sending(message: MutableMapping[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                status[0] = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        finally:
+            path = scope.get("path", "")
+            route = path if path in ROUTES else "other"
+            labels = (route, str(status[0]))
+            self.metrics.requests.labels(*labels).inc()
+            self.metrics.latency.labels(*labels).observe(time.perf_counter() - started)
+
+
+# -- the app -------------------------------------------------------------------------------------
+
+class Unauthorized(Exception):
+    pass
+
+
+def create_app(config: ServerConfig) -> FastAPI:
+    app = FastAPI(title="siftpdf", version=__version__,
+                  description="Read PDFs safely: page-marked text, maps, page slices, grep and digests.")
+    metrics = Metrics()
+    app.state.config, app.state.metrics = config, metrics
+    digest_store: list[Any] = []
+
+    def caller_of(request: Request) -> Caller:
+        header = request.headers.get("authorization", "")
+        scheme, _, token = header.partition(" ")
+        known = config.tokens.get(token.strip()) if scheme.lower() == "bearer" else None
+        if known is not None:
+            return known
+        if config.no_auth:  # any other token (SDKs insist on sending one) is anonymous
+            return Caller(None)
+        raise Unauthorized("unknown bearer token" if token.strip() else "a bearer token is required")
+
+    def options_for(caller: Caller, max_age: float | None = None, deadline: float | None = None,
+                    max_pages: int | None = None) -> ReadOptions:
+        cache = replace(config.cache, caller_class=caller.caller_class)
+        if max_age is not None:
+            cache.max_age = max_age
+        limits = config.limits
+        if deadline is not None or max_pages is not None:
+            limits = replace(limits, deadline=min(limits.deadline, deadline or limits.deadline),
+                             max_pages=min(limits.max_pages, max_pages or limits.max_pages))
+        return ReadOptions(limits=limits, cache=cache, allow_private=config.allow_private,
+                           verbose=config.verbose, caller_id=caller.caller_id, on_event=metrics.observe)
+
+    def outcome(caller: Caller, route: str, outcome_: str, started: float, **detail: Any) -> None:
+        Log(config.verbose, caller.caller_class == "restricted").event(
+            "request", outcome_, route=route, ms=int((time.monotonic() - started) * 1000), **detail)
+
+    def store() -> Any:
+        if not digest_store:
+            import diskcache
+
+            digest_store.append(diskcache.Cache(str(config.cache.path / "digest"), size_limit=256 << 20))
+        return digest_store[0]
+
+    @app.get("/healthz", summary="Liveness")
+    async def healthz() -> dict[str, str]:
+        return {"status": "ok", "version": __version__}
+
+    @app.get("/metrics", summary="Prometheus metrics", response_class=Response)
+    async def metrics_route() -> Response:
+        return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)
+
+    @app.post("/v1/fetch", summary="Read a URL: text or map, pages, grep, or a digest",
+              responses={200: {"model": FetchResponse}, **_errors(ErrorResponse)})
+    async def fetch(body: FetchRequest, request: Request) -> Response:
+        started = time.monotonic()
+        try:
+            caller = caller_of(request)
+        except Unauthorized as exc:
+            return _error_v1(401, "unauthorized", str(exc))
+        options = options_for(caller)
+        try:
+            if body.mode == "digest":
+                answer = await run_in_threadpool(service.digest, body.url, options, config.cap,
+                                                 body.question or "", store())
+            else:
+                answer = await run_in_threadpool(service.clean, body.url, options, config.cap, body.pages, body.grep)
+        except SiftError as error:
+            outcome(caller, "/v1/fetch", error.code, started, url=body.url)
+            return _sift_error_v1(error)
+        outcome(caller, "/v1/fetch", "ok", started, url=body.url)
+        return JSONResponse(answer.to_record(body.mode))
+
+    @app.post("/v2/scrape", summary="Firecrawl-compatible scrape: markdown and metadata",
+              responses={200: {"model": ScrapeResponse}, **_errors(ScrapeError)})
+    async def scrape(body: ScrapeRequest, request: Request) -> Response:
+        started = time.monotonic()
+        try:
+            caller = caller_of(request)
+        except Unauthorized as exc:
+            return _error_v2(401, str(exc), "unauthorized")
+        max_pages = next((p.maxPages for p in body.parsers or [] if isinstance(p, Parser) and p.type == "pdf"),
+                         None)
+        options = options_for(caller, max_age=None if body.maxAge is None else body.maxAge / 1000,
+                              deadline=None if body.timeout is None else max(0.1, body.timeout / 1000),
+                              max_pages=max_pages)
+        try:
+            answer = await run_in_threadpool(service.clean, body.url, options, config.cap)
+        except SiftError as error:
+            outcome(caller, "/v2/scrape", error.code, started, url=body.url)
+            return _error_v2(error.status, error.message, error.code)
+        outcome(caller, "/v2/scrape", "ok", started, url=body.url)
+        markdown = answer.content if body.pageMarkers else service.strip_markers(answer.content)
+        metadata: dict[str, Any] = {"title": answer.title, "sourceURL": body.url, "url": answer.final_url,
+                                    "statusCode": 200, "contentType": answer.content_type}
+        if answer.pdf is not None:
+            metadata.update(numPages=answer.extracted, totalPages=answer.pdf["pages"])
+        return JSONResponse({"success": True, "data": {"markdown": markdown, "metadata": metadata}})
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(request: Request, exc: RequestValidationError) -> Response:
+        problems = "; ".join(f"{'.'.join(str(p) for p in e.get('loc', ())[1:]) or 'body'}: {e.get('msg')}"
+                             for e in exc.errors()[:5])
+        if request.url.path.startswith("/v2/"):
+            return _error_v2(400, f"bad request: {problems}", "usage")
+        return _error_v1(400, "usage", f"bad request: {problems}")
+
+    app.add_middleware(MetricsMiddleware, metrics=metrics)
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        """The framework's own refusals (a body that does not parse, an unknown route) in the
+        same shapes as every other error."""
+        code = {400: "usage", 404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http")
+        if request.url.path.startswith("/v2/"):
+            return _error_v2(exc.status_code, str(exc.detail), code)
+        return _error_v1(exc.status_code, code, str(exc.detail))
+
+    return app
+
+
+def _headers(status: int) -> dict[str, str] | None:
+    return {"Retry-After": RETRY_AFTER} if status in (429, 503) else None
+
+
+def _error_v1(status: int, code: str, message: str, hint: str | None = None) -> Response:
+    body = {"error": {"code": code, "status": status, "message": message, "hint": hint}}
+    return JSONResponse(body, status_code=status, headers=_headers(status))
+
+
+def _sift_error_v1(error: SiftError) -> Response:
+    return _error_v1(error.status, error.code, error.message, error.hint)
+
+
+def _error_v2(status: int, message: str, code: str | None = None) -> Response:
+    return JSONResponse({"success": False, "error": message, "code": code}, status_code=status,
+                        headers=_headers(status))
+
+
+def is_loopback(host: str) -> bool:
+    return host in LOOPBACK or host.startswith("127.")
