@@ -19,10 +19,9 @@ from .errors import NotPdfError, UnreadableError, UsageError
 from .mapview import build_map, render_map
 from .ranges import PageRange
 from .search import compile_pattern, grep_pages
+from .slices import MAX_PAGES_PER_CALL, rest_of, take_pages
 from .sources import ReadOptions
-from .textview import render_page
 
-MAX_PAGES_PER_CALL = 100
 MAX_MATCHES = 100
 NEXT = 'next: use pages="a-b" for a slice, grep="PATTERN" for lines, or mode="digest" with a question'
 _MARKER = re.compile(r"^\n?--- page \d+ ---\n\n?", re.M)
@@ -142,28 +141,16 @@ def _clean_pdf(url: str, doc: Document, cap: int, wanted: PageRange | None, rege
 
 def _slice(doc: Document, wanted: PageRange, cap: int) -> tuple[str, list[int] | None]:
     """Those pages with markers: at most 100 pages or ``cap`` characters, with a note when cut."""
-    parts: list[str] = []
-    size = 0
-    first = last = 0
-    end = wanted.last(doc.extracted_count)
-    for record in doc.pages():
-        page = record["page"]
-        if page > end:
-            break
-        if page not in wanted:
-            continue
-        text = render_page(record, first=not parts)
-        if len(parts) == MAX_PAGES_PER_CALL or size + len(text) > cap:
-            if not parts:  # one page alone over the cap: what fits of it
-                note = f"\n[cut inside page {page} at {cap} characters; use grep=PATTERN]\n"
-                return text[:max(0, cap - len(note))] + note, [page, page]
-            parts.append(f"\n[cut before page {page}: at most {MAX_PAGES_PER_CALL} pages or {cap} characters "
-                         f'per call; go on with pages="{page}-{end}"]\n')
-            break
-        parts.append(text)
-        size += len(text)
-        first, last = first or page, page
-    return "".join(parts), [first, last] if first else None
+    taken = take_pages(doc, wanted, cap)
+    if taken.cut_inside is not None:  # one page alone over the cap: what fits of it
+        note = f"\n[cut inside page {taken.cut_inside} at {cap} characters; use grep=PATTERN]\n"
+        return taken.parts[0][:max(0, cap - len(note))] + note, [taken.cut_inside, taken.cut_inside]
+    text = "".join(taken.parts)
+    if taken.cut_before is not None:
+        rest = rest_of(wanted, taken.cut_before, doc.extracted_count)
+        text += (f"\n[cut before page {taken.cut_before}: at most {MAX_PAGES_PER_CALL} pages or {cap} "
+                 f'characters per call; go on with pages="{rest}"]\n')
+    return text, [taken.pages[0], taken.pages[-1]] if taken.pages else None
 
 
 def _grep(doc: Document, regex: Any, wanted: PageRange | None, cap: int) -> tuple[str, int]:

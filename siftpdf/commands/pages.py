@@ -6,11 +6,9 @@ import click
 
 from ..docstream import Document
 from ..ranges import PageRange
+from ..slices import MAX_PAGES_PER_CALL, rest_of, take_pages
 from ..sources import ReadOptions, open_source
-from ..textview import render_page
 from .options import cap_option, complete_source, emit, extraction_options, json_option, out, quiet_option, source_label
-
-MAX_PAGES_PER_CALL = 100
 
 
 @click.command("pages")
@@ -53,40 +51,16 @@ def _write_json(doc: Document, wanted: PageRange) -> None:
 
 
 def _write_text(doc: Document, wanted: PageRange, cap: int, label: str) -> None:
-    size = returned = 0
-    with_text = False
-    last = wanted.last(doc.extracted_count)
-    for record in doc.pages():
-        page = record["page"]
-        if page > last:
-            break
-        if page not in wanted:
-            continue
-        text = render_page(record, first=returned == 0)
-        if returned == MAX_PAGES_PER_CALL or size + len(text) > cap:
-            if returned == 0:  # one page alone over the cap: give what fits
-                out(text[:cap] + "\n")
-                out(f"\n[cut inside page {page} at --cap {cap} characters; "
-                    f"raise --cap or use: siftpdf grep PATTERN {label}]\n")
-                return
-            out(f"\n[cut before page {page}: at most {MAX_PAGES_PER_CALL} pages or --cap {cap} "
-                f"characters per call; go on with: siftpdf pages {_rest(wanted, page, doc.extracted_count)} {label}]\n")
-            return
-        out(text)
-        size += len(text)
-        returned += 1
-        with_text = with_text or record.get("status") == "text"
-    if not with_text:
+    taken = take_pages(doc, wanted, cap)
+    if taken.cut_inside is not None:  # one page alone over the cap: give what fits
+        out(taken.parts[0][:cap] + "\n")
+        out(f"\n[cut inside page {taken.cut_inside} at --cap {cap} characters; "
+            f"raise --cap or use: siftpdf grep PATTERN {label}]\n")
+        return
+    out("".join(taken.parts))
+    if taken.cut_before is not None:
+        rest = rest_of(wanted, taken.cut_before, doc.extracted_count)
+        out(f"\n[cut before page {taken.cut_before}: at most {MAX_PAGES_PER_CALL} pages or --cap {cap} "
+            f"characters per call; go on with: siftpdf pages {rest} {label}]\n")
+    elif not taken.with_text:
         doc.drain()  # a document with no text layer at all is an error, not blank pages
-
-
-def _rest(wanted: PageRange, page: int, count: int) -> str:
-    """The part of ``wanted`` from ``page`` on, as a range spec."""
-    parts = []
-    for a, b in wanted.parts:
-        end = count if b is None else b
-        if end < page:
-            continue
-        start = max(a, page)
-        parts.append(f"{start}-" if b is None else (f"{start}-{end}" if end != start else f"{start}"))
-    return ",".join(parts)
