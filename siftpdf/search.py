@@ -64,6 +64,13 @@ def window(text: str, start: int, end: int, width: int = WINDOW) -> str:
         return ("…" if start else "") + text[start:start + width * 2] + "…"
     pad = max(0, (width - (end - start)) // 2)
     left, right = max(0, start - pad), min(len(text), max(end, start) + pad)
+    # Cut between words where a space is near, so the window does not start or end mid-word.
+    space = text.find(" ", left, start)
+    if left and 0 <= space - left < 20:
+        left = space + 1
+    space = text.rfind(" ", max(end, start), right)
+    if right < len(text) and 0 <= right - space < 20:
+        right = space
     return ("…" if left else "") + text[left:right] + ("…" if right < len(text) else "")
 
 

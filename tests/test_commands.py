@@ -255,3 +255,13 @@ def test_python_dash_m_and_help() -> None:
     assert proc.returncode == 0
     for name in ("sniff", "extract", "map", "pages", "grep"):
         assert name in proc.stdout.decode()
+
+
+def test_grep_window_cuts_between_words(tmp_path: Path, run_cli) -> None:
+    words = [f"w{i:03d}" for i in range(300)]
+    words[150] = "needle"
+    doc = stream_file(tmp_path, [" ".join(words)])
+    line = run_cli("grep", "-C", "0", "needle", str(doc)).stdout.strip()
+    shown = line.removeprefix("p. 1: ").strip("…").split()
+    assert "needle" in shown and len(shown) < 100
+    assert set(shown) <= set(words)  # no word cut in half at either end
