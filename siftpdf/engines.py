@@ -238,7 +238,39 @@ def _bookmark_page(pdf: pdfium.PdfDocument, node: Any) -> int | None:
     return index + 1 if index >= 0 else None
 
 
-class PypdfDoc:
+class _TextOnlyDoc:
+    """A salvage engine: page text only (no geometry, so no evidence), no outline or labels."""
+
+    name = ""
+    pages: Any
+
+    def page_count(self) -> int:
+        return len(self.pages)
+
+    def title(self) -> str:
+        return ""
+
+    def page_labels(self, count: int) -> list[str] | None:
+        return None
+
+    def outline(self) -> list[dict[str, Any]]:
+        return []
+
+    def extract_page(self, index: int, evidence: bool = False, image_mode: str = "none") -> PageResult:
+        page = self.pages[index]
+        text = clean_text(page.extract_text() or "")
+        if text.strip():
+            return PageResult(text, "text", self.name)
+        return PageResult("", "no_text" if self._has_images(page) else "empty", self.name)
+
+    def _has_images(self, page: Any) -> bool:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        pass
+
+
+class PypdfDoc(_TextOnlyDoc):
     """A document opened by pypdf's lenient reader: the fallback when PDFium cannot."""
 
     name = "pypdf"
@@ -255,15 +287,12 @@ class PypdfDoc:
             if self.reader.is_encrypted and not self.reader.decrypt(password or ""):
                 raise EncryptedError("encrypted PDF (password required)")
             self.pages = self.reader.pages
-            self._count = len(self.pages)
+            len(self.pages)  # walks the page tree now, where a broken one raises a typed error
         except EncryptedError:
             raise
         except (PdfReadError, ValueError, KeyError, TypeError, AttributeError,
                 IndexError, RecursionError, NotImplementedError) as exc:
             raise UnreadableError(f"unreadable PDF ({type(exc).__name__}: {exc})") from None
-
-    def page_count(self) -> int:
-        return self._count
 
     def title(self) -> str:
         try:
@@ -272,23 +301,9 @@ class PypdfDoc:
         except Exception:  # noqa: BLE001 - metadata is optional, a broken /Info is not fatal
             return ""
 
-    def page_labels(self, count: int) -> list[str] | None:
-        return None
-
-    def outline(self) -> list[dict[str, Any]]:
-        return []
-
-    def extract_page(self, index: int, evidence: bool = False, image_mode: str = "none") -> PageResult:
-        page = self.pages[index]  # pypdf observes no geometry: no evidence from the fallback
-        text = clean_text(page.extract_text() or "")
-        if text.strip():
-            return PageResult(text, "text", self.name)
+    def _has_images(self, page: Any) -> bool:
         resources = page.get("/Resources") or {}
-        xobjects = resources.get("/XObject") if hasattr(resources, "get") else None
-        return PageResult("", "no_text" if xobjects else "empty", self.name)
-
-    def close(self) -> None:
-        pass
+        return bool(resources.get("/XObject") if hasattr(resources, "get") else None)
 
 
 class RepairedDoc(PdfiumDoc):
@@ -327,7 +342,7 @@ def repair(data: bytes, password: str | None) -> bytes:
     return out.getvalue()
 
 
-class PlumberDoc:
+class PlumberDoc(_TextOnlyDoc):
     """pdfminer.six (through pdfplumber): the last salvage step. Slow, but its parser tolerates
     some damage that the others do not."""
 
@@ -354,24 +369,8 @@ class PlumberDoc:
         except Exception as exc:  # noqa: BLE001 - pdfminer raises many unrelated types on damage
             raise UnreadableError(f"unreadable PDF ({type(exc).__name__}: {exc})") from None
 
-    def page_count(self) -> int:
-        return len(self.pages)
-
-    def title(self) -> str:
-        return ""
-
-    def page_labels(self, count: int) -> list[str] | None:
-        return None
-
-    def outline(self) -> list[dict[str, Any]]:
-        return []
-
-    def extract_page(self, index: int, evidence: bool = False, image_mode: str = "none") -> PageResult:
-        page = self.pages[index]
-        text = clean_text(page.extract_text() or "")
-        if text.strip():
-            return PageResult(text, "text", self.name)
-        return PageResult("", "no_text" if page.images else "empty", self.name)
+    def _has_images(self, page: Any) -> bool:
+        return bool(page.images)
 
     def close(self) -> None:
         self.pdf.close()
