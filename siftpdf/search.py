@@ -157,6 +157,22 @@ def _short(text: str) -> str:
     return text if len(text) <= WINDOW * 2 else text[:WINDOW] + "…"
 
 
+def limit_matches(group: list[Line], room: int) -> list[Line]:
+    """Cut a group after its ``room``-th match (keeping that match's trailing context)."""
+    seen = 0
+    for index, line in enumerate(group):
+        if line.is_match:
+            seen += 1
+            if seen > room:
+                return group[:index]
+    return group
+
+
+def format_group(group: list[Line], prefix: str = "") -> str:
+    """grep's lines: ``p. N: match`` and ``p. N- context``, each after ``prefix``."""
+    return "".join(f"{prefix}p. {line.page}{':' if line.is_match else '-'} {line.text}\n" for line in group)
+
+
 def match_records(group: list[Line], source: str) -> Iterator[dict[str, Any]]:
     """Each match of a group as the body of a ``match`` record: source, page, line number, text,
     and the context lines before and after it (up to the neighbouring match)."""

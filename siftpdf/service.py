@@ -18,7 +18,7 @@ from .docstream import Document
 from .errors import NotPdfError, UnreadableError, UsageError
 from .mapview import build_map, render_map
 from .ranges import PageRange
-from .search import compile_pattern, grep_pages
+from .search import compile_pattern, format_group, grep_pages, limit_matches
 from .slices import MAX_PAGES_PER_CALL, rest_of, take_pages
 from .sources import ReadOptions
 
@@ -159,14 +159,9 @@ def _grep(doc: Document, regex: Any, wanted: PageRange | None, cap: int) -> tupl
     parts: list[str] = []
     size = hits = 0
     for group in grep_pages(pages, regex, 1):
-        lines = []
-        for line in group:
-            if line.is_match:
-                if hits == MAX_MATCHES:
-                    break
-                hits += 1
-            lines.append(f"p. {line.page}{':' if line.is_match else '-'} {line.text}\n")
-        text = ("--\n" if parts else "") + "".join(lines)
+        group = limit_matches(group, MAX_MATCHES - hits)
+        hits += sum(1 for line in group if line.is_match)
+        text = ("--\n" if parts else "") + format_group(group)
         if size + len(text) > cap:
             parts.append(f"[output cut at {cap} characters]\n")
             break

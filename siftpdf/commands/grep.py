@@ -9,7 +9,7 @@ import click
 from ..docstream import dumps
 from ..errors import SiftError
 from ..ranges import PageRange
-from ..search import Line, compile_pattern, grep_pages, match_records
+from ..search import Line, compile_pattern, format_group, grep_pages, limit_matches, match_records
 from ..sources import ReadOptions, open_source
 from .options import cap_option, complete_source, extraction_options, json_option, out, quiet_option
 
@@ -72,13 +72,12 @@ def _grep_one(source: str, regex: Any, wanted: PageRange | None, context: int, m
             wanted.check(doc.extracted_count)
         pages = (r for r in doc.pages() if wanted is None or r["page"] in wanted)
         for group in grep_pages(pages, regex, context):
-            group = _limit(group, max_count - state["matches"])
+            group = limit_matches(group, max_count - state["matches"])
             state["matches"] += sum(1 for line in group if line.is_match)
             if as_json:
                 _emit_json(source, group)
             else:
-                text = ("--\n" if state["groups"] and context else "") + "".join(
-                    f"{label}p. {line.page}{':' if line.is_match else '-'} {line.text}\n" for line in group)
+                text = ("--\n" if state["groups"] and context else "") + format_group(group, label)
                 if state["chars"] + len(text) > cap:
                     out(f"[output cut at --cap {cap} characters]\n")
                     state["matches"] = max(state["matches"], 1)
@@ -89,17 +88,6 @@ def _grep_one(source: str, regex: Any, wanted: PageRange | None, context: int, m
             state["groups"] += 1
             if state["matches"] >= max_count:
                 return
-
-
-def _limit(group: list[Line], room: int) -> list[Line]:
-    """Cut a group after its ``room``-th match (keeping that match's trailing context)."""
-    seen = 0
-    for index, line in enumerate(group):
-        if line.is_match:
-            seen += 1
-            if seen > room:
-                return group[:index]
-    return group
 
 
 def _emit_json(source: str, group: list[Line]) -> None:
