@@ -40,13 +40,6 @@ class Chunk:
                 page = number
         return page
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"index": self.index, "pages": list(self.pages), "text": self.text, "overlap": self.overlap}
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Chunk:
-        return cls(data["index"], tuple(data["pages"]), data["text"], data["overlap"])
-
 
 def _units(page: int, text: str) -> Iterator[tuple[int, str]]:
     """Lines of a page (long ones split at spaces), tagged with their page."""
