@@ -57,6 +57,7 @@ class _Page:
     clipped: int = 0
     blocks: list[Block] = field(default_factory=list)
     furniture: list[dict[str, Any]] = field(default_factory=list)
+    error: str | None = None  # why organizing this page failed: it goes out with its raw text
 
     @property
     def number(self) -> int:
@@ -82,6 +83,7 @@ def organize_records(records: Iterable[dict[str, Any]],
             yield from state.flush()
             if "done" in record and (state.organized or "organization" not in record["done"]):
                 record["done"]["organization"] = state.diagnostics()
+                record["done"]["organize_fallbacks"] = state.fallbacks
             yield record
     yield from state.flush()
 
@@ -89,6 +91,16 @@ def organize_records(records: Iterable[dict[str, Any]],
 def _expected_pages(meta: dict[str, Any]) -> int:
     pages, cap = int(meta.get("pages") or 0), int(meta.get("max_pages") or 0)
     return min(pages, cap) if cap > 0 else pages
+
+
+# Evidence is whatever the engine saw in a hostile file: no page's content may end the document
+# (SPEC §5), so each per-page step is guarded and a page it fails on keeps its raw text.
+_PAGE_FAULTS = (Exception, RecursionError)
+ERROR_CHARS = 300
+
+
+def _failure(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"[:ERROR_CHARS]
 
 
 class _Stream:
@@ -101,6 +113,7 @@ class _Stream:
         self.seen = 0
         self.organized = 0  # pages organized here (a saved stream without evidence has none)
         self.without_evidence = 0
+        self.fallbacks = 0  # pages whose organization failed, sent out with their raw text
         self.previous_body = 10.0
 
     def repetition(self) -> bool:
@@ -131,9 +144,17 @@ class _Stream:
             yield self._finish_raw(record)
             return
         self.organized += 1
-        self.pending.append(_prepare(record, self.opts))
+        self.pending.append(self._prepared(record))
         while len(self.pending) > self.opts.window:
             yield from self._advance()
+
+    def _prepared(self, record: dict[str, Any]) -> _Page:
+        """The page prepared for the window; one that fails waits its turn in page order with
+        nothing in its margin, so it weighs on no neighbour's furniture."""
+        try:
+            return _prepare(record, self.opts)
+        except _PAGE_FAULTS as exc:  # noqa: BLE001 - this page falls back, the rest go on
+            return _Page(record, error=_failure(exc))
 
     def flush(self) -> Iterator[dict[str, Any]]:
         while self.pending:
@@ -144,14 +165,36 @@ class _Stream:
 
     def _advance(self) -> Iterator[dict[str, Any]]:
         page = self.pending.popleft()
-        repeated = self._repeated(page) if self.repetition() else set()
+        if page.error is None:
+            self._organize_page(page)
+        held, self.held = self.held, None
+        if held is not None:
+            if page.error is None:
+                self._join(held, page)
+            yield self._emit(held)
+        if page.error is None:
+            self.held = page
+        else:
+            yield self._fallback(page)
+
+    def _organize_page(self, page: _Page) -> None:
+        try:
+            repeated = self._repeated(page) if self.repetition() else set()
+            body = _organize(page, repeated, self.opts, self.previous_body)
+        except _PAGE_FAULTS as exc:  # noqa: BLE001 - this page falls back, the rest go on
+            page.error = _failure(exc)
+            return
         self.history.append(page.keys)
-        self.previous_body = _organize(page, repeated, self.opts, self.previous_body)
-        if self.held is not None:
-            if self.opts.continuation and self.held.number + 1 == page.number:
-                _continue(self.held, page, self.opts)
-            yield self._emit(self.held)
-        self.held = page
+        self.previous_body = body
+
+    def _join(self, before: _Page, after: _Page) -> None:
+        """A paragraph continued over the break; ``_continue`` changes nothing until it has
+        decided, so a failure leaves ``before`` whole and only ``after`` falls back."""
+        try:
+            if self.opts.continuation and before.number + 1 == after.number:
+                _continue(before, after, self.opts)
+        except _PAGE_FAULTS as exc:  # noqa: BLE001 - this page falls back, the rest go on
+            after.error = _failure(exc)
 
     def _repeated(self, page: _Page) -> set[str]:
         """Templates of this page's margin lines that recur on at least three pages of the
@@ -164,16 +207,27 @@ class _Stream:
         return {key for key in page.keys if 1 + sum(key in keys for keys in around) >= need}
 
     def _emit(self, page: _Page) -> dict[str, Any]:
+        try:
+            text, blocks = render_blocks(page.blocks), [b.to_record() for b in page.blocks]
+        except _PAGE_FAULTS as exc:  # noqa: BLE001 - this page falls back, the rest go on
+            page.error = _failure(exc)
+            return self._fallback(page)
         record = page.record
         raw = record.get("text", "")
-        record["text"] = render_blocks(page.blocks)
-        record["blocks"] = [b.to_record() for b in page.blocks]
-        record["furniture"] = page.furniture
+        record["text"], record["blocks"], record["furniture"] = text, blocks, page.furniture
         return self._evidence_out(record, raw)
+
+    def _fallback(self, page: _Page) -> dict[str, Any]:
+        """A page whose organization failed: its raw text, and why (SPEC §5)."""
+        self.fallbacks += 1
+        record = self._finish_raw(page.record)
+        record["organize_error"] = page.error
+        return record
 
     def _finish_raw(self, record: dict[str, Any]) -> dict[str, Any]:
         evidence = record.get("evidence") or {}
         raw = evidence.get("raw_text", record.get("text", ""))
+        raw = raw if isinstance(raw, str) else ""
         record["text"] = raw
         record.pop("blocks", None)
         record.pop("furniture", None)
@@ -294,10 +348,12 @@ def _continue(before: _Page, after: _Page, opts: OrganizeOptions) -> None:
         return
     if _next_word_fits(last, first) or first.x0 > first.left + 0.8 * em:
         return
-    tail.text = join_text(tail.text, head.text, opts.hyphens)
+    text = join_text(tail.text, head.text, opts.hyphens)
+    # Decided: from here on nothing can fail, so a page is never left half joined.
+    tail.text = text
     tail.spans.extend(head.spans)
     tail.last = head.last
-    after.blocks.remove(head)
+    after.blocks = [b for b in after.blocks if b is not head]
 
 
 BREAK_ZONE = 0.35

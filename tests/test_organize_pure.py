@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+import pytest
 from conftest import records, run_siftpdf
 
 from siftpdf.layout import join_text
@@ -76,3 +77,78 @@ def test_saved_evidence_reorganized_through_real_pipes(fixtures):
     organized = run_siftpdf("pages", "2", "--json", input=saved.stdout)
     page = [r for r in records(organized.stdout.decode()) if "page" in r][0]
     assert page["furniture"] and "Journal of Synthetic Results" not in page["text"]
+
+
+# --- a page whose organization fails falls back to its raw text (SPEC §5) --------------------
+
+def _fault_on_page_3(monkeypatch, step: str, exc: BaseException) -> None:
+    """Make one step of organization fail for page 3 only."""
+    import siftpdf.organize as organize
+
+    real = getattr(organize, step)
+    page_of = {
+        "_prepare": lambda record, *_: record["page"],
+        "_organize": lambda page, *_: page.number,
+        "_continue": lambda before, after, *_: after.number,
+        "render_blocks": lambda blocks: blocks[0].spans[0]["page"] if blocks else None,
+    }[step]
+
+    def failing(*args: Any) -> Any:
+        if page_of(*args) == 3:
+            raise exc
+        return real(*args)
+
+    monkeypatch.setattr(organize, step, failing)
+
+
+@pytest.mark.parametrize("step", ["_prepare", "_organize", "_continue", "render_blocks"])
+def test_a_failing_page_falls_back_to_its_raw_text(monkeypatch, step):
+    _fault_on_page_3(monkeypatch, step, ValueError("bad geometry"))
+    out = list(organize_records(_stream(5, []), OrganizeOptions()))
+    pages = [r for r in out if "page" in r]
+    assert [p["page"] for p in pages] == [1, 2, 3, 4, 5]
+    failed = pages[2]
+    assert failed["text"] == "raw" and failed["organize_error"] == "ValueError: bad geometry"
+    assert not failed.get("blocks") and not failed.get("furniture") and "evidence" not in failed
+    for page in pages[:2] + pages[3:]:
+        assert "organize_error" not in page and page["blocks"]
+        assert "Harbour Review" not in page["text"] and page["text"] != "raw"
+    assert out[-1]["done"]["organize_fallbacks"] == 1
+
+
+def test_fallback_reads_saved_raw_text_and_cuts_a_long_message(monkeypatch):
+    _fault_on_page_3(monkeypatch, "_organize", RecursionError("x" * 5000))
+
+    def saved() -> Iterator[dict[str, Any]]:
+        for record in _stream(5, []):
+            if "page" in record:
+                record["evidence"]["raw_text"], record["text"] = f"raw {record['page']}", "organized before"
+            yield record
+
+    out = list(organize_records(saved(), OrganizeOptions(evidence=True)))
+    failed = next(r for r in out if r.get("page") == 3)
+    assert failed["text"] == "raw 3" and failed["evidence"]["raw_text"] == "raw 3"
+    assert failed["organize_error"].startswith("RecursionError: xxx") and len(failed["organize_error"]) <= 300
+
+
+def test_no_fallbacks_is_counted_as_zero():
+    out = list(organize_records(_stream(5, []), OrganizeOptions()))
+    assert out[-1]["done"]["organize_fallbacks"] == 0
+
+
+def test_a_failing_page_through_the_cli_and_the_child(monkeypatch, fixtures):
+    from click.testing import CliRunner
+
+    from siftpdf.cli import cli
+
+    _fault_on_page_3(monkeypatch, "_organize", ValueError("bad geometry"))
+    result = CliRunner().invoke(cli, ["extract", "--max-pages", "6", str(fixtures / "long.pdf")],
+                                catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    out = records(result.output)
+    pages = [r for r in out if "page" in r]
+    assert [p["page"] for p in pages] == [1, 2, 3, 4, 5, 6]
+    assert pages[2]["organize_error"] == "ValueError: bad geometry"
+    assert pages[2]["text"].startswith("Long report page 3.") and "blocks" not in pages[2]
+    assert all(p["blocks"] for p in pages if p["page"] != 3)
+    assert out[-1]["done"]["organize_fallbacks"] == 1
