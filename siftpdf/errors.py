@@ -80,6 +80,13 @@ class CallerBusyError(BusyError):
     status = 429
 
 
+class InternalError(SiftError):
+    """Something no user input should cause (a bug): the boundary's last resort (EX_SOFTWARE)."""
+
+    code, status, exit_code = "internal", 500, 70
+    default_hint = "rerun with --debug for the traceback, and report it"
+
+
 _BY_CODE: dict[str, type[SiftError]] = {
     cls.code: cls
     for cls in (
@@ -91,6 +98,7 @@ _BY_CODE: dict[str, type[SiftError]] = {
         TooLargeError,
         FetchError,
         BusyError,
+        InternalError,
     )
 }
 
