@@ -48,6 +48,30 @@ def apply_limits(memory: int, cpu_seconds: int) -> None:
         resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 5))
 
 
+# One page's record past this is the page's evidence run wild (a hostile page with millions of
+# glyphs): the page keeps its text and loses its evidence, rather than the document its pages.
+MAX_RECORD = 32 << 20
+
+
+def encode_record(record: dict[str, Any]) -> bytes:
+    """One doc-stream line as UTF-8. Text that cannot be encoded was scrubbed where the record
+    was made; this is the last guard, so that no character can end the document."""
+    from .docstream import dumps, scrub_record
+
+    line = dumps(record)
+    try:
+        data = line.encode("utf-8")
+    except UnicodeEncodeError:
+        count = scrub_record(record)
+        record["replaced_chars"] = record.get("replaced_chars", 0) + count
+        data = dumps(record).encode("utf-8")
+    if len(data) > MAX_RECORD and "evidence" in record:
+        record.pop("evidence")
+        record["evidence_dropped"] = f"the page's evidence was over {MAX_RECORD >> 20} MiB"
+        data = dumps(record).encode("utf-8")
+    return data + b"\n"
+
+
 def _parse(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="siftpdf-child", add_help=False)
     parser.add_argument("--max-pages", type=int, default=2000)
@@ -63,7 +87,7 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--render", default=None)
     parser.add_argument("--image-mode", default="none", choices=("none", "embedded"))
     parser.add_argument("--no-repair", action="store_true")
-    parser.add_argument("--test-sleep", type=float, default=0.0, help=argparse.SUPPRESS)
+    parser.add_argument("--salvage", default=None)
     return parser.parse_args(argv)
 
 
@@ -90,19 +114,14 @@ def main(argv: list[str] | None = None) -> int:
     if len(data) > MAX_INPUT:
         print(f"PDF over {MAX_INPUT >> 20} MiB", file=sys.stderr)
         return EXIT_TOO_LARGE
-    if args.test_sleep > 0:  # test hook: a child that hangs (SIFTPDF_TEST_CHILD_SLEEP)
-        import time
-
-        time.sleep(args.test_sleep)
     opts = ExtractOptions(max_pages=args.max_pages, password=password, shard=args.shard,
                           shards=args.shards, chunk=args.chunk, first_page=args.first_page,
                           outline=not args.no_outline, evidence=args.evidence, image_mode=args.image_mode,
-                          render=args.render, repair=not args.no_repair)
-    out = sys.stdout
+                          render=args.render, repair=not args.no_repair, salvage=args.salvage)
+    out = sys.stdout.buffer
     try:
         for record in extract_records(data, opts):
-            out.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")))
-            out.write("\n")
+            out.write(encode_record(record))
             out.flush()
     except EncryptedError as exc:
         print(exc.message, file=sys.stderr)

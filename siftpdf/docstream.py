@@ -7,6 +7,7 @@ JSON Lines in this order: ``{"meta"}``, ``{"page"}`` records in page order, then
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any
 
@@ -14,9 +15,47 @@ from .errors import NoTextError, UnreadableError, from_record
 
 FORMAT = 1
 
+# UTF-16 halves: a pair is one character beyond the BMP, a lone one cannot be written as UTF-8.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+# A JSON escape that decodes to one of them.
+_ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+
 
 def dumps(record: dict[str, Any]) -> str:
     return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+
+
+def scrub(text: str) -> tuple[str, int]:
+    """``text`` made encodable: surrogate pairs joined into their character, a lone surrogate
+    replaced by U+FFFD. Returns the text and how many characters were replaced."""
+    if _SURROGATE.search(text) is None:
+        return text, 0
+    before = text.count("\ufffd")
+    fixed = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+    return fixed, fixed.count("\ufffd") - before
+
+
+def scrub_record(value: Any) -> int:
+    """Scrub every string in a record (dicts and lists, in place); returns the characters
+    replaced. Nothing in one page's content may fail the document it is written in."""
+    replaced = 0
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        items = node.items() if isinstance(node, dict) else enumerate(node)
+        for key, item in items:
+            if isinstance(item, str):
+                if _SURROGATE.search(item) is not None:
+                    node[key], count = scrub(item)
+                    replaced += count
+            elif isinstance(item, (dict, list)):
+                stack.append(item)
+        if isinstance(node, dict) and any(isinstance(k, str) and _SURROGATE.search(k) for k in node):
+            for key in [k for k in node if isinstance(k, str) and _SURROGATE.search(k)]:
+                fixed, count = scrub(key)
+                node[fixed] = node.pop(key)
+                replaced += count
+    return replaced
 
 
 def write_record(out: IO[str], record: dict[str, Any]) -> None:
@@ -43,7 +82,11 @@ def read_records(lines: Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
         if not isinstance(record, dict):
             raise UnreadableError(f"doc stream line {number}: not a JSON object")
         if number == 1 and "meta" not in record:
+            if "error" in record:  # the document failed before its meta: its typed error
+                raise from_record(record)
             raise UnreadableError("doc stream line 1: the stream must start with a meta record")
+        if _ESCAPED_SURROGATE.search(line) is not None:
+            scrub_record(record)
         yield record
 
 
@@ -52,7 +95,8 @@ def require_text(records: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:
     The source is closed however this ends, so what it holds (locks, a child) is released at
     once, not when it is garbage-collected: a long-running service depends on that."""
     seen_text = False
-    blank = 0
+    statuses: dict[str, int] = {}
+    salvaged = False
     first_error = ""
     try:
         for record in records:
@@ -61,18 +105,35 @@ def require_text(records: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:
                 seen_text = True
             elif status == "failed":
                 first_error = first_error or str(record.get("error") or "").removeprefix("unreadable PDF (").rstrip(")")
-            elif status is not None:
-                blank += 1
+            if status is not None:
+                statuses[status] = statuses.get(status, 0) + 1
+                salvaged = salvaged or record.get("engine") not in (None, "pdfium")
+            elif "meta" in record:
+                salvaged = (record["meta"].get("engine") or {}).get("name") not in (None, "pdfium")
             if "done" in record and not seen_text:
-                if first_error and not blank:
-                    # Every page failed: that is an unreadable document, not a scanned one.
-                    raise UnreadableError(f"unreadable PDF (no page could be extracted: {first_error})")
-                raise NoTextError("no text layer (scanned PDF?)")
+                raise _no_text_error(statuses, salvaged, first_error)
             yield record
     finally:
         close = getattr(records, "close", None)
         if close:
             close()
+
+
+def _no_text_error(statuses: dict[str, int], salvaged: bool, first_error: str) -> Exception:
+    """Why a document gave no text: scanned (pages with images), damaged (a repaired or
+    salvaged file whose pages hold nothing), blank, or unreadable (every page failed)."""
+    if statuses.get("no_text") or statuses.get("garbled"):
+        return NoTextError("no text layer (scanned PDF?)")
+    if not statuses.get("empty"):
+        # Every page failed: that is an unreadable document, not a scanned one.
+        return UnreadableError(f"unreadable PDF (no page could be extracted: {first_error})" if first_error
+                               else "unreadable PDF (no pages)")
+    if salvaged or first_error:
+        return UnreadableError("unreadable PDF (damaged: the pages recovered from it hold neither text nor images)",
+                               hint="the file is damaged or truncated: get a complete copy")
+    blank = NoTextError("no text (every page is blank: no text and no images)")
+    blank.hint = None  # nothing to recognize: OCR would not help
+    return blank
 
 
 class Document:
@@ -90,9 +151,9 @@ class Document:
             raise
         if first is None or "meta" not in first:
             self.close()
+            if first is not None and "error" in first:
+                raise from_record(first)
             raise UnreadableError("empty doc stream" if first is None else "doc stream without meta")
-        if "error" in first:
-            raise from_record(first)
         self.meta: dict[str, Any] = first["meta"]
 
     @property

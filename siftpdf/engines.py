@@ -150,7 +150,8 @@ def _text_of(textpage: Any) -> str:
         return ""
     buffer = ctypes.create_string_buffer((count + 1) * 2)
     written = pdfium_c.FPDFText_GetText(textpage, 0, count, ctypes.cast(buffer, ctypes.POINTER(ctypes.c_ushort)))
-    return buffer.raw[: max(0, written - 1) * 2].decode("utf-16-le", errors="replace")
+    # Unpaired surrogates are kept here and replaced (and counted) where the record is written.
+    return buffer.raw[: max(0, written - 1) * 2].decode("utf-16-le", errors="surrogatepass")
 
 
 def _page_evidence(page: Any, textpage: Any, raw: str, image_mode: str) -> dict[str, Any] | None:

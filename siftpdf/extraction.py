@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from .docstream import scrub, scrub_record
 from .errors import UnreadableError
 from .ranges import PageRange
 
@@ -37,6 +38,9 @@ class ExtractOptions:
     image_mode: str = "none"  # "embedded": evidence carries image bytes
     render: str | None = None  # a page range whose pages also come back as PNG (base64)
     repair: bool = True
+    #: Pages (a range spec) the document's engine is not to touch: it crashed the process on
+    #: them, so the salvage chain reads them (text only) or they are marked failed.
+    salvage: str | None = None
 
 
 def shard_of(page: int, shards: int, chunk: int) -> int:
@@ -74,15 +78,26 @@ def extract_records(data: bytes, opts: ExtractOptions = ExtractOptions()) -> Ite
             labels = _safe(lambda: doc.page_labels(limit), None)
             if labels:
                 meta["page_labels"] = labels
+        if count := scrub_record(meta):
+            meta["replaced_chars"] = count
         yield {"meta": meta}
+        replaced = int(meta.get("replaced_chars", 0))
 
         render = PageRange.parse(opts.render) if opts.render else None
+        salvage = PageRange.parse(opts.salvage) if opts.salvage else None
         processed = failed = clipped = unmapped = 0
         engines: dict[str, int] = {}
         for page in range(max(1, opts.first_page), limit + 1):
             if shard_of(page, opts.shards, opts.chunk) != opts.shard:
                 continue
-            record = _extract_page(doc, page, opts, fallback)
+            if salvage is not None and page in salvage:
+                record = _salvage_page(page, fallback)
+            else:
+                record = _extract_page(doc, page, opts, fallback)
+            count = _scrub_page(record)
+            if count:
+                record["replaced_chars"] = count
+                replaced += count
             if render is not None and page in render and isinstance(doc, PdfiumDoc):
                 record["render_png"] = _safe(lambda index=page - 1: _png64(doc, index), None)
             processed += 1
@@ -100,6 +115,7 @@ def extract_records(data: bytes, opts: ExtractOptions = ExtractOptions()) -> Ite
                 "page_limit_reached": limit < total,
                 "clipped_chars": clipped,
                 "unmapped_chars": unmapped,
+                "replaced_chars": replaced,
                 "elapsed_ms": int((time.monotonic() - started) * 1000),
                 "engines": engines,
             }
@@ -123,6 +139,26 @@ def _extract_page(doc: Any, page: int, opts: ExtractOptions, fallback: _Fallback
     if result.evidence is not None:
         record["evidence"] = result.evidence
     return record
+
+
+def _scrub_page(record: dict[str, Any]) -> int:
+    """Make the page record encodable; returns the characters of its text that were replaced
+    (its evidence holds the same characters again, replaced the same way, not counted twice)."""
+    text = record.get("text")
+    count = 0
+    if isinstance(text, str):
+        record["text"], count = scrub(text)
+    scrub_record(record)
+    return count
+
+
+def _salvage_page(page: int, fallback: _Fallback) -> dict[str, Any]:
+    result = fallback.page(page)
+    if result is None:
+        tried = ", ".join(fallback.names) or "none left"
+        return {"page": page, "error": f"no salvage engine could read the page (tried: {tried})",
+                "status": "failed"}
+    return {"page": page, "text": result.text, "status": result.status, "engine": result.engine}
 
 
 class _Fallback:

@@ -30,7 +30,18 @@ from .errors import (
 from .extraction import CHUNK_PAGES, DEFAULT_MAX_PAGES, shard_of
 
 STDERR_KEEP = 4 << 10
-MAX_RESTARTS = 3
+# A child that dies on a page is replaced; past this many replacements the pages left to that
+# child are marked failed (the deadline bounds the time all the same).
+MAX_RESTARTS = 64
+# After this many pages in a row on which the document's engine died, the rest of that
+# child's pages go straight to the salvage chain.
+CRASH_RUN = 3
+# The salvage chain's time for one page the engine died on: at most this many seconds, and
+# at most this share of the deadline.
+SALVAGE_SECONDS = 10.0
+SALVAGE_SHARE = 0.25
+# A record's line may be longer than its text (JSON, evidence) by this much.
+LINE_SLACK = 32 << 20
 EARLY_SPLIT_BYTES = 512 << 10
 
 
@@ -55,6 +66,7 @@ class _Child:
     proc: subprocess.Popen[bytes]
     stderr: bytearray = field(default_factory=bytearray)
     threads: list[threading.Thread] = field(default_factory=list)
+    gave_up_after: float = 0.0  # set when a page's own time budget ran out and it was killed
 
     @classmethod
     def start(cls, argv: list[str], data: bytes, password: str | None) -> _Child:
@@ -140,7 +152,8 @@ class _Run:
         for child in self.children:
             child.kill()
 
-    def spawn(self, shard: int, shards: int, first_page: int = 1, outline: bool = True) -> _Child:
+    def spawn(self, shard: int, shards: int, first_page: int = 1, outline: bool = True,
+              salvage: str | None = None) -> _Child:
         argv = child_argv() + [
             "--max-pages", str(self.limits.max_pages), "--memory", str(self.limits.memory),
             "--cpu", str(int(self.limits.deadline) + 5), "--shard", str(shard),
@@ -154,9 +167,8 @@ class _Run:
             argv.append("--no-repair")
         if self.password is not None:
             argv.append("--password-line")
-        if os.environ.get("SIFTPDF_TEST_CHILD_SLEEP"):
-            argv += ["--test-sleep", os.environ["SIFTPDF_TEST_CHILD_SLEEP"]]
-        _test_hooks(shard, shards)
+        if salvage:
+            argv += ["--salvage", salvage]
         child = _Child.start(argv, self.data, self.password)
         self.children.append(child)
         if self.timed_out:
@@ -164,22 +176,30 @@ class _Run:
         return child
 
     def read(self, child: _Child) -> dict[str, Any] | None:
+        """The child's next record, or None when it ended (or was killed) before a whole line:
+        :meth:`failure` then says why. The text budget counts page text, not the evidence
+        that comes with it, so organization does not change what is too large."""
         stdout = child.proc.stdout
         assert stdout is not None
-        line = stdout.readline(self.limits.max_text - self.text_bytes + 1)
-        if not line:
+        line = stdout.readline(self.limits.max_text + LINE_SLACK)
+        if not line.endswith(b"\n"):
+            if len(line) >= self.limits.max_text + LINE_SLACK:
+                self._kill_all()
+                raise TooLargeError(f"too large (a page's record over {self.limits.max_text >> 20} MiB)")
+            child.kill()
             return None
-        self.text_bytes += len(line)
-        if self.text_bytes > self.limits.max_text:
-            self._kill_all()
-            raise TooLargeError(f"too large (text over {self.limits.max_text >> 20} MiB)")
         try:
             record = json.loads(line)
         except ValueError:
-            child.kill()
-            raise UnreadableError("unreadable PDF (the extraction child wrote a broken line)") from None
+            record = None
         if not isinstance(record, dict):
+            child.kill()
             raise UnreadableError("unreadable PDF (the extraction child wrote a broken line)")
+        text = record.get("text")
+        self.text_bytes += len(text.encode("utf-8")) if isinstance(text, str) else len(line)
+        if self.text_bytes > self.limits.max_text:
+            self._kill_all()
+            raise TooLargeError(f"too large (text over {self.limits.max_text >> 20} MiB)")
         return record
 
     def failure(self, child: _Child) -> SiftError:
@@ -187,6 +207,8 @@ class _Run:
         code = child.reap()
         if self.timed_out:
             return TimedOutError(f"pdf extraction timed out after {self.limits.deadline:g} s")
+        if child.gave_up_after:
+            return UnreadableError(f"unreadable PDF (gave up on the page after {child.gave_up_after:g} s)")
         message = child.message()
         if code == 2 and message.startswith("cannot apply limits"):
             return UsageError(message, hint="--memory-limit 0 runs without a memory limit")
@@ -214,16 +236,6 @@ class _Run:
         self._kill_all()
         for child in self.children:
             child.reap()
-
-
-def _test_hooks(shard: int, shards: int) -> None:
-    delay = os.environ.get("SIFTPDF_TEST_CHILD_DELAY")
-    if delay:
-        time.sleep(float(delay))
-    log = os.environ.get("SIFTPDF_TEST_CHILD_LOG")
-    if log:
-        with open(log, "a", encoding="utf-8") as handle:
-            handle.write(f"{os.getpid()} shard={shard}/{shards}\n")
 
 
 class Slots(Protocol):
@@ -284,38 +296,129 @@ def run_child(data: bytes, password: str | None = None, limits: Limits | None = 
             if run.read(owners[shard]) is None:  # its meta: the first child's is the one we keep
                 raise run.failure(owners[shard])
         done: dict[str, Any] = {"pages_processed": 0, "pages_failed": 0, "page_limit_reached": count < meta["pages"],
-                                "clipped_chars": 0, "unmapped_chars": 0, "engines": {}}
+                                "clipped_chars": 0, "unmapped_chars": 0,
+                                "replaced_chars": int(meta.get("replaced_chars", 0)), "pages_retried": 0,
+                                "engines": {}}
         engine = meta.get("engine", {}).get("name", "pdfium")
-        restarts = 0
-        page = 1
-        while page <= count:
+        recovery = _Recovery(run, owners, shards)
+        for page in range(1, count + 1):
             shard = shard_of(page, limits.workers, limits.chunk) if shards > 1 else 0
-            record = run.read(owners[shard])
-            if record is None or record.get("page") != page:
-                error = run.failure(owners[shard])
-                if run.timed_out or restarts >= MAX_RESTARTS or not isinstance(error, UnreadableError):
-                    raise error
-                # The engine died on this page: record it, restart after it.
-                restarts += 1
-                record = {"page": page, "error": error.message, "status": "failed"}
-                if page < count:
-                    owners[shard] = run.spawn(shard, limits.workers, first_page=page + 1, outline=False)
-                    run.read(owners[shard])
-                _count_page(done, record, engine)
-                yield record
-                page += 1
-                continue
+            record = recovery.next(shard, page)
             _count_page(done, record, engine)
             yield record
-            page += 1
         done["elapsed_ms"] = int((time.monotonic() - started) * 1000)
         yield {"done": done}
     finally:
         run.close()
 
 
+class _Recovery:
+    """Page records in order from the children that own them, recovering from a child that
+    dies on a page: the page is read again by the salvage chain in a new child (which then
+    goes on after it); if that dies too, the page is marked failed and a new child goes on
+    after it. A run of pages the engine dies on sends the rest to the salvage chain."""
+
+    def __init__(self, run: _Run, owners: dict[int, _Child], workers: int) -> None:
+        self.run, self.owners, self.workers = run, owners, workers
+        self.restarts = 0
+        self.crashes: dict[int, int] = {}  # shard -> pages in a row the engine died on
+        self.salvage_from: dict[int, int] = {}  # shard -> first page of its salvage-only stretch
+
+    def next(self, shard: int, page: int) -> dict[str, Any]:
+        retried: str | None = None
+        while True:
+            child = self.owners.get(shard)
+            if child is None:
+                return {"page": page, "status": "failed",
+                        "error": f"not read: the extraction child died {self.restarts} times"}
+            record = self.run.read(child)
+            if record is not None and record.get("page") == page:
+                if retried is not None:
+                    return self._retried(record, retried)
+                if page not in self._salvaged(shard):
+                    self.crashes[shard] = 0
+                return record
+            if record is not None:  # a child out of step: replace it as if it had died
+                child.kill()
+            error = self.run.failure(child)
+            if self.run.timed_out or not isinstance(error, UnreadableError):
+                raise error
+            salvaged = page in self._salvaged(shard) or retried is not None
+            if not salvaged:  # the engine died on this page: the salvage chain reads it
+                retried = error.message
+                self.crashes[shard] = self.crashes.get(shard, 0) + 1
+                if self.crashes[shard] >= CRASH_RUN:
+                    self.salvage_from[shard] = page
+                self._respawn(shard, page, salvage=True)
+                record = self._within(self._budget(), shard, page)
+                if record is not None:
+                    return self._retried(record, retried)
+                continue
+            # Salvage died on it too: the page is lost, the child after it goes on.
+            self._respawn(shard, page + 1, salvage=False)
+            message = f"{retried}; salvage: {error.message}" if retried else error.message
+            return {"page": page, "error": message, "status": "failed"}
+
+    def _budget(self) -> float:
+        """Seconds the salvage chain may spend on a page the engine died on: a page that
+        exhausted one engine (a decompression bomb) must not spend the document's deadline."""
+        return max(1.0, min(SALVAGE_SECONDS, self.run.limits.deadline * SALVAGE_SHARE))
+
+    def _within(self, budget: float, shard: int, page: int) -> dict[str, Any] | None:
+        """The page's record from the salvage child, or None (the child was killed when the
+        budget ran out, or died: the caller finds out which)."""
+        import threading
+
+        child = self.owners.get(shard)
+        if child is None:
+            return None
+
+        def give_up() -> None:
+            child.gave_up_after = budget
+            child.kill()
+
+        timer = threading.Timer(budget, give_up)
+        timer.daemon = True
+        timer.start()
+        try:
+            record = self.run.read(child)
+        finally:
+            timer.cancel()
+        if record is not None and record.get("page") == page:
+            return record
+        if record is not None:
+            child.kill()
+        return None
+
+    def _retried(self, record: dict[str, Any], retried: str) -> dict[str, Any]:
+        if record.get("status") != "failed":
+            record["retried_after"] = retried
+        else:
+            record["error"] = f"{retried}; {record.get('error')}"
+        return record
+
+    def _salvaged(self, shard: int) -> range:
+        start = self.salvage_from.get(shard)
+        return range(start, 1 << 30) if start else range(0)
+
+    def _respawn(self, shard: int, first_page: int, salvage: bool) -> None:
+        """A new child for ``shard`` from ``first_page`` on; with ``salvage`` its first page
+        goes to the salvage chain (and, after a run of crashes, every page does)."""
+        self.restarts += 1
+        if self.restarts > MAX_RESTARTS:
+            self.owners.pop(shard, None)
+            return
+        start = self.salvage_from.get(shard)
+        pages = f"{start}-" if start else (str(first_page) if salvage else None)
+        child = self.run.spawn(shard, self.workers, first_page=first_page, outline=False, salvage=pages)
+        self.owners[shard] = child
+        self.run.read(child)  # its meta: the first child's is the one kept
+
+
 def _count_page(done: dict[str, Any], record: dict[str, Any], default_engine: str) -> None:
     done["pages_processed"] += 1
+    done["replaced_chars"] += record.get("replaced_chars", 0)
+    done["pages_retried"] += "retried_after" in record
     evidence = record.get("evidence") or {}
     done["clipped_chars"] += evidence.get("clipped_chars", 0)
     done["unmapped_chars"] += evidence.get("unmapped_chars", 0)

@@ -16,7 +16,6 @@ The order of every read:
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import sys
 import threading
@@ -85,11 +84,8 @@ def _extract(data: bytes, options: ReadOptions) -> Generator[dict[str, Any], Non
                                                         image_mode=settings.image_mode, render=options.render))
         return
     from .runner import run_child
-    from .sources import EVIDENCE_TEXT_FACTOR
 
     limits = options.limits
-    if evidence:
-        limits = dataclasses.replace(limits, max_text=limits.max_text * EVIDENCE_TEXT_FACTOR)
     pool = Pool(options.cache.path)
     waited = time.monotonic()
     try:

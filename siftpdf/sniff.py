@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 SNIFF_BYTES = 1024
 PDF_TYPES = ("application/pdf", "application/x-pdf")
+# A doc stream starts with its meta, or with the error that stopped the document before it.
+_DOCSTREAM_STARTS = (b'{"meta"', b'{"error":{"code":"')
 _HTML_MARKERS = (b"<!doctype html", b"<html", b"<head", b"<body", b"<title", b"<meta", b"<div", b"<p>")
 
 
@@ -27,7 +29,7 @@ def sniff_bytes(head: bytes, content_type: str | None = None) -> Sniffed:
     if offset >= 0:
         return Sniffed("pdf", f"magic at byte {offset}")
     stripped = head.lstrip(b"\xef\xbb\xbf \t\r\n")
-    if stripped.startswith(b'{"meta"'):
+    if stripped.startswith(_DOCSTREAM_STARTS):
         return Sniffed("docstream", "siftpdf doc stream")
     lowered = stripped[:512].lower()
     if mime in ("text/html", "application/xhtml+xml") or lowered.startswith(_HTML_MARKERS):

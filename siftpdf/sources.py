@@ -64,11 +64,6 @@ _NOT_OUTPUT = frozenset({"limits", "password", "in_process", "cache", "allow_pri
 _CODE: list[str] = []
 
 
-# Evidence makes page records several times longer than their text: the child's output
-# budget grows with it so a long document is not refused for its evidence.
-EVIDENCE_TEXT_FACTOR = 8
-
-
 def _code_identity() -> str:
     """The extraction code's files (size, mtime): an upgrade or edit changes the output, so it
     changes the key. Cheaper than the package version (importlib.metadata) on a cache hit."""
@@ -108,7 +103,7 @@ def read_head(stream: IO[bytes], size: int = SNIFF_BYTES) -> bytes:
         if not chunk:
             break
         head += chunk
-        if b"%PDF-" in head or head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b'{"meta"'):
+        if b"%PDF-" in head or sniff_bytes(head).kind == "docstream":
             break
     return head
 

@@ -23,6 +23,15 @@ FIXTURES = HERE / ".fixtures"
 sys.path.insert(0, str(HERE))
 import make_fixtures  # noqa: E402
 
+# The test seams (tests/seams): patched in here for in-process tests, and loaded by every Python
+# process a test starts through the sitecustomize on its PYTHONPATH.
+SEAMS = HERE / "seams"
+sys.path.insert(0, str(SEAMS))
+os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(SEAMS), os.environ.get("PYTHONPATH")) if p)
+import siftpdf_seams  # noqa: E402
+
+siftpdf_seams.install()
+
 
 def _script_digest() -> str:
     return hashlib.sha256((HERE / "make_fixtures.py").read_bytes()).hexdigest()[:16]
@@ -91,7 +100,7 @@ def own_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
 
 @pytest.fixture
 def child_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
-    """Counts extraction children started by any process of this test (the runner's test hook)."""
+    """Counts extraction children started by any process of this test (a test seam)."""
     path = tmp_path / "children.log"
     monkeypatch.setenv("SIFTPDF_TEST_CHILD_LOG", str(path))
 

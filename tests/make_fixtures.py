@@ -551,6 +551,81 @@ def garbled_scan() -> bytes:
     return buf.getvalue()
 
 
+def raw_pdf(objects: list[bytes]) -> bytes:
+    """A PDF written by hand from its objects (1 is the catalog), for what reportlab won't draw."""
+    out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
+    offsets = []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += f"{number} 0 obj\n".encode() + body + b"\nendobj\n"
+    xref = len(out)
+    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
+    out += b"".join(f"{offset:010d} 00000 n \n".encode() for offset in offsets)
+    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
+    return bytes(out)
+
+
+def _stream(content: bytes) -> bytes:
+    return b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream"
+
+
+# A ToUnicode CMap as producers write one for symbols beyond the BMP (UTF-16 surrogate pairs),
+# and as broken producers write one: lone surrogates.
+_ODD_CMAP = b"""/CIDInit /ProcSet findresource begin
+12 dict begin
+begincmap
+/CMapName /OddUnicode def
+/CMapType 2 def
+1 begincodespacerange
+<00> <FF>
+endcodespacerange
+1 beginbfrange
+<20> <7E> <0020>
+endbfrange
+4 beginbfchar
+<80> <D83DDE00>
+<81> <D835DC00>
+<82> <D800>
+<83> <DC00>
+endbfchar
+endcmap
+CMapName currentdict /CMap defineresource pop
+end
+end"""
+ODD_PAGES = 6
+
+
+def odd_unicode() -> bytes:
+    """Six pages whose text maps through ToUnicode to an emoji and a mathematical letter (beyond
+    the BMP), and to two lone surrogates that no UTF-8 writer accepts; a running head and a
+    folio on each page."""
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"",
+               b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding /ToUnicode 4 0 R >>",
+               _stream(_ODD_CMAP)]
+    kids = []
+    for page in range(1, ODD_PAGES + 1):
+        content = (b"BT /F1 9 Tf 72 800 Td (Odd Unicode Report) Tj ET "
+                   b"BT /F1 12 Tf 72 700 Td (Page %d says hello \x80\x81 and \x82 then \x83 world) Tj ET "
+                   b"BT /F1 12 Tf 72 680 Td (A second line of ordinary words on this page.) Tj ET "
+                   b"BT /F1 9 Tf 300 40 Td (%d) Tj ET") % (page, page)
+        kids.append(f"{len(objects) + 1} 0 R")
+        objects.append(b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >>"
+                       b" /Contents %d 0 R >>" % (len(objects) + 2))
+        objects.append(_stream(content))
+    objects[1] = f"<< /Type /Pages /Kids [{' '.join(kids)}] /Count {ODD_PAGES} >>".encode()
+    return raw_pdf(objects)
+
+
+def blank_pages(count: int = 3) -> bytes:
+    """Pages with nothing on them: no text, no images."""
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=A4)
+    for _ in range(count):
+        c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
 def write_all(outdir: Path, big: bool = False) -> None:
     outdir.mkdir(parents=True, exist_ok=True)
     base = three_page()
@@ -570,6 +645,10 @@ def write_all(outdir: Path, big: bool = False) -> None:
         "clipped_form.pdf": clipped_form(),
         "two_page_header.pdf": two_page_with_header(),
         "garbled_scan.pdf": garbled_scan(),
+        "odd_unicode.pdf": odd_unicode(),
+        "blank.pdf": blank_pages(),
+        # Cut where the repair pass still finds every page but none of their contents.
+        "damaged_empty.pdf": sample()[: len(sample()) // 2],
     }
     if big:
         files["big_2100.pdf"] = big_doc()

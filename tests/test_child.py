@@ -177,8 +177,9 @@ def test_stdout_cap_is_too_large(fixtures: Path) -> None:
         list(run_child((fixtures / "long.pdf").read_bytes(), limits=Limits(max_text=4000)))
 
 
-def test_engine_crash_on_a_page_is_that_pages_failure(tmp_path: Path, monkeypatch, fixtures: Path) -> None:
-    """A child that dies mid-document (as a native crash would) costs one page, not the document."""
+def test_engine_crash_on_a_page_is_retried_by_salvage(tmp_path: Path, monkeypatch, fixtures: Path) -> None:
+    """A child that dies mid-document (as a native crash would) costs no page: a new child
+    reads that page with the salvage chain, then goes on with the document's engine."""
     crasher = tmp_path / "crasher.py"
     crasher.write_text(textwrap.dedent("""
         import os, signal, sys
@@ -195,9 +196,9 @@ def test_engine_crash_on_a_page_is_that_pages_failure(tmp_path: Path, monkeypatc
     monkeypatch.setattr(runner, "child_argv", lambda: [sys.executable, "-I", str(crasher)])
     docs = list(run_child((fixtures / "three_page.pdf").read_bytes()))
     pages = [d for d in docs if "page" in d]
-    assert [p["status"] for p in pages] == ["text", "failed", "text"]
-    assert "signal 11" in pages[1]["error"]
-    assert docs[-1]["done"]["pages_failed"] == 1
+    assert [p["status"] for p in pages] == ["text", "text", "text"]
+    assert pages[1]["engine"] == "pypdf" and "signal 11" in pages[1]["retried_after"]
+    assert (docs[-1]["done"]["pages_failed"], docs[-1]["done"]["pages_retried"]) == (0, 1)
 
 
 def test_child_refuses_sockets_and_subprocesses() -> None:

@@ -1,0 +1,68 @@
+"""Test-only seams, patched into siftpdf from the tests' side: siftpdf itself reads no test
+variable, so nothing in a user's environment can slow, crash or redirect its children.
+
+The tests' conftest installs them in the test process; ``sitecustomize.py`` beside this file
+installs them in every Python process the tests start (the folder is on their PYTHONPATH)
+when one of these variables is set:
+
+- ``SIFTPDF_TEST_CHILD_LOG=FILE``: each extraction child started appends a line to FILE;
+- ``SIFTPDF_TEST_CHILD_DELAY=S``: the parent waits S seconds before starting each child
+  (a job that holds its pool slot);
+- ``SIFTPDF_TEST_CHILD_SLEEP=S``: each child sleeps S seconds before extracting (a hang);
+- ``SIFTPDF_TEST_CHILD_CRASH=N[,M…]``: PDFium aborts the child on those pages (a real crash
+  of the process, as a hostile page can cause); ``SIFTPDF_TEST_CHILD_CRASH_SALVAGE=1``
+  aborts it in the salvage engines too;
+- ``SIFTPDF_TEST_CHILD_STALL=N``: the child writes half of page N's line, then hangs.
+
+The child runs isolated (``-I``, empty environment), so its hooks travel in its argv: the
+child command becomes ``hooked_child.py CONFIG`` with CONFIG a JSON object.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+HOOKED_CHILD = Path(__file__).with_name("hooked_child.py")
+_CHILD_HOOKS = {"SIFTPDF_TEST_CHILD_SLEEP": "sleep", "SIFTPDF_TEST_CHILD_CRASH": "crash",
+                "SIFTPDF_TEST_CHILD_CRASH_SALVAGE": "crash_salvage", "SIFTPDF_TEST_CHILD_STALL": "stall"}
+_installed: list[bool] = []
+
+
+def install() -> None:
+    """Patch the parent side of extraction (siftpdf.runner). Idempotent; each hook reads the
+    environment when a child starts, so a test can set it with monkeypatch."""
+    if _installed:
+        return
+    _installed.append(True)
+    from siftpdf import runner
+
+    original_argv = runner.child_argv
+    original_spawn = runner._Run.spawn
+
+    def child_argv() -> list[str]:
+        config = {name: os.environ[var] for var, name in _CHILD_HOOKS.items() if os.environ.get(var)}
+        if not config:
+            return original_argv()
+        return [sys.executable, "-I", str(HOOKED_CHILD), json.dumps(config)]
+
+    def spawn(self: Any, shard: int, shards: int, *args: Any, **kwargs: Any) -> Any:
+        delay = os.environ.get("SIFTPDF_TEST_CHILD_DELAY")
+        if delay:
+            time.sleep(float(delay))
+        log = os.environ.get("SIFTPDF_TEST_CHILD_LOG")
+        if log:
+            with open(log, "a", encoding="utf-8") as handle:
+                handle.write(f"{os.getpid()} shard={shard}/{shards}\n")
+        return original_spawn(self, shard, shards, *args, **kwargs)
+
+    runner.child_argv = child_argv
+    runner._Run.spawn = spawn  # type: ignore[method-assign]
+
+
+def wanted() -> bool:
+    return any(name.startswith("SIFTPDF_TEST_CHILD_") for name in os.environ)

@@ -1,0 +1,7 @@
+"""Loaded by Python at start-up in the processes the tests start (this folder is on their
+PYTHONPATH): installs the test seams of siftpdf_seams.py when a test asked for one."""
+
+import siftpdf_seams
+
+if siftpdf_seams.wanted():
+    siftpdf_seams.install()

@@ -1,0 +1,173 @@
+"""Nothing in one page's content, and no failed step or killed child, costs a document (SPEC §5).
+
+Each test runs the real extraction child on a generated file; faults are real: a child that
+aborts on a page, that hangs, that stops in the middle of a line (tests/seams)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import records, run_siftpdf
+from make_fixtures import ODD_PAGES
+
+from siftpdf import runner
+from siftpdf.errors import TooLargeError
+
+SAMPLE = Path(__file__).resolve().parent.parent / "samples" / "sample.pdf"
+MODES = [pytest.param([], id="organized"), pytest.param(["--raw"], id="raw")]
+
+
+def _pages(out: list[dict]) -> list[dict]:
+    return [r for r in out if "page" in r]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_characters_beyond_the_bmp_and_lone_surrogates_cost_no_page(fixtures: Path, mode: list[str]) -> None:
+    proc = run_siftpdf("extract", "--no-cache", *mode, str(fixtures / "odd_unicode.pdf"))
+    assert proc.returncode == 0, proc.stderr
+    out = records(proc.stdout.decode("utf-8"))  # strict: every line is valid UTF-8
+    pages = _pages(out)
+    assert [p["page"] for p in pages] == list(range(1, ODD_PAGES + 1))
+    for page in pages:
+        assert page["status"] == "text"
+        assert "hello 😀𝐀 and \ufffd then \ufffd world" in page["text"]  # kept, and replaced
+        assert page["replaced_chars"] == 2
+    assert out[-1]["done"]["replaced_chars"] == 2 * ODD_PAGES
+    assert out[-1]["done"]["pages_failed"] == 0
+
+
+def test_the_text_view_and_grep_read_such_pages(fixtures: Path) -> None:
+    path = str(fixtures / "odd_unicode.pdf")
+    text = run_siftpdf("pages", "4", path)
+    assert text.returncode == 0 and "Page 4 says hello 😀𝐀" in text.stdout.decode("utf-8")
+    found = run_siftpdf("grep", "😀", path)
+    assert found.returncode == 0
+    assert found.stdout.decode("utf-8").count("😀") == ODD_PAGES
+
+
+def test_a_doc_stream_with_escaped_lone_surrogates_is_read(tmp_path: Path) -> None:
+    stream = tmp_path / "doc.jsonl"
+    stream.write_text('{"meta":{"format":1,"source":null,"sha256":"0","bytes":1,"pages":1,"title":"",'
+                      '"outline":[],"engine":{"name":"pdfium","version":"x"},"max_pages":2000}}\n'
+                      '{"page":1,"text":"bad \\ud800 half and a \\ud83d\\ude00 pair","status":"text"}\n'
+                      '{"done":{"pages_processed":1,"pages_failed":0,"page_limit_reached":false,'
+                      '"clipped_chars":0,"unmapped_chars":0,"elapsed_ms":1}}\n')
+    proc = run_siftpdf("pages", "1", str(stream))
+    assert proc.returncode == 0, proc.stderr
+    assert "bad \ufffd half and a 😀 pair" in proc.stdout.decode("utf-8")
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_page_that_crashes_pdfium_is_read_by_the_salvage_chain(fixtures: Path, mode: list[str]) -> None:
+    proc = run_siftpdf("extract", "--no-cache", *mode, str(fixtures / "three_page.pdf"),
+                       env={"SIFTPDF_TEST_CHILD_CRASH": "2"})
+    assert proc.returncode == 0, proc.stderr
+    out = records(proc.stdout.decode())
+    pages = _pages(out)
+    assert [p["status"] for p in pages] == ["text"] * 3
+    assert pages[1]["engine"] == "pypdf" and "beta crimson harbor" in pages[1]["text"]
+    assert "engine crashed: signal 6" in pages[1]["retried_after"]
+    assert "engine" not in pages[0] and "engine" not in pages[2]  # the pages around it: PDFium
+    done = out[-1]["done"]
+    assert (done["pages_retried"], done["pages_failed"], done["engines"]) == (1, 0, {"pdfium": 2, "pypdf": 1})
+
+
+def test_a_page_every_engine_crashes_on_costs_only_that_page(fixtures: Path) -> None:
+    proc = run_siftpdf("extract", "--no-cache", str(fixtures / "three_page.pdf"),
+                       env={"SIFTPDF_TEST_CHILD_CRASH": "2", "SIFTPDF_TEST_CHILD_CRASH_SALVAGE": "1"})
+    assert proc.returncode == 0, proc.stderr
+    out = records(proc.stdout.decode())
+    pages = _pages(out)
+    assert [p["status"] for p in pages] == ["text", "failed", "text"]
+    assert "gamma velvet mountain" in pages[2]["text"] and "engine" not in pages[2]  # PDFium again after it
+    assert pages[1]["error"].count("engine crashed") == 2  # the engine's failure, then salvage's
+    assert out[-1]["done"]["pages_failed"] == 1
+
+
+def test_a_run_of_crashing_pages_sends_the_rest_to_salvage(child_log) -> None:
+    proc = run_siftpdf("extract", "--no-cache", "--raw", str(SAMPLE), env={"SIFTPDF_TEST_CHILD_CRASH": "1,2,3,4"})
+    assert proc.returncode == 0, proc.stderr
+    pages = _pages(records(proc.stdout.decode()))
+    assert [p["status"] for p in pages] == ["text"] * 5
+    assert [p.get("engine") for p in pages] == ["pypdf"] * 5
+    assert [("retried_after" in p) for p in pages] == [True, True, True, False, False]
+    assert child_log() == 4  # the first child, and one after each of the three crashes
+
+
+def test_a_crash_in_one_of_two_workers_keeps_page_order(fixtures: Path) -> None:
+    proc = run_siftpdf("extract", "--no-cache", "--raw", str(fixtures / "long.pdf"),
+                       env={"SIFTPDF_TEST_CHILD_CRASH": "5,37"})
+    assert proc.returncode == 0, proc.stderr
+    out = records(proc.stdout.decode())
+    pages = _pages(out)
+    assert [p["page"] for p in pages] == list(range(1, out[0]["meta"]["pages"] + 1))
+    assert [p["page"] for p in pages if p.get("engine") == "pypdf"] == [5, 37]
+    assert all(p["status"] == "text" for p in pages)
+
+
+def test_a_child_killed_by_the_deadline_in_the_middle_of_a_line_timed_out(fixtures: Path) -> None:
+    proc = run_siftpdf("extract", "--no-cache", "--raw", "--deadline", "3", str(fixtures / "three_page.pdf"),
+                       env={"SIFTPDF_TEST_CHILD_STALL": "2"})
+    assert proc.returncode == 6
+    assert proc.stderr.decode().startswith("siftpdf: pdf extraction timed out after 3 s")
+    assert records(proc.stdout.decode())[-1]["error"]["code"] == "timeout"
+
+
+def _text_bytes(data: bytes) -> int:
+    return sum(len(r["text"].encode()) for r in runner.run_child(data) if "page" in r)
+
+
+@pytest.mark.parametrize("evidence", [False, True], ids=["raw", "evidence"])
+def test_the_text_cap_counts_text_whatever_comes_with_it(fixtures: Path, evidence: bool) -> None:
+    data = (fixtures / "long.pdf").read_bytes()
+    text = _text_bytes(data)
+    under = runner.Limits(max_text=text - 1)
+    with pytest.raises(TooLargeError, match="text over"):
+        list(runner.run_child(data, limits=under, evidence=evidence))
+    over = runner.Limits(max_text=text + 4096)  # room for the meta line, not for the evidence
+    out = list(runner.run_child(data, limits=over, evidence=evidence))
+    assert out[-1]["done"]["pages_processed"] == out[0]["meta"]["pages"]
+    if evidence:
+        assert all("evidence" in r for r in out if "page" in r)
+
+
+def test_an_error_before_the_meta_survives_a_pipe(fixtures: Path) -> None:
+    siftpdf = f"{sys.executable} -m siftpdf"
+    proc = subprocess.run(f"{siftpdf} extract {fixtures / 'encrypted_user.pdf'} | {siftpdf} map",
+                          shell=True, capture_output=True, timeout=120)
+    assert proc.returncode == 3
+    assert proc.stderr.decode().startswith("siftpdf: encrypted PDF (password required)\nhint: ")
+    as_json = subprocess.run(f"{siftpdf} extract {fixtures / 'encrypted_user.pdf'} | {siftpdf} pages 1 --json",
+                             shell=True, capture_output=True, timeout=120)
+    assert as_json.returncode == 3
+    assert json.loads(as_json.stdout)["error"]["code"] == "encrypted"
+
+
+def test_a_damaged_file_whose_pages_hold_nothing_is_unreadable_not_scanned(fixtures: Path) -> None:
+    proc = run_siftpdf("extract", "--no-cache", str(fixtures / "damaged_empty.pdf"))
+    out = records(proc.stdout.decode())
+    assert out[0]["meta"]["engine"]["name"] == "repaired"  # the fixture is what it says
+    assert proc.returncode == 4
+    assert proc.stderr.decode() == ("siftpdf: unreadable PDF (damaged: the pages recovered from it hold neither "
+                                    "text nor images)\nhint: the file is damaged or truncated: get a complete copy\n")
+
+
+def test_blank_pages_say_blank_and_suggest_no_ocr(fixtures: Path) -> None:
+    proc = run_siftpdf("extract", "--no-cache", str(fixtures / "blank.pdf"))
+    assert proc.returncode == 5
+    assert proc.stderr.decode() == "siftpdf: no text (every page is blank: no text and no images)\n"
+    scanned = run_siftpdf("extract", "--no-cache", str(fixtures / "scanned.pdf"))
+    assert scanned.returncode == 5 and b"hint: ocr" in scanned.stderr
+
+
+def test_the_installed_siftpdf_reads_no_test_variable(fixtures: Path) -> None:
+    package = Path(__file__).resolve().parent.parent / "siftpdf"
+    assert not [p.name for p in package.rglob("*.py") if "SIFTPDF_TEST" in p.read_text()]
+    # Without the tests' seams on its path, a user's environment cannot make a child hang.
+    env = {"SIFTPDF_TEST_CHILD_SLEEP": "60", "PYTHONPATH": ""}
+    proc = run_siftpdf("extract", "--no-cache", "--deadline", "20", str(fixtures / "three_page.pdf"), env=env)
+    assert proc.returncode == 0, proc.stderr
