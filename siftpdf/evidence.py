@@ -232,13 +232,29 @@ def _make_runs(textpage: Any, handle: int, start: int, end: int, text: str,
     color = "#000000"
     if _FILL(tp, first, *probe.rgba_refs):
         color = f"#{probe.rgba[0].value:02x}{probe.rgba[1].value:02x}{probe.rgba[2].value:02x}"
-    run = {"text": stripped, "font": fonts.name(handle), "size": round(probe.size.value * (scale or 1.0), 2),
+    size = round(probe.size.value * (scale or 1.0), 2)
+    run = {"text": stripped, "font": fonts.name(handle), "size": size,
            "color": color, "box": [round(x0, 2), round(y0, 2), round(x1, 2), round(y1, 2)],
            "y": round(probe.y.value, 2)}
+    if last != first and y1 - y0 > 2 * size:  # taller than a line: the glyphs climb or fall
+        angle = _angle(tp, first, last)
+        if angle:
+            run["angle"] = angle  # a watermark or a rotated label: a line of its own
     clip = _clip_box(handle, clips)
     if clip is None:
         return [run]
     return _split_clipped(textpage, run, first, last, clip)
+
+
+def _angle(tp: int, first: int, last: int) -> int:
+    """Degrees from the first character's origin to the last's (0 for horizontal text)."""
+    probe = _PROBE
+    _ORIGIN(tp, first, probe.x_ref, probe.y_ref)
+    x, y = probe.x.value, probe.y.value
+    _ORIGIN(tp, last, probe.x_ref, probe.y_ref)
+    dx, dy = probe.x.value - x, probe.y.value - y
+    probe.y.value = y
+    return round(math.degrees(math.atan2(dy, dx))) % 360 if abs(dy) > 1.0 else 0
 
 
 def _loose_box(tp: int, index: int) -> list[float]:
@@ -308,12 +324,15 @@ def _lines(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for run in sorted(runs, key=lambda r: -r["y"]):
         home = None
         for line in reversed(lines[-8:]):  # sorted by baseline: only recent lines can match
-            if abs(line["size"] - run["size"]) <= 0.15 * line["size"] and \
+            if "angle" not in run and not line.get("rotated") and \
+                    abs(line["size"] - run["size"]) <= 0.15 * line["size"] and \
                     abs(line["y"] - run["y"]) <= 0.25 * line["size"]:
                 home = line
                 break
         if home is None:
             lines.append({"y": run["y"], "size": run["size"], "runs": [run]})
+            if "angle" in run:  # rotated text crosses the baselines of the lines around it
+                lines[-1]["rotated"] = True
         else:
             home["runs"].append(run)
     lines = _attach_small(lines)
@@ -333,7 +352,8 @@ def _attach_small(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for index, line in enumerate(lines):
         host = None
         for other in lines[max(0, index - 3):index + 4]:
-            if other is line or line["size"] >= 0.85 * other["size"] or other.get("absorbed"):
+            if other is line or line["size"] >= 0.85 * other["size"] or other.get("absorbed") or \
+                    line.get("rotated") or other.get("rotated"):
                 continue
             offset = line["y"] - other["y"]
             if -0.35 * other["size"] <= offset <= 0.6 * other["size"] and _overlaps_x(line, other):

@@ -616,6 +616,30 @@ def odd_unicode() -> bytes:
     return raw_pdf(objects)
 
 
+WATERMARK = "CONFIDENTIAL DRAFT COPY"
+WATERMARK_LINES = [f"double value{n} = weight{n} * factor{n};" for n in range(24)]
+
+
+def watermarked() -> bytes:
+    """Three pages of a code listing in small type under a large diagonal watermark, which
+    crosses the baselines of many listing lines."""
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=A4)
+    for _ in range(3):
+        c.saveState()
+        c.translate(90, 250)
+        c.rotate(45)
+        c.setFont("Helvetica", 48)
+        c.drawString(0, 0, WATERMARK)
+        c.restoreState()
+        c.setFont("Courier", 9.75)
+        for row, line in enumerate(WATERMARK_LINES):
+            c.drawString(72, 700 - row * 16.5, line)
+        c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
 def blank_pages(count: int = 3) -> bytes:
     """Pages with nothing on them: no text, no images."""
     buf = io.BytesIO()
@@ -647,6 +671,7 @@ def write_all(outdir: Path, big: bool = False) -> None:
         "garbled_scan.pdf": garbled_scan(),
         "odd_unicode.pdf": odd_unicode(),
         "blank.pdf": blank_pages(),
+        "watermarked.pdf": watermarked(),
         # Cut where the repair pass still finds every page but none of their contents.
         "damaged_empty.pdf": sample()[: len(sample()) // 2],
     }

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from conftest import records, run_siftpdf
-from make_fixtures import ODD_PAGES
+from make_fixtures import ODD_PAGES, WATERMARK, WATERMARK_LINES
 
 from siftpdf import runner
 from siftpdf.errors import TooLargeError
@@ -171,3 +171,15 @@ def test_the_installed_siftpdf_reads_no_test_variable(fixtures: Path) -> None:
     env = {"SIFTPDF_TEST_CHILD_SLEEP": "60", "PYTHONPATH": ""}
     proc = run_siftpdf("extract", "--no-cache", "--deadline", "20", str(fixtures / "three_page.pdf"), env=env)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_a_diagonal_watermark_does_not_swallow_the_lines_it_crosses(fixtures: Path) -> None:
+    proc = run_siftpdf("extract", "--no-cache", "--set", "output.evidence=true", str(fixtures / "watermarked.pdf"))
+    assert proc.returncode == 0, proc.stderr
+    for page in _pages(records(proc.stdout.decode())):
+        for line in WATERMARK_LINES:  # each listing line whole, its words in order
+            assert line in page["text"]
+        kept = page["text"] + "\n".join(f["text"] for f in page["furniture"])
+        assert WATERMARK in kept
+        rotated = [r for ln in page["evidence"]["lines"] for r in ln["runs"] if "angle" in r]
+        assert [(r["text"], r["angle"]) for r in rotated] == [(WATERMARK, 45)]
