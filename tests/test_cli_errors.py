@@ -233,3 +233,19 @@ def test_stdout_is_utf8_whatever_the_locale(encoding: str, tmp_path: Path) -> No
     assert error.returncode == 2
     assert json.loads(error.stdout)["error"]["message"] == "pages out of range (1–1): '2'"
     assert error.stderr.startswith(b"siftpdf: pages out of range (1")
+
+
+# --- values that pass a range but cannot work (found by tests/test_cli_fuzz.py) ---------------
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["pages", "--deadline", "inf", "1"], "pages: invalid value for '--deadline': 'inf' is not a finite number"),
+    (["pages", "--deadline", "nan", "1"], "pages: invalid value for '--deadline': 'nan' is not a finite number"),
+    (["grep", "--max-age", "1e309", "x"], "grep: invalid value for '--max-age': '1e309' is not a finite number"),
+    (["digest", "-q", "x", "--llm-timeout", "inf"],
+     "digest: invalid value for '--llm-timeout': 'inf' is not a finite number"),
+    (["map", "--memory-limit", "9" * 30],
+     f"map: invalid value for '--memory-limit': {'9' * 30} is not in the range 0<=x<=1073741824"),
+])
+def test_a_value_no_timer_or_limit_can_take_is_a_usage_error(args: list[str], message: str) -> None:
+    result = invoke(*args, input=stream("text"))
+    assert (result.exit_code, result.stderr) == (2, f"siftpdf: {message}\nhint: siftpdf {args[0]} --help\n")

@@ -7,6 +7,7 @@ import click
 from ..docstream import dumps
 from ..sources import ReadOptions, open_source
 from .options import (
+    FiniteFloatRange,
     cap_option,
     complete_source,
     extraction_options,
@@ -25,7 +26,7 @@ from .options import (
 @click.option("--show-prompt", is_flag=True, help="Print the prompt and call nothing.")
 @click.option("--semantic", is_flag=True,
               help="Fuse BM25 with embeddings of a local model (extra 'semantic'; slow the first time).")
-@click.option("--llm-timeout", type=click.FloatRange(min=1), default=300.0, show_default=True,
+@click.option("--llm-timeout", type=FiniteFloatRange(min=1), default=300.0, show_default=True,
               help="Seconds to wait for the model.")
 @cap_option
 @json_option

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import math
 import os
 import sys
 from collections.abc import Callable
@@ -22,6 +23,21 @@ from .progress import PageProgress, before_output
 DEFAULT_CAP = 40_000
 
 F = Callable[..., Any]
+
+
+class FiniteFloatRange(click.FloatRange):
+    """A FloatRange that also refuses nan and infinity, which slip past its bounds (a deadline
+    of 'inf' or 'nan' cannot become a timer)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        return number
+
+
+# The child's address-space limit is set in bytes (MiB << 20), which must fit a C long.
+MAX_MEMORY_MIB = 1 << 30
 
 
 def _stack(*decorators: Callable[[F], F]) -> Callable[[F], F]:
@@ -92,7 +108,7 @@ def cache_options(func: F) -> F:
         click.option("--caller-class", default="default", envvar="SIFTPDF_CALLER_CLASS", show_default=True,
                      help="Cache partition of this caller (env SIFTPDF_CALLER_CLASS); 'restricted' "
                           "pages are invisible to others and its -v logs carry the outcome only."),
-        click.option("--max-age", type=click.FloatRange(min=0), default=DEFAULT_MAX_AGE, show_default=True,
+        click.option("--max-age", type=FiniteFloatRange(min=0), default=DEFAULT_MAX_AGE, show_default=True,
                      help="Seconds a fetched URL is served from the cache before it is revalidated "
                           "(0: revalidate now)."),
         click.option("--cache-size", default="1G", envvar="SIFTPDF_CACHE_SIZE", show_default=True,
@@ -123,9 +139,9 @@ def extraction_options(func: F) -> F:
     @_stack(
         click.option("--max-pages", type=click.IntRange(min=1), default=2000, show_default=True,
                      help="Extract at most this many pages (the meta still counts them all)."),
-        click.option("--deadline", type=click.FloatRange(min=0.1), default=60.0, show_default=True,
+        click.option("--deadline", type=FiniteFloatRange(min=0.1), default=60.0, show_default=True,
                      help="Seconds before the extraction child is killed."),
-        click.option("--memory-limit", type=click.IntRange(min=0), default=2048, show_default=True,
+        click.option("--memory-limit", type=click.IntRange(min=0, max=MAX_MEMORY_MIB), default=2048, show_default=True,
                      help="Address-space limit of the child in MiB (0: none)."),
         click.option("--password", envvar="SIFTPDF_PASSWORD", default=None,
                      help="User password of an encrypted PDF (env SIFTPDF_PASSWORD)."),
