@@ -21,8 +21,17 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 _ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
+# Line breaks to str.splitlines and to JavaScript before ES2019, though JSON allows them raw:
+# escaped, so a reader that splits the stream on any of them still gets whole records.
+_LINE_BREAKS = str.maketrans({"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
 def dumps(record: dict[str, Any]) -> str:
-    return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+    """One record as one line of the doc stream (UTF-8 text, nothing that reads as a break)."""
+    line = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+    if "\x85" in line or "\u2028" in line or "\u2029" in line:
+        line = line.translate(_LINE_BREAKS)
+    return line
 
 
 def scrub(text: str) -> tuple[str, int]:

@@ -133,7 +133,7 @@ def _runs(textpage: pdfium.PdfTextPage, tp: int, chars: str, count: int) -> list
     fonts = _Fonts()
     clips: dict[int, tuple[float, float, float, float] | None] = {}
     runs: list[dict[str, Any]] = []
-    for start, end, obj in _merge(_spans(tp, chars, count), chars):
+    for start, end, obj in _merge(_spans(tp, chars, count), chars, clips):
         if not chars[start:end].isspace():
             run = _make_runs(textpage, obj, start, end, chars[start:end], fonts, clips)
             run[0]["unmapped"] = _unmapped(tp, start, end)
@@ -141,10 +141,13 @@ def _runs(textpage: pdfium.PdfTextPage, tp: int, chars: str, count: int) -> list
     return runs
 
 
-def _merge(spans: list[tuple[int, int, int]], chars: str) -> list[tuple[int, int, int]]:
-    """Join stretches of neighbouring text objects that share font, size, colour and baseline
-    and touch (some producers draw every glyph as its own object): a run's properties are
-    then looked up once, not per glyph. A generated space between them is kept inside."""
+def _merge(spans: list[tuple[int, int, int]], chars: str,
+           clips: dict[int, tuple[float, float, float, float] | None]) -> list[tuple[int, int, int]]:
+    """Join stretches of neighbouring text objects that share font, size, colour, baseline and
+    clip, and touch (some producers draw every glyph as its own object): a run's properties
+    are then looked up once, not per glyph. A generated space between them is kept inside.
+    The clip is part of it because a run is tested against its first object's clip: a table
+    cell's text merged into its clipped neighbour's run would be dropped as hidden."""
     probe = _PROBE
     merged: list[tuple[int, int, int]] = []
     last_key: tuple[Any, ...] | None = None
@@ -160,7 +163,7 @@ def _merge(spans: list[tuple[int, int, int]], chars: str) -> list[tuple[int, int
         _BOUNDS(obj, *probe.bounds_refs)
         matrix, size = probe.matrix, probe.size.value
         key = (_FONT(obj), size, matrix.a, matrix.b, matrix.c, matrix.d, matrix.f,
-               probe.rgba[0].value, probe.rgba[1].value, probe.rgba[2].value)
+               probe.rgba[0].value, probe.rgba[1].value, probe.rgba[2].value, _clip_box(obj, clips))
         left = probe.bounds[0].value
         em = size * math.hypot(matrix.c, matrix.d)
         if key == last_key and merged and left - right < em:

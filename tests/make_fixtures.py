@@ -640,6 +640,27 @@ def watermarked() -> bytes:
     return buf.getvalue()
 
 
+CELL_ROWS = [("03/25/2016", "07/01/2015", "Maxim Integrated"), ("08/29/2015", "07/02/2015", "Hill Education"),
+             ("09/02/2015", "07/06/2015", "Memorial Center"), ("09/30/2016", "07/07/2015", "Bosch Systems")]
+
+
+def clipped_cells() -> bytes:
+    """A table whose first column's cells are each drawn under a clip the size of the cell,
+    and whose next column starts just past that clip, unclipped: every cell is visible. The
+    clipped cells end in spaces that run past the clip, as a producer padding its cells does."""
+    content = b""
+    for row, cells in enumerate(CELL_ROWS):
+        y = 700 - row * 14
+        content += (b"q 70 %d 52 13 re W n BT /F1 9.75 Tf 72 %d Td (%s    ) Tj ET Q "
+                    b"BT /F1 9.75 Tf 124 %d Td (%s) Tj ET BT /F1 9.75 Tf 190 %d Td (%s) Tj ET\n"
+                    % (y - 3, y, cells[0].encode(), y, cells[1].encode(), y, cells[2].encode()))
+    return raw_pdf([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                    b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 4 0 R >> >>"
+                    b" /Contents 5 0 R >>",
+                    b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+                    _stream(content)])
+
+
 def blank_pages(count: int = 3) -> bytes:
     """Pages with nothing on them: no text, no images."""
     buf = io.BytesIO()
@@ -672,6 +693,7 @@ def write_all(outdir: Path, big: bool = False) -> None:
         "odd_unicode.pdf": odd_unicode(),
         "blank.pdf": blank_pages(),
         "watermarked.pdf": watermarked(),
+        "clipped_cells.pdf": clipped_cells(),
         # Cut where the repair pass still finds every page but none of their contents.
         "damaged_empty.pdf": sample()[: len(sample()) // 2],
     }

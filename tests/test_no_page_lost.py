@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from conftest import records, run_siftpdf
-from make_fixtures import ODD_PAGES, WATERMARK, WATERMARK_LINES
+from make_fixtures import CELL_ROWS, ODD_PAGES, WATERMARK, WATERMARK_LINES
 
 from siftpdf import runner
 from siftpdf.errors import TooLargeError
@@ -183,3 +183,23 @@ def test_a_diagonal_watermark_does_not_swallow_the_lines_it_crosses(fixtures: Pa
         assert WATERMARK in kept
         rotated = [r for ln in page["evidence"]["lines"] for r in ln["runs"] if "angle" in r]
         assert [(r["text"], r["angle"]) for r in rotated] == [(WATERMARK, 45)]
+
+
+def test_a_record_is_one_line_to_any_line_splitter() -> None:
+    from siftpdf.docstream import dumps
+
+    text = "next\x85line\u2028separator\u2029paragraph"
+    line = dumps({"page": 1, "text": text, "status": "text"})
+    assert len(line.splitlines()) == 1  # Python's str.splitlines breaks on all three
+    assert json.loads(line)["text"] == text
+
+
+def test_a_cell_next_to_a_clipped_cell_is_not_dropped_as_hidden(fixtures: Path) -> None:
+    proc = run_siftpdf("extract", "--no-cache", str(fixtures / "clipped_cells.pdf"))
+    assert proc.returncode == 0, proc.stderr
+    out = records(proc.stdout.decode())
+    text = _pages(out)[0]["text"]
+    for cells in CELL_ROWS:
+        for cell in cells:
+            assert cell in text
+    assert out[-1]["done"]["clipped_chars"] == 0
