@@ -1,6 +1,7 @@
 """siftpdf serve under load: cached ``/v1/fetch`` with ``pages`` on a 600+ page document.
 
     python bench/bench_serve.py        (or: make bench, which calls run())
+    python bench/bench_serve.py --soak [RUNS]   (the soak alone)
 
 A loopback upstream serves the document; ``siftpdf serve`` runs as its own process with a
 private cache; one request extracts the document into the cache; then a second process puts a
@@ -157,10 +158,45 @@ def run() -> None:
           f"{int(result['errors']):>7} {gets:>14}")
     verdict = rps >= TARGET_RPS and result["p99"] < TARGET_P99_MS and not result["errors"]
     print(f"target: >= {TARGET_RPS} req/s, p99 < {TARGET_P99_MS:.0f} ms, no errors: {'met' if verdict else 'NOT met'}")
+    run_soaks()
+
+
+SOAK_RUNS = 10
+
+
+def run_soaks(runs: int = SOAK_RUNS) -> None:
+    """The soak (bench/soak.py) ``runs`` times, each on a fresh cache dir: answers by status,
+    latencies, the server's memory after the cold and the warm round. Target: no 500 at all."""
+    sys.path.insert(0, str(HERE))
+    import soak
+
+    print(f"\nsoak: {runs} runs, each a fresh cache dir: 240 mixed requests over 30 generated PDFs from "
+          "8 clients, cold then warm")
+    print(f"{'run':>3} {'round':<5} {'seconds':>7} {'200':>5} {'400':>5} {'429':>5} {'503':>5} {'other':>5}"
+          f" {'p50 ms':>7} {'p99 ms':>7} {'RSS MB':>7}")
+    failures = 0
+    for number in range(1, runs + 1):
+        with tempfile.TemporaryDirectory(prefix="siftpdf-soak-") as tmp:
+            result = soak.soak(Path(tmp) / "cache")
+        for name, round_ in (("cold", result.cold), ("warm", result.warm)):
+            other = sum(n for code, n in round_.statuses.items() if code not in soak.ALLOWED)
+            print(f"{number:>3} {name:<5} {round_.seconds:>7.1f}"
+                  + "".join(f" {round_.statuses.get(code, 0):>5}" for code in (200, 400, 429, 503))
+                  + f" {other:>5} {statistics.median(round_.latencies_ms):>7.0f} {round_.percentile(0.99):>7.0f}"
+                  f" {round_.rss_mb:>7.0f}")
+        failures += not result.ok
+        for line in (result.cold.unexpected + result.warm.unexpected)[:3]:
+            print(f"    unexpected: {line}")
+        if result.children_left or result.internal_errors:
+            print(f"    children left {result.children_left}, internal errors logged {result.internal_errors}")
+    print(f"target: no 500 and nothing left behind in {runs} runs, warm RSS within 20 % of cold: "
+          f"{'met' if not failures else f'NOT met in {failures} runs'}")
 
 
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["--load"]:
+    if sys.argv[1:2] == ["--soak"]:
+        run_soaks(int(sys.argv[2]) if len(sys.argv) > 2 else SOAK_RUNS)
+    elif sys.argv[1:2] == ["--load"]:
         print(json.dumps(load(sys.argv[2], [line for line in sys.stdin.read().splitlines() if line])))
     else:
         run()

@@ -23,7 +23,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import random
 import re
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -103,20 +105,55 @@ def _tag(cls: str, sha: str, digest: str) -> str:
     return f"{cls}|{sha}|{digest}"
 
 
+# diskcache's own eviction works key by key; ours works on whole documents.
+_SETTINGS: dict[str, Any] = {"eviction_policy": "none", "size_limit": 1 << 62, "statistics": False}
+# Opening a store writes its settings; two processes (or threads) opening one at once can find
+# SQLite's lock taken without a wait (a lock upgrade that would deadlock): try again.
+OPEN_TRIES = 8
+_OPENED: dict[Path, Any] = {}
+_OPENING = threading.Lock()
+
+
+def shared_cache(folder: Path, **settings: Any) -> Any:
+    """The ``diskcache.Cache`` of ``folder``, opened once per process and shared by its
+    threads (diskcache keeps a connection per thread): a service that opened its stores per
+    request raced on their creation. The settings of the first opening hold."""
+    key = folder.absolute()
+    with _OPENING:
+        found = _OPENED.get(key)
+        if found is None:
+            found = _OPENED[key] = _open_cache(key, **settings)
+        return found
+
+
+def _open_cache(path: Path, **settings: Any) -> Any:
+    import sqlite3
+
+    import diskcache
+
+    for attempt in range(OPEN_TRIES):
+        try:
+            return diskcache.Cache(str(path), **settings)
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or attempt == OPEN_TRIES - 1:
+                raise
+            time.sleep(0.02 * 2 ** attempt + random.random() * 0.02)  # about 5 s in all
+    raise AssertionError("unreachable")
+
+
 class Store:
-    """The two diskcache stores of one cache dir. Safe to use from many processes at once."""
+    """The two diskcache stores of one cache dir, with the size cap of this call. Safe to use
+    from many processes, and from many threads of one process, at once."""
 
     def __init__(self, directory: Path, size_limit: int = DEFAULT_SIZE) -> None:
-        import diskcache
-
         self.directory = directory
         self.size_limit = size_limit
-        # diskcache's own eviction works key by key; ours works on whole documents.
-        settings: dict[str, Any] = {"eviction_policy": "none", "size_limit": 1 << 62, "statistics": False}
-        self.docs = diskcache.Cache(str(directory / "docs"), **settings)
-        self.pages = diskcache.Cache(str(directory / "pages"), tag_index=True, **settings)
+        self.docs = shared_cache(directory / "docs", **_SETTINGS)
+        self.pages = shared_cache(directory / "pages", tag_index=True, **_SETTINGS)
 
     def close(self) -> None:
+        """Close this thread's connections; the stores stay open for the process (diskcache
+        connects again on the next use)."""
         self.docs.close()
         self.pages.close()
 

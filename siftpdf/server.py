@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import time
 import tomllib
+import uuid
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -26,6 +27,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from . import __version__, service
 from .cache import CacheSettings, check_class
+from .digest.retrieval import index_store
 from .errors import SiftError, UsageError
 from .log import Log
 from .runner import Limits
@@ -52,6 +54,7 @@ class ServerConfig:
     tokens: dict[str, Caller] = field(default_factory=dict)
     no_auth: bool = False
     verbose: bool = False
+    access_log: bool = False
 
 
 def load_tokens(path: Path) -> dict[str, Caller]:
@@ -159,7 +162,7 @@ class ScrapeError(BaseModel):
 
 
 def _errors(model: type[BaseModel]) -> dict[int | str, dict[str, Any]]:
-    return {status: {"model": model} for status in (400, 401, 413, 422, 429, 502, 503, 504)}
+    return {status: {"model": model} for status in (400, 401, 413, 422, 429, 500, 502, 503, 504)}
 
 
 # -- metrics -------------------------------------------------------------------------------------
@@ -199,11 +202,14 @@ class Metrics:
 ROUTES = ("/v1/fetch", "/v2/scrape", "/healthz", "/metrics", "/openapi.json")
 
 
-class MetricsMiddleware:
-    """Counts and times every request by route and status (a plain ASGI layer: cheap)."""
+class RequestMiddleware:
+    """Every request, as a plain ASGI layer (cheap): a request id (``X-Request-Id``), counted
+    and timed by route and status, one access-log line when asked for, and the last word on
+    anything unexpected: a bug answers 500 in the route's error shape, with its request id, and
+    logs one line with the request id and the traceback; it never reaches the server."""
 
-    def __init__(self, app: Any, metrics: Metrics) -> None:
-        self.app, self.metrics = app, metrics
+    def __init__(self, app: Any, metrics: Metrics, access_log: bool = False) -> None:
+        self.app, self.metrics, self.access_log = app, metrics, access_log
 
     async def __call__(self, scope: MutableMapping[str, Any], receive: Callable[[], Awaitable[Any]],
                        send: Callable[[MutableMapping[str, Any]], Awaitable[None]]) -> None:
@@ -211,21 +217,84 @@ class MetricsMiddleware:
             await self.app(scope, receive, send)
             return
         started = time.perf_counter()
+        request_id = uuid.uuid4().hex[:16]
         status = [500]
+        started_response = [False]
+        error_body = bytearray()
 
         async def sending(message: MutableMapping[str, Any]) -> None:
             if message["type"] == "http.response.start":
                 status[0] = message["status"]
+                started_response[0] = True
+                message["headers"] = [*message.get("headers", []), (b"x-request-id", request_id.encode())]
+            elif message["type"] == "http.response.body" and status[0] >= 400 and len(error_body) < ERROR_BODY_KEEP:
+                error_body.extend(message.get("body", b"")[:ERROR_BODY_KEEP])
             await send(message)
 
+        path = scope.get("path", "")
         try:
             await self.app(scope, receive, sending)
+        except Exception:  # noqa: BLE001 - the catch-all: a bug answers in the error shape
+            status[0] = 500
+            _log_internal(request_id, scope)
+            if not started_response[0]:
+                await _internal_error(path, request_id)(scope, receive, sending)
         finally:
-            path = scope.get("path", "")
+            seconds = time.perf_counter() - started
             route = path if path in ROUTES else "other"
             labels = (route, str(status[0]))
             self.metrics.requests.labels(*labels).inc()
-            self.metrics.latency.labels(*labels).observe(time.perf_counter() - started)
+            self.metrics.latency.labels(*labels).observe(seconds)
+            if self.access_log:
+                _log_access(scope, status[0], seconds, _error_code(bytes(error_body)), request_id)
+
+
+ERROR_BODY_KEEP = 4096
+
+
+def _internal_error(path: str, request_id: str) -> Response:
+    message = f"internal error (request id {request_id})"
+    if path.startswith("/v2/"):
+        return _error_v2(500, message, "internal")
+    return _error_v1(500, "internal", message, "the server logged the request id and what went wrong")
+
+
+def _log_internal(request_id: str, scope: MutableMapping[str, Any]) -> None:
+    import sys
+    import traceback
+
+    trace = traceback.format_exc().strip().replace("\n", "\n    ")
+    sys.stderr.write(f"siftpdf: internal error, request id {request_id}, {scope.get('method')} "
+                     f"{scope.get('path')}: {trace}\n")
+    sys.stderr.flush()
+
+
+def _error_code(body: bytes) -> str | None:
+    """The ``code`` of an error body, in either shape (``{"error": {"code"}}`` or Firecrawl's)."""
+    if not body:
+        return None
+    try:
+        parsed = json.loads(body)
+    except ValueError:
+        return None
+    if not isinstance(parsed, dict):
+        return None
+    error = parsed.get("error")
+    code = error.get("code") if isinstance(error, dict) else parsed.get("code")
+    return str(code) if code else None
+
+
+def _log_access(scope: MutableMapping[str, Any], status: int, seconds: float, code: str | None,
+                request_id: str) -> None:
+    """One line per request on stderr: enough to explain a 4xx without a debugger, and no
+    URL it was asked to read (the body is not logged)."""
+    import sys
+
+    client = scope.get("client") or ("-", 0)
+    line = (f"access {client[0]} {scope.get('method')} {scope.get('path')} {status} {seconds * 1000:.0f} ms"
+            f" code={code or '-'} id={request_id}\n")
+    sys.stderr.write(line)
+    sys.stderr.flush()
 
 
 # -- the app -------------------------------------------------------------------------------------
@@ -239,7 +308,6 @@ def create_app(config: ServerConfig) -> FastAPI:
                   description="Read PDFs safely: page-marked text, maps, page slices, grep and digests.")
     metrics = Metrics()
     app.state.config, app.state.metrics = config, metrics
-    digest_store: list[Any] = []
 
     def caller_of(request: Request) -> Caller:
         header = request.headers.get("authorization", "")
@@ -267,13 +335,6 @@ def create_app(config: ServerConfig) -> FastAPI:
         Log(config.verbose, caller.caller_class == "restricted").event(
             "request", outcome_, route=route, ms=int((time.monotonic() - started) * 1000), **detail)
 
-    def store() -> Any:
-        if not digest_store:
-            import diskcache
-
-            digest_store.append(diskcache.Cache(str(config.cache.path / "digest"), size_limit=256 << 20))
-        return digest_store[0]
-
     @app.get("/healthz", summary="Liveness")
     async def healthz() -> dict[str, str]:
         return {"status": "ok", "version": __version__}
@@ -294,7 +355,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         try:
             if body.mode == "digest":
                 answer = await run_in_threadpool(service.digest, body.url, options, config.cap,
-                                                 body.question or "", store())
+                                                 body.question or "", index_store(options.cache))
             else:
                 answer = await run_in_threadpool(service.clean, body.url, options, config.cap, body.pages, body.grep)
         except SiftError as error:
@@ -337,7 +398,7 @@ def create_app(config: ServerConfig) -> FastAPI:
             return _error_v2(400, f"bad request: {problems}", "usage")
         return _error_v1(400, "usage", f"bad request: {problems}")
 
-    app.add_middleware(MetricsMiddleware, metrics=metrics)
+    app.add_middleware(RequestMiddleware, metrics=metrics, access_log=config.access_log)
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
         """The framework's own refusals (a body that does not parse, an unknown route) in the

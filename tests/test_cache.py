@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -232,3 +234,43 @@ def test_the_view_reads_every_kind_of_value_as_diskcache_does(tmp_path: Path) ->
         assert _fetch(str(tmp_path / "docs"), mode, filename, value) == values[key]
         assert _fetch(str(tmp_path / "docs"), mode, filename, value) == cache._disk.fetch(mode, filename, value, False)
     cache.close()
+
+
+_OPEN_AND_WRITE = """
+import sys, time
+from pathlib import Path
+from siftpdf.cache import Store
+time.sleep(max(0.0, float(sys.argv[2]) - time.time()))  # all of them at once
+store = Store(Path(sys.argv[1]))
+store.put_url("default", "http://example.test/" + sys.argv[3], {"sha256": sys.argv[3]})
+"""
+
+
+def test_many_processes_open_a_fresh_cache_at_once(tmp_path: Path) -> None:
+    """Opening a store writes its settings: processes racing on a fresh cache dir all get in."""
+    start = time.time() + 2.0
+    procs = [subprocess.Popen([sys.executable, "-c", _OPEN_AND_WRITE, str(tmp_path / "c"), str(start), str(n)],
+                              stderr=subprocess.PIPE) for n in range(8)]
+    errors = [p.communicate(timeout=120)[1] for p in procs]
+    assert [p.returncode for p in procs] == [0] * 8, errors
+    store = Store(tmp_path / "c")
+    assert sorted(store.url("default", f"http://example.test/{n}")["sha256"] for n in range(8)) == \
+        [str(n) for n in range(8)]
+
+
+def test_threads_share_one_opening_of_the_stores(tmp_path: Path) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from siftpdf.cache import CacheSettings, open_store
+
+    settings = CacheSettings(directory=tmp_path / "c")
+
+    def open_and_write(n: int) -> tuple[int, int]:
+        store = open_store(settings)
+        store.put_url("default", f"u{n}", {"n": n})
+        return id(store.docs), id(store.pages)
+
+    with ThreadPoolExecutor(max_workers=16) as pool:
+        opened = set(pool.map(open_and_write, range(64)))
+    assert len(opened) == 1  # one pair of diskcache stores for the whole process
+    assert all(open_store(settings).url("default", f"u{n}") == {"n": n} for n in range(64))

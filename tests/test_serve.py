@@ -29,6 +29,7 @@ class Serve:
     """``siftpdf serve`` as a child process on a free port; stopped by :meth:`stop`."""
 
     def __init__(self, tmp: Path, *args: str, env: dict[str, str] | None = None) -> None:
+        self.expect_internal = False  # a test that plants a bug says so; any other 500 fails
         self.log_path = tmp / f"serve-{time.monotonic_ns()}.log"
         full_env = dict(os.environ, **(env or {}))
         self.log = open(self.log_path, "wb")
@@ -103,6 +104,9 @@ def serve(tmp_path: Path) -> Iterator[Any]:
     yield start
     for server in started:
         server.stop()
+    for server in started:  # the suite fails on any 500: each one logs this line
+        assert server.expect_internal or "siftpdf: internal error" not in server.output(), server.output()[-3000:]
+        assert "Traceback" not in server.output() or server.expect_internal, server.output()[-3000:]
 
 
 @pytest.fixture
@@ -524,3 +528,41 @@ def test_grep_on_a_text_answer_and_a_pathological_pattern(upstream: Running, ser
     body = server.fetch({"url": url}).json()
     assert len(body["content"]) < 41_000 and "[cut at 40000 characters; use grep=PATTERN]" in body["content"]
     _error(server.fetch({"url": url, "pages": "1"}), 400, "usage")
+
+
+# -- a bug, and the access log ----------------------------------------------------------------------
+
+def test_a_bug_answers_500_in_the_error_shape_and_logs_its_request_id(upstream: Running, serve: Any,
+                                                                       three: bytes) -> None:
+    server = serve("--no-auth", "--access-log", env={"SIFTPDF_TEST_SERVICE_BUG": "boom"})
+    server.expect_internal = True
+    upstream.server.routes["/boom.pdf"] = Route(three)
+    upstream.server.routes["/doc.pdf"] = Route(three)
+    response = server.fetch({"url": upstream.server.url("/boom.pdf")})
+    request_id = response.headers["x-request-id"]
+    body = _error(response, 500, "internal")
+    assert request_id in body["message"]
+    scrape = server.post("/v2/scrape", {"url": upstream.server.url("/boom.pdf")})
+    assert scrape.status_code == 500
+    assert scrape.json()["success"] is False and scrape.json()["code"] == "internal"
+    # The server goes on serving.
+    assert server.fetch({"url": upstream.server.url("/doc.pdf"), "pages": "2"}).status_code == 200
+    bad = server.fetch({"url": upstream.server.url("/doc.pdf"), "pages": "9"})
+    _error(bad, 400, "usage")
+    log = server.output()
+    assert f"siftpdf: internal error, request id {request_id}, POST /v1/fetch: Traceback" in log
+    assert "RuntimeError: a bug planted by the test seam" in log
+    access = [line for line in log.splitlines() if line.startswith("access ")]
+    assert [line.split()[2:5] for line in access] == [["POST", "/v1/fetch", "500"], ["POST", "/v2/scrape", "500"],
+                                                      ["POST", "/v1/fetch", "200"], ["POST", "/v1/fetch", "400"]]
+    assert access[0].endswith(f"code=internal id={request_id}")
+    assert " code=usage " in access[3] and " code=- " in access[2]
+    assert "boom" not in "\n".join(access)  # the URL asked for is not logged
+
+
+def test_no_access_log_unless_asked(upstream: Running, serve: Any, three: bytes) -> None:
+    server = serve("--no-auth")
+    upstream.server.routes["/doc.pdf"] = Route(three)
+    response = server.fetch({"url": upstream.server.url("/doc.pdf"), "pages": "1"})
+    assert response.status_code == 200 and response.headers["x-request-id"]
+    assert "access " not in server.output()

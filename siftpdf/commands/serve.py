@@ -34,10 +34,12 @@ from .options import cap_option
               help="Address-space limit of a child in MiB (0: none).")
 @click.option("-v", "--verbose", is_flag=True,
               help="Log requests, fetches and extractions on stderr (outcome only for restricted callers).")
+@click.option("--access-log", is_flag=True,
+              help="One line per request on stderr: method, path, status, ms, error code, request id.")
 @cap_option
 def command(host: str, port: int, tokens_file: Path | None, no_auth: bool, cache_dir: Path | None,
             cache_size: str, allow_private: bool, max_pages: int, deadline: float, memory_limit: int,
-            verbose: bool, cap: int) -> None:
+            verbose: bool, access_log: bool, cap: int) -> None:
     """Serve sift's /v1/fetch and Firecrawl's /v2/scrape for agents that speak HTTP.
 
     POST /v1/fetch {url, mode: clean|digest, pages, grep, question} answers the
@@ -46,7 +48,9 @@ def command(host: str, port: int, tokens_file: Path | None, no_auth: bool, cache
     'Authorization: Bearer TOKEN' (--tokens); the caller id gets one job in
     flight (429 for a second), the class partitions the cache. A full pool is
     503 with Retry-After. Also GET /healthz, /metrics (Prometheus) and
-    /openapi.json. SIGTERM lets requests in flight finish, then exits.
+    /openapi.json. Every answer carries an X-Request-Id; a bug answers 500
+    (code internal) and logs that id with its traceback on stderr.
+    SIGTERM lets requests in flight finish, then exits.
 
     \b
     Examples:
@@ -63,7 +67,8 @@ def command(host: str, port: int, tokens_file: Path | None, no_auth: bool, cache
         raise UsageError("no callers: give --tokens FILE, or --no-auth on loopback")
     config = ServerConfig(cache=CacheSettings(directory=cache_dir, size_limit=parse_size(cache_size)),
                           limits=Limits(deadline=deadline, max_pages=max_pages, memory=memory_limit << 20),
-                          cap=cap, allow_private=allow_private, tokens=tokens, no_auth=no_auth, verbose=verbose)
+                          cap=cap, allow_private=allow_private, tokens=tokens, no_auth=no_auth, verbose=verbose,
+                          access_log=access_log)
     run(create_app(config), host, port)
 
 

@@ -13,7 +13,7 @@ from collections.abc import Iterable, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..cache import CacheSettings
+from ..cache import CacheSettings, shared_cache
 from .chunks import CHUNK_CHARS, OVERLAP_CHARS, Chunk, chunk_pages
 from .tokens import tokenize
 
@@ -36,15 +36,16 @@ class Index:
         return [(self.chunks[i], float(scores[i])) for i in order if scores[i] > 0]
 
 
+INDEX_STORE_SIZE = 256 << 20
+
+
 def index_store(settings: CacheSettings) -> MutableMapping[str, bytes] | None:
     """The on-disk store of indexes: ``digest/<caller class>`` in the siftpdf cache directory,
     or none at all when the cache is off (``--no-cache``)."""
     if not settings.enabled:
         return None
-    import diskcache
-
-    folder = settings.path / "digest" / settings.caller_class
-    store: MutableMapping[str, bytes] = diskcache.Cache(str(folder), size_limit=256 << 20)
+    store: MutableMapping[str, bytes] = shared_cache(settings.path / "digest" / settings.caller_class,
+                                                     size_limit=INDEX_STORE_SIZE)
     return store
 
 

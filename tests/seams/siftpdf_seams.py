@@ -12,7 +12,9 @@ when one of these variables is set:
 - ``SIFTPDF_TEST_CHILD_CRASH=N[,M…]``: PDFium aborts the child on those pages (a real crash
   of the process, as a hostile page can cause); ``SIFTPDF_TEST_CHILD_CRASH_SALVAGE=1``
   aborts it in the salvage engines too;
-- ``SIFTPDF_TEST_CHILD_STALL=N``: the child writes half of page N's line, then hangs.
+- ``SIFTPDF_TEST_CHILD_STALL=N``: the child writes half of page N's line, then hangs;
+- ``SIFTPDF_TEST_SERVICE_BUG=TEXT``: the service raises an unexpected exception (a bug) for
+  every URL that contains TEXT.
 
 The child runs isolated (``-I``, empty environment), so its hooks travel in its argv: the
 child command becomes ``hooked_child.py CONFIG`` with CONFIG a JSON object.
@@ -62,7 +64,23 @@ def install() -> None:
 
     runner.child_argv = child_argv
     runner._Run.spawn = spawn  # type: ignore[method-assign]
+    _service_bug()
+
+
+def _service_bug() -> None:
+    from siftpdf import service
+
+    for name in ("clean", "digest"):
+        original = getattr(service, name)
+
+        def buggy(url: str, *args: Any, _original: Any = original, **kwargs: Any) -> Any:
+            marker = os.environ.get("SIFTPDF_TEST_SERVICE_BUG")
+            if marker and marker in url:
+                raise RuntimeError(f"a bug planted by the test seam for {url}")
+            return _original(url, *args, **kwargs)
+
+        setattr(service, name, buggy)
 
 
 def wanted() -> bool:
-    return any(name.startswith("SIFTPDF_TEST_CHILD_") for name in os.environ)
+    return any(name.startswith(("SIFTPDF_TEST_CHILD_", "SIFTPDF_TEST_SERVICE_")) for name in os.environ)
