@@ -164,6 +164,10 @@ def _table_row(cells: list[Item]) -> Item:
 
 # --- columns and reading order --------------------------------------------------------------
 
+GUTTER_STEP = 3.0
+GUTTER_PROBES = 200
+
+
 def find_gutter(items: list[Item], width: float) -> float | None:
     """The x of a two-column gutter: where the fewest items cross and most lie either side.
     None when the page reads as one column."""
@@ -172,8 +176,12 @@ def find_gutter(items: list[Item], width: float) -> float | None:
     x0s = sorted(i.x0 for i in items)
     x1s = sorted(i.x1 for i in items)
     best, best_score = None, 0.0
+    # Every 3 pt on a paper-sized page; a page of any size gets as many tries, no more.
+    step = max(GUTTER_STEP, 0.4 * width / GUTTER_PROBES)
     x = 0.3 * width
-    while x <= 0.7 * width:
+    for _ in range(GUTTER_PROBES + 1):
+        if x > 0.7 * width:
+            break
         left = bisect_right(x1s, x)
         right = len(items) - bisect_left(x0s, x)
         cross = len(items) - left - right
@@ -181,7 +189,7 @@ def find_gutter(items: list[Item], width: float) -> float | None:
         score = min(left, right) - 0.5 * cross
         if score > best_score:
             best, best_score = x, score
-        x += 3.0
+        x += step
     if best is None or best_score < 3:
         return None
     lefts = [i.x1 - i.x0 for i in items if i.x1 <= best]
