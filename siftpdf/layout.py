@@ -87,10 +87,19 @@ def join_text(a: str, b: str, hyphens: bool = True) -> str:
 
 # --- segments -------------------------------------------------------------------------------
 
+FAR = 1e9  # points, far beyond any page: within it every sum, difference and area stays finite
+
+
+def coordinate(value: Any) -> float:
+    """A number of the evidence as a finite float. A hand-edited or hostile stream may carry
+    1e308, and its double is infinity: clamped, no arithmetic on it overflows."""
+    return min(FAR, max(-FAR, float(value)))
+
+
 def line_segments(line: dict[str, Any], keep_clipped: bool) -> tuple[list[Item], int]:
     """Split an evidence line at gaps wider than its size (the gutter of two columns, the
     space between table cells). Returns the segments and the clipped characters dropped."""
-    size = float(line["size"])
+    size = coordinate(line["size"])
     items: list[Item] = []
     dropped = 0
     current: list[dict[str, Any]] = []
@@ -98,6 +107,7 @@ def line_segments(line: dict[str, Any], keep_clipped: bool) -> tuple[list[Item],
         if run.get("clipped") and not keep_clipped:
             dropped += len(run["text"])
             continue
+        run = {**run, "box": [coordinate(v) for v in run["box"]], "size": coordinate(run["size"])}
         if current and run["box"][0] - current[-1]["box"][2] > max(size, 4.0):
             items.append(_segment(current, line))
             current = []
@@ -120,7 +130,7 @@ def _segment(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
     bold_chars = sum(len(r["text"]) for r in runs if _BOLD.search(r.get("font", "")))
     return Item(text=text, x0=min(r["box"][0] for r in runs), y0=min(r["box"][1] for r in runs),
                 x1=max(r["box"][2] for r in runs), y1=max(r["box"][3] for r in runs),
-                y=float(line["y"]), size=size, bold=bold_chars * 2 > chars)
+                y=coordinate(line["y"]), size=size, bold=bold_chars * 2 > chars)
 
 
 def body_size(items: list[Item]) -> float:
@@ -442,7 +452,7 @@ def figure_items(images: list[dict[str, Any]], page_area: float) -> list[Item]:
     scan or a background, not a figure)."""
     items = []
     for image in images:
-        x0, y0, x1, y1 = image["rect"]
+        x0, y0, x1, y1 = (coordinate(v) for v in image["rect"])
         if min(x1 - x0, y1 - y0) < FIGURE_MIN_SIDE or (x1 - x0) * (y1 - y0) > 0.8 * page_area:
             continue
         # A figure is ordered by its top edge: that is where a reader meets it.

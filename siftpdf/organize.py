@@ -22,6 +22,7 @@ from .layout import (
     _next_word_fits,
     body_size,
     build_blocks,
+    coordinate,
     figure_items,
     find_tables,
     join_text,
@@ -248,7 +249,7 @@ def _prepare(record: dict[str, Any], opts: OrganizeOptions) -> _Page:
     """Segments by baseline and the templates of the margin lines: all that the window needs."""
     page = _Page(record)
     evidence = record["evidence"]
-    height = float(evidence.get("height") or 792.0)
+    _, height = page_size(evidence)
     for line in evidence.get("lines", []):
         items, dropped = line_segments(line, keep_clipped=not opts.clip)
         page.clipped += dropped
@@ -266,8 +267,7 @@ def _prepare(record: dict[str, Any], opts: OrganizeOptions) -> _Page:
 def _organize(page: _Page, repeated: set[str], opts: OrganizeOptions, previous_body: float) -> float:
     """Blocks and furniture of one page; returns the body size for the next page to fall back on."""
     evidence = page.record["evidence"]
-    width = float(evidence.get("width") or 612.0)
-    height = float(evidence.get("height") or 792.0)
+    width, height = page_size(evidence)
     rows: list[list[Item]] = []
     furniture = _furniture_items(page, repeated)
     for row in page.rows:
@@ -360,7 +360,12 @@ BREAK_ZONE = 0.35
 
 
 def _height(page: _Page) -> float:
-    return float(page.record["evidence"].get("height") or 792.0)
+    return page_size(page.record["evidence"])[1]
+
+
+def page_size(evidence: dict[str, Any]) -> tuple[float, float]:
+    """Width and height in points; US Letter when the evidence does not say."""
+    return coordinate(evidence.get("width") or 612.0), coordinate(evidence.get("height") or 792.0)
 
 
 def render_blocks(blocks: list[Block]) -> str:
