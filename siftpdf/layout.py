@@ -85,6 +85,28 @@ def join_text(a: str, b: str, hyphens: bool = True) -> str:
     return a + " " + b
 
 
+def join_lines(texts: list[str], hyphens: bool = True) -> str:
+    """``join_text`` folded over many lines in time linear in their length: the rules look
+    only at the last two characters joined so far, so those are all that is kept in view."""
+    parts: list[str] = []
+    tail = ""  # the last two characters of the text joined so far
+    for text in texts:
+        if not text:
+            continue
+        if not parts:
+            parts.append(text)
+        elif hyphens and len(tail) > 1 and tail[-1] == "-" and tail[-2].isalpha() and text[0].islower():
+            parts[-1] = parts[-1][:-1]  # the hyphen is the last character of the last part
+            tail = tail[0]
+            parts.append(text)
+        else:
+            separator = "" if is_cjk(tail[-1]) or is_cjk(text[0]) else " "
+            parts.append(separator + text)
+            tail += separator
+        tail = (tail + text)[-2:]
+    return "".join(parts)
+
+
 # --- segments -------------------------------------------------------------------------------
 
 FAR = 1e9  # points, far beyond any page: within it every sum, difference and area stays finite
@@ -219,14 +241,18 @@ def reading_order(items: list[Item], width: float, columns: bool) -> list[Item]:
     items = sorted(items, key=lambda i: (-round(i.y, 1), i.x0))
     gutter = find_gutter(items, width) if columns else None
     if gutter is None:
-        _edges(items, "F", 0, page_width=width)
+        _edges(items, "F", 0, _text_edges(_lines(items) or items, page_width=width))
         return _rejoin(items)
+    for item in items:
+        item.column = "L" if item.x1 <= gutter else "R" if item.x0 >= gutter else "F"
+    # Full-width stretches share the edges of all the page's full-width lines: measured once,
+    # not once a stretch, which would cost the page's length for each of them.
+    full_edges = _text_edges([i for i in _lines(items) if i.column == "F"])
     ordered: list[Item] = []
     section: list[Item] = []
     full: list[Item] = []
     number = 0
     for item in items:
-        item.column = "L" if item.x1 <= gutter else "R" if item.x0 >= gutter else "F"
         if item.column == "F":
             if section:
                 ordered += _flush(section, number)
@@ -235,32 +261,44 @@ def reading_order(items: list[Item], width: float, columns: bool) -> list[Item]:
             full.append(item)
         else:
             if full:
-                _edges(full, "F", number, items)
+                _edges(full, "F", number, full_edges)
                 ordered += full
                 number += 1
                 full = []
             section.append(item)
     if full:
-        _edges(full, "F", number, items)
+        _edges(full, "F", number, full_edges)
         ordered += full
     ordered += _flush(section, number)
     return _rejoin(ordered)
+
+
+def _lines(items: list[Item]) -> list[Item]:
+    return [i for i in items if i.kind == "line"]
 
 
 def _rejoin(items: list[Item]) -> list[Item]:
     """Pieces of one line in one column (a contents entry and its page number, text and an
     equation number) become one line again once columns no longer depend on them."""
     out: list[Item] = []
+    pieces: list[str] = []  # of out[-1], joined once it is complete: a line of many pieces stays linear
+    length = 0
     for item in items:
         prev = out[-1] if out else None
         if prev and prev.kind == item.kind == "line" and (prev.section, prev.column) == (item.section, item.column) \
                 and abs(prev.y - item.y) <= 0.25 * max(prev.size, item.size) and item.x0 >= prev.x1:
-            if len(item.text) > len(prev.text):
+            if len(item.text) > length:
                 prev.bold = item.bold  # the style of the line is the style of most of it
-            prev.text = f"{prev.text} {item.text}"
+            pieces.append(item.text)
+            length += 1 + len(item.text)
             prev.x1, prev.y0, prev.y1 = item.x1, min(prev.y0, item.y0), max(prev.y1, item.y1)
             continue
+        if prev and len(pieces) > 1:
+            prev.text = " ".join(pieces)
         out.append(item)
+        pieces, length = [item.text], len(item.text)
+    if out and len(pieces) > 1:
+        out[-1].text = " ".join(pieces)
     return out
 
 
@@ -274,20 +312,26 @@ def _flush(section: list[Item], number: int) -> list[Item]:
     return left + right
 
 
-def _edges(group: list[Item], column: str, section: int, page: list[Item] | None = None,
-           page_width: float = 0.0) -> None:
+def _edges(group: list[Item], column: str, section: int, edges: tuple[float, float] | None = None) -> None:
+    """Place ``group`` in a column of a section, with the text edges given or its own."""
+    edges = edges or _text_edges(_lines(group) or group)
+    if edges is None:
+        return
+    for item in group:
+        item.column, item.section, (item.left, item.right) = column, section, edges
+
+
+def _text_edges(pool: list[Item], page_width: float = 0.0) -> tuple[float, float] | None:
     """The left and right text edges of a column: where most of its lines start and end. A
     single-column page with few lines says little about its right edge: margins are taken to
     be symmetric there, so a short line is not mistaken for a full one."""
-    pool = [i for i in (page or group) if i.kind == "line" and (page is None or i.column == "F")] or group
     if not pool:
-        return
+        return None
     left = _percentile([i.x0 for i in pool], 0.2)
     right = _percentile([i.x1 for i in pool], 0.8)
     if page_width and len(pool) <= 3:
         right = max(right, page_width - left)
-    for item in group:
-        item.column, item.section, item.left, item.right = column, section, left, right
+    return left, right
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -389,6 +433,8 @@ def build_blocks(items: list[Item], page: int, body: float, opts: OrganizeOption
     pitch = _pitch(items, body)
     floor = _floors(items, body)
     blocks: list[Block] = []
+    lines: dict[int, list[str]] = {}  # id(block) -> its line texts, joined once at the end
+    anchor = -1  # index of the last block that is not a float
     deferred: list[Block] = []  # floats set inside a paragraph that resumed after them
     for item in items:
         kind, level = start_kind(item, body, floor, opts)
@@ -396,23 +442,27 @@ def build_blocks(items: list[Item], page: int, body: float, opts: OrganizeOption
         if block and block.kind in FLOATS and kind == "paragraph" and opts.join:
             # A footnote, figure or caption set between two columns' worth of one paragraph
             # does not end it: the paragraph resumes, the floats follow it.
-            index = max((i for i, b in enumerate(blocks) if b.kind not in FLOATS), default=-1)
-            before = blocks[index] if index >= 0 else None
+            before = blocks[anchor] if anchor >= 0 else None
             if before and before.last and before.last.column != item.column and \
                     continues(before, before.last, item, kind, pitch):
-                deferred += blocks[index + 1:]
-                del blocks[index + 1:]
+                deferred += blocks[anchor + 1:]
+                del blocks[anchor + 1:]
                 block = before
         if block and block.last and opts.join and continues(block, block.last, item, kind, pitch):
-            block.text = join_text(block.text, item.text, opts.hyphens)
+            lines[id(block)].append(item.text)
             _add_span(block, page, item)
             block.last = item
             continue
-        blocks += deferred
+        blocks += deferred  # floats only: the anchor stays where it is
         deferred = []
         blocks.append(Block(kind, item.text if item.kind != "figure" else "", [], level, item, item))
+        lines[id(blocks[-1])] = [blocks[-1].text]
+        anchor = len(blocks) - 1 if kind not in FLOATS else anchor
         _add_span(blocks[-1], page, item)
-    return blocks + deferred
+    blocks += deferred
+    for block in blocks:
+        block.text = join_lines(lines[id(block)], opts.hyphens)
+    return blocks
 
 
 def _floors(items: list[Item], body: float) -> dict[str, float]:
