@@ -104,8 +104,11 @@ _BY_CODE: dict[str, type[SiftError]] = {
 
 
 def from_record(record: dict[str, Any]) -> SiftError:
-    """Rebuild a typed error from an ``{"error": {...}}`` doc-stream record."""
-    body = record.get("error") or {}
+    """Rebuild a typed error from an ``{"error": {...}}`` doc-stream record. The record comes
+    from outside (a file, a pipe): any field may be missing or of another JSON type."""
+    body = record.get("error")
+    if not isinstance(body, dict):
+        body = {"message": body}
     cls = _BY_CODE.get(str(body.get("code")), UnreadableError)
-    err = cls(str(body.get("message") or "unreadable PDF"), body.get("hint"))
-    return err
+    message, hint = body.get("message"), body.get("hint")
+    return cls(str(message) if message not in (None, "") else "unreadable PDF", None if hint is None else str(hint))

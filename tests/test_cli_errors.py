@@ -249,3 +249,23 @@ def test_stdout_is_utf8_whatever_the_locale(encoding: str, tmp_path: Path) -> No
 def test_a_value_no_timer_or_limit_can_take_is_a_usage_error(args: list[str], message: str) -> None:
     result = invoke(*args, input=stream("text"))
     assert (result.exit_code, result.stderr) == (2, f"siftpdf: {message}\nhint: siftpdf {args[0]} --help\n")
+
+
+# --- an error record read back from a stream --------------------------------------------------
+
+META = '{"meta":{"format":1,"pages":1,"title":"T","outline":[]}}\n'
+
+
+@pytest.mark.parametrize(("stdin", "code", "stderr"), [
+    ('{"error":{"code":"encrypted","status":422,"message":"password needed","hint":null}}\n', 3,
+     "siftpdf: password needed\nhint: pass the user password with --password or SIFTPDF_PASSWORD\n"),
+    (META + '{"error":"gave up"}\n', 4, "siftpdf: gave up\n"),
+    (META + '{"error":{"code":5,"message":null,"hint":7}}\n', 4, "siftpdf: unreadable PDF\nhint: 7\n"),
+    ('{"error":{"code":"nonsense","message":{"a":1},"hint":["x"]}}\n', 4, "siftpdf: {'a': 1}\nhint: ['x']\n"),
+    # a stream written by a run that hit a bug says so again, with the hint it carried
+    (META + '{"error":{"code":"internal","status":500,"message":"internal error (KeyError: x)","hint":"h"}}\n',
+     70, "siftpdf: internal error (KeyError: x)\nhint: h\n"),
+])
+def test_an_error_record_in_a_stream_is_relayed_typed(stdin: str, code: int, stderr: str) -> None:
+    result = invoke("pages", "1", input=stdin)
+    assert (result.exit_code, result.stderr) == (code, stderr)
