@@ -56,7 +56,10 @@ def parse_size(text: str) -> int:
     if not match:
         raise UsageError(f"bad size {text!r} (use bytes or a number with K, M, G)")
     number, unit = float(match.group(1)), match.group(2).upper()
-    return int(number * (1 << (10 * " KMGT".index(unit or " "))))
+    size = number * (1 << (10 * " KMGT".index(unit or " ")))
+    if not size < 1 << 62:  # also false for a number past a float's range (inf)
+        raise UsageError(f"bad size {text!r} (at most 4 EiB)")
+    return int(size)
 
 
 def check_class(name: str) -> str:

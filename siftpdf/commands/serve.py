@@ -9,7 +9,7 @@ import click
 from ..cache import CacheSettings, parse_size
 from ..errors import UsageError
 from ..runner import Limits
-from .options import cap_option
+from .options import MAX_MEMORY_MIB, FiniteFloatRange, cap_option
 
 
 @click.command("serve", short_help="Serve /v1/fetch and Firecrawl-compatible /v2/scrape over HTTP.")
@@ -28,9 +28,9 @@ from .options import cap_option
               help="Let URLs reach loopback, private and link-local addresses (trusted networks).")
 @click.option("--max-pages", type=click.IntRange(min=1), default=2000, show_default=True,
               help="Extract at most this many pages of a document.")
-@click.option("--deadline", type=click.FloatRange(min=0.1), default=60.0, show_default=True,
+@click.option("--deadline", type=FiniteFloatRange(min=0.1), default=60.0, show_default=True,
               help="Seconds before an extraction child is killed.")
-@click.option("--memory-limit", type=click.IntRange(min=0), default=2048, show_default=True,
+@click.option("--memory-limit", type=click.IntRange(min=0, max=MAX_MEMORY_MIB), default=2048, show_default=True,
               help="Address-space limit of a child in MiB (0: none).")
 @click.option("-v", "--verbose", is_flag=True,
               help="Log requests, fetches and extractions on stderr (outcome only for restricted callers).")
