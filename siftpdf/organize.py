@@ -227,8 +227,8 @@ class _Stream:
 
     def _finish_raw(self, record: dict[str, Any]) -> dict[str, Any]:
         evidence = record.get("evidence") or {}
-        raw = evidence.get("raw_text", record.get("text", ""))
-        raw = raw if isinstance(raw, str) else ""
+        # Damaged evidence may hold anything: text is a string whatever it holds.
+        raw = next((t for t in (evidence.get("raw_text"), record.get("text")) if isinstance(t, str)), "")
         record["text"] = raw
         record.pop("blocks", None)
         record.pop("furniture", None)
