@@ -67,10 +67,12 @@ bakeoff: $(STAMP)
 	$(BIN)/python bench/hostile.py --into docs/bakeoff.md
 
 # Byte-mutation fuzzing of the extraction child for FUZZ_SECONDS; failures are saved as recipes
-# in tests/fuzz_regressions.json, which the test suite replays.
+# in tests/fuzz_regressions.json, which the test suite replays. Then organization's properties
+# over generated evidence for FUZZ_SECONDS more (tests/test_organize_fuzz.py, more examples).
 FUZZ_SECONDS ?= 60
 fuzz: $(STAMP)
 	$(BIN)/python tests/fuzz_child.py --seconds $(FUZZ_SECONDS)
+	$(BIN)/python tests/fuzz_organize.py --seconds $(FUZZ_SECONDS)
 
 sample: $(STAMP)
 	$(BIN)/python tests/make_fixtures.py --sample $(SAMPLE)
