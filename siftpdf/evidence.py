@@ -244,9 +244,24 @@ def _make_runs(textpage: Any, handle: int, start: int, end: int, text: str,
         if angle:
             run["angle"] = angle  # a watermark or a rotated label: a line of its own
     clip = _clip_box(handle, clips)
-    if clip is None:
+    if clip is None or not _in_page_space(handle, first, size):
         return [run]
     return _split_clipped(textpage, run, first, last, clip)
+
+
+def _in_page_space(handle: int, first: int, size: float) -> bool:
+    """Whether the object's own coordinates are the page's. Inside a form XObject (a figure
+    placed with a scale or a shift) the clip path is in the form's space while the glyph boxes
+    are in the page's: they cannot be compared, and the text is kept rather than guessed
+    hidden. The object's bounds are in its own space: they hold its first glyph only there."""
+    probe = _PROBE
+    if not _BOUNDS(handle, *probe.bounds_refs):
+        return False
+    left, bottom, right, top = (b.value for b in probe.bounds)
+    box = _loose_box(probe.textpage, first)
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    pad = max(2.0, size)
+    return left - pad <= cx <= right + pad and bottom - pad <= cy <= top + pad
 
 
 def _angle(tp: int, first: int, last: int) -> int:
@@ -294,8 +309,9 @@ def _clip_box(obj: int, cache: dict[int, Any]) -> tuple[float, float, float, flo
 
 def _split_clipped(textpage: pdfium.PdfTextPage, run: dict[str, Any], first: int, last: int,
                    clip: tuple[float, float, float, float]) -> list[dict[str, Any]]:
-    """Split a run into what its clip shows and what it hides (a glyph whose centre lies
-    outside the clip box is hidden). Rare, so per-character boxes are affordable here."""
+    """Split a run into what its clip shows and what it hides (a glyph of which less than a
+    quarter lies inside the clip box is hidden: a running head half cut by the page's edge is
+    still read). Rare, so per-character boxes are affordable here."""
     x0, y0, x1, y1 = clip
     box = run["box"]
     if box[0] >= x0 - 1 and box[2] <= x1 + 1 and box[1] >= y0 - 1 and box[3] <= y1 + 1:
@@ -303,8 +319,7 @@ def _split_clipped(textpage: pdfium.PdfTextPage, run: dict[str, Any], first: int
     pieces: list[dict[str, Any]] = []
     for index in range(first, last + 1):
         cbox = list(_loose_box(_PROBE.textpage, index))
-        cx, cy = (cbox[0] + cbox[2]) / 2, (cbox[1] + cbox[3]) / 2
-        hidden = not (x0 <= cx <= x1 and y0 <= cy <= y1)
+        hidden = _shown_share(cbox, clip) < SHOWN_SHARE
         ch = chr(pdfium_c.FPDFText_GetUnicode(textpage, index) or 0xFFFD)
         if pieces and bool(pieces[-1].get("clipped")) == hidden:
             pieces[-1]["text"] += ch
@@ -317,6 +332,20 @@ def _split_clipped(textpage: pdfium.PdfTextPage, run: dict[str, Any], first: int
     for piece in pieces:
         piece["text"] = piece["text"].strip()
     return [p for p in pieces if p["text"]]
+
+
+SHOWN_SHARE = 0.25
+
+
+def _shown_share(box: list[float], clip: tuple[float, float, float, float]) -> float:
+    """The share of a glyph's box inside the clip box (by its centre for a box of no area)."""
+    width, height = box[2] - box[0], box[3] - box[1]
+    if width <= 0 or height <= 0:
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        return 1.0 if clip[0] <= cx <= clip[2] and clip[1] <= cy <= clip[3] else 0.0
+    across = max(0.0, min(box[2], clip[2]) - max(box[0], clip[0])) / width
+    up = max(0.0, min(box[3], clip[3]) - max(box[1], clip[1])) / height
+    return across * up
 
 
 def _lines(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:

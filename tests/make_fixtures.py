@@ -661,6 +661,49 @@ def clipped_cells() -> bytes:
                     _stream(content)])
 
 
+FIGURE_LABELS = ["Query table of song lengths", "Screwed Up at five oh two", "Ghetto Queen at five sharp"]
+
+
+def scaled_figure() -> bytes:
+    """A figure drawn as a form XObject, scaled and shifted onto the page, its labels under the
+    form's clip: the clip is in the form's coordinates, and the labels are plainly visible but
+    for the last letters of each, which run past the form's right edge."""
+    labels = b"".join(b"BT /F1 12 Tf 200 %d Td (%s) Tj ET " % (80 - 25 * n, text.encode())
+                      for n, text in enumerate(FIGURE_LABELS))
+    drawn = b"q 0 0 300 100 re W n " + labels + b"Q"
+    form = (b"<< /Type /XObject /Subtype /Form /BBox [0 0 300 100] /Resources << /Font << /F1 4 0 R >> >>"
+            b" /Length %d >>\nstream\n" % len(drawn) + drawn + b"\nendstream")
+    body = (b"BT /F1 11 Tf 72 700 Td (A paragraph of body text above the figure.) Tj ET "
+            b"q 0.75 0 0 0.75 100 400 cm /Fm1 Do Q")
+    return raw_pdf([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                    b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 4 0 R >>"
+                    b" /XObject << /Fm1 6 0 R >> >> /Contents 5 0 R >>",
+                    b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+                    _stream(body), form])
+
+
+CUT_HEAD = "SALTZER ET AL. End-to-End Arguments"
+
+
+def cut_head() -> bytes:
+    """Three pages whose running head sits so high that the page's edge cuts its letters in
+    half (the page clips to its media box): still plainly readable."""
+    pages = []
+    for page in range(1, 4):
+        content = (b"q 0 0 595 842 re W n BT /F1 14 Tf 72 838 Td (%s %d) Tj ET "
+                   b"BT /F1 11 Tf 72 700 Td (Body text of page %d, which says something.) Tj ET Q"
+                   % (CUT_HEAD.encode(), page, page))
+        pages.append(content)
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>",
+               b"<< /Type /Pages /Kids [4 0 R 6 0 R 8 0 R] /Count 3 >>",
+               b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"]
+    for n, content in enumerate(pages):
+        objects.append(b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >>"
+                       b" /Contents %d 0 R >>" % (5 + 2 * n))
+        objects.append(_stream(content))
+    return raw_pdf(objects)
+
+
 def blank_pages(count: int = 3) -> bytes:
     """Pages with nothing on them: no text, no images."""
     buf = io.BytesIO()
@@ -694,6 +737,8 @@ def write_all(outdir: Path, big: bool = False) -> None:
         "blank.pdf": blank_pages(),
         "watermarked.pdf": watermarked(),
         "clipped_cells.pdf": clipped_cells(),
+        "scaled_figure.pdf": scaled_figure(),
+        "cut_head.pdf": cut_head(),
         # Cut where the repair pass still finds every page but none of their contents.
         "damaged_empty.pdf": sample()[: len(sample()) // 2],
     }

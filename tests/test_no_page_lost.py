@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from conftest import records, run_siftpdf
-from make_fixtures import CELL_ROWS, ODD_PAGES, WATERMARK, WATERMARK_LINES
+from make_fixtures import CELL_ROWS, CUT_HEAD, FIGURE_LABELS, ODD_PAGES, WATERMARK, WATERMARK_LINES
 
 from siftpdf import runner
 from siftpdf.errors import TooLargeError
@@ -202,4 +202,22 @@ def test_a_cell_next_to_a_clipped_cell_is_not_dropped_as_hidden(fixtures: Path) 
     for cells in CELL_ROWS:
         for cell in cells:
             assert cell in text
+    assert out[-1]["done"]["clipped_chars"] == 0
+
+
+def test_the_labels_of_a_scaled_figure_are_not_dropped_as_hidden(fixtures: Path) -> None:
+    """The figure's clip is in its own (form) coordinates, its labels' boxes in the page's."""
+    proc = run_siftpdf("extract", "--no-cache", str(fixtures / "scaled_figure.pdf"))
+    assert proc.returncode == 0, proc.stderr
+    text = _pages(records(proc.stdout.decode()))[0]["text"]
+    for label in FIGURE_LABELS:
+        assert label[:18] in text  # the start of each label; its tail runs past the figure's edge
+
+
+def test_a_running_head_half_cut_by_the_page_edge_is_read(fixtures: Path) -> None:
+    proc = run_siftpdf("extract", "--no-cache", str(fixtures / "cut_head.pdf"))
+    assert proc.returncode == 0, proc.stderr
+    out = records(proc.stdout.decode())
+    for page in _pages(out):
+        assert CUT_HEAD in page["text"] + "\n".join(f["text"] for f in page["furniture"])
     assert out[-1]["done"]["clipped_chars"] == 0
