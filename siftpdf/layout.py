@@ -121,7 +121,7 @@ def coordinate(value: Any) -> float:
 def line_segments(line: dict[str, Any], keep_clipped: bool) -> tuple[list[Item], int]:
     """Split an evidence line at gaps wider than its size (the gutter of two columns, the
     space between table cells). Returns the segments and the clipped characters dropped."""
-    size = coordinate(line["size"])
+    size = float(line["size"])
     items: list[Item] = []
     dropped = 0
     current: list[dict[str, Any]] = []
@@ -129,7 +129,6 @@ def line_segments(line: dict[str, Any], keep_clipped: bool) -> tuple[list[Item],
         if run.get("clipped") and not keep_clipped:
             dropped += len(run["text"])
             continue
-        run = {**run, "box": [coordinate(v) for v in run["box"]], "size": coordinate(run["size"])}
         if current and run["box"][0] - current[-1]["box"][2] > max(size, 4.0):
             items.append(_segment(current, line))
             current = []
@@ -150,9 +149,13 @@ def _segment(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
         text += run["text"] if seam_cjk or gap < 0.15 * size else " " + run["text"]
     chars = sum(len(r["text"]) for r in runs)
     bold_chars = sum(len(r["text"]) for r in runs if _BOLD.search(r.get("font", "")))
-    return Item(text=text, x0=min(r["box"][0] for r in runs), y0=min(r["box"][1] for r in runs),
-                x1=max(r["box"][2] for r in runs), y1=max(r["box"][3] for r in runs),
-                y=coordinate(line["y"]), size=size, bold=bold_chars * 2 > chars)
+    numbers: tuple[float, ...] = (min(r["box"][0] for r in runs), min(r["box"][1] for r in runs),
+                                  max(r["box"][2] for r in runs), max(r["box"][3] for r in runs),
+                                  float(line["y"]), size)
+    if not -FAR <= min(numbers) <= max(numbers) <= FAR:  # clamped once the segment is measured
+        numbers = tuple(map(coordinate, numbers))
+    x0, y0, x1, y1, y, size = numbers
+    return Item(text=text, x0=x0, y0=y0, x1=x1, y1=y1, y=y, size=size, bold=bold_chars * 2 > chars)
 
 
 def body_size(items: list[Item]) -> float:
@@ -243,34 +246,75 @@ def reading_order(items: list[Item], width: float, columns: bool) -> list[Item]:
     if gutter is None:
         _edges(items, "F", 0, _text_edges(_lines(items) or items, page_width=width))
         return _rejoin(items)
-    for item in items:
-        item.column = "L" if item.x1 <= gutter else "R" if item.x0 >= gutter else "F"
-    # Full-width stretches share the edges of all the page's full-width lines: measured once,
-    # not once a stretch, which would cost the page's length for each of them.
-    full_edges = _text_edges([i for i in _lines(items) if i.column == "F"])
+    # A full-width stretch measures its edges on the lines not placed in a column when it
+    # ends: the full-width lines above it and every line below. Placing a line in a column
+    # takes it out of that pool, so the pool only shrinks and its quantiles cost a logarithm,
+    # not a pass over the page for each stretch.
+    lines = [(index, item) for index, item in enumerate(items) if item.kind == "line"]
+    lefts = _Shrinking({index: item.x0 for index, item in lines})
+    rights = _Shrinking({index: item.x1 for index, item in lines})
     ordered: list[Item] = []
     section: list[Item] = []
     full: list[Item] = []
     number = 0
-    for item in items:
+    for index, item in enumerate(items):
+        item.column = "L" if item.x1 <= gutter else "R" if item.x0 >= gutter else "F"
         if item.column == "F":
             if section:
                 ordered += _flush(section, number)
                 number += 1
                 section = []
             full.append(item)
-        else:
-            if full:
-                _edges(full, "F", number, full_edges)
-                ordered += full
-                number += 1
-                full = []
-            section.append(item)
+            continue
+        if item.kind == "line":
+            lefts.remove(index)
+            rights.remove(index)
+        if full:
+            _edges(full, "F", number, _pool_edges(lefts, rights))
+            ordered += full
+            number += 1
+            full = []
+        section.append(item)
     if full:
-        _edges(full, "F", number, full_edges)
+        _edges(full, "F", number, _pool_edges(lefts, rights))
         ordered += full
     ordered += _flush(section, number)
     return _rejoin(ordered)
+
+
+def _pool_edges(lefts: _Shrinking, rights: _Shrinking) -> tuple[float, float] | None:
+    """The edges ``_text_edges`` finds on the pool, None when it is empty."""
+    return (lefts.quantile(LEFT_EDGE), rights.quantile(RIGHT_EDGE)) if lefts.count else None
+
+
+class _Shrinking:
+    """A multiset of numbers that only loses members, with its quantiles in O(log n): a
+    Fenwick tree counts the members left at each rank of the sorted values."""
+
+    def __init__(self, values: dict[int, float]) -> None:
+        keys = sorted(values, key=values.__getitem__)
+        self.values = [values[k] for k in keys]
+        self.slot = {key: rank + 1 for rank, key in enumerate(keys)}
+        self.size = self.count = len(keys)
+        self.tree = [position & -position for position in range(self.size + 1)]  # all present
+
+    def remove(self, key: int) -> None:
+        position = self.slot[key]
+        self.count -= 1
+        while position <= self.size:
+            self.tree[position] -= 1
+            position += position & -position
+
+    def quantile(self, q: float) -> float:
+        """The member ``_percentile`` would pick from the members left."""
+        wanted = min(self.count - 1, int(q * self.count)) + 1
+        position, step = 0, 1 << self.size.bit_length()
+        while step:
+            if position + step <= self.size and self.tree[position + step] < wanted:
+                position += step
+                wanted -= self.tree[position]
+            step >>= 1
+        return self.values[position]
 
 
 def _lines(items: list[Item]) -> list[Item]:
@@ -321,14 +365,17 @@ def _edges(group: list[Item], column: str, section: int, edges: tuple[float, flo
         item.column, item.section, (item.left, item.right) = column, section, edges
 
 
+LEFT_EDGE, RIGHT_EDGE = 0.2, 0.8  # quantiles: most lines start after the one, end before the other
+
+
 def _text_edges(pool: list[Item], page_width: float = 0.0) -> tuple[float, float] | None:
     """The left and right text edges of a column: where most of its lines start and end. A
     single-column page with few lines says little about its right edge: margins are taken to
     be symmetric there, so a short line is not mistaken for a full one."""
     if not pool:
         return None
-    left = _percentile([i.x0 for i in pool], 0.2)
-    right = _percentile([i.x1 for i in pool], 0.8)
+    left = _percentile([i.x0 for i in pool], LEFT_EDGE)
+    right = _percentile([i.x1 for i in pool], RIGHT_EDGE)
     if page_width and len(pool) <= 3:
         right = max(right, page_width - left)
     return left, right
