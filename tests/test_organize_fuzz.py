@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
 import siftpdf
-from siftpdf.layout import join_lines, join_text
+from siftpdf.layout import Item, find_gutter, join_lines, join_text, line_segments, reading_order
 from siftpdf.organize import organize_records
 from siftpdf.settings import OrganizeOptions
 
@@ -340,6 +340,49 @@ def test_damaged_evidence_fails_only_its_page(pages, seed, count, opts):
     assert out[-1]["done"]["organize_fallbacks"] == len(fallbacks)
     for page in fallbacks:
         assert isinstance(page["text"], str) and "blocks" not in page and page["organize_error"]
+
+
+def _items(page: dict[str, Any]) -> list[Item]:
+    return [item for line in page["evidence"]["lines"] for item in line_segments(line, keep_clipped=True)[0]]
+
+
+def _full_width_edges_measured_stretch_by_stretch(items: list[Item], gutter: float) -> list[tuple[float, float]]:
+    """The edges of each full-width stretch as a pass over the page per stretch finds them: on
+    the lines not yet placed in a column when the stretch ends (those still counted full width)."""
+    def quantile(values: list[float], q: float) -> float:
+        return sorted(values)[min(len(values) - 1, int(q * len(values)))]
+
+    placed: set[int] = set()
+    edges: list[tuple[float, float]] = []
+    in_stretch = False
+    for item in items + [None]:  # type: ignore[list-item]
+        if item is not None and item.x0 < gutter < item.x1:
+            in_stretch = True
+            continue
+        if item is not None:
+            placed.add(id(item))
+        if in_stretch:
+            pool = [i for i in items if id(i) not in placed]
+            edges.append((quantile([i.x0 for i in pool], 0.2), quantile([i.x1 for i in pool], 0.8)))
+            in_stretch = False
+    return edges
+
+
+@_settings(150)
+@given(pages=documents(max_pages=2))
+def test_full_width_edges_are_those_a_pass_per_stretch_finds(pages):
+    """Reading order measures every full-width stretch in a logarithm of the page, not a pass
+    over it: the edges found are the same."""
+    for page in pages:
+        items = sorted(_items(page), key=lambda i: (-round(i.y, 1), i.x0))
+        width = float(page["evidence"]["width"] or 612.0)
+        gutter = find_gutter(items, width)
+        if gutter is None:
+            continue
+        expected = _full_width_edges_measured_stretch_by_stretch(items, gutter)  # before rejoining moves edges
+        stretches = {i.section: (i.left, i.right) for i in reading_order(items, width, columns=True)
+                     if i.column == "F"}
+        assert list(stretches.values()) == expected
 
 
 @_settings(300)
