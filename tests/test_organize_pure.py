@@ -152,3 +152,17 @@ def test_a_failing_page_through_the_cli_and_the_child(monkeypatch, fixtures):
     assert pages[2]["text"].startswith("Long report page 3.") and "blocks" not in pages[2]
     assert all(p["blocks"] for p in pages if p["page"] != 3)
     assert out[-1]["done"]["organize_fallbacks"] == 1
+    validator = _docstream_validator()
+    assert all(validator.is_valid(record) for record in out)
+
+
+def _docstream_validator() -> Any:
+    import json
+    from pathlib import Path
+
+    import jsonschema
+
+    import siftpdf
+
+    schema = json.loads((Path(siftpdf.__file__).parent / "schema" / "docstream.schema.json").read_text())
+    return jsonschema.Draft202012Validator(schema)
