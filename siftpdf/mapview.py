@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from .docstream import Document
-from .textview import render_page
+from .textview import PageRenderer, render_page
 
 
 @dataclass
@@ -25,9 +26,10 @@ class DocMap:
         return self.chars // 4
 
 
-def build_map(doc: Document, cap: int) -> DocMap:
+def build_map(doc: Document, cap: int, render: PageRenderer = render_page) -> DocMap:
     """One pass over the pages: keep the whole text while it fits the cap, else the leading
-    pages that fit in cap/4, and count every character for the token estimate."""
+    pages that fit in cap/4, and count every character for the token estimate. ``render``
+    writes a page in the view asked for (the text view, or Markdown)."""
     meta = doc.meta
     result = DocMap(title=meta.get("title") or "", pages=doc.page_count, extracted=0, chars=0,
                     outline=list(meta.get("outline") or []))
@@ -37,7 +39,7 @@ def build_map(doc: Document, cap: int) -> DocMap:
     for record in doc.pages():
         if not result.outline:
             headings += _headings(record, MAX_HEADINGS - len(headings))
-        text = render_page(record, first=not rendered and result.extracted == 0)
+        text = render(record, not rendered and result.extracted == 0)
         result.extracted += 1
         result.chars += len(text)
         if size <= cap:
@@ -75,30 +77,42 @@ def _headings(record: dict[str, Any], room: int) -> list[dict[str, Any]]:
     return found
 
 
-def render_map(m: DocMap, source: str, cap: int, next_line: str | None = None) -> str:
-    """The map as text, never longer than ``cap`` characters. ``next_line`` replaces the line
-    naming the commands to run next (a service names its request fields instead)."""
+def render_map(m: DocMap, source: str, cap: int, next_line: str | None = None, markdown: bool = False) -> str:
+    """The map as text (or Markdown), never longer than ``cap`` characters. ``next_line``
+    replaces the line naming the commands to run next (a service names its request fields)."""
     if m.whole:
         return "".join(m.leading)[:cap]
+    escape, heading = _markup(markdown)
     src = source if source and source != "-" else "doc.jsonl"
     if m.extracted < m.pages:
         counts = f"pages 1–{m.extracted} of {m.pages} extracted · ~{m.tokens:,} tokens"
     else:
         counts = f"pages {m.pages} · ~{m.tokens:,} tokens"
-    head = [f"# {m.title or '(untitled)'}", counts, ""]
-    nxt = next_line or (f"next: siftpdf pages A-B {src} · siftpdf grep PATTERN {src} · "
-                        f"siftpdf digest -q QUESTION {src}")
+    head = [heading(m.title or "(untitled)"), escape(counts), ""]
+    nxt = escape(next_line or (f"next: siftpdf pages A-B {src} · siftpdf grep PATTERN {src} · "
+                               f"siftpdf digest -q QUESTION {src}"))
     body = "".join(m.leading)
     budget = cap - len("\n".join(head)) - len(nxt) - len(body) - 8
     outline_lines: list[str] = []
-    used = 0
+    used, depth = 0, -1
     for item in m.outline:
-        line = f"{'  ' * (max(1, item['level']) - 1)}- {item['title']} (p. {item['page']})"
+        # Markdown nests a list one level at a time: a deeper jump would read as code.
+        depth = max(0, item["level"] - 1) if not markdown else min(max(0, item["level"] - 1), depth + 1)
+        line = f"{'  ' * depth}- {escape(str(item['title']))} (p. {item['page']})"
         if used + len(line) + 1 > budget - 60:
-            outline_lines.append(f"… {len(m.outline) - len(outline_lines)} more outline entries "
-                                 f"(siftpdf extract --json shows all)")
+            outline_lines.append(escape(f"… {len(m.outline) - len(outline_lines)} more outline entries "
+                                        f"(siftpdf extract --json shows all)"))
             break
         outline_lines.append(line)
         used += len(line) + 1
     parts = head + outline_lines + ([""] if outline_lines else []) + [nxt, "", body]
     return "\n".join(parts)[:cap]
+
+
+def _markup(markdown: bool) -> tuple[Callable[[str], str], Callable[[str], str]]:
+    """How the map's own lines are escaped, and its title made a heading."""
+    if not markdown:
+        return (lambda text: text), (lambda title: f"# {title}")
+    from .markdown import escape, heading
+
+    return escape, (lambda title: heading(title, 1))

@@ -85,6 +85,8 @@ class FetchRequest(BaseModel):
                               max_length=200)
     grep: str | None = Field(None, description="RE2 pattern, at most 200 bytes; smart case", max_length=1000)
     question: str | None = Field(None, description="The question, for mode digest", max_length=4000)
+    format: Literal["text", "markdown"] = Field(
+        "text", description="The view of clean mode's content: the page-marked text, or Markdown (CommonMark + GFM)")
 
 
 class PdfEnvelope(BaseModel):
@@ -357,7 +359,8 @@ def create_app(config: ServerConfig) -> FastAPI:
                 answer = await run_in_threadpool(service.digest, body.url, options, config.cap,
                                                  body.question or "", index_store(options.cache))
             else:
-                answer = await run_in_threadpool(service.clean, body.url, options, config.cap, body.pages, body.grep)
+                answer = await run_in_threadpool(service.clean, body.url, options, config.cap, body.pages, body.grep,
+                                                 body.format == "markdown")
         except SiftError as error:
             outcome(caller, "/v1/fetch", error.code, started, url=body.url)
             return _sift_error_v1(error)
@@ -378,7 +381,7 @@ def create_app(config: ServerConfig) -> FastAPI:
                               deadline=None if body.timeout is None else max(0.1, body.timeout / 1000),
                               max_pages=max_pages)
         try:
-            answer = await run_in_threadpool(service.clean, body.url, options, config.cap)
+            answer = await run_in_threadpool(service.clean, body.url, options, config.cap, markdown=True)
         except SiftError as error:
             outcome(caller, "/v2/scrape", error.code, started, url=body.url)
             return _error_v2(error.status, error.message, error.code)

@@ -17,14 +17,18 @@ from typing import Any
 from .docstream import Document
 from .errors import NotPdfError, UnreadableError, UsageError
 from .mapview import build_map, render_map
+from .markdown import escape
 from .ranges import PageRange
 from .search import compile_pattern, format_group, grep_pages, limit_matches
 from .slices import MAX_PAGES_PER_CALL, rest_of, take_pages
 from .sources import ReadOptions
+from .textview import page_renderer
 
 MAX_MATCHES = 100
 NEXT = 'next: use pages="a-b" for a slice, grep="PATTERN" for lines, or mode="digest" with a question'
-_MARKER = re.compile(r"^\n?--- page \d+ ---\n\n?", re.M)
+# The marker line and the blank line after it: the one before it still parts two pages' blocks,
+# which would otherwise run together into one Markdown paragraph.
+_MARKER = re.compile(r"^--- page \d+ ---\n\n?", re.M)
 
 
 @dataclass
@@ -56,17 +60,18 @@ def parse_query(pages: str | None, grep: str | None) -> tuple[PageRange | None, 
 
 
 def clean(url: str, options: ReadOptions, cap: int, pages: str | None = None,
-          grep: str | None = None) -> Answer:
-    """Clean mode of ``/v1/fetch`` (and the markdown of ``/v2/scrape``)."""
+          grep: str | None = None, markdown: bool = False) -> Answer:
+    """Clean mode of ``/v1/fetch`` (and the markdown of ``/v2/scrape``): the text view, or
+    with ``markdown`` the Markdown view (SPEC §7.3). grep's lines are lines either way."""
     wanted, regex = parse_query(pages, grep)
     if wanted is not None:
         last = max(b or 0 for _, b in wanted.parts) if all(b is not None for _, b in wanted.parts) else None
         options = replace(options, first_page=wanted.first(), last_page=last)
     doc = _open(url, options)
     if not isinstance(doc, Document):
-        return _other_clean(url, doc, cap, wanted, regex)
+        return _other_clean(url, doc, cap, wanted, regex, markdown)
     with doc:
-        return _clean_pdf(url, doc, cap, wanted, regex)
+        return _clean_pdf(url, doc, cap, wanted, regex, markdown)
 
 
 def digest(url: str, options: ReadOptions, cap: int, question: str,
@@ -122,7 +127,7 @@ def _envelope_only(url: str, doc: Document) -> Answer:
     return _answer(url, doc, "", _envelope(doc, None, False, None))
 
 
-def _clean_pdf(url: str, doc: Document, cap: int, wanted: PageRange | None, regex: Any) -> Answer:
+def _clean_pdf(url: str, doc: Document, cap: int, wanted: PageRange | None, regex: Any, markdown: bool) -> Answer:
     count = doc.extracted_count
     if wanted is not None:
         wanted.check(count)
@@ -131,25 +136,26 @@ def _clean_pdf(url: str, doc: Document, cap: int, wanted: PageRange | None, rege
         returned = [wanted.first(), wanted.last(count)] if wanted else None
         return _answer(url, doc, content, _envelope(doc, returned, False, hits, outline=False))
     if wanted is not None:
-        content, span = _slice(doc, wanted, cap)
+        content, span = _slice(doc, wanted, cap, markdown)
         return _answer(url, doc, content, _envelope(doc, span, False, None, outline=False))
-    doc_map = build_map(doc, cap)
-    content = render_map(doc_map, url, cap, next_line=NEXT)
+    doc_map = build_map(doc, cap, page_renderer("markdown" if markdown else "text"))
+    content = render_map(doc_map, url, cap, next_line=NEXT, markdown=markdown)
     span = list(doc_map.returned) if doc_map.returned else None
     return _answer(url, doc, content, _envelope(doc, span, not doc_map.whole, None))
 
 
-def _slice(doc: Document, wanted: PageRange, cap: int) -> tuple[str, list[int] | None]:
+def _slice(doc: Document, wanted: PageRange, cap: int, markdown: bool) -> tuple[str, list[int] | None]:
     """Those pages with markers: at most 100 pages or ``cap`` characters, with a note when cut."""
-    taken = take_pages(doc, wanted, cap)
+    taken = take_pages(doc, wanted, cap, page_renderer("markdown" if markdown else "text"))
+    said = escape if markdown else str
     if taken.cut_inside is not None:  # one page alone over the cap: what fits of it
-        note = f"\n[cut inside page {taken.cut_inside} at {cap} characters; use grep=PATTERN]\n"
+        note = said(f"\n[cut inside page {taken.cut_inside} at {cap} characters; use grep=PATTERN]\n")
         return taken.parts[0][:max(0, cap - len(note))] + note, [taken.cut_inside, taken.cut_inside]
     text = "".join(taken.parts)
     if taken.cut_before is not None:
         rest = rest_of(wanted, taken.cut_before, doc.extracted_count)
-        text += (f"\n[cut before page {taken.cut_before}: at most {MAX_PAGES_PER_CALL} pages or {cap} "
-                 f'characters per call; go on with pages="{rest}"]\n')
+        text += said(f"\n[cut before page {taken.cut_before}: at most {MAX_PAGES_PER_CALL} pages or {cap} "
+                     f'characters per call; go on with pages="{rest}"]\n')
     return text, [taken.pages[0], taken.pages[-1]] if taken.pages else None
 
 
@@ -174,17 +180,22 @@ def _grep(doc: Document, regex: Any, wanted: PageRange | None, cap: int) -> tupl
 
 # -- other kinds of body -------------------------------------------------------------------------
 
-def _other_clean(url: str, fetched: Any, cap: int, wanted: PageRange | None, regex: Any) -> Answer:
-    """Clean mode of a text answer: its text cut at ``cap``, or its matching lines (as
-    ``p. 1: line``: the whole text is one page). A page range means nothing here."""
+def _other_clean(url: str, fetched: Any, cap: int, wanted: PageRange | None, regex: Any,
+                 markdown: bool) -> Answer:
+    """Clean mode of a text answer: its text cut at ``cap`` (escaped, as Markdown), or its
+    matching lines (as ``p. 1: line``: the whole text is one page). A page range means nothing
+    here."""
     if wanted is not None:
         raise UsageError("pages: the URL is not a PDF (its text has no pages)")
     answer = _other(url, fetched)
     if regex is not None:
         with _text_document(answer) as doc:
             answer.content, _hits = _grep(doc, regex, None, cap)
-    elif len(answer.content) > cap:
+        return answer
+    if len(answer.content) > cap:
         answer.content = answer.content[:cap] + f"\n[cut at {cap} characters; use grep=PATTERN]\n"
+    if markdown:
+        answer.content = escape(answer.content)
     return answer
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from .docstream import Document
 from .ranges import PageRange
-from .textview import render_page
+from .textview import PageRenderer, render_page
 
 MAX_PAGES_PER_CALL = 100
 
@@ -21,8 +21,9 @@ class Slice:
     with_text: bool = False  # a returned page has a text layer
 
 
-def take_pages(doc: Document, wanted: PageRange, cap: int) -> Slice:
-    """Read ``wanted`` of ``doc`` until the limits; stop reading as soon as they are reached."""
+def take_pages(doc: Document, wanted: PageRange, cap: int, render: PageRenderer = render_page) -> Slice:
+    """Read ``wanted`` of ``doc`` until the limits; stop reading as soon as they are reached.
+    ``render`` writes a page in the view asked for (the text view, or Markdown)."""
     result = Slice()
     size = 0
     end = wanted.last(doc.extracted_count)
@@ -32,7 +33,7 @@ def take_pages(doc: Document, wanted: PageRange, cap: int) -> Slice:
             break
         if page not in wanted:
             continue
-        text = render_page(record, first=not result.parts)
+        text = render(record, not result.parts)
         if len(result.parts) == MAX_PAGES_PER_CALL or size + len(text) > cap:
             if not result.parts:
                 result.parts, result.pages, result.cut_inside = [text], [page], page

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+PageRenderer = Callable[[dict[str, Any], bool], str]
 
 _NOTES = {
     "no_text": "[no text layer on this page: scanned? render it and OCR]",
@@ -29,3 +32,12 @@ def render_page(record: dict[str, Any], first: bool) -> str:
     """One page with its marker; pages after the first get the blank line before the marker."""
     head = "" if first else "\n"
     return f"{head}{marker(record['page'])}\n\n{page_text(record)}\n"
+
+
+def page_renderer(output: str) -> PageRenderer:
+    """``render_page`` of the view named ``output``: ``markdown`` (SPEC §7.3) or the text view."""
+    if output == "markdown":
+        from .markdown import render_page as markdown_page
+
+        return markdown_page
+    return render_page

@@ -31,7 +31,7 @@ SKIPPED_COMMANDS = {"serve"}
 SKIPPED_OPTIONS = {"--semantic", "--in-process", "--allow-private"}
 # Environment the CLI reads, cleared so that no example reaches a model or the network.
 CLEARED_ENV = ("SIFTPDF_LLM_URL", "SIFTPDF_LLM_MODEL", "SIFTPDF_LLM_KEY", "SIFTPDF_PASSWORD", "SIFTPDF_CAP",
-               "SIFTPDF_CACHE_SIZE", "SIFTPDF_CALLER_CLASS", "SIFTPDF_CALLER_ID", "SIFTPDF_CACHE_URL")
+               "SIFTPDF_CACHE_SIZE", "SIFTPDF_CALLER_CLASS", "SIFTPDF_CALLER_ID", "SIFTPDF_CACHE_URL", "SIFTPDF_FORMAT")
 
 unicode_text = st.text(st.characters(exclude_categories=("Cs",)), max_size=12)
 

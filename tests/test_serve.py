@@ -393,6 +393,31 @@ def test_scrape_with_the_hermes_body(upstream: Running, serve: Any, three: bytes
     assert (body["data"]["metadata"]["numPages"], body["data"]["metadata"]["totalPages"]) == (2, 3)
 
 
+def test_fetch_format_markdown_and_scrape_answer_markdown(upstream: Running, serve: Any, fixtures: Path) -> None:
+    from markdown_words import missing_and_extra
+
+    server = serve("--no-auth")
+    upstream.server.routes["/paper.pdf"] = Route((fixtures / "paper_2col.pdf").read_bytes())
+    url = upstream.server.url("/paper.pdf")
+    text = server.fetch({"url": url}).json()["content"]
+    answer = server.fetch({"url": url, "format": "markdown"}).json()
+    md = answer["content"]
+    assert answer["pdf"]["map"] is False and md.startswith("--- page 1 ---\n\n# Measuring Rivers")
+    assert "\n# 1 Introduction\n" in md and "\n| Station | Depth (m) | Velocity (m/s) | Discharge |\n|---|" in md
+    assert "# 1 Introduction" not in text
+    assert missing_and_extra(text, md) == ({}, {})
+    sliced = server.fetch({"url": url, "format": "markdown", "pages": "3"}).json()["content"]
+    assert sliced.startswith("--- page 3 ---\n\n| Station |")
+    scrape = server.post("/v2/scrape", {"url": url, "formats": ["markdown"]}).json()
+    assert scrape["success"] is True and scrape["data"]["markdown"] == md
+    unmarked = server.post("/v2/scrape", {"url": url, "pageMarkers": False}).json()["data"]["markdown"]
+    assert unmarked.startswith("# Measuring Rivers") and "--- page" not in unmarked
+    # The pages' blocks stay apart: the table is still the table, not the end of a paragraph.
+    assert unmarked == "".join(part.split("---\n\n", 1)[1] for part in md.split("--- page ")[1:])
+    bad = server.fetch({"url": url, "format": "html"})
+    assert bad.status_code == 400 and bad.json()["error"]["code"] == "usage"
+
+
 def test_firecrawl_sdk_scrape(upstream: Running, serve: Any, three: bytes) -> None:
     firecrawl = pytest.importorskip("firecrawl")
     server = serve("--no-auth")

@@ -11,21 +11,20 @@ import click
 
 from ..ranges import PageRange
 from ..sources import ReadOptions, open_source
-from ..textview import render_page
-from .options import complete_source, emit, extraction_options, json_option, note, out, quiet_option
+from ..textview import page_renderer
+from .options import complete_source, emit, extraction_options, note, out, output_options, quiet_option
 
 
 @click.command("extract")
 @click.argument("source", required=False, shell_complete=complete_source)
-@click.option("--text", "as_text", is_flag=True, help="Write the page-marked text view instead of the doc stream.")
 @click.option("--render", "render", metavar="PAGES",
               help="Also render these pages (a-b, a, a-, lists) to PNG files at 150 dpi, for OCR.")
 @click.option("--render-dir", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
               show_default=True, help="Where --render writes SOURCE-pN.png.")
-@json_option
+@output_options(default="json")
 @extraction_options
 @quiet_option
-def command(source: str | None, as_text: bool, render: str | None, render_dir: Path, as_json: bool,
+def command(source: str | None, render: str | None, render_dir: Path, output: str,
             read_options: ReadOptions) -> None:
     """Extract SOURCE into the doc stream: meta, one line per page, done.
 
@@ -37,20 +36,20 @@ def command(source: str | None, as_text: bool, render: str | None, render_dir: P
 
     \b
     Examples:
-      siftpdf extract --text paper.pdf | less
+      siftpdf extract --markdown paper.pdf > paper.md
       siftpdf extract --set output.evidence=true paper.pdf > ev.jsonl
       siftpdf extract --set organize.furniture=false ev.jsonl
     """
-    click.get_current_context().meta["siftpdf.json"] = not as_text
     if render:
         PageRange.parse(render)  # a bad range is a usage error before any work
         read_options = dataclasses.replace(read_options, render=render)
     stem = Path(source).stem if source not in (None, "-") else "stdin"
     with open_source(source, read_options) as doc:
-        if as_text:
+        if output != "json":
+            render_page = page_renderer(output)
             for index, record in enumerate(doc.pages()):
                 _save_render(record, render_dir, stem)
-                out(render_page(record, first=index == 0))
+                out(render_page(record, index == 0))
             return
         emit({"meta": doc.meta})
         for record in doc.pages():

@@ -9,15 +9,15 @@ import click
 from ..docstream import write_record
 from ..errors import FetchError, UsageError
 from ..sources import ReadOptions, is_url, open_source
-from ..textview import render_page
-from .options import extraction_options, out
+from ..textview import page_renderer
+from .options import extraction_options, out, output_options
 
 
 @click.command("fetch")
 @click.argument("url")
-@click.option("--text", "as_text", is_flag=True, help="Write the page-marked text view instead of the doc stream.")
+@output_options(default="json")
 @extraction_options
-def command(url: str, as_text: bool, read_options: ReadOptions) -> None:
+def command(url: str, output: str, read_options: ReadOptions) -> None:
     """Download URL and write its doc stream: meta, one line per page, done.
 
     Only http and https; every redirect is re-checked, and loopback, private,
@@ -33,15 +33,15 @@ def command(url: str, as_text: bool, read_options: ReadOptions) -> None:
       siftpdf fetch https://example.org/report.pdf | siftpdf map
       siftpdf pages 41-60 https://example.org/datasheet.pdf   # the same cache
     """
-    click.get_current_context().meta["siftpdf.json"] = not as_text
     if "://" in url and not is_url(url):
         raise FetchError(f"fetch refused: only http and https URLs ({url.split('://', 1)[0]}:)")
     if not is_url(url):
         raise UsageError(f"{url}: not an http(s) URL (local files: siftpdf extract FILE)")
     with open_source(url, read_options) as doc:
-        if as_text:
+        if output != "json":
+            render_page = page_renderer(output)
             for index, record in enumerate(doc.pages()):
-                out(render_page(record, first=index == 0))
+                out(render_page(record, index == 0))
             return
         write_record(sys.stdout, {"meta": doc.meta})
         for record in doc.pages():

@@ -7,16 +7,17 @@ import click
 from ..docstream import dumps
 from ..mapview import build_map, render_map
 from ..sources import ReadOptions, open_source
-from .options import cap_option, complete_source, extraction_options, json_option, out, quiet_option, source_label
+from ..textview import page_renderer
+from .options import cap_option, complete_source, extraction_options, out, output_options, quiet_option, source_label
 
 
 @click.command("map")
 @click.argument("source", required=False, shell_complete=complete_source)
 @cap_option
-@json_option
+@output_options(default="text")
 @extraction_options
 @quiet_option
-def command(source: str | None, cap: int, as_json: bool, read_options: ReadOptions) -> None:
+def command(source: str | None, cap: int, output: str, read_options: ReadOptions) -> None:
     """Show the map of SOURCE: title, size, outline and the leading pages.
 
     A document that fits in --cap comes back whole, page-marked. A longer
@@ -30,9 +31,9 @@ def command(source: str | None, cap: int, as_json: bool, read_options: ReadOptio
       siftpdf extract datasheet.pdf | siftpdf map --cap 8000
     """
     with open_source(source, read_options) as doc:
-        doc_map = build_map(doc, cap)
-        text = render_map(doc_map, source_label(source), cap)
-        if as_json:
+        doc_map = build_map(doc, cap, page_renderer(output))
+        text = render_map(doc_map, source_label(source), cap, markdown=output == "markdown")
+        if output == "json":
             record = {"map": {
                 "title": doc_map.title, "pages": doc_map.pages, "extracted": doc_map.extracted,
                 "tokens": doc_map.tokens, "outline": doc_map.outline, "whole": doc_map.whole,

@@ -49,16 +49,58 @@ def _stack(*decorators: Callable[[F], F]) -> Callable[[F], F]:
     return apply
 
 
+JSON_HELP = "Write JSON Lines records instead of the text view."
+
+
 def json_option(func: F) -> F:
     """--json: JSON Lines records on stdout instead of the text view."""
 
-    @click.option("--json", "as_json", is_flag=True, help="Write JSON Lines records instead of the text view.")
+    @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
     @functools.wraps(func)
     def wrapper(*args: Any, as_json: bool, **kwargs: Any) -> Any:
         click.get_current_context().meta["siftpdf.json"] = as_json
         return func(*args, as_json=as_json, **kwargs)
 
     return wrapper
+
+
+OUTPUTS = ("text", "markdown", "json")
+FORMAT_ENV = "SIFTPDF_FORMAT"
+
+
+def output_options(default: str) -> Callable[[F], F]:
+    """--text, --markdown, --json: the page-marked text view, the Markdown view (SPEC §7.3) or
+    JSON Lines records, at most one of them; without one, SIFTPDF_FORMAT, else ``default``.
+    The command gets ``output``, one of :data:`OUTPUTS`."""
+    helps = {"text": "Write the page-marked text view.",
+             "markdown": "Write the page-marked Markdown view: CommonMark with GFM tables "
+                         f"(env {FORMAT_ENV}=markdown).",
+             "json": JSON_HELP if default == "text" else "Write the doc stream (JSON Lines records)."}
+
+    def decorate(func: F) -> F:
+        @_stack(*(click.option(f"--{name}", f"as_{name}", is_flag=True,
+                               help=helps[name] + (" The default." if name == default else ""))
+                  for name in OUTPUTS))
+        @functools.wraps(func)
+        def wrapper(*args: Any, as_text: bool, as_markdown: bool, as_json: bool, **kwargs: Any) -> Any:
+            ctx = click.get_current_context()
+            asked = [name for name, flag in zip(OUTPUTS, (as_text, as_markdown, as_json), strict=True) if flag]
+            if len(asked) > 1:
+                raise click.UsageError(" and ".join(f"--{name}" for name in asked) + " exclude each other", ctx)
+            output = asked[0] if asked else _env_output(ctx) or default
+            ctx.meta["siftpdf.json"] = output == "json"
+            return func(*args, output=output, **kwargs)
+
+        return wrapper
+
+    return decorate
+
+
+def _env_output(ctx: click.Context) -> str | None:
+    value = os.environ.get(FORMAT_ENV, "").strip().lower()
+    if value and value not in OUTPUTS:
+        raise click.UsageError(f"{FORMAT_ENV}={value!r}: not one of {', '.join(OUTPUTS)}", ctx)
+    return value or None
 
 
 cap_option = click.option(

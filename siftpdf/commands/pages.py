@@ -2,23 +2,35 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import click
 
 from ..docstream import Document
 from ..ranges import PageRange
 from ..slices import MAX_PAGES_PER_CALL, rest_of, take_pages
 from ..sources import ReadOptions, open_source
-from .options import cap_option, complete_source, emit, extraction_options, json_option, out, quiet_option, source_label
+from ..textview import page_renderer
+from .options import (
+    cap_option,
+    complete_source,
+    emit,
+    extraction_options,
+    out,
+    output_options,
+    quiet_option,
+    source_label,
+)
 
 
 @click.command("pages")
 @click.argument("page_range", metavar="RANGE")
 @click.argument("source", required=False, shell_complete=complete_source)
 @cap_option
-@json_option
+@output_options(default="text")
 @extraction_options
 @quiet_option
-def command(page_range: str, source: str | None, cap: int, as_json: bool, read_options: ReadOptions) -> None:
+def command(page_range: str, source: str | None, cap: int, output: str, read_options: ReadOptions) -> None:
     """Print the pages RANGE of SOURCE as page-marked text.
 
     RANGE is a-b, a, a- (to the end) or a comma list of them, 1-based and
@@ -34,10 +46,10 @@ def command(page_range: str, source: str | None, cap: int, as_json: bool, read_o
     wanted = PageRange.parse(page_range)
     with open_source(source, read_options) as doc:
         wanted.check(doc.extracted_count)
-        if as_json:
+        if output == "json":
             _write_json(doc, wanted)
             return
-        _write_text(doc, wanted, cap, source_label(source))
+        _write_text(doc, wanted, cap, source_label(source), output)
 
 
 def _write_json(doc: Document, wanted: PageRange) -> None:
@@ -50,17 +62,27 @@ def _write_json(doc: Document, wanted: PageRange) -> None:
     emit({"done": doc.done or {}})
 
 
-def _write_text(doc: Document, wanted: PageRange, cap: int, label: str) -> None:
-    taken = take_pages(doc, wanted, cap)
+def _write_text(doc: Document, wanted: PageRange, cap: int, label: str, output: str) -> None:
+    """The text view, or the Markdown view (where the notes are escaped like any text)."""
+    taken = take_pages(doc, wanted, cap, page_renderer(output))
+    said = _escaper(output)
     if taken.cut_inside is not None:  # one page alone over the cap: give what fits
         out(taken.parts[0][:cap] + "\n")
-        out(f"\n[cut inside page {taken.cut_inside} at --cap {cap} characters; "
-            f"raise --cap or use: siftpdf grep PATTERN {label}]\n")
+        out(said(f"\n[cut inside page {taken.cut_inside} at --cap {cap} characters; "
+                 f"raise --cap or use: siftpdf grep PATTERN {label}]\n"))
         return
     out("".join(taken.parts))
     if taken.cut_before is not None:
         rest = rest_of(wanted, taken.cut_before, doc.extracted_count)
-        out(f"\n[cut before page {taken.cut_before}: at most {MAX_PAGES_PER_CALL} pages or --cap {cap} "
-            f"characters per call; go on with: siftpdf pages {rest} {label}]\n")
+        out(said(f"\n[cut before page {taken.cut_before}: at most {MAX_PAGES_PER_CALL} pages or --cap {cap} "
+                 f"characters per call; go on with: siftpdf pages {rest} {label}]\n"))
     elif not taken.with_text:
         doc.drain()  # a document with no text layer at all is an error, not blank pages
+
+
+def _escaper(output: str) -> Callable[[str], str]:
+    if output != "markdown":
+        return str
+    from ..markdown import escape  # only when asked for: --help and the text view never load it
+
+    return escape
