@@ -8,7 +8,7 @@ SEMANTIC := $(VENV)/.installed-semantic
 SAMPLE := samples/sample.pdf
 SIFT   := $(BIN)/siftpdf
 
-.PHONY: demo test lint bench bakeoff fuzz docs install-docs fixtures sample clean
+.PHONY: demo test lint bench bench-quality bakeoff fuzz docs install-docs fixtures sample clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -58,6 +58,12 @@ install-docs:
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
+
+# The Markdown view on DP-Bench (../shared/bench/dpbench): one cold `extract --markdown` per
+# page, scored by the benchmark's own script beside the published results of docling, marker,
+# opendataloader and pymupdf4llm; writes docs/quality.md (about a minute). Also run by `make bench`.
+bench-quality: $(STAMP)
+	$(BIN)/python bench/run.py quality
 
 # Engine comparison over ../shared/corpus and 200 mutants, then the hostile fixtures; writes
 # docs/bakeoff.md (about 15 min on 2 shared cores). A quick look without writing anything:
