@@ -22,6 +22,9 @@ import make_fixtures
 import pytest
 from httpserver import Route, Running, pattern
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+from soak import children_of  # noqa: E402  (one home: the soak counts what a server leaves too)
+
 START_TIMEOUT = 60.0
 
 
@@ -68,21 +71,6 @@ class Serve:
                 self.proc.kill()
                 self.proc.wait(10)
         self.log.close()
-
-
-def children_of(pid: int) -> list[int]:
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as handle:
-                fields = handle.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid and fields[0] != "Z":
-            found.append(int(entry))
-    return found
 
 
 @pytest.fixture
