@@ -9,9 +9,9 @@ caller class (the cache partition). The pool answers 503 with ``Retry-After: 10`
 from __future__ import annotations
 
 import json
+import os
 import time
 import tomllib
-import uuid
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -219,7 +219,7 @@ class RequestMiddleware:
             await self.app(scope, receive, send)
             return
         started = time.perf_counter()
-        request_id = uuid.uuid4().hex[:16]
+        request_id = os.urandom(8).hex()
         status = [500]
         started_response = [False]
         error_body = bytearray()
