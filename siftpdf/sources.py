@@ -122,6 +122,15 @@ def _lines(head: bytes, stream: IO[bytes]) -> Iterator[bytes]:
 
 def open_stream(stream: IO[bytes], name: str | None, options: ReadOptions,
                 on_close: Any = None) -> Document:
+    try:
+        return _open_stream(stream, name, options, on_close)
+    except OSError as exc:  # a read that fails (an I/O error, a special file): name the source
+        if on_close:
+            on_close()
+        raise UsageError(f"{name or 'stdin'}: {exc.strerror or exc}") from None
+
+
+def _open_stream(stream: IO[bytes], name: str | None, options: ReadOptions, on_close: Any) -> Document:
     head = read_head(stream)
     kind = sniff_bytes(head)
     if kind.kind == "docstream":
@@ -188,6 +197,8 @@ def open_source(source: str | None, options: ReadOptions | None = None) -> Docum
     options = options or ReadOptions()
     if source in (None, "-"):
         return open_stream(sys.stdin.buffer, None, options)
+    if not source:
+        raise UsageError("an empty source name (give a PDF path, a URL, a doc stream, or - for stdin)")
     if is_url(source):
         from .shared import open_url
 

@@ -221,3 +221,12 @@ def test_a_running_head_half_cut_by_the_page_edge_is_read(fixtures: Path) -> Non
     for page in _pages(out):
         assert CUT_HEAD in page["text"] + "\n".join(f["text"] for f in page["furniture"])
     assert out[-1]["done"]["clipped_chars"] == 0
+
+
+def test_a_source_that_cannot_be_read_is_named_and_grep_goes_on(fixtures: Path) -> None:
+    empty = run_siftpdf("pages", "1", "")
+    assert empty.returncode == 2 and empty.stderr.decode().startswith("siftpdf: an empty source name")
+    proc = run_siftpdf("grep", "crimson", "/proc/self/mem", str(fixtures / "three_page.pdf"))
+    assert proc.returncode == 2  # an error, as grep says one with its exit status, after the matches
+    assert proc.stderr.decode() == "siftpdf: /proc/self/mem: Input/output error\n"
+    assert "beta crimson harbor" in proc.stdout.decode()

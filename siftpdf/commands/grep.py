@@ -58,7 +58,8 @@ def command(pattern: str, sources: tuple[str, ...], case: str | None, max_count:
         except SiftError as error:
             if len(sources) <= 1:
                 raise
-            click.echo(f"siftpdf: {source}: {error.message}", err=True)
+            named = error.message if error.message.startswith(f"{source}: ") else f"{source}: {error.message}"
+            click.echo(f"siftpdf: {named}", err=True)
             errors.append(error)
     if errors:
         ctx.exit(2)
