@@ -122,16 +122,7 @@ def _lines(head: bytes, stream: IO[bytes]) -> Iterator[bytes]:
 
 def open_stream(stream: IO[bytes], name: str | None, options: ReadOptions,
                 on_close: Any = None) -> Document:
-    try:
-        return _open_stream(stream, name, options, on_close)
-    except OSError as exc:  # a read that fails (an I/O error, a special file): name the source
-        if on_close:
-            on_close()
-        raise UsageError(f"{name or 'stdin'}: {exc.strerror or exc}") from None
-
-
-def _open_stream(stream: IO[bytes], name: str | None, options: ReadOptions, on_close: Any) -> Document:
-    head = read_head(stream)
+    head = _read(read_head, stream, name, on_close)
     kind = sniff_bytes(head)
     if kind.kind == "docstream":
         return Document(_organized(read_records(_lines(head, stream)), options), on_close=on_close)
@@ -139,12 +130,22 @@ def _open_stream(stream: IO[bytes], name: str | None, options: ReadOptions, on_c
         if on_close:
             on_close()
         raise UnreadableError(f"not a PDF or doc stream ({name or 'stdin'}: {kind.describe()})")
-    data = head + stream.read(MAX_PDF_BYTES + 1 - len(head))
+    data = head + _read(lambda source: source.read(MAX_PDF_BYTES + 1 - len(head)), stream, name, on_close)
     if on_close:
         on_close()
     if len(data) > MAX_PDF_BYTES:
         raise TooLargeError(f"too large (PDF over {MAX_PDF_BYTES >> 20} MiB)")
     return open_pdf_bytes(data, name, options)
+
+
+def _read(read: Callable[[IO[bytes]], bytes], stream: IO[bytes], name: str | None, on_close: Any) -> bytes:
+    """A read of the source; one that fails (an I/O error, a special file) names the source."""
+    try:
+        return read(stream)
+    except OSError as exc:
+        if on_close:
+            on_close()
+        raise UsageError(f"{name or 'stdin'}: {exc.strerror or exc}") from None
 
 
 def open_pdf_bytes(data: bytes, name: str | None, options: ReadOptions) -> Document:
