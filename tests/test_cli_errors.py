@@ -146,7 +146,7 @@ def test_a_damaged_cache_is_named(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("source", "message"), [
-    ("/proc/self/mem", "Input/output error"),              # open works, read fails
+    ("/proc/self/mem", "/proc/self/mem: Input/output error"),  # open works, read fails
     ("/tmp", "/tmp: is a directory"),
     ("/no/such/dir/x.pdf", "/no/such/dir/x.pdf: no such file"),
     ("x" * 300 + ".pdf", "x" * 300 + ".pdf: File name too long"),
