@@ -59,8 +59,8 @@ def scrub_record(value: Any) -> int:
                     replaced += count
             elif isinstance(item, (dict, list)):
                 stack.append(item)
-        if isinstance(node, dict) and any(isinstance(k, str) and _SURROGATE.search(k) for k in node):
-            for key in [k for k in node if isinstance(k, str) and _SURROGATE.search(k)]:
+        if isinstance(node, dict):  # a key too, in a stream read back (JSON keys are strings)
+            for key in [k for k in node if _SURROGATE.search(k)]:
                 fixed, count = scrub(key)
                 node[fixed] = node.pop(key)
                 replaced += count
