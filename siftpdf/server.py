@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import time
 import tomllib
+import traceback
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -262,9 +264,6 @@ def _internal_error(path: str, request_id: str) -> Response:
 
 
 def _log_internal(request_id: str, scope: MutableMapping[str, Any]) -> None:
-    import sys
-    import traceback
-
     trace = traceback.format_exc().strip().replace("\n", "\n    ")
     sys.stderr.write(f"siftpdf: internal error, request id {request_id}, {scope.get('method')} "
                      f"{scope.get('path')}: {trace}\n")
@@ -290,8 +289,6 @@ def _log_access(scope: MutableMapping[str, Any], status: int, seconds: float, co
                 request_id: str) -> None:
     """One line per request on stderr: enough to explain a 4xx without a debugger, and no
     URL it was asked to read (the body is not logged)."""
-    import sys
-
     client = scope.get("client") or ("-", 0)
     line = (f"access {client[0]} {scope.get('method')} {scope.get('path')} {status} {seconds * 1000:.0f} ms"
             f" code={code or '-'} id={request_id}\n")
