@@ -178,6 +178,7 @@ def run_soaks(runs: int = SOAK_RUNS) -> None:
     for number in range(1, runs + 1):
         with tempfile.TemporaryDirectory(prefix="siftpdf-soak-") as tmp:
             result = soak.soak(Path(tmp) / "cache")
+        print(f"{number:>3} {'start':<5}" + " " * 69 + f"{result.start_rss_mb:>7.0f}")
         for name, round_ in (("cold", result.cold), ("warm", result.warm)):
             other = sum(n for code, n in round_.statuses.items() if code not in soak.ALLOWED)
             print(f"{number:>3} {name:<5} {round_.seconds:>7.1f}"

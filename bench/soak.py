@@ -147,6 +147,7 @@ def children_of(pid: int) -> list[int]:
 
 @dataclass
 class Soak:
+    start_rss_mb: float  # the server's resident memory before the first request
     cold: Round
     warm: Round
     children_left: list[int]
@@ -175,6 +176,7 @@ def soak(cache_dir: Path, docs: int = 30, requests: int = 240, clients: int = 8)
     try:
         base = _wait_for(proc, log)
         requests_ = plan(urls, requests)
+        start_rss = rss_mb(proc.pid)
         cold = run_round(base, requests_, clients, proc.pid)
         warm = run_round(base, requests_, clients, proc.pid)
         time.sleep(0.5)  # a child killed at the end of a request is reaped by then
@@ -183,7 +185,7 @@ def soak(cache_dir: Path, docs: int = 30, requests: int = 240, clients: int = 8)
         proc.terminate()
         proc.wait(30)
         upstream.stop()
-    return Soak(cold, warm, left, log.read_text().count("siftpdf: internal error"))
+    return Soak(start_rss, cold, warm, left, log.read_text().count("siftpdf: internal error"))
 
 
 def _wait_for(proc: subprocess.Popen[bytes], log: Path) -> str:
