@@ -244,9 +244,9 @@ def _make_runs(textpage: Any, handle: int, start: int, end: int, text: str,
         if angle:
             run["angle"] = angle  # a watermark or a rotated label: a line of its own
     clip = _clip_box(handle, clips)
-    if clip is None or not _in_page_space(handle, first, size):
+    if clip is None:
         return [run]
-    return _split_clipped(textpage, run, first, last, clip)
+    return _split_clipped(textpage, run, handle, first, last, clip)
 
 
 def _in_page_space(handle: int, first: int, size: float) -> bool:
@@ -271,7 +271,6 @@ def _angle(tp: int, first: int, last: int) -> int:
     x, y = probe.x.value, probe.y.value
     _ORIGIN(tp, last, probe.x_ref, probe.y_ref)
     dx, dy = probe.x.value - x, probe.y.value - y
-    probe.y.value = y
     return round(math.degrees(math.atan2(dy, dx))) % 360 if abs(dy) > 1.0 else 0
 
 
@@ -307,7 +306,7 @@ def _clip_box(obj: int, cache: dict[int, Any]) -> tuple[float, float, float, flo
     return cache[key]
 
 
-def _split_clipped(textpage: pdfium.PdfTextPage, run: dict[str, Any], first: int, last: int,
+def _split_clipped(textpage: pdfium.PdfTextPage, run: dict[str, Any], handle: int, first: int, last: int,
                    clip: tuple[float, float, float, float]) -> list[dict[str, Any]]:
     """Split a run into what its clip shows and what it hides (a glyph of which less than a
     quarter lies inside the clip box is hidden: a running head half cut by the page's edge is
@@ -315,6 +314,8 @@ def _split_clipped(textpage: pdfium.PdfTextPage, run: dict[str, Any], first: int
     x0, y0, x1, y1 = clip
     box = run["box"]
     if box[0] >= x0 - 1 and box[2] <= x1 + 1 and box[1] >= y0 - 1 and box[3] <= y1 + 1:
+        return [run]
+    if not _in_page_space(handle, first, run["size"]):
         return [run]
     pieces: list[dict[str, Any]] = []
     for index in range(first, last + 1):
