@@ -113,16 +113,18 @@ def page_evidence(page: Any, textpage: Any, raw: str, image_mode: str = "none") 
     # character indexes stay aligned.
     chars = raw if len(raw) == count else "".join(map(chr, map(_UNICODE, repeat(tp, count), range(count))))
     runs = _runs(textpage, tp, chars.replace("\ufffe", "-").replace("\x02", "-").replace("\x00", " "), count)
-    images = _images(page, image_mode)
-    return {
+    image_objects, paths = _page_objects(page)
+    found = {
         "width": round(width, 2),
         "height": round(height, 2),
         "rotation": _ROTATIONS.get(pdfium_c.FPDFPage_GetRotation(page), 0),
         "unmapped_chars": sum(r.pop("unmapped", 0) for r in runs),
         "lines": _lines(runs),
-        "images": images,
+        "images": _images(image_objects, image_mode),
         "clipped_chars": sum(len(r["text"]) for r in runs if r.get("clipped")),
     }
+    found.update(_ruling(paths))
+    return found
 
 
 def _runs(textpage: pdfium.PdfTextPage, tp: int, chars: str, count: int) -> list[dict[str, Any]]:
@@ -410,9 +412,9 @@ def _overlaps_x(small: dict[str, Any], host: dict[str, Any]) -> bool:
 _ROTATIONS = {0: 0, 1: 90, 2: 180, 3: 270}
 
 
-def _images(page: Any, image_mode: str) -> list[dict[str, Any]]:
+def _images(objects: list[Any], image_mode: str) -> list[dict[str, Any]]:
     images = []
-    for obj in _image_objects(page):
+    for obj in objects:
         left, bottom, right, top = (ctypes.c_float() for _ in range(4))
         pdfium_c.FPDFPageObj_GetBounds(obj, left, bottom, right, top)
         width, height = ctypes.c_uint(), ctypes.c_uint()
@@ -426,25 +428,177 @@ def _images(page: Any, image_mode: str) -> list[dict[str, Any]]:
     return images
 
 
-def _image_objects(page: Any) -> list[Any]:
-    """Image objects, also inside form XObjects, walked with raw handles: the object wrappers
-    cost more than the rest of the page's evidence on a text-heavy page."""
-    found: list[Any] = []
-    stack: list[tuple[Any, bool]] = [(page, False)]
-    depth_left = 64
-    while stack and depth_left:
-        parent, is_form = stack.pop()
-        depth_left -= 1
-        count = pdfium_c.FPDFFormObj_CountObjects(parent) if is_form else pdfium_c.FPDFPage_CountObjects(parent)
+_Matrix = tuple[float, float, float, float, float, float]
+_IDENTITY: _Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+MAX_PATHS = 5000  # path objects on one page: more is a chart, a map or a pattern, not ruling
+FORM_DEPTH = 64  # form XObjects opened per page
+
+
+def _page_objects(page: Any) -> tuple[list[Any], list[tuple[int, _Matrix] | None]]:
+    """Image objects and path objects, also inside form XObjects, walked once with raw
+    handles (the object wrappers cost more than the rest of the page's evidence on a
+    text-heavy page). A path comes with the matrix of the forms around it, page space being
+    the identity; past ``MAX_PATHS`` the path list ends in None: ruling is skipped."""
+    images: list[Any] = []
+    paths: list[tuple[int, _Matrix] | None] = []
+    stack: list[tuple[Any, _Matrix | None]] = [(page, None)]
+    forms_left = FORM_DEPTH
+    probe = _PROBE
+    while stack and forms_left:
+        parent, form = stack.pop()
+        forms_left -= 1
+        count = pdfium_c.FPDFFormObj_CountObjects(parent) if form else pdfium_c.FPDFPage_CountObjects(parent)
         for index in range(count):
-            obj = (pdfium_c.FPDFFormObj_GetObject(parent, index) if is_form
+            obj = (pdfium_c.FPDFFormObj_GetObject(parent, index) if form
                    else pdfium_c.FPDFPage_GetObject(parent, index))
             kind = pdfium_c.FPDFPageObj_GetType(obj)
-            if kind == pdfium_c.FPDF_PAGEOBJ_IMAGE:
-                found.append(obj)
+            if kind == pdfium_c.FPDF_PAGEOBJ_PATH:
+                if len(paths) < MAX_PATHS:
+                    paths.append((_handle(obj), form or _IDENTITY))
+                elif paths[-1] is not None:
+                    paths.append(None)
+            elif kind == pdfium_c.FPDF_PAGEOBJ_IMAGE:
+                images.append(obj)
             elif kind == pdfium_c.FPDF_PAGEOBJ_FORM:
-                stack.append((obj, True))
-    return found
+                inner = _IDENTITY
+                if _MATRIX(_handle(obj), probe.matrix_ref):
+                    m = probe.matrix
+                    inner = (m.a, m.b, m.c, m.d, m.e, m.f)
+                stack.append((obj, _compose(inner, form or _IDENTITY)))
+    return images, paths
+
+
+def _compose(inner: _Matrix, outer: _Matrix) -> _Matrix:
+    """The matrix that applies ``inner`` first, then ``outer`` (PDF row-vector convention)."""
+    a, b, c, d, e, f = inner
+    A, B, C, D, E, F = outer
+    return (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F)
+
+
+# --- ruling -----------------------------------------------------------------------------------
+
+MAX_SEGMENTS = 10000  # path segments read on one page before the ruling is given up
+RULE_THIN = 2.5  # points: a filled or stroked shape this thin is a rule
+RULE_MIN = 3.0  # points: a shorter stroke is a tick, a bullet or a glyph part
+AXIS_SLACK = 0.6  # points a rule may lean over its length and still be straight
+_DRAW_MODE = _proto(pdfium_c.FPDFPath_GetDrawMode, _INT, _VP, ctypes.POINTER(_INT), ctypes.POINTER(_INT))
+_COUNT_SEGMENTS = _proto(pdfium_c.FPDFPath_CountSegments, _INT, _VP)
+_SEGMENT = _proto(pdfium_c.FPDFPath_GetPathSegment, _VP, _VP, _INT)
+_POINT = _proto(pdfium_c.FPDFPathSegment_GetPoint, _INT, _VP, ctypes.POINTER(ctypes.c_float),
+                ctypes.POINTER(ctypes.c_float))
+_SEGMENT_TYPE = _proto(pdfium_c.FPDFPathSegment_GetType, _INT, _VP)
+_SEGMENT_CLOSE = _proto(pdfium_c.FPDFPathSegment_GetClose, _INT, _VP)
+_MOVETO, _LINETO = pdfium_c.FPDF_SEGMENT_MOVETO, pdfium_c.FPDF_SEGMENT_LINETO
+
+
+class _Ruler:
+    """Buffers for the path calls, and the rules found so far (deduplicated: a cell border is
+    often drawn by both neighbours)."""
+
+    def __init__(self) -> None:
+        self.fill, self.stroke = _INT(), _INT()
+        self.fill_ref, self.stroke_ref = ctypes.pointer(self.fill), ctypes.pointer(self.stroke)
+        self.fx, self.fy = ctypes.c_float(), ctypes.c_float()
+        self.fx_ref, self.fy_ref = ctypes.pointer(self.fx), ctypes.pointer(self.fy)
+        self.rules: dict[tuple[float, float, float, float], None] = {}
+        self.segments = 0
+
+    def add(self, x0: float, y0: float, x1: float, y1: float) -> None:
+        """A straight stroke from (x0, y0) to (x1, y1) in page space, kept when it runs along
+        an axis and is long enough to rule something."""
+        if not all(map(math.isfinite, (x0, y0, x1, y1))):
+            return
+        if abs(y1 - y0) <= AXIS_SLACK and abs(x1 - x0) >= RULE_MIN:
+            y = round((y0 + y1) / 2, 2)
+            self.rules[(round(min(x0, x1), 2), y, round(max(x0, x1), 2), y)] = None
+        elif abs(x1 - x0) <= AXIS_SLACK and abs(y1 - y0) >= RULE_MIN:
+            x = round((x0 + x1) / 2, 2)
+            self.rules[(x, round(min(y0, y1), 2), x, round(max(y0, y1), 2))] = None
+
+
+def _ruling(paths: list[tuple[int, _Matrix] | None]) -> dict[str, Any]:
+    """Horizontal and vertical rules drawn by path objects (SPEC §7.1 ``rules``): thin filled
+    or stroked shapes by their bounds (one call), other paths by their straight segments. A
+    page over ``MAX_PATHS`` objects or ``MAX_SEGMENTS`` segments is a drawing: its ruling is
+    skipped and said so, and the page costs no more."""
+    if paths and paths[-1] is None:
+        return {"rules": [], "rules_skipped": True}
+    ruler = _Ruler()
+    try:
+        for handle, form in paths:  # type: ignore[misc]
+            _rule_path(ruler, handle, form)
+            if ruler.segments > MAX_SEGMENTS:
+                return {"rules": [], "rules_skipped": True}
+    except (ValueError, OverflowError, ctypes.ArgumentError):
+        pass  # a malformed path ends the walk; the rules found so far stand
+    return {"rules": [list(r) for r in ruler.rules]}
+
+
+def _rule_path(ruler: _Ruler, handle: int, form: _Matrix) -> None:
+    if not _DRAW_MODE(handle, ruler.fill_ref, ruler.stroke_ref):
+        return
+    if not ruler.fill.value and not ruler.stroke.value:
+        return  # a clip or an invisible path
+    if ruler.fill.value and not ruler.stroke.value and _invisible_fill(handle):
+        return
+    probe = _PROBE
+    if not _BOUNDS(handle, *probe.bounds_refs):
+        return
+    left, bottom, right, top = (b.value for b in probe.bounds)
+    if form is not _IDENTITY:
+        left, bottom, right, top = _box_through(form, left, bottom, right, top)
+    if min(right - left, top - bottom) <= RULE_THIN:  # a line, or a rule drawn as a thin box
+        if right - left >= top - bottom:
+            ruler.add(left, (bottom + top) / 2, right, (bottom + top) / 2)
+        else:
+            ruler.add((left + right) / 2, bottom, (left + right) / 2, top)
+        ruler.segments += 1
+        return
+    count = _COUNT_SEGMENTS(handle)
+    ruler.segments += max(0, count)
+    if count <= 0 or ruler.segments > MAX_SEGMENTS:
+        return
+    matrix = _IDENTITY
+    if _MATRIX(handle, probe.matrix_ref):
+        m = probe.matrix
+        matrix = _compose((m.a, m.b, m.c, m.d, m.e, m.f), form)
+    _rule_segments(ruler, handle, count, matrix)
+
+
+def _rule_segments(ruler: _Ruler, handle: int, count: int, matrix: _Matrix) -> None:
+    """The straight pieces of a path (rectangles, polylines), its curves skipped."""
+    a, b, c, d, e, f = matrix
+    start = last = None
+    for index in range(count):
+        segment = _SEGMENT(handle, index)
+        if not segment or not _POINT(segment, ruler.fx_ref, ruler.fy_ref):
+            continue
+        x, y = ruler.fx.value, ruler.fy.value
+        point = (a * x + c * y + e, b * x + d * y + f)
+        kind = _SEGMENT_TYPE(segment)
+        if kind == _LINETO and last is not None:
+            ruler.add(last[0], last[1], point[0], point[1])
+        if kind == _MOVETO or start is None:
+            start = point
+        last = point
+        if _SEGMENT_CLOSE(segment) and start is not None:
+            ruler.add(point[0], point[1], start[0], start[1])
+            last = start
+
+
+def _box_through(m: _Matrix, left: float, bottom: float, right: float, top: float) -> tuple[float, ...]:
+    a, b, c, d, e, f = m
+    xs = [a * x + c * y + e for x in (left, right) for y in (bottom, top)]
+    ys = [b * x + d * y + f for x in (left, right) for y in (bottom, top)]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _invisible_fill(handle: int) -> bool:
+    """A fill that shows nothing on paper: white or fully transparent (a knock-out box)."""
+    rgba = _PROBE.rgba
+    if not _OBJ_FILL(handle, *_PROBE.rgba_refs):
+        return False
+    return rgba[3].value == 0 or (rgba[0].value >= 250 and rgba[1].value >= 250 and rgba[2].value >= 250)
 
 
 def _image_bytes(obj: Any) -> dict[str, Any]:

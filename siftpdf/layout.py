@@ -40,12 +40,15 @@ class Item:
     y: float  # baseline
     size: float
     bold: bool = False
-    kind: str = "line"  # line | table_row | figure
+    kind: str = "line"  # line | table_row | table | figure
     column: str = "F"  # L, R or F (full width)
     section: int = 0
     left: float = 0.0  # edges of the text column the item sits in
     right: float = 0.0
     cells: list[str] = field(default_factory=list)
+    # The runs a segment was made of, (x0, x1, text): a table splits a segment between cells.
+    pieces: list[tuple[float, float, str]] = field(default_factory=list, repr=False)
+    table: dict[str, Any] | None = None  # a table's rows and header rows (kind "table")
 
     @property
     def rect(self) -> list[float]:
@@ -60,11 +63,14 @@ class Block:
     level: int | None = None
     first: Item | None = None  # geometry of the first and last lines: joins across pages
     last: Item | None = None
+    table: dict[str, Any] | None = None  # rows and header_rows of a table block
 
     def to_record(self) -> dict[str, Any]:
         record: dict[str, Any] = {"kind": self.kind, "text": self.text, "spans": self.spans}
         if self.level is not None:
             record["level"] = self.level
+        if self.table is not None:
+            record.update(self.table)
         return record
 
 
@@ -155,7 +161,8 @@ def _segment(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
     if not -FAR <= min(numbers) <= max(numbers) <= FAR:  # clamped once the segment is measured
         numbers = tuple(map(coordinate, numbers))
     x0, y0, x1, y1, y, size = numbers
-    return Item(text=text, x0=x0, y0=y0, x1=x1, y1=y1, y=y, size=size, bold=bold_chars * 2 > chars)
+    pieces = [(r["box"][0], r["box"][2], r["text"]) for r in runs]
+    return Item(text=text, x0=x0, y0=y0, x1=x1, y1=y1, y=y, size=size, bold=bold_chars * 2 > chars, pieces=pieces)
 
 
 def body_size(items: list[Item]) -> float:
@@ -390,7 +397,7 @@ def _percentile(values: list[float], q: float) -> float:
 
 def start_kind(item: Item, body: float, floor: dict[str, float], opts: OrganizeOptions) -> tuple[str, int | None]:
     """What block a line would start, judged on the line alone."""
-    if item.kind in ("table_row", "figure"):
+    if item.kind in ("table_row", "table", "figure"):
         return item.kind, None
     text = item.text
     if not opts.blocks:
@@ -438,9 +445,9 @@ def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float) -> 
     stops short of the text edge, or an indented first line each end the block."""
     if kind != "paragraph" and kind != block.kind:
         return False
-    if kind in ("provision", "list_item", "caption", "table_row", "figure") and kind == block.kind:
+    if kind in ("provision", "list_item", "caption", "table_row", "table", "figure") and kind == block.kind:
         return False  # each numbered start opens its own block
-    if block.kind in ("table_row", "figure") or LEADER.search(prev.text):
+    if block.kind in ("table_row", "table", "figure") or LEADER.search(prev.text):
         return False
     if abs(item.size - prev.size) > 0.05 * prev.size or (item.bold != prev.bold and block.kind != "heading"):
         return False
@@ -502,7 +509,7 @@ def build_blocks(items: list[Item], page: int, body: float, opts: OrganizeOption
             continue
         blocks += deferred  # floats only: the anchor stays where it is
         deferred = []
-        blocks.append(Block(kind, item.text if item.kind != "figure" else "", [], level, item, item))
+        blocks.append(Block(kind, item.text if item.kind != "figure" else "", [], level, item, item, item.table))
         lines[id(blocks[-1])] = [blocks[-1].text]
         anchor = len(blocks) - 1 if kind not in FLOATS else anchor
         _add_span(blocks[-1], page, item)

@@ -24,12 +24,12 @@ from .layout import (
     build_blocks,
     coordinate,
     figure_items,
-    find_tables,
     join_text,
     line_segments,
     reading_order,
 )
 from .settings import OrganizeOptions
+from .tables import find_tables, unruled_tables
 
 MARGIN_SHARE = 0.12  # running heads and folios sit in the outer 12% of the page height
 MARGIN_LINES = 3  # and among the three outermost lines there
@@ -278,7 +278,7 @@ def _organize(page: _Page, repeated: set[str], opts: OrganizeOptions, previous_b
         if body:
             rows.append(body)
     if opts.tables:
-        rows = find_tables(rows, width)
+        rows = unruled_tables(find_tables(rows, evidence, width, height), width)
     items = [item for row in rows for item in row]
     chars = sum(len(i.text) for i in items)
     body_pt = body_size(items) if chars >= 200 else previous_body

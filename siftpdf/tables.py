@@ -1,0 +1,547 @@
+"""Tables (SPEC §7.4): cells, rows and spans from a page's ruling and its text alignment.
+
+Pure over the evidence's ``rules`` and the page's segments (``layout.Item``), like the rest of
+organization. Three kinds of table are found, in this order:
+
+* ruled grids: horizontal and vertical rules that cross; cells are the grid's boxes, a box
+  with no rule between it and its neighbour is one cell spanning both (colspan, rowspan);
+* rule-stacked tables: horizontal rules only (booktabs: a rule above, one under the header,
+  one below), the columns taken from the text's alignment between the rules;
+* unruled tables: consecutive lines of several narrow segments, columns from alignment.
+
+The reference design is pdfplumber's table finder (snap and join edges, then cells); here the
+grid is read off the rules' positions, which gives the spans directly. Every step is bounded:
+rules, intersections and cells per page are capped, beyond which the page has no table.
+"""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass, field
+from typing import Any
+
+from .layout import Item, join_lines
+
+SNAP = 3.0  # points: rules this close on their cross axis are one line (a double border)
+JOIN = 3.0  # points: collinear rules this close end to end are one rule
+MAX_RULES = 3000  # rules read from one page's evidence
+MAX_CROSSINGS = 200_000  # horizontal x vertical pairs tested for crossings on one page
+MAX_GRID = 40_000  # elementary cells of one grid
+MAX_CELLS = 20_000  # cells of one table written out
+MAX_TABLE_LINES = 2000  # lines of one region aligned into columns
+MIN_GAP_EM = 0.9  # a column gap is at least this many ems wide
+STACK_SLACK = 0.06  # share of a rule's length its ends may differ from its stack's
+
+
+@dataclass
+class _Edge:
+    """A rule along one axis: ``pos`` across it, from ``lo`` to ``hi`` along it."""
+
+    pos: float
+    lo: float
+    hi: float
+    group: int = 0
+
+
+@dataclass
+class _Region:
+    """A table's box and the grid lines known from its rules (sorted, top first for ys)."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    xs: list[float]  # column boundaries from vertical rules (empty: from the text)
+    ys: list[float]  # row boundaries from horizontal rules, top down
+    horizontal: list[_Edge] = field(default_factory=list)
+    vertical: list[_Edge] = field(default_factory=list)
+    items: list[Item] = field(default_factory=list)
+
+    def holds(self, item: Item) -> bool:
+        cx, cy = (item.x0 + item.x1) / 2, (item.y0 + item.y1) / 2
+        return self.x0 - 1 <= cx <= self.x1 + 1 and self.y0 - 1 <= cy <= self.y1 + 1
+
+
+# --- rules ------------------------------------------------------------------------------------
+
+def read_rules(evidence: dict[str, Any], width: float, height: float) -> tuple[list[_Edge], list[_Edge]]:
+    """Horizontal and vertical rules of the evidence, checked (a saved stream may hold
+    anything), clipped to the page, snapped and joined."""
+    raw = evidence.get("rules")
+    horizontal: list[_Edge] = []
+    vertical: list[_Edge] = []
+    if not isinstance(raw, list):
+        return horizontal, vertical
+    for rule in raw[:MAX_RULES]:
+        numbers = _numbers(rule)
+        if numbers is None:
+            continue
+        x0, y0, x1, y1 = numbers
+        x0, x1 = max(-1.0, min(x0, x1)), min(width + 1, max(x0, x1))
+        y0, y1 = max(-1.0, min(y0, y1)), min(height + 1, max(y0, y1))
+        if y1 - y0 <= SNAP and x1 - x0 >= 2 * JOIN:
+            horizontal.append(_Edge((y0 + y1) / 2, x0, x1))
+        elif x1 - x0 <= SNAP and y1 - y0 >= 2 * JOIN:
+            vertical.append(_Edge((x0 + x1) / 2, y0, y1))
+    return _merge(horizontal), _merge(vertical)
+
+
+def _numbers(rule: Any) -> tuple[float, float, float, float] | None:
+    if not isinstance(rule, (list, tuple)) or len(rule) != 4:
+        return None
+    try:
+        values = [float(v) for v in rule]
+    except (TypeError, ValueError, OverflowError):
+        return None
+    if not all(math.isfinite(v) and abs(v) < 1e7 for v in values):
+        return None
+    return values[0], values[1], values[2], values[3]
+
+
+def _merge(edges: list[_Edge]) -> list[_Edge]:
+    """Snap rules whose positions lie within ``SNAP`` to their mean, then join the collinear
+    ones that overlap or nearly touch."""
+    edges.sort(key=lambda e: e.pos)
+    snapped: list[list[_Edge]] = []
+    for edge in edges:
+        if snapped and edge.pos - snapped[-1][0].pos <= SNAP:
+            snapped[-1].append(edge)
+        else:
+            snapped.append([edge])
+    out: list[_Edge] = []
+    for group in snapped:
+        pos = sum(e.pos for e in group) / len(group)
+        group.sort(key=lambda e: e.lo)
+        current = _Edge(pos, group[0].lo, group[0].hi)
+        for edge in group[1:]:
+            if edge.lo <= current.hi + JOIN:
+                current.hi = max(current.hi, edge.hi)
+            else:
+                out.append(current)
+                current = _Edge(pos, edge.lo, edge.hi)
+        out.append(current)
+    return out
+
+
+# --- regions ----------------------------------------------------------------------------------
+
+def _find(parent: list[int], i: int) -> int:
+    while parent[i] != i:
+        parent[i] = parent[parent[i]]
+        i = parent[i]
+    return i
+
+
+def grid_regions(horizontal: list[_Edge], vertical: list[_Edge]) -> list[_Region]:
+    """Boxes of rules that cross each other: each connected set of at least two horizontal
+    and two vertical rules is a grid."""
+    if not horizontal or not vertical or len(horizontal) * len(vertical) > MAX_CROSSINGS:
+        return []
+    parent = list(range(len(horizontal) + len(vertical)))
+    tol = JOIN
+    by_x = sorted(range(len(vertical)), key=lambda k: vertical[k].pos)
+    xs = [vertical[k].pos for k in by_x]
+    for h, edge in enumerate(horizontal):
+        for k in by_x[bisect_left(xs, edge.lo - tol):bisect_right(xs, edge.hi + tol)]:
+            v = vertical[k]
+            if v.lo - tol <= edge.pos <= v.hi + tol:
+                a, b = _find(parent, h), _find(parent, len(horizontal) + k)
+                if a != b:
+                    parent[a] = b
+    groups: dict[int, tuple[list[_Edge], list[_Edge]]] = {}
+    for h, edge in enumerate(horizontal):
+        groups.setdefault(_find(parent, h), ([], []))[0].append(edge)
+    for k, edge in enumerate(vertical):
+        groups.setdefault(_find(parent, len(horizontal) + k), ([], []))[1].append(edge)
+    regions = []
+    for hs, vs in groups.values():
+        if len(hs) < 2 or len(vs) < 2:
+            continue
+        x0, x1 = min(e.lo for e in hs + []) if hs else 0.0, max(e.hi for e in hs)
+        x0, x1 = min(x0, min(v.pos for v in vs)), max(x1, max(v.pos for v in vs))
+        y0 = min(min(h.pos for h in hs), min(v.lo for v in vs))
+        y1 = max(max(h.pos for h in hs), max(v.hi for v in vs))
+        regions.append(_Region(x0, y0, x1, y1, _positions([v.pos for v in vs]),
+                               _positions([h.pos for h in hs])[::-1], hs, vs))
+    return regions
+
+
+def _positions(values: list[float]) -> list[float]:
+    out: list[float] = []
+    for value in sorted(values):
+        if not out or value - out[-1] > SNAP:
+            out.append(value)
+    return out
+
+
+def stacked_regions(horizontal: list[_Edge], taken: list[_Region], rows: list[list[Item]]) -> list[_Region]:
+    """Horizontal rules of about the same extent stacked one above the other with text lines
+    between them (a booktabs table, a table ruled between rows only): one region per stack."""
+    free = [e for e in horizontal if not any(_inside(e, r) for r in taken)]
+    free.sort(key=lambda e: -e.pos)
+    baselines = sorted(row[0].y for row in rows if row)
+    regions = []
+    used = [False] * len(free)
+    for i, edge in enumerate(free):
+        if used[i]:
+            continue
+        stack = [edge]
+        slack = STACK_SLACK * (edge.hi - edge.lo) + JOIN
+        for j in range(i + 1, len(free)):
+            other = free[j]
+            if not used[j] and abs(other.lo - edge.lo) <= slack and abs(other.hi - edge.hi) <= slack:
+                lines = bisect_right(baselines, stack[-1].pos) - bisect_left(baselines, other.pos)
+                if lines > 40:
+                    break  # a page of prose between two rules is not a table
+                stack.append(other)
+                used[j] = True
+        if len(stack) >= 2:
+            regions.append(_Region(min(e.lo for e in stack), stack[-1].pos, max(e.hi for e in stack), stack[0].pos,
+                                   [], [e.pos for e in stack], stack, []))
+    return regions
+
+
+def _inside(edge: _Edge, region: _Region) -> bool:
+    return region.y0 - SNAP <= edge.pos <= region.y1 + SNAP and edge.lo >= region.x0 - SNAP and \
+        edge.hi <= region.x1 + SNAP
+
+
+# --- cells ------------------------------------------------------------------------------------
+
+@dataclass
+class _Piece:
+    """A run of text in a table region: where it sits and what it says."""
+
+    x0: float
+    x1: float
+    y: float  # baseline
+    top: float
+    bottom: float
+    size: float
+    text: str
+    bold: bool
+
+
+def _pieces(items: list[Item]) -> list[_Piece]:
+    out = []
+    for item in items:
+        runs = item.pieces or [(item.x0, item.x1, item.text)]
+        for x0, x1, text in runs:
+            try:
+                a, b = float(x0), float(x1)
+            except (TypeError, ValueError, OverflowError):
+                a, b = item.x0, item.x1
+            if not (math.isfinite(a) and math.isfinite(b)):
+                a, b = item.x0, item.x1
+            out.append(_Piece(min(a, b), max(a, b), item.y, item.y1, item.y0, item.size, str(text), item.bold))
+    return out
+
+
+def _cell_text(pieces: list[_Piece]) -> str:
+    """The pieces of one cell as text: lines top down, runs left to right, lines joined as a
+    paragraph's are."""
+    pieces.sort(key=lambda p: (-p.y, p.x0))
+    lines: list[str] = []
+    last: _Piece | None = None
+    for piece in pieces:
+        if last is not None and abs(piece.y - last.y) <= 0.3 * max(piece.size, last.size, 1.0):
+            gap = piece.x0 - last.x1
+            lines[-1] += (piece.text if gap < 0.15 * piece.size else " " + piece.text)
+        else:
+            lines.append(piece.text)
+        last = piece
+    return join_lines(lines)
+
+
+def _column_gaps(pieces: list[_Piece], lo: float, hi: float) -> list[float]:
+    """Column boundaries from alignment: x positions inside [lo, hi] that no line's text
+    covers, each gap at least ``MIN_GAP_EM`` wide; the boundary is the gap's middle."""
+    if not pieces:
+        return []
+    size = sorted(p.size for p in pieces)[len(pieces) // 2] or 10.0
+    spans = sorted((p.x0, p.x1) for p in pieces)
+    boundaries: list[float] = []
+    reach = spans[0][1]
+    for x0, x1 in spans[1:]:
+        if x0 - reach >= MIN_GAP_EM * size:
+            boundaries.append((x0 + reach) / 2)
+        reach = max(reach, x1)
+    return [b for b in boundaries if lo < b < hi]
+
+
+def _baseline_rows(pieces: list[_Piece]) -> list[list[_Piece]]:
+    """Pieces grouped by baseline, top down."""
+    pieces = sorted(pieces, key=lambda p: -p.y)
+    rows: list[list[_Piece]] = []
+    for piece in pieces:
+        if rows and abs(rows[-1][0].y - piece.y) <= 0.3 * max(piece.size, 1.0):
+            rows[-1].append(piece)
+        else:
+            rows.append([piece])
+    return rows
+
+
+def _spanning_free_gaps(rows: list[list[_Piece]], lo: float, hi: float) -> list[float]:
+    """Column gaps of the rows, a row that crosses a gap others leave open (a header over
+    two columns) left out of the reckoning when most rows agree on the gap."""
+    everything = [p for row in rows for p in row]
+    gaps = _column_gaps(everything, lo, hi)
+    if len(rows) < 3:
+        return gaps
+    # Rows that would close a gap: drop the fewest that let the most columns open.
+    wide = [row for row in rows if len(row) <= 2]
+    narrow = [row for row in rows if len(row) > 2]
+    if wide and len(narrow) >= 2:
+        more = _column_gaps([p for row in narrow for p in row], lo, hi)
+        if len(more) > len(gaps) and len(narrow) >= 0.6 * len(rows):
+            return more
+    return gaps
+
+
+def _grid_cells(region: _Region, pieces: list[_Piece]) -> tuple[list[float], list[float]]:
+    """Column and row boundaries of a region: its rules', with the text's alignment where
+    the rules say nothing (no vertical rules; bands of several lines between two rules)."""
+    xs = list(region.xs)
+    if len(xs) < 2 or xs[0] > region.x0 + SNAP or xs[-1] < region.x1 - SNAP:
+        xs = _positions(xs + [region.x0, region.x1])
+    if len(xs) <= 2:
+        rows = _baseline_rows(pieces)
+        xs = [region.x0] + _spanning_free_gaps(rows, region.x0, region.x1) + [region.x1]
+    ys = list(region.ys) or [region.y1]
+    if ys[0] < region.y1 - SNAP:
+        ys.insert(0, region.y1)
+    if ys[-1] > region.y0 + SNAP:
+        ys.append(region.y0)
+    if not region.vertical:  # rows ruled off in bands: a band of several rows is split by baseline
+        ys = _split_bands(ys, pieces)
+    return xs, ys
+
+
+def _split_bands(ys: list[float], pieces: list[_Piece]) -> list[float]:
+    """Between horizontal rules that do not part every row (the header rule of a booktabs
+    table), each baseline is a row. Bands of one or two lines stay one row each."""
+    out = [ys[0]]
+    for top, bottom in zip(ys, ys[1:], strict=False):
+        inside = [p for p in pieces if bottom < (p.top + p.bottom) / 2 < top]
+        rows = _baseline_rows(inside)
+        if len(rows) >= 3:
+            for upper, lower in zip(rows, rows[1:], strict=False):
+                out.append((min(p.bottom for p in upper) + max(p.top for p in lower)) / 2)
+        out.append(bottom)
+    return out
+
+
+def build_table(region: _Region, items: list[Item]) -> dict[str, Any] | None:
+    """Rows of cells for the region (None when it is no table: fewer than two rows or two
+    columns hold text)."""
+    pieces = _pieces(items)
+    if not pieces:
+        return None
+    xs, ys = _grid_cells(region, pieces)
+    ncols, nrows = len(xs) - 1, len(ys) - 1
+    if ncols < 1 or nrows < 1 or ncols * nrows > MAX_GRID:
+        return None
+    slots: dict[tuple[int, int], list[_Piece]] = {}
+    for piece in pieces:
+        cx, cy = (piece.x0 + piece.x1) / 2, (piece.top + piece.bottom) / 2
+        col = min(ncols - 1, max(0, bisect_right(xs, cx) - 1))
+        row = min(nrows - 1, max(0, _row_of(ys, cy)))
+        slots.setdefault((row, col), []).append(piece)
+    keep_cols = [c for c in range(ncols) if any((r, c) in slots for r in range(nrows))]
+    keep_rows = [r for r in range(nrows) if any((r, c) in slots for c in range(ncols))]
+    if len(keep_cols) < 2 or len(keep_rows) < 2:
+        return None
+    xs, ys, slots = _drop_empty(xs, ys, slots, keep_cols, keep_rows)
+    cells = _spans(region, xs, ys, slots)
+    if cells is None or sum(len(r) for r in cells) > MAX_CELLS:
+        return None
+    rows = [[_cell(text, cs, rs) for text, cs, rs in row] for row in cells]
+    return {"rows": rows, "header_rows": _header_rows(cells, slots, len(xs) - 1)}
+
+
+def _row_of(ys: list[float], y: float) -> int:
+    """The band of ``ys`` (top down) that holds ``y``."""
+    lo, hi = 0, len(ys) - 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if ys[mid + 1] >= y:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo - 1 if lo == len(ys) - 1 else lo
+
+
+def _drop_empty(xs: list[float], ys: list[float], slots: dict[tuple[int, int], list[_Piece]],
+                keep_cols: list[int], keep_rows: list[int]) -> tuple[list[float], list[float], dict[tuple[int, int],
+                                                                                                  list[_Piece]]]:
+    """Columns and rows that hold no text (the sliver between a double border) are merged
+    into their neighbour: the boundary between them goes."""
+    new_xs = [xs[keep_cols[0]]] + [xs[c] for c in keep_cols[1:]] + [xs[keep_cols[-1] + 1]]
+    new_ys = [ys[keep_rows[0]]] + [ys[r] for r in keep_rows[1:]] + [ys[keep_rows[-1] + 1]]
+    col_map = {c: i for i, c in enumerate(keep_cols)}
+    row_map = {r: i for i, r in enumerate(keep_rows)}
+    moved = {(row_map[r], col_map[c]): v for (r, c), v in slots.items()}
+    return new_xs, new_ys, moved
+
+
+def _spans(region: _Region, xs: list[float], ys: list[float],
+           slots: dict[tuple[int, int], list[_Piece]]) -> list[list[tuple[str, int, int]]] | None:
+    """Cells with their spans: neighbouring boxes with no rule between them are one cell.
+    Without vertical rules every box is its own cell (the text decided the columns), except
+    a piece of text that runs over a column boundary, which spans the columns it covers."""
+    ncols, nrows = len(xs) - 1, len(ys) - 1
+    parent = list(range(ncols * nrows))
+    if region.vertical:
+        for r in range(nrows):
+            for c in range(ncols):
+                if c + 1 < ncols and not _ruled(region.vertical, xs[c + 1], ys[r + 1], ys[r]):
+                    _union(parent, r * ncols + c, r * ncols + c + 1)
+                if r + 1 < nrows and not _ruled(region.horizontal, ys[r + 1], xs[c], xs[c + 1]):
+                    _union(parent, r * ncols + c, (r + 1) * ncols + c)
+    else:
+        for (r, c), pieces in slots.items():
+            for piece in pieces:
+                for k in range(c + 1, ncols):
+                    if piece.x1 > xs[k] + 0.5 * piece.size:
+                        _union(parent, r * ncols + c, r * ncols + k)
+                for k in range(c - 1, -1, -1):
+                    if piece.x0 < xs[k + 1] - 0.5 * piece.size:
+                        _union(parent, r * ncols + c, r * ncols + k)
+    boxes: dict[int, list[int]] = {}
+    for index in range(ncols * nrows):
+        root = _find(parent, index)
+        r, c = divmod(index, ncols)
+        box = boxes.setdefault(root, [r, c, r, c, 0])
+        box[0], box[1], box[2], box[3] = min(box[0], r), min(box[1], c), max(box[2], r), max(box[3], c)
+        box[4] += 1
+    if any((b[2] - b[0] + 1) * (b[3] - b[1] + 1) != b[4] for b in boxes.values()):
+        parent = list(range(ncols * nrows))  # spans that are no rectangle: plain boxes instead
+        boxes = {i: [i // ncols, i % ncols, i // ncols, i % ncols, 1] for i in range(ncols * nrows)}
+    rows: list[list[tuple[str, int, int]]] = [[] for _ in range(nrows)]
+    for root in sorted(boxes, key=lambda k: (boxes[k][0], boxes[k][1])):
+        r0, c0, r1, c1, _ = boxes[root]
+        pieces = [p for r in range(r0, r1 + 1) for c in range(c0, c1 + 1) for p in slots.get((r, c), [])]
+        rows[r0].append((_cell_text(pieces), c1 - c0 + 1, r1 - r0 + 1))
+    return [row for row in rows if row]
+
+
+def _union(parent: list[int], a: int, b: int) -> None:
+    ra, rb = _find(parent, a), _find(parent, b)
+    if ra != rb:
+        parent[max(ra, rb)] = min(ra, rb)
+
+
+def _ruled(edges: list[_Edge], pos: float, lo: float, hi: float) -> bool:
+    """Whether a rule at ``pos`` covers most of [lo, hi]."""
+    need = 0.5 * (hi - lo)
+    covered = 0.0
+    for edge in edges:
+        if abs(edge.pos - pos) <= SNAP:
+            covered += max(0.0, min(hi, edge.hi) - max(lo, edge.lo))
+    return covered >= need
+
+
+def _cell(text: str, colspan: int, rowspan: int) -> dict[str, Any]:
+    cell: dict[str, Any] = {"text": text}
+    if colspan > 1:
+        cell["colspan"] = colspan
+    if rowspan > 1:
+        cell["rowspan"] = rowspan
+    return cell
+
+
+def _header_rows(cells: list[list[tuple[str, int, int]]], slots: dict[tuple[int, int], list[_Piece]],
+                 ncols: int) -> int:
+    """The header: the first row, and the rows below it while a cell above still spans
+    into them or spreads over several columns (a grouped header)."""
+    header = 1
+    reach = max((rs for _, _, rs in cells[0]), default=1)
+    spread = any(cs > 1 for _, cs, _ in cells[0]) and len(cells[0]) < ncols
+    while header < len(cells) - 1 and (header < reach or spread):
+        spread = False
+        reach = max(reach, header + max((rs for _, _, rs in cells[header]), default=1))
+        header += 1
+    return header
+
+
+# --- the page ---------------------------------------------------------------------------------
+
+def table_item(region: _Region, table: dict[str, Any], items: list[Item]) -> Item:
+    """One item standing for the whole table in the page's reading order."""
+    text = "\n".join(" | ".join(c["text"] for c in row) for row in table["rows"])
+    size = sorted(i.size for i in items)[len(items) // 2]
+    top = max(i.y1 for i in items)
+    return Item(text=text, x0=min(region.x0, min(i.x0 for i in items)), y0=min(region.y0, min(i.y0 for i in items)),
+                x1=max(region.x1, max(i.x1 for i in items)), y1=max(region.y1, top), y=max(i.y for i in items),
+                size=size, kind="table", table=table)
+
+
+def find_tables(rows: list[list[Item]], evidence: dict[str, Any], width: float, height: float) -> list[list[Item]]:
+    """The page's rows (baseline groups, top down) with each table's lines replaced by one
+    ``table`` item, placed where the table's first line was."""
+    horizontal, vertical = read_rules(evidence, width, height)
+    regions = grid_regions(horizontal, vertical)
+    regions += stacked_regions(horizontal, regions, rows)
+    regions.sort(key=lambda r: -r.y1)
+    claimed: dict[int, _Region] = {}
+    for region in regions:
+        for row in rows:
+            for item in row:
+                if id(item) not in claimed and item.kind == "line" and region.holds(item):
+                    claimed[id(item)] = region
+                    region.items.append(item)
+    tables: dict[int, Item] = {}
+    for region in regions:
+        if not region.items:
+            continue
+        table = build_table(region, region.items)
+        if table is not None:
+            tables[id(region)] = table_item(region, table, region.items)
+        else:
+            for item in region.items:
+                del claimed[id(item)]
+    out: list[list[Item]] = []
+    placed: set[int] = set()
+    for row in rows:
+        kept = []
+        for item in row:
+            region = claimed.get(id(item))
+            if region is None:
+                kept.append(item)
+            elif id(region) not in placed:
+                placed.add(id(region))
+                kept.append(tables[id(region)])
+        if kept:
+            out.append(kept)
+    return out
+
+
+def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
+    """Runs of at least two consecutive baselines with three or more narrow segments (one
+    wide cell, a description, allowed) are a table without rules; columns from alignment."""
+    def is_row(group: list[Item]) -> bool:
+        return len(group) >= 3 and sum(i.x1 - i.x0 >= 0.3 * width for i in group) <= 1 and \
+            all(i.kind == "line" for i in group)
+
+    out: list[list[Item]] = []
+    index = 0
+    while index < len(rows):
+        end = index
+        while end < len(rows) and end - index < MAX_TABLE_LINES and is_row(rows[end]) and (
+                end == index or rows[end - 1][0].y - rows[end][0].y <= 3.0 * rows[end][0].size):
+            end += 1
+        table = None
+        if end - index >= 2:
+            items = [item for row in rows[index:end] for item in row]
+            region = _Region(min(i.x0 for i in items), min(i.y0 for i in items), max(i.x1 for i in items),
+                             max(i.y1 for i in items), [], [], [], [], items)
+            found = build_table(region, items)
+            table = table_item(region, found, items) if found is not None else None
+        if table is not None:
+            out.append([table])
+            index = end
+        else:
+            out.append(rows[index])
+            index += 1
+    return out
