@@ -31,6 +31,7 @@ MAX_GRID = 40_000  # elementary cells of one grid
 MAX_CELLS = 20_000  # cells of one table written out
 MAX_TABLE_LINES = 2000  # lines of one region aligned into columns
 MIN_GAP_EM = 0.9  # a column gap is at least this many ems wide
+MIN_FILLED = 0.5  # share of a table's cells that hold text
 STACK_SLACK = 0.06  # share of a rule's length its ends may differ from its stack's
 
 
@@ -158,13 +159,41 @@ def grid_regions(horizontal: list[_Edge], vertical: list[_Edge]) -> list[_Region
     for hs, vs in groups.values():
         if len(hs) < 2 or len(vs) < 2:
             continue
-        x0, x1 = min(e.lo for e in hs + []) if hs else 0.0, max(e.hi for e in hs)
-        x0, x1 = min(x0, min(v.pos for v in vs)), max(x1, max(v.pos for v in vs))
+        x0, x1 = min(min(e.lo for e in hs), min(v.pos for v in vs)), max(max(e.hi for e in hs), max(v.pos for v in vs))
         y0 = min(min(h.pos for h in hs), min(v.lo for v in vs))
         y1 = max(max(h.pos for h in hs), max(v.hi for v in vs))
+        hs, vs = _structural(hs, vs, (x0, y0, x1, y1))
         regions.append(_Region(x0, y0, x1, y1, _positions([v.pos for v in vs]),
                                _positions([h.pos for h in hs])[::-1], hs, vs))
     return regions
+
+
+def _structural(hs: list[_Edge], vs: list[_Edge], box: tuple[float, float, float, float]) -> tuple[list[_Edge],
+                                                                                                  list[_Edge]]:
+    """The rules that part cells: those whose both ends meet the table's border or another
+    such rule. A box drawn around a label inside a cell (or a shaded band's outline) meets
+    only itself, and would otherwise cut its cell into rows and columns of slivers."""
+    x0, y0, x1, y1 = box
+    keep_h = [abs(h.pos - y0) <= SNAP or abs(h.pos - y1) <= SNAP for h in hs]
+    keep_v = [abs(v.pos - x0) <= SNAP or abs(v.pos - x1) <= SNAP for v in vs]
+
+    def meets(end: float, pos: float, others: list[_Edge], kept: list[bool], lo: float, hi: float) -> bool:
+        if abs(end - lo) <= SNAP or abs(end - hi) <= SNAP:
+            return True
+        return any(k and abs(o.pos - end) <= SNAP and o.lo - SNAP <= pos <= o.hi + SNAP
+                   for o, k in zip(others, kept, strict=True))
+
+    for _ in range(8):  # each pass adds the rules that meet those already kept: a few suffice
+        changed = False
+        for i, h in enumerate(hs):
+            if not keep_h[i] and meets(h.lo, h.pos, vs, keep_v, x0, x1) and meets(h.hi, h.pos, vs, keep_v, x0, x1):
+                keep_h[i] = changed = True
+        for i, v in enumerate(vs):
+            if not keep_v[i] and meets(v.lo, v.pos, hs, keep_h, y0, y1) and meets(v.hi, v.pos, hs, keep_h, y0, y1):
+                keep_v[i] = changed = True
+        if not changed:
+            break
+    return [h for h, k in zip(hs, keep_h, strict=True) if k], [v for v, k in zip(vs, keep_v, strict=True) if k]
 
 
 def _positions(values: list[float]) -> list[float]:
@@ -352,9 +381,9 @@ def build_table(region: _Region, items: list[Item]) -> dict[str, Any] | None:
     keep_rows = [r for r in range(nrows) if any((r, c) in slots for c in range(ncols))]
     if len(keep_cols) < 2 or len(keep_rows) < 2:
         return None
-    xs, ys, slots = _drop_empty(xs, ys, slots, keep_cols, keep_rows)
+    xs, ys, slots = _drop_empty(region, xs, ys, slots, keep_cols, keep_rows)
     cells = _spans(region, xs, ys, slots)
-    if cells is None or sum(len(r) for r in cells) > MAX_CELLS:
+    if cells is None or sum(len(r) for r in cells) > MAX_CELLS or not _filled(cells):
         return None
     rows = [[_cell(text, cs, rs) for text, cs, rs in row] for row in cells]
     return {"rows": rows, "header_rows": _header_rows(cells, slots, len(xs) - 1)}
@@ -372,17 +401,25 @@ def _row_of(ys: list[float], y: float) -> int:
     return lo - 1 if lo == len(ys) - 1 else lo
 
 
-def _drop_empty(xs: list[float], ys: list[float], slots: dict[tuple[int, int], list[_Piece]],
-                keep_cols: list[int], keep_rows: list[int]) -> tuple[list[float], list[float], dict[tuple[int, int],
-                                                                                                  list[_Piece]]]:
-    """Columns and rows that hold no text (the sliver between a double border) are merged
-    into their neighbour: the boundary between them goes."""
-    new_xs = [xs[keep_cols[0]]] + [xs[c] for c in keep_cols[1:]] + [xs[keep_cols[-1] + 1]]
-    new_ys = [ys[keep_rows[0]]] + [ys[r] for r in keep_rows[1:]] + [ys[keep_rows[-1] + 1]]
+def _drop_empty(region: _Region, xs: list[float], ys: list[float], slots: dict[tuple[int, int], list[_Piece]],
+                keep_cols: list[int], keep_rows: list[int]) -> tuple[list[float], list[float],
+                                                                   dict[tuple[int, int], list[_Piece]]]:
+    """Columns and rows that hold no text (the sliver between a double border, a label's
+    box) are merged into their neighbours; of the boundaries between two kept ones, the
+    longest ruled stays."""
+    new_xs = [xs[0]] + [_best(region.vertical, xs, a + 1, b) for a, b in zip(keep_cols, keep_cols[1:], strict=False)]
+    new_ys = [ys[0]] + [_best(region.horizontal, ys, a + 1, b) for a, b in zip(keep_rows, keep_rows[1:], strict=False)]
     col_map = {c: i for i, c in enumerate(keep_cols)}
     row_map = {r: i for i, r in enumerate(keep_rows)}
     moved = {(row_map[r], col_map[c]): v for (r, c), v in slots.items()}
-    return new_xs, new_ys, moved
+    return new_xs + [xs[-1]], new_ys + [ys[-1]], moved
+
+
+def _best(edges: list[_Edge], positions: list[float], first: int, last: int) -> float:
+    """Of ``positions[first..last]``, the one the rules cover furthest."""
+    if first == last:
+        return positions[first]
+    return max(positions[first:last + 1], key=lambda pos: sum(e.hi - e.lo for e in edges if abs(e.pos - pos) <= SNAP))
 
 
 def _spans(region: _Region, xs: list[float], ys: list[float],
@@ -408,22 +445,35 @@ def _spans(region: _Region, xs: list[float], ys: list[float],
                 for k in range(c - 1, -1, -1):
                     if piece.x0 < xs[k + 1] - 0.5 * piece.size:
                         _union(parent, r * ncols + c, r * ncols + k)
-    boxes: dict[int, list[int]] = {}
+    members: dict[int, list[int]] = {}
     for index in range(ncols * nrows):
-        root = _find(parent, index)
-        r, c = divmod(index, ncols)
-        box = boxes.setdefault(root, [r, c, r, c, 0])
-        box[0], box[1], box[2], box[3] = min(box[0], r), min(box[1], c), max(box[2], r), max(box[3], c)
-        box[4] += 1
-    if any((b[2] - b[0] + 1) * (b[3] - b[1] + 1) != b[4] for b in boxes.values()):
-        parent = list(range(ncols * nrows))  # spans that are no rectangle: plain boxes instead
-        boxes = {i: [i // ncols, i % ncols, i // ncols, i % ncols, 1] for i in range(ncols * nrows)}
+        members.setdefault(_find(parent, index), []).append(index)
+    boxes: dict[int, list[int]] = {}
+    for root, group in members.items():
+        r0, r1 = min(i // ncols for i in group), max(i // ncols for i in group)
+        c0, c1 = min(i % ncols for i in group), max(i % ncols for i in group)
+        if (r1 - r0 + 1) * (c1 - c0 + 1) == len(group):
+            boxes[root] = [r0, c0, r1, c1]
+        else:  # a span that is no rectangle (a broken rule): its boxes stand alone
+            boxes.update((i, [i // ncols, i % ncols, i // ncols, i % ncols]) for i in group)
     rows: list[list[tuple[str, int, int]]] = [[] for _ in range(nrows)]
     for root in sorted(boxes, key=lambda k: (boxes[k][0], boxes[k][1])):
-        r0, c0, r1, c1, _ = boxes[root]
+        r0, c0, r1, c1 = boxes[root]
         pieces = [p for r in range(r0, r1 + 1) for c in range(c0, c1 + 1) for p in slots.get((r, c), [])]
         rows[r0].append((_cell_text(pieces), c1 - c0 + 1, r1 - r0 + 1))
     return [row for row in rows if row]
+
+
+def _filled(rows: list[list[tuple[str, int, int]]]) -> bool:
+    """Whether the cells are filled like a table's: most rows say something in two cells or
+    more, or (a form to fill in) the first column labels every row and the first row every
+    column. A chart's gridlines hold one scattered label per row."""
+    full = sum(sum(bool(c[0]) for c in row) >= 2 for row in rows)
+    if full >= MIN_FILLED * len(rows):
+        return True
+    labels = all(row[0][0] for row in rows[1:])
+    heads = all(c[0] for c in rows[0][1:]) and len(rows[0]) >= 2
+    return labels and heads
 
 
 def _union(parent: list[int], a: int, b: int) -> None:
