@@ -30,7 +30,7 @@ MAX_CROSSINGS = 200_000  # horizontal x vertical pairs tested for crossings on o
 MAX_GRID = 40_000  # elementary cells of one grid
 MAX_CELLS = 20_000  # cells of one table written out
 MAX_TABLE_LINES = 2000  # lines of one region aligned into columns
-MIN_GAP_EM = 0.9  # a column gap is at least this many ems wide
+MIN_GAP_EM = 0.9  # a column gap is at least this many ems wide (word spaces are about 0.25)
 MIN_FILLED = 0.5  # share of a table's cells that hold text
 STACK_SLACK = 0.06  # share of a rule's length its ends may differ from its stack's
 
@@ -343,20 +343,26 @@ def _grid_cells(region: _Region, pieces: list[_Piece]) -> tuple[list[float], lis
     if ys[-1] > region.y0 + SNAP:
         ys.append(region.y0)
     if not region.vertical:  # rows ruled off in bands: a band of several rows is split by baseline
-        ys = _split_bands(ys, pieces)
+        ys = _split_bands(ys, xs, pieces)
     return xs, ys
 
 
-def _split_bands(ys: list[float], pieces: list[_Piece]) -> list[float]:
+def _split_bands(ys: list[float], xs: list[float], pieces: list[_Piece]) -> list[float]:
     """Between horizontal rules that do not part every row (the header rule of a booktabs
-    table), each baseline is a row. Bands of one or two lines stay one row each."""
+    table), each baseline starts a row, unless its first column is empty: then it goes on
+    the cells of the line above (a cell of several lines). Bands of one or two lines stay
+    one row each."""
     out = [ys[0]]
+    first = xs[1] if len(xs) > 2 else math.inf
     for top, bottom in zip(ys, ys[1:], strict=False):
         inside = [p for p in pieces if bottom < (p.top + p.bottom) / 2 < top]
         rows = _baseline_rows(inside)
         if len(rows) >= 3:
             for upper, lower in zip(rows, rows[1:], strict=False):
-                out.append((min(p.bottom for p in upper) + max(p.top for p in lower)) / 2)
+                size = max(p.size for p in lower)
+                leads = any((p.x0 + p.x1) / 2 < first for p in lower)
+                if leads or upper[0].y - lower[0].y > 2.0 * size:
+                    out.append((min(p.bottom for p in upper) + max(p.top for p in lower)) / 2)
         out.append(bottom)
     return out
 
