@@ -29,7 +29,7 @@ from .layout import (
     reading_order,
 )
 from .settings import OrganizeOptions
-from .tables import find_tables, unruled_tables
+from .tables import continues_table, find_tables, join_rows, unruled_tables
 
 MARGIN_SHARE = 0.12  # running heads and folios sit in the outer 12% of the page height
 MARGIN_LINES = 3  # and among the three outermost lines there
@@ -114,6 +114,7 @@ class _Stream:
         self.seen = 0
         self.organized = 0  # pages organized here (a saved stream without evidence has none)
         self.without_evidence = 0
+        self.ruling_skipped = 0  # pages whose evidence has no ruling: too many paths to read
         self.fallbacks = 0  # pages whose organization failed, sent out with their raw text
         self.previous_body = 10.0
 
@@ -128,6 +129,8 @@ class _Stream:
                                         if self.opts.furniture else "turned off (organize.furniture=false)")
         if self.without_evidence:
             result["pages_without_evidence"] = self.without_evidence
+        if self.ruling_skipped:
+            result["ruling_skipped_pages"] = self.ruling_skipped
         return result
 
     def push(self, record: dict[str, Any]) -> Iterator[dict[str, Any]]:
@@ -145,6 +148,7 @@ class _Stream:
             yield self._finish_raw(record)
             return
         self.organized += 1
+        self.ruling_skipped += evidence.get("rules_skipped") is True
         self.pending.append(self._prepared(record))
         while len(self.pending) > self.opts.window:
             yield from self._advance()
@@ -194,6 +198,7 @@ class _Stream:
         try:
             if self.opts.continuation and before.number + 1 == after.number:
                 _continue(before, after, self.opts)
+                _continue_table(before, after)
         except _PAGE_FAULTS as exc:  # noqa: BLE001 - this page falls back, the rest go on
             after.error = _failure(exc)
 
@@ -357,6 +362,26 @@ def _continue(before: _Page, after: _Page, opts: OrganizeOptions) -> None:
 
 
 BREAK_ZONE = 0.35
+
+
+def _continue_table(before: _Page, after: _Page) -> None:
+    """A table broken by the page end (same columns, from the foot of one page to the head
+    of the next) becomes one table block on the page where it starts."""
+    tail = next((b for b in reversed(before.blocks) if b.kind not in _FLOATS), None)
+    head = next((b for b in after.blocks if b.kind not in ("figure", "caption")), None)
+    if tail is None or head is None or tail.table is None or head.table is None:
+        return
+    if tail.last is None or head.first is None:
+        return
+    if not continues_table(tail.table, head.table, tail.last.y0 / _height(before), head.first.y1 / _height(after),
+                           BREAK_ZONE):
+        return
+    rows = join_rows(tail.table, head.table)
+    # Decided: from here on nothing can fail, so a page is never left half joined.
+    tail.table = dict(tail.table, rows=rows)
+    tail.text = "\n".join(" | ".join(c["text"] for c in row) for row in rows)
+    tail.spans.extend(head.spans)
+    after.blocks = [b for b in after.blocks if b is not head]
 
 
 def _height(page: _Page) -> float:

@@ -436,11 +436,12 @@ def _spans(region: _Region, xs: list[float], ys: list[float],
     ncols, nrows = len(xs) - 1, len(ys) - 1
     parent = list(range(ncols * nrows))
     if region.vertical:
+        across, down = _at(region.vertical, xs), _at(region.horizontal, ys)
         for r in range(nrows):
             for c in range(ncols):
-                if c + 1 < ncols and not _ruled(region.vertical, xs[c + 1], ys[r + 1], ys[r]):
+                if c + 1 < ncols and not _ruled(across[c + 1], ys[r + 1], ys[r]):
                     _union(parent, r * ncols + c, r * ncols + c + 1)
-                if r + 1 < nrows and not _ruled(region.horizontal, ys[r + 1], xs[c], xs[c + 1]):
+                if r + 1 < nrows and not _ruled(down[r + 1], xs[c], xs[c + 1]):
                     _union(parent, r * ncols + c, (r + 1) * ncols + c)
     else:
         for (r, c), pieces in slots.items():
@@ -488,14 +489,22 @@ def _union(parent: list[int], a: int, b: int) -> None:
         parent[max(ra, rb)] = min(ra, rb)
 
 
-def _ruled(edges: list[_Edge], pos: float, lo: float, hi: float) -> bool:
-    """Whether a rule at ``pos`` covers most of [lo, hi]."""
-    need = 0.5 * (hi - lo)
-    covered = 0.0
+def _at(edges: list[_Edge], positions: list[float]) -> list[list[_Edge]]:
+    """The rules lying on each of ``positions`` (sorted either way), found once per table."""
+    order = sorted(range(len(positions)), key=positions.__getitem__)
+    ranked = [positions[i] for i in order]
+    found: list[list[_Edge]] = [[] for _ in positions]
     for edge in edges:
-        if abs(edge.pos - pos) <= SNAP:
-            covered += max(0.0, min(hi, edge.hi) - max(lo, edge.lo))
-    return covered >= need
+        for k in range(bisect_left(ranked, edge.pos - SNAP), bisect_right(ranked, edge.pos + SNAP)):
+            found[order[k]].append(edge)
+    return found
+
+
+def _ruled(edges: list[_Edge], lo: float, hi: float) -> bool:
+    """Whether the rules (all on one line) cover most of [lo, hi]."""
+    lo, hi = min(lo, hi), max(lo, hi)
+    covered = sum(max(0.0, min(hi, edge.hi) - max(lo, edge.lo)) for edge in edges)
+    return covered >= 0.5 * (hi - lo)
 
 
 def _cell(text: str, colspan: int, rowspan: int) -> dict[str, Any]:
@@ -601,3 +610,25 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
             out.append(rows[index])
             index += 1
     return out
+
+
+def _width(rows: list[list[dict[str, Any]]]) -> int:
+    return max((sum(int(c.get("colspan", 1)) for c in row) for row in rows), default=0)
+
+
+def continues_table(tail: dict[str, Any], head: dict[str, Any], tail_bottom: float, head_top: float,
+                    zone: float) -> bool:
+    """Whether ``head`` (the first block of a page, a table starting in its top ``zone``)
+    goes on with ``tail`` (the last table of the page before, ending in its bottom
+    ``zone``): both as many columns wide. Heights are shares of the page (0 bottom, 1 top)."""
+    return tail_bottom <= zone and head_top >= 1 - zone and _width(tail["rows"]) == _width(head["rows"]) > 0
+
+
+def join_rows(tail: dict[str, Any], head: dict[str, Any]) -> list[list[dict[str, Any]]]:
+    """The rows of a table continued on the next page: a header repeated there is dropped."""
+    rows = head["rows"]
+    repeat = head.get("header_rows", 0)
+    if repeat and [[c["text"] for c in r] for r in rows[:repeat]] == \
+            [[c["text"] for c in r] for r in tail["rows"][:repeat]]:
+        rows = rows[repeat:]
+    return tail["rows"] + rows

@@ -99,12 +99,14 @@ def test_headings_stand_alone_with_levels(run_cli, paper):
     assert make_fixtures.PAPER_TITLE in headings
 
 
-def test_table_rows_one_per_line(run_cli, paper):
+def test_table_one_block_its_rows_one_per_line(run_cli, paper):
     lines = _text_view(run_cli, paper)
     for row in make_fixtures.PAPER_TABLE:
         assert " | ".join(row) in lines
     blocks = [b for page in _pages(_extract(run_cli, paper)) for b in page["blocks"]]
-    assert sum(b["kind"] == "table_row" for b in blocks) == len(make_fixtures.PAPER_TABLE)
+    tables = [b for b in blocks if b["kind"] == "table"]
+    assert len(tables) == 1
+    assert [[c["text"] for c in row] for row in tables[0]["rows"]] == make_fixtures.PAPER_TABLE
 
 
 def test_figure_caption_and_footnote_blocks(run_cli, paper):
@@ -154,7 +156,8 @@ def test_continuation_and_columns_can_be_turned_off(run_cli, paper):
 def test_page_text_is_the_blocks(run_cli, paper):
     for page in _pages(_extract(run_cli, paper)):
         texts = [b["text"] if b["kind"] != "figure" else "[figure]" for b in page["blocks"]]
-        assert page["text"].replace("\n\n", "\n").split("\n") == texts
+        # A table's text is its rows, one a line.
+        assert page["text"].replace("\n\n", "\n").split("\n") == [ln for t in texts for ln in t.split("\n")]
 
 
 # --- the Chinese regulation -------------------------------------------------------------------

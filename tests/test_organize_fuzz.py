@@ -209,8 +209,34 @@ def documents(draw: st.DrawFn, max_pages: int = 6) -> list[dict[str, Any]]:
                   draw(st.lists(st.tuples(COORD, COORD, COORD, COORD) | st.tuples(xs, ys, xs, ys), max_size=3))]
         evidence = {"width": width, "height": height, "rotation": rotation, "lines": lines, "images": images,
                     "clipped_chars": 0, "unmapped_chars": 0}
+        if draw(st.integers(0, 2)):
+            evidence["rules"] = _grid(lines, w, draw(st.integers(0, 3))) + \
+                draw(st.lists(st.one_of(st.tuples(xs, ys, xs, ys).map(list), RULES), max_size=8))
         pages.append({"page": number, "status": "text", "text": _raw(lines), "evidence": evidence})
     return pages
+
+
+# Rules as the evidence writes them, and as a damaged stream may hold them.
+RULES = st.one_of(st.tuples(COORD, COORD, COORD, COORD).map(list),
+                  st.lists(st.one_of(st.floats(), st.text(max_size=2), st.none(), st.booleans(), st.just([])),
+                           max_size=5),
+                  st.sampled_from([None, "x", {}, 1e308, [float("nan")] * 4, [0, 1e308, float("inf"), 5]]))
+
+
+def _grid(lines: list[dict[str, Any]], width: float, style: int) -> list[list[float]]:
+    """Rules around the page's lines as a table draws them: a full grid (style 1), rules
+    between rows only (2), a booktabs top, header and bottom rule (3), none (0)."""
+    if not style or not lines:
+        return []
+    ys = sorted({float(line["y"]) for line in lines}, reverse=True)
+    size = float(lines[0]["size"])
+    cuts = [ys[0] + size] + [(a + b) / 2 for a, b in zip(ys, ys[1:], strict=False)] + [ys[-1] - 0.4 * size]
+    if style == 3:
+        cuts = [cuts[0], cuts[min(1, len(cuts) - 1)], cuts[-1]]
+    rules = [[36.0, y, width - 36.0, y] for y in cuts]
+    if style == 1:
+        rules += [[x, cuts[-1], x, cuts[0]] for x in (36.0, width / 3, 2 * width / 3, width - 36.0)]
+    return rules
 
 
 def _raw(lines: list[dict[str, Any]]) -> str:
