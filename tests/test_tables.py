@@ -1,0 +1,255 @@
+"""Tables (SPEC §7.4) on drawn PDFs, checked as a reader sees them: the JSON rows and spans,
+the Markdown table and the text view; and the bounds that keep a hostile page cheap."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import records
+from reportlab.lib.pagesizes import A4
+from reportlab.pdfgen import canvas
+
+from siftpdf.layout import Item
+from siftpdf.markdown import page_markdown
+from siftpdf.organize import organize_records
+from siftpdf.settings import OrganizeOptions
+from siftpdf.tables import find_tables
+
+BODY = "The survey counted every gauge along the river and the table gives what was found."
+
+
+def _extract(run_cli, path: Path, *extra: str) -> list[dict[str, Any]]:
+    result = run_cli("extract", "--in-process", *extra, str(path))
+    assert result.exit_code == 0, result.output
+    return records(result.output)
+
+
+def _tables(recs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [b for r in recs if "page" in r for b in r["blocks"] if b["kind"] == "table"]
+
+
+def _texts(table: dict[str, Any]) -> list[list[str]]:
+    return [[c["text"] for c in row] for row in table["rows"]]
+
+
+def _grid(c: canvas.Canvas, xs: list[float], ys: list[float]) -> None:
+    for y in ys:
+        c.line(xs[0], y, xs[-1], y)
+    for x in xs:
+        c.line(x, ys[0], x, ys[-1])
+
+
+@pytest.fixture(scope="module")
+def ruled(tmp_path_factory) -> Path:
+    """A fully ruled table: a header cell over two columns, a cell of two lines."""
+    path = tmp_path_factory.mktemp("tables") / "ruled.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 760, BODY)
+    xs, ys = [72, 200, 320, 440], [720, 680, 640, 620]
+    for y in ys:
+        c.line(xs[0], y, xs[-1], y)
+    c.line(200, 700, 440, 700)  # under the spanning header cell only: Station spans two rows
+    for x in (72, 200, 440):
+        c.line(x, ys[0], x, ys[-1])
+    c.line(320, 700, 320, ys[-1])  # the header's second cell spans two columns: no rule above 700
+    c.setFont("Helvetica-Bold", 10)
+    c.drawString(76, 706, "Station")
+    c.drawString(204, 706, "Flow (m3/s)")
+    c.setFont("Helvetica", 10)
+    c.drawString(204, 686, "min")
+    c.drawString(324, 686, "max")
+    c.drawString(76, 666, "Upper weir on the")
+    c.drawString(76, 654, "north branch")
+    c.drawString(204, 660, "1.20")
+    c.drawString(324, 660, "4.85")
+    c.drawString(76, 626, "Mill bridge")
+    c.drawString(204, 626, "2.05")
+    c.drawString(324, 626, "6.61")
+    c.drawString(72, 590, "After the table the text goes on as before.")
+    c.showPage()
+    c.save()
+    return path
+
+
+def test_ruled_table_rows_spans_and_multiline_cells(run_cli, ruled):
+    tables = _tables(_extract(run_cli, ruled))
+    assert len(tables) == 1
+    table = tables[0]
+    assert _texts(table) == [["Station", "Flow (m3/s)"], ["min", "max"],
+                             ["Upper weir on the north branch", "1.20", "4.85"], ["Mill bridge", "2.05", "6.61"]]
+    assert table["rows"][0][0].get("rowspan") == 2 and table["rows"][0][1].get("colspan") == 2
+    assert table["header_rows"] == 2
+
+
+def test_ruled_table_markdown_and_text_view(run_cli, ruled):
+    recs = _extract(run_cli, ruled)
+    page = next(r for r in recs if "page" in r)
+    md = page_markdown(page)
+    assert '<th rowspan="2">Station</th><th colspan="2">Flow (m3/s)</th>' in md
+    assert "<td>Upper weir on the north branch</td><td>1.20</td><td>4.85</td>" in md
+    text = run_cli("extract", "--in-process", "--text", str(ruled)).output.split("\n")
+    assert "Upper weir on the north branch | 1.20 | 4.85" in text
+    assert "Mill bridge | 2.05 | 6.61" in text
+    assert BODY in text
+
+
+def test_ruling_is_in_the_evidence(run_cli, ruled):
+    page = next(r for r in _extract(run_cli, ruled, "--set", "output.evidence=true") if "page" in r)
+    rules = page["evidence"]["rules"]
+    def near(a: list[float], b: list[float]) -> bool:  # a stroke's bounds take in half its width
+        return all(abs(u - v) <= 1.0 for u, v in zip(a, b, strict=True))
+
+    assert any(near(r, [72, 620, 72, 720]) for r in rules) and any(near(r, [72, 720, 440, 720]) for r in rules)
+    assert any(near(r, [200, 700, 440, 700]) for r in rules)
+    assert all(r[0] == r[2] or r[1] == r[3] for r in rules)
+
+
+@pytest.fixture(scope="module")
+def booktabs(tmp_path_factory) -> Path:
+    """Horizontal rules only: above the table, under its header, below it."""
+    path = tmp_path_factory.mktemp("tables") / "booktabs.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Times-Roman", 10)
+    c.drawString(72, 760, BODY)
+    c.setLineWidth(0.8)
+    c.line(72, 730, 480, 730)
+    c.setLineWidth(0.4)
+    c.line(72, 712, 480, 712)
+    rows = [["Model", "Params", "Accuracy", "Latency"], ["Small", "11M", "71.2", "3 ms"],
+            ["Base", "110M", "78.9", "9 ms"], ["Large", "340M", "81.4", "27 ms"], ["Huge", "1.3B", "83.0", "95 ms"]]
+    for r, row in enumerate(rows):
+        y = 717 if r == 0 else 700 - 14 * (r - 1)
+        for x, cell in zip((76, 200, 300, 400), row, strict=True):
+            c.drawString(x, y, cell)
+    c.setLineWidth(0.8)
+    c.line(72, 644, 480, 644)
+    c.drawString(72, 610, "Table 2 shows that accuracy grows slowly with the number of parameters.")
+    c.showPage()
+    c.save()
+    return path
+
+
+def test_booktabs_table_columns_from_alignment(run_cli, booktabs):
+    tables = _tables(_extract(run_cli, booktabs))
+    assert len(tables) == 1
+    assert _texts(tables[0]) == [["Model", "Params", "Accuracy", "Latency"], ["Small", "11M", "71.2", "3 ms"],
+                                 ["Base", "110M", "78.9", "9 ms"], ["Large", "340M", "81.4", "27 ms"],
+                                 ["Huge", "1.3B", "83.0", "95 ms"]]
+    page = next(r for r in _extract(run_cli, booktabs) if "page" in r)
+    md = page_markdown(page)
+    assert "| Model | Params | Accuracy | Latency |\n|---|---|---|---|\n| Small | 11M | 71.2 | 3 ms |" in md
+
+
+def test_unruled_aligned_table(run_cli, tmp_path):
+    path = tmp_path / "unruled.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 9)
+    c.drawString(72, 760, BODY)
+    rows = [["Gauge", "Depth", "Flow", "Silt"], ["North", "1.2", "14.3", "low"], ["East", "2.0", "21.7", "high"]]
+    for r, row in enumerate(rows):
+        for x, cell in zip((72, 200, 300, 400), row, strict=True):
+            c.drawString(x, 720 - 14 * r, cell)
+    c.showPage()
+    c.save()
+    tables = _tables(_extract(run_cli, path))
+    assert [_texts(t) for t in tables] == [rows]
+    assert not any("Gauge" in b["text"] for r in _extract(run_cli, path) if "page" in r
+                   for b in r["blocks"] if b["kind"] != "table")
+
+
+def test_table_continued_on_the_next_page_is_one_table(run_cli, tmp_path):
+    path = tmp_path / "continued.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    xs = [72, 250, 420]
+    for page, (top, first, last) in enumerate([(200, 1, 9), (800, 10, 14)]):
+        c.setFont("Helvetica", 10)
+        if page == 0:
+            c.drawString(72, 760, BODY)
+        ys = [top - 18 * k for k in range(last - first + 2)]
+        _grid(c, xs, ys)
+        for k, n in enumerate(range(first, last + 1)):
+            c.drawString(76, ys[k] - 13, f"Gauge {n}")
+            c.drawString(254, ys[k] - 13, f"{n * 1.5:.1f}")
+        if page == 1:
+            c.drawString(72, ys[-1] - 40, "The list ends here.")
+        c.showPage()
+    c.save()
+    recs = _extract(run_cli, path)
+    tables = _tables(recs)
+    assert len(tables) == 1
+    assert [row[0] for row in _texts(tables[0])] == [f"Gauge {n}" for n in range(1, 15)]
+    assert [s["page"] for s in tables[0]["spans"]] == [1, 2]
+    second = [r for r in recs if "page" in r][1]
+    assert [b["kind"] for b in second["blocks"]] == ["paragraph"]
+
+
+def test_page_of_many_tiny_paths_skips_ruling_and_says_so(run_cli, tmp_path):
+    path = tmp_path / "hatched.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 800, "A page hatched with twenty thousand strokes still reads.")
+    for k in range(20000):
+        x, y = 40 + (k % 200) * 2.5, 100 + (k // 200) * 6
+        c.line(x, y, x + 1.5, y + 1.5)
+    c.showPage()
+    c.save()
+    start = time.perf_counter()
+    recs = _extract(run_cli, path, "--set", "output.evidence=true")
+    elapsed = time.perf_counter() - start
+    page = next(r for r in recs if "page" in r)
+    assert page["evidence"]["rules_skipped"] is True and page["evidence"]["rules"] == []
+    assert "twenty thousand strokes" in page["text"]
+    assert recs[-1]["done"]["organization"]["ruling_skipped_pages"] == 1
+    assert elapsed < 30  # a bound against a stall, not a benchmark
+
+
+def _cells_page(rows: int, cols: int) -> dict[str, Any]:
+    """Evidence of one page holding a ruled table of rows x cols cells, one number each."""
+    width, height = 2000.0, 2000.0
+    xs = [50 + 19 * k for k in range(cols + 1)]
+    ys = [1950 - 19 * k for k in range(rows + 1)]
+    lines = []
+    for r in range(rows):
+        base = ys[r] - 14
+        runs = [{"text": str(r * cols + k), "font": "Helvetica", "size": 5.0, "color": "#000000",
+                 "box": [xs[k] + 2, base - 1, xs[k] + 14, base + 4]} for k in range(cols)]
+        lines.append({"y": base, "size": 5.0, "runs": runs})
+    rules = [[xs[0], y, xs[-1], y] for y in ys] + [[x, ys[-1], x, ys[0]] for x in xs]
+    evidence = {"width": width, "height": height, "rotation": 0, "lines": lines, "images": [], "rules": rules,
+                "clipped_chars": 0, "unmapped_chars": 0}
+    return {"page": 1, "status": "text", "text": "", "evidence": evidence}
+
+
+def test_ten_thousand_cells_render():
+    out = list(organize_records(iter([{"meta": {"pages": 1}}, _cells_page(100, 100), {"done": {}}]),
+                                OrganizeOptions()))
+    page = next(r for r in out if "page" in r)
+    tables = [b for b in page["blocks"] if b["kind"] == "table"]
+    assert len(tables) == 1 and sum(len(row) for row in tables[0]["rows"]) == 10_000
+    assert tables[0]["rows"][99][99]["text"] == "9999"
+    md = page_markdown(page)
+    assert md.count("\n") >= 100 and "| 9999 |" in md
+    assert page["text"].split("\n")[-1].endswith("9998 | 9999")
+
+
+def test_hostile_rules_never_break_a_page():
+    page = _cells_page(3, 3)
+    page["evidence"]["rules"] += [[float("nan")] * 4, [1e308, 0, -1e308, 0], "x", None, [1, 2, 3], [True, 0, "a", 5],
+                                  [0, 0, float("inf"), 0]]
+    out = list(organize_records(iter([page, {"done": {}}]), OrganizeOptions()))
+    assert "organize_error" not in out[0]
+    assert _texts(next(b for b in out[0]["blocks"] if b["kind"] == "table"))[2] == ["6", "7", "8"]
+
+
+def test_rows_of_prose_are_no_table():
+    """A page of ordinary lines between two page-wide rules (a running head's rule and a
+    footer's) has one column: no table."""
+    lines = [Item(text=BODY, x0=72, y0=700 - 14 * k, x1=520, y1=708 - 14 * k, y=700 - 14 * k, size=10)
+             for k in range(20)]
+    rules = [[72, 730, 520, 730], [72, 400, 520, 400]]
+    rows = find_tables([[i] for i in lines], {"rules": rules}, 612, 792)
+    assert all(i.kind == "line" for row in rows for i in row)
