@@ -174,36 +174,6 @@ def body_size(items: list[Item]) -> float:
     return max(weights, key=lambda k: weights[k]) if weights else 10.0
 
 
-# --- tables ---------------------------------------------------------------------------------
-
-def find_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
-    """Turn runs of at least two consecutive baselines with three or more narrow segments
-    into table rows (one item per row, cells kept). ``rows`` are baseline groups, top down."""
-    def is_row(group: list[Item]) -> bool:  # one wide cell (a description) is allowed
-        return len(group) >= 3 and sum(i.x1 - i.x0 >= 0.3 * width for i in group) <= 1
-
-    out: list[list[Item]] = []
-    index = 0
-    while index < len(rows):
-        end = index
-        while end < len(rows) and is_row(rows[end]) and (
-                end == index or rows[end - 1][0].y - rows[end][0].y <= 3.0 * rows[end][0].size):
-            end += 1
-        if end - index >= 2:
-            out.extend([_table_row(group)] for group in rows[index:end])
-            index = end
-        else:
-            out.append(rows[index])
-            index += 1
-    return out
-
-
-def _table_row(cells: list[Item]) -> Item:
-    return Item(text=" | ".join(c.text for c in cells), x0=cells[0].x0, y0=min(c.y0 for c in cells),
-                x1=max(c.x1 for c in cells), y1=max(c.y1 for c in cells), y=cells[0].y,
-                size=cells[0].size, kind="table_row", cells=[c.text for c in cells])
-
-
 # --- columns and reading order --------------------------------------------------------------
 
 GUTTER_STEP = 3.0

@@ -25,7 +25,7 @@ KNOWN_SETTINGS: dict[str, str] = {
     "organize.join": "Join lines into paragraphs by geometry (false: one block per line).",
     "organize.hyphens": "Rejoin words hyphenated at a line end.",
     "organize.blocks": "Tell headings, provisions, list items, captions and footnotes apart.",
-    "organize.tables": "Keep each table row on one line.",
+    "organize.tables": "Find tables (ruled, ruled above and below, or aligned) and keep each as rows of cells.",
     "organize.figures": "Place figures where they sat.",
     "organize.continuation": "Join a paragraph continued across a page break.",
     "organize.clip": "Drop text drawn outside its clip (counted in done.clipped_chars).",
@@ -45,7 +45,7 @@ class OrganizeOptions:
     join: bool = True  # lines into paragraphs by geometry
     hyphens: bool = True  # rejoin words hyphenated at a line end
     blocks: bool = True  # headings, provisions, list items, captions, footnotes
-    tables: bool = True  # table rows, one per line
+    tables: bool = True  # tables as blocks of rows and cells
     figures: bool = True  # figures placed where they sat
     continuation: bool = True  # paragraphs continued across page breaks
     clip: bool = True  # drop text drawn outside its clip

@@ -571,12 +571,12 @@ def find_tables(rows: list[list[Item]], evidence: dict[str, Any], width: float, 
     for row in rows:
         kept = []
         for item in row:
-            region = claimed.get(id(item))
-            if region is None:
+            owner = claimed.get(id(item))
+            if owner is None:
                 kept.append(item)
-            elif id(region) not in placed:
-                placed.add(id(region))
-                kept.append(tables[id(region)])
+            elif id(owner) not in placed:
+                placed.add(id(owner))
+                kept.append(tables[id(owner)])
         if kept:
             out.append(kept)
     return out
