@@ -488,7 +488,8 @@ _POINT = _proto(pdfium_c.FPDFPathSegment_GetPoint, _INT, _VP, ctypes.POINTER(cty
                 ctypes.POINTER(ctypes.c_float))
 _SEGMENT_TYPE = _proto(pdfium_c.FPDFPathSegment_GetType, _INT, _VP)
 _SEGMENT_CLOSE = _proto(pdfium_c.FPDFPathSegment_GetClose, _INT, _VP)
-_MOVETO, _LINETO = pdfium_c.FPDF_SEGMENT_MOVETO, pdfium_c.FPDF_SEGMENT_LINETO
+_MOVETO, _LINETO, _BEZIERTO = pdfium_c.FPDF_SEGMENT_MOVETO, pdfium_c.FPDF_SEGMENT_LINETO, pdfium_c.FPDF_SEGMENT_BEZIERTO
+CURVED_PATH = 16  # segments: a path longer than this that curves is a drawing, not ruling
 
 
 class _Ruler:
@@ -555,8 +556,8 @@ def _rule_path(ruler: _Ruler, handle: int, form: _Matrix) -> None:
         ruler.segments += 1
         return
     count = _COUNT_SEGMENTS(handle)
-    ruler.segments += max(0, count)
-    if count <= 0 or ruler.segments > MAX_SEGMENTS:
+    if count <= 0 or ruler.segments + min(count, CURVED_PATH) > MAX_SEGMENTS:
+        ruler.segments += max(0, count)
         return
     matrix = _IDENTITY
     if _MATRIX(handle, probe.matrix_ref):
@@ -566,16 +567,22 @@ def _rule_path(ruler: _Ruler, handle: int, form: _Matrix) -> None:
 
 
 def _rule_segments(ruler: _Ruler, handle: int, count: int, matrix: _Matrix) -> None:
-    """The straight pieces of a path (rectangles, polylines), its curves skipped."""
+    """The straight pieces of a path (rectangles, polylines), its curves skipped. A long path
+    with curves is a drawing (a map, glyph outlines): read no further than its first curve."""
     a, b, c, d, e, f = matrix
     start = last = None
     for index in range(count):
+        ruler.segments += 1
+        if ruler.segments > MAX_SEGMENTS:
+            return
         segment = _SEGMENT(handle, index)
         if not segment or not _POINT(segment, ruler.fx_ref, ruler.fy_ref):
             continue
         x, y = ruler.fx.value, ruler.fy.value
         point = (a * x + c * y + e, b * x + d * y + f)
         kind = _SEGMENT_TYPE(segment)
+        if kind == _BEZIERTO and count > CURVED_PATH:
+            return
         if kind == _LINETO and last is not None:
             ruler.add(last[0], last[1], point[0], point[1])
         if kind == _MOVETO or start is None:
