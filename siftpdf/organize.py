@@ -249,12 +249,14 @@ def _prepare(record: dict[str, Any], opts: OrganizeOptions) -> _Page:
     """Segments by baseline and the templates of the margin lines: all that the window needs."""
     page = _Page(record)
     evidence = record["evidence"]
-    _, height = page_size(evidence)
+    width, height = page_size(evidence)
     for line in evidence.get("lines", []):
         items, dropped = line_segments(line, keep_clipped=not opts.clip)
         page.clipped += dropped
         if items:
             page.rows.append(items)
+    if opts.clip:
+        _drop_off_page(page, width, height)
     top = [r for r in page.rows if r[0].y1 >= height * (1 - MARGIN_SHARE)][:MARGIN_LINES]
     bottom = [r for r in page.rows if r[0].y0 <= height * MARGIN_SHARE][-MARGIN_LINES:]
     for band, rows in (("top", top), ("bottom", bottom)):
@@ -262,6 +264,31 @@ def _prepare(record: dict[str, Any], opts: OrganizeOptions) -> _Page:
             for item in row:
                 page.margin[id(item)] = f"{band}:{template(item.text)}"
     return page
+
+
+OFF_PAGE_SLACK = 2.0  # points: a glyph box may overhang the page edge by rounding
+
+
+def _drop_off_page(page: _Page, width: float, height: float) -> None:
+    """Text drawn outside the page box is never shown (a page cut from a spread, a layer left
+    beside the sheet): it is clipped like text outside its clip, and counted. Only when the
+    text spreads wider (or taller) than the page: text that would fit, shifted, is measured
+    from a crop box that does not start at the origin, and all of it is shown."""
+    items = [i for row in page.rows for i in row]
+    if not items:
+        return
+    wide = max(i.x1 for i in items) - min(i.x0 for i in items) > width + OFF_PAGE_SLACK
+    tall = max(i.y1 for i in items) - min(i.y0 for i in items) > height + OFF_PAGE_SLACK
+
+    def off(item: Item) -> bool:
+        return (wide and (item.x0 >= width - OFF_PAGE_SLACK or item.x1 <= OFF_PAGE_SLACK)) or \
+            (tall and (item.y0 >= height - OFF_PAGE_SLACK or item.y1 <= OFF_PAGE_SLACK))
+
+    if not (wide or tall) or all(off(i) for i in items):
+        return
+    page.clipped += sum(len(i.text) for i in items if off(i))
+    rows = [[i for i in row if not off(i)] for row in page.rows]
+    page.rows = [row for row in rows if row]
 
 
 def _organize(page: _Page, repeated: set[str], opts: OrganizeOptions, previous_body: float) -> float:
