@@ -16,6 +16,7 @@ from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from .headings import Levels, Outline
 from .layout import (
     Block,
     Item,
@@ -79,6 +80,7 @@ def organize_records(records: Iterable[dict[str, Any]],
             yield from state.push(record)
         elif "meta" in record:
             state.expected = _expected_pages(record["meta"])
+            state.outline = Outline(record["meta"].get("outline"))
             yield record
         else:
             yield from state.flush()
@@ -116,6 +118,8 @@ class _Stream:
         self.without_evidence = 0
         self.fallbacks = 0  # pages whose organization failed, sent out with their raw text
         self.previous_body = 10.0
+        self.outline = Outline()  # the meta's outline: its titles become headings at its depths
+        self.levels = Levels()  # heading sizes seen so far: levels by rank
 
     def repetition(self) -> bool:
         return self.opts.furniture and max(self.expected, self.seen) >= MIN_REPEAT_PAGES
@@ -181,7 +185,7 @@ class _Stream:
     def _organize_page(self, page: _Page) -> None:
         try:
             repeated = self._repeated(page) if self.repetition() else set()
-            body = _organize(page, repeated, self.opts, self.previous_body)
+            body = _organize(page, repeated, self.opts, self.previous_body, (self.outline, self.levels))
         except _PAGE_FAULTS as exc:  # noqa: BLE001 - this page falls back, the rest go on
             page.error = _failure(exc)
             return
@@ -249,14 +253,12 @@ def _prepare(record: dict[str, Any], opts: OrganizeOptions) -> _Page:
     """Segments by baseline and the templates of the margin lines: all that the window needs."""
     page = _Page(record)
     evidence = record["evidence"]
-    width, height = page_size(evidence)
+    _, height = page_size(evidence)
     for line in evidence.get("lines", []):
         items, dropped = line_segments(line, keep_clipped=not opts.clip)
         page.clipped += dropped
         if items:
             page.rows.append(items)
-    if opts.clip:
-        _drop_off_page(page, width, height)
     top = [r for r in page.rows if r[0].y1 >= height * (1 - MARGIN_SHARE)][:MARGIN_LINES]
     bottom = [r for r in page.rows if r[0].y0 <= height * MARGIN_SHARE][-MARGIN_LINES:]
     for band, rows in (("top", top), ("bottom", bottom)):
@@ -266,33 +268,11 @@ def _prepare(record: dict[str, Any], opts: OrganizeOptions) -> _Page:
     return page
 
 
-OFF_PAGE_SLACK = 2.0  # points: a glyph box may overhang the page edge by rounding
-
-
-def _drop_off_page(page: _Page, width: float, height: float) -> None:
-    """Text drawn outside the page box is never shown (a page cut from a spread, a layer left
-    beside the sheet): it is clipped like text outside its clip, and counted. Only when the
-    text spreads wider (or taller) than the page: text that would fit, shifted, is measured
-    from a crop box that does not start at the origin, and all of it is shown."""
-    items = [i for row in page.rows for i in row]
-    if not items:
-        return
-    wide = max(i.x1 for i in items) - min(i.x0 for i in items) > width + OFF_PAGE_SLACK
-    tall = max(i.y1 for i in items) - min(i.y0 for i in items) > height + OFF_PAGE_SLACK
-
-    def off(item: Item) -> bool:
-        return (wide and (item.x0 >= width - OFF_PAGE_SLACK or item.x1 <= OFF_PAGE_SLACK)) or \
-            (tall and (item.y0 >= height - OFF_PAGE_SLACK or item.y1 <= OFF_PAGE_SLACK))
-
-    if not (wide or tall) or all(off(i) for i in items):
-        return
-    page.clipped += sum(len(i.text) for i in items if off(i))
-    rows = [[i for i in row if not off(i)] for row in page.rows]
-    page.rows = [row for row in rows if row]
-
-
-def _organize(page: _Page, repeated: set[str], opts: OrganizeOptions, previous_body: float) -> float:
-    """Blocks and furniture of one page; returns the body size for the next page to fall back on."""
+def _organize(page: _Page, repeated: set[str], opts: OrganizeOptions, previous_body: float,
+              headings: tuple[Outline, Levels] | None = None) -> float:
+    """Blocks and furniture of one page; returns the body size for the next page to fall back on.
+    ``headings``: the document's outline and its running heading levels."""
+    outline, levels = headings or (Outline(), Levels())
     evidence = page.record["evidence"]
     width, height = page_size(evidence)
     rows: list[list[Item]] = []
@@ -312,7 +292,7 @@ def _organize(page: _Page, repeated: set[str], opts: OrganizeOptions, previous_b
     if opts.figures and items:
         items += figure_items(evidence.get("images", []), width * height)
     ordered = reading_order(items, width, opts.columns)
-    page.blocks = build_blocks(ordered, page.number, body_pt, opts)
+    page.blocks = build_blocks(ordered, page.number, body_pt, opts, outline.titles(page.number), levels, height)
     return body_pt
 
 

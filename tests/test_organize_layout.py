@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from siftpdf.markdown import page_markdown
 from siftpdf.organize import organize_records
 from siftpdf.settings import OrganizeOptions
 
@@ -51,16 +50,77 @@ def prose(words: int, seed: str) -> list[str]:
     return out + [current]
 
 
-def test_text_beside_the_page_is_not_read():
-    # A page cut from a spread: the facing page's text lies beyond the right edge.
-    lines = [line(700 - 12 * k, t, x0=40) for k, t in enumerate(prose(60, "here"))]
-    lines += [line(700 - 12 * k, t, x0=340) for k, t in enumerate(prose(60, "beyond"))]
-    out = organize([page(1, lines, width=320)])[0]
-    assert "here0" in out["text"] and "beyond" not in out["text"]
+def body_lines(top: float, seed: str, count: int = 4, x0: float = 72.0) -> list[dict[str, Any]]:
+    """A paragraph of ``count`` full lines from ``top`` down, 12 pt apart."""
+    texts = prose(12 * count, seed)[:count]
+    return [line(top - 12 * k, t, x0=x0) for k, t in enumerate(texts)]
 
 
-def test_text_of_an_offset_crop_box_is_all_read():
-    # Text that fits the page once shifted is measured from a crop box not at the origin.
-    lines = [line(900 - 12 * k, t, x0=400) for k, t in enumerate(prose(60, "shown"))]
-    out = organize([page(1, lines, width=400, height=600)])[0]
-    assert "shown59" in out["text"]
+def sections(numbers: list[str], top: float = 660.0) -> list[dict[str, Any]]:
+    """Numbered bold headings, each over a paragraph."""
+    lines: list[dict[str, Any]] = []
+    for number in numbers:
+        lines.append(line(top, f"{number} Section {number.replace('.', ' ')}", bold=True))
+        lines += body_lines(top - 18, f"s{number.replace('.', '')}w")
+        top -= 80
+    return lines
+
+
+def test_numbered_headings_take_their_depth_below_the_title():
+    title = line(740, "A Study of Rivers", x0=200, size=20)
+    out = organize([page(1, [title, *sections(["1", "1.1", "1.1.1", "2"])])])[0]
+    assert headings(out) == [(1, "A Study of Rivers"), (2, "1 Section 1"), (3, "1.1 Section 1 1"),
+                             (4, "1.1.1 Section 1 1 1"), (2, "2 Section 2")]
+
+
+def test_numbered_headings_without_a_title_start_at_one():
+    out = organize([page(1, sections(["1", "1.1", "1.1.1"]))])[0]
+    assert [level for level, _ in headings(out)] == [1, 2, 3]
+
+
+def test_unnumbered_headings_ranked_by_size_across_pages():
+    first = [line(740, "Big Part Name", size=18), *body_lines(700, "a"), line(640, "Middle Name", size=14),
+             *body_lines(610, "b")]
+    second = [line(740, "Small Name", size=12), *body_lines(700, "c"), line(640, "Other Middle", size=14),
+              *body_lines(610, "d")]
+    out = organize([page(1, first), page(2, second)])
+    assert headings(out[0]) == [(1, "Big Part Name"), (2, "Middle Name")]
+    assert headings(out[1]) == [(3, "Small Name"), (2, "Other Middle")]
+
+
+def test_outline_titles_become_headings_at_the_outline_depth():
+    lines = [line(740, "Overview of the work", bold=True), *body_lines(720, "a"),
+             line(660, "Plain title in body type"), *body_lines(640, "b"),
+             line(580, "A title set over"), line(568, "two lines"), *body_lines(548, "c")]
+    outline = [{"title": "Overview of the Work", "page": 1, "level": 1},
+               {"title": "Plain Title in Body Type", "page": 1, "level": 2},
+               {"title": "A title set over two lines", "page": 1, "level": 3},
+               {"title": "Plain title in body type", "page": 2, "level": 1}]
+    out = organize([page(1, lines)], outline)[0]
+    assert headings(out) == [(1, "Overview of the work"), (2, "Plain title in body type"),
+                             (3, "A title set over two lines")]
+
+
+def test_a_page_of_bold_lines_is_not_all_headings():
+    lines = [line(740 - 14 * k, f"Bold statement number {k} stands here", bold=True) for k in range(12)]
+    out = organize([page(1, lines)])[0]
+    assert headings(out) == []
+    assert all(b["kind"] == "paragraph" for b in out["blocks"])
+
+
+def test_a_bold_lead_in_running_into_its_paragraph_is_not_a_heading():
+    lead = {"y": 700, "size": 10, "runs": [run("Ablation results.", 72, 700, font="Times-Bold"),
+                                            run("We present a study of the merged models.", 162, 700)]}
+    out = organize([page(1, [*body_lines(740, "a", 3), lead, *body_lines(688, "b", 3)])])[0]
+    assert headings(out) == []
+
+
+def test_a_contents_page_stays_one_entry_a_line():
+    entries = [f"{k}. Chapter called number {k}" for k in range(1, 9)]
+    lines = [line(740, "Contents", size=20, bold=True)]
+    lines += [line(700 - 24 * k, text + " " + "." * 40 + f" {3 * k + 1}", bold=True) for k, text in enumerate(entries)]
+    lines += [line(500 - 24 * k, f"{k} Unleadered entry number {k}", size=14, bold=True) for k in range(9, 12)]
+    out = organize([page(1, lines)])[0]
+    assert headings(out) == [(1, "Contents")]
+    paragraphs = [b["text"] for b in out["blocks"] if b["kind"] != "heading"]
+    assert len(paragraphs) == 11 and paragraphs[0].startswith("1. Chapter called number 1 ....")
