@@ -124,3 +124,24 @@ def test_a_contents_page_stays_one_entry_a_line():
     assert headings(out) == [(1, "Contents")]
     paragraphs = [b["text"] for b in out["blocks"] if b["kind"] != "heading"]
     assert len(paragraphs) == 11 and paragraphs[0].startswith("1. Chapter called number 1 ....")
+
+
+def test_two_pages_set_aside_their_page_numbers_and_running_head():
+    pages = []
+    for n in (1, 2):
+        lines = [line(760, "The Harbour Review, spring issue", size=8), *body_lines(700, f"p{n}w", 10),
+                 line(40, f"- {n + 11} -", x0=300)]
+        pages.append(page(n, lines))
+    for out in organize(pages):
+        kinds = {f["kind"]: f["text"] for f in out["furniture"]}
+        assert kinds == {"header": "The Harbour Review, spring issue", "page_number": f"- {out['page'] + 11} -"}
+        assert "Harbour" not in out["text"] and "-" not in out["text"]
+
+
+def test_a_lone_page_keeps_margin_lines_that_are_not_furniture():
+    # Body-size text in the top band is a title or the body itself; a closing line near the
+    # foot that runs on from the paragraph above is body.
+    lines = [line(760, "Minutes of the meeting"), *body_lines(700, "a", 10), line(48, "Signed by the chair.")]
+    out = organize([page(1, lines)])[0]
+    assert out["furniture"] == []
+    assert "Minutes of the meeting" in out["text"] and "Signed by the chair." in out["text"]
