@@ -14,6 +14,7 @@ from typing import Any
 
 from .headings import Levels, is_contents, numbering_depth, outline_matches, too_many
 from .settings import OrganizeOptions
+from .xycut import xy_cut
 
 FIGURE_MIN_SIDE = 24.0
 _BOLD = re.compile(r"bold|black|heavy|semibold|demi|-medi|\.medi|cmbx|simhei|heiti|黑体", re.IGNORECASE)
@@ -250,6 +251,9 @@ def reading_order(items: list[Item], width: float, columns: bool) -> list[Item]:
     items = sorted(items, key=lambda i: (-round(i.y, 1), i.x0))
     gutter = find_gutter(items, width) if columns else None
     if gutter is None:
+        by_whitespace = _by_whitespace(items, width) if columns else None
+        if by_whitespace is not None:
+            return _rejoin(by_whitespace)
         _edges(items, "F", 0, _text_edges(_lines(items) or items, page_width=width))
         return _rejoin(items)
     # A full-width stretch measures its edges on the lines not placed in a column when it
@@ -286,6 +290,25 @@ def reading_order(items: list[Item], width: float, columns: bool) -> list[Item]:
         ordered += full
     ordered += _flush(section, number)
     return _rejoin(ordered)
+
+
+def _by_whitespace(items: list[Item], width: float) -> list[Item] | None:
+    """The order the XY-cut finds, when it finds columns that the single gutter missed
+    (three columns, columns beside a figure, a layout that changes down the page); None when
+    the page reads as one column. Each leaf is a section; its lines take the edges of the
+    column it sits in."""
+    leaves, columns = xy_cut(items, body_size(_lines(items) or items), width)
+    if not any(leaf.split for leaf in leaves):
+        return None
+    edges = [_text_edges(_lines(c) or c, page_width=width if n == 0 else 0.0) for n, c in enumerate(columns)]
+    ordered: list[Item] = []
+    for number, leaf in enumerate(leaves):
+        group = sorted(leaf.items, key=lambda i: (-round(i.y, 1), i.x0))
+        x0, x1 = min(i.x0 for i in group), max(i.x1 for i in group)
+        label = "F" if leaf.column == 0 or x1 - x0 > 0.6 * width else "L" if (x0 + x1) < width else "R"
+        _edges(group, label, number, edges[leaf.column])
+        ordered += group
+    return ordered
 
 
 def _pool_edges(lefts: _Shrinking, rights: _Shrinking) -> tuple[float, float] | None:

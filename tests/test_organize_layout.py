@@ -145,3 +145,46 @@ def test_a_lone_page_keeps_margin_lines_that_are_not_furniture():
     out = organize([page(1, lines)])[0]
     assert out["furniture"] == []
     assert "Minutes of the meeting" in out["text"] and "Signed by the chair." in out["text"]
+
+
+def columns_page(count: int, title: bool = True) -> dict[str, Any]:
+    """A page of ``count`` columns of prose (each its own paragraph, words tagged by column),
+    under a full-width title, with a full-width closing paragraph below."""
+    width = (468 - 18 * (count - 1)) / count
+    chars = int(width / CHAR)
+    lines = [line(740, "Rivers And Their Banks", x0=200, size=18)] if title else []
+    for c in range(count):
+        x0 = 72 + c * (width + 18)
+        words = " ".join(f"c{c}w{k}" for k in range(200))
+        texts, current = [], ""
+        for word in words.split():
+            if len(current) + len(word) + 1 > chars:
+                texts.append(current)
+                current = word
+            else:
+                current = f"{current} {word}".strip()
+        lines += [line(700 - 12 * k, t, x0=x0) for k, t in enumerate(texts[:20])]
+    lines += body_lines(430, "end", 3)
+    return page(1, lines)
+
+
+def order_of_columns(text: str, count: int) -> list[int]:
+    """The column of each tagged word, in the order the text gives them, runs collapsed."""
+    seen: list[int] = []
+    for word in text.split():
+        if len(word) > 1 and word[0] == "c" and word[1].isdigit() and "w" in word:
+            column = int(word[1:word.index("w")])
+            if not seen or seen[-1] != column:
+                seen.append(column)
+    return seen
+
+
+def test_a_one_page_two_column_article_reads_column_by_column():
+    out = organize([columns_page(2)])[0]
+    assert order_of_columns(out["text"], 2) == [0, 1]
+    assert out["text"].startswith("Rivers And Their Banks") and out["text"].rstrip().endswith(prose(36, "end")[2])
+
+
+def test_three_columns_read_in_turn():
+    out = organize([columns_page(3)])[0]
+    assert order_of_columns(out["text"], 3) == [0, 1, 2]
