@@ -60,6 +60,7 @@ class _Probe:
 
     def __init__(self) -> None:
         self.textpage = 0
+        self.page_box: tuple[float, float, float, float] | None = None  # what the page shows
         self.rect = pdfium_c.FS_RECTF()
         self.rect_ref = ctypes.pointer(self.rect)
         self.x, self.y = ctypes.c_double(), ctypes.c_double()
@@ -108,6 +109,7 @@ def page_evidence(page: Any, textpage: Any, raw: str, image_mode: str = "none") 
     width, height = pdfium_c.FPDF_GetPageWidthF(page), pdfium_c.FPDF_GetPageHeightF(page)
     tp = _handle(textpage)
     _PROBE.textpage = tp
+    _PROBE.page_box = _page_box(page)
     count = pdfium_c.FPDFText_CountChars(textpage)
     # PDFium marks a line-end hyphen it kept as U+FFFE or 0x02: one character for one, so
     # character indexes stay aligned.
@@ -245,10 +247,63 @@ def _make_runs(textpage: Any, handle: int, start: int, end: int, text: str,
         angle = _angle(tp, first, last)
         if angle:
             run["angle"] = angle  # a watermark or a rotated label: a line of its own
-    clip = _clip_box(handle, clips)
-    if clip is None:
-        return [run]
-    return _split_clipped(textpage, run, handle, first, last, clip)
+    own = _clip_box(handle, clips)
+    clip = _shown_box(own, probe.page_box)
+    if clip is not None and not _inside([x0, y0, x1, y1], clip):
+        return _split_clipped(textpage, run, handle, first, last, clip, own is not None)
+    if x1 - x0 > WIDE_RUN * size * len(stripped) and size > 0:
+        return _split_gaps(run, text, start, first, last)
+    return [run]
+
+
+WIDE_RUN = 0.8  # ems a character: wider than any font sets its text, so the run skips a gap
+
+
+def _inside(box: list[float], clip: tuple[float, float, float, float]) -> bool:
+    return box[0] >= clip[0] - 1 and box[2] <= clip[2] + 1 and box[1] >= clip[1] - 1 and box[3] <= clip[3] + 1
+
+
+def _split_gaps(run: dict[str, Any], text: str, start: int, first: int, last: int) -> list[dict[str, Any]]:
+    """A run that skips a gap wider than its size (one text object setting both columns of a
+    page, or the cells of a table row) becomes one run per side, as separate objects would be.
+    Rare, so per-character boxes are affordable here."""
+    size = run["size"]
+    pieces: list[dict[str, Any]] = []
+    reach = None  # right edge of the last visible character
+    for index in range(first, last + 1):
+        ch = text[index - start]
+        if ch.isspace():
+            if pieces:
+                pieces[-1]["text"] += ch
+            continue
+        box = _loose_box(_PROBE.textpage, index)
+        if pieces and reach is not None and box[0] - reach <= max(size, 4.0):
+            pieces[-1]["text"] += ch
+            pieces[-1]["box"] = _union(pieces[-1]["box"], box)
+        else:
+            pieces.append(dict(run, text=ch, box=_union(box, box)))
+        reach = box[2]
+    for piece in pieces:
+        piece["text"] = piece["text"].strip()
+    return [p for p in pieces if p["text"]] or [run]
+
+
+def _page_box(page: Any) -> tuple[float, float, float, float] | None:
+    """The part of user space the page shows (its crop box within its media box): text drawn
+    outside it (the facing page of a spread, a layer left beside the sheet) is never seen."""
+    rect = pdfium_c.FS_RECTF()
+    if not pdfium_c.FPDF_GetPageBoundingBox(page, rect):
+        return None
+    return (min(rect.left, rect.right), min(rect.bottom, rect.top), max(rect.left, rect.right),
+            max(rect.bottom, rect.top))
+
+
+def _shown_box(clip: tuple[float, float, float, float] | None,
+               page: tuple[float, float, float, float] | None) -> tuple[float, float, float, float] | None:
+    """The object's clip box cut to the page box: a glyph outside either is hidden."""
+    if clip is None or page is None:
+        return clip or page
+    return (max(clip[0], page[0]), max(clip[1], page[1]), min(clip[2], page[2]), min(clip[3], page[3]))
 
 
 def _in_page_space(handle: int, first: int, size: float) -> bool:
@@ -309,7 +364,7 @@ def _clip_box(obj: int, cache: dict[int, Any]) -> tuple[float, float, float, flo
 
 
 def _split_clipped(textpage: pdfium.PdfTextPage, run: dict[str, Any], handle: int, first: int, last: int,
-                   clip: tuple[float, float, float, float]) -> list[dict[str, Any]]:
+                   clip: tuple[float, float, float, float], own_clip: bool = True) -> list[dict[str, Any]]:
     """Split a run into what its clip shows and what it hides (a glyph of which less than a
     quarter lies inside the clip box is hidden: a running head half cut by the page's edge is
     still read). Rare, so per-character boxes are affordable here."""
@@ -317,7 +372,8 @@ def _split_clipped(textpage: pdfium.PdfTextPage, run: dict[str, Any], handle: in
     box = run["box"]
     if box[0] >= x0 - 1 and box[2] <= x1 + 1 and box[1] >= y0 - 1 and box[3] <= y1 + 1:
         return [run]
-    if not _in_page_space(handle, first, run["size"]):
+    # The page box is in page space, as glyph boxes are; an object's own clip may not be.
+    if own_clip and not _in_page_space(handle, first, run["size"]):
         return [run]
     pieces: list[dict[str, Any]] = []
     for index in range(first, last + 1):

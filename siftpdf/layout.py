@@ -12,10 +12,13 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from typing import Any
 
+from .headings import Levels, is_contents, numbering_depth, outline_matches, too_many
 from .settings import OrganizeOptions
+from .xycut import xy_cut
 
 FIGURE_MIN_SIDE = 24.0
 _BOLD = re.compile(r"bold|black|heavy|semibold|demi|-medi|\.medi|cmbx|simhei|heiti|黑体", re.IGNORECASE)
+_WORDY = re.compile(r"\w")
 _CJK = re.compile(r"[\u2e80-\u9fff\u3000-\u303f\uf900-\ufaff\uff00-\uffef]")
 
 _CN_NUM = "一二三四五六七八九十百千零〇两"
@@ -24,7 +27,8 @@ PROVISION = re.compile(rf"^(第[{_CN_NUM}\d０-９]+条|(Article|ARTICLE|Art\.)\
 CJK_HEADING = re.compile(rf"^第[{_CN_NUM}\d]+([编章节])\s*\S")
 LIST_ITEM = re.compile(r"^([•◦▪‣●○■□·*–-]\s+|\d{1,2}[.)]\s+\S|[a-z][.)]\s+\S)")
 CAPTION = re.compile(r"^((Fig\.|Figure|FIGURE|FIG\.|Table|TABLE|Tab\.)\s*([0-9]+|[IVX]+)\b|[图表]\s*[0-9０-９]+)")
-LEADER = re.compile(r"(\.\s?){4,}\s*\S{1,6}$")  # a contents entry: dot leaders, then a page
+LEADER = re.compile(r"((\.\s?){4,}|(…\s?){2,}|(·\s?){4,}|_{4,})\s*\S{1,6}$")  # a contents entry: leaders, then a page
+LETTERED = re.compile(r"^[a-z][.)]\s+\S")  # 'a. ', 'b) ': items of a list, not sections
 NUMBERED = re.compile(r"^(\d+(?:\.\d+)*\.?|[IVX]+\.|[A-H]\.)\s+\S")
 
 
@@ -40,6 +44,7 @@ class Item:
     y: float  # baseline
     size: float
     bold: bool = False
+    bold_all: bool = False  # every word bold: a bold lead-in that runs on into the text is not
     kind: str = "line"  # line | table_row | table | figure
     column: str = "F"  # L, R or F (full width)
     section: int = 0
@@ -155,6 +160,7 @@ def _segment(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
         text += run["text"] if seam_cjk or gap < 0.15 * size else " " + run["text"]
     chars = sum(len(r["text"]) for r in runs)
     bold_chars = sum(len(r["text"]) for r in runs if _BOLD.search(r.get("font", "")))
+    bold_all = all(_BOLD.search(r.get("font", "")) for r in runs if _WORDY.search(r["text"]))
     numbers: tuple[float, ...] = (min(r["box"][0] for r in runs), min(r["box"][1] for r in runs),
                                   max(r["box"][2] for r in runs), max(r["box"][3] for r in runs),
                                   float(line["y"]), size)
@@ -162,7 +168,8 @@ def _segment(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
         numbers = tuple(map(coordinate, numbers))
     x0, y0, x1, y1, y, size = numbers
     pieces = [(r["box"][0], r["box"][2], r["text"]) for r in runs]
-    return Item(text=text, x0=x0, y0=y0, x1=x1, y1=y1, y=y, size=size, bold=bold_chars * 2 > chars, pieces=pieces)
+    return Item(text=text, x0=x0, y0=y0, x1=x1, y1=y1, y=y, size=size, bold=bold_chars * 2 > chars,
+                bold_all=bold_all and bold_chars > 0, pieces=pieces)
 
 
 def body_size(items: list[Item]) -> float:
@@ -221,6 +228,9 @@ def reading_order(items: list[Item], width: float, columns: bool) -> list[Item]:
     items = sorted(items, key=lambda i: (-round(i.y, 1), i.x0))
     gutter = find_gutter(items, width) if columns else None
     if gutter is None:
+        by_whitespace = _by_whitespace(items, width) if columns else None
+        if by_whitespace is not None:
+            return _rejoin(by_whitespace)
         _edges(items, "F", 0, _text_edges(_lines(items) or items, page_width=width))
         return _rejoin(items)
     # A full-width stretch measures its edges on the lines not placed in a column when it
@@ -257,6 +267,25 @@ def reading_order(items: list[Item], width: float, columns: bool) -> list[Item]:
         ordered += full
     ordered += _flush(section, number)
     return _rejoin(ordered)
+
+
+def _by_whitespace(items: list[Item], width: float) -> list[Item] | None:
+    """The order the XY-cut finds, when it finds columns that the single gutter missed
+    (three columns, columns beside a figure, a layout that changes down the page); None when
+    the page reads as one column. Each leaf is a section; its lines take the edges of the
+    column it sits in."""
+    leaves, columns = xy_cut(items, body_size(_lines(items) or items), width)
+    if not any(leaf.split for leaf in leaves):
+        return None
+    edges = [_text_edges(_lines(c) or c, page_width=width if n == 0 else 0.0) for n, c in enumerate(columns)]
+    ordered: list[Item] = []
+    for number, leaf in enumerate(leaves):
+        group = sorted(leaf.items, key=lambda i: (-round(i.y, 1), i.x0))
+        x0, x1 = min(i.x0 for i in group), max(i.x1 for i in group)
+        label = "F" if leaf.column == 0 or x1 - x0 > 0.6 * width else "L" if (x0 + x1) < width else "R"
+        _edges(group, label, number, edges[leaf.column])
+        ordered += group
+    return ordered
 
 
 def _pool_edges(lefts: _Shrinking, rights: _Shrinking) -> tuple[float, float] | None:
@@ -310,6 +339,7 @@ def _rejoin(items: list[Item]) -> list[Item]:
                 and abs(prev.y - item.y) <= 0.25 * max(prev.size, item.size) and item.x0 >= prev.x1:
             if len(item.text) > length:
                 prev.bold = item.bold  # the style of the line is the style of most of it
+            prev.bold_all = prev.bold_all and item.bold_all
             pieces.append(item.text)
             length += 1 + len(item.text)
             prev.x1, prev.y0, prev.y1 = item.x1, min(prev.y0, item.y0), max(prev.y1, item.y1)
@@ -374,7 +404,7 @@ def start_kind(item: Item, body: float, floor: dict[str, float], opts: OrganizeO
         return "paragraph", None
     match = CJK_HEADING.match(text)
     if match and len(text) <= 40:
-        return "heading", {"编": 1, "章": 1, "节": 2}[match.group(1)]
+        return "heading", None
     if PROVISION.match(text):
         return "provision", None
     if CAPTION.match(text):
@@ -382,11 +412,16 @@ def start_kind(item: Item, body: float, floor: dict[str, float], opts: OrganizeO
     ratio = item.size / body if body else 1.0
     if ratio <= 0.9 and item.y1 < floor.get(item.column, floor.get("F", 0.0)):
         return "footnote", None
-    if len(text) <= 160 and (ratio >= 1.15 or (item.bold and ratio >= 0.95) or _caps_heading(text)):
-        return "heading", _level(text, ratio)
+    if LEADER.search(text) or LETTERED.match(text):
+        return ("list_item" if LETTERED.match(text) else "paragraph"), None  # a contents entry, a lettered item
+    if len(text) <= 160 and (ratio >= HEADING_RATIO or (item.bold_all and ratio >= 0.95) or _caps_heading(text)):
+        return "heading", None
     if LIST_ITEM.match(text):
         return "list_item", None
     return "paragraph", None
+
+
+HEADING_RATIO = 1.15  # a line this much larger than the body stands out by size
 
 
 def _caps_heading(text: str) -> bool:
@@ -395,18 +430,6 @@ def _caps_heading(text: str) -> bool:
     rest = text[match.end() - 1:] if match else ""
     letters = [c for c in rest if c.isalpha()]
     return bool(match) and len(letters) >= 4 and all(c.isupper() for c in letters) and len(text) <= 80
-
-
-def _level(text: str, ratio: float) -> int:
-    match = NUMBERED.match(text)
-    if match:
-        number = match.group(1).rstrip(".")
-        if re.fullmatch(r"[IVX]+", number):
-            return 1
-        if re.fullmatch(r"[A-H]", number):
-            return 2
-        return min(4, number.count(".") + 1)
-    return 1 if ratio >= 1.5 else 2 if ratio >= 1.15 else 3
 
 
 def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float) -> bool:
@@ -423,7 +446,7 @@ def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float) -> 
         return False
     same_column = (item.section, item.column) == (prev.section, prev.column)
     if block.kind == "heading":  # a title set over two lines: same style, close together
-        numbered = CJK_HEADING.match(item.text) or NUMBERED.match(item.text)
+        numbered = numbering_depth(item.text) is not None
         return kind == "heading" and not numbered and same_column and prev.y - item.y <= 1.8 * item.size
     if same_column and prev.y - item.y > max(1.35 * pitch, 1.3 * item.size) + 0.5:
         return False
@@ -452,16 +475,19 @@ def _next_word_fits(prev: Item, item: Item) -> bool:
     return (len(word) + 1) * per_char < room - 2.5 * item.size
 
 
-def build_blocks(items: list[Item], page: int, body: float, opts: OrganizeOptions) -> list[Block]:
-    """Blocks in reading order from the ordered items of one page."""
+def build_blocks(items: list[Item], page: int, body: float, opts: OrganizeOptions,
+                 titles: dict[str, int] | None = None, levels: Levels | None = None,
+                 height: float = 0.0) -> list[Block]:
+    """Blocks in reading order from the ordered items of one page. ``titles``: the outline's
+    titles on this page (normalized) and their depths; ``levels``: the document's running
+    heading levels (a fresh one when the page stands alone)."""
+    kinds = _kinds(items, body, opts, titles or {})
     pitch = _pitch(items, body)
-    floor = _floors(items, body)
     blocks: list[Block] = []
     lines: dict[int, list[str]] = {}  # id(block) -> its line texts, joined once at the end
     anchor = -1  # index of the last block that is not a float
     deferred: list[Block] = []  # floats set inside a paragraph that resumed after them
-    for item in items:
-        kind, level = start_kind(item, body, floor, opts)
+    for item, (kind, level) in zip(items, kinds, strict=True):
         block = blocks[-1] if blocks else None
         if block and block.kind in FLOATS and kind == "paragraph" and opts.join:
             # A footnote, figure or caption set between two columns' worth of one paragraph
@@ -472,21 +498,66 @@ def build_blocks(items: list[Item], page: int, body: float, opts: OrganizeOption
                 deferred += blocks[anchor + 1:]
                 del blocks[anchor + 1:]
                 block = before
-        if block and block.last and opts.join and continues(block, block.last, item, kind, pitch):
+        if block and block.last and opts.join and (level == 0 or continues(block, block.last, item, kind, pitch)):
             lines[id(block)].append(item.text)
             _add_span(block, page, item)
             block.last = item
             continue
         blocks += deferred  # floats only: the anchor stays where it is
         deferred = []
-        blocks.append(Block(kind, item.text if item.kind != "figure" else "", [], level, item, item, item.table))
+        blocks.append(Block(kind, item.text if item.kind != "figure" else "", [], level or None, item, item,
+                            item.table))
         lines[id(blocks[-1])] = [blocks[-1].text]
         anchor = len(blocks) - 1 if kind not in FLOATS else anchor
         _add_span(blocks[-1], page, item)
     blocks += deferred
     for block in blocks:
         block.text = join_lines(lines[id(block)], opts.hyphens)
+    _levels(blocks, page, levels or Levels(), height or max((i.y1 for i in items), default=0.0))
     return blocks
+
+
+def _kinds(items: list[Item], body: float, opts: OrganizeOptions,
+           titles: dict[str, int]) -> list[tuple[str, int | None]]:
+    """What block each line starts. The page has its say over the lines' own looks: a page
+    mostly of headings has none by weight alone, and outline titles are headings at the
+    outline's depth (level 0 marks a line that goes on with the outline title above it)."""
+    floor = _floors(items, body)
+    kinds = [start_kind(item, body, floor, opts) for item in items]
+    lines = [index for index, item in enumerate(items) if item.kind == "line"]
+    weight = [kinds[k][0] == "heading" and items[k].size < HEADING_RATIO * body and not _caps_heading(items[k].text)
+              for k in lines]
+    _contents(items, kinds, lines)
+    if too_many([kinds[k][0] for k in lines], weight):
+        for k, alone in zip(lines, weight, strict=True):
+            if alone:
+                kinds[k] = ("list_item" if LIST_ITEM.match(items[k].text) else "paragraph", None)
+    if opts.blocks and titles:
+        found = outline_matches([items[k].text for k in lines], titles)
+        for start, (span, depth) in found.items():
+            kinds[lines[start]] = ("heading", depth)
+            for k in lines[start + 1:start + span]:
+                kinds[k] = ("heading", 0)
+    return kinds
+
+
+def _contents(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int]) -> None:
+    """Below a contents heading, lines that look like headings are its entries: one a line."""
+    start = next((n for n, k in enumerate(lines) if kinds[k][0] == "heading" and is_contents(items[k].text)), None)
+    if start is None:
+        return
+    size = items[lines[start]].size
+    for k in lines[start + 1:]:
+        if kinds[k][0] == "heading" and items[k].size <= size:
+            kinds[k] = ("paragraph", None)
+
+
+def _levels(blocks: list[Block], page: int, levels: Levels, height: float) -> None:
+    """Levels of the headings the outline did not place."""
+    guessed = [b for b in blocks if b.kind == "heading" and b.first is not None and b.level is None]
+    heads = [(b.text, b.first.size, b.first.y1) for b in guessed if b.first is not None]
+    for block, level in zip(guessed, levels.page(page, heads, height), strict=True):
+        block.level = level
 
 
 def _floors(items: list[Item], body: float) -> dict[str, float]:

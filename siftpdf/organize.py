@@ -16,6 +16,7 @@ from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from .headings import Levels, Outline
 from .layout import (
     Block,
     Item,
@@ -79,6 +80,7 @@ def organize_records(records: Iterable[dict[str, Any]],
             yield from state.push(record)
         elif "meta" in record:
             state.expected = _expected_pages(record["meta"])
+            state.outline = Outline(record["meta"].get("outline"))
             yield record
         else:
             yield from state.flush()
@@ -117,6 +119,8 @@ class _Stream:
         self.ruling_skipped = 0  # pages whose evidence has no ruling: too many paths to read
         self.fallbacks = 0  # pages whose organization failed, sent out with their raw text
         self.previous_body = 10.0
+        self.outline = Outline()  # the meta's outline: its titles become headings at its depths
+        self.levels = Levels()  # heading sizes seen so far: levels by rank
 
     def repetition(self) -> bool:
         return self.opts.furniture and max(self.expected, self.seen) >= MIN_REPEAT_PAGES
@@ -125,7 +129,8 @@ class _Stream:
         result: dict[str, Any] = {"enabled": self.opts.enabled, "digest": self.opts.digest(),
                                   "furniture_repetition_skipped": self.opts.enabled and not self.repetition()}
         if result["furniture_repetition_skipped"]:
-            result["furniture_note"] = (f"furniture by repetition needs at least {MIN_REPEAT_PAGES} pages"
+            result["furniture_note"] = (f"furniture by repetition needs at least {MIN_REPEAT_PAGES} pages:"
+                                        " page numbers and small running heads were found by form alone"
                                         if self.opts.furniture else "turned off (organize.furniture=false)")
         if self.without_evidence:
             result["pages_without_evidence"] = self.without_evidence
@@ -184,8 +189,8 @@ class _Stream:
 
     def _organize_page(self, page: _Page) -> None:
         try:
-            repeated = self._repeated(page) if self.repetition() else set()
-            body = _organize(page, repeated, self.opts, self.previous_body)
+            repeated = self._repeated(page) if self.repetition() else None if self.opts.furniture else set()
+            body = _organize(page, repeated, self.opts, self.previous_body, (self.outline, self.levels))
         except _PAGE_FAULTS as exc:  # noqa: BLE001 - this page falls back, the rest go on
             page.error = _failure(exc)
             return
@@ -269,8 +274,11 @@ def _prepare(record: dict[str, Any], opts: OrganizeOptions) -> _Page:
     return page
 
 
-def _organize(page: _Page, repeated: set[str], opts: OrganizeOptions, previous_body: float) -> float:
-    """Blocks and furniture of one page; returns the body size for the next page to fall back on."""
+def _organize(page: _Page, repeated: set[str] | None, opts: OrganizeOptions, previous_body: float,
+              headings: tuple[Outline, Levels] | None = None) -> float:
+    """Blocks and furniture of one page; returns the body size for the next page to fall back on.
+    ``headings``: the document's outline and its running heading levels."""
+    outline, levels = headings or (Outline(), Levels())
     evidence = page.record["evidence"]
     width, height = page_size(evidence)
     rows: list[list[Item]] = []
@@ -290,22 +298,24 @@ def _organize(page: _Page, repeated: set[str], opts: OrganizeOptions, previous_b
     if opts.figures and items:
         items += figure_items(evidence.get("images", []), width * height)
     ordered = reading_order(items, width, opts.columns)
-    page.blocks = build_blocks(ordered, page.number, body_pt, opts)
+    page.blocks = build_blocks(ordered, page.number, body_pt, opts, outline.titles(page.number), levels, height)
     return body_pt
 
 
 SEPARATION = 1.4  # a running head stands further from the body than body lines from each other
 
 
-def _furniture_items(page: _Page, repeated: set[str]) -> set[int]:
+def _furniture_items(page: _Page, repeated: set[str] | None) -> set[int]:
     """Repeated margin items that are furniture: those on the outermost rows of the page,
     set apart from the body by a wider gap than the page's usual line pitch. Lines that merely
-    repeat inside the text (a boilerplate sentence on every page) stay body."""
+    repeat inside the text (a boilerplate sentence on every page) stay body. ``repeated`` is
+    None when the document is too short for repetition to tell: then form alone decides."""
+    if repeated is None:
+        return _lone_furniture(page)
     if not repeated:
         return set()
     rows = page.rows
-    steps = sorted(a[0].y - b[0].y for a, b in zip(rows, rows[1:], strict=False) if a[0].y > b[0].y)
-    pitch = steps[len(steps) // 4] if steps else 0.0  # the common pitch, not the gaps between parts
+    pitch = _row_pitch(rows)
     found: set[int] = set()
     for ordered in (rows, rows[::-1]):
         chosen: list[list[Item]] = []
@@ -322,6 +332,48 @@ def _furniture_items(page: _Page, repeated: set[str]) -> set[int]:
     if all(id(i) in found for row in rows for i in row):
         return set()  # a header is told apart from a body: with no body there is nothing to tell
     return found
+
+
+def _row_pitch(rows: list[list[Item]]) -> float:
+    """The common distance between baselines, not the gaps between parts of the page."""
+    steps = sorted(a[0].y - b[0].y for a, b in zip(rows, rows[1:], strict=False) if a[0].y > b[0].y)
+    return steps[len(steps) // 4] if steps else 0.0
+
+
+LONE_SEPARATION = 2.0  # with no repetition to go by, a running line stands clearly apart
+LONE_HEAD_CHARS = 80
+LONE_HEAD_SIZE = 0.95  # a running head on its own is set smaller than the body
+MIN_LONE_ROWS = 6
+
+
+def _lone_furniture(page: _Page) -> set[int]:
+    """Furniture of a page of a document too short for repetition: the outermost margin rows
+    that look it. A page number ('12', 'Page 3 of 9', '- 4 -') anywhere in the margin band; a
+    running head above the body, short and no larger than the body text. Each stands apart
+    from the body by a wide gap; a page without a body has nothing to set them apart from."""
+    rows = page.rows
+    if len(rows) < MIN_LONE_ROWS:
+        return set()
+    pitch = _row_pitch(rows)
+    body = body_size([i for row in rows for i in row])
+    found: set[int] = set()
+    for ordered in (rows, rows[::-1]):
+        for k, row in enumerate(ordered[:MARGIN_LINES]):
+            # A running head is the outermost line; page numbers may sit beyond it.
+            if not all(_looks_like_furniture(page.margin.get(id(i), ""), i, body, k == 0) for i in row):
+                break
+            if abs(row[0].y - ordered[k + 1][0].y) >= LONE_SEPARATION * max(pitch, body):
+                found.update(id(i) for r in ordered[:k + 1] for i in r)
+    return found
+
+
+def _looks_like_furniture(key: str, item: Item, body: float, outermost: bool) -> bool:
+    band, _, shape = key.partition(":")
+    if not band:
+        return False
+    if _PAGE_NUMBER.match(shape):
+        return True
+    return outermost and band == "top" and len(item.text) <= LONE_HEAD_CHARS and item.size <= LONE_HEAD_SIZE * body
 
 
 def _furniture(key: str, item: Item, page: int) -> dict[str, Any]:

@@ -704,6 +704,26 @@ def cut_head() -> bytes:
     return raw_pdf(objects)
 
 
+SPREAD_SHOWN, SPREAD_HIDDEN, OFFSET_SHOWN = "Left page words shown", "Facing page words hidden", "Offset box words"
+
+
+def cropped_spread() -> bytes:
+    """Two pages cut from spreads by their crop boxes: page 1 shows the left half of a wide
+    media box (the facing page's text lies beyond its right edge); page 2's crop box does not
+    start at the origin, and all its text lies inside it."""
+    contents = [b"BT /F1 11 Tf 72 600 Td (%s) Tj ET BT /F1 11 Tf 572 600 Td (%s) Tj ET"
+                % (SPREAD_SHOWN.encode(), SPREAD_HIDDEN.encode()),
+                b"BT /F1 11 Tf 172 650 Td (%s) Tj ET" % OFFSET_SHOWN.encode()]
+    boxes = [b"/MediaBox [0 0 1000 700] /CropBox [0 0 500 700]", b"/MediaBox [0 0 600 800] /CropBox [100 100 500 700]"]
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [4 0 R 6 0 R] /Count 2 >>",
+               b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"]
+    for n, (content, box) in enumerate(zip(contents, boxes, strict=True)):
+        objects.append(b"<< /Type /Page /Parent 2 0 R %s /Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>"
+                       % (box, 5 + 2 * n))
+        objects.append(_stream(content))
+    return raw_pdf(objects)
+
+
 def blank_pages(count: int = 3) -> bytes:
     """Pages with nothing on them: no text, no images."""
     buf = io.BytesIO()
@@ -739,6 +759,7 @@ def write_all(outdir: Path, big: bool = False) -> None:
         "clipped_cells.pdf": clipped_cells(),
         "scaled_figure.pdf": scaled_figure(),
         "cut_head.pdf": cut_head(),
+        "cropped_spread.pdf": cropped_spread(),
         # Cut where the repair pass still finds every page but none of their contents.
         "damaged_empty.pdf": sample()[: len(sample()) // 2],
     }

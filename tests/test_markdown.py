@@ -221,7 +221,7 @@ def _both(run_cli, *args: str) -> tuple[str, str]:
 def test_extract_markdown_of_a_two_column_paper(run_cli, fixtures: Path) -> None:
     text, md = _both(run_cli, "extract", str(fixtures / "paper_2col.pdf"))
     assert missing_and_extra(text, md) == ({}, {})
-    assert "\n# 1 Introduction\n" in md and "\n# 2 Methods\n" in md
+    assert "\n## 1 Introduction\n" in md and "\n## 2 Methods\n" in md  # below the title
     assert "\n| Station | Depth (m) | Velocity (m/s) | Discharge |\n|---|---|---|---|\n| Upper weir |" in md
     assert "\n![figure (p. 1)]()\n" in md
     first = md.split("--- page 2 ---")[0]

@@ -94,9 +94,10 @@ def test_raw_keeps_the_engine_text(run_cli, paper):
 def test_headings_stand_alone_with_levels(run_cli, paper):
     blocks = [b for page in _pages(_extract(run_cli, paper)) for b in page["blocks"]]
     headings = {b["text"]: b.get("level") for b in blocks if b["kind"] == "heading"}
+    # The paper's title is level 1; its numbered sections sit one level below it.
+    assert headings.get(make_fixtures.PAPER_TITLE) == 1
     for title in ("1 Introduction", "2 Methods", "3 Results", "4 Discussion"):
-        assert headings.get(title) == 1
-    assert make_fixtures.PAPER_TITLE in headings
+        assert headings.get(title) == 2
 
 
 def test_table_one_block_its_rows_one_per_line(run_cli, paper):
@@ -209,6 +210,17 @@ def test_clipped_text_is_dropped_and_counted(run_cli, fixtures):
     assert recs[-1]["done"]["clipped_chars"] >= hidden
     kept = _pages(_extract(run_cli, path, "--set", "organize.clip=false"))[0]["text"]
     assert make_fixtures.FORM_HIDDEN in kept
+
+
+def test_text_outside_the_crop_box_is_clipped(run_cli, fixtures):
+    path = fixtures / "cropped_spread.pdf"
+    recs = _extract(run_cli, path)
+    first, second = (p["text"] for p in _pages(recs))
+    assert make_fixtures.SPREAD_SHOWN in first and make_fixtures.SPREAD_HIDDEN not in first
+    assert make_fixtures.OFFSET_SHOWN in second  # a crop box away from the origin hides nothing inside it
+    assert recs[-1]["done"]["clipped_chars"] >= len(make_fixtures.SPREAD_HIDDEN.replace(" ", ""))
+    kept = _pages(_extract(run_cli, path, "--set", "organize.clip=false"))[0]["text"]
+    assert make_fixtures.SPREAD_HIDDEN in kept
 
 
 def test_two_pages_skip_repetition_and_say_so(run_cli, fixtures):

@@ -1,0 +1,108 @@
+"""Recursive XY-cut: a page's reading order from the whitespace between its parts.
+
+A region is cut down a vertical channel of whitespace that runs its whole height when the
+pieces either side read as columns of text, else across a horizontal channel that runs its whole
+width; each piece is cut again. The leaves, read in order (left piece before right, upper before
+lower), give the order of a page whose column structure changes down the page: a full-width
+title, then two or three columns, then a full-width figure, then columns again.
+
+Pure over boxes; work is bounded (a fixed depth, a sort per region and level).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Generic, Protocol, TypeVar
+
+MAX_DEPTH = 12
+GUTTER = 1.0  # a column gutter is at least this many body sizes of whitespace
+LEADING = 0.9  # a horizontal channel at least this many body sizes high
+MIN_COLUMN_CHARS = 40  # a column holds some text, not a lone label
+PROSE_WIDTH = 0.15  # of the page width: lines narrower than this are labels or table cells
+PROSE_SHARE = 0.5  # of a column's characters, set in lines of prose width
+
+
+class Box(Protocol):
+    text: str
+    kind: str
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+
+B = TypeVar("B", bound=Box)
+
+
+@dataclass
+class Leaf(Generic[B]):
+    """Items read together, and the column (the piece of the last vertical cut) they sit in."""
+
+    items: list[B]
+    column: int  # index into the columns found; 0 is the whole page
+    split: bool  # whether any vertical cut lies above this leaf
+
+
+def xy_cut(items: list[B], body: float, width: float) -> tuple[list[Leaf[B]], list[list[B]]]:
+    """Leaves in reading order, and the columns (lists of items) they refer to."""
+    columns: list[list[B]] = [items]
+    leaves: list[Leaf[B]] = []
+    # An explicit stack: hostile evidence must not recurse deep; pushed in reverse order.
+    stack: list[tuple[list[B], int, int, bool]] = [(items, 0, 0, False)]
+    while stack:
+        region, column, depth, split = stack.pop()
+        parts = None if depth >= MAX_DEPTH or len(region) < 2 else _vertical(region, body, width)
+        if parts:
+            for part in reversed(parts):
+                columns.append(part)
+                stack.append((part, len(columns) - 1, depth + 1, True))
+            continue
+        bands = None if depth >= MAX_DEPTH or len(region) < 2 else _horizontal(region, body)
+        if bands:
+            stack.extend((band, column, depth + 1, split) for band in reversed(bands))
+            continue
+        leaves.append(Leaf(region, column, split))
+    return leaves, columns
+
+
+def _cuts(spans: list[tuple[float, float]], gap: float) -> list[float]:
+    """Where the spans (sorted by start) leave a channel of at least ``gap`` uncovered."""
+    cuts: list[float] = []
+    reach = spans[0][1]
+    for start, end in spans[1:]:
+        if start - reach >= gap:
+            cuts.append((reach + start) / 2)
+        reach = max(reach, end)
+    return cuts
+
+
+def _vertical(region: list[B], body: float, width: float) -> list[list[B]] | None:
+    ordered = sorted(region, key=lambda i: i.x0)
+    cuts = _cuts([(i.x0, i.x1) for i in ordered], GUTTER * body)
+    if not cuts:
+        return None
+    parts: list[list[B]] = [[] for _ in range(len(cuts) + 1)]
+    for item in ordered:
+        parts[sum(item.x0 > cut for cut in cuts)].append(item)
+    # Pieces that are not columns of text (labels of a chart, cells of a table) are no cut.
+    if all(_reads_as_column(part, width) for part in parts):
+        return parts
+    return None
+
+
+def _reads_as_column(part: list[B], width: float) -> bool:
+    lines = [i for i in part if i.kind == "line"]
+    chars = sum(len(i.text) for i in lines)
+    prose = sum(len(i.text) for i in lines if i.x1 - i.x0 >= PROSE_WIDTH * width)
+    return chars >= MIN_COLUMN_CHARS and prose >= PROSE_SHARE * chars
+
+
+def _horizontal(region: list[B], body: float) -> list[list[B]] | None:
+    ordered = sorted(region, key=lambda i: -i.y1)
+    cuts = _cuts([(-i.y1, -i.y0) for i in ordered], LEADING * body)
+    if not cuts:
+        return None
+    bands: list[list[B]] = [[] for _ in range(len(cuts) + 1)]
+    for item in ordered:
+        bands[sum(-item.y1 > cut for cut in cuts)].append(item)
+    return [band for band in bands if band]

@@ -1,0 +1,190 @@
+"""Layout of single pages from evidence built here: what is read, in what order, what is a
+heading and what is set aside."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from siftpdf.organize import organize_records
+from siftpdf.settings import OrganizeOptions
+
+CHAR = 5.0  # points per character of the test font at size 10
+
+
+def run(text: str, x0: float, y: float, size: float = 10.0, font: str = "Times-Roman") -> dict[str, Any]:
+    width = CHAR * size / 10 * len(text)
+    return {"text": text, "font": font, "size": size, "color": "#000000",
+            "box": [x0, y - 0.2 * size, x0 + width, y + 0.8 * size]}
+
+
+def line(y: float, text: str, x0: float = 72.0, size: float = 10.0, bold: bool = False) -> dict[str, Any]:
+    return {"y": y, "size": size, "runs": [run(text, x0, y, size, "Times-Bold" if bold else "Times-Roman")]}
+
+
+def page(n: int, lines: list[dict[str, Any]], width: float = 612.0, height: float = 792.0) -> dict[str, Any]:
+    evidence = {"width": width, "height": height, "rotation": 0, "lines": lines, "images": [],
+                "clipped_chars": 0, "unmapped_chars": 0}
+    return {"page": n, "text": "raw", "status": "text", "evidence": evidence}
+
+
+def organize(pages: list[dict[str, Any]], outline: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    stream = [{"meta": {"pages": len(pages), "max_pages": 2000, "outline": outline or []}}, *pages,
+              {"done": {"pages_processed": len(pages)}}]
+    return [r for r in organize_records(stream, OrganizeOptions()) if "page" in r]
+
+
+def headings(record: dict[str, Any]) -> list[tuple[int, str]]:
+    return [(b["level"], b["text"]) for b in record["blocks"] if b["kind"] == "heading"]
+
+
+def prose(words: int, seed: str) -> list[str]:
+    """Lines of about 60 characters of distinct words."""
+    text = " ".join(f"{seed}{k}" for k in range(words))
+    out, current = [], ""
+    for word in text.split():
+        if len(current) + len(word) + 1 > 60:
+            out.append(current)
+            current = word
+        else:
+            current = f"{current} {word}".strip()
+    return out + [current]
+
+
+def body_lines(top: float, seed: str, count: int = 4, x0: float = 72.0) -> list[dict[str, Any]]:
+    """A paragraph of ``count`` full lines from ``top`` down, 12 pt apart."""
+    texts = prose(12 * count, seed)[:count]
+    return [line(top - 12 * k, t, x0=x0) for k, t in enumerate(texts)]
+
+
+def sections(numbers: list[str], top: float = 660.0) -> list[dict[str, Any]]:
+    """Numbered bold headings, each over a paragraph."""
+    lines: list[dict[str, Any]] = []
+    for number in numbers:
+        lines.append(line(top, f"{number} Section {number.replace('.', ' ')}", bold=True))
+        lines += body_lines(top - 18, f"s{number.replace('.', '')}w")
+        top -= 80
+    return lines
+
+
+def test_numbered_headings_take_their_depth_below_the_title():
+    title = line(740, "A Study of Rivers", x0=200, size=20)
+    out = organize([page(1, [title, *sections(["1", "1.1", "1.1.1", "2"])])])[0]
+    assert headings(out) == [(1, "A Study of Rivers"), (2, "1 Section 1"), (3, "1.1 Section 1 1"),
+                             (4, "1.1.1 Section 1 1 1"), (2, "2 Section 2")]
+
+
+def test_numbered_headings_without_a_title_start_at_one():
+    out = organize([page(1, sections(["1", "1.1", "1.1.1"]))])[0]
+    assert [level for level, _ in headings(out)] == [1, 2, 3]
+
+
+def test_unnumbered_headings_ranked_by_size_across_pages():
+    first = [line(740, "Big Part Name", size=18), *body_lines(700, "a"), line(640, "Middle Name", size=14),
+             *body_lines(610, "b")]
+    second = [line(740, "Small Name", size=12), *body_lines(700, "c"), line(640, "Other Middle", size=14),
+              *body_lines(610, "d")]
+    out = organize([page(1, first), page(2, second)])
+    assert headings(out[0]) == [(1, "Big Part Name"), (2, "Middle Name")]
+    assert headings(out[1]) == [(3, "Small Name"), (2, "Other Middle")]
+
+
+def test_outline_titles_become_headings_at_the_outline_depth():
+    lines = [line(740, "Overview of the work", bold=True), *body_lines(720, "a"),
+             line(660, "Plain title in body type"), *body_lines(640, "b"),
+             line(580, "A title set over"), line(568, "two lines"), *body_lines(548, "c")]
+    outline = [{"title": "Overview of the Work", "page": 1, "level": 1},
+               {"title": "Plain Title in Body Type", "page": 1, "level": 2},
+               {"title": "A title set over two lines", "page": 1, "level": 3},
+               {"title": "Plain title in body type", "page": 2, "level": 1}]
+    out = organize([page(1, lines)], outline)[0]
+    assert headings(out) == [(1, "Overview of the work"), (2, "Plain title in body type"),
+                             (3, "A title set over two lines")]
+
+
+def test_a_page_of_bold_lines_is_not_all_headings():
+    lines = [line(740 - 14 * k, f"Bold statement number {k} stands here", bold=True) for k in range(12)]
+    out = organize([page(1, lines)])[0]
+    assert headings(out) == []
+    assert all(b["kind"] == "paragraph" for b in out["blocks"])
+
+
+def test_a_bold_lead_in_running_into_its_paragraph_is_not_a_heading():
+    lead = {"y": 700, "size": 10, "runs": [run("Ablation results.", 72, 700, font="Times-Bold"),
+                                            run("We present a study of the merged models.", 162, 700)]}
+    out = organize([page(1, [*body_lines(740, "a", 3), lead, *body_lines(688, "b", 3)])])[0]
+    assert headings(out) == []
+
+
+def test_a_contents_page_stays_one_entry_a_line():
+    entries = [f"{k}. Chapter called number {k}" for k in range(1, 9)]
+    lines = [line(740, "Contents", size=20, bold=True)]
+    lines += [line(700 - 24 * k, text + " " + "." * 40 + f" {3 * k + 1}", bold=True) for k, text in enumerate(entries)]
+    lines += [line(500 - 24 * k, f"{k} Unleadered entry number {k}", size=14, bold=True) for k in range(9, 12)]
+    out = organize([page(1, lines)])[0]
+    assert headings(out) == [(1, "Contents")]
+    paragraphs = [b["text"] for b in out["blocks"] if b["kind"] != "heading"]
+    assert len(paragraphs) == 11 and paragraphs[0].startswith("1. Chapter called number 1 ....")
+
+
+def test_two_pages_set_aside_their_page_numbers_and_running_head():
+    pages = []
+    for n in (1, 2):
+        lines = [line(760, "The Harbour Review, spring issue", size=8), *body_lines(700, f"p{n}w", 10),
+                 line(40, f"- {n + 11} -", x0=300)]
+        pages.append(page(n, lines))
+    for out in organize(pages):
+        kinds = {f["kind"]: f["text"] for f in out["furniture"]}
+        assert kinds == {"header": "The Harbour Review, spring issue", "page_number": f"- {out['page'] + 11} -"}
+        assert "Harbour" not in out["text"] and "-" not in out["text"]
+
+
+def test_a_lone_page_keeps_margin_lines_that_are_not_furniture():
+    # Body-size text in the top band is a title or the body itself; a closing line near the
+    # foot that runs on from the paragraph above is body.
+    lines = [line(760, "Minutes of the meeting"), *body_lines(700, "a", 10), line(48, "Signed by the chair.")]
+    out = organize([page(1, lines)])[0]
+    assert out["furniture"] == []
+    assert "Minutes of the meeting" in out["text"] and "Signed by the chair." in out["text"]
+
+
+def columns_page(count: int, title: bool = True) -> dict[str, Any]:
+    """A page of ``count`` columns of prose (each its own paragraph, words tagged by column),
+    under a full-width title, with a full-width closing paragraph below."""
+    width = (468 - 18 * (count - 1)) / count
+    chars = int(width / CHAR)
+    lines = [line(740, "Rivers And Their Banks", x0=200, size=18)] if title else []
+    for c in range(count):
+        x0 = 72 + c * (width + 18)
+        words = " ".join(f"c{c}w{k}" for k in range(200))
+        texts, current = [], ""
+        for word in words.split():
+            if len(current) + len(word) + 1 > chars:
+                texts.append(current)
+                current = word
+            else:
+                current = f"{current} {word}".strip()
+        lines += [line(700 - 12 * k, t, x0=x0) for k, t in enumerate(texts[:20])]
+    lines += body_lines(430, "end", 3)
+    return page(1, lines)
+
+
+def order_of_columns(text: str, count: int) -> list[int]:
+    """The column of each tagged word, in the order the text gives them, runs collapsed."""
+    seen: list[int] = []
+    for word in text.split():
+        if len(word) > 1 and word[0] == "c" and word[1].isdigit() and "w" in word:
+            column = int(word[1:word.index("w")])
+            if not seen or seen[-1] != column:
+                seen.append(column)
+    return seen
+
+
+def test_a_one_page_two_column_article_reads_column_by_column():
+    out = organize([columns_page(2)])[0]
+    assert order_of_columns(out["text"], 2) == [0, 1]
+    assert out["text"].startswith("Rivers And Their Banks") and out["text"].rstrip().endswith(prose(36, "end")[2])
+
+
+def test_three_columns_read_in_turn():
+    out = organize([columns_page(3)])[0]
+    assert order_of_columns(out["text"], 3) == [0, 1, 2]
