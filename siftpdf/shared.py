@@ -67,10 +67,30 @@ def extract(data: bytes, options: ReadOptions) -> Generator[dict[str, Any], None
 
         records = report_pages(records, options.on_page)
     if options.organize.needs_evidence:
+        records = _organized(records, options)
+    return records
+
+
+def _organized(records: Iterator[dict[str, Any]], options: ReadOptions) -> Generator[dict[str, Any], None, None]:
+    """The records organized (SPEC §7). The organizer is imported once the first record (the
+    meta) is in: the child then starts without waiting for it, and the import overlaps the
+    child's first page."""
+    try:
+        first = next(records, None)
         from .organize import organize_records
 
-        records = organize_records(records, options.organize)
-    return records
+        organized = organize_records(_put_back(first, records), options.organize)
+        yield from organized
+    finally:
+        close = getattr(records, "close", None)
+        if close:
+            close()
+
+
+def _put_back(first: dict[str, Any] | None, records: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    if first is not None:
+        yield first
+    yield from records
 
 
 def _extract(data: bytes, options: ReadOptions) -> Generator[dict[str, Any], None, None]:
