@@ -6,8 +6,6 @@ It loads the engines lazily so the parent never imports native PDF code by accid
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -54,6 +52,8 @@ def extract_records(data: bytes, opts: ExtractOptions = ExtractOptions()) -> Ite
     Raises EncryptedError / UnreadableError when the document as a whole cannot be opened;
     a page that fails becomes a ``failed`` page record and extraction goes on.
     """
+    import hashlib
+
     from .engines import PdfiumDoc, open_document
 
     started = time.monotonic()
@@ -212,6 +212,8 @@ class _Fallback:
 
 
 def _png64(doc: Any, index: int) -> str:
+    import base64
+
     return base64.b64encode(doc.render_png(index)).decode("ascii")
 
 
