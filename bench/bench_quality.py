@@ -39,12 +39,17 @@ _MARKER = re.compile(r"\A--- page 1 ---\n\n?")
 METRICS = ("overall", "overall_per_doc", "nid", "teds", "mhs")
 
 
-def convert(pdfs: list[Path], into: Path) -> tuple[list[float], list[str]]:
-    """Each PDF to ``into/<id>.md`` by one cold command; its wall seconds, and the pages that
-    failed (written empty, so they score as empty pages)."""
-    seconds, failed = [], []
+def convert(pdfs: list[Path], into: Path) -> tuple[list[float], list[str], list[float]]:
+    """Each PDF to ``into/<id>.md`` by one cold command; its wall seconds, the pages that
+    failed (written empty, so they score as empty pages), and the wall seconds of a bare
+    ``python -c pass`` timed before each page (the same machine at the same moment: the
+    yardstick for the start-up figure)."""
+    seconds, failed, bare = [], [], []
     env = {**os.environ, "NO_COLOR": "1"}
     for pdf in pdfs:
+        started = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "pass"], env=env, check=True)
+        bare.append(time.perf_counter() - started)
         started = time.perf_counter()
         done = subprocess.run([*SIFTPDF, *COMMAND, str(pdf)], capture_output=True, env=env, timeout=300)
         seconds.append(time.perf_counter() - started)
@@ -52,7 +57,14 @@ def convert(pdfs: list[Path], into: Path) -> tuple[list[float], list[str]]:
         if done.returncode != 0:
             failed.append(f"{pdf.stem} (exit {done.returncode}: {done.stderr.decode(errors='replace').strip()[:80]})")
         (into / f"{pdf.stem}.md").write_text(_MARKER.sub("", markdown), encoding="utf-8")
-    return seconds, failed
+    return seconds, failed, bare
+
+
+def cold_line(seconds: list[float], bare: list[float]) -> str:
+    """The cold single-page figure beside ``python -c pass`` measured in the same run."""
+    mean, median, python = statistics.mean(seconds), statistics.median(seconds), statistics.median(bare)
+    return (f"cold single page: mean {mean:.3f} s, median {median:.3f} s; `python -c pass` median "
+            f"{python:.3f} s in the same run (the page costs {median / python:.1f}x a bare interpreter)")
 
 
 def score(predictions: Path, scores: Path) -> str:
@@ -96,7 +108,7 @@ def worst_pages(documents: list[dict[str, Any]]) -> list[str]:
 
 
 def report(summary: dict[str, Any], documents: list[dict[str, Any]], seconds: list[float], failed: list[str],
-           scorer_line: str) -> str:
+           scorer_line: str, bare: list[float]) -> str:
     per_page = sum(seconds) / len(seconds)
     lines = [
         "# Markdown quality: siftpdf on DP-Bench",
@@ -117,6 +129,8 @@ def report(summary: dict[str, Any], documents: list[dict[str, Any]], seconds: li
               f"the {summary.get('mhs_count', '?')} pages with a heading; a page without a prediction there "
               f"scores 0. Seconds per page: mean {per_page:.2f}, median {statistics.median(seconds):.2f}, "
               f"max {max(seconds):.2f}."),
+        "",
+        _wrap(cold_line(seconds, bare) + "."),
         "",
         *([_wrap(f"Pages whose command failed (scored as empty): {', '.join(failed)}."), ""] if failed else []),
         "The scorer said:",
@@ -163,7 +177,7 @@ def run(out: Path | None = OUT) -> None:
     with tempfile.TemporaryDirectory(prefix="siftpdf-quality-") as tmp:
         folder = Path(tmp) / "md"
         folder.mkdir()
-        seconds, failed = convert(pdfs, folder)
+        seconds, failed, bare = convert(pdfs, folder)
         scorer_line = score(folder, Path(tmp) / "scores.json")
         result = json.loads((Path(tmp) / "scores.json").read_text())
     summary, documents = result["summary"], result["documents"]
@@ -176,10 +190,11 @@ def run(out: Path | None = OUT) -> None:
     for row in peers():
         print(f"{row['engine']:<16}" + "".join(f"{_cell(row.get(k)):>9}"
                                                for k in ("overall", "per_doc", "nid", "teds", "mhs")) + f"{'—':>9}")
+    print(cold_line(seconds, bare))
     if failed:
         print(f"failed ({len(failed)}): {'; '.join(failed)}")
     if out is not None:
-        out.write_text(report(summary, documents, seconds, failed, scorer_line), encoding="utf-8")
+        out.write_text(report(summary, documents, seconds, failed, scorer_line, bare), encoding="utf-8")
         print(f"wrote {out.relative_to(ROOT) if out.is_relative_to(ROOT) else out}")
 
 

@@ -8,10 +8,10 @@ Exit codes: 0 ok, 2 a limit that was asked for cannot be enforced, 3 encrypted, 
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, NoReturn
 
 EXIT_OK, EXIT_LIMITS, EXIT_ENCRYPTED, EXIT_UNREADABLE, EXIT_TOO_LARGE = 0, 2, 3, 4, 7
 MAX_INPUT = 200 << 20
@@ -72,23 +72,50 @@ def encode_record(record: dict[str, Any]) -> bytes:
     return data + b"\n"
 
 
-def _parse(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="siftpdf-child", add_help=False)
-    parser.add_argument("--max-pages", type=int, default=2000)
-    parser.add_argument("--memory", type=int, default=2 << 30)
-    parser.add_argument("--cpu", type=int, default=0)
-    parser.add_argument("--shard", type=int, default=0)
-    parser.add_argument("--shards", type=int, default=1)
-    parser.add_argument("--chunk", type=int, default=32)
-    parser.add_argument("--first-page", type=int, default=1)
-    parser.add_argument("--no-outline", action="store_true")
-    parser.add_argument("--password-line", action="store_true")
-    parser.add_argument("--evidence", action="store_true")
-    parser.add_argument("--render", default=None)
-    parser.add_argument("--image-mode", default="none", choices=("none", "embedded"))
-    parser.add_argument("--no-repair", action="store_true")
-    parser.add_argument("--salvage", default=None)
-    return parser.parse_args(argv)
+# The child's options (the parent's runner writes them): name -> default, whose type is the
+# value's; flags default to False. Parsed by hand: argparse costs the child milliseconds of
+# start-up (its help formatter compiles regexes) for a command line no person types.
+_OPTIONS: dict[str, Any] = {"max-pages": 2000, "memory": 2 << 30, "cpu": 0, "shard": 0, "shards": 1, "chunk": 32,
+                            "first-page": 1, "render": None, "image-mode": "none", "salvage": None}
+_FLAGS = ("no-outline", "password-line", "evidence", "no-repair")
+_CHOICES = {"image-mode": ("none", "embedded")}
+
+
+def _parse(argv: list[str] | None) -> SimpleNamespace:
+    values: dict[str, Any] = {**_OPTIONS, **dict.fromkeys(_FLAGS, False)}
+    words = list(sys.argv[1:] if argv is None else argv)
+    while words:
+        word = words.pop(0)
+        name, has_value, value = word.removeprefix("--").partition("=")
+        if not word.startswith("--") or (name not in _OPTIONS and name not in _FLAGS):
+            _usage(f"unrecognized argument: {word}")
+        if name in _FLAGS:
+            if has_value:
+                _usage(f"--{name} takes no value")
+            values[name] = True
+            continue
+        if not has_value:
+            if not words:
+                _usage(f"--{name} expects a value")
+            value = words.pop(0)
+        values[name] = _convert(name, value)
+    return SimpleNamespace(**{name.replace("-", "_"): value for name, value in values.items()})
+
+
+def _convert(name: str, value: str) -> Any:
+    if isinstance(_OPTIONS[name], int):
+        try:
+            return int(value)
+        except ValueError:
+            _usage(f"--{name}: invalid int value: {value!r}")
+    if name in _CHOICES and value not in _CHOICES[name]:
+        _usage(f"--{name}: invalid choice: {value!r}")
+    return value
+
+
+def _usage(problem: str) -> NoReturn:
+    print(f"siftpdf-child: error: {problem}", file=sys.stderr)
+    raise SystemExit(2)  # the status argparse gave a bad command line
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -20,10 +20,8 @@ first. This module imports no PDF engine and no HTTP client: a cache hit stays c
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-import random
 import re
 import threading
 import time
@@ -89,6 +87,8 @@ class CacheSettings:
 
 def password_check(password: str, sha: str) -> str:
     """A salted, slow verifier: lets a cache hit demand the right password without keeping it."""
+    import hashlib
+
     return hashlib.pbkdf2_hmac("sha256", password.encode("utf-8"), bytes.fromhex(sha), 20_000).hex()
 
 
@@ -140,6 +140,8 @@ def _open_cache(path: Path, **settings: Any) -> Any:
         except sqlite3.OperationalError as exc:
             if "locked" not in str(exc) or attempt == OPEN_TRIES - 1:
                 raise
+            import random
+
             time.sleep(0.02 * 2 ** attempt + random.random() * 0.02)  # about 5 s in all
     raise AssertionError("unreachable")
 

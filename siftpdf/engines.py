@@ -9,8 +9,7 @@ import ctypes
 import io
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
@@ -36,8 +35,7 @@ def clean_text(text: str) -> str:
     return "\n".join(line.rstrip() for line in text.split("\n")).strip("\n")
 
 
-@dataclass
-class PageResult:
+class PageResult(NamedTuple):  # not a dataclass: the child would import inspect for it
     text: str
     status: str  # text | no_text | garbled | empty
     engine: str

@@ -6,26 +6,25 @@ It loads the engines lazily so the parent never imports native PDF code by accid
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .docstream import scrub, scrub_record
 from .errors import UnreadableError
-from .ranges import PageRange
+
+if TYPE_CHECKING:
+    from .ranges import PageRange
 
 FORMAT = 1
 DEFAULT_MAX_PAGES = 2000
 CHUNK_PAGES = 32
 
 
-@dataclass(frozen=True)
-class ExtractOptions:
+class ExtractOptions(NamedTuple):
     """What to extract. ``shard``/``shards``/``chunk`` split pages across worker processes:
-    chunk k (pages k*chunk+1 … (k+1)*chunk) belongs to shard k % shards."""
+    chunk k (pages k*chunk+1 … (k+1)*chunk) belongs to shard k % shards. (A NamedTuple, not a
+    dataclass: the child starts sooner without dataclasses and inspect.)"""
 
     max_pages: int = DEFAULT_MAX_PAGES
     password: str | None = None
@@ -53,6 +52,8 @@ def extract_records(data: bytes, opts: ExtractOptions = ExtractOptions()) -> Ite
     Raises EncryptedError / UnreadableError when the document as a whole cannot be opened;
     a page that fails becomes a ``failed`` page record and extraction goes on.
     """
+    import hashlib
+
     from .engines import PdfiumDoc, open_document
 
     started = time.monotonic()
@@ -83,8 +84,8 @@ def extract_records(data: bytes, opts: ExtractOptions = ExtractOptions()) -> Ite
         yield {"meta": meta}
         replaced = int(meta.get("replaced_chars", 0))
 
-        render = PageRange.parse(opts.render) if opts.render else None
-        salvage = PageRange.parse(opts.salvage) if opts.salvage else None
+        render = _range(opts.render)
+        salvage = _range(opts.salvage)
         processed = failed = clipped = unmapped = 0
         engines: dict[str, int] = {}
         for page in range(max(1, opts.first_page), limit + 1):
@@ -123,6 +124,15 @@ def extract_records(data: bytes, opts: ExtractOptions = ExtractOptions()) -> Ite
     finally:
         fallback.close()
         doc.close()
+
+
+def _range(spec: str | None) -> PageRange | None:
+    """The PageRange of ``spec``, or None; imported only when asked for (the child's start-up)."""
+    if not spec:
+        return None
+    from .ranges import PageRange
+
+    return PageRange.parse(spec)
 
 
 def _extract_page(doc: Any, page: int, opts: ExtractOptions, fallback: _Fallback) -> dict[str, Any]:
@@ -202,6 +212,8 @@ class _Fallback:
 
 
 def _png64(doc: Any, index: int) -> str:
+    import base64
+
     return base64.b64encode(doc.render_png(index)).decode("ascii")
 
 

@@ -15,7 +15,6 @@ caller id (``SIFTPDF_CALLER_ID``): a second concurrent one is busy at once.
 from __future__ import annotations
 
 import fcntl
-import hashlib
 import os
 import threading
 import time
@@ -69,6 +68,8 @@ class FileLock:
 
 
 def _name(key: str) -> str:
+    import hashlib
+
     return hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
 
 

@@ -11,7 +11,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -252,12 +252,13 @@ class Slots(Protocol):
 
 def run_child(data: bytes, password: str | None = None, limits: Limits | None = None,
               slots: Slots | None = None, evidence: bool = False, image_mode: str = "none",
-              render: str | None = None) -> Iterator[dict[str, Any]]:
+              render: str | None = None, meanwhile: Callable[[], None] | None = None) -> Iterator[dict[str, Any]]:
     """Extract ``data`` in child processes; yield meta, pages in order, then a merged done.
     With ``evidence`` each page record carries its evidence (SPEC §7.1).
 
     With ``slots``, every child beyond the first needs a slot granted at once; when none is
-    free, one child extracts every page."""
+    free, one child extracts every page. ``meanwhile`` is called once the first child is
+    started, before its meta is awaited: work of the caller's that overlaps the child's start-up."""
     limits = limits or Limits()
     extra = (["--evidence"] if evidence else []) + (["--image-mode", image_mode] if image_mode != "none" else [])
     extra += ["--render", render] if render else []
@@ -271,6 +272,8 @@ def run_child(data: bytes, password: str | None = None, limits: Limits | None = 
         early = run.spawn(1, limits.workers, outline=False) if (
             limits.workers > 1 and len(data) >= EARLY_SPLIT_BYTES
             and (slots is None or slots.add_slot())) else None
+        if meanwhile is not None:
+            meanwhile()
         meta_record = run.read(first)
         if meta_record is None or "meta" not in meta_record:
             raise run.failure(first)

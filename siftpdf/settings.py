@@ -8,7 +8,6 @@ A feature that reads a setting adds its key to :data:`KNOWN_SETTINGS`, with one 
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -65,6 +64,8 @@ class OrganizeOptions:
     def digest(self) -> str:
         """sha256 of the settings as sorted JSON: equal settings, equal digest, across runs."""
         text = json.dumps(dataclasses.asdict(self), sort_keys=True, separators=(",", ":"))
+        import hashlib
+
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 

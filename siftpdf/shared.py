@@ -16,7 +16,6 @@ The order of every read:
 
 from __future__ import annotations
 
-import hashlib
 import sys
 import threading
 import time
@@ -67,10 +66,35 @@ def extract(data: bytes, options: ReadOptions) -> Generator[dict[str, Any], None
 
         records = report_pages(records, options.on_page)
     if options.organize.needs_evidence:
+        records = _organized(records, options)
+    return records
+
+
+def _organized(records: Iterator[dict[str, Any]], options: ReadOptions) -> Generator[dict[str, Any], None, None]:
+    """The records organized (SPEC §7). The organizer is imported once the first record (the
+    meta) is in, so the child starts without waiting for it (and :func:`_load_organizer` has
+    imported it while the child started)."""
+    try:
+        first = next(records, None)
         from .organize import organize_records
 
-        records = organize_records(records, options.organize)
-    return records
+        organized = organize_records(_put_back(first, records), options.organize)
+        yield from organized
+    finally:
+        close = getattr(records, "close", None)
+        if close:
+            close()
+
+
+def _load_organizer() -> None:
+    """Import the organizer while the extraction child starts up (the parent would be idle)."""
+    from . import organize  # noqa: F401
+
+
+def _put_back(first: dict[str, Any] | None, records: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    if first is not None:
+        yield first
+    yield from records
 
 
 def _extract(data: bytes, options: ReadOptions) -> Generator[dict[str, Any], None, None]:
@@ -92,7 +116,8 @@ def _extract(data: bytes, options: ReadOptions) -> Generator[dict[str, Any], Non
         with pool.job(options.caller_id) as job:
             _log(options).event("pool", "slot", wait_ms=int((time.monotonic() - waited) * 1000))
             yield from run_child(data, options.password, limits, slots=job, evidence=evidence,
-                                 image_mode=settings.image_mode, render=options.render)
+                                 image_mode=settings.image_mode, render=options.render,
+                                 meanwhile=_load_organizer if evidence else None)
     except BusyError as error:
         _log(options).event("pool", error.code if error.status == 503 else "caller_busy",
                             wait_ms=int((time.monotonic() - waited) * 1000))
@@ -107,7 +132,7 @@ def open_cached(data: bytes, name: str | None, options: ReadOptions, extra: dict
     ``locks`` (released once the work is done, or at once on a hit)."""
     locks = list(locks or [])
     try:
-        sha = hashlib.sha256(data).hexdigest()
+        sha = _sha256(data)
         digest = options.digest()
         view = _view(options.cache.path)
         doc = _hit(view, sha, digest, options, name, extra)
@@ -128,6 +153,12 @@ def open_cached(data: bytes, name: str | None, options: ReadOptions, extra: dict
         raise
     records = _extract_into(store, data, sha, digest, options, locks)
     return Document(_with_source(require_text(records), name, extra))
+
+
+def _sha256(data: bytes) -> str:
+    import hashlib  # here: an extraction without the cache never needs it
+
+    return hashlib.sha256(data).hexdigest()
 
 
 def _release(locks: list[FileLock]) -> None:
@@ -292,7 +323,7 @@ def _refresh(store: Store, view: View, url: str, options: ReadOptions, locks: li
             return doc
         fetched = _download(url, options, None)  # evicted meanwhile: fetch it whole
     data = _pdf_body(fetched)
-    entry = {"sha256": hashlib.sha256(data).hexdigest(), "etag": fetched.etag,
+    entry = {"sha256": _sha256(data), "etag": fetched.etag,
              "last_modified": fetched.last_modified, "final_url": fetched.final_url, "fetched_at": time.time()}
     store.put_url(cls, url, entry)
     if fetched.final_url != url:

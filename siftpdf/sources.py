@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sys
 from collections.abc import Callable, Generator, Iterator
@@ -51,6 +50,8 @@ class ReadOptions:
         values: dict[str, Any] = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in _NOT_OUTPUT}
         values.update(max_pages=self.limits.max_pages, format=FORMAT, code=_code_identity())
         text = json.dumps(values, sort_keys=True, default=_plain)
+        import hashlib
+
         return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 

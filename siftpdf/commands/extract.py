@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import base64
 import dataclasses
 from pathlib import Path
 from typing import Any
@@ -63,6 +62,8 @@ def _save_render(record: dict[str, Any], directory: Path, stem: str) -> None:
     png = record.pop("render_png", None)
     if not png:
         return
+    import base64
+
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / f"{stem}-p{record['page']}.png"
     path.write_bytes(base64.b64decode(png))

@@ -8,10 +8,9 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from click.shell_completion import CompletionItem
 
 from ..cache import DEFAULT_MAX_AGE, CacheSettings, check_class, parse_size
 from ..docstream import write_record
@@ -19,6 +18,9 @@ from ..runner import Limits
 from ..settings import parse_settings
 from ..sources import ReadOptions
 from .progress import PageProgress, before_output
+
+if TYPE_CHECKING:  # completion is imported when a shell asks for it
+    from click.shell_completion import CompletionItem
 
 DEFAULT_CAP = 40_000
 
@@ -126,11 +128,15 @@ def is_quiet() -> bool:
 
 def complete_source(_ctx: click.Context, _param: click.Parameter, incomplete: str) -> list[CompletionItem]:
     """SOURCE arguments complete as file paths (the shell does the listing)."""
+    from click.shell_completion import CompletionItem
+
     return [CompletionItem(incomplete, type="file")]
 
 
 def complete_setting(_ctx: click.Context, _param: click.Parameter, incomplete: str) -> list[CompletionItem]:
     """``--set`` completes the keys of :data:`siftpdf.settings.KNOWN_SETTINGS` as ``key=``."""
+    from click.shell_completion import CompletionItem
+
     from ..settings import KNOWN_SETTINGS
 
     if "=" in incomplete:
