@@ -236,7 +236,7 @@ def test_pages_markdown_of_a_chinese_regulation(run_cli, fixtures: Path) -> None
 
 
 def test_map_markdown(run_cli, fixtures: Path) -> None:
-    result = run_cli("map", "--markdown", "--cap", "600", str(fixtures / "outline.pdf"))
+    result = run_cli("map", "--markdown", "--cap", "400", str(fixtures / "outline.pdf"))
     assert result.exit_code == 0, result.output
     assert result.output.startswith("# Outline Tëst\npages 4 · ~")
     assert "\n- Chapter 1 (p. 1)\n  - Section 1.1 — by action (p. 2)\n" in result.output
