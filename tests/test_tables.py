@@ -253,3 +253,32 @@ def test_rows_of_prose_are_no_table():
     rules = [[72, 730, 520, 730], [72, 400, 520, 400]]
     rows = find_tables([[i] for i in lines], {"rules": rules}, 612, 792)
     assert all(i.kind == "line" for row in rows for i in row)
+
+
+def test_row_drawn_by_one_text_object_is_parted_at_its_wide_spaces(run_cli, tmp_path):
+    """A producer that sets each table row as one string, its cells parted by word spacing:
+    the wide spaces are in the evidence and the cells come apart; prose keeps its spaces."""
+    path = tmp_path / "one_object_rows.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 760, BODY)
+    c.line(72, 740, 400, 740)
+    c.line(72, 722, 400, 722)
+    c.line(72, 660, 400, 660)
+    rows = [["Gauge", "Depth", "Flow"], ["North", "1.25", "14.30"], ["East", "2.05", "21.75"],
+            ["South", "0.95", "9.10"]]
+    for r, row in enumerate(rows):
+        text = c.beginText(76, 728 - 16 * r - (4 if r else 0))
+        text.setFont("Helvetica", 10)
+        text.setWordSpace(40)
+        text.textOut(" ".join(row))
+        c.drawText(text)
+    c.showPage()
+    c.save()
+    recs = _extract(run_cli, path, "--set", "output.evidence=true")
+    page = next(r for r in recs if "page" in r)
+    runs = [run for line in page["evidence"]["lines"] for run in line["runs"]]
+    assert any(run["text"] == "North 1.25 14.30" and len(run["gaps"]) == 2 for run in runs)
+    assert not any("gaps" in run for run in runs if run["text"].startswith("The survey"))
+    assert [_texts(t) for t in _tables(recs)] == [rows]
+    assert "| North | 1.25 | 14.30 |" in page_markdown(page)
