@@ -17,6 +17,7 @@ rules, intersections and cells per page are capped, beyond which the page has no
 from __future__ import annotations
 
 import math
+import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,6 +33,7 @@ MAX_CELLS = 20_000  # cells of one table written out
 MAX_TABLE_LINES = 2000  # lines of one region aligned into columns
 MIN_GAP_EM = 0.9  # a column gap is at least this many ems wide (word spaces are about 0.25)
 MIN_FILLED = 0.5  # share of a table's cells that hold text
+CHART_FILLED = 0.5  # a grid with fewer boxes holding text, and only numbers, is a chart's
 STACK_SLACK = 0.06  # share of a rule's length its ends may differ from its stack's
 
 
@@ -62,6 +64,9 @@ class _Region:
     def holds(self, item: Item) -> bool:
         cx, cy = (item.x0 + item.x1) / 2, (item.y0 + item.y1) / 2
         return self.x0 - 1 <= cx <= self.x1 + 1 and self.y0 - 1 <= cy <= self.y1 + 1
+
+
+_NUMBER = re.compile(r"[\s\d.,:%+\-\u2212\u2013()$€£¥]*")
 
 
 # --- rules ------------------------------------------------------------------------------------
@@ -385,7 +390,7 @@ def build_table(region: _Region, items: list[Item]) -> dict[str, Any] | None:
         slots.setdefault((row, col), []).append(piece)
     keep_cols = [c for c in range(ncols) if any((r, c) in slots for r in range(nrows))]
     keep_rows = [r for r in range(nrows) if any((r, c) in slots for c in range(ncols))]
-    if len(keep_cols) < 2 or len(keep_rows) < 2:
+    if len(keep_cols) < 2 or len(keep_rows) < 2 or _chart(slots, ncols * nrows):
         return None
     xs, ys, slots = _drop_empty(region, xs, ys, slots, keep_cols, keep_rows)
     cells = _spans(region, xs, ys, slots)
@@ -393,6 +398,14 @@ def build_table(region: _Region, items: list[Item]) -> dict[str, Any] | None:
         return None
     rows = [[_cell(text, cs, rs) for text, cs, rs in row] for row in cells]
     return {"rows": rows, "header_rows": _header_rows(cells, slots, len(xs) - 1)}
+
+
+def _chart(slots: dict[tuple[int, int], list[_Piece]], boxes: int) -> bool:
+    """Whether a grid is a chart's: its boxes mostly empty (gridlines, bars' outlines) and
+    what text it holds only numbers (data labels); a table says in words what it counts."""
+    if len(slots) >= CHART_FILLED * boxes:
+        return False
+    return all(_NUMBER.fullmatch(p.text) for pieces in slots.values() for p in pieces)
 
 
 def _row_of(ys: list[float], y: float) -> int:

@@ -282,3 +282,34 @@ def test_row_drawn_by_one_text_object_is_parted_at_its_wide_spaces(run_cli, tmp_
     assert not any("gaps" in run for run in runs if run["text"].startswith("The survey"))
     assert [_texts(t) for t in _tables(recs)] == [rows]
     assert "| North | 1.25 | 14.30 |" in page_markdown(page)
+
+
+def test_bar_chart_grid_is_no_table(run_cli, tmp_path):
+    """A bar chart: gridlines across the plot, bars drawn as outlined boxes, a number on each
+    bar. Its rules cross like a table's, but the boxes are mostly empty and hold only numbers."""
+    path = tmp_path / "chart.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 760, BODY)
+    for k in range(6):
+        c.line(100, 500 + 40 * k, 500, 500 + 40 * k)
+        c.drawString(80, 497 + 40 * k, str(20 * k))
+    c.setFont("Helvetica", 8)
+    for k, (low, high) in enumerate([(62, 21), (71, 13), (83, 5), (85, 2)]):
+        x = 130 + 95 * k
+        c.setFillGray(0.6)
+        c.rect(x, 500, 40, 2 * low, stroke=1, fill=1)
+        c.setFillGray(0.3)
+        c.rect(x, 500 + 2 * low, 40, 2 * high, stroke=1, fill=1)
+        c.setFillGray(0)
+        c.drawString(x + 14, 500 + low - 3, str(low))
+        c.drawString(x + 16, 500 + 2 * low + high - 3, str(high))
+        c.drawString(x, 485, f"Phase {k + 1}")
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 450, "The share working as usual grew in every phase.")
+    c.showPage()
+    c.save()
+    recs = _extract(run_cli, path)
+    assert _tables(recs) == []
+    text = next(r for r in recs if "page" in r)["text"]
+    assert "83" in text and "Phase 4" in text
