@@ -34,6 +34,7 @@ MAX_TABLE_LINES = 2000  # lines of one region aligned into columns
 MIN_GAP_EM = 0.9  # a column gap is at least this many ems wide (word spaces are about 0.25)
 MIN_FILLED = 0.5  # share of a table's cells that hold text
 CHART_FILLED = 0.5  # a grid with fewer boxes holding text, and only numbers, is a chart's
+LONG_RULE = 0.75  # share of a table's extent a rule meeting its frame at one end only must run
 STACK_SLACK = 0.06  # share of a rule's length its ends may differ from its stack's
 
 
@@ -188,13 +189,19 @@ def _structural(hs: list[_Edge], vs: list[_Edge], box: tuple[float, float, float
         return any(k and abs(o.pos - end) <= SNAP and o.lo - SNAP <= pos <= o.hi + SNAP
                    for o, k in zip(others, kept, strict=True))
 
+    def parts(edge: _Edge, others: list[_Edge], kept: list[bool], lo: float, hi: float) -> bool:
+        # Both ends meet the frame; or one does and the rule runs most of the way across (a
+        # column rule stopping short of an open bottom edge).
+        at_lo, at_hi = meets(edge.lo, edge.pos, others, kept, lo, hi), meets(edge.hi, edge.pos, others, kept, lo, hi)
+        return (at_lo and at_hi) or ((at_lo or at_hi) and edge.hi - edge.lo >= LONG_RULE * (hi - lo))
+
     for _ in range(8):  # each pass adds the rules that meet those already kept: a few suffice
         changed = False
         for i, h in enumerate(hs):
-            if not keep_h[i] and meets(h.lo, h.pos, vs, keep_v, x0, x1) and meets(h.hi, h.pos, vs, keep_v, x0, x1):
+            if not keep_h[i] and parts(h, vs, keep_v, x0, x1):
                 keep_h[i] = changed = True
         for i, v in enumerate(vs):
-            if not keep_v[i] and meets(v.lo, v.pos, hs, keep_h, y0, y1) and meets(v.hi, v.pos, hs, keep_h, y0, y1):
+            if not keep_v[i] and parts(v, hs, keep_h, y0, y1):
                 keep_v[i] = changed = True
         if not changed:
             break
@@ -555,11 +562,37 @@ def table_item(region: _Region, table: dict[str, Any], items: list[Item]) -> Ite
                 size=size, kind="table", table=table)
 
 
+def _header_above(region: _Region, rows: list[list[Item]]) -> None:
+    """A grid whose top rule has a line of column heads just above it, one head over each of
+    some of its columns and none across a column rule (a header set on the page's ground,
+    the body boxed): that line is the grid's first row, the column rules read up to it."""
+    inner = [x for x in region.xs if region.x0 + SNAP < x < region.x1 - SNAP]
+    if not region.vertical or not inner:
+        return
+    above = [row for row in rows if row and min(i.y0 for i in row) >= region.y1 - SNAP]
+    if not above:
+        return
+    row = min(above, key=lambda r: min(i.y0 for i in r))
+    size = max(i.size for i in row)
+    if len(row) < 2 or min(i.y0 for i in row) - region.y1 > 1.5 * size or \
+            any(i.kind != "line" or i.x0 < region.x0 - SNAP or i.x1 > region.x1 + SNAP for i in row):
+        return
+    if any(i.x0 < x < i.x1 for i in row for x in inner):
+        return
+    top = max(i.y1 for i in row) + 1.0
+    for edge in region.vertical:
+        if edge.hi >= region.y1 - SNAP:
+            edge.hi = top
+    region.y1 = top
+
+
 def find_tables(rows: list[list[Item]], evidence: dict[str, Any], width: float, height: float) -> list[list[Item]]:
     """The page's rows (baseline groups, top down) with each table's lines replaced by one
     ``table`` item, placed where the table's first line was."""
     horizontal, vertical = read_rules(evidence, width, height)
     regions = grid_regions(horizontal, vertical)
+    for region in regions:
+        _header_above(region, rows)
     regions += stacked_regions(horizontal, regions, rows)
     regions.sort(key=lambda r: -r.y1)
     claimed: dict[int, _Region] = {}

@@ -313,3 +313,35 @@ def test_bar_chart_grid_is_no_table(run_cli, tmp_path):
     assert _tables(recs) == []
     text = next(r for r in recs if "page" in r)["text"]
     assert "83" in text and "Phase 4" in text
+
+
+def test_grid_open_below_with_its_heads_above_the_frame(run_cli, tmp_path):
+    """Rules between the rows only (none under the last), a column rule stopping short of the
+    open bottom, and the column heads set above the top rule: the heads are the header row,
+    the labels' column stands apart."""
+    path = tmp_path / "open_grid.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 780, BODY)
+    for y in (700, 640, 580):
+        c.line(60, y, 540, y)
+    c.line(140, 530, 140, 700)  # the labels' rule stops short of the open bottom
+    for x in (340,):
+        c.line(x, 520, x, 700)
+    c.drawString(220, 708, "Optical reading")
+    c.drawString(400, 708, "Semantic search")
+    cells = [(700, "Pack", ["Reads characters in an", "image of a receipt"], ["Finds products by", "what they mean"]),
+             (640, "Use", ["Any form that holds", "printed text"], ["Any shop with a", "large catalogue"]),
+             (580, "Proof", ["First place in a", "reading contest"], ["Gold medal in a", "search challenge"])]
+    for top, label, left, right in cells:
+        c.drawString(70, top - 28, label)
+        for k, (a, b) in enumerate(zip(left, right, strict=True)):
+            c.drawString(150, top - 20 - 14 * k, a)
+            c.drawString(350, top - 20 - 14 * k, b)
+    c.showPage()
+    c.save()
+    tables = _tables(_extract(run_cli, path))
+    assert len(tables) == 1
+    assert _texts(tables[0]) == [["", "Optical reading", "Semantic search"]] + \
+        [[label, " ".join(left), " ".join(right)] for _, label, left, right in cells]
+    assert tables[0]["header_rows"] == 1
