@@ -34,6 +34,7 @@ MAX_TABLE_LINES = 2000  # lines of one region aligned into columns
 MIN_GAP_EM = 0.9  # a column gap is at least this many ems wide (word spaces are about 0.25)
 MIN_FILLED = 0.5  # share of a table's cells that hold text
 CHART_FILLED = 0.5  # a grid with fewer boxes holding text, and only numbers, is a chart's
+UNDERLINE_EM = 0.25  # ems under a baseline a rule may run and still be the text's underline
 LONG_RULE = 0.75  # share of a table's extent a rule meeting its frame at one end only must run
 STACK_SLACK = 0.06  # share of a rule's length its ends may differ from its stack's
 
@@ -385,6 +386,8 @@ def build_table(region: _Region, items: list[Item]) -> dict[str, Any] | None:
     pieces = _pieces(items)
     if not pieces:
         return None
+    if region.vertical:
+        _drop_underlines(region, pieces)
     xs, ys = _grid_cells(region, pieces)
     ncols, nrows = len(xs) - 1, len(ys) - 1
     if ncols < 1 or nrows < 1 or ncols * nrows > MAX_GRID:
@@ -405,6 +408,21 @@ def build_table(region: _Region, items: list[Item]) -> dict[str, Any] | None:
         return None
     rows = [[_cell(text, cs, rs) for text, cs, rs in row] for row in cells]
     return {"rows": rows, "header_rows": _header_rows(cells, slots, len(xs) - 1)}
+
+
+def _drop_underlines(region: _Region, pieces: list[_Piece]) -> None:
+    """Horizontal rules that run through a line of text, just under its baseline or across
+    its letters (an underline, a strike, a highlight's edge), part no rows: a cell's border
+    leaves room for the descenders."""
+    def struck(edge: _Edge) -> bool:
+        return any(p.y - UNDERLINE_EM * p.size < edge.pos < p.y + 0.6 * p.size and p.x0 < edge.hi and p.x1 > edge.lo
+                   for p in pieces)
+
+    kept = [e for e in region.horizontal if not struck(e)]
+    if len(kept) == len(region.horizontal) or len(kept) < 2:
+        return
+    region.horizontal = kept
+    region.ys = [y for y in region.ys if any(abs(e.pos - y) <= SNAP for e in kept)]
 
 
 def _chart(slots: dict[tuple[int, int], list[_Piece]], boxes: int) -> bool:
@@ -459,7 +477,8 @@ def _spans(region: _Region, xs: list[float], ys: list[float],
         across, down = _at(region.vertical, xs), _at(region.horizontal, ys)
         for r in range(nrows):
             for c in range(ncols):
-                if c + 1 < ncols and not _ruled(across[c + 1], ys[r + 1], ys[r]):
+                if c + 1 < ncols and not _ruled(across[c + 1], ys[r + 1], ys[r]) and \
+                        not _apart(slots.get((r, c)), slots.get((r, c + 1))):
                     _union(parent, r * ncols + c, r * ncols + c + 1)
                 if r + 1 < nrows and not _ruled(down[r + 1], xs[c], xs[c + 1]):
                     _union(parent, r * ncols + c, (r + 1) * ncols + c)
@@ -489,6 +508,16 @@ def _spans(region: _Region, xs: list[float], ys: list[float],
         pieces = [p for r in range(r0, r1 + 1) for c in range(c0, c1 + 1) for p in slots.get((r, c), [])]
         rows[r0].append((_cell_text(pieces), c1 - c0 + 1, r1 - r0 + 1))
     return [row for row in rows if row]
+
+
+def _apart(left: list[_Piece] | None, right: list[_Piece] | None) -> bool:
+    """Whether two neighbouring boxes with no rule between them hold text of two columns:
+    all of one side's text ends a column gap before the other's starts (a rule missing over
+    a header, not one heading spread over both)."""
+    if not left or not right:
+        return False
+    size = max(p.size for p in left + right)
+    return min(p.x0 for p in right) - max(p.x1 for p in left) >= MIN_GAP_EM * size
 
 
 def _filled(rows: list[list[tuple[str, int, int]]]) -> bool:

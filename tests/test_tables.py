@@ -345,3 +345,34 @@ def test_grid_open_below_with_its_heads_above_the_frame(run_cli, tmp_path):
     assert _texts(tables[0]) == [["", "Optical reading", "Semantic search"]] + \
         [[label, " ".join(left), " ".join(right)] for _, label, left, right in cells]
     assert tables[0]["header_rows"] == 1
+
+
+def test_underlined_labels_and_a_header_missing_its_column_rule(run_cli, tmp_path):
+    """Underlines under a label's lines part no rows, and two heads with no rule between them
+    but a clear gap stay two cells (a heading spread over both would cross the gap)."""
+    path = tmp_path / "underlined.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 780, BODY)
+    xs, ys = [100, 260, 400, 540], [700, 670, 630, 600]
+    for y in ys:
+        c.line(xs[0], y, xs[-1], y)
+    for x in (100, 260, 540):
+        c.line(x, ys[0], x, ys[-1])
+    c.line(400, 670, 400, ys[-1])  # no rule between the two heads
+    c.drawString(270, 682, "Mitosis")
+    c.drawString(410, 682, "Meiosis")
+    c.drawString(104, 654, "Chromosomes in the")
+    c.line(100, 652, 260, 652)  # each label line underlined across its cell
+    c.drawString(104, 642, "parent cell")
+    c.line(100, 640, 260, 640)
+    c.drawString(270, 648, "2n")
+    c.drawString(410, 648, "2n")
+    c.drawString(104, 612, "Daughter cells")
+    c.drawString(270, 612, "2")
+    c.drawString(410, 612, "4")
+    c.showPage()
+    c.save()
+    tables = _tables(_extract(run_cli, path))
+    assert [_texts(t) for t in tables] == [[["", "Mitosis", "Meiosis"], ["Chromosomes in the parent cell", "2n", "2n"],
+                                            ["Daughter cells", "2", "4"]]]
