@@ -367,16 +367,32 @@ def _split_bands(ys: list[float], xs: list[float], pieces: list[_Piece]) -> list
     one row each."""
     out = [ys[0]]
     first = xs[1] if len(xs) > 2 else math.inf
-    for top, bottom in zip(ys, ys[1:], strict=False):
+    for band, (top, bottom) in enumerate(zip(ys, ys[1:], strict=False)):
         inside = [p for p in pieces if bottom < (p.top + p.bottom) / 2 < top]
         rows = _baseline_rows(inside)
-        if len(rows) >= 3:
+        if band == 0 and len(ys) > 2:  # the header, above the rule under it
+            out += _header_lines(rows, xs)
+        elif len(rows) >= 3:
             for upper, lower in zip(rows, rows[1:], strict=False):
                 size = max(p.size for p in lower)
                 leads = any((p.x0 + p.x1) / 2 < first for p in lower)
                 if leads or upper[0].y - lower[0].y > 2.0 * size:
                     out.append((min(p.bottom for p in upper) + max(p.top for p in lower)) / 2)
         out.append(bottom)
+    return out
+
+
+def _header_lines(rows: list[list[_Piece]], xs: list[float]) -> list[float]:
+    """Row boundaries inside a header band: its lines make one row, the heads of two or three
+    lines joined per column, except that a line of group heads spreading over several
+    columns stays a row of its own above them."""
+    def spreads(row: list[_Piece]) -> bool:
+        return any(p.x0 < x - 0.5 * p.size and p.x1 > x + 0.5 * p.size for p in row for x in xs[1:-1])
+
+    out = []
+    for upper, lower in zip(rows, rows[1:], strict=False):
+        if spreads(upper) and not spreads(lower):
+            out.append((min(p.bottom for p in upper) + max(p.top for p in lower)) / 2)
     return out
 
 

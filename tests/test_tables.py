@@ -376,3 +376,34 @@ def test_underlined_labels_and_a_header_missing_its_column_rule(run_cli, tmp_pat
     tables = _tables(_extract(run_cli, path))
     assert [_texts(t) for t in tables] == [[["", "Mitosis", "Meiosis"], ["Chromosomes in the parent cell", "2n", "2n"],
                                             ["Daughter cells", "2", "4"]]]
+
+
+def test_booktabs_heads_of_several_lines_are_one_header_row(run_cli, tmp_path):
+    """Above the rule under the header: a line of group heads over two columns each, then
+    heads of two or three lines; each head is one cell of one row."""
+    path = tmp_path / "heads.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Times-Roman", 10)
+    c.drawString(72, 780, BODY)
+    c.line(72, 760, 480, 760)
+    c.drawString(200, 748, "Contour farming")
+    c.drawString(360, 748, "Strip cropping")
+    heads = [["Slope", "gradient", "(%)"], ["Slope", "length (ft)"], ["P value"], ["Strip", "width (ft)"], ["P value"]]
+    for x, lines in zip((76, 180, 260, 340, 420), heads, strict=True):
+        for k, line in enumerate(lines):
+            c.drawString(x, 734 - 12 * k, line)
+    c.line(72, 704, 480, 704)
+    body = [["1 - 2", "400", "0.6", "130", "0.30"], ["3 - 5", "300", "0.5", "100", "0.25"],
+            ["6 - 8", "200", "0.5", "100", "0.25"]]
+    for r, row in enumerate(body):
+        for x, cell in zip((76, 180, 260, 340, 420), row, strict=True):
+            c.drawString(x, 690 - 14 * r, cell)
+    c.line(72, 656, 480, 656)
+    c.showPage()
+    c.save()
+    tables = _tables(_extract(run_cli, path))
+    assert len(tables) == 1
+    rows = _texts(tables[0])
+    assert rows[1] == ["Slope gradient (%)", "Slope length (ft)", "P value", "Strip width (ft)", "P value"]
+    assert rows[2:] == body
+    assert tables[0]["header_rows"] == 2
