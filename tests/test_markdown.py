@@ -337,3 +337,5 @@ def test_the_word_reader_takes_markup_away_and_notices_lost_words() -> None:
     assert markdown_words("0. z\n\n# a\n\n- b\n\n3. c\n\n| d |\n|---|\n| e |\n\n*f* `g` ![x]()") == \
         ["0.", "z", "a", "b", "3.", "c", "d", "e", "f", "g", "[figure]"]
     assert markdown_words("[x]: /url\n\n<div>\nhidden\n</div>\n\n&amp; <b>h</b>") == ["h"]
+    table = '<table>\n<tr><th colspan="2">Flow &amp; depth</th></tr>\n<tr><td>1.2</td><td>a&lt;b</td></tr>\n</table>'
+    assert markdown_words(table) == ["Flow", "depth", "1.2", "a<b"] and html_tokens(table) == []
