@@ -73,6 +73,7 @@ class _Probe:
         self.rgba_refs = [ctypes.pointer(c) for c in self.rgba]
         self.bounds = [ctypes.c_float() for _ in range(4)]
         self.bounds_refs = [ctypes.pointer(c) for c in self.bounds]
+        self.gap_probes = 0  # glyph boxes left to measure word gaps with on this page
 
 
 _PROBE = _Probe()  # the extraction child reads one page at a time
@@ -110,6 +111,7 @@ def page_evidence(page: Any, textpage: Any, raw: str, image_mode: str = "none") 
     tp = _handle(textpage)
     _PROBE.textpage = tp
     _PROBE.page_box = _page_box(page)
+    _PROBE.gap_probes = MAX_GAP_PROBES
     count = pdfium_c.FPDFText_CountChars(textpage)
     # PDFium marks a line-end hyphen it kept as U+FFFE or 0x02: one character for one, so
     # character indexes stay aligned.
@@ -250,9 +252,15 @@ def _make_runs(textpage: Any, handle: int, start: int, end: int, text: str,
     own = _clip_box(handle, clips)
     clip = _shown_box(own, probe.page_box)
     if clip is not None and not _inside([x0, y0, x1, y1], clip):
-        return _split_clipped(textpage, run, handle, first, last, clip, own is not None)
+        split = _split_clipped(textpage, run, handle, first, last, clip, own is not None)
+        if len(split) != 1 or split[0] is not run:
+            return split
     if x1 - x0 > WIDE_RUN * size * len(stripped) and size > 0:
         return _split_gaps(run, text, start, first, last)
+    if " " in stripped and "angle" not in run:
+        gaps = _gaps(tp, first, stripped, size)
+        if gaps:
+            run["gaps"] = gaps
     return [run]
 
 
@@ -304,6 +312,34 @@ def _shown_box(clip: tuple[float, float, float, float] | None,
     if clip is None or page is None:
         return clip or page
     return (max(clip[0], page[0]), max(clip[1], page[1]), min(clip[2], page[2]), min(clip[3], page[3]))
+
+GAP_EM = 0.8  # ems between two glyphs either side of a space: wider may part two table cells
+MAX_GAP_PROBES = 8000  # glyph boxes measured per page for gaps; past them runs are kept whole
+
+
+def _gaps(tp: int, first: int, text: str, size: float) -> list[list[float]]:
+    """Wide spaces inside a run: ``[offset, x1, x0]`` for a space at ``offset`` of the text
+    with the glyph before it ending at ``x1`` and the one after it starting at ``x0``. One text
+    object may draw a whole table row, its cells parted by positioned spaces; a justified
+    line's spaces are wide too, so the run is not split here (that is the reader's choice).
+    Two glyph boxes a space, at most ``MAX_GAP_PROBES`` a page."""
+    probe = _PROBE
+    rect = probe.rect
+    out: list[list[float]] = []
+    index = text.find(" ")
+    while index > 0 and probe.gap_probes > 0:
+        end = index + 1
+        while end < len(text) and text[end] == " ":
+            end += 1
+        if end >= len(text):
+            break
+        probe.gap_probes -= 2
+        ok = _LOOSE_BOX(tp, first + index - 1, probe.rect_ref)
+        right = rect.right
+        if ok and _LOOSE_BOX(tp, first + end, probe.rect_ref) and rect.left - right >= GAP_EM * size:
+            out.append([index, round(right, 2), round(rect.left, 2)])
+        index = text.find(" ", end)
+    return out
 
 
 def _in_page_space(handle: int, first: int, size: float) -> bool:

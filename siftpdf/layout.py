@@ -167,9 +167,31 @@ def _segment(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
     if not -FAR <= min(numbers) <= max(numbers) <= FAR:  # clamped once the segment is measured
         numbers = tuple(map(coordinate, numbers))
     x0, y0, x1, y1, y, size = numbers
-    pieces = [(r["box"][0], r["box"][2], r["text"]) for r in runs]
+    pieces = [piece for r in runs for piece in run_pieces(r)]
     return Item(text=text, x0=x0, y0=y0, x1=x1, y1=y1, y=y, size=size, bold=bold_chars * 2 > chars,
                 bold_all=bold_all and bold_chars > 0, pieces=pieces)
+
+
+def run_pieces(run: dict[str, Any]) -> list[tuple[float, float, str]]:
+    """A run as (x0, x1, text) pieces, parted at its wide spaces (``gaps``: a table row drawn
+    by one text object); a gap that does not fit the run (a saved stream may hold anything)
+    leaves the run whole."""
+    x0, x1, text = run["box"][0], run["box"][2], run["text"]
+    gaps = run.get("gaps")
+    if not gaps or not isinstance(gaps, list):
+        return [(x0, x1, text)]
+    out: list[tuple[float, float, str]] = []
+    start, left = 0, x0
+    try:
+        for offset, end, begin in gaps[:len(text)]:
+            if not (isinstance(offset, int) and start < offset < len(text) and left <= end <= begin <= x1):
+                return [(x0, x1, text)]
+            out.append((left, float(end), text[start:offset].strip()))
+            start, left = offset, float(begin)
+    except (TypeError, ValueError):
+        return [(x0, x1, text)]
+    out.append((left, x1, text[start:].strip()))
+    return [piece for piece in out if piece[2]] or [(x0, x1, text)]
 
 
 def body_size(items: list[Item]) -> float:

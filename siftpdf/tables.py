@@ -17,6 +17,7 @@ rules, intersections and cells per page are capped, beyond which the page has no
 from __future__ import annotations
 
 import math
+import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,6 +33,9 @@ MAX_CELLS = 20_000  # cells of one table written out
 MAX_TABLE_LINES = 2000  # lines of one region aligned into columns
 MIN_GAP_EM = 0.9  # a column gap is at least this many ems wide (word spaces are about 0.25)
 MIN_FILLED = 0.5  # share of a table's cells that hold text
+CHART_FILLED = 0.5  # a grid with fewer boxes holding text, and only numbers, is a chart's
+UNDERLINE_EM = 0.25  # ems under a baseline a rule may run and still be the text's underline
+LONG_RULE = 0.75  # share of a table's extent a rule meeting its frame at one end only must run
 STACK_SLACK = 0.06  # share of a rule's length its ends may differ from its stack's
 
 
@@ -62,6 +66,9 @@ class _Region:
     def holds(self, item: Item) -> bool:
         cx, cy = (item.x0 + item.x1) / 2, (item.y0 + item.y1) / 2
         return self.x0 - 1 <= cx <= self.x1 + 1 and self.y0 - 1 <= cy <= self.y1 + 1
+
+
+_NUMBER = re.compile(r"[\s\d.,:%+\-\u2212\u2013()$€£¥]*")
 
 
 # --- rules ------------------------------------------------------------------------------------
@@ -183,13 +190,19 @@ def _structural(hs: list[_Edge], vs: list[_Edge], box: tuple[float, float, float
         return any(k and abs(o.pos - end) <= SNAP and o.lo - SNAP <= pos <= o.hi + SNAP
                    for o, k in zip(others, kept, strict=True))
 
+    def parts(edge: _Edge, others: list[_Edge], kept: list[bool], lo: float, hi: float) -> bool:
+        # Both ends meet the frame; or one does and the rule runs most of the way across (a
+        # column rule stopping short of an open bottom edge).
+        at_lo, at_hi = meets(edge.lo, edge.pos, others, kept, lo, hi), meets(edge.hi, edge.pos, others, kept, lo, hi)
+        return (at_lo and at_hi) or ((at_lo or at_hi) and edge.hi - edge.lo >= LONG_RULE * (hi - lo))
+
     for _ in range(8):  # each pass adds the rules that meet those already kept: a few suffice
         changed = False
         for i, h in enumerate(hs):
-            if not keep_h[i] and meets(h.lo, h.pos, vs, keep_v, x0, x1) and meets(h.hi, h.pos, vs, keep_v, x0, x1):
+            if not keep_h[i] and parts(h, vs, keep_v, x0, x1):
                 keep_h[i] = changed = True
         for i, v in enumerate(vs):
-            if not keep_v[i] and meets(v.lo, v.pos, hs, keep_h, y0, y1) and meets(v.hi, v.pos, hs, keep_h, y0, y1):
+            if not keep_v[i] and parts(v, hs, keep_h, y0, y1):
                 keep_v[i] = changed = True
         if not changed:
             break
@@ -354,10 +367,12 @@ def _split_bands(ys: list[float], xs: list[float], pieces: list[_Piece]) -> list
     one row each."""
     out = [ys[0]]
     first = xs[1] if len(xs) > 2 else math.inf
-    for top, bottom in zip(ys, ys[1:], strict=False):
+    for band, (top, bottom) in enumerate(zip(ys, ys[1:], strict=False)):
         inside = [p for p in pieces if bottom < (p.top + p.bottom) / 2 < top]
         rows = _baseline_rows(inside)
-        if len(rows) >= 3:
+        if band == 0 and len(ys) > 2:  # the header, above the rule under it
+            out += _header_lines(rows, xs)
+        elif len(rows) >= 3:
             for upper, lower in zip(rows, rows[1:], strict=False):
                 size = max(p.size for p in lower)
                 leads = any((p.x0 + p.x1) / 2 < first for p in lower)
@@ -367,12 +382,28 @@ def _split_bands(ys: list[float], xs: list[float], pieces: list[_Piece]) -> list
     return out
 
 
+def _header_lines(rows: list[list[_Piece]], xs: list[float]) -> list[float]:
+    """Row boundaries inside a header band: its lines make one row, the heads of two or three
+    lines joined per column, except that a line of group heads spreading over several
+    columns stays a row of its own above them."""
+    def spreads(row: list[_Piece]) -> bool:
+        return any(p.x0 < x - 0.5 * p.size and p.x1 > x + 0.5 * p.size for p in row for x in xs[1:-1])
+
+    out = []
+    for upper, lower in zip(rows, rows[1:], strict=False):
+        if spreads(upper) and not spreads(lower):
+            out.append((min(p.bottom for p in upper) + max(p.top for p in lower)) / 2)
+    return out
+
+
 def build_table(region: _Region, items: list[Item]) -> dict[str, Any] | None:
     """Rows of cells for the region (None when it is no table: fewer than two rows or two
     columns hold text)."""
     pieces = _pieces(items)
     if not pieces:
         return None
+    if region.vertical:
+        _drop_underlines(region, pieces)
     xs, ys = _grid_cells(region, pieces)
     ncols, nrows = len(xs) - 1, len(ys) - 1
     if ncols < 1 or nrows < 1 or ncols * nrows > MAX_GRID:
@@ -385,7 +416,7 @@ def build_table(region: _Region, items: list[Item]) -> dict[str, Any] | None:
         slots.setdefault((row, col), []).append(piece)
     keep_cols = [c for c in range(ncols) if any((r, c) in slots for r in range(nrows))]
     keep_rows = [r for r in range(nrows) if any((r, c) in slots for c in range(ncols))]
-    if len(keep_cols) < 2 or len(keep_rows) < 2:
+    if len(keep_cols) < 2 or len(keep_rows) < 2 or _chart(slots, ncols * nrows):
         return None
     xs, ys, slots = _drop_empty(region, xs, ys, slots, keep_cols, keep_rows)
     cells = _spans(region, xs, ys, slots)
@@ -393,6 +424,29 @@ def build_table(region: _Region, items: list[Item]) -> dict[str, Any] | None:
         return None
     rows = [[_cell(text, cs, rs) for text, cs, rs in row] for row in cells]
     return {"rows": rows, "header_rows": _header_rows(cells, slots, len(xs) - 1)}
+
+
+def _drop_underlines(region: _Region, pieces: list[_Piece]) -> None:
+    """Horizontal rules that run through a line of text, just under its baseline or across
+    its letters (an underline, a strike, a highlight's edge), part no rows: a cell's border
+    leaves room for the descenders."""
+    def struck(edge: _Edge) -> bool:
+        return any(p.y - UNDERLINE_EM * p.size < edge.pos < p.y + 0.6 * p.size and p.x0 < edge.hi and p.x1 > edge.lo
+                   for p in pieces)
+
+    kept = [e for e in region.horizontal if not struck(e)]
+    if len(kept) == len(region.horizontal) or len(kept) < 2:
+        return
+    region.horizontal = kept
+    region.ys = [y for y in region.ys if any(abs(e.pos - y) <= SNAP for e in kept)]
+
+
+def _chart(slots: dict[tuple[int, int], list[_Piece]], boxes: int) -> bool:
+    """Whether a grid is a chart's: its boxes mostly empty (gridlines, bars' outlines) and
+    what text it holds only numbers (data labels); a table says in words what it counts."""
+    if len(slots) >= CHART_FILLED * boxes:
+        return False
+    return all(_NUMBER.fullmatch(p.text) for pieces in slots.values() for p in pieces)
 
 
 def _row_of(ys: list[float], y: float) -> int:
@@ -439,7 +493,8 @@ def _spans(region: _Region, xs: list[float], ys: list[float],
         across, down = _at(region.vertical, xs), _at(region.horizontal, ys)
         for r in range(nrows):
             for c in range(ncols):
-                if c + 1 < ncols and not _ruled(across[c + 1], ys[r + 1], ys[r]):
+                if c + 1 < ncols and not _ruled(across[c + 1], ys[r + 1], ys[r]) and \
+                        not _apart(slots.get((r, c)), slots.get((r, c + 1))):
                     _union(parent, r * ncols + c, r * ncols + c + 1)
                 if r + 1 < nrows and not _ruled(down[r + 1], xs[c], xs[c + 1]):
                     _union(parent, r * ncols + c, (r + 1) * ncols + c)
@@ -469,6 +524,16 @@ def _spans(region: _Region, xs: list[float], ys: list[float],
         pieces = [p for r in range(r0, r1 + 1) for c in range(c0, c1 + 1) for p in slots.get((r, c), [])]
         rows[r0].append((_cell_text(pieces), c1 - c0 + 1, r1 - r0 + 1))
     return [row for row in rows if row]
+
+
+def _apart(left: list[_Piece] | None, right: list[_Piece] | None) -> bool:
+    """Whether two neighbouring boxes with no rule between them hold text of two columns:
+    all of one side's text ends a column gap before the other's starts (a rule missing over
+    a header, not one heading spread over both)."""
+    if not left or not right:
+        return False
+    size = max(p.size for p in left + right)
+    return min(p.x0 for p in right) - max(p.x1 for p in left) >= MIN_GAP_EM * size
 
 
 def _filled(rows: list[list[tuple[str, int, int]]]) -> bool:
@@ -542,11 +607,37 @@ def table_item(region: _Region, table: dict[str, Any], items: list[Item]) -> Ite
                 size=size, kind="table", table=table)
 
 
+def _header_above(region: _Region, rows: list[list[Item]]) -> None:
+    """A grid whose top rule has a line of column heads just above it, one head over each of
+    some of its columns and none across a column rule (a header set on the page's ground,
+    the body boxed): that line is the grid's first row, the column rules read up to it."""
+    inner = [x for x in region.xs if region.x0 + SNAP < x < region.x1 - SNAP]
+    if not region.vertical or not inner:
+        return
+    above = [row for row in rows if row and min(i.y0 for i in row) >= region.y1 - SNAP]
+    if not above:
+        return
+    row = min(above, key=lambda r: min(i.y0 for i in r))
+    size = max(i.size for i in row)
+    if len(row) < 2 or min(i.y0 for i in row) - region.y1 > 1.5 * size or \
+            any(i.kind != "line" or i.x0 < region.x0 - SNAP or i.x1 > region.x1 + SNAP for i in row):
+        return
+    if any(i.x0 < x < i.x1 for i in row for x in inner):
+        return
+    top = max(i.y1 for i in row) + 1.0
+    for edge in region.vertical:
+        if edge.hi >= region.y1 - SNAP:
+            edge.hi = top
+    region.y1 = top
+
+
 def find_tables(rows: list[list[Item]], evidence: dict[str, Any], width: float, height: float) -> list[list[Item]]:
     """The page's rows (baseline groups, top down) with each table's lines replaced by one
     ``table`` item, placed where the table's first line was."""
     horizontal, vertical = read_rules(evidence, width, height)
     regions = grid_regions(horizontal, vertical)
+    for region in regions:
+        _header_above(region, rows)
     regions += stacked_regions(horizontal, regions, rows)
     regions.sort(key=lambda r: -r.y1)
     claimed: dict[int, _Region] = {}

@@ -6,6 +6,7 @@ that shares the renderer's assumptions. A word that Markdown turned into syntax 
 from __future__ import annotations
 
 from collections import Counter
+from html.parser import HTMLParser
 from typing import Any
 
 from markdown_it import MarkdownIt
@@ -40,6 +41,8 @@ def rendered_text(markdown: str) -> str:
             out.append(_inline(token.children or []))
         elif token.type in ("code_block", "fence"):
             out.append(token.content)
+        elif token.type == "html_block" and _is_table(token.content):
+            out.append(_cell_text(token.content))
         out.append(" ")
     return "".join(out)
 
@@ -56,15 +59,40 @@ def _inline(children: list[Any]) -> str:
     return "".join(parts)
 
 
+def _is_table(html: str) -> bool:
+    return html.startswith("<table>") and html.rstrip().endswith("</table>")
+
+
+class _CellText(HTMLParser):
+    """The text a browser shows of an HTML table: its cells' text, entities resolved."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+
+    def handle_data(self, data: str) -> None:
+        self.parts.append(data)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.parts.append(" ")
+
+
+def _cell_text(html: str) -> str:
+    parser = _CellText()
+    parser.feed(html)
+    parser.close()
+    return "".join(parser.parts)
+
+
 def markdown_words(markdown: str) -> list[str]:
     return words(rendered_text(markdown))
 
 
 def html_tokens(markdown: str) -> list[str]:
-    """Raw HTML that the parser found (none unless a table needed spans)."""
+    """Raw HTML that the parser found, besides the tables written in HTML for their spans."""
     found = []
     for token in PARSER.parse(markdown):
-        if token.type == "html_block":
+        if token.type == "html_block" and not _is_table(token.content):
             found.append(token.content)
         elif token.type == "inline":
             found += [c.content for c in token.children or [] if c.type == "html_inline"]

@@ -126,6 +126,11 @@ def _cjk_line(rng: random.Random, y: float, size: float) -> dict[str, Any]:
 def _table_line(rng: random.Random, vocabulary: list[str], y: float, size: float, width: float,
                 cells: int) -> dict[str, Any]:
     runs = [_run(rng.choice(vocabulary), 72 + c * (width - 144) / cells, y, size, "Helvetica") for c in range(cells)]
+    if cells >= 2 and rng.random() < 0.3:  # one text object drawing two cells, a wide space between
+        first, second = runs[0], runs.pop(1)
+        first["gaps"] = [[len(first["text"]), first["box"][2], second["box"][0]]]
+        first["text"] += " " + second["text"]
+        first["box"][2] = second["box"][2]
     return {"y": y, "size": size, "runs": runs}
 
 

@@ -391,7 +391,7 @@ def test_fetch_format_markdown_and_scrape_answer_markdown(upstream: Running, ser
     answer = server.fetch({"url": url, "format": "markdown"}).json()
     md = answer["content"]
     assert answer["pdf"]["map"] is False and md.startswith("--- page 1 ---\n\n# Measuring Rivers")
-    assert "\n# 1 Introduction\n" in md and "\n| Station | Depth (m) | Velocity (m/s) | Discharge |\n|---|" in md
+    assert "\n## 1 Introduction\n" in md and "\n| Station | Depth (m) | Velocity (m/s) | Discharge |\n|---|" in md
     assert "# 1 Introduction" not in text
     assert missing_and_extra(text, md) == ({}, {})
     sliced = server.fetch({"url": url, "format": "markdown", "pages": "3"}).json()["content"]

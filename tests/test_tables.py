@@ -253,3 +253,157 @@ def test_rows_of_prose_are_no_table():
     rules = [[72, 730, 520, 730], [72, 400, 520, 400]]
     rows = find_tables([[i] for i in lines], {"rules": rules}, 612, 792)
     assert all(i.kind == "line" for row in rows for i in row)
+
+
+def test_row_drawn_by_one_text_object_is_parted_at_its_wide_spaces(run_cli, tmp_path):
+    """A producer that sets each table row as one string, its cells parted by word spacing:
+    the wide spaces are in the evidence and the cells come apart; prose keeps its spaces."""
+    path = tmp_path / "one_object_rows.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 760, BODY)
+    c.line(72, 740, 400, 740)
+    c.line(72, 722, 400, 722)
+    c.line(72, 660, 400, 660)
+    rows = [["Gauge", "Depth", "Flow"], ["North", "1.25", "14.30"], ["East", "2.05", "21.75"],
+            ["South", "0.95", "9.10"]]
+    for r, row in enumerate(rows):
+        text = c.beginText(76, 728 - 16 * r - (4 if r else 0))
+        text.setFont("Helvetica", 10)
+        text.setWordSpace(40)
+        text.textOut(" ".join(row))
+        c.drawText(text)
+    c.showPage()
+    c.save()
+    recs = _extract(run_cli, path, "--set", "output.evidence=true")
+    page = next(r for r in recs if "page" in r)
+    runs = [run for line in page["evidence"]["lines"] for run in line["runs"]]
+    assert any(run["text"] == "North 1.25 14.30" and len(run["gaps"]) == 2 for run in runs)
+    assert not any("gaps" in run for run in runs if run["text"].startswith("The survey"))
+    assert [_texts(t) for t in _tables(recs)] == [rows]
+    assert "| North | 1.25 | 14.30 |" in page_markdown(page)
+
+
+def test_bar_chart_grid_is_no_table(run_cli, tmp_path):
+    """A bar chart: gridlines across the plot, bars drawn as outlined boxes, a number on each
+    bar. Its rules cross like a table's, but the boxes are mostly empty and hold only numbers."""
+    path = tmp_path / "chart.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 760, BODY)
+    for k in range(6):
+        c.line(100, 500 + 40 * k, 500, 500 + 40 * k)
+        c.drawString(80, 497 + 40 * k, str(20 * k))
+    c.setFont("Helvetica", 8)
+    for k, (low, high) in enumerate([(62, 21), (71, 13), (83, 5), (85, 2)]):
+        x = 130 + 95 * k
+        c.setFillGray(0.6)
+        c.rect(x, 500, 40, 2 * low, stroke=1, fill=1)
+        c.setFillGray(0.3)
+        c.rect(x, 500 + 2 * low, 40, 2 * high, stroke=1, fill=1)
+        c.setFillGray(0)
+        c.drawString(x + 14, 500 + low - 3, str(low))
+        c.drawString(x + 16, 500 + 2 * low + high - 3, str(high))
+        c.drawString(x, 485, f"Phase {k + 1}")
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 450, "The share working as usual grew in every phase.")
+    c.showPage()
+    c.save()
+    recs = _extract(run_cli, path)
+    assert _tables(recs) == []
+    text = next(r for r in recs if "page" in r)["text"]
+    assert "83" in text and "Phase 4" in text
+
+
+def test_grid_open_below_with_its_heads_above_the_frame(run_cli, tmp_path):
+    """Rules between the rows only (none under the last), a column rule stopping short of the
+    open bottom, and the column heads set above the top rule: the heads are the header row,
+    the labels' column stands apart."""
+    path = tmp_path / "open_grid.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 780, BODY)
+    for y in (700, 640, 580):
+        c.line(60, y, 540, y)
+    c.line(140, 530, 140, 700)  # the labels' rule stops short of the open bottom
+    for x in (340,):
+        c.line(x, 520, x, 700)
+    c.drawString(220, 708, "Optical reading")
+    c.drawString(400, 708, "Semantic search")
+    cells = [(700, "Pack", ["Reads characters in an", "image of a receipt"], ["Finds products by", "what they mean"]),
+             (640, "Use", ["Any form that holds", "printed text"], ["Any shop with a", "large catalogue"]),
+             (580, "Proof", ["First place in a", "reading contest"], ["Gold medal in a", "search challenge"])]
+    for top, label, left, right in cells:
+        c.drawString(70, top - 28, label)
+        for k, (a, b) in enumerate(zip(left, right, strict=True)):
+            c.drawString(150, top - 20 - 14 * k, a)
+            c.drawString(350, top - 20 - 14 * k, b)
+    c.showPage()
+    c.save()
+    tables = _tables(_extract(run_cli, path))
+    assert len(tables) == 1
+    assert _texts(tables[0]) == [["", "Optical reading", "Semantic search"]] + \
+        [[label, " ".join(left), " ".join(right)] for _, label, left, right in cells]
+    assert tables[0]["header_rows"] == 1
+
+
+def test_underlined_labels_and_a_header_missing_its_column_rule(run_cli, tmp_path):
+    """Underlines under a label's lines part no rows, and two heads with no rule between them
+    but a clear gap stay two cells (a heading spread over both would cross the gap)."""
+    path = tmp_path / "underlined.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 780, BODY)
+    xs, ys = [100, 260, 400, 540], [700, 670, 630, 600]
+    for y in ys:
+        c.line(xs[0], y, xs[-1], y)
+    for x in (100, 260, 540):
+        c.line(x, ys[0], x, ys[-1])
+    c.line(400, 670, 400, ys[-1])  # no rule between the two heads
+    c.drawString(270, 682, "Mitosis")
+    c.drawString(410, 682, "Meiosis")
+    c.drawString(104, 654, "Chromosomes in the")
+    c.line(100, 652, 260, 652)  # each label line underlined across its cell
+    c.drawString(104, 642, "parent cell")
+    c.line(100, 640, 260, 640)
+    c.drawString(270, 648, "2n")
+    c.drawString(410, 648, "2n")
+    c.drawString(104, 612, "Daughter cells")
+    c.drawString(270, 612, "2")
+    c.drawString(410, 612, "4")
+    c.showPage()
+    c.save()
+    tables = _tables(_extract(run_cli, path))
+    assert [_texts(t) for t in tables] == [[["", "Mitosis", "Meiosis"], ["Chromosomes in the parent cell", "2n", "2n"],
+                                            ["Daughter cells", "2", "4"]]]
+
+
+def test_booktabs_heads_of_several_lines_are_one_header_row(run_cli, tmp_path):
+    """Above the rule under the header: a line of group heads over two columns each, then
+    heads of two or three lines; each head is one cell of one row."""
+    path = tmp_path / "heads.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Times-Roman", 10)
+    c.drawString(72, 780, BODY)
+    c.line(72, 760, 480, 760)
+    c.drawString(200, 748, "Contour farming")
+    c.drawString(360, 748, "Strip cropping")
+    heads = [["Slope", "gradient", "(%)"], ["Slope", "length (ft)"], ["P value"], ["Strip", "width (ft)"], ["P value"]]
+    for x, lines in zip((76, 180, 260, 340, 420), heads, strict=True):
+        for k, line in enumerate(lines):
+            c.drawString(x, 734 - 12 * k, line)
+    c.line(72, 704, 480, 704)
+    body = [["1 - 2", "400", "0.6", "130", "0.30"], ["3 - 5", "300", "0.5", "100", "0.25"],
+            ["6 - 8", "200", "0.5", "100", "0.25"]]
+    for r, row in enumerate(body):
+        for x, cell in zip((76, 180, 260, 340, 420), row, strict=True):
+            c.drawString(x, 690 - 14 * r, cell)
+    c.line(72, 656, 480, 656)
+    c.showPage()
+    c.save()
+    tables = _tables(_extract(run_cli, path))
+    assert len(tables) == 1
+    rows = _texts(tables[0])
+    assert rows[1] == ["Slope gradient (%)", "Slope length (ft)", "P value", "Strip width (ft)", "P value"]
+    assert rows[2:] == body
+    assert tables[0]["header_rows"] == 2
