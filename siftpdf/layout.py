@@ -129,9 +129,11 @@ def coordinate(value: Any) -> float:
     return min(FAR, max(-FAR, float(value)))
 
 
-def line_segments(line: dict[str, Any], keep_clipped: bool) -> tuple[list[Item], int]:
+def line_segments(line: dict[str, Any], keep_clipped: bool,
+                  channels: list[float] | None = None) -> tuple[list[Item], int]:
     """Split an evidence line at gaps wider than its size (the gutter of two columns, the
-    space between table cells). Returns the segments and the clipped characters dropped."""
+    space between table cells), and at narrower gaps that one of the page's ``channels``
+    (``narrow_gutters``) runs through. Returns the segments and the clipped characters dropped."""
     size = float(line["size"])
     items: list[Item] = []
     dropped = 0
@@ -140,13 +142,60 @@ def line_segments(line: dict[str, Any], keep_clipped: bool) -> tuple[list[Item],
         if run.get("clipped") and not keep_clipped:
             dropped += len(run["text"])
             continue
-        if current and run["box"][0] - current[-1]["box"][2] > max(size, 4.0):
+        if current and _parts(current[-1]["box"][2], run["box"][0], size, channels):
             items.append(_segment(current, line))
             current = []
         current.append(run)
     if current:
         items.append(_segment(current, line))
     return items, dropped
+
+
+def _parts(left: float, right: float, size: float, channels: list[float] | None) -> bool:
+    """Does the gap from ``left`` to ``right`` part two segments of a line?"""
+    gap = right - left
+    if gap > max(size, 4.0):
+        return True
+    if not channels or gap < NARROW_GAP * size:
+        return False
+    index = bisect_left(channels, left)
+    return index < len(channels) and channels[index] <= right
+
+
+NARROW_GAP = 0.5  # ems: wider than a word space in most setting, narrower than a tight gutter
+CHANNEL_LINES = 4  # lines whose gaps line up before the gaps are a gutter
+CHANNEL_SLACK = 2.0  # points: gaps whose middles lie this close line up
+
+
+def narrow_gutters(lines: list[dict[str, Any]]) -> list[float]:
+    """The x of each gutter narrower than an em: gaps of half an em or more between runs that
+    line up down the page on at least four lines. Two columns set a few points apart leave
+    such a channel; a wide word space in justified text falls at a different x on each line.
+    Sorted; empty on most pages. O(n log n) in the gaps."""
+    gaps: list[tuple[float, float, float]] = []  # (middle, left, right)
+    for line in lines:
+        try:
+            size = float(line["size"])
+            runs = line["runs"]
+            for prev, run in zip(runs, runs[1:], strict=False):
+                left, right = float(prev["box"][2]), float(run["box"][0])
+                if NARROW_GAP * size <= right - left <= max(size, 4.0):
+                    gaps.append(((left + right) / 2, left, right))
+        except (KeyError, TypeError, ValueError, IndexError):
+            continue  # a malformed line is judged by line_segments, not here
+    gaps.sort()
+    channels: list[float] = []
+    start = 0
+    for end in range(len(gaps) + 1):
+        if end < len(gaps) and gaps[end][0] - gaps[start][0] <= CHANNEL_SLACK:
+            continue
+        group = gaps[start:end]
+        if len(group) >= CHANNEL_LINES:
+            lo, hi = max(g[1] for g in group), min(g[2] for g in group)
+            if lo <= hi:  # every gap of the group is clear at one x
+                channels.append((lo + hi) / 2)
+        start = end
+    return channels
 
 
 def _segment(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:

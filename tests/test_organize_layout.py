@@ -188,3 +188,36 @@ def test_a_one_page_two_column_article_reads_column_by_column():
 def test_three_columns_read_in_turn():
     out = organize([columns_page(3)])[0]
     assert order_of_columns(out["text"], 3) == [0, 1, 2]
+
+
+def justified_columns_page(gutter: float) -> dict[str, Any]:
+    """Two justified columns ``gutter`` points apart, each baseline one evidence line holding
+    both columns' runs (as a text object that sets the page line by line does)."""
+    width = (468 - gutter) / 2
+    lines = [line(740, "Rivers And Their Banks", x0=200, size=18)]
+    texts = [[f"c{c}w{k}" for k in range(200)] for c in range(2)]
+    for row in range(20):
+        runs = []
+        for c in range(2):
+            x0 = 72 + c * (width + gutter)
+            text = " ".join(texts[c][row * 6:row * 6 + 6])
+            runs.append({**run(text, x0, 700 - 12 * row), "box": [x0, 698 - 12 * row, x0 + width, 708 - 12 * row]})
+        lines.append({"y": 700 - 12 * row, "size": 10.0, "runs": runs})
+    return page(1, lines)
+
+
+def test_two_columns_a_narrow_gutter_apart_read_column_by_column():
+    # The gutter is narrower than an em, yet the gaps line up on every baseline.
+    out = organize([justified_columns_page(8.0)])[0]
+    assert order_of_columns(out["text"], 2) == [0, 1]
+
+
+def test_a_wide_word_space_in_one_line_does_not_split_the_page():
+    lines = body_lines(700, "solo", 8)
+    spaced = lines[3]["runs"][0]
+    left = dict(spaced, text="solo-left", box=[72.0, spaced["box"][1], 117.0, spaced["box"][3]])
+    right = dict(spaced, text="solo-right", box=[123.0, spaced["box"][1], spaced["box"][2], spaced["box"][3]])
+    lines[3] = {**lines[3], "runs": [left, right]}
+    out = organize([page(1, lines)])[0]
+    assert "solo-left solo-right" in out["text"]
+    assert [b["kind"] for b in out["blocks"]] == ["paragraph"]
