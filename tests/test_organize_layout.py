@@ -221,3 +221,22 @@ def test_a_wide_word_space_in_one_line_does_not_split_the_page():
     out = organize([page(1, lines)])[0]
     assert "solo-left solo-right" in out["text"]
     assert [b["kind"] for b in out["blocks"]] == ["paragraph"]
+
+
+def test_a_narrow_sidebar_on_its_own_baselines_reads_apart_from_the_column_beside_it():
+    # A margin note of short lines, its leading offset from the main column's, left of it.
+    note = [line(603 - 12 * k, f"note{k} aside", x0=72) for k in range(12)]
+    main = [line(605 - 12 * k, t, x0=180) for k, t in enumerate(prose(14 * 12, "main")[:14])]
+    out = organize([page(1, note + main)])[0]
+    text = out["text"]
+    notes = [text.index(f"note{k} ") for k in range(12)]
+    mains = [text.index(f"main{k} ") for k in range(0, 120, 10)]
+    assert max(notes) < min(mains) or max(mains) < min(notes)
+
+
+def test_labels_and_values_on_shared_baselines_still_read_line_by_line():
+    pairs = [line(600 - 14 * k, f"Label{k} name", x0=72) for k in range(8)]
+    values = [line(600 - 14 * k, f"value{k} of the field", x0=180) for k in range(8)]
+    text = organize([page(1, pairs + values)])[0]["text"]
+    order = [text.index(word) for k in range(8) for word in (f"Label{k} ", f"value{k} ")]
+    assert order == sorted(order)  # row by row, never one column then the other
