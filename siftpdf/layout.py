@@ -577,6 +577,7 @@ def _kinds(items: list[Item], body: float, opts: OrganizeOptions,
     weight = [kinds[k][0] == "heading" and items[k].size < HEADING_RATIO * body and not _caps_heading(items[k].text)
               for k in lines]
     _contents(items, kinds, lines)
+    _prose_not_headings(items, kinds, lines)
     if too_many([kinds[k][0] for k in lines], weight):
         for k, alone in zip(lines, weight, strict=True):
             if alone:
@@ -588,6 +589,36 @@ def _kinds(items: list[Item], body: float, opts: OrganizeOptions,
             for k in lines[start + 1:start + span]:
                 kinds[k] = ("heading", 0)
     return kinds
+
+
+PROSE_LINES = 4  # a "heading" set over this many lines is a paragraph set large
+PROSE_WORDS = 16  # a sentence this long, ended by a full stop, is prose, not a heading
+
+
+def _prose_not_headings(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int]) -> None:
+    """Lines that stand out by size but read as prose (on a page whose body size is taken
+    from its many footnotes, the text above them is larger than the "body"): a run of heading
+    lines as one heading block would join them that goes on for four lines or more, or that
+    is a long sentence ending with a full stop, is a paragraph."""
+    start = 0
+    while start < len(lines):
+        end = start + 1
+        if kinds[lines[start]][0] == "heading":
+            while end < len(lines) and kinds[lines[end]][0] == "heading" and \
+                    _heading_goes_on(items[lines[end - 1]], items[lines[end]]):
+                end += 1
+            group = [items[k] for k in lines[start:end]]
+            text = " ".join(i.text for i in group)
+            if len(group) >= PROSE_LINES or (len(text.split()) > PROSE_WORDS and text.rstrip()[-1:] in ".!?"):
+                for k in lines[start:end]:
+                    kinds[k] = ("list_item" if LIST_ITEM.match(items[k].text) else "paragraph", None)
+        start = end
+
+
+def _heading_goes_on(prev: Item, item: Item) -> bool:
+    """Would ``item`` continue the heading whose last line is ``prev`` (as ``continues`` has it)?"""
+    return numbering_depth(item.text) is None and (item.section, item.column) == (prev.section, prev.column) \
+        and abs(item.size - prev.size) <= 0.05 * prev.size and 0 <= prev.y - item.y <= 1.8 * item.size
 
 
 def _contents(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int]) -> None:

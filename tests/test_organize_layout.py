@@ -240,3 +240,26 @@ def test_labels_and_values_on_shared_baselines_still_read_line_by_line():
     text = organize([page(1, pairs + values)])[0]["text"]
     order = [text.index(word) for k in range(8) for word in (f"Label{k} ", f"value{k} ")]
     assert order == sorted(order)  # row by row, never one column then the other
+
+
+def test_text_set_larger_than_many_footnotes_is_prose_not_headings():
+    # Five lines of 11 pt text over a long run of 9 pt notes: the notes set the "body" size.
+    texts = prose(60, "big")[:5]
+    lines = [line(700 - 14 * k, t, size=11.0) for k, t in enumerate(texts)]
+    lines += [line(600 - 11 * k, t, size=9.0) for k, t in enumerate(prose(400, "note")[:30])]
+    out = organize([page(1, lines)])[0]
+    assert headings(out) == []
+    assert out["blocks"][0]["kind"] == "paragraph" and out["blocks"][0]["text"].startswith(texts[0])
+
+
+def test_a_long_sentence_set_large_is_not_a_heading():
+    sentence = "1. This note explains at some length where the material in this section of the report comes from today."
+    lines = body_lines(700, "lead", 6) + [line(600, sentence, size=12.0)] + body_lines(580, "tail", 4)
+    assert headings(organize([page(1, lines)])[0]) == []
+
+
+def test_a_heading_over_two_lines_stays_a_heading():
+    lines = [line(720, "Restrictions on Land Ownership by", size=20.0),
+             line(698, "Foreigners in Selected Jurisdictions", size=20.0)] + body_lines(660, "body", 6)
+    assert headings(organize([page(1, lines)])[0]) == \
+        [(1, "Restrictions on Land Ownership by Foreigners in Selected Jurisdictions")]
