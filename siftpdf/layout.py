@@ -45,6 +45,7 @@ class Item:
     size: float
     bold: bool = False
     bold_all: bool = False  # every word bold: a bold lead-in that runs on into the text is not
+    spread: bool = False  # pieces rejoined across a wide gap: a running head's left and right parts
     kind: str = "line"  # line | table_row | table | figure
     column: str = "F"  # L, R or F (full width)
     section: int = 0
@@ -389,6 +390,7 @@ def _rejoin(items: list[Item]) -> list[Item]:
             if len(item.text) > length:
                 prev.bold = item.bold  # the style of the line is the style of most of it
             prev.bold_all = prev.bold_all and item.bold_all
+            prev.spread = prev.spread or item.x0 - prev.x1 > SPREAD * max(prev.size, item.size)
             pieces.append(item.text)
             length += 1 + len(item.text)
             prev.x1, prev.y0, prev.y1 = item.x1, min(prev.y0, item.y0), max(prev.y1, item.y1)
@@ -400,6 +402,9 @@ def _rejoin(items: list[Item]) -> list[Item]:
     if out and len(pieces) > 1:
         out[-1].text = " ".join(pieces)
     return out
+
+
+SPREAD = 8.0  # ems of gap inside one line: its parts sit at the far edges, as a header's do
 
 
 def _flush(section: list[Item], number: int) -> list[Item]:
@@ -463,7 +468,8 @@ def start_kind(item: Item, body: float, floor: dict[str, float], opts: OrganizeO
         return "footnote", None
     if LEADER.search(text) or LETTERED.match(text):
         return ("list_item" if LETTERED.match(text) else "paragraph"), None  # a contents entry, a lettered item
-    if len(text) <= 160 and (ratio >= HEADING_RATIO or (item.bold_all and ratio >= 0.95) or _caps_heading(text)):
+    stands_out = ratio >= HEADING_RATIO or (item.bold_all and ratio >= 0.95) or _caps_heading(text)
+    if len(text) <= 160 and not item.spread and stands_out:
         return "heading", None
     if LIST_ITEM.match(text):
         return "list_item", None

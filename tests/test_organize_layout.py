@@ -263,3 +263,12 @@ def test_a_heading_over_two_lines_stays_a_heading():
              line(698, "Foreigners in Selected Jurisdictions", size=20.0)] + body_lines(660, "body", 6)
     assert headings(organize([page(1, lines)])[0]) == \
         [(1, "Restrictions on Land Ownership by Foreigners in Selected Jurisdictions")]
+
+
+def test_a_header_line_with_parts_at_both_edges_is_not_a_heading():
+    head = {"y": 740, "size": 14.0, "runs": [run("COMMUNITY COLLEGE", 72, 740, 14.0),
+                                              run("BIO181", 500, 740, 12.0)]}
+    lines = [head] + [line(700, "Procedure:", bold=True)] + body_lines(680, "step", 8)
+    out = organize([page(1, lines)])[0]
+    assert headings(out) == [(1, "Procedure:")]
+    assert "COMMUNITY COLLEGE BIO181" in out["text"]
