@@ -272,3 +272,22 @@ def test_a_header_line_with_parts_at_both_edges_is_not_a_heading():
     out = organize([page(1, lines)])[0]
     assert headings(out) == [(1, "Procedure:")]
     assert "COMMUNITY COLLEGE BIO181" in out["text"]
+
+
+def evidence_run(text: str, x0: float, y: float, size: float) -> dict[str, Any]:
+    return {**run(text, x0, y, size), "y": y}
+
+
+def test_a_drop_cap_reads_as_the_first_letter_of_the_line_beside_it():
+    from siftpdf.evidence import _lines
+
+    # A title left of the cap, the text right of it: neither is a superscript of the cap.
+    cap = {**evidence_run("I", 200, 670, 60.0), "box": [200.0, 668.0, 228.0, 716.0]}
+    texts = ["ndia suffers from", "regulation", "that is"]
+    side = [evidence_run(t, 232, 706 - 12 * k, 10.0) for k, t in enumerate(texts)]
+    title = [evidence_run("Executive", 40, 700, 25.0), evidence_run("Summary", 40, 672, 25.0)]
+    lines = _lines([cap, *side, *title])
+    texts = [" ".join(r["text"] for r in ln["runs"]) for ln in lines]
+    assert "I ndia suffers from" in texts and "Executive" in texts and "Summary" in texts
+    ordered = organize([page(1, [dict(ln) for ln in lines] + body_lines(600, "rest", 6))])[0]["text"]
+    assert "India suffers from" in ordered
