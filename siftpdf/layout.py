@@ -584,6 +584,7 @@ def _kinds(items: list[Item], body: float, opts: OrganizeOptions,
               for k in lines]
     _contents(items, kinds, lines)
     _prose_not_headings(items, kinds, lines)
+    _standalone_headings(items, kinds, lines, body)
     if too_many([kinds[k][0] for k in lines], weight):
         for k, alone in zip(lines, weight, strict=True):
             if alone:
@@ -595,6 +596,44 @@ def _kinds(items: list[Item], body: float, opts: OrganizeOptions,
             for k in lines[start + 1:start + span]:
                 kinds[k] = ("heading", 0)
     return kinds
+
+
+ALONE_GAP = 1.6  # pitches of space below (and above) a line that stands alone as a heading
+ALONE_WORDS = 8
+ALONE_CHARS = 60
+
+
+def _standalone_headings(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int],
+                         body: float) -> None:
+    """On a page with no heading by its looks (everything set in one face), a short line that
+    stands alone, with a wider gap than the line pitch below it and above it (or at the top
+    of its column), over a paragraph, is a heading: the space sets it apart, as size would."""
+    if any(kinds[k][0] == "heading" for k in lines):
+        return
+    pitch = _pitch(items, body)
+    for n, k in enumerate(lines):
+        item = items[k]
+        if kinds[k][0] != "paragraph" or not _title_like(item.text) or item.size < 0.95 * body:
+            continue
+        after = items[lines[n + 1]] if n + 1 < len(lines) else None
+        before = items[lines[n - 1]] if n > 0 else None
+        if after is None or (after.section, after.column) != (item.section, item.column) or \
+                kinds[lines[n + 1]][0] not in ("paragraph", "list_item") or len(after.text) <= len(item.text):
+            continue
+        step = ALONE_GAP * min(pitch, 1.5 * item.size)  # few lines tell the pitch poorly: leading caps it
+        if item.y - after.y < step or abs(after.size - item.size) > 0.05 * item.size:
+            continue
+        if before is not None and (before.section, before.column) == (item.section, item.column) and \
+                before.y - item.y < step:
+            continue
+        kinds[k] = ("heading", None)
+
+
+def _title_like(text: str) -> bool:
+    """A few words, capitalized, not ended by punctuation: a title, not a sentence or a label."""
+    words = text.split()
+    return 2 <= len(words) <= ALONE_WORDS and len(text) <= ALONE_CHARS and text[:1].isupper() and \
+        text[-1:].isalnum() and sum(c.isalpha() for c in text) >= 0.6 * len(text)
 
 
 PROSE_LINES = 4  # a "heading" set over this many lines is a paragraph set large

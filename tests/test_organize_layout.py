@@ -291,3 +291,20 @@ def test_a_drop_cap_reads_as_the_first_letter_of_the_line_beside_it():
     assert "I ndia suffers from" in texts and "Executive" in texts and "Summary" in texts
     ordered = organize([page(1, [dict(ln) for ln in lines] + body_lines(600, "rest", 6))])[0]["text"]
     assert "India suffers from" in ordered
+
+
+def test_a_short_line_set_apart_by_space_is_a_heading_on_a_page_of_one_face():
+    lines = [line(720, "Print Versus Digital")] + body_lines(690, "why", 3) + body_lines(600, "more", 4)
+    out = organize([page(1, lines)])[0]
+    assert headings(out) == [(1, "Print Versus Digital")]
+
+
+def test_a_short_line_at_the_usual_pitch_is_no_heading():
+    lines = body_lines(720, "why", 3) + [line(684, "Print Versus Digital")] + body_lines(672, "more", 4)
+    assert headings(organize([page(1, lines)])[0]) == []
+
+
+def test_a_short_line_set_apart_is_no_heading_where_headings_have_their_own_look():
+    lines = [line(740, "Survey Results", size=16.0)] + body_lines(710, "why", 3) + \
+        [line(650, "Print Versus Digital")] + body_lines(620, "more", 4)
+    assert headings(organize([page(1, lines)])[0]) == [(1, "Survey Results")]
