@@ -29,6 +29,11 @@ LIST_ITEM = re.compile(r"^([•◦▪‣●○■□·*–-]\s+|\d{1,2}[.)]\s+\S
 CAPTION = re.compile(r"^((Fig\.|Figure|FIGURE|FIG\.|Table|TABLE|Tab\.)\s*([0-9]+|[IVX]+)\b|[图表]\s*[0-9０-９]+)")
 LEADER = re.compile(r"((\.\s?){4,}|(…\s?){2,}|(·\s?){4,}|_{4,})\s*\S{1,6}$")  # a contents entry: leaders, then a page
 LETTERED = re.compile(r"^[a-z][.)]\s+\S")  # 'a. ', 'b) ': items of a list, not sections
+_MONTH = (r"(?:january|february|march|april|may|june|july|august|september|october|november|december|"
+          r"jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?")
+# A line that is only a date: 'June 2023', '5 June 2023', 'June 5, 2023', '2023-06-05'.
+DATE = re.compile(rf"^(?:(?:\d{{1,2}}\s+)?{_MONTH}(?:\s+\d{{1,2}},?)?\s+\d{{4}}"
+                  r"|\d{1,4}[./-]\d{1,2}[./-]\d{1,4})$", re.IGNORECASE)
 NUMBERED = re.compile(r"^(\d+(?:\.\d+)*\.?|[IVX]+\.|[A-H]\.)\s+\S")
 
 
@@ -468,6 +473,8 @@ def start_kind(item: Item, body: float, floor: dict[str, float], opts: OrganizeO
         return "footnote", None
     if LEADER.search(text) or LETTERED.match(text):
         return ("list_item" if LETTERED.match(text) else "paragraph"), None  # a contents entry, a lettered item
+    if DATE.match(text):
+        return "paragraph", None  # a date under a title is set large, yet heads nothing
     stands_out = ratio >= HEADING_RATIO or (item.bold_all and ratio >= 0.95) or _caps_heading(text)
     if len(text) <= 160 and not item.spread and stands_out:
         return "heading", None
@@ -491,6 +498,9 @@ def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float) -> 
     """Does ``item`` continue ``block`` (whose last line is ``prev``)? Geometry decides, not
     punctuation: a new structural start, a change of style, a wide gap, a previous line that
     stops short of the text edge, or an indented first line each end the block."""
+    if block.kind == "caption" and kind == "heading" and abs(item.size - prev.size) <= 0.05 * prev.size and \
+            item.bold == prev.bold:
+        kind = "paragraph"  # a caption's next line in the caption's own (bold) face goes on with it
     if kind != "paragraph" and kind != block.kind:
         return False
     if kind in ("provision", "list_item", "caption", "table_row", "table", "figure") and kind == block.kind:

@@ -308,3 +308,22 @@ def test_a_short_line_set_apart_is_no_heading_where_headings_have_their_own_look
     lines = [line(740, "Survey Results", size=16.0)] + body_lines(710, "why", 3) + \
         [line(650, "Print Versus Digital")] + body_lines(620, "more", 4)
     assert headings(organize([page(1, lines)])[0]) == [(1, "Survey Results")]
+
+
+def test_a_bold_caption_over_two_lines_is_one_caption():
+    lines = body_lines(720, "intro", 4) + \
+        [line(660, "Table 1: Share of seats held by women in the years during the", bold=True),
+         line(648, "presidencies of the first two terms", bold=True)] + body_lines(620, "rows", 4)
+    out = organize([page(1, lines)])[0]
+    captions = [b["text"] for b in out["blocks"] if b["kind"] == "caption"]
+    assert captions == ["Table 1: Share of seats held by women in the years during the "
+                        "presidencies of the first two terms"]
+    assert headings(out) == []
+
+
+def test_a_date_under_a_title_is_not_a_heading():
+    lines = [line(720, "Restrictions on Land Ownership", size=20.0), line(680, "June 2023", size=14.0)] + \
+        body_lines(640, "body", 6)
+    out = organize([page(1, lines)])[0]
+    assert headings(out) == [(1, "Restrictions on Land Ownership")]
+    assert "June 2023" in out["text"]
