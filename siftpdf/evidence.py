@@ -462,7 +462,7 @@ def _lines(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 lines[-1]["rotated"] = True
         else:
             home["runs"].append(run)
-    lines = _attach_small(lines)
+    lines = _join_drop_caps(_attach_small(lines))
     for line in lines:
         line["runs"].sort(key=lambda r: r["box"][0])
         for run in line["runs"]:
@@ -480,7 +480,7 @@ def _attach_small(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
         host = None
         for other in lines[max(0, index - 3):index + 4]:
             if other is line or line["size"] >= 0.85 * other["size"] or other.get("absorbed") or \
-                    line.get("rotated") or other.get("rotated"):
+                    line.get("rotated") or other.get("rotated") or _drop_cap(other, line):
                 continue
             offset = line["y"] - other["y"]
             if -0.35 * other["size"] <= offset <= 0.6 * other["size"] and _overlaps_x(line, other):
@@ -492,6 +492,43 @@ def _attach_small(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
             host["runs"].extend(line["runs"])
             line["absorbed"] = True
     return kept
+
+
+DROP_CAP = 2.5  # a drop cap is set this many times the size of the lines beside it, or more
+
+
+def _join_drop_caps(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A drop cap (one letter set several lines tall) is the first letter of the top line it
+    stands beside: it becomes that line's first run, set in the line's size, so the word reads
+    whole ('I' + 'ndia' is 'India') and the letter is no line of its own."""
+    kept: list[dict[str, Any]] = []
+    for index, line in enumerate(lines):
+        runs = line["runs"]
+        if len(runs) != 1 or len(runs[0]["text"].strip()) != 1 or not runs[0]["text"].strip().isalpha() or \
+                line.get("rotated"):
+            kept.append(line)
+            continue
+        cap = runs[0]
+        x1, bottom, top = cap["box"][2], cap["box"][1], cap["box"][3]
+        reach = x1 + 0.5 * line["size"]  # the line starts just right of the cap
+        beside = [other for other in lines[max(0, index - 8):index + 9]
+                  if other is not line and not other.get("rotated") and DROP_CAP * other["size"] <= line["size"]
+                  and bottom <= other["y"] <= top and x1 - 1 <= min(r["box"][0] for r in other["runs"]) <= reach]
+        if not beside:
+            kept.append(line)
+            continue
+        host = max(beside, key=lambda other: other["y"])
+        first = min(host["runs"], key=lambda r: r["box"][0])
+        box = [cap["box"][0], first["box"][1], first["box"][0], first["box"][3]]
+        host["runs"].append(dict(cap, size=host["size"], y=host["y"], box=box))
+    return kept
+
+
+def _drop_cap(host: dict[str, Any], small: dict[str, Any]) -> bool:
+    """A letter set several lines tall (a drop cap) does not take the lines beside it as its
+    superscripts: they are under half its size and longer than it."""
+    chars = sum(len(r["text"]) for r in host["runs"])
+    return small["size"] < 0.5 * host["size"] and sum(len(r["text"]) for r in small["runs"]) > chars
 
 
 def _overlaps_x(small: dict[str, Any], host: dict[str, Any]) -> bool:

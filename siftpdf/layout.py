@@ -29,6 +29,11 @@ LIST_ITEM = re.compile(r"^([•◦▪‣●○■□·*–-]\s+|\d{1,2}[.)]\s+\S
 CAPTION = re.compile(r"^((Fig\.|Figure|FIGURE|FIG\.|Table|TABLE|Tab\.)\s*([0-9]+|[IVX]+)\b|[图表]\s*[0-9０-９]+)")
 LEADER = re.compile(r"((\.\s?){4,}|(…\s?){2,}|(·\s?){4,}|_{4,})\s*\S{1,6}$")  # a contents entry: leaders, then a page
 LETTERED = re.compile(r"^[a-z][.)]\s+\S")  # 'a. ', 'b) ': items of a list, not sections
+_MONTH = (r"(?:january|february|march|april|may|june|july|august|september|october|november|december|"
+          r"jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?")
+# A line that is only a date: 'June 2023', '5 June 2023', 'June 5, 2023', '2023-06-05'.
+DATE = re.compile(rf"^(?:(?:\d{{1,2}}\s+)?{_MONTH}(?:\s+\d{{1,2}},?)?\s+\d{{4}}"
+                  r"|\d{1,4}[./-]\d{1,2}[./-]\d{1,4})$", re.IGNORECASE)
 NUMBERED = re.compile(r"^(\d+(?:\.\d+)*\.?|[IVX]+\.|[A-H]\.)\s+\S")
 
 
@@ -45,6 +50,7 @@ class Item:
     size: float
     bold: bool = False
     bold_all: bool = False  # every word bold: a bold lead-in that runs on into the text is not
+    spread: bool = False  # pieces rejoined across a wide gap: a running head's left and right parts
     kind: str = "line"  # line | table_row | table | figure
     column: str = "F"  # L, R or F (full width)
     section: int = 0
@@ -129,9 +135,11 @@ def coordinate(value: Any) -> float:
     return min(FAR, max(-FAR, float(value)))
 
 
-def line_segments(line: dict[str, Any], keep_clipped: bool) -> tuple[list[Item], int]:
+def line_segments(line: dict[str, Any], keep_clipped: bool,
+                  channels: list[float] | None = None) -> tuple[list[Item], int]:
     """Split an evidence line at gaps wider than its size (the gutter of two columns, the
-    space between table cells). Returns the segments and the clipped characters dropped."""
+    space between table cells), and at narrower gaps that one of the page's ``channels``
+    (``narrow_gutters``) runs through. Returns the segments and the clipped characters dropped."""
     size = float(line["size"])
     items: list[Item] = []
     dropped = 0
@@ -140,13 +148,60 @@ def line_segments(line: dict[str, Any], keep_clipped: bool) -> tuple[list[Item],
         if run.get("clipped") and not keep_clipped:
             dropped += len(run["text"])
             continue
-        if current and run["box"][0] - current[-1]["box"][2] > max(size, 4.0):
+        if current and _parts(current[-1]["box"][2], run["box"][0], size, channels):
             items.append(_segment(current, line))
             current = []
         current.append(run)
     if current:
         items.append(_segment(current, line))
     return items, dropped
+
+
+def _parts(left: float, right: float, size: float, channels: list[float] | None) -> bool:
+    """Does the gap from ``left`` to ``right`` part two segments of a line?"""
+    gap = right - left
+    if gap > max(size, 4.0):
+        return True
+    if not channels or gap < NARROW_GAP * size:
+        return False
+    index = bisect_left(channels, left)
+    return index < len(channels) and channels[index] <= right
+
+
+NARROW_GAP = 0.5  # ems: wider than a word space in most setting, narrower than a tight gutter
+CHANNEL_LINES = 4  # lines whose gaps line up before the gaps are a gutter
+CHANNEL_SLACK = 2.0  # points: gaps whose middles lie this close line up
+
+
+def narrow_gutters(lines: list[dict[str, Any]]) -> list[float]:
+    """The x of each gutter narrower than an em: gaps of half an em or more between runs that
+    line up down the page on at least four lines. Two columns set a few points apart leave
+    such a channel; a wide word space in justified text falls at a different x on each line.
+    Sorted; empty on most pages. O(n log n) in the gaps."""
+    gaps: list[tuple[float, float, float]] = []  # (middle, left, right)
+    for line in lines:
+        try:
+            size = float(line["size"])
+            runs = line["runs"]
+            for prev, run in zip(runs, runs[1:], strict=False):
+                left, right = float(prev["box"][2]), float(run["box"][0])
+                if NARROW_GAP * size <= right - left <= max(size, 4.0):
+                    gaps.append(((left + right) / 2, left, right))
+        except (KeyError, TypeError, ValueError, IndexError):
+            continue  # a malformed line is judged by line_segments, not here
+    gaps.sort()
+    channels: list[float] = []
+    start = 0
+    for end in range(len(gaps) + 1):
+        if end < len(gaps) and gaps[end][0] - gaps[start][0] <= CHANNEL_SLACK:
+            continue
+        group = gaps[start:end]
+        if len(group) >= CHANNEL_LINES:
+            lo, hi = max(g[1] for g in group), min(g[2] for g in group)
+            if lo <= hi:  # every gap of the group is clear at one x
+                channels.append((lo + hi) / 2)
+        start = end
+    return channels
 
 
 def _segment(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
@@ -362,6 +417,7 @@ def _rejoin(items: list[Item]) -> list[Item]:
             if len(item.text) > length:
                 prev.bold = item.bold  # the style of the line is the style of most of it
             prev.bold_all = prev.bold_all and item.bold_all
+            prev.spread = prev.spread or item.x0 - prev.x1 > SPREAD * max(prev.size, item.size)
             pieces.append(item.text)
             length += 1 + len(item.text)
             prev.x1, prev.y0, prev.y1 = item.x1, min(prev.y0, item.y0), max(prev.y1, item.y1)
@@ -373,6 +429,9 @@ def _rejoin(items: list[Item]) -> list[Item]:
     if out and len(pieces) > 1:
         out[-1].text = " ".join(pieces)
     return out
+
+
+SPREAD = 8.0  # ems of gap inside one line: its parts sit at the far edges, as a header's do
 
 
 def _flush(section: list[Item], number: int) -> list[Item]:
@@ -436,7 +495,10 @@ def start_kind(item: Item, body: float, floor: dict[str, float], opts: OrganizeO
         return "footnote", None
     if LEADER.search(text) or LETTERED.match(text):
         return ("list_item" if LETTERED.match(text) else "paragraph"), None  # a contents entry, a lettered item
-    if len(text) <= 160 and (ratio >= HEADING_RATIO or (item.bold_all and ratio >= 0.95) or _caps_heading(text)):
+    if DATE.match(text):
+        return "paragraph", None  # a date under a title is set large, yet heads nothing
+    stands_out = ratio >= HEADING_RATIO or (item.bold_all and ratio >= 0.95) or _caps_heading(text)
+    if len(text) <= 160 and not item.spread and stands_out:
         return "heading", None
     if LIST_ITEM.match(text):
         return "list_item", None
@@ -458,6 +520,9 @@ def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float) -> 
     """Does ``item`` continue ``block`` (whose last line is ``prev``)? Geometry decides, not
     punctuation: a new structural start, a change of style, a wide gap, a previous line that
     stops short of the text edge, or an indented first line each end the block."""
+    if block.kind == "caption" and kind == "heading" and abs(item.size - prev.size) <= 0.05 * prev.size and \
+            item.bold == prev.bold:
+        kind = "paragraph"  # a caption's next line in the caption's own (bold) face goes on with it
     if kind != "paragraph" and kind != block.kind:
         return False
     if kind in ("provision", "list_item", "caption", "table_row", "table", "figure") and kind == block.kind:
@@ -550,6 +615,8 @@ def _kinds(items: list[Item], body: float, opts: OrganizeOptions,
     weight = [kinds[k][0] == "heading" and items[k].size < HEADING_RATIO * body and not _caps_heading(items[k].text)
               for k in lines]
     _contents(items, kinds, lines)
+    _prose_not_headings(items, kinds, lines)
+    _standalone_headings(items, kinds, lines, body)
     if too_many([kinds[k][0] for k in lines], weight):
         for k, alone in zip(lines, weight, strict=True):
             if alone:
@@ -561,6 +628,74 @@ def _kinds(items: list[Item], body: float, opts: OrganizeOptions,
             for k in lines[start + 1:start + span]:
                 kinds[k] = ("heading", 0)
     return kinds
+
+
+ALONE_GAP = 1.6  # pitches of space below (and above) a line that stands alone as a heading
+ALONE_WORDS = 8
+ALONE_CHARS = 60
+
+
+def _standalone_headings(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int],
+                         body: float) -> None:
+    """On a page with no heading by its looks (everything set in one face), a short line that
+    stands alone, with a wider gap than the line pitch below it and above it (or at the top
+    of its column), over a paragraph, is a heading: the space sets it apart, as size would."""
+    if any(kinds[k][0] == "heading" for k in lines):
+        return
+    pitch = _pitch(items, body)
+    for n, k in enumerate(lines):
+        item = items[k]
+        if kinds[k][0] != "paragraph" or not _title_like(item.text) or item.size < 0.95 * body:
+            continue
+        after = items[lines[n + 1]] if n + 1 < len(lines) else None
+        before = items[lines[n - 1]] if n > 0 else None
+        if after is None or (after.section, after.column) != (item.section, item.column) or \
+                kinds[lines[n + 1]][0] not in ("paragraph", "list_item") or len(after.text) <= len(item.text):
+            continue
+        step = ALONE_GAP * min(pitch, 1.5 * item.size)  # few lines tell the pitch poorly: leading caps it
+        if item.y - after.y < step or abs(after.size - item.size) > 0.05 * item.size:
+            continue
+        if before is not None and (before.section, before.column) == (item.section, item.column) and \
+                before.y - item.y < step:
+            continue
+        kinds[k] = ("heading", None)
+
+
+def _title_like(text: str) -> bool:
+    """A few words, capitalized, not ended by punctuation: a title, not a sentence or a label."""
+    words = text.split()
+    return 2 <= len(words) <= ALONE_WORDS and len(text) <= ALONE_CHARS and text[:1].isupper() and \
+        text[-1:].isalnum() and sum(c.isalpha() for c in text) >= 0.6 * len(text)
+
+
+PROSE_LINES = 4  # a "heading" set over this many lines is a paragraph set large
+PROSE_WORDS = 16  # a sentence this long, ended by a full stop, is prose, not a heading
+
+
+def _prose_not_headings(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int]) -> None:
+    """Lines that stand out by size but read as prose (on a page whose body size is taken
+    from its many footnotes, the text above them is larger than the "body"): a run of heading
+    lines as one heading block would join them that goes on for four lines or more, or that
+    is a long sentence ending with a full stop, is a paragraph."""
+    start = 0
+    while start < len(lines):
+        end = start + 1
+        if kinds[lines[start]][0] == "heading":
+            while end < len(lines) and kinds[lines[end]][0] == "heading" and \
+                    _heading_goes_on(items[lines[end - 1]], items[lines[end]]):
+                end += 1
+            group = [items[k] for k in lines[start:end]]
+            text = " ".join(i.text for i in group)
+            if len(group) >= PROSE_LINES or (len(text.split()) > PROSE_WORDS and text.rstrip()[-1:] in ".!?"):
+                for k in lines[start:end]:
+                    kinds[k] = ("list_item" if LIST_ITEM.match(items[k].text) else "paragraph", None)
+        start = end
+
+
+def _heading_goes_on(prev: Item, item: Item) -> bool:
+    """Would ``item`` continue the heading whose last line is ``prev`` (as ``continues`` has it)?"""
+    return numbering_depth(item.text) is None and (item.section, item.column) == (prev.section, prev.column) \
+        and abs(item.size - prev.size) <= 0.05 * prev.size and 0 <= prev.y - item.y <= 1.8 * item.size
 
 
 def _contents(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int]) -> None:

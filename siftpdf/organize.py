@@ -27,6 +27,7 @@ from .layout import (
     figure_items,
     join_text,
     line_segments,
+    narrow_gutters,
     reading_order,
 )
 from .settings import OrganizeOptions
@@ -260,8 +261,10 @@ def _prepare(record: dict[str, Any], opts: OrganizeOptions) -> _Page:
     page = _Page(record)
     evidence = record["evidence"]
     _, height = page_size(evidence)
-    for line in evidence.get("lines", []):
-        items, dropped = line_segments(line, keep_clipped=not opts.clip)
+    lines = evidence.get("lines", [])
+    channels = narrow_gutters(lines) if opts.columns else None
+    for line in lines:
+        items, dropped = line_segments(line, keep_clipped=not opts.clip, channels=channels)
         page.clipped += dropped
         if items:
             page.rows.append(items)

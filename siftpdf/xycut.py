@@ -11,6 +11,7 @@ Pure over boxes; work is bounded (a fixed depth, a sort per region and level).
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
@@ -85,9 +86,34 @@ def _vertical(region: list[B], body: float, width: float) -> list[list[B]] | Non
     for item in ordered:
         parts[sum(item.x0 > cut for cut in cuts)].append(item)
     # Pieces that are not columns of text (labels of a chart, cells of a table) are no cut.
-    if all(_reads_as_column(part, width) for part in parts):
+    if all(_reads_as_column(part, width) or _own_flow(part, parts) for part in parts):
         return parts
     return None
+
+
+OWN_LINES = 3  # a narrow column (a sidebar) has a few lines at least
+SHARED_BASELINES = 0.2  # at most this share of its lines sit on another piece's baselines
+WORDY = 0.5  # of its characters, letters: words, not a chart's figures
+
+
+def _own_flow(part: list[B], parts: list[list[B]]) -> bool:
+    """A narrow column read on its own (a sidebar, a margin note): lines of words set on
+    baselines of their own. The cells of a table row, or a label and its value, share their
+    baseline with the piece beside them; a sidebar set in its own leading does not."""
+    lines = [i for i in part if i.kind == "line"]
+    chars = sum(len(i.text) for i in lines)
+    letters = sum(c.isalpha() for i in lines for c in i.text)
+    if len(lines) < OWN_LINES or chars < MIN_COLUMN_CHARS or letters < WORDY * chars:
+        return False
+    others = sorted(round(i.y0) for other in parts if other is not part for i in other if i.kind == "line")
+    shared = sum(_near(others, i.y0) for i in lines)
+    return shared <= SHARED_BASELINES * len(lines)
+
+
+def _near(values: list[int], y: float) -> bool:
+    """Is some value (sorted) within a point of ``y``?"""
+    index = bisect_left(values, y - 1)
+    return index < len(values) and values[index] <= y + 1
 
 
 def _reads_as_column(part: list[B], width: float) -> bool:

@@ -188,3 +188,142 @@ def test_a_one_page_two_column_article_reads_column_by_column():
 def test_three_columns_read_in_turn():
     out = organize([columns_page(3)])[0]
     assert order_of_columns(out["text"], 3) == [0, 1, 2]
+
+
+def justified_columns_page(gutter: float) -> dict[str, Any]:
+    """Two justified columns ``gutter`` points apart, each baseline one evidence line holding
+    both columns' runs (as a text object that sets the page line by line does)."""
+    width = (468 - gutter) / 2
+    lines = [line(740, "Rivers And Their Banks", x0=200, size=18)]
+    texts = [[f"c{c}w{k}" for k in range(200)] for c in range(2)]
+    for row in range(20):
+        runs = []
+        for c in range(2):
+            x0 = 72 + c * (width + gutter)
+            text = " ".join(texts[c][row * 6:row * 6 + 6])
+            runs.append({**run(text, x0, 700 - 12 * row), "box": [x0, 698 - 12 * row, x0 + width, 708 - 12 * row]})
+        lines.append({"y": 700 - 12 * row, "size": 10.0, "runs": runs})
+    return page(1, lines)
+
+
+def test_two_columns_a_narrow_gutter_apart_read_column_by_column():
+    # The gutter is narrower than an em, yet the gaps line up on every baseline.
+    out = organize([justified_columns_page(8.0)])[0]
+    assert order_of_columns(out["text"], 2) == [0, 1]
+
+
+def test_a_wide_word_space_in_one_line_does_not_split_the_page():
+    lines = body_lines(700, "solo", 8)
+    spaced = lines[3]["runs"][0]
+    left = dict(spaced, text="solo-left", box=[72.0, spaced["box"][1], 117.0, spaced["box"][3]])
+    right = dict(spaced, text="solo-right", box=[123.0, spaced["box"][1], spaced["box"][2], spaced["box"][3]])
+    lines[3] = {**lines[3], "runs": [left, right]}
+    out = organize([page(1, lines)])[0]
+    assert "solo-left solo-right" in out["text"]
+    assert [b["kind"] for b in out["blocks"]] == ["paragraph"]
+
+
+def test_a_narrow_sidebar_on_its_own_baselines_reads_apart_from_the_column_beside_it():
+    # A margin note of short lines, its leading offset from the main column's, left of it.
+    note = [line(603 - 12 * k, f"note{k} aside", x0=72) for k in range(12)]
+    main = [line(605 - 12 * k, t, x0=180) for k, t in enumerate(prose(14 * 12, "main")[:14])]
+    out = organize([page(1, note + main)])[0]
+    text = out["text"]
+    notes = [text.index(f"note{k} ") for k in range(12)]
+    mains = [text.index(f"main{k} ") for k in range(0, 120, 10)]
+    assert max(notes) < min(mains) or max(mains) < min(notes)
+
+
+def test_labels_and_values_on_shared_baselines_still_read_line_by_line():
+    pairs = [line(600 - 14 * k, f"Label{k} name", x0=72) for k in range(8)]
+    values = [line(600 - 14 * k, f"value{k} of the field", x0=180) for k in range(8)]
+    text = organize([page(1, pairs + values)])[0]["text"]
+    order = [text.index(word) for k in range(8) for word in (f"Label{k} ", f"value{k} ")]
+    assert order == sorted(order)  # row by row, never one column then the other
+
+
+def test_text_set_larger_than_many_footnotes_is_prose_not_headings():
+    # Five lines of 11 pt text over a long run of 9 pt notes: the notes set the "body" size.
+    texts = prose(60, "big")[:5]
+    lines = [line(700 - 14 * k, t, size=11.0) for k, t in enumerate(texts)]
+    lines += [line(600 - 11 * k, t, size=9.0) for k, t in enumerate(prose(400, "note")[:30])]
+    out = organize([page(1, lines)])[0]
+    assert headings(out) == []
+    assert out["blocks"][0]["kind"] == "paragraph" and out["blocks"][0]["text"].startswith(texts[0])
+
+
+def test_a_long_sentence_set_large_is_not_a_heading():
+    sentence = "1. This note explains at some length where the material in this section of the report comes from today."
+    lines = body_lines(700, "lead", 6) + [line(600, sentence, size=12.0)] + body_lines(580, "tail", 4)
+    assert headings(organize([page(1, lines)])[0]) == []
+
+
+def test_a_heading_over_two_lines_stays_a_heading():
+    lines = [line(720, "Restrictions on Land Ownership by", size=20.0),
+             line(698, "Foreigners in Selected Jurisdictions", size=20.0)] + body_lines(660, "body", 6)
+    assert headings(organize([page(1, lines)])[0]) == \
+        [(1, "Restrictions on Land Ownership by Foreigners in Selected Jurisdictions")]
+
+
+def test_a_header_line_with_parts_at_both_edges_is_not_a_heading():
+    head = {"y": 740, "size": 14.0, "runs": [run("COMMUNITY COLLEGE", 72, 740, 14.0),
+                                              run("BIO181", 500, 740, 12.0)]}
+    lines = [head] + [line(700, "Procedure:", bold=True)] + body_lines(680, "step", 8)
+    out = organize([page(1, lines)])[0]
+    assert headings(out) == [(1, "Procedure:")]
+    assert "COMMUNITY COLLEGE BIO181" in out["text"]
+
+
+def evidence_run(text: str, x0: float, y: float, size: float) -> dict[str, Any]:
+    return {**run(text, x0, y, size), "y": y}
+
+
+def test_a_drop_cap_reads_as_the_first_letter_of_the_line_beside_it():
+    from siftpdf.evidence import _lines
+
+    # A title left of the cap, the text right of it: neither is a superscript of the cap.
+    cap = {**evidence_run("I", 200, 670, 60.0), "box": [200.0, 668.0, 228.0, 716.0]}
+    texts = ["ndia suffers from", "regulation", "that is"]
+    side = [evidence_run(t, 232, 706 - 12 * k, 10.0) for k, t in enumerate(texts)]
+    title = [evidence_run("Executive", 40, 700, 25.0), evidence_run("Summary", 40, 672, 25.0)]
+    lines = _lines([cap, *side, *title])
+    texts = [" ".join(r["text"] for r in ln["runs"]) for ln in lines]
+    assert "I ndia suffers from" in texts and "Executive" in texts and "Summary" in texts
+    ordered = organize([page(1, [dict(ln) for ln in lines] + body_lines(600, "rest", 6))])[0]["text"]
+    assert "India suffers from" in ordered
+
+
+def test_a_short_line_set_apart_by_space_is_a_heading_on_a_page_of_one_face():
+    lines = [line(720, "Print Versus Digital")] + body_lines(690, "why", 3) + body_lines(600, "more", 4)
+    out = organize([page(1, lines)])[0]
+    assert headings(out) == [(1, "Print Versus Digital")]
+
+
+def test_a_short_line_at_the_usual_pitch_is_no_heading():
+    lines = body_lines(720, "why", 3) + [line(684, "Print Versus Digital")] + body_lines(672, "more", 4)
+    assert headings(organize([page(1, lines)])[0]) == []
+
+
+def test_a_short_line_set_apart_is_no_heading_where_headings_have_their_own_look():
+    lines = [line(740, "Survey Results", size=16.0)] + body_lines(710, "why", 3) + \
+        [line(650, "Print Versus Digital")] + body_lines(620, "more", 4)
+    assert headings(organize([page(1, lines)])[0]) == [(1, "Survey Results")]
+
+
+def test_a_bold_caption_over_two_lines_is_one_caption():
+    lines = body_lines(720, "intro", 4) + \
+        [line(660, "Table 1: Share of seats held by women in the years during the", bold=True),
+         line(648, "presidencies of the first two terms", bold=True)] + body_lines(620, "rows", 4)
+    out = organize([page(1, lines)])[0]
+    captions = [b["text"] for b in out["blocks"] if b["kind"] == "caption"]
+    assert captions == ["Table 1: Share of seats held by women in the years during the "
+                        "presidencies of the first two terms"]
+    assert headings(out) == []
+
+
+def test_a_date_under_a_title_is_not_a_heading():
+    lines = [line(720, "Restrictions on Land Ownership", size=20.0), line(680, "June 2023", size=14.0)] + \
+        body_lines(640, "body", 6)
+    out = organize([page(1, lines)])[0]
+    assert headings(out) == [(1, "Restrictions on Land Ownership")]
+    assert "June 2023" in out["text"]
