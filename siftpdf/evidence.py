@@ -255,8 +255,6 @@ def _make_runs(textpage: Any, handle: int, start: int, end: int, text: str,
         split = _split_clipped(textpage, run, handle, first, last, clip, own is not None)
         if len(split) != 1 or split[0] is not run:
             return split
-    if x1 - x0 > WIDE_RUN * size * len(stripped) and size > 0:
-        return _split_gaps(run, text, start, first, last)
     if " " in stripped and "angle" not in run:
         gaps = _gaps(tp, first, stripped, size)
         if gaps:
@@ -264,36 +262,8 @@ def _make_runs(textpage: Any, handle: int, start: int, end: int, text: str,
     return [run]
 
 
-WIDE_RUN = 0.8  # ems a character: wider than any font sets its text, so the run skips a gap
-
-
 def _inside(box: list[float], clip: tuple[float, float, float, float]) -> bool:
     return box[0] >= clip[0] - 1 and box[2] <= clip[2] + 1 and box[1] >= clip[1] - 1 and box[3] <= clip[3] + 1
-
-
-def _split_gaps(run: dict[str, Any], text: str, start: int, first: int, last: int) -> list[dict[str, Any]]:
-    """A run that skips a gap wider than its size (one text object setting both columns of a
-    page, or the cells of a table row) becomes one run per side, as separate objects would be.
-    Rare, so per-character boxes are affordable here."""
-    size = run["size"]
-    pieces: list[dict[str, Any]] = []
-    reach = None  # right edge of the last visible character
-    for index in range(first, last + 1):
-        ch = text[index - start]
-        if ch.isspace():
-            if pieces:
-                pieces[-1]["text"] += ch
-            continue
-        box = _loose_box(_PROBE.textpage, index)
-        if pieces and reach is not None and box[0] - reach <= max(size, 4.0):
-            pieces[-1]["text"] += ch
-            pieces[-1]["box"] = _union(pieces[-1]["box"], box)
-        else:
-            pieces.append(dict(run, text=ch, box=_union(box, box)))
-        reach = box[2]
-    for piece in pieces:
-        piece["text"] = piece["text"].strip()
-    return [p for p in pieces if p["text"]] or [run]
 
 
 def _page_box(page: Any) -> tuple[float, float, float, float] | None:
