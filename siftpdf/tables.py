@@ -69,6 +69,8 @@ class _Region:
 
 
 _NUMBER = re.compile(r"[\s\d.,:%+\-\u2212\u2013()$€£¥]*")
+_STOP = re.compile(r"[.!?:;][\"')\]\u201d\u2019]*$")  # a sentence or a clause ends here
+PROSE_WORDS = 4  # mean words of a cell from which columns of cells that run on are prose
 
 
 # --- rules ------------------------------------------------------------------------------------
@@ -693,6 +695,8 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
             region = _Region(min(i.x0 for i in items), min(i.y0 for i in items), max(i.x1 for i in items),
                              max(i.y1 for i in items), [], [], [], [], items)
             found = build_table(region, items)
+            if found is not None and _reads_on(found["rows"]):
+                found = None
             table = table_item(region, found, items) if found is not None else None
         if table is not None:
             out.append([table])
@@ -701,6 +705,29 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
             out.append(rows[index])
             index += 1
     return out
+
+
+def _reads_on(rows: list[list[dict[str, Any]]]) -> bool:
+    """Whether cells found by alignment alone are lines of prose set side by side (a page's
+    text columns, a brochure's panels): their cells hold several words, and down the columns
+    most cells run on into the cell below as one sentence (no stop at the end, a small letter
+    at the start of the next). A table's cells each say their own thing."""
+    columns: dict[int, list[str]] = {}
+    for row in rows:
+        col = 0
+        for cell in row:
+            columns.setdefault(col, []).append(str(cell["text"]))
+            col += int(cell.get("colspan", 1))
+    texts = [t for column in columns.values() for t in column if t]
+    if not texts or sum(len(t.split()) for t in texts) < PROSE_WORDS * len(texts):
+        return False
+    pairs = runs = 0
+    for column in columns.values():
+        for upper, lower in zip(column, column[1:], strict=False):
+            if upper and lower:
+                pairs += 1
+                runs += not _STOP.search(upper) and lower[0].islower()
+    return pairs >= 3 and runs >= 0.5 * pairs
 
 
 def _width(rows: list[list[dict[str, Any]]]) -> int:

@@ -407,3 +407,26 @@ def test_booktabs_heads_of_several_lines_are_one_header_row(run_cli, tmp_path):
     assert rows[1] == ["Slope gradient (%)", "Slope length (ft)", "P value", "Strip width (ft)", "P value"]
     assert rows[2:] == body
     assert tables[0]["header_rows"] == 2
+
+
+def test_panels_of_prose_side_by_side_are_no_table(run_cli, tmp_path):
+    """Three panels of a brochure, each a short paragraph wrapped over a few lines, their
+    lines on shared baselines: they read as paragraphs, not as rows of a table."""
+    path = tmp_path / "panels.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 9)
+    panels = [["Unlike the older gauges that only report", "the level at the bank, the new ones",
+               "measure the flow across the whole", "width of the river"],
+              ["By sending every reading to the office", "as it is taken, the time spent waiting",
+               "for the weekly figures is cut down", "to a few hours"],
+              ["The records kept over many years let", "the survey plan its work in the wet",
+               "season and in the dry season", "alike"]]
+    for x, lines in zip((40, 220, 400), panels, strict=True):
+        for k, line in enumerate(lines):
+            c.drawString(x, 700 - 12 * k, line)
+    c.showPage()
+    c.save()
+    recs = _extract(run_cli, path)
+    assert not _tables(recs)
+    md = page_markdown(next(r for r in recs if "page" in r))
+    assert "the new ones measure the flow across the whole width of the river" in md
