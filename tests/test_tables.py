@@ -430,3 +430,52 @@ def test_panels_of_prose_side_by_side_are_no_table(run_cli, tmp_path):
     assert not _tables(recs)
     md = page_markdown(next(r for r in recs if "page" in r))
     assert "the new ones measure the flow across the whole width of the river" in md
+
+
+def _headed_page(path: Path, cells: list[list[list[str]]], heads: list[str], xs: tuple[float, ...]) -> None:
+    """Column heads in bold, then rows whose cells of one to three lines are centred on
+    their row's middle; no rule anywhere (the grid was a picture)."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 780, BODY)
+    c.setFont("Helvetica-Bold", 9)
+    for x, head in zip(xs, heads, strict=True):
+        c.drawString(x, 740, head)
+    c.setFont("Helvetica", 8)
+    middle = 712.0
+    for row in cells:
+        tallest = max(len(cell) for cell in row)
+        for x, cell in zip(xs, row, strict=True):
+            top = middle + 5.0 * (len(cell) - 1)
+            for k, line in enumerate(cell):
+                c.drawString(x, top - 10 * k, line)
+        middle -= 10 * tallest + 14
+    c.showPage()
+    c.save()
+
+
+def test_unruled_table_under_a_line_of_heads_with_cells_of_several_lines(run_cli, tmp_path):
+    """Under a line of bold column heads, cells of several lines set beside shorter ones,
+    each centred in its row: each cell is one, each row one."""
+    path = tmp_path / "headed.pdf"
+    cells = [[["1. Survey"], ["Gauge reading", "and upkeep"], ["Read every gauge along", "the river each week",
+                                                              "and mend the broken ones"]],
+             [["2. Records"], ["Filing"], ["Keep the weekly sheets", "in the office"]],
+             [["3. Report"], ["Yearly report", "to the board"], ["Sum up the year"]],
+             [["4. Review"], ["Audit"], ["Check the sheets against", "the gauges twice a year"]]]
+    _headed_page(path, cells, ["Stage", "Task", "Detail"], (72, 180, 300))
+    tables = _tables(_extract(run_cli, path))
+    assert len(tables) == 1
+    assert _texts(tables[0]) == [["Stage", "Task", "Detail"]] + [[" ".join(cell) for cell in row] for row in cells]
+    assert tables[0]["header_rows"] == 1
+
+
+def test_text_columns_under_bold_heads_are_no_table(run_cli, tmp_path):
+    """Three columns of running text, each under its own bold head on one baseline (a
+    newsletter page): the lines of a column stand a line apart all the way down, so no rows
+    part and the page stays text."""
+    path = tmp_path / "newsletter.pdf"
+    words = "the survey went out along the river in the spring and counted every gauge it found".split()
+    cells = [[[" ".join(words[(k + j) % 9:(k + j) % 9 + 6]) for k in range(12)] for j in range(3)]]
+    _headed_page(path, cells, ["River news", "Weather", "Letters"], (72, 250, 420))
+    assert not _tables(_extract(run_cli, path))
