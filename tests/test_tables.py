@@ -432,7 +432,8 @@ def test_panels_of_prose_side_by_side_are_no_table(run_cli, tmp_path):
     assert "the new ones measure the flow across the whole width of the river" in md
 
 
-def _headed_page(path: Path, cells: list[list[list[str]]], heads: list[str], xs: tuple[float, ...]) -> None:
+def _headed_page(path: Path, cells: list[list[list[str]]], heads: list[str], xs: tuple[float, ...],
+                 spacing: float = 14) -> None:
     """Column heads in bold, then rows whose cells of one to three lines are centred on
     their row's middle; no rule anywhere (the grid was a picture)."""
     c = canvas.Canvas(str(path), pagesize=A4)
@@ -449,7 +450,7 @@ def _headed_page(path: Path, cells: list[list[list[str]]], heads: list[str], xs:
             top = middle + 5.0 * (len(cell) - 1)
             for k, line in enumerate(cell):
                 c.drawString(x, top - 10 * k, line)
-        middle -= 10 * tallest + 14
+        middle -= 10 * tallest + spacing
     c.showPage()
     c.save()
 
@@ -479,3 +480,16 @@ def test_text_columns_under_bold_heads_are_no_table(run_cli, tmp_path):
     cells = [[[" ".join(words[(k + j) % 9:(k + j) % 9 + 6]) for k in range(12)] for j in range(3)]]
     _headed_page(path, cells, ["River news", "Weather", "Letters"], (72, 250, 420))
     assert not _tables(_extract(run_cli, path))
+
+
+def test_headed_table_rows_packed_close_part_where_the_short_cells_end(run_cli, tmp_path):
+    """Rows packed so close that the long cells of one column run on from row to row at
+    their line pitch: the rows still part, where the short cells beside them end."""
+    path = tmp_path / "packed.pdf"
+    cells = [[["North"], ["Weir"], ["Read the gauge at the weir", "every morning before", "the gates are opened"]],
+             [["East"], ["Mill"], ["Read the gauge by the mill", "after the wheel stops", "for the night"]],
+             [["South"], ["Ford"], ["Read the post at the ford", "when the water is low", "enough to wade"]]]
+    _headed_page(path, cells, ["Bank", "Site", "Instructions"], (72, 180, 300), spacing=4)
+    tables = _tables(_extract(run_cli, path))
+    assert len(tables) == 1
+    assert _texts(tables[0])[1:] == [[" ".join(cell) for cell in row] for row in cells]
