@@ -777,10 +777,10 @@ def _headed(rows: list[list[Item]], index: int, width: float) -> tuple[Item, int
     cells = [[_cell_text(_pieces([i for i, c in band if c == k])) for k in range(len(anchors))] for band in bands]
     if sum(sum(bool(t) for t in row) >= 2 for row in cells) < 0.7 * len(cells):
         return None
-    table = {"rows": [[_cell(i.text, 1, 1) for i in head]] + [[_cell(t, 1, 1) for t in row] for row in cells],
-             "header_rows": 1}
-    if _reads_on(table["rows"]):
+    out = [[_cell(i.text, 1, 1) for i in head]] + [[_cell(t, 1, 1) for t in row] for row in cells]
+    if _reads_on(out):
         return None
+    table: dict[str, Any] = {"rows": out, "header_rows": 1}
     items = head + [i for i, _ in body]
     region = _Region(min(i.x0 for i in items), min(i.y0 for i in items), max(i.x1 for i in items),
                      max(i.y1 for i in items), [], [], [], [], items)
