@@ -31,7 +31,7 @@ from .layout import (
     reading_order,
 )
 from .settings import OrganizeOptions
-from .tables import continues_table, find_tables, join_rows, unruled_tables
+from .tables import continues_table, find_tables, headed_tables, join_rows, unruled_tables
 
 MARGIN_SHARE = 0.12  # running heads and folios sit in the outer 12% of the page height
 MARGIN_LINES = 3  # and among the three outermost lines there
@@ -294,7 +294,7 @@ def _organize(page: _Page, repeated: set[str] | None, opts: OrganizeOptions, pre
         if body:
             rows.append(body)
     if opts.tables:
-        rows = unruled_tables(find_tables(rows, evidence, width, height), width)
+        rows = unruled_tables(headed_tables(find_tables(rows, evidence, width, height), width), width)
     items = [item for row in rows for item in row]
     chars = sum(len(i.text) for i in items)
     body_pt = body_size(items) if chars >= 200 else previous_body

@@ -69,6 +69,8 @@ class _Region:
 
 
 _NUMBER = re.compile(r"[\s\d.,:%+\-\u2212\u2013()$€£¥]*")
+_STOP = re.compile(r"[.!?:;][\"')\]\u201d\u2019]*$")  # a sentence or a clause ends here
+PROSE_WORDS = 4  # mean words of a cell from which columns of cells that run on are prose
 
 
 # --- rules ------------------------------------------------------------------------------------
@@ -693,6 +695,8 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
             region = _Region(min(i.x0 for i in items), min(i.y0 for i in items), max(i.x1 for i in items),
                              max(i.y1 for i in items), [], [], [], [], items)
             found = build_table(region, items)
+            if found is not None and _reads_on(found["rows"]):
+                found = None
             table = table_item(region, found, items) if found is not None else None
         if table is not None:
             out.append([table])
@@ -701,6 +705,182 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
             out.append(rows[index])
             index += 1
     return out
+
+
+def headed_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
+    """Tables without rules whose columns are anchored on a line of column heads: a line of
+    three or more bold parts set well apart, and below it lines whose segments each sit
+    inside one head's column (cells of several lines, shorter or longer than their
+    neighbours). Rows part where every column's text leaves a gap wider than a line's."""
+    out: list[list[Item]] = []
+    index = tries = 0
+    while index < len(rows):
+        found = None
+        if tries < MAX_HEAD_TRIES and _heads(rows[index], width):
+            tries += 1
+            found = _headed(rows, index, width)
+        if found is not None:
+            out.append([found[0]])
+            index = found[1]
+        else:
+            out.append(rows[index])
+            index += 1
+    return out
+
+
+MAX_HEAD_TRIES = 20  # lines of a page tried as a table's column heads
+HEAD_GAP_EM = 2.0  # column heads stand at least this many ems apart
+CELL_PITCH = 2.0  # lines of one cell stand at most this many of their ems apart
+TABLE_GAP = 4.0  # a wider gap (in ems) between two lines ends the table
+MAX_HEADS = 40  # column heads of one table
+MIN_BODY_ROWS = 3  # rows under the heads, each saying something in two columns or more
+
+
+def _heads(row: list[Item], width: float) -> bool:
+    if not 3 <= len(row) <= MAX_HEADS or any(i.kind != "line" or not i.bold or i.x1 - i.x0 >= 0.3 * width for i in row):
+        return False
+    parts = sorted(row, key=lambda i: i.x0)
+    return all(b.x0 - a.x1 >= HEAD_GAP_EM * max(a.size, b.size) for a, b in zip(parts, parts[1:], strict=False))
+
+
+def _column(anchors: list[float], item: Item, width: float) -> int | None:
+    """The column (from the heads' left edges) an item sits inside, None if it crosses one."""
+    em = item.size
+    col = bisect_right(anchors, item.x0 + em) - 1
+    if col < 0:
+        return None
+    right = anchors[col + 1] - 0.5 * em if col + 1 < len(anchors) else width
+    return col if item.x1 <= right else None
+
+
+def _headed(rows: list[list[Item]], index: int, width: float) -> tuple[Item, int] | None:
+    head = sorted(rows[index], key=lambda i: i.x0)
+    anchors = [i.x0 for i in head]
+    size = max(i.size for i in head)
+    body: list[tuple[Item, int]] = []
+    last = head[0].y
+    end = index + 1
+    while end < len(rows) and end - index < MAX_TABLE_LINES:
+        row = rows[end]
+        if last - row[0].y > TABLE_GAP * max(i.size for i in row) or \
+                any(i.kind != "line" or i.size > 1.15 * size for i in row):
+            break
+        cols = [_column(anchors, i, width) for i in row]
+        if any(c is None for c in cols):
+            break
+        body += [(i, c) for i, c in zip(row, cols, strict=True) if c is not None]
+        last = row[0].y
+        end += 1
+    bands = _bands(body, len(anchors))
+    if len(bands) < MIN_BODY_ROWS:
+        return None
+    cells = [[_cell_text(_pieces([i for i, c in band if c == k])) for k in range(len(anchors))] for band in bands]
+    if sum(sum(bool(t) for t in row) >= 2 for row in cells) < 0.7 * len(cells):
+        return None
+    out = [[_cell(i.text, 1, 1) for i in head]] + [[_cell(t, 1, 1) for t in row] for row in cells]
+    if _reads_on(out):
+        return None
+    table: dict[str, Any] = {"rows": out, "header_rows": 1}
+    items = head + [i for i, _ in body]
+    region = _Region(min(i.x0 for i in items), min(i.y0 for i in items), max(i.x1 for i in items),
+                     max(i.y1 for i in items), [], [], [], [], items)
+    return table_item(region, table, items), end
+
+
+def _bands(body: list[tuple[Item, int]], ncols: int) -> list[list[tuple[Item, int]]]:
+    """Body lines grouped into rows: a row ends between two lines where no column has a line
+    above and a line below standing closer than a cell's line pitch. A row that still holds
+    two cells of one column (a column's cell pitch bridged by a neighbour's longer, centred
+    cell) parts where only one column bridges, at the widest such gap."""
+    body = sorted(body, key=lambda e: -e[0].y)
+    links = _links(body, ncols)
+    bands: list[list[tuple[Item, int]]] = []
+    start = 0
+    for k in range(1, len(body) + 1):
+        if k == len(body) or (links[k] == 0 and not _same_line(body, k)):
+            bands += _part(body, start, k, links, ncols)
+            start = k
+    return bands
+
+
+def _same_line(body: list[tuple[Item, int]], k: int) -> bool:
+    return body[k - 1][0].y - body[k][0].y <= 0.5 * body[k][0].size
+
+
+def _links(body: list[tuple[Item, int]], ncols: int) -> list[int]:
+    """For the gap above each line: how many columns' cells run on across it."""
+    links = [0] * (len(body) + 2)
+    last: list[int | None] = [None] * ncols
+    for k, (item, col) in enumerate(body):
+        prev = last[col]
+        if prev is not None and _close(body[prev][0], item):
+            links[prev + 1] += 1  # marked at both ends, summed below: linear in the lines
+            links[k + 1] -= 1
+        last[col] = k
+    return _running(links)
+
+
+def _running(marks: list[int]) -> list[int]:
+    total = 0
+    out = []
+    for mark in marks:
+        total += mark
+        out.append(total)
+    return out
+
+
+def _close(upper: Item, lower: Item) -> bool:
+    return upper.y - lower.y <= CELL_PITCH * max(upper.size, lower.size)
+
+
+def _part(body: list[tuple[Item, int]], start: int, end: int, links: list[int],
+          ncols: int) -> list[list[tuple[Item, int]]]:
+    """One row, or several where it holds cells of one column apart (see ``_bands``): it
+    parts in the gaps that only one column bridges and that at least two columns' cells
+    end in, at the widest of each run of such gaps."""
+    breaks = [0] * (end + 2)
+    last: list[int | None] = [None] * ncols
+    for k in range(start, end):
+        item, col = body[k]
+        prev = last[col]
+        if prev is not None and not _close(body[prev][0], item):
+            breaks[prev + 1] += 1
+            breaks[k + 1] -= 1
+        last[col] = k
+    breaks = _running(breaks)
+    cuts: list[int] = []
+    run: list[int] = []
+    for k in range(start + 1, end + 1):
+        if k < end and not _same_line(body, k) and links[k] <= 1 and breaks[k] >= 2:
+            run.append(k)
+        elif run:
+            cuts.append(max(run, key=lambda g: body[g - 1][0].y - body[g][0].y))
+            run = []
+    bounds = [start] + cuts + [end]
+    return [body[a:b] for a, b in zip(bounds, bounds[1:], strict=False)]
+
+
+def _reads_on(rows: list[list[dict[str, Any]]]) -> bool:
+    """Whether cells found by alignment alone are lines of prose set side by side (a page's
+    text columns, a brochure's panels): their cells hold several words, and down the columns
+    most cells run on into the cell below as one sentence (no stop at the end, a small letter
+    at the start of the next). A table's cells each say their own thing."""
+    columns: dict[int, list[str]] = {}
+    for row in rows:
+        col = 0
+        for cell in row:
+            columns.setdefault(col, []).append(str(cell["text"]))
+            col += int(cell.get("colspan", 1))
+    texts = [t for column in columns.values() for t in column if t]
+    if not texts or sum(len(t.split()) for t in texts) < PROSE_WORDS * len(texts):
+        return False
+    pairs = runs = 0
+    for column in columns.values():
+        for upper, lower in zip(column, column[1:], strict=False):
+            if upper and lower:
+                pairs += 1
+                runs += not _STOP.search(upper) and lower[0].islower()
+    return pairs >= 3 and runs >= 0.5 * pairs
 
 
 def _width(rows: list[list[dict[str, Any]]]) -> int:

@@ -407,3 +407,89 @@ def test_booktabs_heads_of_several_lines_are_one_header_row(run_cli, tmp_path):
     assert rows[1] == ["Slope gradient (%)", "Slope length (ft)", "P value", "Strip width (ft)", "P value"]
     assert rows[2:] == body
     assert tables[0]["header_rows"] == 2
+
+
+def test_panels_of_prose_side_by_side_are_no_table(run_cli, tmp_path):
+    """Three panels of a brochure, each a short paragraph wrapped over a few lines, their
+    lines on shared baselines: they read as paragraphs, not as rows of a table."""
+    path = tmp_path / "panels.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 9)
+    panels = [["Unlike the older gauges that only report", "the level at the bank, the new ones",
+               "measure the flow across the whole", "width of the river"],
+              ["By sending every reading to the office", "as it is taken, the time spent waiting",
+               "for the weekly figures is cut down", "to a few hours"],
+              ["The records kept over many years let", "the survey plan its work in the wet",
+               "season and in the dry season", "alike"]]
+    for x, lines in zip((40, 220, 400), panels, strict=True):
+        for k, line in enumerate(lines):
+            c.drawString(x, 700 - 12 * k, line)
+    c.showPage()
+    c.save()
+    recs = _extract(run_cli, path)
+    assert not _tables(recs)
+    md = page_markdown(next(r for r in recs if "page" in r))
+    assert "the new ones measure the flow across the whole width of the river" in md
+
+
+def _headed_page(path: Path, cells: list[list[list[str]]], heads: list[str], xs: tuple[float, ...],
+                 spacing: float = 14) -> None:
+    """Column heads in bold, then rows whose cells of one to three lines are centred on
+    their row's middle; no rule anywhere (the grid was a picture)."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 780, BODY)
+    c.setFont("Helvetica-Bold", 9)
+    for x, head in zip(xs, heads, strict=True):
+        c.drawString(x, 740, head)
+    c.setFont("Helvetica", 8)
+    middle = 712.0
+    for row in cells:
+        tallest = max(len(cell) for cell in row)
+        for x, cell in zip(xs, row, strict=True):
+            top = middle + 5.0 * (len(cell) - 1)
+            for k, line in enumerate(cell):
+                c.drawString(x, top - 10 * k, line)
+        middle -= 10 * tallest + spacing
+    c.showPage()
+    c.save()
+
+
+def test_unruled_table_under_a_line_of_heads_with_cells_of_several_lines(run_cli, tmp_path):
+    """Under a line of bold column heads, cells of several lines set beside shorter ones,
+    each centred in its row: each cell is one, each row one."""
+    path = tmp_path / "headed.pdf"
+    cells = [[["1. Survey"], ["Gauge reading", "and upkeep"], ["Read every gauge along", "the river each week",
+                                                              "and mend the broken ones"]],
+             [["2. Records"], ["Filing"], ["Keep the weekly sheets", "in the office"]],
+             [["3. Report"], ["Yearly report", "to the board"], ["Sum up the year"]],
+             [["4. Review"], ["Audit"], ["Check the sheets against", "the gauges twice a year"]]]
+    _headed_page(path, cells, ["Stage", "Task", "Detail"], (72, 180, 300))
+    tables = _tables(_extract(run_cli, path))
+    assert len(tables) == 1
+    assert _texts(tables[0]) == [["Stage", "Task", "Detail"]] + [[" ".join(cell) for cell in row] for row in cells]
+    assert tables[0]["header_rows"] == 1
+
+
+def test_text_columns_under_bold_heads_are_no_table(run_cli, tmp_path):
+    """Three columns of running text, each under its own bold head on one baseline (a
+    newsletter page): the lines of a column stand a line apart all the way down, so no rows
+    part and the page stays text."""
+    path = tmp_path / "newsletter.pdf"
+    words = "the survey went out along the river in the spring and counted every gauge it found".split()
+    cells = [[[" ".join(words[(k + j) % 9:(k + j) % 9 + 6]) for k in range(12)] for j in range(3)]]
+    _headed_page(path, cells, ["River news", "Weather", "Letters"], (72, 250, 420))
+    assert not _tables(_extract(run_cli, path))
+
+
+def test_headed_table_rows_packed_close_part_where_the_short_cells_end(run_cli, tmp_path):
+    """Rows packed so close that the long cells of one column run on from row to row at
+    their line pitch: the rows still part, where the short cells beside them end."""
+    path = tmp_path / "packed.pdf"
+    cells = [[["North"], ["Weir"], ["Read the gauge at the weir", "every morning before", "the gates are opened"]],
+             [["East"], ["Mill"], ["Read the gauge by the mill", "after the wheel stops", "for the night"]],
+             [["South"], ["Ford"], ["Read the post at the ford", "when the water is low", "enough to wade"]]]
+    _headed_page(path, cells, ["Bank", "Site", "Instructions"], (72, 180, 300), spacing=4)
+    tables = _tables(_extract(run_cli, path))
+    assert len(tables) == 1
+    assert _texts(tables[0])[1:] == [[" ".join(cell) for cell in row] for row in cells]
