@@ -723,7 +723,7 @@ def _floors(items: list[Item], body: float) -> dict[str, float]:
     for item in items:
         if item.kind == "line" and abs(item.size - body) < 0.05 * body:
             floor[item.column] = min(floor.get(item.column, item.y0), item.y0)
-    if "F" not in floor and floor:
+    if floor:  # full-width text is a footnote only below every column's body
         floor["F"] = min(floor.values())
     return floor
 

@@ -327,3 +327,27 @@ def test_a_date_under_a_title_is_not_a_heading():
     out = organize([page(1, lines)])[0]
     assert headings(out) == [(1, "Restrictions on Land Ownership")]
     assert "June 2023" in out["text"]
+
+
+def chart_over_columns(gutter: float) -> dict[str, Any]:
+    """A figure caption, a chart's small labels scattered across the width, then two justified
+    columns ``gutter`` points apart under it, each baseline one evidence line holding both."""
+    lines = [line(780, "Figure 1: Rivers measured in each season of the survey years")]
+    for k in range(56):
+        lines.append(line(765 - 6 * (k // 8), f"{10 * k}", x0=90 + 60 * (k % 8), size=6))
+    page_record = justified_columns_page(gutter)
+    return page(1, lines + page_record["evidence"]["lines"][1:])
+
+
+def test_columns_a_gutter_narrower_than_an_em_apart_read_in_turn_under_a_chart():
+    # The chart's labels cross the gutter, so no single gutter runs down the page; the
+    # whitespace between the columns, under the chart, still parts them.
+    out = organize([chart_over_columns(8.0)])[0]
+    assert order_of_columns(out["text"], 2) == [0, 1]
+
+
+def test_small_labels_under_a_full_width_line_above_columns_are_no_footnotes():
+    out = organize([chart_over_columns(8.0)])[0]
+    text = out["text"]
+    assert text.index("Figure 1") < text.index(" 550") < text.index("c0w0 ")
+    assert not [b for b in out["blocks"] if b["kind"] == "footnote"]
