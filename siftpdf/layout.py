@@ -497,6 +497,8 @@ def start_kind(item: Item, body: float, floor: dict[str, float], opts: OrganizeO
         return ("list_item" if LETTERED.match(text) else "paragraph"), None  # a contents entry, a lettered item
     if DATE.match(text):
         return "paragraph", None  # a date under a title is set large, yet heads nothing
+    if text.isdigit() and item.y1 < min(floor.values(), default=0.0):
+        return "paragraph", None  # a number below all the body text is a page number, however set
     stands_out = ratio >= HEADING_RATIO or (item.bold_all and ratio >= 0.95) or _caps_heading(text)
     if len(text) <= 160 and not item.spread and stands_out:
         return "heading", None

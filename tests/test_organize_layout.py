@@ -351,3 +351,12 @@ def test_small_labels_under_a_full_width_line_above_columns_are_no_footnotes():
     text = out["text"]
     assert text.index("Figure 1") < text.index(" 550") < text.index("c0w0 ")
     assert not [b for b in out["blocks"] if b["kind"] == "footnote"]
+
+
+def test_a_page_number_set_large_below_the_text_is_not_a_heading():
+    lines = [line(740, "Replace", bold=True), *body_lines(720, "a", 6), line(640, "Trash", bold=True),
+             *body_lines(620, "b", 6), line(40, "Study of rivers and their banks", x0=60, size=9),
+             line(39, "76", x0=20, size=14, bold=True)]
+    out = organize([page(1, lines)])[0]
+    assert [text for _, text in headings(out)] == ["Replace", "Trash"]
+    assert "76" in out["text"]
