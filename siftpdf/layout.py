@@ -619,6 +619,7 @@ def _kinds(items: list[Item], body: float, opts: OrganizeOptions,
     _contents(items, kinds, lines)
     _prose_not_headings(items, kinds, lines)
     _standalone_headings(items, kinds, lines, body)
+    _kickers(items, kinds, lines)
     if too_many([kinds[k][0] for k in lines], weight):
         for k, alone in zip(lines, weight, strict=True):
             if alone:
@@ -668,6 +669,26 @@ def _title_like(text: str) -> bool:
     words = text.split()
     return 2 <= len(words) <= ALONE_WORDS and len(text) <= ALONE_CHARS and text[:1].isupper() and \
         text[-1:].isalnum() and sum(c.isalpha() for c in text) >= 0.6 * len(text)
+
+
+KICKER = 1.25  # a heading right above one this much larger heads nothing: it is a kicker
+
+
+def _kickers(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int]) -> None:
+    """A heading with nothing under it before a heading set much larger (a series name over
+    a slide's title, a running head over a chapter title, a tag line over a masthead) heads
+    no text: it is a line of its own, not a heading."""
+    for n in range(len(lines) - 1):
+        k, after = lines[n], lines[n + 1]
+        if kinds[k] != ("heading", None) or kinds[after][0] != "heading" or after != k + 1 or \
+                items[after].size < KICKER * items[k].size:
+            continue
+        start = n  # the kicker may be set over more than one line
+        while start > 0 and kinds[lines[start - 1]] == ("heading", None) and \
+                _heading_goes_on(items[lines[start - 1]], items[lines[start]]):
+            start -= 1
+        for j in lines[start:n + 1]:
+            kinds[j] = ("paragraph", None)
 
 
 PROSE_LINES = 4  # a "heading" set over this many lines is a paragraph set large

@@ -360,3 +360,18 @@ def test_a_page_number_set_large_below_the_text_is_not_a_heading():
     out = organize([page(1, lines)])[0]
     assert [text for _, text in headings(out)] == ["Replace", "Trash"]
     assert "76" in out["text"]
+
+
+def test_a_small_line_right_above_a_large_title_is_not_a_heading():
+    lines = [line(760, "Product Pack", size=13), line(735, "Three packs that make a real difference", size=22),
+             *body_lines(700, "a", 6), line(600, "Second part", size=13), *body_lines(580, "b", 4)]
+    out = organize([page(1, lines, width=960, height=540 + 300)])[0]
+    assert [text for _, text in headings(out)] == ["Three packs that make a real difference", "Second part"]
+    assert out["blocks"][0] == {**out["blocks"][0], "kind": "paragraph", "text": "Product Pack"}
+
+
+def test_a_chapter_number_set_larger_over_its_title_stays_a_heading():
+    lines = [line(600, "2", x0=200, size=30), line(560, "The Lost Homeland", x0=120, size=24, bold=True),
+             *body_lines(520, "a", 6)]
+    out = organize([page(1, lines)])[0]
+    assert [text for _, text in headings(out)] == ["2", "The Lost Homeland"]
