@@ -249,13 +249,32 @@ def run_pieces(run: dict[str, Any]) -> list[tuple[float, float, str]]:
     return [piece for piece in out if piece[2]] or [(x0, x1, text)]
 
 
-def body_size(items: list[Item]) -> float:
-    """The size most text is set in, weighted by characters."""
+NOTES_BELOW = 0.8  # of a size's characters, set below all the text of a larger size: notes
+NOTES_WEIGHT = 0.3  # the larger size holds at least this share of the notes' characters
+
+
+def body_size(items: list[Item], notes: bool = False) -> float:
+    """The size most text is set in, weighted by characters. With ``notes``: notes set small
+    at the foot of a page may outweigh a short page's text above them, so a larger size whose
+    text all sits above most of the most common size's, and that holds a fair share of
+    characters, is the body."""
     weights: dict[float, int] = {}
+    lowest: dict[float, float] = {}  # the bottom of each size's lowest line
     for item in items:
         key = round(item.size * 2) / 2
         weights[key] = weights.get(key, 0) + len(item.text)
-    return max(weights, key=lambda k: weights[k]) if weights else 10.0
+        lowest[key] = min(lowest.get(key, item.y0), item.y0)
+    if not weights:
+        return 10.0
+    most = max(weights, key=lambda k: weights[k])
+    if not notes:
+        return most
+    larger = [k for k in weights if k > most and weights[k] >= NOTES_WEIGHT * weights[most]]
+    if not larger:
+        return most
+    second = max(larger, key=lambda k: weights[k])
+    below = sum(len(i.text) for i in items if round(i.size * 2) / 2 == most and i.y1 <= lowest[second])
+    return second if below >= NOTES_BELOW * weights[most] else most
 
 
 # --- columns and reading order --------------------------------------------------------------

@@ -375,3 +375,13 @@ def test_a_chapter_number_set_larger_over_its_title_stays_a_heading():
              *body_lines(520, "a", 6)]
     out = organize([page(1, lines)])[0]
     assert [text for _, text in headings(out)] == ["2", "The Lost Homeland"]
+
+
+def test_text_above_notes_that_outweigh_it_is_the_body():
+    # A page mostly figure: a few lines of text in 11 pt, then longer notes in 9 pt below.
+    text = [line(600 - 13.5 * k, t, size=11) for k, t in enumerate(prose(60, "body")[:5])]
+    notes = [line(400 - 11 * k, t, size=9) for k, t in enumerate(prose(200, "note")[:16])]
+    lines = [line(690, "Baird", x0=400, size=11), *text, line(530, "Travellers from Arabia", size=11), *notes]
+    out = organize([page(1, lines)])[0]
+    assert headings(out) == []
+    assert "Baird" in out["text"] and "Travellers from Arabia" in out["text"]
