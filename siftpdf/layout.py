@@ -249,13 +249,32 @@ def run_pieces(run: dict[str, Any]) -> list[tuple[float, float, str]]:
     return [piece for piece in out if piece[2]] or [(x0, x1, text)]
 
 
-def body_size(items: list[Item]) -> float:
-    """The size most text is set in, weighted by characters."""
+NOTES_BELOW = 0.8  # of a size's characters, set below all the text of a larger size: notes
+NOTES_WEIGHT = 0.3  # the larger size holds at least this share of the notes' characters
+
+
+def body_size(items: list[Item], notes: bool = False) -> float:
+    """The size most text is set in, weighted by characters. With ``notes``: notes set small
+    at the foot of a page may outweigh a short page's text above them, so a larger size whose
+    text all sits above most of the most common size's, and that holds a fair share of
+    characters, is the body."""
     weights: dict[float, int] = {}
+    lowest: dict[float, float] = {}  # the bottom of each size's lowest line
     for item in items:
         key = round(item.size * 2) / 2
         weights[key] = weights.get(key, 0) + len(item.text)
-    return max(weights, key=lambda k: weights[k]) if weights else 10.0
+        lowest[key] = min(lowest.get(key, item.y0), item.y0)
+    if not weights:
+        return 10.0
+    most = max(weights, key=lambda k: weights[k])
+    if not notes:
+        return most
+    larger = [k for k in weights if k > most and weights[k] >= NOTES_WEIGHT * weights[most]]
+    if not larger:
+        return most
+    second = max(larger, key=lambda k: weights[k])
+    below = sum(len(i.text) for i in items if round(i.size * 2) / 2 == most and i.y1 <= lowest[second])
+    return second if below >= NOTES_BELOW * weights[most] else most
 
 
 # --- columns and reading order --------------------------------------------------------------
@@ -497,6 +516,8 @@ def start_kind(item: Item, body: float, floor: dict[str, float], opts: OrganizeO
         return ("list_item" if LETTERED.match(text) else "paragraph"), None  # a contents entry, a lettered item
     if DATE.match(text):
         return "paragraph", None  # a date under a title is set large, yet heads nothing
+    if text.isdigit() and item.y1 < min(floor.values(), default=0.0):
+        return "paragraph", None  # a number below all the body text is a page number, however set
     stands_out = ratio >= HEADING_RATIO or (item.bold_all and ratio >= 0.95) or _caps_heading(text)
     if len(text) <= 160 and not item.spread and stands_out:
         return "heading", None
@@ -617,6 +638,7 @@ def _kinds(items: list[Item], body: float, opts: OrganizeOptions,
     _contents(items, kinds, lines)
     _prose_not_headings(items, kinds, lines)
     _standalone_headings(items, kinds, lines, body)
+    _kickers(items, kinds, lines)
     if too_many([kinds[k][0] for k in lines], weight):
         for k, alone in zip(lines, weight, strict=True):
             if alone:
@@ -666,6 +688,26 @@ def _title_like(text: str) -> bool:
     words = text.split()
     return 2 <= len(words) <= ALONE_WORDS and len(text) <= ALONE_CHARS and text[:1].isupper() and \
         text[-1:].isalnum() and sum(c.isalpha() for c in text) >= 0.6 * len(text)
+
+
+KICKER = 1.25  # a heading right above one this much larger heads nothing: it is a kicker
+
+
+def _kickers(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int]) -> None:
+    """A heading with nothing under it before a heading set much larger (a series name over
+    a slide's title, a running head over a chapter title, a tag line over a masthead) heads
+    no text: it is a line of its own, not a heading."""
+    for n in range(len(lines) - 1):
+        k, after = lines[n], lines[n + 1]
+        if kinds[k] != ("heading", None) or kinds[after][0] != "heading" or after != k + 1 or \
+                items[after].size < KICKER * items[k].size:
+            continue
+        start = n  # the kicker may be set over more than one line
+        while start > 0 and kinds[lines[start - 1]] == ("heading", None) and \
+                _heading_goes_on(items[lines[start - 1]], items[lines[start]]):
+            start -= 1
+        for j in lines[start:n + 1]:
+            kinds[j] = ("paragraph", None)
 
 
 PROSE_LINES = 4  # a "heading" set over this many lines is a paragraph set large
@@ -723,7 +765,7 @@ def _floors(items: list[Item], body: float) -> dict[str, float]:
     for item in items:
         if item.kind == "line" and abs(item.size - body) < 0.05 * body:
             floor[item.column] = min(floor.get(item.column, item.y0), item.y0)
-    if "F" not in floor and floor:
+    if floor:  # full-width text is a footnote only below every column's body
         floor["F"] = min(floor.values())
     return floor
 

@@ -297,7 +297,7 @@ def _organize(page: _Page, repeated: set[str] | None, opts: OrganizeOptions, pre
         rows = unruled_tables(headed_tables(find_tables(rows, evidence, width, height), width), width)
     items = [item for row in rows for item in row]
     chars = sum(len(i.text) for i in items)
-    body_pt = body_size(items) if chars >= 200 else previous_body
+    body_pt = body_size(items, notes=True) if chars >= 200 else previous_body
     if opts.figures and items:
         items += figure_items(evidence.get("images", []), width * height)
     ordered = reading_order(items, width, opts.columns)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
 MAX_DEPTH = 12
-GUTTER = 1.0  # a column gutter is at least this many body sizes of whitespace
+GUTTER = 0.8  # a column gutter is at least this many body sizes of whitespace: wider than a word space
 LEADING = 0.9  # a horizontal channel at least this many body sizes high
 MIN_COLUMN_CHARS = 40  # a column holds some text, not a lone label
 PROSE_WIDTH = 0.15  # of the page width: lines narrower than this are labels or table cells

@@ -327,3 +327,61 @@ def test_a_date_under_a_title_is_not_a_heading():
     out = organize([page(1, lines)])[0]
     assert headings(out) == [(1, "Restrictions on Land Ownership")]
     assert "June 2023" in out["text"]
+
+
+def chart_over_columns(gutter: float) -> dict[str, Any]:
+    """A figure caption, a chart's small labels scattered across the width, then two justified
+    columns ``gutter`` points apart under it, each baseline one evidence line holding both."""
+    lines = [line(780, "Figure 1: Rivers measured in each season of the survey years")]
+    for k in range(56):
+        lines.append(line(765 - 6 * (k // 8), f"{10 * k}", x0=90 + 60 * (k % 8), size=6))
+    page_record = justified_columns_page(gutter)
+    return page(1, lines + page_record["evidence"]["lines"][1:])
+
+
+def test_columns_a_gutter_narrower_than_an_em_apart_read_in_turn_under_a_chart():
+    # The chart's labels cross the gutter, so no single gutter runs down the page; the
+    # whitespace between the columns, under the chart, still parts them.
+    out = organize([chart_over_columns(8.0)])[0]
+    assert order_of_columns(out["text"], 2) == [0, 1]
+
+
+def test_small_labels_under_a_full_width_line_above_columns_are_no_footnotes():
+    out = organize([chart_over_columns(8.0)])[0]
+    text = out["text"]
+    assert text.index("Figure 1") < text.index(" 550") < text.index("c0w0 ")
+    assert not [b for b in out["blocks"] if b["kind"] == "footnote"]
+
+
+def test_a_page_number_set_large_below_the_text_is_not_a_heading():
+    lines = [line(740, "Replace", bold=True), *body_lines(720, "a", 6), line(640, "Trash", bold=True),
+             *body_lines(620, "b", 6), line(40, "Study of rivers and their banks", x0=60, size=9),
+             line(39, "76", x0=20, size=14, bold=True)]
+    out = organize([page(1, lines)])[0]
+    assert [text for _, text in headings(out)] == ["Replace", "Trash"]
+    assert "76" in out["text"]
+
+
+def test_a_small_line_right_above_a_large_title_is_not_a_heading():
+    lines = [line(760, "Product Pack", size=13), line(735, "Three packs that make a real difference", size=22),
+             *body_lines(700, "a", 6), line(600, "Second part", size=13), *body_lines(580, "b", 4)]
+    out = organize([page(1, lines, width=960, height=540 + 300)])[0]
+    assert [text for _, text in headings(out)] == ["Three packs that make a real difference", "Second part"]
+    assert out["blocks"][0] == {**out["blocks"][0], "kind": "paragraph", "text": "Product Pack"}
+
+
+def test_a_chapter_number_set_larger_over_its_title_stays_a_heading():
+    lines = [line(600, "2", x0=200, size=30), line(560, "The Lost Homeland", x0=120, size=24, bold=True),
+             *body_lines(520, "a", 6)]
+    out = organize([page(1, lines)])[0]
+    assert [text for _, text in headings(out)] == ["2", "The Lost Homeland"]
+
+
+def test_text_above_notes_that_outweigh_it_is_the_body():
+    # A page mostly figure: a few lines of text in 11 pt, then longer notes in 9 pt below.
+    text = [line(600 - 13.5 * k, t, size=11) for k, t in enumerate(prose(60, "body")[:5])]
+    notes = [line(400 - 11 * k, t, size=9) for k, t in enumerate(prose(200, "note")[:16])]
+    lines = [line(690, "Baird", x0=400, size=11), *text, line(530, "Travellers from Arabia", size=11), *notes]
+    out = organize([page(1, lines)])[0]
+    assert headings(out) == []
+    assert "Baird" in out["text"] and "Travellers from Arabia" in out["text"]
