@@ -369,8 +369,11 @@ def _split_bands(ys: list[float], xs: list[float], pieces: list[_Piece]) -> list
     one row each."""
     out = [ys[0]]
     first = xs[1] if len(xs) > 2 else math.inf
+    # Pieces by the height of their middle: each band takes its own slice, not a pass over all.
+    ordered = sorted(pieces, key=lambda p: (p.top + p.bottom) / 2)
+    middles = [(p.top + p.bottom) / 2 for p in ordered]
     for band, (top, bottom) in enumerate(zip(ys, ys[1:], strict=False)):
-        inside = [p for p in pieces if bottom < (p.top + p.bottom) / 2 < top]
+        inside = ordered[bisect_right(middles, bottom):bisect_left(middles, top)]
         rows = _baseline_rows(inside)
         if band == 0 and len(ys) > 2:  # the header, above the rule under it
             out += _header_lines(rows, xs)

@@ -84,7 +84,7 @@ def _vertical(region: list[B], body: float, width: float) -> list[list[B]] | Non
         return None
     parts: list[list[B]] = [[] for _ in range(len(cuts) + 1)]
     for item in ordered:
-        parts[sum(item.x0 > cut for cut in cuts)].append(item)
+        parts[bisect_left(cuts, item.x0)].append(item)  # the cuts are ascending: the count of those left of it
     # Pieces that are not columns of text (labels of a chart, cells of a table) are no cut.
     if all(_reads_as_column(part, width) or _own_flow(part, parts) for part in parts):
         return parts
@@ -130,5 +130,5 @@ def _horizontal(region: list[B], body: float) -> list[list[B]] | None:
         return None
     bands: list[list[B]] = [[] for _ in range(len(cuts) + 1)]
     for item in ordered:
-        bands[sum(-item.y1 > cut for cut in cuts)].append(item)
+        bands[bisect_left(cuts, -item.y1)].append(item)
     return [band for band in bands if band]
