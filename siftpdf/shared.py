@@ -177,9 +177,6 @@ def _hit(view: View, sha: str, digest: str, options: ReadOptions, name: str | No
         return None  # cached text of a protected document only for a caller with its password
     _log(options).event("pdf", "cached", source=name, title=entry["meta"].get("title") or None,
                         pages=len(entry.get("page_numbers") or []))
-    from .warm import discard
-
-    discard()  # the console's warm child, started in case of a miss, stops now
     if entry.get("text_pages") and (options.first_page > 1 or options.last_page):  # has text: the slice only
         records = view.records(cls, sha, digest, entry, options.first_page, options.last_page)
         return Document(_with_source(records, name, extra))

@@ -1,12 +1,12 @@
 """A warm extraction child: the console command starts it first thing, before importing click
-and the library, when its command line names a local PDF; the child imports its engine while
-the parent starts up, then waits on stdin for its job.
+and the library, when its command line names a local PDF to extract without the cache; the
+child imports its engine while the parent starts up, then waits on stdin for its job.
 
-The job is given by the runner once the parent has decided to extract (cache missed, pool slot
-taken): a line of the child's own options, then what any child reads (password line, PDF). The
-child applies its limits and closes its audit hook after reading that line, before the first
-byte of the PDF (``siftpdf._child``). A warm child that gets no job (a cache hit, a usage error,
---help) is killed; one whose parent dies reads end of file on stdin and exits.
+The job is given by the runner once the parent has decided to extract (pool slot taken): a
+line of the child's own options, then what any child reads (password line, PDF). The child
+applies its limits and closes its audit hook after reading that line, before the first byte
+of the PDF (``siftpdf._child``). A warm child that gets no job (a usage error, a doc stream)
+is killed on the way out; one whose parent dies reads end of file on stdin and exits.
 
 This module imports only ``os`` and ``sys``: it runs before everything else.
 """
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 COMMANDS = frozenset({"extract", "pages", "map", "grep", "digest"})
 # Options after which no child is started: help asked for, or the PDF parsed in this process.
 NO_CHILD = frozenset({"-h", "--help", "--in-process"})
+NO_CACHE = "--no-cache"
 SNIFF = 1024  # how far a PDF header may be from the start (as siftpdf.sniff looks)
 WARM_FLAG = "--warm"
 
@@ -75,10 +76,11 @@ class _Warm:
 
 
 def wanted(args: list[str], commands: frozenset[str] = COMMANDS) -> bool:
-    """Whether a console command line will likely parse a local PDF in a child: one of
-    ``commands`` (after the group's --debug only), no help or --in-process, and an argument
+    """Whether a console command line will parse a local PDF in a child: one of ``commands``
+    (after the group's --debug only) with --no-cache, no help or --in-process, and an argument
     that names a regular file with a PDF header. A wrong guess costs a killed child, never
-    a different result."""
+    a different result. With the cache the next call is most likely a hit, which a child
+    starting beside it would only slow down (on a busy machine, by as much as it saves)."""
     words = list(args)
     while words and words[0] == "--debug":
         words.pop(0)
@@ -86,7 +88,7 @@ def wanted(args: list[str], commands: frozenset[str] = COMMANDS) -> bool:
         return False
     rest = words[1:]
     options = rest[: rest.index("--")] if "--" in rest else rest
-    if any(word in NO_CHILD for word in options):
+    if any(word in NO_CHILD for word in options) or NO_CACHE not in options:
         return False
     return any(_is_pdf(word) for word in rest if word != "--" and not word.startswith("-"))
 

@@ -75,14 +75,17 @@ def test_warm_child_refuses_the_network_once_it_has_its_job() -> None:
 
 
 @pytest.mark.parametrize(("args", "expected"), [
-    (["extract", "{pdf}"], True),
-    (["--debug", "pages", "1", "{pdf}"], True),
-    (["grep", "word", "{pdf}", "--json"], True),
-    (["extract", "--in-process", "{pdf}"], False),
-    (["extract", "--help", "{pdf}"], False),
-    (["extract", "{txt}"], False),
-    (["extract", "missing.pdf"], False),
-    (["sniff", "{pdf}"], False),
+    (["extract", "--no-cache", "{pdf}"], True),
+    (["--debug", "pages", "--no-cache", "1", "{pdf}"], True),
+    (["grep", "word", "{pdf}", "--json", "--no-cache"], True),
+    (["extract", "{pdf}"], False),
+    (["extract", "--no-cache", "--", "{pdf}"], True),
+    (["extract", "{pdf}", "--", "--no-cache"], False),
+    (["extract", "--no-cache", "--in-process", "{pdf}"], False),
+    (["extract", "--no-cache", "--help", "{pdf}"], False),
+    (["extract", "--no-cache", "{txt}"], False),
+    (["extract", "--no-cache", "missing.pdf"], False),
+    (["sniff", "--no-cache", "{pdf}"], False),
     (["--version"], False),
     ([], False),
 ])
@@ -93,7 +96,7 @@ def test_which_command_lines_start_a_warm_child(fixtures: Path, args: list[str],
 
 def test_run_child_adopts_the_warm_child(fixtures: Path) -> None:
     pdf = fixtures / "encrypted_user.pdf"
-    warm.prestart(["extract", str(pdf)])
+    warm.prestart(["extract", "--no-cache", str(pdf)])
     started = warm._Warm.child
     try:
         assert started is not None
@@ -105,7 +108,7 @@ def test_run_child_adopts_the_warm_child(fixtures: Path) -> None:
 
 
 def test_a_discarded_warm_child_is_gone(fixtures: Path) -> None:
-    warm.prestart(["extract", str(fixtures / "three_page.pdf")])
+    warm.prestart(["extract", "--no-cache", str(fixtures / "three_page.pdf")])
     child = warm._Warm.child
     assert child is not None
     warm.discard()
@@ -126,10 +129,10 @@ def _warm_children() -> list[int]:
     return found
 
 
-@pytest.mark.parametrize("args", [["extract", "--markdown", "--no-cache"], ["pages", "1"], ["extract", "--nope"]])
+@pytest.mark.parametrize("args", [["extract", "--markdown", "--no-cache"], ["pages", "--no-cache", "1"],
+                                  ["extract", "--no-cache", "--nope"], ["pages", "--no-cache", "--cap", "10", "1"]])
 def test_console_leaves_no_warm_child(fixtures: Path, args: list[str]) -> None:
-    """Whether the child was given its job (extraction), killed (a cache hit the second time,
-    a usage error), none is left."""
+    """Whether the child was given its job or killed (a usage error), none is left."""
     before = set(_warm_children())
     pdf = str(fixtures / "three_page.pdf")
     outputs = [run_siftpdf(*args, pdf) for _ in range(2)]
