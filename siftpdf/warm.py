@@ -49,23 +49,30 @@ class Spawned:
         self._lock = _thread.allocate_lock()  # the watchdog polls while the reader waits
 
     def poll(self) -> int | None:
-        return self._wait(os.WNOHANG)
+        # As Popen's: while another thread waits for the child, it is running (the watchdog
+        # must not block behind the reader's wait, or it could never kill the child).
+        if not self._lock.acquire(False):
+            return None
+        try:
+            return self._wait(os.WNOHANG)
+        finally:
+            self._lock.release()
 
     def wait(self) -> int:
-        code = self._wait(0)
+        with self._lock:
+            code = self._wait(0)
         assert code is not None
         return code
 
     def _wait(self, flags: int) -> int | None:
-        with self._lock:
-            if self.returncode is None:
-                try:
-                    pid, status = os.waitpid(self.pid, flags)
-                except ChildProcessError:  # reaped by someone else: nothing more to know
-                    pid, status = self.pid, 0
-                if pid == self.pid:
-                    self.returncode = os.waitstatus_to_exitcode(status)
-            return self.returncode
+        if self.returncode is None:
+            try:
+                pid, status = os.waitpid(self.pid, flags)
+            except ChildProcessError:  # reaped by someone else: nothing more to know
+                pid, status = self.pid, 0
+            if pid == self.pid:
+                self.returncode = os.waitstatus_to_exitcode(status)
+        return self.returncode
 
 
 class _Warm:

@@ -138,3 +138,22 @@ def test_console_leaves_no_warm_child(fixtures: Path, args: list[str]) -> None:
     outputs = [run_siftpdf(*args, pdf) for _ in range(2)]
     assert outputs[0].stdout == outputs[1].stdout and outputs[0].returncode == outputs[1].returncode
     assert set(_warm_children()) <= before
+
+
+def test_poll_does_not_wait_behind_a_wait(fixtures: Path) -> None:
+    """The watchdog's poll (then kill) must go through while the reader waits for the child."""
+    import threading
+
+    warm.prestart(["extract", "--no-cache", str(fixtures / "three_page.pdf")])
+    child = warm._Warm.child
+    assert child is not None
+    waiter = threading.Thread(target=child.wait)
+    waiter.start()
+    try:
+        while not child._lock.locked():
+            pass
+        assert child.poll() is None  # at once, though the child still runs and wait() holds the lock
+    finally:
+        warm.discard()
+        waiter.join(10)
+    assert not waiter.is_alive() and child.returncode is not None
