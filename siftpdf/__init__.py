@@ -18,10 +18,14 @@ Every PDF is parsed in a resource-limited child process unless ``in_process=True
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any
 
+# Not typing's TYPE_CHECKING: importing typing would delay the console command's warm child
+# (siftpdf.cli); mypy reads a name TYPE_CHECKING as true all the same.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Iterator
+    from typing import Any
+
     from .docstream import Document
     from .sources import ReadOptions
 

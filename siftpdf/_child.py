@@ -2,6 +2,8 @@
 
 Contract (SPEC §5): the PDF on stdin (optionally preceded by a JSON-encoded password line),
 the doc stream on stdout. Limits and the audit hook are in place before the PDF is read.
+Started as ``--warm`` (``siftpdf.warm``), it imports its engine first, then reads its options
+as a JSON list on the first line of stdin (end of file there: not needed, exit 0).
 Exit codes: 0 ok, 2 a limit that was asked for cannot be enforced, 3 encrypted, 4 unreadable,
 7 input too large.
 """
@@ -102,6 +104,17 @@ def _parse(argv: list[str] | None) -> SimpleNamespace:
     return SimpleNamespace(**{name.replace("-", "_"): value for name, value in values.items()})
 
 
+def _job(line: bytes) -> list[str]:
+    """A warm child's options, sent as a JSON list of strings."""
+    try:
+        words = json.loads(line)
+    except ValueError:
+        words = None
+    if not isinstance(words, list) or not all(isinstance(word, str) for word in words):
+        _usage("the job line is not a JSON list of options")
+    return words
+
+
 def _convert(name: str, value: str) -> Any:
     if isinstance(_OPTIONS[name], int):
         try:
@@ -119,7 +132,16 @@ def _usage(problem: str) -> NoReturn:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = _parse(argv)
+    words = sys.argv[1:] if argv is None else argv
+    if words == ["--warm"]:
+        # The engine's import reads nothing of the PDF: it may come before the limits.
+        from . import engines  # noqa: F401
+
+        job = sys.stdin.buffer.readline()
+        if not job:
+            return EXIT_OK  # the parent did not need this child, or is gone
+        words = _job(job)
+    args = _parse(words)
     try:
         apply_limits(args.memory, args.cpu)
     except (OSError, ValueError) as exc:

@@ -1,19 +1,15 @@
-"""The command line: a thin click layer over the library. Commands load lazily so that
-``siftpdf --help`` and cache hits import no PDF engine."""
+"""The console command ``siftpdf``. This module stays light: :func:`main` starts the
+extraction child of a command line that names a local PDF (:mod:`siftpdf.warm`) before click
+and the library are imported, so that the child's start-up overlaps the parent's. The click
+group is :mod:`siftpdf.commands.group`; its names (``cli``, ``usage_error`` …) are read here too."""
 
 from __future__ import annotations
 
-import importlib
-import inspect
-import os
-import re
 import sys
-from collections.abc import Sequence
-from typing import Any
 
-import click
-
-from .errors import InternalError, SiftError, UsageError
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 COMMANDS = {
     "sniff": "siftpdf.commands.sniff",
@@ -29,334 +25,21 @@ COMMANDS = {
 }
 
 
-def report(error: SiftError, as_json: bool) -> None:
-    """The one place a typed error meets the user: a line on stderr (and a record in JSON mode)."""
-    if as_json:
-        from .docstream import dumps
-
-        try:
-            sys.stdout.write(dumps(error.to_record()) + "\n")
-            sys.stdout.flush()
-        except (OSError, ValueError, AttributeError):
-            pass
-    lines = [f"siftpdf: {_one_line(error.message)}"] + ([f"hint: {_one_line(error.hint)}"] if error.hint else [])
-    try:
-        click.echo("\n".join(lines), err=True)
-    except OSError:  # stderr gone too: the exit status is all that is left
-        pass
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
-
-
-def _flush_stdout() -> SiftError | None:
-    """Write out what stdout still holds, now rather than at exit, where a failure (a full
-    disk) could only be a Python warning; a reader that went away is not an error."""
-    try:
-        if sys.stdout is not None:
-            sys.stdout.flush()
-    except BrokenPipeError:
-        _silence_stdout()
-    except (OSError, ValueError) as exc:
-        _silence_stdout()  # what could not be written goes nowhere, quietly, at exit
-        return typed_error(exc)
-    return None
-
-
-def _silence_stdout() -> None:
-    """After a broken pipe, point stdout at /dev/null so the interpreter's final flush is quiet."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError, AttributeError):
-        pass
-
-
-# --- what a failure says: click's usage errors, OS errors, bugs -----------------------------
-
-CACHE_DIR_KEY = "siftpdf.cache_dir"
-
-
-def usage_error(error: click.ClickException, args: list[str]) -> UsageError:
-    """click's own errors (unknown option or command, missing argument, bad value) as one
-    line naming the command, with its --help as the hint."""
-    ctx = getattr(error, "ctx", None)
-    names: list[str] = [] if ctx is not None else _command_names(args)
-    while ctx is not None and ctx.parent is not None:
-        names.insert(0, ctx.info_name or "")
-        ctx = ctx.parent
-    if isinstance(error, click.exceptions.NoSuchOption):
-        message = f"no such option: {error.option_name}" + _did_you_mean(error.possibilities, quote=False)
-    elif isinstance(error, click.exceptions.NoSuchCommand):
-        message = f"no such command {error.command_name!r}" + _did_you_mean(error.possibilities, quote=True)
-    else:
-        message = _one_line(error.format_message())
-        if isinstance(error, click.exceptions.MissingParameter):
-            message = message.replace("'", "")
-        if message[1:2].islower():
-            message = message[:1].lower() + message[1:]
-        message = message.removesuffix(".")
-    command = " ".join(["siftpdf", *names])
-    return UsageError(" ".join(names) + ": " + message if names else message, hint=f"{command} --help")
-
-
-def _command_names(args: list[str]) -> list[str]:
-    """The command (and subcommand) named in ``args``, for an error click raised without its
-    context. The group's own options are flags, so the first other word is the command."""
-    names: list[str] = []
-    words = [arg for arg in args if not arg.startswith("-")]
-    if words and words[0] in COMMANDS:
-        names.append(words[0])
-        command = importlib.import_module(COMMANDS[words[0]]).command
-        if isinstance(command, click.Group) and len(words) > 1 and words[1] in command.commands:
-            names.append(words[1])
-    return names
-
-
-def _did_you_mean(possibilities: list[str] | None, quote: bool) -> str:
-    if not possibilities:
-        return ""
-    names = ", ".join(repr(p) if quote else p for p in sorted(possibilities))
-    return f" (did you mean {names}?)" if len(possibilities) == 1 else f" (did you mean one of {names}?)"
-
-
-def typed_error(exc: Exception, cache_dir: Any = None) -> SiftError:
-    """Any exception that reached the boundary, as the typed error a user sees."""
-    if isinstance(exc, SiftError):
-        return exc
-    if isinstance(exc, OSError):
-        return _os_error(exc, cache_dir)
-    if type(exc).__module__ == "sqlite3":  # only the cache's stores use sqlite (diskcache)
-        return _cache_error(cache_dir, _one_line(str(exc)) or type(exc).__name__,
-                            hint="remove the damaged cache folder, or point SIFTPDF_CACHE_DIR (or --cache-dir) "
-                                 "at another one")
-    if isinstance(exc, ValueError) and "null byte" in str(exc):  # open() of a path with \0
-        return UsageError("a path has a NUL byte in it")
-    detail = _one_line(str(exc))
-    detail = detail if len(detail) <= 300 else detail[:299] + "…"
-    return InternalError(f"internal error ({type(exc).__name__}{': ' + detail if detail else ''})")
-
-
-def _os_error(exc: OSError, cache_dir: Any) -> SiftError:
-    """A failed system call: about the cache folder (a usage error with the way out), or a
-    one-line '<reason>: <file>'."""
-    reason = os.strerror(exc.errno) if exc.errno else _one_line(str(exc)) or type(exc).__name__
-    files = [os.fsdecode(name) for name in (exc.filename, exc.filename2) if isinstance(name, (str, bytes))]
-    cache = _cache_path(cache_dir)
-    if cache and (any(_related(name, cache) for name in files) or (not files and cache in str(exc))):
-        return _cache_error(cache_dir, reason)
-    return UsageError(f"{reason}: {files[0]}" if files else reason)
-
-
-def _cache_path(cache_dir: Any) -> str:
-    from .cache import default_dir
-
-    try:
-        return os.path.abspath(os.fspath(cache_dir or default_dir()))
-    except (OSError, ValueError, TypeError):
-        return ""
-
-
-def _related(name: str, folder: str) -> bool:
-    """``name`` is the folder, lies in it, or is one of its parents (made on the way to it)."""
-    try:
-        name = os.path.abspath(name)
-    except ValueError:
-        return False
-    return name == folder or name.startswith(folder.rstrip("/") + "/") or folder.startswith(name.rstrip("/") + "/")
-
-
-def _cache_error(cache_dir: Any, reason: str,
-                 hint: str = "set SIFTPDF_CACHE_DIR (or pass --cache-dir) to a writable folder") -> UsageError:
-    return UsageError(f"cache folder {_cache_path(cache_dir)}: {reason}", hint=hint)
-
-
-def _record_cache_dir(param: click.Parameter) -> None:
-    """A ``--cache-dir`` option notes its folder in ``ctx.meta``, so that an error about the
-    folder can name it."""
-    given = param.callback
-    if getattr(given, "records_cache_dir", False):
-        return
-
-    def record(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
-        if given is not None:
-            value = given(ctx, param, value)
-        ctx.meta[CACHE_DIR_KEY] = value
-        return value
-
-    record.records_cache_dir = True  # type: ignore[attr-defined]
-    param.callback = record
-
-
-def _finish(command: click.Command) -> None:
-    """Conventions every command (and subcommand) gets, whoever wrote it: the Examples block of
-    its help is shown last, after the options; a ``--set`` option completes the known keys; a
-    ``--cache-dir`` option is remembered for error messages."""
-    commands = [command]
-    while commands:
-        current = commands.pop()
-        if isinstance(current, click.Group):
-            commands.extend(current.commands.values())
-        parts = re.split(r"^(?=\x08\nExamples?:)", inspect.cleandoc(current.help or ""), maxsplit=1, flags=re.M)
-        if len(parts) == 2 and current.epilog is None:
-            current.help, current.epilog = parts[0].rstrip(), parts[1]
-        for param in current.params:
-            # _custom_shell_complete is where click keeps an option's shell_complete= callback.
-            if "--set" in param.opts and param._custom_shell_complete is None:
-                from .commands.options import complete_setting  # only a command with --set loads it
-
-                param._custom_shell_complete = complete_setting
-            if "--cache-dir" in param.opts:
-                _record_cache_dir(param)
-
-
-def _debugging(args: list[str]) -> bool:
-    """``--debug`` among the group's own options (those before the command name)."""
-    for arg in args:
-        if not arg.startswith("-"):
-            return False
-        if arg == "--debug":
-            return True
-    return False
-
-
-def _json_wanted(args: list[str]) -> bool:
-    return "--json" in args[: args.index("--")] if "--" in args else "--json" in args
-
-
-class SiftGroup(click.Group):
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return list(COMMANDS)
-
-    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
-        module = COMMANDS.get(name)
-        if module is None:
-            return None
-        command: click.Command = importlib.import_module(module).command
-        _finish(command)
-        return command
-
-    def resolve_command(self, ctx: click.Context,
-                        args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
-        try:
-            return super().resolve_command(ctx, args)
-        except click.exceptions.NoSuchCommand as error:
-            # click suggests from self.commands, empty here: the commands load lazily.
-            raise click.exceptions.NoSuchCommand(error.command_name, possibilities=self.list_commands(ctx),
-                                                 ctx=ctx) from None
-
-    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
-             complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
-        """click's main, with click's own failures (usage, abort) reported the siftpdf way
-        (SPEC §10): one line on stderr, a hint, exit 2; the same for CliRunner and a real run."""
-        if not standalone_mode:
-            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
-        argv = [str(arg) for arg in (sys.argv[1:] if args is None else args)]
-        try:
-            code = super().main(argv, prog_name, complete_var, standalone_mode=False, **extra)
-        except click.exceptions.NoArgsIsHelpError as error:
-            error.show()  # a bare 'siftpdf' (or 'siftpdf cache'): the help, on stderr
-            code = error.exit_code
-        except click.ClickException as error:
-            usage = usage_error(error, argv)
-            report(usage, _json_wanted(argv))
-            code = usage.exit_code
-        except click.Abort:
-            click.echo("siftpdf: interrupted", err=True)
-            code = 130
-        except BrokenPipeError:
-            _silence_stdout()
-            code = 0
-        except Exception as exc:  # raised outside a command (parsing, closing): same rules
-            if _debugging(argv):
-                raise
-            failure = typed_error(exc)
-            report(failure, _json_wanted(argv))
-            code = failure.exit_code
-        code = code if isinstance(code, int) else 0
-        unwritten = _flush_stdout()
-        if unwritten is not None and code in (0, 1):
-            report(unwritten, False)
-            code = unwritten.exit_code
-        sys.exit(code)
-
-    def invoke(self, ctx: click.Context) -> None:
-        try:
-            super().invoke(ctx)
-        except (click.ClickException, click.exceptions.Exit, click.Abort):
-            raise
-        except BrokenPipeError:
-            _silence_stdout()
-            ctx.exit(0)
-        except KeyboardInterrupt:
-            click.echo("siftpdf: interrupted", err=True)
-            ctx.exit(130)
-        except Exception as exc:
-            if ctx.obj and ctx.obj.get("debug"):
-                raise
-            error = typed_error(exc, ctx.meta.get(CACHE_DIR_KEY))
-            report(error, bool(ctx.meta.get("siftpdf.json")))
-            ctx.exit(error.exit_code)
-
-
-@click.group(cls=SiftGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="siftpdf", prog_name="siftpdf")
-@click.option("--debug", is_flag=True, hidden=True, help="Show tracebacks.")
-@click.pass_context
-def cli(ctx: click.Context, debug: bool) -> None:
-    """Read PDFs safely and fast, as page-cited text and JSON Lines.
-
-    Every PDF is parsed in a resource-limited child process. Commands read a
-    PDF path, an http(s) URL, a doc-stream file or stdin (decided by sniffing)
-    and write the text view or, with --json, JSON Lines records. Extracted
-    pages go to a shared cache, so a second look starts no child and makes
-    no request. 'siftpdf COMMAND --help' tells more; so does 'man siftpdf'.
-
-    \b
-    Examples:
-      siftpdf fetch https://arxiv.org/pdf/1706.03762 | siftpdf map
-      siftpdf pages 3-5 paper.pdf
-      siftpdf grep 'attention head' paper.pdf
-    """
-    ctx.obj = {"debug": debug}
-
-
-_finish(cli)
-
-
 def main() -> None:
-    _utf8_stdout()
+    from .warm import prestart
+
+    prestart(sys.argv[1:])
+    from .commands.group import main as run
+
+    run()
+
+
+def __getattr__(name: str) -> Any:
+    if name.startswith("__"):  # the import system asks for __path__ and such: not the group's
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from .commands import group
+
     try:
-        cli(prog_name="siftpdf")
-    except SystemExit as done:
-        if not isinstance(done.code, int | None):
-            raise
-        _exit_now(done.code or 0)
-
-
-def _exit_now(code: int) -> None:
-    """End the process without the interpreter's teardown (freeing every module and object
-    costs a short command a tenth of its time). What it skips matters only when unwritten:
-    stdout was flushed by the group's main, stderr is flushed here, and siftpdf registers no
-    exit handler and leaves no thread that has work to finish."""
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            if stream is not None:
-                stream.flush()
-        except (OSError, ValueError):
-            if stream is sys.stdout:  # the group's main already reported what it could not write
-                _silence_stdout()
-    os._exit(code)
-
-
-def _utf8_stdout() -> None:
-    """stdout is UTF-8 whatever the locale (SPEC §3: a doc stream is UTF-8); a character that
-    still cannot be written becomes U+FFFD rather than an error."""
-    if sys.stdout is None:  # started with stdout closed ('>&-'): nowhere to write the data
-        click.echo("siftpdf: standard output is closed", err=True)
-        sys.exit(2)
-    try:
-        sys.stdout.reconfigure(encoding="utf-8", errors="replace")  # type: ignore[union-attr]
-    except (AttributeError, ValueError, OSError):
-        pass
+        return getattr(group, name)
+    except AttributeError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None

@@ -13,10 +13,9 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import IO, TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:  # imported where used: a cache hit reads Limits from here and starts nothing
-    import subprocess
     import threading
 
 from .errors import (
@@ -61,24 +60,46 @@ class Limits:
     repair: bool = True
 
 
+class Process(Protocol):
+    """A started child: a ``subprocess.Popen`` or a warm child (``siftpdf.warm.Spawned``)."""
+
+    pid: int
+    stdin: IO[bytes] | None
+    stdout: IO[bytes] | None
+    stderr: IO[bytes] | None
+
+    def poll(self) -> int | None: ...
+
+    def wait(self) -> int: ...
+
+
 @dataclass
 class _Child:
-    proc: subprocess.Popen[bytes]
+    proc: Process
     stderr: bytearray = field(default_factory=bytearray)
     threads: list[threading.Thread] = field(default_factory=list)
     gave_up_after: float = 0.0  # set when a page's own time budget ran out and it was killed
 
     @classmethod
     def start(cls, argv: list[str], data: bytes, password: str | None) -> _Child:
-        import subprocess
         import threading
 
-        proc = subprocess.Popen(
-            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            env={}, start_new_session=True, close_fds=True,
-        )
+        from .warm import take
+
+        warm = take(argv)  # the console command's child, started early and waiting for its job
+        if warm is not None:
+            proc: Process = warm[0]
+            prefix = warm[1]
+        else:
+            import subprocess
+
+            proc = subprocess.Popen(
+                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                env={}, start_new_session=True, close_fds=True,
+            )
+            prefix = b""
         child = cls(proc)
-        prefix = (json.dumps(password) + "\n").encode() if password is not None else b""
+        prefix += (json.dumps(password) + "\n").encode() if password is not None else b""
         child.threads = [
             threading.Thread(target=child._feed, args=(prefix, data), daemon=True),
             threading.Thread(target=child._drain_stderr, daemon=True),

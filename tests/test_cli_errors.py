@@ -182,7 +182,7 @@ def test_a_bug_is_an_internal_error(error: BaseException, monkeypatch: pytest.Mo
     def broken(source: str | None) -> None:
         raise error
 
-    monkeypatch.setattr("siftpdf.commands.sniff.sniff_source", broken)
+    monkeypatch.setattr("siftpdf.sources.sniff_source", broken)
     result = invoke("sniff", "--json", "x.pdf")
     assert result.exit_code == 70
     detail = " ".join(str(error).split())
@@ -197,7 +197,7 @@ def test_debug_shows_the_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
     def broken(source: str | None) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr("siftpdf.commands.sniff.sniff_source", broken)
+    monkeypatch.setattr("siftpdf.sources.sniff_source", broken)
     result = CliRunner().invoke(cli, ["--debug", "sniff", "x.pdf"])
     assert isinstance(result.exception, RuntimeError) and str(result.exception) == "boom"
 
@@ -206,7 +206,7 @@ def test_an_interrupt_is_quiet(monkeypatch: pytest.MonkeyPatch) -> None:
     def interrupted(source: str | None) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("siftpdf.commands.sniff.sniff_source", interrupted)
+    monkeypatch.setattr("siftpdf.sources.sniff_source", interrupted)
     result = invoke("sniff", "x.pdf")
     assert (result.exit_code, result.stderr) == (130, "siftpdf: interrupted\n")
 

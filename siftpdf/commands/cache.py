@@ -6,9 +6,6 @@ from pathlib import Path
 
 import click
 
-from ..cache import CacheSettings, check_class, open_store, parse_size
-from ..docstream import dumps
-from ..pool import Pool
 from .options import json_option, out
 
 dir_option = click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path),
@@ -42,6 +39,10 @@ def info(cache_dir: Path | None, cache_size: str, as_json: bool) -> None:
       siftpdf cache info
       siftpdf cache info --json | jq .cache.bytes
     """
+    from ..cache import CacheSettings, open_store, parse_size
+    from ..docstream import dumps
+    from ..pool import Pool
+
     store = open_store(CacheSettings(directory=cache_dir, size_limit=parse_size(cache_size)))
     facts = store.info()
     facts["pool"] = Pool(store.directory).status()
@@ -68,6 +69,8 @@ def clear(cache_dir: Path | None, caller_class: str | None) -> None:
       siftpdf cache clear
       siftpdf cache clear --caller-class restricted
     """
+    from ..cache import CacheSettings, check_class, open_store
+
     store = open_store(CacheSettings(directory=cache_dir))
     count = store.clear(check_class(caller_class) if caller_class else None)
     out(f"removed {count} documents\n")
@@ -84,6 +87,8 @@ def prune(cache_dir: Path | None, cache_size: str) -> None:
       siftpdf cache prune
       siftpdf cache prune --cache-size 200M
     """
+    from ..cache import CacheSettings, open_store, parse_size
+
     store = open_store(CacheSettings(directory=cache_dir, size_limit=parse_size(cache_size)))
     done = store.prune()
     out(f"removed {done['evicted_documents']} documents over the cap, {done['orphan_pages']} orphan pages, "

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
-from ..docstream import dumps
-from ..sources import ReadOptions, open_source
 from .options import (
     FiniteFloatRange,
     cap_option,
@@ -17,6 +17,9 @@ from .options import (
     note,
     out,
 )
+
+if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
+    from ..sources import ReadOptions
 
 
 @click.command("digest")
@@ -54,6 +57,8 @@ def command(question: str, source: str | None, llm_cmd: str | None, show_prompt:
     from ..digest.core import digest, prepare
     from ..digest.models import Endpoint
     from ..digest.retrieval import index_store
+    from ..docstream import dumps
+    from ..sources import open_source
 
     store = index_store(read_options.cache)
     embedder = None

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import click
 
-from ..docstream import dumps
 from .options import out
 
 
@@ -38,6 +37,7 @@ def status(as_json: bool, cache_dir: str | None) -> None:
       siftpdf engine status --json
       SIFTPDF_CACHE_DIR=/tmp/sift siftpdf engine status
     """
+    from ..docstream import dumps
     from ..status import engine_status, render_status
 
     ctx = click.get_current_context()

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..ranges import PageRange
-from ..sources import ReadOptions, open_source
-from ..textview import page_renderer
 from .options import complete_source, emit, extraction_options, note, out, output_options, quiet_option
+
+if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
+    from ..sources import ReadOptions
 
 
 @click.command("extract")
@@ -39,7 +39,12 @@ def command(source: str | None, render: str | None, render_dir: Path, output: st
       siftpdf extract --set output.evidence=true paper.pdf > ev.jsonl
       siftpdf extract --set organize.furniture=false ev.jsonl
     """
+    from ..sources import open_source
+    from ..textview import page_renderer
+
     if render:
+        from ..ranges import PageRange
+
         PageRange.parse(render)  # a bad range is a usage error before any work
         read_options = dataclasses.replace(read_options, render=render)
     stem = Path(source).stem if source not in (None, "-") else "stdin"

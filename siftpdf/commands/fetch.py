@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
-from ..docstream import write_record
 from ..errors import FetchError, UsageError
-from ..sources import ReadOptions, is_url, open_source
-from ..textview import page_renderer
 from .options import extraction_options, out, output_options
+
+if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
+    from ..sources import ReadOptions
 
 
 @click.command("fetch")
@@ -33,6 +34,10 @@ def command(url: str, output: str, read_options: ReadOptions) -> None:
       siftpdf fetch https://example.org/report.pdf | siftpdf map
       siftpdf pages 41-60 https://example.org/datasheet.pdf   # the same cache
     """
+    from ..docstream import write_record
+    from ..sources import is_url, open_source
+    from ..textview import page_renderer
+
     if "://" in url and not is_url(url):
         raise FetchError(f"fetch refused: only http and https URLs ({url.split('://', 1)[0]}:)")
     if not is_url(url):

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..docstream import dumps
 from ..errors import SiftError
-from ..ranges import PageRange
-from ..search import Line, compile_pattern, format_group, grep_pages, limit_matches, match_records
-from ..sources import ReadOptions, open_source
 from .options import cap_option, complete_source, extraction_options, json_option, out, quiet_option
+
+if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
+    from ..ranges import PageRange
+    from ..search import Line
+    from ..sources import ReadOptions
 
 
 @click.command("grep", short_help="Print the lines that match PATTERN, with their pages.")
@@ -44,6 +45,9 @@ def command(pattern: str, sources: tuple[str, ...], case: str | None, max_count:
       siftpdf grep -C 0 --pages 40-60 'Figure \\d+' book.jsonl
       siftpdf grep -i 'learning rate' a.pdf b.pdf c.jsonl
     """
+    from ..ranges import PageRange
+    from ..search import compile_pattern
+
     regex = compile_pattern(pattern, {"ignore": True, "sensitive": False}.get(case or ""))
     wanted = PageRange.parse(page_range) if page_range else None
     ctx = click.get_current_context()
@@ -68,6 +72,9 @@ def command(pattern: str, sources: tuple[str, ...], case: str | None, max_count:
 
 def _grep_one(source: str, regex: Any, wanted: PageRange | None, context: int, max_count: int, cap: int,
               label: str, as_json: bool, state: dict[str, int], read_options: ReadOptions) -> None:
+    from ..search import format_group, grep_pages, limit_matches
+    from ..sources import open_source
+
     with open_source(source, read_options) as doc:
         if wanted:
             wanted.check(doc.extracted_count)
@@ -92,5 +99,8 @@ def _grep_one(source: str, regex: Any, wanted: PageRange | None, context: int, m
 
 
 def _emit_json(source: str, group: list[Line]) -> None:
+    from ..docstream import dumps
+    from ..search import match_records
+
     for match in match_records(group, source):
         out(dumps({"match": match}) + "\n")

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
-from ..docstream import dumps
-from ..mapview import build_map, render_map
-from ..sources import ReadOptions, open_source
-from ..textview import page_renderer
 from .options import cap_option, complete_source, extraction_options, out, output_options, quiet_option, source_label
+
+if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
+    from ..sources import ReadOptions
 
 
 @click.command("map")
@@ -30,6 +31,11 @@ def command(source: str | None, cap: int, output: str, read_options: ReadOptions
       siftpdf map thesis.pdf
       siftpdf extract datasheet.pdf | siftpdf map --cap 8000
     """
+    from ..docstream import dumps
+    from ..mapview import build_map, render_map
+    from ..sources import open_source
+    from ..textview import page_renderer
+
     with open_source(source, read_options) as doc:
         doc_map = build_map(doc, cap, page_renderer(output))
         text = render_map(doc_map, source_label(source), cap, markdown=output == "markdown")

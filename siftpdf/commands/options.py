@@ -12,15 +12,13 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..cache import DEFAULT_MAX_AGE, CacheSettings, check_class, parse_size
-from ..docstream import write_record
-from ..runner import Limits
-from ..settings import parse_settings
-from ..sources import ReadOptions
+from ..cache import DEFAULT_MAX_AGE
 from .progress import PageProgress, before_output
 
-if TYPE_CHECKING:  # completion is imported when a shell asks for it
+if TYPE_CHECKING:  # completion is imported when a shell asks for it; the library when a command runs
     from click.shell_completion import CompletionItem
+
+    from ..sources import ReadOptions
 
 DEFAULT_CAP = 40_000
 
@@ -169,6 +167,8 @@ def cache_options(func: F) -> F:
     def wrapper(*args: Any, cache_dir: Path | None, no_cache: bool, caller_class: str, max_age: float,
                 cache_size: str, allow_private: bool, verbose: bool, read_options: ReadOptions,
                 **kwargs: Any) -> Any:
+        from ..cache import CacheSettings, check_class, parse_size
+
         read_options.cache = CacheSettings(directory=cache_dir, enabled=not no_cache,
                                            caller_class=check_class(caller_class), max_age=max_age,
                                            size_limit=parse_size(cache_size))
@@ -206,6 +206,10 @@ def extraction_options(func: F) -> F:
                 password: str | None, in_process: bool, settings: tuple[str, ...], raw: bool,
                 **kwargs: Any) -> Any:
         ctx = click.get_current_context()
+        from ..runner import Limits
+        from ..settings import parse_settings
+        from ..sources import ReadOptions
+
         organize = parse_settings(settings + (("organize=false",) if raw else ()))
         progress = PageProgress(quiet=bool(ctx.meta.get("siftpdf.quiet")))
         ctx.call_on_close(progress.close)
@@ -225,6 +229,8 @@ def out(text: str) -> None:
 
 def emit(record: dict[str, Any]) -> None:
     """Write one JSON Lines record to stdout and flush."""
+    from ..docstream import write_record
+
     before_output()
     write_record(sys.stdout, record)
 

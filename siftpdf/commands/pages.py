@@ -3,14 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import click
 
-from ..docstream import Document
-from ..ranges import PageRange
-from ..slices import MAX_PAGES_PER_CALL, rest_of, take_pages
-from ..sources import ReadOptions, open_source
-from ..textview import page_renderer
 from .options import (
     cap_option,
     complete_source,
@@ -21,6 +17,11 @@ from .options import (
     quiet_option,
     source_label,
 )
+
+if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
+    from ..docstream import Document
+    from ..ranges import PageRange
+    from ..sources import ReadOptions
 
 
 @click.command("pages")
@@ -43,6 +44,9 @@ def command(page_range: str, source: str | None, cap: int, output: str, read_opt
       siftpdf pages 1,7,12- doc.jsonl
       siftpdf extract book.pdf | siftpdf pages 41-60 --json
     """
+    from ..ranges import PageRange
+    from ..sources import open_source
+
     wanted = PageRange.parse(page_range)
     with open_source(source, read_options) as doc:
         wanted.check(doc.extracted_count)
@@ -53,6 +57,8 @@ def command(page_range: str, source: str | None, cap: int, output: str, read_opt
 
 
 def _write_json(doc: Document, wanted: PageRange) -> None:
+    from ..slices import MAX_PAGES_PER_CALL
+
     emit({"meta": doc.meta})
     returned = 0
     for record in doc.pages():
@@ -64,6 +70,9 @@ def _write_json(doc: Document, wanted: PageRange) -> None:
 
 def _write_text(doc: Document, wanted: PageRange, cap: int, label: str, output: str) -> None:
     """The text view, or the Markdown view (where the notes are escaped like any text)."""
+    from ..slices import MAX_PAGES_PER_CALL, rest_of, take_pages
+    from ..textview import page_renderer
+
     taken = take_pages(doc, wanted, cap, page_renderer(output))
     said = _escaper(output)
     if taken.cut_inside is not None:  # one page alone over the cap: give what fits

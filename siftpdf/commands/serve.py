@@ -6,9 +6,7 @@ from pathlib import Path
 
 import click
 
-from ..cache import CacheSettings, parse_size
 from ..errors import UsageError
-from ..runner import Limits
 from .options import MAX_MEMORY_MIB, FiniteFloatRange, cap_option
 
 
@@ -58,6 +56,8 @@ def command(host: str, port: int, tokens_file: Path | None, no_auth: bool, cache
       siftpdf serve --host 0.0.0.0 --port 8765 --tokens tokens.toml
       curl -s localhost:8765/v1/fetch -d '{"url": "https://arxiv.org/pdf/1706.03762", "pages": "3-4"}'
     """
+    from ..cache import CacheSettings, parse_size
+    from ..runner import Limits
     from ..server import ServerConfig, create_app, is_loopback, load_tokens
 
     if no_auth and not is_loopback(host):

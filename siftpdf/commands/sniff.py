@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import click
 
-from ..docstream import dumps
-from ..sources import sniff_source
 from .options import complete_source, json_option, out
 
 
@@ -23,6 +21,9 @@ def command(source: str | None, as_json: bool) -> None:
       siftpdf sniff report.pdf
       curl -s https://example.org/x | siftpdf sniff
     """
+    from ..docstream import dumps
+    from ..sources import sniff_source
+
     found = sniff_source(source)
     if as_json:
         out(dumps({"sniff": {"source": source, "kind": found.kind, "detail": found.detail}}) + "\n")

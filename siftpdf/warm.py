@@ -1,0 +1,200 @@
+"""A warm extraction child: the console command starts it first thing, before importing click
+and the library, when its command line names a local PDF to extract without the cache; the
+child imports its engine while the parent starts up, then waits on stdin for its job.
+
+The job is given by the runner once the parent has decided to extract (pool slot taken): a
+line of the child's own options, then what any child reads (password line, PDF). The child
+applies its limits and closes its audit hook after reading that line, before the first byte
+of the PDF (``siftpdf._child``). A warm child that gets no job (a usage error, a doc stream)
+is killed on the way out; one whose parent dies reads end of file on stdin and exits.
+
+This module imports only ``os`` and ``sys``: it runs before everything else.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO
+
+# The commands whose SOURCE is parsed by an extraction child (a local PDF).
+COMMANDS = frozenset({"extract", "pages", "map", "grep", "digest"})
+# Options after which no child is started: help asked for, or the PDF parsed in this process.
+NO_CHILD = frozenset({"-h", "--help", "--in-process"})
+NO_CACHE = "--no-cache"
+SNIFF = 1024  # how far a PDF header may be from the start (as siftpdf.sniff looks)
+WARM_FLAG = "--warm"
+
+
+def default_argv() -> list[str]:
+    """The command of an extraction child (``siftpdf.runner.child_argv``'s default)."""
+    return [sys.executable, "-I", "-m", "siftpdf._child"]
+
+
+class Spawned:
+    """A child started by ``os.posix_spawn``: the part of ``subprocess.Popen`` the runner uses
+    (importing subprocess would cost the start-up this module saves)."""
+
+    def __init__(self, pid: int, stdin: int, stdout: int, stderr: int) -> None:
+        import _thread
+
+        self.pid = pid
+        self.returncode: int | None = None
+        self.stdin: IO[bytes] | None = os.fdopen(stdin, "wb")
+        self.stdout: IO[bytes] | None = os.fdopen(stdout, "rb")
+        self.stderr: IO[bytes] | None = os.fdopen(stderr, "rb")
+        self._lock = _thread.allocate_lock()  # the watchdog polls while the reader waits
+
+    def poll(self) -> int | None:
+        # As Popen's: while another thread waits for the child, it is running (the watchdog
+        # must not block behind the reader's wait, or it could never kill the child).
+        if not self._lock.acquire(False):
+            return None
+        try:
+            return self._wait(os.WNOHANG)
+        finally:
+            self._lock.release()
+
+    def wait(self) -> int:
+        with self._lock:
+            code = self._wait(0)
+        assert code is not None
+        return code
+
+    def _wait(self, flags: int) -> int | None:
+        if self.returncode is None:
+            try:
+                pid, status = os.waitpid(self.pid, flags)
+            except ChildProcessError:  # reaped by someone else: nothing more to know
+                pid, status = self.pid, 0
+            if pid == self.pid:
+                self.returncode = os.waitstatus_to_exitcode(status)
+        return self.returncode
+
+
+class _Warm:
+    """The one warm child of this process, if any, and the command that started it."""
+
+    child: Spawned | None = None
+    argv: list[str] = []
+
+
+def wanted(args: list[str], commands: frozenset[str] = COMMANDS) -> bool:
+    """Whether a console command line will parse a local PDF in a child: one of ``commands``
+    (after the group's --debug only) with --no-cache, no help or --in-process, and an argument
+    that names a regular file with a PDF header. A wrong guess costs a killed child, never
+    a different result. With the cache the next call is most likely a hit, which a child
+    starting beside it would only slow down (on a busy machine, by as much as it saves)."""
+    words = list(args)
+    while words and words[0] == "--debug":
+        words.pop(0)
+    if not words or words[0] not in commands:
+        return False
+    rest = words[1:]
+    options = rest[: rest.index("--")] if "--" in rest else rest
+    if any(word in NO_CHILD for word in options) or NO_CACHE not in options:
+        return False
+    return any(_is_pdf(word) for word in rest if word != "--" and not word.startswith("-"))
+
+
+def _is_pdf(path: str) -> bool:
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except (OSError, ValueError):
+        return False
+    try:
+        import stat
+
+        return stat.S_ISREG(os.fstat(fd).st_mode) and b"%PDF-" in os.read(fd, SNIFF)
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
+def prestart(args: list[str]) -> None:
+    """Start the warm child when ``args`` (the console's) will likely need one. Linux only
+    (the child must not inherit this process's descriptors: /proc/self/fd lists them)."""
+    if _Warm.child is not None or not sys.platform.startswith("linux") or not wanted(args):
+        return
+    argv = default_argv()
+    try:
+        _Warm.child = _spawn(argv + [WARM_FLAG])
+    except OSError:
+        return  # the runner starts its child the usual way
+    _Warm.argv = argv
+
+
+def _spawn(argv: list[str]) -> Spawned:
+    """``argv`` in a new session, with an empty environment, pipes for stdin, stdout and stderr
+    and no other descriptor (what the runner's Popen does with close_fds)."""
+    pipes = [os.pipe() for _ in range(3)]  # non-inheritable: only the dup2 copies reach the child
+    ends = [pipes[0][0], pipes[1][1], pipes[2][1]]
+    actions: list[tuple[int, ...]] = [(os.POSIX_SPAWN_DUP2, fd, target) for target, fd in enumerate(ends)]
+    actions += [(os.POSIX_SPAWN_CLOSE, fd) for fd in _inherited()]
+    try:
+        pid = os.posix_spawn(argv[0], argv, {}, file_actions=actions, setsid=True)
+    except BaseException:
+        for read, write in pipes:
+            os.close(read)
+            os.close(write)
+        raise
+    for fd in ends:
+        os.close(fd)
+    return Spawned(pid, pipes[0][1], pipes[1][0], pipes[2][0])
+
+
+def _inherited() -> list[int]:
+    """This process's descriptors above stderr that a child would inherit."""
+    found = []
+    for name in os.listdir("/proc/self/fd"):
+        fd = int(name)
+        if fd > 2:
+            try:
+                if os.get_inheritable(fd):
+                    found.append(fd)
+            except OSError:  # the listing's own descriptor, closed by now
+                pass
+    return found
+
+
+def take(argv: list[str]) -> tuple[Spawned, bytes] | None:
+    """The warm child for a child that would be started as ``argv``, with the job line that
+    makes it that child; None when there is none, or it was started as another command."""
+    child, prefix = _Warm.child, _Warm.argv
+    if child is None or argv[: len(prefix)] != prefix:
+        return None
+    _Warm.child = None
+    if child.poll() is not None:  # it died while it waited: the usual way then
+        _close(child)
+        return None
+    import json
+
+    return child, (json.dumps(argv[len(prefix):]) + "\n").encode()
+
+
+def discard() -> None:
+    """Kill the warm child (no job for it) and reap it."""
+    child, _Warm.child = _Warm.child, None
+    if child is None:
+        return
+    import signal
+
+    try:
+        os.killpg(child.pid, signal.SIGKILL)
+    except OSError:
+        pass
+    _close(child)
+    child.wait()
+
+
+def _close(child: Spawned) -> None:
+    for stream in (child.stdin, child.stdout, child.stderr):
+        try:
+            if stream is not None:
+                stream.close()
+        except OSError:
+            pass

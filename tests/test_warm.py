@@ -1,0 +1,159 @@
+"""The warm extraction child: started by the console before its options are parsed, given its
+job on stdin, killed when not needed; never parsing before its limits and hook are in place."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from conftest import records, run_siftpdf
+
+from siftpdf import warm
+from siftpdf.runner import Limits, run_child
+
+WARM = [sys.executable, "-I", "-m", "siftpdf._child", "--warm"]
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the warm child is Linux only")
+
+
+def _warm(stdin: bytes) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(WARM, input=stdin, capture_output=True, env={}, timeout=60)
+
+
+def test_warm_child_without_a_job_exits_quietly() -> None:
+    done = _warm(b"")
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+
+
+def test_warm_child_does_its_job_like_a_child(fixtures: Path) -> None:
+    data = (fixtures / "three_page.pdf").read_bytes()
+    done = _warm(json.dumps(["--max-pages", "2"]).encode() + b"\n" + data)
+    assert done.returncode == 0
+    lines = records(done.stdout.decode())
+    plain = subprocess.run(WARM[:-1] + ["--max-pages", "2"], input=data, capture_output=True, env={}, timeout=60)
+    assert lines[:-1] == records(plain.stdout.decode())[:-1]  # done differs only in its elapsed_ms
+    assert [r["page"] for r in lines[1:-1]] == [1, 2]
+
+
+@pytest.mark.parametrize("job", [b"{\"max-pages\": 2}\n", b"not json\n", b"[1]\n", b"[\"--nope\"]\n"])
+def test_warm_child_refuses_a_bad_job(job: bytes) -> None:
+    done = _warm(job + b"%PDF-1.4")
+    assert done.returncode == 2 and done.stdout == b""
+
+
+def test_warm_child_applies_the_jobs_limits_before_reading(fixtures: Path) -> None:
+    """The limits come from the job: one that cannot be enforced fails before any PDF byte."""
+    code = textwrap.dedent("""
+        import sys, siftpdf._child as c
+        c.memory_limit_supported = lambda: False
+        sys.exit(c.main(["--warm"]))
+    """)
+    job = json.dumps(["--memory", str(1 << 30)]).encode() + b"\n"
+    done = subprocess.run([sys.executable, "-I", "-c", code], input=job + (fixtures / "three_page.pdf").read_bytes(),
+                          capture_output=True, env={}, timeout=60)
+    assert done.returncode == 2 and b"cannot apply limits" in done.stderr and done.stdout == b""
+
+
+def test_warm_child_refuses_the_network_once_it_has_its_job() -> None:
+    code = textwrap.dedent("""
+        import sys, siftpdf._child as c
+        def fake_extract(data, opts):
+            import socket
+            socket.socket()
+            yield {}
+        import siftpdf.extraction as e
+        e.extract_records = fake_extract
+        sys.exit(c.main(["--warm"]))
+    """)
+    done = subprocess.run([sys.executable, "-I", "-c", code], input=b"[]\n%PDF-1.4\n", capture_output=True,
+                          env={}, timeout=60)
+    assert done.returncode != 0 and b"siftpdf child: socket." in done.stderr
+
+
+@pytest.mark.parametrize(("args", "expected"), [
+    (["extract", "--no-cache", "{pdf}"], True),
+    (["--debug", "pages", "--no-cache", "1", "{pdf}"], True),
+    (["grep", "word", "{pdf}", "--json", "--no-cache"], True),
+    (["extract", "{pdf}"], False),
+    (["extract", "--no-cache", "--", "{pdf}"], True),
+    (["extract", "{pdf}", "--", "--no-cache"], False),
+    (["extract", "--no-cache", "--in-process", "{pdf}"], False),
+    (["extract", "--no-cache", "--help", "{pdf}"], False),
+    (["extract", "--no-cache", "{txt}"], False),
+    (["extract", "--no-cache", "missing.pdf"], False),
+    (["sniff", "--no-cache", "{pdf}"], False),
+    (["--version"], False),
+    ([], False),
+])
+def test_which_command_lines_start_a_warm_child(fixtures: Path, args: list[str], expected: bool) -> None:
+    names = {"pdf": str(fixtures / "three_page.pdf"), "txt": str(fixtures / "not_a_pdf.txt")}
+    assert warm.wanted([arg.format(**names) for arg in args]) is expected
+
+
+def test_run_child_adopts_the_warm_child(fixtures: Path) -> None:
+    pdf = fixtures / "encrypted_user.pdf"
+    warm.prestart(["extract", "--no-cache", str(pdf)])
+    started = warm._Warm.child
+    try:
+        assert started is not None
+        lines = list(run_child(pdf.read_bytes(), password="secret", limits=Limits(max_pages=1)))
+        assert warm._Warm.child is None and started.returncode is not None  # taken, and reaped
+        assert [r.get("page") for r in lines[1:-1]] == [1] and lines[1]["status"] == "text" and "done" in lines[-1]
+    finally:
+        warm.discard()
+
+
+def test_a_discarded_warm_child_is_gone(fixtures: Path) -> None:
+    warm.prestart(["extract", "--no-cache", str(fixtures / "three_page.pdf")])
+    child = warm._Warm.child
+    assert child is not None
+    warm.discard()
+    assert warm._Warm.child is None and child.returncode is not None
+    assert not os.path.exists(f"/proc/{child.pid}")
+
+
+def _warm_children() -> list[int]:
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as handle:
+                argv = handle.read().split(b"\0")
+        except OSError:
+            continue
+        if b"siftpdf._child" in argv and b"--warm" in argv:
+            found.append(int(pid))
+    return found
+
+
+@pytest.mark.parametrize("args", [["extract", "--markdown", "--no-cache"], ["pages", "--no-cache", "1"],
+                                  ["extract", "--no-cache", "--nope"], ["pages", "--no-cache", "--cap", "10", "1"]])
+def test_console_leaves_no_warm_child(fixtures: Path, args: list[str]) -> None:
+    """Whether the child was given its job or killed (a usage error), none is left."""
+    before = set(_warm_children())
+    pdf = str(fixtures / "three_page.pdf")
+    outputs = [run_siftpdf(*args, pdf) for _ in range(2)]
+    assert outputs[0].stdout == outputs[1].stdout and outputs[0].returncode == outputs[1].returncode
+    assert set(_warm_children()) <= before
+
+
+def test_poll_does_not_wait_behind_a_wait(fixtures: Path) -> None:
+    """The watchdog's poll (then kill) must go through while the reader waits for the child."""
+    import threading
+
+    warm.prestart(["extract", "--no-cache", str(fixtures / "three_page.pdf")])
+    child = warm._Warm.child
+    assert child is not None
+    waiter = threading.Thread(target=child.wait)
+    waiter.start()
+    try:
+        while not child._lock.locked():
+            pass
+        assert child.poll() is None  # at once, though the child still runs and wait() holds the lock
+    finally:
+        warm.discard()
+        waiter.join(10)
+    assert not waiter.is_alive() and child.returncode is not None
