@@ -15,6 +15,7 @@ that made it and the worst pages per metric are written to docs/quality.md.
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import os
 import re
@@ -174,6 +175,10 @@ def run(out: Path | None = OUT) -> None:
         print(f"bench_quality: the scorer needs {', '.join(missing)} (pip install -e '.[dev]'); skipped")
         return
     pdfs = sorted((DPBENCH / "pdfs").glob("*.pdf"))
+    # Bytecode as an installed package has it (pip compiles at install): with
+    # PYTHONDONTWRITEBYTECODE set, an editable checkout would compile its changed modules anew
+    # in every cold command, a cost no user pays.
+    compileall.compile_dir(str(ROOT / "siftpdf"), quiet=1)
     with tempfile.TemporaryDirectory(prefix="siftpdf-quality-") as tmp:
         folder = Path(tmp) / "md"
         folder.mkdir()
