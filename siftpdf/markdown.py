@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from .textview import marker, page_text
+from .textview import TABLE_CELL_SEPARATOR, marker, page_text
 
 # Characters that mean something inside a line; each is judged in context by ``_inline_one``.
 # A tilde strikes through only when paired, so a text with a single one ('~495') keeps it bare.
@@ -26,7 +26,6 @@ _ENUMERATOR_START = re.compile(r"^(\d{1,9})([.)])(?=[ \t]|$)")
 _BULLET = re.compile(r"^[•◦▪‣●○■□·*–—-][ \t]+")
 _ORDERED = re.compile(r"^(0|[1-9][0-9]{0,8})([.)])[ \t]+")
 _BREAKS = re.compile(r"\r\n?")
-TABLE_CELL_SEPARATOR = " | "  # how the text view joins a table row's cells (SPEC §7.4)
 
 
 def _inline_one(match: re.Match[str]) -> str:

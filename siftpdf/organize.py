@@ -32,6 +32,7 @@ from .layout import (
 )
 from .settings import OrganizeOptions
 from .tables import continues_table, find_tables, headed_tables, join_rows, unruled_tables
+from .textview import table_text
 
 MARGIN_SHARE = 0.12  # running heads and folios sit in the outer 12% of the page height
 MARGIN_LINES = 3  # and among the three outermost lines there
@@ -389,12 +390,19 @@ _OPEN_KINDS = ("paragraph", "provision", "list_item")
 _FLOATS = ("footnote", "figure", "caption")
 
 
+def _at_break(before: _Page, after: _Page) -> tuple[Block | None, Block | None]:
+    """The blocks either side of a page break: the last of ``before`` that is not a float,
+    the first of ``after`` that is not a figure or its caption."""
+    tail = next((b for b in reversed(before.blocks) if b.kind not in _FLOATS), None)
+    head = next((b for b in after.blocks if b.kind not in ("figure", "caption")), None)
+    return tail, head
+
+
 def _continue(before: _Page, after: _Page, opts: OrganizeOptions) -> None:
     """Join the paragraph running off the end of ``before`` with the one that opens ``after``
     when the geometry says it runs on: its last line reaches the text edge, the next page's
     first line is not indented and is set in the same size."""
-    tail = next((b for b in reversed(before.blocks) if b.kind not in _FLOATS), None)
-    head = next((b for b in after.blocks if b.kind not in ("figure", "caption")), None)
+    tail, head = _at_break(before, after)
     if tail is None or head is None or tail.kind not in _OPEN_KINDS or head.kind != "paragraph":
         return
     last, first = tail.last, head.first
@@ -422,8 +430,7 @@ BREAK_ZONE = 0.35
 def _continue_table(before: _Page, after: _Page) -> None:
     """A table broken by the page end (same columns, from the foot of one page to the head
     of the next) becomes one table block on the page where it starts."""
-    tail = next((b for b in reversed(before.blocks) if b.kind not in _FLOATS), None)
-    head = next((b for b in after.blocks if b.kind not in ("figure", "caption")), None)
+    tail, head = _at_break(before, after)
     if tail is None or head is None or tail.table is None or head.table is None:
         return
     if tail.last is None or head.first is None:
@@ -434,7 +441,7 @@ def _continue_table(before: _Page, after: _Page) -> None:
     rows = join_rows(tail.table, head.table)
     # Decided: from here on nothing can fail, so a page is never left half joined.
     tail.table = dict(tail.table, rows=rows)
-    tail.text = "\n".join(" | ".join(c["text"] for c in row) for row in rows)
+    tail.text = table_text(rows)
     tail.spans.extend(head.spans)
     after.blocks = [b for b in after.blocks if b is not head]
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .layout import Item, join_lines
+from .textview import table_text
 
 SNAP = 3.0  # points: rules this close on their cross axis are one line (a double border)
 JOIN = 3.0  # points: collinear rules this close end to end are one rule
@@ -604,7 +605,7 @@ def _header_rows(cells: list[list[tuple[str, int, int]]], slots: dict[tuple[int,
 
 def table_item(region: _Region, table: dict[str, Any], items: list[Item]) -> Item:
     """One item standing for the whole table in the page's reading order."""
-    text = "\n".join(" | ".join(c["text"] for c in row) for row in table["rows"])
+    text = table_text(table["rows"])
     size = sorted(i.size for i in items)[len(items) // 2]
     top = max(i.y1 for i in items)
     return Item(text=text, x0=min(region.x0, min(i.x0 for i in items)), y0=min(region.y0, min(i.y0 for i in items)),
