@@ -156,6 +156,41 @@ def big_doc(pages: int = 2100) -> bytes:
     return pages_doc(pages, "Two Thousand One Hundred Pages", body)
 
 
+WORDS = ("water supply harbour committee annual report regional accounts river basin storage "
+         "reservoir treatment quality network pressure demand meter tariff revenue capital works "
+         "maintenance pipeline district council review budget estimate forecast summer winter "
+         "rainfall catchment licence abstraction drought resilience customer service leakage").split()
+
+
+def dense_doc(pages: int = 2100) -> bytes:
+    """A dense report like the ones people search: A4, a 9 pt running header, 50 lines of
+    11 pt Times body text (about 4,200 characters) and a page number on every page."""
+    import random
+
+    rng = random.Random(2100)
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=A4)
+    c.setTitle("Dense Report")
+    for n in range(1, pages + 1):
+        c.setFont("Helvetica", 9)
+        c.drawString(72, A4[1] - 40, "Regional Water Supply — Annual Report of the Harbour Committee")
+        c.setFont("Times-Roman", 11)
+        y = A4[1] - 72
+        for _ in range(50):
+            line: list[str] = []
+            while sum(len(w) + 1 for w in line) < 78:
+                line.append(rng.choice(WORDS))
+            if n == NEEDLE_PAGE and y == A4[1] - 72:
+                line = NEEDLE.split()
+            c.drawString(72, y, " ".join(line))
+            y -= 13.6
+        c.setFont("Helvetica", 9)
+        c.drawCentredString(A4[0] / 2, 30, str(n))
+        c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
 def sample() -> bytes:
     """The bundled demo document: a short field guide with an outline."""
     sections = [
