@@ -8,10 +8,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable, Iterator
-from typing import IO, Any
 
 from .errors import NoTextError, UnreadableError, from_record
+
+# Not typing's TYPE_CHECKING: typing costs the console's fast path (siftpdf.quick) its import.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Iterator
+    from typing import IO, Any
 
 FORMAT = 1
 
@@ -172,6 +176,21 @@ def require_text(records: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:
                 salvaged = (record["meta"].get("engine") or {}).get("name") not in (None, "pdfium")
             if "done" in record and not seen_text:
                 raise _no_text_error(statuses, salvaged, first_error)
+            yield record
+    finally:
+        close = getattr(records, "close", None)
+        if close:
+            close()
+
+
+def with_source(records: Iterator[dict[str, Any]], name: str | None,
+                extra: dict[str, Any] | None = None) -> Iterator[dict[str, Any]]:
+    """Pass records through, with the meta's ``source`` set to ``name`` (and ``extra`` added)."""
+    try:
+        for record in records:
+            if "meta" in record:
+                record["meta"]["source"] = name
+                record["meta"].update(extra or {})
             yield record
     finally:
         close = getattr(records, "close", None)

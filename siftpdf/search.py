@@ -2,23 +2,45 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from typing import Any
-
 from .errors import UsageError
 from .textview import page_text
+
+# Not typing's TYPE_CHECKING, and no dataclass: the console's fast path (siftpdf.quick) greps
+# a cache hit with this module and does without those imports.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Iterator
+    from typing import Any
+
+    from .docstream import Document
+    from .ranges import PageRange
 
 MAX_PATTERN_BYTES = 200
 WINDOW = 200  # characters shown around a match in a long line
 
 
-@dataclass(frozen=True)
 class Line:
-    page: int
-    text: str
-    is_match: bool
-    number: int  # 1-based line number within the page
+    """A line grep shows: a match, or context around one."""
+
+    __slots__ = ("page", "text", "is_match", "number")
+
+    def __init__(self, page: int, text: str, is_match: bool, number: int) -> None:
+        self.page = page
+        self.text = text
+        self.is_match = is_match
+        self.number = number  # 1-based line number within the page
+
+    def _key(self) -> tuple[int, str, bool, int]:
+        return self.page, self.text, self.is_match, self.number
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Line) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"Line(page={self.page!r}, text={self.text!r}, is_match={self.is_match!r}, number={self.number!r})"
 
 
 def compile_pattern(pattern: str, ignore_case: bool | None = None) -> Any:
@@ -193,3 +215,42 @@ def _context(lines: list[Line]) -> list[Line]:
             break
         result.append(line)
     return result
+
+
+class GrepState:
+    """What `siftpdf grep` has written so far, over its sources: matching lines, characters
+    (for --cap) and groups (for the '--' between them)."""
+
+    def __init__(self) -> None:
+        self.matches = 0
+        self.chars = 0
+        self.groups = 0
+
+
+def write_matches(doc: Document, regex: Any, wanted: PageRange | None, context: int, max_count: int, cap: int,
+                  label: str, source: str, as_json: bool, state: GrepState, write: Callable[[str], object]) -> None:
+    """`siftpdf grep` over one document: its lines (after ``label``) or, ``as_json``, its match
+    records, written with ``write``, until ``max_count`` matches or ``cap`` characters in all."""
+    if wanted:
+        wanted.check(doc.extracted_count)
+    pages = (r for r in doc.pages() if wanted is None or r["page"] in wanted)
+    for group in grep_pages(pages, regex, context):
+        group = limit_matches(group, max_count - state.matches)
+        state.matches += sum(1 for line in group if line.is_match)
+        if as_json:
+            from .docstream import dumps
+
+            for match in match_records(group, source):
+                write(dumps({"match": match}) + "\n")
+        else:
+            text = ("--\n" if state.groups and context else "") + format_group(group, label)
+            if state.chars + len(text) > cap:
+                write(f"[output cut at --cap {cap} characters]\n")
+                state.matches = max(state.matches, 1)
+                state.chars = cap
+                return
+            state.chars += len(text)
+            write(text)
+        state.groups += 1
+        if state.matches >= max_count:
+            return

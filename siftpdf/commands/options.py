@@ -21,6 +21,10 @@ if TYPE_CHECKING:  # completion is imported when a shell asks for it; the librar
     from ..sources import ReadOptions
 
 DEFAULT_CAP = 40_000
+DEFAULT_MAX_PAGES = 2000
+# The name the cache remembers the digest of the default extraction options under, for the
+# console's fast path (siftpdf.quick), which answers command lines with those options only.
+DEFAULT_OPTIONS = "cli"
 
 F = Callable[..., Any]
 
@@ -185,7 +189,7 @@ def extraction_options(func: F) -> F:
     func = cache_options(func)
 
     @_stack(
-        click.option("--max-pages", type=click.IntRange(min=1), default=2000, show_default=True,
+        click.option("--max-pages", type=click.IntRange(min=1), default=DEFAULT_MAX_PAGES, show_default=True,
                      help="Extract at most this many pages (the meta still counts them all)."),
         click.option("--deadline", type=FiniteFloatRange(min=0.1), default=60.0, show_default=True,
                      help="Seconds before the extraction child is killed."),
@@ -213,9 +217,11 @@ def extraction_options(func: F) -> F:
         organize = parse_settings(settings + (("organize=false",) if raw else ()))
         progress = PageProgress(quiet=bool(ctx.meta.get("siftpdf.quiet")))
         ctx.call_on_close(progress.close)
+        defaults = max_pages == DEFAULT_MAX_PAGES and not settings and not raw  # what siftpdf.quick answers
         options = ReadOptions(
             limits=Limits(deadline=deadline, max_pages=max_pages, memory=memory_limit << 20),
-            password=password, in_process=in_process, on_page=progress, organize=organize)
+            password=password, in_process=in_process, on_page=progress, organize=organize,
+            digest_name=DEFAULT_OPTIONS if defaults else None)
         return func(*args, read_options=options, **kwargs)
 
     return wrapper
