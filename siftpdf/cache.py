@@ -4,20 +4,23 @@ Layout under the cache dir (``SIFTPDF_CACHE_DIR``, else ``$XDG_CACHE_HOME/siftpd
 ``~/.cache/siftpdf``), two diskcache stores:
 
 ``docs/``
-    ``doc|CLASS|SHA256|OPTIONS`` → the document: ``meta``, ``done``, ``size`` (bytes of its
-    pages), ``fetched_at``, and, for a password-protected one, a salted verifier of the password
-    (never the password). Written only once every page is stored, so a document is whole or
-    absent. ``url|CLASS|URL`` → ``sha256``, ``etag``, ``last_modified``, ``final_url``,
-    ``fetched_at``: what a URL served last time. ``file|CLASS|PATH`` → ``STAMP SHA256``: the
-    content hash of the local file at PATH (resolved) when its device, inode, size, mtime and
-    ctime were STAMP, so a cache hit on a file it has seen does not read it
-    (:func:`siftpdf.cacheread.file_stamp`). ``digest|NAME|CODE`` → an options digest the console's
-    fast path looks up instead of building the options (:mod:`siftpdf.quick`).
+    ``doc|CLASS|SHA256|OPTIONS`` → the document, as JSON text (a hit then imports no pickle):
+    ``meta``, ``done``, ``size`` (bytes of its pages), ``fetched_at``, and, for a
+    password-protected one, a salted verifier of the password (never the password). Written
+    only once every page is stored, so a document is whole or absent.
+    ``url|CLASS|URL`` → ``sha256``, ``etag``, ``last_modified``, ``final_url``,
+    ``fetched_at``: what a URL served last time.
+    ``file|CLASS|PATH`` → ``STAMP SHA256``: the content hash of the local file at PATH
+    (resolved) when its device, inode, size, mtime and ctime were STAMP, so a cache hit on a
+    file it has seen does not read it (:func:`siftpdf.cacheread.file_stamp`).
+    ``digest|NAME|CODE`` → an options digest the console's fast path looks up instead of
+    building the options (:mod:`siftpdf.quick`).
 ``pages/``
     ``CLASS|SHA256|OPTIONS|N`` → page N's record as JSON, tagged with its document;
     ``CLASS|SHA256|OPTIONS|text`` → the document's text blob: every page's ``page``, ``status``,
-    ``text`` (and ``error``) in one JSON list, written with the document entry, so grep reads a
-    document in one get and one decode. Evicted with the document (same tag).
+    ``text`` (and ``error``) in one entry (:func:`siftpdf.cacheread.encode_text`), written with
+    the document entry, so grep reads a document in one get and one decode. Evicted with the
+    document (same tag).
 
 ``OPTIONS`` is :meth:`siftpdf.sources.ReadOptions.digest`: the options that change the output.
 Nothing is shared across classes, so a ``restricted`` caller's pages are invisible to others.
@@ -40,6 +43,9 @@ from .cacheread import (  # noqa: F401  (View and _fetch: the cache's reading si
     _fetch,
     digest_key,
     doc_key,
+    document_entry,
+    encode_entry,
+    encode_text,
     file_key,
     page_key,
     tag,
@@ -164,8 +170,7 @@ class Store:
 
     # -- documents ---------------------------------------------------------------------------
     def document(self, cls: str, sha: str, digest: str) -> dict[str, Any] | None:
-        entry = self.docs.get(_doc_key(cls, sha, digest))
-        return entry if isinstance(entry, dict) else None
+        return document_entry(self.docs.get(_doc_key(cls, sha, digest)))
 
     def put_page(self, cls: str, sha: str, digest: str, record: dict[str, Any]) -> int:
         raw = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
@@ -174,7 +179,7 @@ class Store:
 
     def put_text(self, cls: str, sha: str, digest: str, pages: list[dict[str, Any]]) -> int:
         """The document's text blob (pages as :func:`siftpdf.cacheread.slim` records)."""
-        raw = json.dumps(pages, ensure_ascii=False, separators=(",", ":"))
+        raw = encode_text(pages)
         self.pages.set(_text_key(cls, sha, digest), raw, tag=_tag(cls, sha, digest))
         return len(raw.encode("utf-8"))
 
@@ -196,16 +201,16 @@ class Store:
             entry["text_pages"] = text_pages
         if password is not None:
             entry["password_check"] = password_check(password, sha)
-        self.docs.set(_doc_key(cls, sha, digest), entry)
+        self.docs.set(_doc_key(cls, sha, digest), encode_entry(entry))
         self.evict(keep=_doc_key(cls, sha, digest))
 
     def touch_document(self, cls: str, sha: str, digest: str) -> None:
         key = _doc_key(cls, sha, digest)
         with self.docs.transact():
-            entry = self.docs.get(key)
-            if isinstance(entry, dict):
+            entry = document_entry(self.docs.get(key))
+            if entry is not None:
                 entry["fetched_at"] = time.time()
-                self.docs.set(key, entry)
+                self.docs.set(key, encode_entry(entry))
 
     def drop_pages(self, cls: str, sha: str, digest: str) -> None:
         self.pages.evict(_tag(cls, sha, digest))
@@ -224,8 +229,8 @@ class Store:
         found = []
         for key in list(self.docs.iterkeys()):
             if isinstance(key, str) and key.startswith("doc|"):
-                entry = self.docs.get(key)
-                if isinstance(entry, dict):
+                entry = document_entry(self.docs.get(key))
+                if entry is not None:
                     found.append((key, entry))
         found.sort(key=lambda item: float(item[1].get("fetched_at") or 0))
         return found
@@ -283,8 +288,8 @@ class Store:
             if not isinstance(key, str):
                 continue
             if key.startswith(f"doc|{cls}|"):
-                entry = self.docs.get(key)
-                if isinstance(entry, dict):
+                entry = document_entry(self.docs.get(key))
+                if entry is not None:
                     self.remove(key, entry)
                     count += 1
             elif key.startswith((f"url|{cls}|", f"file|{cls}|")):

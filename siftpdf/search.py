@@ -106,10 +106,20 @@ def grep_pages(pages: Iterable[dict[str, Any]], regex: Any, context: int = 1) ->
         if record.get("status") != "text":
             continue
         text = page_text(record)
-        if page_filter is not None and not page_filter.search(text):
-            continue  # one search per page instead of one per line: most pages do not match
-        every = text.split("\n")
-        matching_every = _matching_lines(text, every, page_filter) if page_filter is not None else None
+        every: list[str] | None = None
+        matching_every = None
+        if page_filter is not None:
+            # One search per page instead of one per line: most pages do not match. On the
+            # UTF-8 bytes, which re2 searches as they are (a str costs its wrapper more than
+            # the search on a page): the same search, the same answer.
+            data = text.encode("utf-8")
+            if page_filter.search(data) is None:
+                continue
+            every = text.split("\n")
+            matching_every = _matching_lines(data, page_filter)
+            if matching_every is _EMPTY_MATCH:
+                matching_every = _matching_lines_of_text(text, every, page_filter)
+        every = every if every is not None else text.split("\n")
         # Blank lines only separate blocks of the text view: context is the neighbouring text.
         keep = [i for i, line in enumerate(every) if line.strip()]
         lines = [every[i] for i in keep]
@@ -141,7 +151,32 @@ def grep_pages(pages: Iterable[dict[str, Any]], regex: Any, context: int = 1) ->
             yield group
 
 
-def _matching_lines(text: str, lines: list[str], page_filter: Any) -> set[int] | None:
+_EMPTY_MATCH: set[int] = set()
+
+
+def _matching_lines(data: bytes, page_filter: Any) -> set[int] | None:
+    """:func:`_matching_lines_of_text` on the page's UTF-8 bytes: the same matches (re2 walks
+    a str on its bytes too), unless one is empty, after which a str search steps a character
+    and a bytes search a byte: then :data:`_EMPTY_MATCH`, for the search on the text."""
+    from bisect import bisect_right
+
+    starts = [0]
+    at = data.find(b"\n")
+    while at >= 0:
+        starts.append(at + 1)
+        at = data.find(b"\n", at + 1)
+    found: set[int] = set()
+    for match in page_filter.finditer(data):
+        start, end = match.span()
+        if start == end:
+            return _EMPTY_MATCH
+        if b"\n" in data[start:end]:
+            return None
+        found.add(bisect_right(starts, start) - 1)
+    return found
+
+
+def _matching_lines_of_text(text: str, lines: list[str], page_filter: Any) -> set[int] | None:
     """The indices of the lines that match, from one pass of the multi-line pattern over the
     page. None when a match crosses a line break: such a match could hide a line's own match,
     so the lines are then searched one by one."""
