@@ -3,8 +3,8 @@ PDF, answered without click and without building options.
 
 A cache hit is mostly start-up: click, the option machinery and the library's imports cost
 several times what reading the pages does. When a command line is one this module knows to
-answer the same way (one local source, the default extraction options, a handful of output
-options) and the cache knows the file as it is now (:meth:`siftpdf.cacheread.View.file`), the
+answer the same way (one local source, the default extraction options but for --max-pages,
+a handful of output options) and the cache knows the file as it is now (:meth:`siftpdf.cacheread.View.file`), the
 pages are written here with the same code the commands use (:func:`siftpdf.slices.write_text`,
 :func:`siftpdf.search.write_matches`). Anything else (an option not listed here, a value
 click would refuse, an error before the first byte of output, a miss) returns None and the
@@ -31,6 +31,7 @@ _COMMON: dict[str, tuple[str, bool, Any]] = {
     "--cap": ("cap", True, None),
     "-q": ("quiet", False, True), "--quiet": ("quiet", False, True),
     "--cache-dir": ("cache_dir", True, None),
+    "--max-pages": ("max_pages", True, None),
 }
 _PAGES = {**_COMMON, "--text": ("text", False, True), "--json": ("json", False, True)}
 _GREP = {
@@ -44,8 +45,13 @@ _GREP = {
 OPTIONS = {"pages": _PAGES, "grep": _GREP}
 # Environment variables of the commands' options; one this path does not read declines it.
 _DECLINE_ENV = ("SIFTPDF_PASSWORD", "SIFTPDF_CACHE_SIZE")
-DEFAULT_CAP = 40_000  # commands.options.DEFAULT_CAP (a test holds the two equal)
-DEFAULT_OPTIONS = "cli"  # commands.options.DEFAULT_OPTIONS
+DEFAULT_CAP = 40_000  # commands.options.DEFAULT_CAP (a test holds these equal)
+DEFAULT_MAX_PAGES = 2000  # commands.options.DEFAULT_MAX_PAGES
+
+
+def options_name(max_pages: int) -> str:
+    """commands.options.options_name: the name of the options' digest in the cache."""
+    return f"cli:{max_pages}"
 
 
 def parse(args: list[str]) -> tuple[str, list[str], dict[str, Any]] | None:
@@ -101,8 +107,10 @@ def answer(args: list[str]) -> int | None:
         return None
     command, positional, given = parsed
     cap = _number(given.get("cap", _env("SIFTPDF_CAP") or str(DEFAULT_CAP)), 200)
-    if cap is None or len(positional) != 2 or sys.stdout is None:
+    max_pages = _number(given.get("max_pages", str(DEFAULT_MAX_PAGES)), 1)
+    if cap is None or max_pages is None or len(positional) != 2 or sys.stdout is None:
         return None
+    given["max_pages"] = max_pages
     source = positional[1]
     if command == "pages":
         output = "json" if given.get("json") else "text" if given.get("text") else _env_output()
@@ -148,7 +156,7 @@ def _cached(source: str, given: dict[str, Any]) -> tuple[View, str, str, dict[st
         os.close(fd)
     view = cacheread.View(directory)
     sha = view.file(cls, path, cacheread.file_stamp(st))
-    digest = view.digest(DEFAULT_OPTIONS) if sha else None
+    digest = view.digest(options_name(given["max_pages"])) if sha else None
     entry = view.document(cls, sha, digest) if sha and digest else None
     if entry is None or entry.get("password_check") is not None:
         return None

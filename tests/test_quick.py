@@ -64,6 +64,7 @@ ANSWERED = [
     "grep --cap 200 e {long}",
     "grep --context=3 --max-count=4 the {long}",
     "grep -m 2 --ignore-case -s The {long}",
+    "grep --max-pages 2000 -i the {three}",
 ]
 DECLINED = [
     "pages 9 {three}",
@@ -80,6 +81,8 @@ DECLINED = [
     "grep -m 0 a {three}",
     "grep -- -a {three}",
     "pages 1 --no-cache {three}",
+    "pages 1 --max-pages 2 {three}",
+    "pages 1 --max-pages 0 {three}",
 ]
 
 
@@ -142,7 +145,8 @@ def test_the_parser_reads_click_spellings_and_declines_the_rest() -> None:
 
 def test_the_fast_path_defaults_are_the_commands() -> None:
     assert quick.DEFAULT_CAP == options.DEFAULT_CAP
-    assert quick.DEFAULT_OPTIONS == options.DEFAULT_OPTIONS
+    assert quick.DEFAULT_MAX_PAGES == options.DEFAULT_MAX_PAGES
+    assert quick.options_name(7) == options.options_name(7) != options.options_name(8)
 
 
 @pytest.mark.parametrize("name", ["", *COMMANDS])

@@ -22,9 +22,13 @@ if TYPE_CHECKING:  # completion is imported when a shell asks for it; the librar
 
 DEFAULT_CAP = 40_000
 DEFAULT_MAX_PAGES = 2000
-# The name the cache remembers the digest of the default extraction options under, for the
-# console's fast path (siftpdf.quick), which answers command lines with those options only.
-DEFAULT_OPTIONS = "cli"
+
+
+def options_name(max_pages: int) -> str:
+    """The name the cache remembers the digest of the extraction options under when only
+    --max-pages is given (or nothing), for the console's fast path (siftpdf.quick), which
+    answers such command lines only. siftpdf.quick.options_name is this function."""
+    return f"cli:{max_pages}"
 
 F = Callable[..., Any]
 
@@ -217,11 +221,10 @@ def extraction_options(func: F) -> F:
         organize = parse_settings(settings + (("organize=false",) if raw else ()))
         progress = PageProgress(quiet=bool(ctx.meta.get("siftpdf.quiet")))
         ctx.call_on_close(progress.close)
-        defaults = max_pages == DEFAULT_MAX_PAGES and not settings and not raw  # what siftpdf.quick answers
         options = ReadOptions(
             limits=Limits(deadline=deadline, max_pages=max_pages, memory=memory_limit << 20),
             password=password, in_process=in_process, on_page=progress, organize=organize,
-            digest_name=DEFAULT_OPTIONS if defaults else None)
+            digest_name=None if settings or raw else options_name(max_pages))  # what siftpdf.quick answers
         return func(*args, read_options=options, **kwargs)
 
     return wrapper
