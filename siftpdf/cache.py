@@ -181,7 +181,7 @@ class Store:
         """The document's text blob (pages as :func:`siftpdf.cacheread.slim` records)."""
         raw = encode_text(pages)
         self.pages.set(_text_key(cls, sha, digest), raw, tag=_tag(cls, sha, digest))
-        return len(raw.encode("utf-8"))
+        return len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8"))
 
     def put_file(self, cls: str, path: str, stamp: str, sha: str) -> None:
         """Remember the content hash of the local file at ``path`` with this stamp."""

@@ -13,7 +13,7 @@ import time
 # Not typing's TYPE_CHECKING: importing typing would cost a cache hit (see siftpdf/__init__).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterable, Iterator
     from typing import Any
 
 _BATCH = 64
@@ -181,30 +181,40 @@ class View:
         record: dict[str, Any] = json.loads(raw)
         return record
 
-    def text(self, cls: str, sha: str, digest: str) -> list[dict[str, Any]] | None:
-        """The document's text blob: its pages as :func:`slim` records, in order; None for a
-        document cached without one (or evicted meanwhile)."""
+    def text(self, cls: str, sha: str, digest: str) -> TextBlob | None:
+        """The document's text blob (:class:`TextBlob`); None for a document cached without
+        one (or evicted meanwhile)."""
         raw = self._get("pages", text_key(cls, sha, digest))
-        return decode_text(raw) if isinstance(raw, str) else None
+        return TextBlob.decode(raw) if raw is not None else None
 
-    def text_records(self, cls: str, sha: str, digest: str,
-                     entry: dict[str, Any]) -> Iterator[dict[str, Any]] | None:
+    def text_records(self, cls: str, sha: str, digest: str, entry: dict[str, Any],
+                     search: Any = None) -> Iterator[dict[str, Any]] | None:
         """The cached document as doc-stream records with :func:`slim` pages, from its text blob
-        (one read, one decode), or None when it has none."""
-        pages = self.text(cls, sha, digest)
-        if pages is None or len(pages) != len(entry["page_numbers"]):
+        (one read), or None when it has none. With ``search`` (a compiled pattern) only the
+        pages it may match (:meth:`TextBlob.pages`)."""
+        blob = self.text(cls, sha, digest)
+        if blob is None or len(blob.index) != len(entry["page_numbers"]):
             return None
-        return _records(entry, pages)
+        return _records(entry, blob.pages(search))
 
     def read(self, cls: str, sha: str, digest: str, entry: dict[str, Any], first_page: int = 1,
-             last_page: int | None = None, text_only: bool = False) -> tuple[Iterator[dict[str, Any]], bool]:
+             last_page: int | None = None, text_only: bool = False,
+             search: Any = None) -> tuple[Iterator[dict[str, Any]], bool]:
         """The records of a cached document for a reader that needs the pages ``first_page`` to
         ``last_page`` (all of them by default) and, with ``text_only``, only their text, and
         whether the reader must check that the document has text (``docstream.require_text``).
-        A document with text gives the slice only; the text blob, when asked for and there."""
+        A document with text gives the slice only; the text blob, when asked for and there,
+        and of it, when the reader searches every page with ``search`` and skips the pages it
+        does not match (grep), only the pages that search may match."""
         if entry.get("text_pages") and (first_page > 1 or last_page):  # has text: the slice only
             return self.records(cls, sha, digest, entry, first_page, last_page), False
-        text = self.text_records(cls, sha, digest, entry) if text_only else None
+        if not text_only:
+            return self.records(cls, sha, digest, entry), True
+        if search is not None and entry.get("text_pages"):  # has text: the pages that may match
+            text = self.text_records(cls, sha, digest, entry, search)
+            if text is not None:
+                return text, False
+        text = self.text_records(cls, sha, digest, entry)
         return (self.records(cls, sha, digest, entry) if text is None else text), True
 
     def records(self, cls: str, sha: str, digest: str, entry: dict[str, Any],
@@ -253,52 +263,103 @@ class View:
         return found
 
 
-def encode_text(pages: list[dict[str, Any]]) -> str:
-    """A text blob: a JSON line indexing the pages, then their texts one after the other. Reading
-    it back is one UTF-8 decode and slices, where a JSON list of the texts would be scanned
-    character by character for escapes (twice as slow on a 2,000-page document)."""
+def encode_text(pages: list[dict[str, Any]]) -> bytes | str:
+    """A text blob (:class:`TextBlob`) of the pages (:func:`slim` records)."""
     import json
 
     index: list[list[Any]] = []
-    texts: list[str] = []
+    texts: list[bytes] = []
     offset = 0
     for page in pages:
         text = page.get("text", "")
         if not isinstance(text, str):
             return json.dumps(pages, ensure_ascii=False, separators=(",", ":"))  # as it is, then
+        data = text.encode("utf-8", "surrogatepass")  # whatever the text holds comes back as it was
         others = {key: page[key] for key in ("status", "error") if key in page}
-        index.append([page["page"], offset, offset + len(text), "text" in page, others])
-        texts.append(text)
-        offset += len(text)
-    return json.dumps(index, ensure_ascii=False, separators=(",", ":")) + "\n" + "".join(texts)
+        index.append([page["page"], offset, offset + len(data), "text" in page, others])
+        texts.append(data)
+        offset += len(data) + 1
+    head = json.dumps(index, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return head + b"\n" + b"\n".join(texts)
 
 
-def decode_text(raw: str) -> list[dict[str, Any]] | None:
-    """The pages of a text blob (:func:`encode_text`) as :func:`slim` records."""
-    import json
+class TextBlob:
+    """A document's text blob: a JSON line indexing the pages (number, where its text lies,
+    whether it has one, status and error), then their texts in UTF-8, a line break between
+    two. Reading it is one read and slices (a JSON list of the texts would be scanned for
+    escapes character by character, 20 ms on a 2,000-page document), and one search of the
+    whole of it tells which pages a pattern may match (:meth:`pages`). Stored as bytes; a
+    JSON list of the pages themselves (text) reads too."""
 
-    newline = raw.find("\n")  # the body is sliced from raw: no copy of it
-    try:
-        index = json.loads(raw if newline < 0 else raw[:newline])
-    except ValueError:
+    def __init__(self, index: list[list[Any]], raw: bytes, base: int = 0,
+                 pages: list[dict[str, Any]] | None = None) -> None:
+        self.index = index
+        self.raw = raw  # the texts start at raw[base] (not copied out of it: 8 MB on 2,000 pages)
+        self.base = base
+        self._pages = pages
+
+    @classmethod
+    def decode(cls, raw: Any) -> TextBlob | None:
+        import json
+
+        try:
+            if isinstance(raw, str):
+                pages = json.loads(raw)
+                return cls([[0]] * len(pages), b"", 0, pages) if isinstance(pages, list) else None
+            if isinstance(raw, bytes):
+                newline = raw.find(b"\n")
+                index = json.loads(raw[:newline]) if newline >= 0 else None
+                return cls(index, raw, newline + 1) if isinstance(index, list) else None
+        except ValueError:
+            pass
         return None
-    if newline < 0:  # a JSON list of the pages themselves
-        return index if isinstance(index, list) else None
-    body = newline + 1
-    pages = []
-    for number, start, end, has_text, others in index:
-        page: dict[str, Any] = {"page": number}
-        if "status" in others:
-            page["status"] = others["status"]
-        if has_text:
-            page["text"] = raw[body + start:body + end]
-        if "error" in others:
-            page["error"] = others["error"]
-        pages.append(page)
-    return pages
+
+    def pages(self, search: Any = None) -> Iterator[dict[str, Any]]:
+        """The pages as :func:`slim` records, in order; with ``search`` (a compiled re2 pattern,
+        grep's page filter) only those whose text that search may match: a page it matches is
+        a page some match of one search of the whole blob overlaps (its texts between line
+        breaks, as a page's text is for ^, $ and \\b), so no other page can match."""
+        if self._pages is not None:
+            yield from self._pages
+            return
+        wanted = self._candidates(search) if search is not None else None
+        raw, base = self.raw, self.base
+        for position, (number, start, end, has_text, others) in enumerate(self.index):
+            if wanted is not None and position not in wanted:
+                continue
+            page: dict[str, Any] = {"page": number}
+            if "status" in others:
+                page["status"] = others["status"]
+            if has_text:
+                page["text"] = raw[base + start:base + end].decode("utf-8", "surrogatepass")
+            if "error" in others:
+                page["error"] = others["error"]
+            yield page
+
+    def _candidates(self, search: Any) -> set[int]:
+        """The positions in the index of the pages a match overlaps (their text and the line
+        break after it). One search from the start of the page after a match's last: at most
+        one search per page, however many matches a page holds."""
+        from bisect import bisect_right
+
+        starts = [self.base + entry[1] for entry in self.index]
+        found: set[int] = set()
+        position = self.base
+        while position <= len(self.raw):
+            match = search.search(self.raw, position)
+            if match is None:
+                break
+            start, end = match.span()
+            first = max(0, bisect_right(starts, start) - 1)
+            last = max(first, bisect_right(starts, end) - 1)
+            found.update(range(first, last + 1))
+            if last + 1 >= len(starts):
+                break
+            position = starts[last + 1]
+        return found
 
 
-def _records(entry: dict[str, Any], pages: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+def _records(entry: dict[str, Any], pages: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
     yield {"meta": dict(entry["meta"])}
     yield from pages
     yield {"done": dict(entry["done"])}

@@ -170,13 +170,13 @@ def _is_class(name: str) -> bool:
 
 
 def _document(found: tuple[View, str, str, dict[str, Any]], source: str, first: int = 1,
-              last: int | None = None, text_only: bool = False) -> Any:
+              last: int | None = None, text_only: bool = False, search: Any = None) -> Any:
     """The Document of a hit, as :func:`siftpdf.shared.open_cached` gives it for these needs."""
     from .docstream import Document, require_text, with_source
 
     view, sha, digest, entry = found
     cls = _env("SIFTPDF_CALLER_CLASS") or "default"
-    records, check = view.read(cls, sha, digest, entry, first, last, text_only)
+    records, check = view.read(cls, sha, digest, entry, first, last, text_only, search)
     return Document(with_source(require_text(records) if check else records, source))
 
 
@@ -215,7 +215,7 @@ def _pages(spec: str, source: str, cap: int, output: str, given: dict[str, Any])
 def _grep(pattern: str, source: str, cap: int, given: dict[str, Any]) -> int | None:
     from .errors import SiftError
     from .ranges import PageRange
-    from .search import GrepState, compile_pattern, write_matches
+    from .search import GrepState, compile_pattern, page_filter, write_matches
 
     max_count = _number(given.get("max_count", "100"), 1)
     context = _number(given.get("context", "1"), 0)
@@ -232,7 +232,7 @@ def _grep(pattern: str, source: str, cap: int, given: dict[str, Any]) -> int | N
         regex = compile_pattern(pattern, {"ignore": True, "sensitive": False}.get(given.get("case") or ""))
     except SiftError:
         return None
-    doc = _document(found, source, text_only=True)
+    doc = _document(found, source, text_only=True, search=page_filter(regex))
     if wanted:
         try:
             wanted.check(doc.extracted_count)

@@ -194,6 +194,11 @@ def _matching_lines_of_text(text: str, lines: list[str], page_filter: Any) -> se
     return found
 
 
+def page_filter(regex: Any) -> Any:
+    """The pattern grep searches whole pages with first (see :func:`_page_filter`), or None."""
+    return _page_filter(regex)
+
+
 def _page_filter(regex: Any) -> Any:
     """The pattern in multi-line mode, to skip a page whole when no line of it can match.
     It may match where no single line does (``\\s`` crosses a newline): the lines are then

@@ -238,7 +238,8 @@ def _hit(view: View, sha: str, digest: str, options: ReadOptions, name: str | No
         return None  # cached text of a protected document only for a caller with its password
     _log(options).event("pdf", "cached", source=name, title=entry["meta"].get("title") or None,
                         pages=len(entry.get("page_numbers") or []))
-    records, check = view.read(cls, sha, digest, entry, options.first_page, options.last_page, options.text_only)
+    records, check = view.read(cls, sha, digest, entry, options.first_page, options.last_page, options.text_only,
+                               options.search)
     return Document(_with_source(require_text(records) if check else records, name, extra))
 
 

@@ -48,6 +48,10 @@ class ReadOptions:
     #: view, grep): a cache hit may then serve the pages from the document's text blob, in one
     #: read and one decode, as records with only those fields.
     text_only: bool = False
+    #: A reader that searches every page's text with this compiled pattern and passes over the
+    #: pages it does not match (grep's page filter): a cache hit from the text blob may then
+    #: leave those pages out, found by one search of the whole blob.
+    search: Any = None
     #: A name under which the cache remembers these options' digest, so that the console's fast
     #: path (:mod:`siftpdf.quick`) finds a cache hit without building options (the CLI names its
     #: default options).
@@ -68,7 +72,7 @@ class ReadOptions:
 # max_pages does, added explicitly; the password opens a document, it does not change it).
 _NOT_OUTPUT = frozenset({"limits", "password", "in_process", "cache", "allow_private", "verbose", "caller_id",
                          "on_page", "on_event", "first_page",
-                         "last_page", "text_only", "digest_name"})
+                         "last_page", "text_only", "search", "digest_name"})
 
 # The extraction code's files (size, mtime): an upgrade or edit changes the output, so it
 # changes the key.

@@ -121,7 +121,9 @@ def test_the_text_blob_holds_every_page_as_the_pages_do(tmp_path: Path, own_cach
     with siftpdf.open_doc(path, in_process=True) as doc:
         full = list(doc.pages())
     view, sha, digest, entry = _entry(own_cache)
-    blob = view.text("default", sha, digest)
+    text = view.text("default", sha, digest)
+    assert text is not None
+    blob = list(text.pages())
     assert blob == [slim(record) for record in full]
     assert [r for r in view.records("default", sha, digest, entry) if "page" in r] == full
     regex = compile_pattern("page 6")

@@ -52,3 +52,23 @@ def test_the_lines_of_a_search_on_bytes_are_those_of_the_search_on_text(pattern:
         on_bytes = search._matching_lines(text.encode(), page_filter)
         on_text = search._matching_lines_of_text(text, text.split("\n"), page_filter)
         assert on_bytes is search._EMPTY_MATCH or on_bytes == on_text, (pattern, page["page"])
+
+
+@pytest.mark.parametrize("pattern", [*PATTERNS, r"zz\s+nothing", r"baz\s+zz", r"3\.5\s*\S", "e\\s*$"])
+@pytest.mark.parametrize("context", [0, 2])
+def test_the_pages_a_search_of_the_text_blob_leaves_out_match_nothing(pattern: str, context: int) -> None:
+    from siftpdf.cacheread import TextBlob, encode_text
+
+    regex = search.compile_pattern(pattern)
+    page_filter = search.page_filter(regex)
+    blob = TextBlob.decode(encode_text(PAGES * 3))
+    assert blob is not None
+    every = list(blob.pages())
+    assert every == PAGES * 3
+    if page_filter is None:
+        return
+    some = list(blob.pages(page_filter))
+    assert _shown(list(search.grep_pages(some, regex, context))) == _shown(list(search.grep_pages(every, regex,
+                                                                                                   context)))
+    if pattern == "needle":
+        assert [page["page"] for page in some] == [3, 3, 3]  # the others are not read

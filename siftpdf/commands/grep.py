@@ -44,11 +44,13 @@ def command(pattern: str, sources: tuple[str, ...], case: str | None, max_count:
       siftpdf grep -i 'learning rate' a.pdf b.pdf c.jsonl
     """
     from ..ranges import PageRange
-    from ..search import GrepState, compile_pattern, write_matches
+    from ..search import GrepState, compile_pattern, page_filter, write_matches
     from ..sources import open_source
 
     regex = compile_pattern(pattern, {"ignore": True, "sensitive": False}.get(case or ""))
-    read_options.text_only = True  # grep reads the text of pages only: a cache hit reads the text blob
+    # grep reads only the text of pages, and of those only the pages its filter matches: a
+    # cache hit reads them from the document's text blob, found by one search of it.
+    read_options.text_only, read_options.search = True, page_filter(regex)
     wanted = PageRange.parse(page_range) if page_range else None
     ctx = click.get_current_context()
     state = GrepState()
