@@ -4,7 +4,7 @@ Layout under the cache dir (``SIFTPDF_CACHE_DIR``, else ``$XDG_CACHE_HOME/siftpd
 ``~/.cache/siftpdf``), two diskcache stores:
 
 ``docs/``
-    ``doc|CLASS|SHA256|OPTIONS`` → the document, as JSON text (a hit then imports no pickle):
+    ``doc|CLASS|SHA256|OPTIONS`` → the document, in marshal's bytes (a hit imports no pickle):
     ``meta``, ``done``, ``size`` (bytes of its pages), ``fetched_at``, and, for a
     password-protected one, a salted verifier of the password (never the password). Written
     only once every page is stored, so a document is whole or absent.

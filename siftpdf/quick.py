@@ -10,8 +10,8 @@ pages are written here with the same code the commands use (:func:`siftpdf.slice
 click would refuse, an error before the first byte of output, a miss) returns None and the
 command runs the usual way, which then says what is wrong.
 
-Imports: ``os`` and ``sys`` here; sqlite3, json, pickle (the document entry) and, for grep,
-re2 when used. Not typing, dataclasses or click.
+Imports: ``os`` and ``sys`` here; sqlite3, and for pages json (its records), for grep re2.
+Not typing, dataclasses, click, pickle; grep's text view not even json or re.
 """
 
 from __future__ import annotations
@@ -163,16 +163,18 @@ def _cached(source: str, given: dict[str, Any]) -> tuple[View, str, str, dict[st
     return view, sha or "", digest or "", entry
 
 
-def _is_class(name: str) -> bool:
-    import re
+_CLASS_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
 
-    return re.fullmatch(r"[A-Za-z0-9_.-]{1,64}", name) is not None
+
+def _is_class(name: str) -> bool:
+    """A caller class cache.check_class takes (or declined: click says what is wrong)."""
+    return 0 < len(name) <= 64 and all(ch in _CLASS_CHARACTERS for ch in name)
 
 
 def _document(found: tuple[View, str, str, dict[str, Any]], source: str, first: int = 1,
               last: int | None = None, text_only: bool = False, search: Any = None) -> Any:
     """The Document of a hit, as :func:`siftpdf.shared.open_cached` gives it for these needs."""
-    from .docstream import Document, require_text, with_source
+    from .document import Document, require_text, with_source
 
     view, sha, digest, entry = found
     cls = _env("SIFTPDF_CALLER_CLASS") or "default"
