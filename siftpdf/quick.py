@@ -106,6 +106,13 @@ def answer(args: list[str]) -> int | None:
     if parsed is None or any(_env(name) for name in _DECLINE_ENV):
         return None
     command, positional, given = parsed
+    try:
+        return _answer(command, positional, given)
+    except Exception:  # noqa: BLE001  (a cache that cannot be read, before any output: click reports it)
+        return None
+
+
+def _answer(command: str, positional: list[str], given: dict[str, Any]) -> int | None:
     cap = _number(given.get("cap", _env("SIFTPDF_CAP") or str(DEFAULT_CAP)), 200)
     max_pages = _number(given.get("max_pages", str(DEFAULT_MAX_PAGES)), 1)
     if cap is None or max_pages is None or len(positional) != 2 or sys.stdout is None:
@@ -139,13 +146,15 @@ def _cached(source: str, given: dict[str, Any]) -> tuple[View, str, str, dict[st
     cls = _env("SIFTPDF_CALLER_CLASS") or "default"
     if not os.path.isdir(directory) or not _is_class(cls):
         return None
-    try:
-        fd = os.open(source, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    import stat
+
+    try:  # a pipe or a device is never opened here: its writer would see it closed again
+        if not stat.S_ISREG(os.stat(source).st_mode):
+            return None
+        fd = os.open(source, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except (OSError, ValueError):
         return None
-    try:
-        import stat
-
+    try:  # opened (as the command does: a file it may not read is an error), never read
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             return None

@@ -163,3 +163,34 @@ def test_help_is_answered_without_click_on_a_wide_terminal(args: list[str]) -> N
     assert out.decode() == HELP[args[0] if len(args) == 2 else ""]
     narrow = _run(args, {"COLUMNS": "60"})
     assert narrow[3] and narrow[:3] == _run(args, {"COLUMNS": "60"}, via_click=True)[:3]
+
+
+def test_a_pipe_is_left_to_the_command_unopened(cached: tuple[Path, Path], tmp_path: Path) -> None:
+    import threading
+
+    fifo = tmp_path / "fifo.pdf"
+    os.mkfifo(fifo)
+    data = cached[0].read_bytes()
+
+    def write() -> None:
+        with open(fifo, "wb") as writer:  # waits for the one reader: the command's own open
+            writer.write(data)
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    try:
+        code, out, err, clicked = _run(["pages", "2", str(fifo)])
+    finally:
+        writer.join(timeout=60)
+    assert (code, err) == (0, b"") and clicked
+    assert out == _run(["pages", "2", str(cached[0])])[1]
+
+
+def test_a_damaged_cache_is_reported_by_the_command(cached: tuple[Path, Path], own_cache: Path) -> None:
+    (own_cache / "docs" / "cache.db").write_bytes(b"not a database" * 100)
+    for name in ("cache.db-wal", "cache.db-shm"):
+        (own_cache / "docs" / name).unlink(missing_ok=True)
+    args = ["pages", "2", str(cached[0])]
+    fast = _run(args)
+    assert fast[3] and fast[0] != 0
+    assert fast[:3] == _run(args, via_click=True)[:3]
