@@ -292,13 +292,20 @@ class Store:
                 if entry is not None:
                     self.remove(key, entry)
                     count += 1
+                else:  # an entry no longer readable (another Python's marshal): gone all the same
+                    self.docs.delete(key)
+                    self.pages.evict(key.split("|", 1)[1])
             elif key.startswith((f"url|{cls}|", f"file|{cls}|")):
                 self.docs.delete(key)
         return count
 
     def prune(self) -> dict[str, int]:
-        """Drop pages left by interrupted extractions (no whole document owns them), URL entries
-        whose document is gone, and whole documents over the cap."""
+        """Drop pages left by interrupted extractions (no whole document owns them), URL and file
+        entries whose document is gone, document entries no longer readable, and whole
+        documents over the cap."""
+        for key in list(self.docs.iterkeys()):
+            if isinstance(key, str) and key.startswith("doc|") and document_entry(self.docs.get(key)) is None:
+                self.docs.delete(key)  # its pages are orphans now
         owned = {_tag(e["class"], e["sha256"], e["options"]) for _, e in self.entries()}
         orphans = 0
         for key in list(self.pages.iterkeys()):

@@ -164,3 +164,20 @@ def test_eviction_and_clear_and_prune_remove_blob_and_file_entries(tmp_path: Pat
     assert store.clear("default") == 1
     assert not [k for k in store.docs.iterkeys() if k.startswith("file|")]
     assert not list(store.pages.iterkeys())
+
+
+def test_an_entry_that_no_longer_reads_is_pruned_and_cleared(tmp_path: Path, own_cache: Path) -> None:
+    for word in ("amber", "basalt"):
+        path = tmp_path / f"{word}.pdf"
+        path.write_bytes(_pdf(word))
+        _texts(path)
+    store = Store(own_cache)
+    keys = [key for key, _ in store.entries()]
+    for key in keys:
+        store.docs.set(key, b"\xff not marshal")  # as another Python's marshal would read
+    assert store.entries() == []
+    assert store.prune()["orphan_pages"] == 8  # three pages and a blob each
+    assert not [k for k in store.docs.iterkeys() if k.startswith("doc|")]
+    store.docs.set(keys[0], b"\xff")
+    store.clear("default")
+    assert not list(store.docs.iterkeys())
