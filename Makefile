@@ -42,7 +42,8 @@ lint: $(STAMP)
 	$(BIN)/ruff check siftpdf tests bench tools
 	$(BIN)/mypy siftpdf
 
-# Man pages and completions, generated from the commands (tests fail when they are stale).
+# Man pages, completions and the --help texts (siftpdf/helptext.py), generated from the
+# commands (tests fail when they are stale).
 docs: $(STAMP)
 	$(BIN)/python tools/gendocs.py
 

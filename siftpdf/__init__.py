@@ -111,14 +111,18 @@ def grep(pattern: str, source: Source, *, ignore_case: bool | None = None, conte
     ``"3-5,9"``; at most ``max_count`` matches. A bad pattern or range raises
     :class:`siftpdf.errors.UsageError`.
     """
+    from dataclasses import replace
+
     from .ranges import PageRange
-    from .search import compile_pattern, grep_pages, match_records
+    from .search import compile_pattern, grep_pages, match_records, page_filter
 
     regex = compile_pattern(pattern, ignore_case)
     wanted = PageRange.parse(pages) if pages else None
     label = "-" if source is None or source == "-" else os.fspath(source)
     found = 0
-    with open_doc(source, options, **kwargs) as doc:
+    # Only the text of the pages the pattern may match is read (a cache hit's text blob).
+    options = replace(options or read_options(**kwargs), text_only=True, search=page_filter(regex))
+    with open_doc(source, options) as doc:
         if wanted:
             wanted.check(doc.extracted_count)
         records = (r for r in doc.pages() if wanted is None or r["page"] in wanted)

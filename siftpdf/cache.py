@@ -4,13 +4,23 @@ Layout under the cache dir (``SIFTPDF_CACHE_DIR``, else ``$XDG_CACHE_HOME/siftpd
 ``~/.cache/siftpdf``), two diskcache stores:
 
 ``docs/``
-    ``doc|CLASS|SHA256|OPTIONS`` → the document: ``meta``, ``done``, ``size`` (bytes of its
-    pages), ``fetched_at``, and, for a password-protected one, a salted verifier of the password
-    (never the password). Written only once every page is stored, so a document is whole or
-    absent. ``url|CLASS|URL`` → ``sha256``, ``etag``, ``last_modified``, ``final_url``,
+    ``doc|CLASS|SHA256|OPTIONS`` → the document, in marshal's bytes (a hit imports no pickle):
+    ``meta``, ``done``, ``size`` (bytes of its pages), ``fetched_at``, and, for a
+    password-protected one, a salted verifier of the password (never the password). Written
+    only once every page is stored, so a document is whole or absent.
+    ``url|CLASS|URL`` → ``sha256``, ``etag``, ``last_modified``, ``final_url``,
     ``fetched_at``: what a URL served last time.
+    ``file|CLASS|PATH`` → ``STAMP SHA256``: the content hash of the local file at PATH
+    (resolved) when its device, inode, size, mtime and ctime were STAMP, so a cache hit on a
+    file it has seen does not read it (:func:`siftpdf.cacheread.file_stamp`).
+    ``digest|NAME|CODE`` → an options digest the console's fast path looks up instead of
+    building the options (:mod:`siftpdf.quick`).
 ``pages/``
-    ``CLASS|SHA256|OPTIONS|N`` → page N's record as JSON, tagged with its document.
+    ``CLASS|SHA256|OPTIONS|N`` → page N's record as JSON, tagged with its document;
+    ``CLASS|SHA256|OPTIONS|text`` → the document's text blob: every page's ``page``, ``status``,
+    ``text`` (and ``error``) in one entry (:func:`siftpdf.cacheread.encode_text`), written with
+    the document entry, so grep reads a document in one get and one decode. Evicted with the
+    document (same tag).
 
 ``OPTIONS`` is :meth:`siftpdf.sources.ReadOptions.digest`: the options that change the output.
 Nothing is shared across classes, so a ``restricted`` caller's pages are invisible to others.
@@ -21,19 +31,31 @@ first. This module imports no PDF engine and no HTTP client: a cache hit stays c
 from __future__ import annotations
 
 import json
-import os
 import re
 import threading
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .cacheread import (  # noqa: F401  (View and _fetch: the cache's reading side, named here too)
+    View,
+    _fetch,
+    digest_key,
+    doc_key,
+    document_entry,
+    encode_entry,
+    encode_text,
+    file_key,
+    page_key,
+    tag,
+    text_key,
+    url_key,
+)
+from .cacheread import default_dir as _default_dir
 from .errors import UsageError
 
 DEFAULT_MAX_AGE = 24 * 3600
-_BATCH = 64
 DEFAULT_SIZE = 1 << 30
 RESTRICTED = "restricted"
 _CLASS = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
@@ -41,11 +63,7 @@ _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kKmMgGtT]?)(i?[bB])?\s*$")
 
 
 def default_dir() -> Path:
-    env = os.environ.get("SIFTPDF_CACHE_DIR")
-    if env:
-        return Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "siftpdf"
+    return Path(_default_dir())
 
 
 def parse_size(text: str) -> int:
@@ -92,20 +110,8 @@ def password_check(password: str, sha: str) -> str:
     return hashlib.pbkdf2_hmac("sha256", password.encode("utf-8"), bytes.fromhex(sha), 20_000).hex()
 
 
-def _doc_key(cls: str, sha: str, digest: str) -> str:
-    return f"doc|{cls}|{sha}|{digest}"
-
-
-def _url_key(cls: str, url: str) -> str:
-    return f"url|{cls}|{url.split('#', 1)[0]}"
-
-
-def _page_key(cls: str, sha: str, digest: str, page: int) -> str:
-    return f"{cls}|{sha}|{digest}|{page}"
-
-
-def _tag(cls: str, sha: str, digest: str) -> str:
-    return f"{cls}|{sha}|{digest}"
+_doc_key, _url_key, _page_key, _tag, _file_key, _digest_key, _text_key = (
+    doc_key, url_key, page_key, tag, file_key, digest_key, text_key)
 
 
 # diskcache's own eviction works key by key; ours works on whole documents.
@@ -164,13 +170,25 @@ class Store:
 
     # -- documents ---------------------------------------------------------------------------
     def document(self, cls: str, sha: str, digest: str) -> dict[str, Any] | None:
-        entry = self.docs.get(_doc_key(cls, sha, digest))
-        return entry if isinstance(entry, dict) else None
+        return document_entry(self.docs.get(_doc_key(cls, sha, digest)))
 
     def put_page(self, cls: str, sha: str, digest: str, record: dict[str, Any]) -> int:
         raw = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
         self.pages.set(_page_key(cls, sha, digest, int(record["page"])), raw, tag=_tag(cls, sha, digest))
         return len(raw.encode("utf-8"))
+
+    def put_text(self, cls: str, sha: str, digest: str, pages: list[dict[str, Any]]) -> int:
+        """The document's text blob (pages as :func:`siftpdf.cacheread.slim` records)."""
+        raw = encode_text(pages)
+        self.pages.set(_text_key(cls, sha, digest), raw, tag=_tag(cls, sha, digest))
+        return len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8"))
+
+    def put_file(self, cls: str, path: str, stamp: str, sha: str) -> None:
+        """Remember the content hash of the local file at ``path`` with this stamp."""
+        self.docs.set(_file_key(cls, path), f"{stamp} {sha}")
+
+    def put_digest(self, name: str, digest: str) -> None:
+        self.docs.set(_digest_key(name), digest)
 
     def put_document(self, cls: str, sha: str, digest: str, meta: dict[str, Any], done: dict[str, Any],
                      page_numbers: list[int], size: int, password: str | None,
@@ -183,16 +201,16 @@ class Store:
             entry["text_pages"] = text_pages
         if password is not None:
             entry["password_check"] = password_check(password, sha)
-        self.docs.set(_doc_key(cls, sha, digest), entry)
+        self.docs.set(_doc_key(cls, sha, digest), encode_entry(entry))
         self.evict(keep=_doc_key(cls, sha, digest))
 
     def touch_document(self, cls: str, sha: str, digest: str) -> None:
         key = _doc_key(cls, sha, digest)
         with self.docs.transact():
-            entry = self.docs.get(key)
-            if isinstance(entry, dict):
+            entry = document_entry(self.docs.get(key))
+            if entry is not None:
                 entry["fetched_at"] = time.time()
-                self.docs.set(key, entry)
+                self.docs.set(key, encode_entry(entry))
 
     def drop_pages(self, cls: str, sha: str, digest: str) -> None:
         self.pages.evict(_tag(cls, sha, digest))
@@ -211,8 +229,8 @@ class Store:
         found = []
         for key in list(self.docs.iterkeys()):
             if isinstance(key, str) and key.startswith("doc|"):
-                entry = self.docs.get(key)
-                if isinstance(entry, dict):
+                entry = document_entry(self.docs.get(key))
+                if entry is not None:
                     found.append((key, entry))
         found.sort(key=lambda item: float(item[1].get("fetched_at") or 0))
         return found
@@ -270,17 +288,24 @@ class Store:
             if not isinstance(key, str):
                 continue
             if key.startswith(f"doc|{cls}|"):
-                entry = self.docs.get(key)
-                if isinstance(entry, dict):
+                entry = document_entry(self.docs.get(key))
+                if entry is not None:
                     self.remove(key, entry)
                     count += 1
-            elif key.startswith(f"url|{cls}|"):
+                else:  # an entry no longer readable (another Python's marshal): gone all the same
+                    self.docs.delete(key)
+                    self.pages.evict(key.split("|", 1)[1])
+            elif key.startswith((f"url|{cls}|", f"file|{cls}|")):
                 self.docs.delete(key)
         return count
 
     def prune(self) -> dict[str, int]:
-        """Drop pages left by interrupted extractions (no whole document owns them), URL entries
-        whose document is gone, and whole documents over the cap."""
+        """Drop pages left by interrupted extractions (no whole document owns them), URL and file
+        entries whose document is gone, document entries no longer readable, and whole
+        documents over the cap."""
+        for key in list(self.docs.iterkeys()):
+            if isinstance(key, str) and key.startswith("doc|") and document_entry(self.docs.get(key)) is None:
+                self.docs.delete(key)  # its pages are orphans now
         owned = {_tag(e["class"], e["sha256"], e["options"]) for _, e in self.entries()}
         orphans = 0
         for key in list(self.pages.iterkeys()):
@@ -288,7 +313,7 @@ class Store:
                 if self.pages.delete(key):
                     orphans += 1
         live = {(e["class"], e["sha256"]) for _, e in self.entries()}
-        stale_urls = 0
+        stale_urls = stale_files = 0
         for key in list(self.docs.iterkeys()):
             if isinstance(key, str) and key.startswith("url|"):
                 entry = self.docs.get(key)
@@ -296,134 +321,16 @@ class Store:
                 if not isinstance(entry, dict) or (cls, entry.get("sha256")) not in live:
                     self.docs.delete(key)
                     stale_urls += 1
+            elif isinstance(key, str) and key.startswith("file|"):
+                entry = self.docs.get(key)
+                cls = key.split("|", 2)[1]
+                if not isinstance(entry, str) or (cls, entry.rpartition(" ")[2]) not in live:
+                    self.docs.delete(key)
+                    stale_files += 1
         evicted = len(self.evict())
-        return {"orphan_pages": orphans, "stale_urls": stale_urls, "evicted_documents": evicted}
+        return {"orphan_pages": orphans, "stale_urls": stale_urls, "stale_files": stale_files,
+                "evicted_documents": evicted}
 
 
 def open_store(settings: CacheSettings) -> Store:
     return Store(settings.path, settings.size_limit)
-
-
-class View:
-    """Read-only access to the stores, for the cache-hit path.
-
-    Opening a ``diskcache.Cache`` writes its settings (about twenty commits) and reopens its
-    connection, ~20 ms per store, and importing diskcache costs ~15 ms more: too slow for a hit.
-    A view runs only SELECTs on diskcache's ``Cache`` table and decodes the values as
-    ``diskcache.Disk.fetch`` does (:func:`_fetch`; a test holds the two to the same answers).
-    A store that does not exist yet is simply empty.
-    """
-
-    def __init__(self, directory: Path) -> None:
-        self.directory = directory
-        self._parts: dict[str, Any] = {}
-
-    def _part(self, name: str) -> Any:
-        if self._parts.get(name) is None:
-            import sqlite3
-
-            path = self.directory / name / "cache.db"
-            if not path.exists():
-                return None  # not yet: another process may create it while we wait for a lock
-            connection = sqlite3.connect(str(path), timeout=60, isolation_level=None, check_same_thread=False)
-            self._parts[name] = (connection, str(self.directory / name))
-        return self._parts[name]
-
-    def _get(self, name: str, key: str) -> Any:
-        part = self._part(name)
-        if part is None:
-            return None
-        import sqlite3
-
-        connection, folder = part
-        try:  # a str key is stored as itself with raw = 1
-            row = connection.execute("SELECT expire_time, mode, filename, value FROM Cache WHERE key = ? AND raw = 1",
-                                     (key,)).fetchone()
-        except sqlite3.OperationalError:  # another process is creating the store right now
-            return None
-        if row is None or (row[0] is not None and row[0] < time.time()):
-            return None
-        try:
-            return _fetch(folder, row[1], row[2], row[3])
-        except OSError:  # its file was removed by an eviction meanwhile
-            return None
-
-    def document(self, cls: str, sha: str, digest: str) -> dict[str, Any] | None:
-        entry = self._get("docs", _doc_key(cls, sha, digest))
-        return entry if isinstance(entry, dict) else None
-
-    def url(self, cls: str, url: str) -> dict[str, Any] | None:
-        entry = self._get("docs", _url_key(cls, url))
-        return entry if isinstance(entry, dict) else None
-
-    def page(self, cls: str, sha: str, digest: str, page: int) -> dict[str, Any] | None:
-        raw = self._get("pages", _page_key(cls, sha, digest, page))
-        if raw is None:
-            return None
-        record: dict[str, Any] = json.loads(raw)
-        return record
-
-    def records(self, cls: str, sha: str, digest: str, entry: dict[str, Any],
-                start: int = 1, stop: int | None = None) -> Iterator[dict[str, Any]]:
-        """The cached document as doc-stream records, its pages ``start`` to ``stop`` (the
-        others are neither read nor decoded). A page gone missing (evicted by another process
-        meanwhile) ends the stream with an error rather than a silent gap."""
-        yield {"meta": dict(entry["meta"])}
-        numbers: list[int] = [n for n in entry["page_numbers"] if n >= start and (stop is None or n <= stop)]
-        for start in range(0, len(numbers), _BATCH):
-            batch = numbers[start:start + _BATCH]
-            found = self._pages(cls, sha, digest, batch)
-            for number in batch:
-                if number not in found:
-                    from .errors import UnreadableError
-
-                    raise UnreadableError(f"cache entry lost page {number} (run the command again)")
-                yield found[number]
-        yield {"done": dict(entry["done"])}
-
-    def _pages(self, cls: str, sha: str, digest: str, numbers: list[int]) -> dict[int, dict[str, Any]]:
-        """Several pages in one query (a 700-page grep is then a dozen queries, not 700)."""
-        import sqlite3
-
-        part = self._part("pages")
-        if part is None:
-            return {}
-        connection, folder = part
-        keys = {_page_key(cls, sha, digest, number): number for number in numbers}
-        marks = ",".join("?" * len(keys))
-        try:
-            rows = connection.execute(f"SELECT key, expire_time, mode, filename, value FROM Cache "
-                                      f"WHERE raw = 1 AND key IN ({marks})", list(keys)).fetchall()
-        except sqlite3.OperationalError:
-            return {}
-        found: dict[int, dict[str, Any]] = {}
-        now = time.time()
-        for key, expire, mode, filename, value in rows:
-            if expire is not None and expire < now:
-                continue
-            try:
-                found[keys[key]] = json.loads(_fetch(folder, mode, filename, value))
-            except OSError:
-                continue
-        return found
-
-
-def _fetch(folder: str, mode: int, filename: str | None, value: Any) -> Any:
-    """A value as ``diskcache.Disk.fetch(mode, filename, value, read=False)`` returns it
-    (diskcache 5: modes 1 raw, 2 binary file, 3 text file, 4 pickle inline or in a file)."""
-    if mode == 1:
-        return bytes(value) if isinstance(value, memoryview) else value
-    if mode == 2:
-        with open(os.path.join(folder, str(filename)), "rb") as reader:
-            return reader.read()
-    if mode == 3:
-        with open(os.path.join(folder, str(filename)), encoding="UTF-8") as reader:
-            return reader.read()
-    if mode == 4:
-        import pickle
-
-        if value is None:
-            with open(os.path.join(folder, str(filename)), "rb") as reader:
-                return pickle.load(reader)
-        return pickle.loads(value)
-    raise OSError(f"unknown diskcache value mode {mode}")

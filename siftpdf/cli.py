@@ -1,16 +1,22 @@
 """The console command ``siftpdf``. This module stays light: :func:`main` starts the
 extraction child of a command line that names a local PDF (:mod:`siftpdf.warm`) before click
 and the library are imported, so that the child's start-up overlaps the parent's. The click
-group is :mod:`siftpdf.commands.group`; its names (``cli``, ``usage_error`` …) are read here too."""
+group is :mod:`siftpdf.commands.group`; its names (``cli``, ``usage_error`` …) are read here too.
+
+Before all that, two fast paths answer without click: ``--help`` from the text click wrote
+at ``make docs`` (:mod:`siftpdf.helptext`), and a cache hit of ``pages`` or ``grep``
+(:mod:`siftpdf.quick`)."""
 
 from __future__ import annotations
 
+import os
 import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+HELP_OPTIONS = ("-h", "--help")
 COMMANDS = {
     "sniff": "siftpdf.commands.sniff",
     "extract": "siftpdf.commands.extract",
@@ -26,12 +32,85 @@ COMMANDS = {
 
 
 def main() -> None:
+    args = sys.argv[1:]
+    code = _help(args)
+    if code is None:
+        from .quick import answer
+
+        code = answer(args)
+    if code is not None:  # answered without click: end as the group's main does
+        _exit(code)
     from .warm import prestart
 
-    prestart(sys.argv[1:])
+    prestart(args)
     from .commands.group import main as run
 
     run()
+
+
+def _help(args: list[str]) -> int | None:
+    """``siftpdf --help`` and ``siftpdf COMMAND --help`` from the text click wrote for them
+    (siftpdf/helptext.py, made by ``make docs``), when the terminal is as wide as click's
+    widest help (80 columns), so the text is what click would print; else None."""
+    if not (len(args) == 1 and args[0] in HELP_OPTIONS or
+            len(args) == 2 and args[0] in COMMANDS and args[1] in HELP_OPTIONS) or sys.stdout is None:
+        return None
+    if _columns() < 80:
+        return None
+    from .helptext import HELP
+
+    text = HELP.get(args[0] if len(args) == 2 else "")
+    if text is None:
+        return None
+    try:
+        sys.stdout.reconfigure(encoding="utf-8", errors="replace")  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):
+        pass
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader went away: not an error (as the group's main)
+        pass
+    except (OSError, ValueError) as exc:
+        from .commands.group import report, typed_error
+
+        error = typed_error(exc)
+        report(error, False)
+        return error.exit_code
+    return 0
+
+
+def _columns() -> int:
+    """The terminal's width as click's help formatter reads it (shutil.get_terminal_size,
+    whose import this spares)."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 80
+        columns = columns or 80
+    return columns
+
+
+def _exit(code: int) -> None:
+    """End now, as the group's main does after a command (siftpdf.commands.group._exit_now):
+    what stdout and stderr hold is written, the interpreter's teardown is skipped."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):
+            if stream is sys.stdout:
+                try:
+                    devnull = os.open(os.devnull, os.O_WRONLY)
+                    os.dup2(devnull, sys.stdout.fileno())
+                except (OSError, ValueError, AttributeError):
+                    pass
+    os._exit(code)
 
 
 def __getattr__(name: str) -> Any:

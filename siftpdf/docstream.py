@@ -8,10 +8,15 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable, Iterator
-from typing import IO, Any
 
-from .errors import NoTextError, UnreadableError, from_record
+from .document import Document, require_text, with_source  # noqa: F401  (named here too)
+from .errors import UnreadableError, from_record
+
+# Not typing's TYPE_CHECKING: typing costs the console's fast path (siftpdf.quick) its import.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+    from typing import IO, Any
 
 FORMAT = 1
 
@@ -148,114 +153,6 @@ def _meta_problem(meta: Any) -> str | None:
     if labels is not None and not (isinstance(labels, list) and all(isinstance(x, str) for x in labels)):
         return '"page_labels" of the meta is not a list of strings'
     return None
-
-
-def require_text(records: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:
-    """Pass records through; when the document ends with no page of text, raise NoTextError.
-    The source is closed however this ends, so what it holds (locks, a child) is released at
-    once, not when it is garbage-collected: a long-running service depends on that."""
-    seen_text = False
-    statuses: dict[str, int] = {}
-    salvaged = False
-    first_error = ""
-    try:
-        for record in records:
-            status = record.get("status")
-            if status == "text":
-                seen_text = True
-            elif status == "failed":
-                first_error = first_error or str(record.get("error") or "").removeprefix("unreadable PDF (").rstrip(")")
-            if status is not None:
-                statuses[status] = statuses.get(status, 0) + 1
-                salvaged = salvaged or record.get("engine") not in (None, "pdfium")
-            elif "meta" in record:
-                salvaged = (record["meta"].get("engine") or {}).get("name") not in (None, "pdfium")
-            if "done" in record and not seen_text:
-                raise _no_text_error(statuses, salvaged, first_error)
-            yield record
-    finally:
-        close = getattr(records, "close", None)
-        if close:
-            close()
-
-
-def _no_text_error(statuses: dict[str, int], salvaged: bool, first_error: str) -> Exception:
-    """Why a document gave no text: scanned (pages with images), damaged (a repaired or
-    salvaged file whose pages hold nothing), blank, or unreadable (every page failed)."""
-    if statuses.get("no_text") or statuses.get("garbled"):
-        return NoTextError("no text layer (scanned PDF?)")
-    if not statuses.get("empty"):
-        # Every page failed: that is an unreadable document, not a scanned one.
-        return UnreadableError(f"unreadable PDF (no page could be extracted: {first_error})" if first_error
-                               else "unreadable PDF (no pages)")
-    if salvaged or first_error:
-        return UnreadableError("unreadable PDF (damaged: the pages recovered from it hold neither text nor images)",
-                               hint="the file is damaged or truncated: get a complete copy")
-    blank = NoTextError("no text (every page is blank: no text and no images)")
-    blank.hint = None  # nothing to recognize: OCR would not help
-    return blank
-
-
-class Document:
-    """A doc stream being read: ``meta`` at once, pages lazily, ``done`` after the last page."""
-
-    def __init__(self, records: Iterator[dict[str, Any]],
-                 on_close: Callable[[], None] | None = None) -> None:
-        self._records = records
-        self._on_close = on_close
-        self.done: dict[str, Any] | None = None
-        try:
-            first = next(records, None)
-        except BaseException:
-            self.close()
-            raise
-        if first is None or "meta" not in first:
-            self.close()
-            if first is not None and "error" in first:
-                raise from_record(first)
-            raise UnreadableError("empty doc stream" if first is None else "doc stream without meta")
-        self.meta: dict[str, Any] = first["meta"]
-
-    @property
-    def page_count(self) -> int:
-        return int(self.meta.get("pages") or 0)
-
-    @property
-    def extracted_count(self) -> int:
-        """Pages the stream holds: the page cap may have cut the document short."""
-        max_pages = int(self.meta.get("max_pages") or 0)
-        return min(self.page_count, max_pages) if max_pages > 0 else self.page_count
-
-    def pages(self) -> Iterator[dict[str, Any]]:
-        """Page records in order. Raises the document's typed error if the stream ends in one."""
-        for record in self._records:
-            if "page" in record:
-                yield record
-            elif "done" in record:
-                self.done = record["done"]
-                return
-            elif "error" in record:
-                raise from_record(record)
-
-    def drain(self) -> dict[str, Any] | None:
-        """Read to the end without holding pages, for the ``done`` diagnostics."""
-        for _ in self.pages():
-            pass
-        return self.done
-
-    def close(self) -> None:
-        close = getattr(self._records, "close", None)
-        if close:
-            close()
-        if self._on_close:
-            self._on_close()
-            self._on_close = None
-
-    def __enter__(self) -> Document:
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        self.close()
 
 
 def schema() -> dict[str, Any]:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+# Not typing's TYPE_CHECKING: typing costs the console's fast path (siftpdf.quick) its import.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class SiftError(Exception):

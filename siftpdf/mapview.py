@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .docstream import Document
-from .textview import PageRenderer, render_page
+from .textview import render_page
+
+if TYPE_CHECKING:
+    from .textview import PageRenderer
 
 
 @dataclass

@@ -2,15 +2,28 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from .errors import UsageError
 
 
-@dataclass(frozen=True)
 class PageRange:
-    spec: str
-    parts: tuple[tuple[int, int | None], ...]  # (first, last or None for "to the end")
+    """A parsed range: its ``spec`` and ``parts`` as (first, last or None for "to the end").
+    A plain class, not a dataclass: the console's fast path (siftpdf.quick) does without the
+    dataclasses module's import."""
+
+    __slots__ = ("spec", "parts")
+
+    def __init__(self, spec: str, parts: tuple[tuple[int, int | None], ...]) -> None:
+        self.spec = spec
+        self.parts = parts
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PageRange) and (self.spec, self.parts) == (other.spec, other.parts)
+
+    def __hash__(self) -> int:
+        return hash((self.spec, self.parts))
+
+    def __repr__(self) -> str:
+        return f"PageRange(spec={self.spec!r}, parts={self.parts!r})"
 
     @classmethod
     def parse(cls, spec: str) -> PageRange:
@@ -42,3 +55,9 @@ class PageRange:
 
     def last(self, count: int) -> int:
         return max(count if b is None else b for _, b in self.parts)
+
+    def bounds(self) -> tuple[int, int | None]:
+        """The first page and the last (None when a part runs to the end): the slice a reader
+        of these pages needs."""
+        ends = [b for _, b in self.parts]
+        return self.first(), None if any(b is None for b in ends) else max(b or 0 for b in ends)

@@ -2,23 +2,45 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from typing import Any
-
 from .errors import UsageError
 from .textview import page_text
+
+# Not typing's TYPE_CHECKING, and no dataclass: the console's fast path (siftpdf.quick) greps
+# a cache hit with this module and does without those imports.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Iterator
+    from typing import Any
+
+    from .docstream import Document
+    from .ranges import PageRange
 
 MAX_PATTERN_BYTES = 200
 WINDOW = 200  # characters shown around a match in a long line
 
 
-@dataclass(frozen=True)
 class Line:
-    page: int
-    text: str
-    is_match: bool
-    number: int  # 1-based line number within the page
+    """A line grep shows: a match, or context around one."""
+
+    __slots__ = ("page", "text", "is_match", "number")
+
+    def __init__(self, page: int, text: str, is_match: bool, number: int) -> None:
+        self.page = page
+        self.text = text
+        self.is_match = is_match
+        self.number = number  # 1-based line number within the page
+
+    def _key(self) -> tuple[int, str, bool, int]:
+        return self.page, self.text, self.is_match, self.number
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Line) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"Line(page={self.page!r}, text={self.text!r}, is_match={self.is_match!r}, number={self.number!r})"
 
 
 def compile_pattern(pattern: str, ignore_case: bool | None = None) -> Any:
@@ -84,10 +106,20 @@ def grep_pages(pages: Iterable[dict[str, Any]], regex: Any, context: int = 1) ->
         if record.get("status") != "text":
             continue
         text = page_text(record)
-        if page_filter is not None and not page_filter.search(text):
-            continue  # one search per page instead of one per line: most pages do not match
-        every = text.split("\n")
-        matching_every = _matching_lines(text, every, page_filter) if page_filter is not None else None
+        every: list[str] | None = None
+        matching_every = None
+        if page_filter is not None:
+            # One search per page instead of one per line: most pages do not match. On the
+            # UTF-8 bytes, which re2 searches as they are (a str costs its wrapper more than
+            # the search on a page): the same search, the same answer.
+            data = text.encode("utf-8")
+            if page_filter.search(data) is None:
+                continue
+            every = text.split("\n")
+            matching_every = _matching_lines(data, page_filter)
+            if matching_every is _EMPTY_MATCH:
+                matching_every = _matching_lines_of_text(text, every, page_filter)
+        every = every if every is not None else text.split("\n")
         # Blank lines only separate blocks of the text view: context is the neighbouring text.
         keep = [i for i, line in enumerate(every) if line.strip()]
         lines = [every[i] for i in keep]
@@ -119,7 +151,32 @@ def grep_pages(pages: Iterable[dict[str, Any]], regex: Any, context: int = 1) ->
             yield group
 
 
-def _matching_lines(text: str, lines: list[str], page_filter: Any) -> set[int] | None:
+_EMPTY_MATCH: set[int] = set()
+
+
+def _matching_lines(data: bytes, page_filter: Any) -> set[int] | None:
+    """:func:`_matching_lines_of_text` on the page's UTF-8 bytes: the same matches (re2 walks
+    a str on its bytes too), unless one is empty, after which a str search steps a character
+    and a bytes search a byte: then :data:`_EMPTY_MATCH`, for the search on the text."""
+    from bisect import bisect_right
+
+    starts = [0]
+    at = data.find(b"\n")
+    while at >= 0:
+        starts.append(at + 1)
+        at = data.find(b"\n", at + 1)
+    found: set[int] = set()
+    for match in page_filter.finditer(data):
+        start, end = match.span()
+        if start == end:
+            return _EMPTY_MATCH
+        if b"\n" in data[start:end]:
+            return None
+        found.add(bisect_right(starts, start) - 1)
+    return found
+
+
+def _matching_lines_of_text(text: str, lines: list[str], page_filter: Any) -> set[int] | None:
     """The indices of the lines that match, from one pass of the multi-line pattern over the
     page. None when a match crosses a line break: such a match could hide a line's own match,
     so the lines are then searched one by one."""
@@ -135,6 +192,11 @@ def _matching_lines(text: str, lines: list[str], page_filter: Any) -> set[int] |
             return None
         found.add(bisect_right(starts, match.start()) - 1)
     return found
+
+
+def page_filter(regex: Any) -> Any:
+    """The pattern grep searches whole pages with first (see :func:`_page_filter`), or None."""
+    return _page_filter(regex)
 
 
 def _page_filter(regex: Any) -> Any:
@@ -193,3 +255,42 @@ def _context(lines: list[Line]) -> list[Line]:
             break
         result.append(line)
     return result
+
+
+class GrepState:
+    """What `siftpdf grep` has written so far, over its sources: matching lines, characters
+    (for --cap) and groups (for the '--' between them)."""
+
+    def __init__(self) -> None:
+        self.matches = 0
+        self.chars = 0
+        self.groups = 0
+
+
+def write_matches(doc: Document, regex: Any, wanted: PageRange | None, context: int, max_count: int, cap: int,
+                  label: str, source: str, as_json: bool, state: GrepState, write: Callable[[str], object]) -> None:
+    """`siftpdf grep` over one document: its lines (after ``label``) or, ``as_json``, its match
+    records, written with ``write``, until ``max_count`` matches or ``cap`` characters in all."""
+    if wanted:
+        wanted.check(doc.extracted_count)
+    pages = (r for r in doc.pages() if wanted is None or r["page"] in wanted)
+    for group in grep_pages(pages, regex, context):
+        group = limit_matches(group, max_count - state.matches)
+        state.matches += sum(1 for line in group if line.is_match)
+        if as_json:
+            from .docstream import dumps
+
+            for match in match_records(group, source):
+                write(dumps({"match": match}) + "\n")
+        else:
+            text = ("--\n" if state.groups and context else "") + format_group(group, label)
+            if state.chars + len(text) > cap:
+                write(f"[output cut at --cap {cap} characters]\n")
+                state.matches = max(state.matches, 1)
+                state.chars = cap
+                return
+            state.chars += len(text)
+            write(text)
+        state.groups += 1
+        if state.matches >= max_count:
+            return

@@ -65,8 +65,8 @@ def clean(url: str, options: ReadOptions, cap: int, pages: str | None = None,
     with ``markdown`` the Markdown view (SPEC §7.3). grep's lines are lines either way."""
     wanted, regex = parse_query(pages, grep)
     if wanted is not None:
-        last = max(b or 0 for _, b in wanted.parts) if all(b is not None for _, b in wanted.parts) else None
-        options = replace(options, first_page=wanted.first(), last_page=last)
+        first, last = wanted.bounds()
+        options = replace(options, first_page=first, last_page=last)
     doc = _open(url, options)
     if not isinstance(doc, Document):
         return _other_clean(url, doc, cap, wanted, regex, markdown)

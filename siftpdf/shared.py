@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from .cache import Store, View, open_store, password_check
+from .cacheread import file_stamp, slim
 from .docstream import Document, require_text
 from .errors import BusyError, FetchError, NotPdfError, SiftError
 from .log import Log
@@ -126,10 +127,66 @@ def _extract(data: bytes, options: ReadOptions) -> Generator[dict[str, Any], Non
 
 # -- local bytes -------------------------------------------------------------------------------
 
+def local_file(handle: Any) -> tuple[str, str] | None:
+    """The resolved path and stamp (:func:`siftpdf.cacheread.file_stamp`) of the regular file
+    open as ``handle``, or None for anything else (a pipe, a device)."""
+    import os
+    import stat
+
+    try:
+        st = os.fstat(handle.fileno())
+        if not stat.S_ISREG(st.st_mode):
+            return None
+        return os.path.realpath(handle.name), file_stamp(st)
+    except (OSError, AttributeError, TypeError, ValueError):
+        return None
+
+
+def open_known(local: tuple[str, str] | None, name: str | None, options: ReadOptions) -> Document | None:
+    """The cached Document of a local file whose content hash the cache remembers for its
+    current stamp, without reading it; None when the cache does not know the file as it is
+    now (then it is read and hashed, and remembered: :func:`open_cached`)."""
+    if local is None:
+        return None
+    view = _view(options.cache.path)
+    sha = view.file(options.cache.caller_class, *local)
+    if sha is None:
+        return None
+    digest = options.digest()
+    doc = _hit(view, sha, digest, options, name, None)
+    if doc is not None:
+        _remember_digest(view, digest, options)
+    return doc
+
+
+def _remember_digest(view: View, digest: str, options: ReadOptions, store: Store | None = None) -> None:
+    """Note the digest of named options (the CLI's defaults) for the console's fast path; a
+    cache that cannot be written is no reason to fail a read."""
+    name = options.digest_name
+    if name is None or options.render or view.digest(name) == digest:
+        return
+    try:
+        (store or open_store(options.cache)).put_digest(name, digest)
+    except Exception:  # noqa: BLE001  (sqlite3 or OS errors of a read-only or busy cache)
+        pass
+
+
+def _remember_file(view: View, local: tuple[str, str] | None, sha: str, options: ReadOptions,
+                   store: Store | None = None) -> None:
+    """Note the content hash of a local file for its stamp (see :func:`open_known`)."""
+    if local is None or view.file(options.cache.caller_class, *local) == sha:
+        return
+    try:
+        (store or open_store(options.cache)).put_file(options.cache.caller_class, local[0], local[1], sha)
+    except Exception:  # noqa: BLE001  (sqlite3 or OS errors of a read-only or busy cache)
+        pass
+
+
 def open_cached(data: bytes, name: str | None, options: ReadOptions, extra: dict[str, Any] | None = None,
-                locks: list[FileLock] | None = None) -> Document:
+                locks: list[FileLock] | None = None, local: tuple[str, str] | None = None) -> Document:
     """The Document of PDF bytes, from the cache or extracted into it. Takes ownership of
-    ``locks`` (released once the work is done, or at once on a hit)."""
+    ``locks`` (released once the work is done, or at once on a hit). ``local`` is the (path,
+    stamp) of the local file the bytes are, whose content hash is then remembered."""
     locks = list(locks or [])
     try:
         sha = _sha256(data)
@@ -138,6 +195,8 @@ def open_cached(data: bytes, name: str | None, options: ReadOptions, extra: dict
         doc = _hit(view, sha, digest, options, name, extra)
         if doc is not None:
             _release(locks)
+            _remember_file(view, local, sha, options)
+            _remember_digest(view, digest, options)
             return doc
         lock = flight_lock(options.cache.path, f"content|{options.cache.caller_class}|{sha}|{digest}")
         if not lock.acquire(_flight_wait(options)):
@@ -148,6 +207,8 @@ def open_cached(data: bytes, name: str | None, options: ReadOptions, extra: dict
             _release(locks)
             return doc
         store = open_store(options.cache)
+        _remember_file(view, local, sha, options, store)
+        _remember_digest(view, digest, options, store)
     except BaseException:
         _release(locks)
         raise
@@ -177,10 +238,9 @@ def _hit(view: View, sha: str, digest: str, options: ReadOptions, name: str | No
         return None  # cached text of a protected document only for a caller with its password
     _log(options).event("pdf", "cached", source=name, title=entry["meta"].get("title") or None,
                         pages=len(entry.get("page_numbers") or []))
-    if entry.get("text_pages") and (options.first_page > 1 or options.last_page):  # has text: the slice only
-        records = view.records(cls, sha, digest, entry, options.first_page, options.last_page)
-        return Document(_with_source(records, name, extra))
-    return Document(_with_source(require_text(view.records(cls, sha, digest, entry)), name, extra))
+    records, check = view.read(cls, sha, digest, entry, options.first_page, options.last_page, options.text_only,
+                               options.search)
+    return Document(_with_source(require_text(records) if check else records, name, extra))
 
 
 class _Writer:
@@ -193,6 +253,7 @@ class _Writer:
         self.numbers: list[int] = []
         self.size = 0
         self.text_pages = 0
+        self.text: list[dict[str, Any]] = []  # the text blob, written with the document
 
     def add(self, record: dict[str, Any]) -> None:
         if "meta" in record:
@@ -202,12 +263,14 @@ class _Writer:
             self.size += self.store.put_page(self.cls, self.sha, self.digest, record)
             self.numbers.append(int(record["page"]))
             self.text_pages += record.get("status") == "text"
+            self.text.append(slim(record))
         elif "done" in record:
             self.done = dict(record["done"])
 
     def commit(self, password: str | None) -> bool:
         if self.meta is None or self.done is None:
             return False
+        self.size += self.store.put_text(self.cls, self.sha, self.digest, self.text)
         self.store.put_document(self.cls, self.sha, self.digest, self.meta, self.done, self.numbers,
                                 self.size, password, self.text_pages)
         return True

@@ -1,24 +1,36 @@
 """A slice of a document's pages, as `siftpdf pages` and the service's `pages` return it:
-at most MAX_PAGES_PER_CALL pages or ``cap`` characters of page-marked text."""
+at most MAX_PAGES_PER_CALL pages or ``cap`` characters of page-marked text.
+
+Light to import (no dataclasses, no typing): the console's fast path (siftpdf.quick) writes
+a cache hit's pages with :func:`write_text` and :func:`write_json`, as the command does."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from .textview import page_renderer, render_page
 
-from .docstream import Document
-from .ranges import PageRange
-from .textview import PageRenderer, render_page
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from .docstream import Document
+    from .ranges import PageRange
+    from .textview import PageRenderer
 
 MAX_PAGES_PER_CALL = 100
 
 
-@dataclass
 class Slice:
-    parts: list[str] = field(default_factory=list)  # rendered pages, in order
-    pages: list[int] = field(default_factory=list)  # their numbers
-    cut_before: int | None = None  # the first page left out by the limits
-    cut_inside: int | None = None  # a page alone over the cap: parts holds all of its text
-    with_text: bool = False  # a returned page has a text layer
+    """The pages taken: ``parts`` (rendered pages, in order) and ``pages`` (their numbers);
+    ``cut_before``, the first page left out by the limits; ``cut_inside``, a page alone over
+    the cap (``parts`` then holds all of its text); ``with_text``: a returned page has a text
+    layer."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.pages: list[int] = []
+        self.cut_before: int | None = None
+        self.cut_inside: int | None = None
+        self.with_text = False
 
 
 def take_pages(doc: Document, wanted: PageRange, cap: int, render: PageRenderer = render_page) -> Slice:
@@ -57,3 +69,42 @@ def rest_of(wanted: PageRange, page: int, count: int) -> str:
         start = max(a, page)
         parts.append(f"{start}-" if b is None else (f"{start}-{end}" if end != start else f"{start}"))
     return ",".join(parts)
+
+
+def write_text(doc: Document, wanted: PageRange, cap: int, label: str, output: str,
+               write: Callable[[str], object]) -> None:
+    """`siftpdf pages`' text view, or its Markdown view (where the notes are escaped like any
+    text), written with ``write``; ``label`` names the source in the notes."""
+    taken = take_pages(doc, wanted, cap, page_renderer(output))
+    said = _escaper(output)
+    if taken.cut_inside is not None:  # one page alone over the cap: give what fits
+        write(taken.parts[0][:cap] + "\n")
+        write(said(f"\n[cut inside page {taken.cut_inside} at --cap {cap} characters; "
+                   f"raise --cap or use: siftpdf grep PATTERN {label}]\n"))
+        return
+    write("".join(taken.parts))
+    if taken.cut_before is not None:
+        rest = rest_of(wanted, taken.cut_before, doc.extracted_count)
+        write(said(f"\n[cut before page {taken.cut_before}: at most {MAX_PAGES_PER_CALL} pages or --cap {cap} "
+                   f"characters per call; go on with: siftpdf pages {rest} {label}]\n"))
+    elif not taken.with_text:
+        doc.drain()  # a document with no text layer at all is an error, not blank pages
+
+
+def write_json(doc: Document, wanted: PageRange, emit: Callable[[dict[str, object]], object]) -> None:
+    """`siftpdf pages --json`: the meta, the wanted pages (at most MAX_PAGES_PER_CALL), the done."""
+    emit({"meta": doc.meta})
+    returned = 0
+    for record in doc.pages():
+        if record["page"] in wanted and returned < MAX_PAGES_PER_CALL:
+            emit(record)
+            returned += 1
+    emit({"done": doc.done or {}})
+
+
+def _escaper(output: str) -> Callable[[str], str]:
+    if output != "markdown":
+        return str
+    from .markdown import escape  # only when asked for: --help and the text view never load it
+
+    return escape

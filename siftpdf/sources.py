@@ -9,7 +9,8 @@ from dataclasses import asdict, dataclass, field, fields, is_dataclass
 from typing import IO, Any
 
 from .cache import CacheSettings
-from .docstream import FORMAT, Document, read_records, require_text
+from .cacheread import code_identity
+from .docstream import FORMAT, Document, read_records, require_text, with_source
 from .errors import TooLargeError, UnreadableError, UsageError
 from .runner import Limits
 from .settings import OrganizeOptions
@@ -43,6 +44,18 @@ class ReadOptions:
     #: hit then reads and decodes no other page. An extraction still yields every page.
     first_page: int = 1
     last_page: int | None = None
+    #: A reader that uses only each page's ``page``, ``status``, ``text`` and ``error`` (the text
+    #: view, grep): a cache hit may then serve the pages from the document's text blob, in one
+    #: read and one decode, as records with only those fields.
+    text_only: bool = False
+    #: A reader that searches every page's text with this compiled pattern and passes over the
+    #: pages it does not match (grep's page filter): a cache hit from the text blob may then
+    #: leave those pages out, found by one search of the whole blob.
+    search: Any = None
+    #: A name under which the cache remembers these options' digest, so that the console's fast
+    #: path (:mod:`siftpdf.quick`) finds a cache hit without building options (the CLI names its
+    #: default options).
+    digest_name: str | None = None
 
     def digest(self) -> str:
         """A short hash of every option that changes the extracted output: part of each cache
@@ -59,23 +72,11 @@ class ReadOptions:
 # max_pages does, added explicitly; the password opens a document, it does not change it).
 _NOT_OUTPUT = frozenset({"limits", "password", "in_process", "cache", "allow_private", "verbose", "caller_id",
                          "on_page", "on_event", "first_page",
-                         "last_page"})
+                         "last_page", "text_only", "search", "digest_name"})
 
-
-_CODE: list[str] = []
-
-
-def _code_identity() -> str:
-    """The extraction code's files (size, mtime): an upgrade or edit changes the output, so it
-    changes the key. Cheaper than the package version (importlib.metadata) on a cache hit."""
-    if not _CODE:
-        from pathlib import Path
-
-        here = Path(__file__).parent
-        stats = [(here / name).stat() for name in ("extraction.py", "engines.py", "_child.py", "evidence.py",
-                                                    "layout.py", "organize.py", "settings.py")]
-        _CODE.append(";".join(f"{st.st_size}:{st.st_mtime_ns}" for st in stats))
-    return _CODE[0]
+# The extraction code's files (size, mtime): an upgrade or edit changes the output, so it
+# changes the key.
+_code_identity = code_identity
 
 
 def _plain(value: Any) -> Any:
@@ -122,7 +123,9 @@ def _lines(head: bytes, stream: IO[bytes]) -> Iterator[bytes]:
 
 
 def open_stream(stream: IO[bytes], name: str | None, options: ReadOptions,
-                on_close: Any = None) -> Document:
+                on_close: Any = None, local: tuple[str, str] | None = None) -> Document:
+    """The Document of a stream, by its kind; ``local`` is the (path, stamp) of the local file
+    the stream reads (:func:`siftpdf.shared.local_file`), remembered with its content hash."""
     head = _read(read_head, stream, name, on_close)
     kind = sniff_bytes(head)
     if kind.kind == "docstream":
@@ -136,7 +139,7 @@ def open_stream(stream: IO[bytes], name: str | None, options: ReadOptions,
         on_close()
     if len(data) > MAX_PDF_BYTES:
         raise TooLargeError(f"too large (PDF over {MAX_PDF_BYTES >> 20} MiB)")
-    return open_pdf_bytes(data, name, options)
+    return open_pdf_bytes(data, name, options, local)
 
 
 def _read(read: Callable[[IO[bytes]], bytes], stream: IO[bytes], name: str | None, on_close: Any) -> bytes:
@@ -149,14 +152,15 @@ def _read(read: Callable[[IO[bytes]], bytes], stream: IO[bytes], name: str | Non
         raise UsageError(f"{name or 'stdin'}: {exc.strerror or exc}") from None
 
 
-def open_pdf_bytes(data: bytes, name: str | None, options: ReadOptions) -> Document:
+def open_pdf_bytes(data: bytes, name: str | None, options: ReadOptions,
+                   local: tuple[str, str] | None = None) -> Document:
     """The Document of PDF bytes: from the shared cache, or extracted (in the child unless
     trusted) under the pool and stored. Pages are organized (SPEC §7) unless the options say
     not to; a render request is never served from the cache (renders are not stored)."""
     from . import shared
 
     if options.cache.enabled and not options.render:
-        return shared.open_cached(data, name, options)
+        return shared.open_cached(data, name, options, local=local)
     return Document(_with_source(require_text(shared.extract(data, options)), name))
 
 
@@ -180,18 +184,7 @@ def report_pages(records: Iterator[dict[str, Any]],
             close()
 
 
-def _with_source(records: Iterator[dict[str, Any]], name: str | None,
-                 extra: dict[str, Any] | None = None) -> Iterator[dict[str, Any]]:
-    try:
-        for record in records:
-            if "meta" in record:
-                record["meta"]["source"] = name
-                record["meta"].update(extra or {})
-            yield record
-    finally:
-        close = getattr(records, "close", None)
-        if close:
-            close()
+_with_source = with_source
 
 
 def open_source(source: str | None, options: ReadOptions | None = None) -> Document:
@@ -213,7 +206,20 @@ def open_source(source: str | None, options: ReadOptions | None = None) -> Docum
         raise UsageError(f"{source}: is a directory") from None
     except OSError as exc:
         raise UsageError(f"{source}: {exc.strerror}") from None
-    return open_stream(handle, source, options, on_close=handle.close)
+    local = None
+    if options.cache.enabled and not options.render:
+        from . import shared
+
+        try:
+            local = shared.local_file(handle)
+            doc = shared.open_known(local, source, options)
+        except BaseException:
+            handle.close()
+            raise
+        if doc is not None:  # a cache hit on a file seen before: not read
+            handle.close()
+            return doc
+    return open_stream(handle, source, options, on_close=handle.close, local=local)
 
 
 def is_url(source: str) -> bool:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+# Not typing's TYPE_CHECKING: typing costs the console's fast path (siftpdf.quick) its import.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
 
-PageRenderer = Callable[[dict[str, Any], bool], str]
+    PageRenderer = Callable[[dict[str, Any], bool], str]
 TABLE_CELL_SEPARATOR = " | "  # how the text view joins a table row's cells (SPEC §7.4)
 
 _NOTES = {

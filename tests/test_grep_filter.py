@@ -13,9 +13,11 @@ PAGES = [
     {"page": 3, "status": "text", "text": "x" * 500 + " needle " + "y" * 500 + "\nneedle again"},
     {"page": 4, "status": "no_text", "text": ""},
     {"page": 5, "status": "text", "text": "1.25 and 3.5\nfoo\nbar\nfoo bar"},
+    {"page": 6, "status": "text", "text": "café crème\nnaïve – ça\n😀 emoji bar\nΘέμα the\n"},
 ]
 PATTERNS = ["beta", "^the", "e$", r"a\sb", r"\bthe\b", "The", "^", "$", r"\s+", r"o\s+b", r"beta\s+beta",
-            "foo|bar", "[^x]{3}bar", r"\d+\.\d+", "needle", r"\Athe", r"end\z", "zz", r"a\s*\n?\s*b"]
+            "foo|bar", "[^x]{3}bar", r"\d+\.\d+", "needle", r"\Athe", r"end\z", "zz", r"a\s*\n?\s*b",
+            "x*", "é?", "(?i)ÇA", r"\pL+", ".", "😀", r"\B", "ç|", "a|"]
 
 
 def _shown(groups: list[list[search.Line]]) -> list[list[tuple[int, str, bool, int]]]:
@@ -35,5 +37,38 @@ def test_a_match_across_lines_falls_back_to_line_by_line() -> None:
     regex = search.compile_pattern(r"beta\s+beta")  # matches the page, no single line
     page_filter = search._page_filter(regex)
     text = PAGES[0]["text"]
-    assert search._matching_lines(text, text.split("\n"), page_filter) is None
+    assert search._matching_lines_of_text(text, text.split("\n"), page_filter) is None
+    assert search._matching_lines(text.encode(), page_filter) is None
     assert list(search.grep_pages(PAGES, regex, 1)) == []
+
+
+@pytest.mark.parametrize("pattern", PATTERNS)
+def test_the_lines_of_a_search_on_bytes_are_those_of_the_search_on_text(pattern: str) -> None:
+    page_filter = search._page_filter(search.compile_pattern(pattern))
+    if page_filter is None:
+        return
+    for page in PAGES:
+        text = page["text"]
+        on_bytes = search._matching_lines(text.encode(), page_filter)
+        on_text = search._matching_lines_of_text(text, text.split("\n"), page_filter)
+        assert on_bytes is search._EMPTY_MATCH or on_bytes == on_text, (pattern, page["page"])
+
+
+@pytest.mark.parametrize("pattern", [*PATTERNS, r"zz\s+nothing", r"baz\s+zz", r"3\.5\s*\S", "e\\s*$"])
+@pytest.mark.parametrize("context", [0, 2])
+def test_the_pages_a_search_of_the_text_blob_leaves_out_match_nothing(pattern: str, context: int) -> None:
+    from siftpdf.cacheread import TextBlob, encode_text
+
+    regex = search.compile_pattern(pattern)
+    page_filter = search.page_filter(regex)
+    blob = TextBlob.decode(encode_text(PAGES * 3))
+    assert blob is not None
+    every = list(blob.pages())
+    assert every == PAGES * 3
+    if page_filter is None:
+        return
+    some = list(blob.pages(page_filter))
+    assert _shown(list(search.grep_pages(some, regex, context))) == _shown(list(search.grep_pages(every, regex,
+                                                                                                   context)))
+    if pattern == "needle":
+        assert [page["page"] for page in some] == [3, 3, 3]  # the others are not read

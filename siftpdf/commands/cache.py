@@ -92,7 +92,7 @@ def prune(cache_dir: Path | None, cache_size: str) -> None:
     store = open_store(CacheSettings(directory=cache_dir, size_limit=parse_size(cache_size)))
     done = store.prune()
     out(f"removed {done['evicted_documents']} documents over the cap, {done['orphan_pages']} orphan pages, "
-        f"{done['stale_urls']} stale URL entries\n")
+        f"{done['stale_urls']} stale URL entries, {done['stale_files']} stale file entries\n")
 
 
 def _size(count: int) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -10,8 +10,6 @@ from ..errors import SiftError
 from .options import cap_option, complete_source, extraction_options, json_option, out, quiet_option
 
 if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
-    from ..ranges import PageRange
-    from ..search import Line
     from ..sources import ReadOptions
 
 
@@ -46,19 +44,24 @@ def command(pattern: str, sources: tuple[str, ...], case: str | None, max_count:
       siftpdf grep -i 'learning rate' a.pdf b.pdf c.jsonl
     """
     from ..ranges import PageRange
-    from ..search import compile_pattern
+    from ..search import GrepState, compile_pattern, page_filter, write_matches
+    from ..sources import open_source
 
     regex = compile_pattern(pattern, {"ignore": True, "sensitive": False}.get(case or ""))
+    # grep reads only the text of pages, and of those only the pages its filter matches: a
+    # cache hit reads them from the document's text blob, found by one search of it.
+    read_options.text_only, read_options.search = True, page_filter(regex)
     wanted = PageRange.parse(page_range) if page_range else None
     ctx = click.get_current_context()
-    state = {"matches": 0, "chars": 0, "groups": 0}
+    state = GrepState()
     errors: list[SiftError] = []
     for source in sources or ("-",):
-        if state["matches"] >= max_count:
+        if state.matches >= max_count:
             break
         label = f"{source}:" if len(sources) > 1 else ""
         try:
-            _grep_one(source, regex, wanted, context, max_count, cap, label, as_json, state, read_options)
+            with open_source(source, read_options) as doc:
+                write_matches(doc, regex, wanted, context, max_count, cap, label, source, as_json, state, out)
         except SiftError as error:
             if len(sources) <= 1:
                 raise
@@ -67,40 +70,4 @@ def command(pattern: str, sources: tuple[str, ...], case: str | None, max_count:
             errors.append(error)
     if errors:
         ctx.exit(2)
-    ctx.exit(0 if state["matches"] else 1)
-
-
-def _grep_one(source: str, regex: Any, wanted: PageRange | None, context: int, max_count: int, cap: int,
-              label: str, as_json: bool, state: dict[str, int], read_options: ReadOptions) -> None:
-    from ..search import format_group, grep_pages, limit_matches
-    from ..sources import open_source
-
-    with open_source(source, read_options) as doc:
-        if wanted:
-            wanted.check(doc.extracted_count)
-        pages = (r for r in doc.pages() if wanted is None or r["page"] in wanted)
-        for group in grep_pages(pages, regex, context):
-            group = limit_matches(group, max_count - state["matches"])
-            state["matches"] += sum(1 for line in group if line.is_match)
-            if as_json:
-                _emit_json(source, group)
-            else:
-                text = ("--\n" if state["groups"] and context else "") + format_group(group, label)
-                if state["chars"] + len(text) > cap:
-                    out(f"[output cut at --cap {cap} characters]\n")
-                    state["matches"] = max(state["matches"], 1)
-                    state["chars"] = cap
-                    return
-                state["chars"] += len(text)
-                out(text)
-            state["groups"] += 1
-            if state["matches"] >= max_count:
-                return
-
-
-def _emit_json(source: str, group: list[Line]) -> None:
-    from ..docstream import dumps
-    from ..search import match_records
-
-    for match in match_records(group, source):
-        out(dumps({"match": match}) + "\n")
+    ctx.exit(0 if state.matches else 1)

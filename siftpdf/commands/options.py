@@ -21,6 +21,14 @@ if TYPE_CHECKING:  # completion is imported when a shell asks for it; the librar
     from ..sources import ReadOptions
 
 DEFAULT_CAP = 40_000
+DEFAULT_MAX_PAGES = 2000
+
+
+def options_name(max_pages: int) -> str:
+    """The name the cache remembers the digest of the extraction options under when only
+    --max-pages is given (or nothing), for the console's fast path (siftpdf.quick), which
+    answers such command lines only. siftpdf.quick.options_name is this function."""
+    return f"cli:{max_pages}"
 
 F = Callable[..., Any]
 
@@ -185,7 +193,7 @@ def extraction_options(func: F) -> F:
     func = cache_options(func)
 
     @_stack(
-        click.option("--max-pages", type=click.IntRange(min=1), default=2000, show_default=True,
+        click.option("--max-pages", type=click.IntRange(min=1), default=DEFAULT_MAX_PAGES, show_default=True,
                      help="Extract at most this many pages (the meta still counts them all)."),
         click.option("--deadline", type=FiniteFloatRange(min=0.1), default=60.0, show_default=True,
                      help="Seconds before the extraction child is killed."),
@@ -215,7 +223,8 @@ def extraction_options(func: F) -> F:
         ctx.call_on_close(progress.close)
         options = ReadOptions(
             limits=Limits(deadline=deadline, max_pages=max_pages, memory=memory_limit << 20),
-            password=password, in_process=in_process, on_page=progress, organize=organize)
+            password=password, in_process=in_process, on_page=progress, organize=organize,
+            digest_name=None if settings or raw else options_name(max_pages))  # what siftpdf.quick answers
         return func(*args, read_options=options, **kwargs)
 
     return wrapper

@@ -1,0 +1,311 @@
+"""The console's fast path: a cache hit of ``siftpdf pages`` or ``siftpdf grep`` on a local
+PDF, answered without click and without building options.
+
+A cache hit is mostly start-up: click, the option machinery and the library's imports cost
+several times what reading the pages does. When a command line is one this module knows to
+answer the same way (one local source, the default extraction options but for --max-pages,
+a handful of output options) and the cache knows the file as it is now (:meth:`siftpdf.cacheread.View.file`), the
+pages are written here with the same code the commands use (:func:`siftpdf.slices.write_text`,
+:func:`siftpdf.search.write_matches`). Anything else (an option not listed here, a value
+click would refuse, an error before the first byte of output, a miss) returns None and the
+command runs the usual way, which then says what is wrong.
+
+Imports: ``os`` and ``sys`` here; sqlite3, and for pages json (its records), for grep re2.
+Not typing, dataclasses, click, pickle; grep's text view not even json or re.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    from .cacheread import View
+
+# The options answered here, as click spells them: name -> (key, takes a value, flag value).
+_COMMON: dict[str, tuple[str, bool, Any]] = {
+    "--cap": ("cap", True, None),
+    "-q": ("quiet", False, True), "--quiet": ("quiet", False, True),
+    "--cache-dir": ("cache_dir", True, None),
+    "--max-pages": ("max_pages", True, None),
+}
+_PAGES = {**_COMMON, "--text": ("text", False, True), "--json": ("json", False, True)}
+_GREP = {
+    **_COMMON,
+    "-i": ("case", False, "ignore"), "--ignore-case": ("case", False, "ignore"),
+    "-s": ("case", False, "sensitive"), "--case-sensitive": ("case", False, "sensitive"),
+    "-m": ("max_count", True, None), "--max-count": ("max_count", True, None),
+    "-C": ("context", True, None), "--context": ("context", True, None),
+    "--pages": ("pages", True, None), "--json": ("json", False, True),
+}
+OPTIONS = {"pages": _PAGES, "grep": _GREP}
+# Environment variables of the commands' options; one this path does not read declines it.
+_DECLINE_ENV = ("SIFTPDF_PASSWORD", "SIFTPDF_CACHE_SIZE")
+DEFAULT_CAP = 40_000  # commands.options.DEFAULT_CAP (a test holds these equal)
+DEFAULT_MAX_PAGES = 2000  # commands.options.DEFAULT_MAX_PAGES
+
+
+def options_name(max_pages: int) -> str:
+    """commands.options.options_name: the name of the options' digest in the cache."""
+    return f"cli:{max_pages}"
+
+
+def parse(args: list[str]) -> tuple[str, list[str], dict[str, Any]] | None:
+    """The command, its arguments and its options, when every word is one this path knows;
+    else None. Options may come between arguments and take ``--name value``,
+    ``--name=value`` and ``-x value`` (click's spellings), the last one given winning."""
+    if not args or args[0] not in OPTIONS:
+        return None
+    known = OPTIONS[args[0]]
+    positional: list[str] = []
+    given: dict[str, Any] = {}
+    words = iter(args[1:])
+    for word in words:
+        if word == "-" or not word.startswith("-"):
+            positional.append(word)
+            continue
+        name, equals, value = word.partition("=") if word.startswith("--") else (word, "", "")
+        spec = known.get(name)
+        if spec is None:
+            return None  # '--', bundled short options, -m5, anything not answered here
+        key, takes_value, flag = spec
+        if not takes_value:
+            if equals:
+                return None
+            given[key] = flag
+            continue
+        if not equals:
+            value = next(words, None)  # type: ignore[assignment]
+            if value is None:
+                return None
+        given[key] = value
+    return args[0], positional, given
+
+
+def _number(text: str | None, least: int) -> int | None:
+    """An integer option's value as click's IntRange(min=least) takes it, or None to decline
+    (only plain digits: click also takes signs, spaces and underscores, left to it)."""
+    if text is None or not text.isascii() or not text.isdigit():
+        return None
+    value = int(text)
+    return value if value >= least else None
+
+
+def _env(name: str) -> str | None:
+    return os.environ.get(name) or None  # click ignores an empty variable
+
+
+def answer(args: list[str]) -> int | None:
+    """Answer a cache-hit command line and return its exit status, or None (having written
+    nothing) when the command should run the usual way."""
+    parsed = parse(args)
+    if parsed is None or any(_env(name) for name in _DECLINE_ENV):
+        return None
+    command, positional, given = parsed
+    try:
+        return _answer(command, positional, given)
+    except Exception:  # noqa: BLE001  (a cache that cannot be read, before any output: click reports it)
+        return None
+
+
+def _answer(command: str, positional: list[str], given: dict[str, Any]) -> int | None:
+    cap = _number(given.get("cap", _env("SIFTPDF_CAP") or str(DEFAULT_CAP)), 200)
+    max_pages = _number(given.get("max_pages", str(DEFAULT_MAX_PAGES)), 1)
+    if cap is None or max_pages is None or len(positional) != 2 or sys.stdout is None:
+        return None
+    given["max_pages"] = max_pages
+    source = positional[1]
+    if command == "pages":
+        output = "json" if given.get("json") else "text" if given.get("text") else _env_output()
+        if output is None or (given.get("json") and given.get("text")):
+            return None
+        return _pages(positional[0], source, cap, output, given)
+    return _grep(positional[0], source, cap, given)
+
+
+def _env_output() -> str | None:
+    """SIFTPDF_FORMAT as the pages command reads it: text when unset; None (decline) for the
+    Markdown view, which this path does not write, and for a wrong value, which click reports."""
+    value = os.environ.get("SIFTPDF_FORMAT", "").strip().lower()
+    return value if value in ("text", "json") else "text" if not value else None
+
+
+def _cached(source: str, given: dict[str, Any]) -> tuple[View, str, str, dict[str, Any]] | None:
+    """The view, content hash, options digest and document entry of a hit, or None."""
+    from . import cacheread
+
+    if not source or source == "-" or ("://" in source and source.split("://", 1)[0].lower() in ("http", "https")):
+        return None
+    if given.get("cache_dir") == "":
+        return None  # click makes a path of it; left to it
+    directory = given.get("cache_dir") or cacheread.default_dir()
+    cls = _env("SIFTPDF_CALLER_CLASS") or "default"
+    if not os.path.isdir(directory) or not _is_class(cls):
+        return None
+    import stat
+
+    try:  # a pipe or a device is never opened here: its writer would see it closed again
+        if not stat.S_ISREG(os.stat(source).st_mode):
+            return None
+        fd = os.open(source, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except (OSError, ValueError):
+        return None
+    try:  # opened (as the command does: a file it may not read is an error), never read
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return None
+        path = os.path.realpath(source)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    view = cacheread.View(directory)
+    sha = view.file(cls, path, cacheread.file_stamp(st))
+    digest = view.digest(options_name(given["max_pages"])) if sha else None
+    entry = view.document(cls, sha, digest) if sha and digest else None
+    if entry is None or entry.get("password_check") is not None:
+        return None
+    return view, sha or "", digest or "", entry
+
+
+_CLASS_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
+
+
+def _is_class(name: str) -> bool:
+    """A caller class cache.check_class takes (or declined: click says what is wrong)."""
+    return 0 < len(name) <= 64 and all(ch in _CLASS_CHARACTERS for ch in name)
+
+
+def _document(found: tuple[View, str, str, dict[str, Any]], source: str, first: int = 1,
+              last: int | None = None, text_only: bool = False, search: Any = None) -> Any:
+    """The Document of a hit, as :func:`siftpdf.shared.open_cached` gives it for these needs."""
+    from .document import Document, require_text, with_source
+
+    view, sha, digest, entry = found
+    cls = _env("SIFTPDF_CALLER_CLASS") or "default"
+    records, check = view.read(cls, sha, digest, entry, first, last, text_only, search)
+    return Document(with_source(require_text(records) if check else records, source))
+
+
+def _pages(spec: str, source: str, cap: int, output: str, given: dict[str, Any]) -> int | None:
+    from .errors import SiftError
+    from .ranges import PageRange
+
+    try:
+        wanted = PageRange.parse(spec)
+    except SiftError:
+        return None
+    found = _cached(source, given)
+    if found is None:
+        return None
+    first, last = wanted.bounds()
+    doc = _document(found, source, first, last)
+    try:
+        wanted.check(doc.extracted_count)
+    except SiftError:
+        doc.close()
+        return None
+
+    def run() -> int:
+        from .slices import write_json, write_text
+
+        with doc:
+            if output == "json":
+                write_json(doc, wanted, _emit)
+            else:
+                write_text(doc, wanted, cap, source, output, sys.stdout.write)
+        return 0
+
+    return _finish(run, output == "json")
+
+
+def _grep(pattern: str, source: str, cap: int, given: dict[str, Any]) -> int | None:
+    from .errors import SiftError
+    from .ranges import PageRange
+    from .search import GrepState, compile_pattern, page_filter, write_matches
+
+    max_count = _number(given.get("max_count", "100"), 1)
+    context = _number(given.get("context", "1"), 0)
+    if max_count is None or context is None:
+        return None
+    try:
+        wanted = PageRange.parse(given["pages"]) if given.get("pages") else None
+    except SiftError:
+        return None
+    found = _cached(source, given)
+    if found is None:
+        return None
+    try:  # compiled after the cache lookup: re2's import is for hits only
+        regex = compile_pattern(pattern, {"ignore": True, "sensitive": False}.get(given.get("case") or ""))
+    except SiftError:
+        return None
+    doc = _document(found, source, text_only=True, search=page_filter(regex))
+    if wanted:
+        try:
+            wanted.check(doc.extracted_count)
+        except SiftError:
+            doc.close()
+            return None
+    state = GrepState()
+
+    def run() -> int:
+        with doc:
+            write_matches(doc, regex, wanted, context, max_count, cap, "", source, bool(given.get("json")), state,
+                          sys.stdout.write)
+        return 0 if state.matches else 1
+
+    return _finish(run, bool(given.get("json")))
+
+
+def _emit(record: dict[str, Any]) -> None:
+    from .docstream import write_record
+
+    write_record(sys.stdout, record)
+
+
+def _finish(run: Callable[[], int], as_json: bool) -> int:
+    """Run the command's writing as the click group would: stdout UTF-8 whatever the locale,
+    a reader that went away is no error, any other failure reported the siftpdf way."""
+    try:
+        sys.stdout.reconfigure(encoding="utf-8", errors="replace")  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):
+        pass
+    try:
+        code = run()
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:
+        _silence_stdout()
+        return 0
+    except KeyboardInterrupt:
+        _say("siftpdf: interrupted")
+        return 130
+    except Exception as exc:  # noqa: BLE001  (what the group's invoke does with any failure)
+        from .commands.group import report, typed_error
+
+        error = typed_error(exc)
+        report(error, as_json)
+        try:
+            sys.stdout.flush()
+        except (OSError, ValueError):
+            _silence_stdout()
+        return error.exit_code
+
+
+def _silence_stdout() -> None:
+    from .commands.group import _silence_stdout as silence
+
+    silence()
+
+
+def _say(text: str) -> None:
+    try:
+        sys.stderr.write(text + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
+

@@ -1,0 +1,183 @@
+"""A cache hit on a local file it has seen does not read the file: the file's content hash is
+remembered for its stamp (device, inode, size, mtime, ctime) and hashed again when any of them
+changes. And the per-document text blob: consistent with the pages, evicted with them."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import make_fixtures
+import pytest
+
+import siftpdf
+from siftpdf import shared, sources
+from siftpdf.cache import Store
+from siftpdf.cacheread import View, slim
+from siftpdf.search import compile_pattern, grep_pages
+
+
+def _pdf(word: str, pages: int = 3) -> bytes:
+    return make_fixtures.pages_doc(pages, f"Doc {word}", {n: [f"The {word} page {n}.", make_fixtures.FILLER]
+                                                          for n in range(1, pages + 1)})
+
+
+def _texts(path: Path, **options: Any) -> list[str]:
+    with siftpdf.open_doc(path, in_process=True, **options) as doc:
+        return [record["text"] for record in doc.pages()]
+
+
+@pytest.fixture
+def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
+    """How many times a source was read (sniffed and read whole) and a document extracted."""
+    counts = {"reads": 0, "extractions": 0}
+    read, extract = sources.open_stream, shared._extract
+
+    def counting_read(*args: Any, **kwargs: Any) -> Any:
+        counts["reads"] += 1
+        return read(*args, **kwargs)
+
+    def counting_extract(*args: Any, **kwargs: Any) -> Any:
+        counts["extractions"] += 1
+        return extract(*args, **kwargs)
+
+    monkeypatch.setattr(sources, "open_stream", counting_read)
+    monkeypatch.setattr(shared, "_extract", counting_extract)
+    return counts
+
+
+def test_a_hit_on_a_known_file_does_not_read_it(tmp_path: Path, counted: dict[str, int]) -> None:
+    path = tmp_path / "a.pdf"
+    path.write_bytes(_pdf("amber"))
+    first = _texts(path)
+    assert counted == {"reads": 1, "extractions": 1}
+    assert _texts(path) == first and "The amber page 2." in first[1]
+    assert counted == {"reads": 1, "extractions": 1}
+
+
+def test_a_file_replaced_under_the_same_path_is_read_again(tmp_path: Path, counted: dict[str, int]) -> None:
+    path = tmp_path / "a.pdf"
+    path.write_bytes(_pdf("amber"))
+    _texts(path)
+    other = tmp_path / "b.pdf"
+    other.write_bytes(_pdf("basalt"))
+    os.replace(other, path)  # a new inode under the old name
+    assert "The basalt page 1." in _texts(path)[0]
+    assert counted == {"reads": 2, "extractions": 2}
+    path.write_bytes(_pdf("cobalt", 4))  # rewritten in place: another size
+    assert "The cobalt page 1." in _texts(path)[0]
+    assert counted == {"reads": 3, "extractions": 3}
+
+
+def test_a_touched_file_is_hashed_again_and_found_the_same(tmp_path: Path, counted: dict[str, int]) -> None:
+    path = tmp_path / "a.pdf"
+    path.write_bytes(_pdf("amber"))
+    first = _texts(path)
+    later = time.time() + 100
+    os.utime(path, (later, later))
+    assert _texts(path) == first
+    assert counted == {"reads": 2, "extractions": 1}  # read and hashed: the same document
+    assert _texts(path) == first
+    assert counted == {"reads": 2, "extractions": 1}  # and remembered with its new stamp
+
+
+def test_another_path_to_the_same_file_is_the_same_entry(tmp_path: Path, counted: dict[str, int]) -> None:
+    path = tmp_path / "a.pdf"
+    path.write_bytes(_pdf("amber"))
+    link = tmp_path / "link.pdf"
+    link.symlink_to(path)
+    first = _texts(path)
+    assert _texts(link) == first
+    assert counted == {"reads": 1, "extractions": 1}  # the resolved path is the key
+
+
+def test_file_entries_are_per_caller_class(tmp_path: Path, counted: dict[str, int]) -> None:
+    path = tmp_path / "a.pdf"
+    path.write_bytes(_pdf("amber"))
+    _texts(path)
+    _texts(path, caller_class="restricted")
+    assert counted == {"reads": 2, "extractions": 2}
+
+
+def test_without_the_cache_the_file_is_always_read(tmp_path: Path, counted: dict[str, int]) -> None:
+    path = tmp_path / "a.pdf"
+    path.write_bytes(_pdf("amber"))
+    _texts(path, cache=False)
+    _texts(path, cache=False)
+    assert counted == {"reads": 2, "extractions": 2}
+
+
+def _entry(own_cache: Path) -> tuple[View, str, str, dict[str, Any]]:
+    store = Store(own_cache)
+    [(_, entry)] = store.entries()
+    return View(own_cache), entry["sha256"], entry["options"], entry
+
+
+def test_the_text_blob_holds_every_page_as_the_pages_do(tmp_path: Path, own_cache: Path) -> None:
+    path = tmp_path / "a.pdf"
+    path.write_bytes(_pdf("amber", 70))  # more than one batch of pages
+    with siftpdf.open_doc(path, in_process=True) as doc:
+        full = list(doc.pages())
+    view, sha, digest, entry = _entry(own_cache)
+    text = view.text("default", sha, digest)
+    assert text is not None
+    blob = list(text.pages())
+    assert blob == [slim(record) for record in full]
+    assert [r for r in view.records("default", sha, digest, entry) if "page" in r] == full
+    regex = compile_pattern("page 6")
+    shown = [[(x.page, x.text, x.is_match, x.number) for x in group] for group in grep_pages(full, regex)]
+    assert shown and shown == [[(x.page, x.text, x.is_match, x.number) for x in group]
+                               for group in grep_pages(blob, regex)]
+    assert Store(own_cache).total_size() > sum(len(r["text"]) for r in full) * 2  # pages and blob counted
+
+
+def test_grep_reads_the_blob_and_without_it_the_pages(tmp_path: Path, own_cache: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "a.pdf"
+    path.write_bytes(_pdf("amber", 5))
+    found = list(siftpdf.grep("amber page 4", path, in_process=True))
+    assert [m["page"] for m in found] == [4]
+    view, sha, digest, entry = _entry(own_cache)
+    records, check = view.read("default", sha, digest, entry, text_only=True)
+    assert check and [sorted(r) for r in records if "page" in r][0] == ["page", "status", "text"]
+    Store(own_cache).pages.delete(f"default|{sha}|{digest}|text")  # a cache written before blobs
+    assert view.text_records("default", sha, digest, entry) is None
+    assert list(siftpdf.grep("amber page 4", path, in_process=True)) == found
+
+
+def test_eviction_and_clear_and_prune_remove_blob_and_file_entries(tmp_path: Path, own_cache: Path) -> None:
+    paths = []
+    for word in ("amber", "basalt"):
+        paths.append(tmp_path / f"{word}.pdf")
+        paths[-1].write_bytes(_pdf(word))
+        _texts(paths[-1])
+    store = Store(own_cache)
+    (old_key, old), _ = store.entries()
+    store.evict(limit=store.total_size() - 1)  # the older goes
+    assert [entry["meta"]["title"] for _, entry in store.entries()] == ["Doc basalt"]
+    assert not [k for k in store.pages.iterkeys() if old["sha256"] in k]  # its pages and blob
+    assert store.prune()["stale_files"] == 1  # its file entry pointed at nothing now
+    files = [k for k in store.docs.iterkeys() if k.startswith("file|")]
+    assert len(files) == 1 and files[0].endswith("basalt.pdf")
+    assert store.clear("default") == 1
+    assert not [k for k in store.docs.iterkeys() if k.startswith("file|")]
+    assert not list(store.pages.iterkeys())
+
+
+def test_an_entry_that_no_longer_reads_is_pruned_and_cleared(tmp_path: Path, own_cache: Path) -> None:
+    for word in ("amber", "basalt"):
+        path = tmp_path / f"{word}.pdf"
+        path.write_bytes(_pdf(word))
+        _texts(path)
+    store = Store(own_cache)
+    keys = [key for key, _ in store.entries()]
+    for key in keys:
+        store.docs.set(key, b"\xff not marshal")  # as another Python's marshal would read
+    assert store.entries() == []
+    assert store.prune()["orphan_pages"] == 8  # three pages and a blob each
+    assert not [k for k in store.docs.iterkeys() if k.startswith("doc|")]
+    store.docs.set(keys[0], b"\xff")
+    store.clear("default")
+    assert not list(store.docs.iterkeys())

@@ -1,0 +1,196 @@
+"""The console's fast paths: a cache hit of pages or grep answered without click
+(siftpdf.quick), and --help from the generated text (siftpdf.helptext). Each must write what
+the click command writes, byte for byte, with its exit status; anything else goes to click."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import run_siftpdf
+
+from siftpdf import quick
+from siftpdf.cli import COMMANDS
+from siftpdf.commands import options
+from siftpdf.helptext import HELP
+
+CLICK = "import sys; sys.argv[0] = 'siftpdf'; from siftpdf.commands.group import main; main()"
+
+
+def _run(args: list[str], env: dict[str, str] | None = None, via_click: bool = False) -> tuple[int, bytes, bytes, bool]:
+    """Exit status, stdout, stderr, and whether click was imported."""
+    full = dict(os.environ, PYTHONPROFILEIMPORTTIME="1", **(env or {}))
+    argv = [sys.executable, "-c", CLICK, *args] if via_click else [sys.executable, "-m", "siftpdf", *args]
+    done = subprocess.run(argv, capture_output=True, env=full, timeout=120)
+    lines = done.stderr.decode().splitlines()
+    clicked = any(line.startswith("import time:") and line.split("|")[-1].strip() == "click" for line in lines)
+    err = "\n".join(line for line in lines if not line.startswith("import time:")).encode()
+    return done.returncode, done.stdout, err, clicked
+
+
+@pytest.fixture
+def cached(fixtures: Path, tmp_path: Path) -> tuple[Path, Path]:
+    """Two documents in the cache: the three-page fixture and a longer one (a copy, so that a
+    test may change it)."""
+    three = tmp_path / "three.pdf"
+    shutil.copy(fixtures / "three_page.pdf", three)
+    long = tmp_path / "long.pdf"
+    shutil.copy(fixtures / "long.pdf", long)
+    for path in (three, long):
+        assert run_siftpdf("extract", str(path)).returncode == 0
+    return three, long
+
+
+ANSWERED = [
+    "pages 2 {three}",
+    "pages 1-3 {three}",
+    "pages -q 1,3 {three}",
+    "pages 1 --json {three}",
+    "pages 2- --cap 300 {long}",
+    "pages --cap=250 1 {long}",
+    "pages 3 --text {three}",
+    "pages 1- -q {long}",
+    "grep velvet {three}",
+    "grep -i VELVET {three}",
+    "grep -s Velvet {three}",
+    "grep -C 0 -m 1 a {long}",
+    "grep --json e {long}",
+    "grep --pages 2-3 a {three}",
+    "grep zzzqqq {three}",
+    "grep --cap 200 e {long}",
+    "grep --context=3 --max-count=4 the {long}",
+    "grep -m 2 --ignore-case -s The {long}",
+    "grep --max-pages 2000 -i the {three}",
+]
+DECLINED = [
+    "pages 9 {three}",
+    "pages x {three}",
+    "pages 2 --markdown {three}",
+    "pages 2 --cap 100 {three}",
+    "pages 2 --text --json {three}",
+    "pages 2 --raw {three}",
+    "grep ( {three}",
+    "grep -m5 a {three}",
+    "grep -iC0 a {three}",
+    "grep a {three} {long}",
+    "grep --pages 9 a {three}",
+    "grep -m 0 a {three}",
+    "grep -- -a {three}",
+    "pages 1 --no-cache {three}",
+    "pages 1 --max-pages 2 {three}",
+    "pages 1 --max-pages 0 {three}",
+]
+
+
+def _args(line: str, paths: tuple[Path, Path]) -> list[str]:
+    return [word.format(three=paths[0], long=paths[1]) for word in line.split()]
+
+
+@pytest.mark.parametrize("line", ANSWERED)
+def test_the_fast_path_writes_what_the_command_writes(cached: tuple[Path, Path], line: str) -> None:
+    args = _args(line, cached)
+    fast = _run(args)
+    slow = _run(args, via_click=True)
+    assert not fast[3] and slow[3]  # answered without click, and the other way with it
+    assert fast[:3] == slow[:3]
+
+
+@pytest.mark.parametrize("line", DECLINED)
+def test_what_the_fast_path_does_not_answer_goes_to_click(cached: tuple[Path, Path], line: str) -> None:
+    args = _args(line, cached)
+    fast = _run(args)
+    assert fast[3]
+    assert fast[:3] == _run(args, via_click=True)[:3]
+
+
+@pytest.mark.parametrize("env", [{"SIFTPDF_CAP": "300"}, {"SIFTPDF_FORMAT": "json"}, {"SIFTPDF_FORMAT": " Text "},
+                                 {"SIFTPDF_CAP": ""}, {"SIFTPDF_FORMAT": "bogus"}, {"SIFTPDF_CAP": "12"},
+                                 {"SIFTPDF_PASSWORD": "x"}, {"SIFTPDF_CACHE_SIZE": "nonsense"},
+                                 {"SIFTPDF_FORMAT": "markdown"}])
+def test_environment_variables_are_read_as_click_reads_them(cached: tuple[Path, Path], env: dict[str, str]) -> None:
+    args = ["pages", "1-3", str(cached[0])]
+    assert _run(args, env)[:3] == _run(args, env, via_click=True)[:3]
+
+
+def test_a_changed_file_is_not_served_from_its_old_entry(cached: tuple[Path, Path]) -> None:
+    three, long = cached
+    shutil.copy(long, three)
+    args = ["pages", "1", str(three)]
+    assert _run(args)[1] == _run(["pages", "1", str(long)])[1]
+    assert not _run(args)[3]  # known again, now as the other document
+
+
+def test_a_reader_that_goes_away_is_no_error(cached: tuple[Path, Path]) -> None:
+    reader = subprocess.Popen([sys.executable, "-m", "siftpdf", "grep", "-m", "1000", "e", str(cached[1])],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert reader.stdout is not None and reader.stderr is not None
+    reader.stdout.read(10)
+    reader.stdout.close()
+    assert reader.wait(timeout=60) == 0
+    assert reader.stderr.read() == b""
+
+
+def test_the_parser_reads_click_spellings_and_declines_the_rest() -> None:
+    assert quick.parse(["grep", "-i", "x", "--max-count=3", "f", "-C", "2"]) == (
+        "grep", ["x", "f"], {"case": "ignore", "max_count": "3", "context": "2"})
+    assert quick.parse(["pages", "1", "f", "--cap", "500", "--cap", "600"]) == ("pages", ["1", "f"], {"cap": "600"})
+    for args in (["grep", "-iq", "x", "f"], ["grep", "x", "f", "--"], ["pages", "1", "f", "--cap"],
+                 ["pages", "1", "f", "--json=1"], ["extract", "f"], [], ["--debug", "pages", "1", "f"]):
+        assert quick.parse(args) is None, args
+
+
+def test_the_fast_path_defaults_are_the_commands() -> None:
+    assert quick.DEFAULT_CAP == options.DEFAULT_CAP
+    assert quick.DEFAULT_MAX_PAGES == options.DEFAULT_MAX_PAGES
+    assert quick.options_name(7) == options.options_name(7) != options.options_name(8)
+
+
+@pytest.mark.parametrize("name", ["", *COMMANDS])
+def test_the_stored_help_is_what_click_prints(name: str) -> None:
+    args = [name, "--help"] if name else ["--help"]
+    for columns in ("", "80", "132"):  # unset: not a terminal, which click takes as 80 columns
+        assert _run(args, {"COLUMNS": columns}, via_click=True)[:3] == (0, HELP[name].encode(), b"")
+
+
+@pytest.mark.parametrize("args", [["--help"], ["-h"], ["grep", "--help"], ["cache", "-h"]])
+def test_help_is_answered_without_click_on_a_wide_terminal(args: list[str]) -> None:
+    code, out, err, clicked = _run(args, {"COLUMNS": "100"})
+    assert (code, err, clicked) == (0, b"", False)
+    assert out.decode() == HELP[args[0] if len(args) == 2 else ""]
+    narrow = _run(args, {"COLUMNS": "60"})
+    assert narrow[3] and narrow[:3] == _run(args, {"COLUMNS": "60"}, via_click=True)[:3]
+
+
+def test_a_pipe_is_left_to_the_command_unopened(cached: tuple[Path, Path], tmp_path: Path) -> None:
+    import threading
+
+    fifo = tmp_path / "fifo.pdf"
+    os.mkfifo(fifo)
+    data = cached[0].read_bytes()
+
+    def write() -> None:
+        with open(fifo, "wb") as writer:  # waits for the one reader: the command's own open
+            writer.write(data)
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    try:
+        code, out, err, clicked = _run(["pages", "2", str(fifo)])
+    finally:
+        writer.join(timeout=60)
+    assert (code, err) == (0, b"") and clicked
+    assert out == _run(["pages", "2", str(cached[0])])[1]
+
+
+def test_a_damaged_cache_is_reported_by_the_command(cached: tuple[Path, Path], own_cache: Path) -> None:
+    (own_cache / "docs" / "cache.db").write_bytes(b"not a database" * 100)
+    for name in ("cache.db-wal", "cache.db-shm"):
+        (own_cache / "docs" / name).unlink(missing_ok=True)
+    args = ["pages", "2", str(cached[0])]
+    fast = _run(args)
+    assert fast[3] and fast[0] != 0
+    assert fast[:3] == _run(args, via_click=True)[:3]
