@@ -28,6 +28,7 @@ CJK_HEADING = re.compile(rf"^第[{_CN_NUM}\d]+([编章节])\s*\S")
 LIST_ITEM = re.compile(r"^([•◦▪‣●○■□·*–-]\s+|\d{1,2}[.)]\s+\S|[a-z][.)]\s+\S)")
 CAPTION = re.compile(r"^((Fig\.|Figure|FIGURE|FIG\.|Table|TABLE|Tab\.)\s*([0-9]+|[IVX]+)\b|[图表]\s*[0-9０-９]+)")
 LEADER = re.compile(r"((\.\s?){4,}|(…\s?){2,}|(·\s?){4,}|_{4,})\s*\S{1,6}$")  # a contents entry: leaders, then a page
+_DOTS = re.compile(r"\.\s?\.")  # two dots of a leader: what LEADER needs before it is worth a search
 LETTERED = re.compile(r"^[a-z][.)]\s+\S")  # 'a. ', 'b) ': items of a list, not sections
 _MONTH = (r"(?:january|february|march|april|may|june|july|august|september|october|november|december|"
           r"jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?")
@@ -83,6 +84,14 @@ class Block:
         if self.table is not None:
             record.update(self.table)
         return record
+
+
+def is_leader(text: str) -> bool:
+    """Does ``text`` end in leaders and a page number (``LEADER``)? LEADER's search tries every
+    position of the line; the few marks a leader is made of are looked for first, so that
+    the lines without any (most) cost a scan of the text, not a search."""
+    return ("…" in text or "·" in text or "____" in text or _DOTS.search(text) is not None) and \
+        LEADER.search(text) is not None
 
 
 def is_cjk(ch: str) -> bool:
@@ -512,7 +521,7 @@ def start_kind(item: Item, body: float, floor: dict[str, float], opts: OrganizeO
     ratio = item.size / body if body else 1.0
     if ratio <= 0.9 and item.y1 < floor.get(item.column, floor.get("F", 0.0)):
         return "footnote", None
-    if LEADER.search(text) or LETTERED.match(text):
+    if is_leader(text) or LETTERED.match(text):
         return ("list_item" if LETTERED.match(text) else "paragraph"), None  # a contents entry, a lettered item
     if DATE.match(text):
         return "paragraph", None  # a date under a title is set large, yet heads nothing
@@ -548,7 +557,7 @@ def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float) -> 
         return False
     if kind in ("provision", "list_item", "caption", "table_row", "table", "figure") and kind == block.kind:
         return False  # each numbered start opens its own block
-    if block.kind in ("table_row", "table", "figure") or LEADER.search(prev.text):
+    if block.kind in ("table_row", "table", "figure") or is_leader(prev.text):
         return False
     if abs(item.size - prev.size) > 0.05 * prev.size or (item.bold != prev.bold and block.kind != "heading"):
         return False
