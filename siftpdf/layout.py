@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from .headings import Levels, is_contents, numbering_depth, outline_matches, too_many
@@ -214,6 +215,8 @@ def narrow_gutters(lines: list[dict[str, Any]]) -> list[float]:
 
 
 def _segment(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
+    if len(runs) == 1:
+        return _one_run(runs[0], line)
     # A baseline shared by two columns may group two sizes: each segment keeps its own.
     size = float(max(runs, key=lambda r: len(r["text"]) * (r.get("y") is None))["size"])
     text = runs[0]["text"]
@@ -223,8 +226,8 @@ def _segment(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
         seam_cjk = is_cjk(text[-1:]) and is_cjk(run["text"][:1]) and gap < 0.25 * size
         text += run["text"] if seam_cjk or gap < 0.15 * size else " " + run["text"]
     chars = sum(len(r["text"]) for r in runs)
-    bold_chars = sum(len(r["text"]) for r in runs if _BOLD.search(r.get("font", "")))
-    bold_all = all(_BOLD.search(r.get("font", "")) for r in runs if _WORDY.search(r["text"]))
+    bold_chars = sum(len(r["text"]) for r in runs if bold_font(r.get("font", "")))
+    bold_all = all(bold_font(r.get("font", "")) for r in runs if _WORDY.search(r["text"]))
     numbers: tuple[float, ...] = (min(r["box"][0] for r in runs), min(r["box"][1] for r in runs),
                                   max(r["box"][2] for r in runs), max(r["box"][3] for r in runs),
                                   float(line["y"]), size)
@@ -234,6 +237,35 @@ def _segment(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
     pieces = [piece for r in runs for piece in run_pieces(r)]
     return Item(text=text, x0=x0, y0=y0, x1=x1, y1=y1, y=y, size=size, bold=bold_chars * 2 > chars,
                 bold_all=bold_all and bold_chars > 0, pieces=pieces)
+
+
+def _one_run(run: dict[str, Any], line: dict[str, Any]) -> Item:
+    """``_segment`` of a single run (most lines of a page): the same steps, in the same order
+    (a damaged run fails where it would there), without the sums and joins over runs."""
+    text = run["text"]
+    chars = len(text)
+    size = float(run["size"])
+    # Bold over most characters, and over every word, are one and the same for one run.
+    bold = bold_font(run.get("font", "")) and chars > 0
+    _WORDY.search(text)  # a run whose text is no string fails here, as in ``_segment``
+    box = run["box"]
+    numbers: tuple[float, ...] = (box[0], box[1], box[2], box[3], float(line["y"]), size)
+    if not -FAR <= min(numbers) <= max(numbers) <= FAR:  # clamped once the segment is measured
+        numbers = tuple(map(coordinate, numbers))
+    x0, y0, x1, y1, y, size = numbers
+    return Item(text=text, x0=x0, y0=y0, x1=x1, y1=y1, y=y, size=size, bold=bold, bold_all=bold,
+                pieces=run_pieces(run))
+
+
+@lru_cache(maxsize=4096)
+def _bold_name(font: str) -> bool:
+    return _BOLD.search(font) is not None
+
+
+def bold_font(font: Any) -> bool:
+    """Is the font named a bold (or black, heavy, demi…) face? A page names a few fonts over
+    and over: each name is searched once."""
+    return _bold_name(font) if type(font) is str else _BOLD.search(font) is not None
 
 
 def run_pieces(run: dict[str, Any]) -> list[tuple[float, float, str]]:
