@@ -630,8 +630,8 @@ def build_blocks(items: list[Item], page: int, body: float, opts: OrganizeOption
     """Blocks in reading order from the ordered items of one page. ``titles``: the outline's
     titles on this page (normalized) and their depths; ``levels``: the document's running
     heading levels (a fresh one when the page stands alone)."""
-    kinds = _kinds(items, body, opts, titles or {})
     pitch = _pitch(items, body)
+    kinds = _kinds(items, body, opts, titles or {}, pitch)
     blocks: list[Block] = []
     lines: dict[int, list[str]] = {}  # id(block) -> its line texts, joined once at the end
     anchor = -1  # index of the last block that is not a float
@@ -666,8 +666,8 @@ def build_blocks(items: list[Item], page: int, body: float, opts: OrganizeOption
     return blocks
 
 
-def _kinds(items: list[Item], body: float, opts: OrganizeOptions,
-           titles: dict[str, int]) -> list[tuple[str, int | None]]:
+def _kinds(items: list[Item], body: float, opts: OrganizeOptions, titles: dict[str, int],
+           pitch: float) -> list[tuple[str, int | None]]:
     """What block each line starts. The page has its say over the lines' own looks: a page
     mostly of headings has none by weight alone, and outline titles are headings at the
     outline's depth (level 0 marks a line that goes on with the outline title above it)."""
@@ -678,7 +678,7 @@ def _kinds(items: list[Item], body: float, opts: OrganizeOptions,
               for k in lines]
     _contents(items, kinds, lines)
     _prose_not_headings(items, kinds, lines)
-    _standalone_headings(items, kinds, lines, body)
+    _standalone_headings(items, kinds, lines, body, pitch)
     _kickers(items, kinds, lines)
     if too_many([kinds[k][0] for k in lines], weight):
         for k, alone in zip(lines, weight, strict=True):
@@ -699,13 +699,12 @@ ALONE_CHARS = 60
 
 
 def _standalone_headings(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int],
-                         body: float) -> None:
+                         body: float, pitch: float) -> None:
     """On a page with no heading by its looks (everything set in one face), a short line that
     stands alone, with a wider gap than the line pitch below it and above it (or at the top
     of its column), over a paragraph, is a heading: the space sets it apart, as size would."""
     if any(kinds[k][0] == "heading" for k in lines):
         return
-    pitch = _pitch(items, body)
     for n, k in enumerate(lines):
         item = items[k]
         if kinds[k][0] != "paragraph" or not _title_like(item.text) or item.size < 0.95 * body:
@@ -814,9 +813,11 @@ def _floors(items: list[Item], body: float) -> dict[str, float]:
 def _pitch(items: list[Item], body: float) -> float:
     """The usual distance between baselines of body lines in one column."""
     steps: dict[float, int] = {}
+    most = 3 * body
     for a, b in zip(items, items[1:], strict=False):
-        if (a.section, a.column) == (b.section, b.column) and abs(a.size - body) < 0.5 and 0 < a.y - b.y < 3 * body:
-            key = round(a.y - b.y, 0)
+        step = a.y - b.y
+        if 0 < step < most and abs(a.size - body) < 0.5 and a.section == b.section and a.column == b.column:
+            key = round(step, 0)
             steps[key] = steps.get(key, 0) + 1
     return max(steps, key=lambda k: steps[k]) if steps else 1.2 * body
 
@@ -825,9 +826,17 @@ def _add_span(block: Block, page: int, item: Item) -> None:
     last = block.spans[-1] if block.spans else None
     if last and last["page"] == page and block.last is not None and \
             (block.last.section, block.last.column) == (item.section, item.column):
+        # The rect's numbers are rounded already, and rounding keeps order: only a number
+        # that moves an edge outwards needs rounding.
         rect = last["rect"]
-        last["rect"] = [min(rect[0], item.x0), min(rect[1], item.y0), max(rect[2], item.x1), max(rect[3], item.y1)]
-        last["rect"] = [round(v, 2) for v in last["rect"]]
+        if item.x0 < rect[0]:
+            rect[0] = round(item.x0, 2)
+        if item.y0 < rect[1]:
+            rect[1] = round(item.y0, 2)
+        if item.x1 > rect[2]:
+            rect[2] = round(item.x1, 2)
+        if item.y1 > rect[3]:
+            rect[3] = round(item.y1, 2)
     else:
         block.spans.append({"page": page, "rect": item.rect})
 
