@@ -151,6 +151,7 @@ def line_segments(line: dict[str, Any], keep_clipped: bool,
     space between table cells), and at narrower gaps that one of the page's ``channels``
     (``narrow_gutters``) runs through. Returns the segments and the clipped characters dropped."""
     size = float(line["size"])
+    wide = max(size, 4.0)
     items: list[Item] = []
     dropped = 0
     current: list[dict[str, Any]] = []
@@ -158,7 +159,7 @@ def line_segments(line: dict[str, Any], keep_clipped: bool,
         if run.get("clipped") and not keep_clipped:
             dropped += len(run["text"])
             continue
-        if current and _parts(current[-1]["box"][2], run["box"][0], size, channels):
+        if current and _parts(current[-1]["box"][2], run["box"][0], size, wide, channels):
             items.append(_segment(current, line))
             current = []
         current.append(run)
@@ -167,10 +168,11 @@ def line_segments(line: dict[str, Any], keep_clipped: bool,
     return items, dropped
 
 
-def _parts(left: float, right: float, size: float, channels: list[float] | None) -> bool:
-    """Does the gap from ``left`` to ``right`` part two segments of a line?"""
+def _parts(left: float, right: float, size: float, wide: float, channels: list[float] | None) -> bool:
+    """Does the gap from ``left`` to ``right`` part two segments of a line? ``wide``: the gap
+    that always does, ``max(size, 4.0)``."""
     gap = right - left
-    if gap > max(size, 4.0):
+    if gap > wide:
         return True
     if not channels or gap < NARROW_GAP * size:
         return False
@@ -217,6 +219,15 @@ def narrow_gutters(lines: list[dict[str, Any]]) -> list[float]:
 def _segment(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
     if len(runs) == 1:
         return _one_run(runs[0], line)
+    try:
+        return _runs_at_once(runs, line)
+    except Exception:  # noqa: BLE001 - a damaged run: the step by step path fails where it should
+        return _segment_by_steps(runs, line)
+
+
+def _segment_by_steps(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
+    """A segment of several runs, measured step by step: what ``_runs_at_once`` computes in
+    one pass, and where damaged evidence fails."""
     # A baseline shared by two columns may group two sizes: each segment keeps its own.
     size = float(max(runs, key=lambda r: len(r["text"]) * (r.get("y") is None))["size"])
     text = runs[0]["text"]
@@ -255,6 +266,55 @@ def _one_run(run: dict[str, Any], line: dict[str, Any]) -> Item:
     x0, y0, x1, y1, y, size = numbers
     return Item(text=text, x0=x0, y0=y0, x1=x1, y1=y1, y=y, size=size, bold=bold, bold_all=bold,
                 pieces=run_pieces(run))
+
+
+def _runs_at_once(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
+    """``_segment_by_steps`` in one pass over the runs for the sums, then the join. It does
+    every step that one does, and a few more checks: whenever it returns, that one would
+    have returned the same; a run it cannot read it leaves to that one."""
+    first = runs[0]
+    chosen, longest = first, -1
+    chars = bold_chars = 0
+    bold_all = True
+    box = first["box"]
+    x0, y0, x1, y1 = box[0], box[1], box[2], box[3]
+    for run in runs:
+        text = run["text"]
+        if type(text) is not str:
+            raise TypeError("a run's text is no string")
+        # The size of the longest run set on the baseline (``max``'s first of the longest).
+        length = len(text) * (run.get("y") is None)
+        if length > longest:
+            chosen, longest = run, length
+        chars += len(text)
+        if bold_font(run.get("font", "")):
+            bold_chars += len(text)
+        elif _WORDY.search(text):
+            bold_all = False
+        box = run["box"]
+        left, bottom, right, top = box[0], box[1], box[2], box[3]
+        # As ``min`` and ``max`` compare: a later number replaces only a smaller (larger) one.
+        if left < x0:
+            x0 = left
+        if bottom < y0:
+            y0 = bottom
+        if right > x1:
+            x1 = right
+        if top > y1:
+            y1 = top
+    size = float(chosen["size"])
+    joined = first["text"]
+    for prev, run in zip(runs, runs[1:], strict=False):
+        gap = run["box"][0] - prev["box"][2]
+        seam_cjk = is_cjk(joined[-1:]) and is_cjk(run["text"][:1]) and gap < 0.25 * size
+        joined += run["text"] if seam_cjk or gap < 0.15 * size else " " + run["text"]
+    numbers: tuple[float, ...] = (x0, y0, x1, y1, float(line["y"]), size)
+    if not -FAR <= min(numbers) <= max(numbers) <= FAR:
+        numbers = tuple(map(coordinate, numbers))
+    x0, y0, x1, y1, y, size = numbers
+    pieces = [piece for r in runs for piece in run_pieces(r)]
+    return Item(text=joined, x0=x0, y0=y0, x1=x1, y1=y1, y=y, size=size, bold=bold_chars * 2 > chars,
+                bold_all=bold_all and bold_chars > 0, pieces=pieces)
 
 
 @lru_cache(maxsize=4096)
