@@ -603,19 +603,22 @@ def start_kind(item: Item, body: float, floor: dict[str, float], opts: OrganizeO
     text = item.text
     if not opts.blocks:
         return "paragraph", None
-    match = CJK_HEADING.match(text)
-    if match and len(text) <= 40:
+    # Each pattern is tried only on a line that starts (or ends) as a match must: most lines
+    # are prose, and a pattern tried costs more than a character looked at.
+    first, last = text[:1], text[-1:]
+    if first == "第" and CJK_HEADING.match(text) and len(text) <= 40:
         return "heading", None
-    if PROVISION.match(text):
+    if first in _PROVISION_STARTS and PROVISION.match(text):
         return "provision", None
-    if CAPTION.match(text):
+    if first in _CAPTION_STARTS and CAPTION.match(text):
         return "caption", None
     ratio = item.size / body if body else 1.0
     if ratio <= 0.9 and item.y1 < floor.get(item.column, floor.get("F", 0.0)):
         return "footnote", None
-    if is_leader(text) or LETTERED.match(text):
-        return ("list_item" if LETTERED.match(text) else "paragraph"), None  # a contents entry, a lettered item
-    if DATE.match(text):
+    lettered = "a" <= first <= "z" and LETTERED.match(text) is not None
+    if lettered or is_leader(text):
+        return ("list_item" if lettered else "paragraph"), None  # a contents entry, a lettered item
+    if (last.isdecimal() or last == "\n") and DATE.match(text):  # DATE ends in a digit, at the end or a newline
         return "paragraph", None  # a date under a title is set large, yet heads nothing
     if text.isdigit() and item.y1 < min(floor.values(), default=0.0):
         return "paragraph", None  # a number below all the body text is a page number, however set
@@ -628,11 +631,15 @@ def start_kind(item: Item, body: float, floor: dict[str, float], opts: OrganizeO
 
 
 HEADING_RATIO = 1.15  # a line this much larger than the body stands out by size
+_PROVISION_STARTS = frozenset("第A§(（")  # the first characters PROVISION can match
+_CAPTION_STARTS = frozenset("FT图表")  # and CAPTION
+_NUMBERED_STARTS = frozenset("IVXABCDEFGH")  # and NUMBERED, besides a digit
 
 
 def _caps_heading(text: str) -> bool:
     """'I. INTRODUCTION', '2 RELATED WORK': a numbered line in capitals."""
-    match = NUMBERED.match(text)
+    first = text[:1]
+    match = NUMBERED.match(text) if first.isdecimal() or first in _NUMBERED_STARTS else None
     rest = text[match.end() - 1:] if match else ""
     letters = [c for c in rest if c.isalpha()]
     return bool(match) and len(letters) >= 4 and all(c.isupper() for c in letters) and len(text) <= 80
@@ -653,7 +660,7 @@ def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float) -> 
         return False
     if abs(item.size - prev.size) > 0.05 * prev.size or (item.bold != prev.bold and block.kind != "heading"):
         return False
-    same_column = (item.section, item.column) == (prev.section, prev.column)
+    same_column = item.section == prev.section and item.column == prev.column
     if block.kind == "heading":  # a title set over two lines: same style, close together
         numbered = numbering_depth(item.text) is not None
         return kind == "heading" and not numbered and same_column and prev.y - item.y <= 1.8 * item.size
@@ -677,7 +684,8 @@ def _next_word_fits(prev: Item, item: Item) -> bool:
     (justified or ragged) only breaks a line when the next word does not fit, so when it
     would have fitted, ``prev`` ended its paragraph."""
     text = item.text
-    word = text[:1] if is_cjk(text[:1]) else text.split(" ", 1)[0]
+    space = text.find(" ")
+    word = text[:1] if is_cjk(text[:1]) else text if space < 0 else text[:space]
     per_char = (item.x1 - item.x0) / max(1, len(text))
     room = prev.right - prev.x1  # the edge of the column the line sits in
     # A ragged right edge is only estimated from the longest lines: leave it some slack.
@@ -785,9 +793,9 @@ def _standalone_headings(items: list[Item], kinds: list[tuple[str, int | None]],
 
 def _title_like(text: str) -> bool:
     """A few words, capitalized, not ended by punctuation: a title, not a sentence or a label."""
-    words = text.split()
-    return 2 <= len(words) <= ALONE_WORDS and len(text) <= ALONE_CHARS and text[:1].isupper() and \
-        text[-1:].isalnum() and sum(c.isalpha() for c in text) >= 0.6 * len(text)
+    if len(text) > ALONE_CHARS or not text[:1].isupper() or not text[-1:].isalnum():
+        return False  # the cheap tests first: most lines are long
+    return 2 <= len(text.split()) <= ALONE_WORDS and sum(c.isalpha() for c in text) >= 0.6 * len(text)
 
 
 KICKER = 1.25  # a heading right above one this much larger heads nothing: it is a kicker
@@ -885,7 +893,7 @@ def _pitch(items: list[Item], body: float) -> float:
 def _add_span(block: Block, page: int, item: Item) -> None:
     last = block.spans[-1] if block.spans else None
     if last and last["page"] == page and block.last is not None and \
-            (block.last.section, block.last.column) == (item.section, item.column):
+            block.last.section == item.section and block.last.column == item.column:
         # The rect's numbers are rounded already, and rounding keeps order: only a number
         # that moves an edge outwards needs rounding.
         rect = last["rect"]
