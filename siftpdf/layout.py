@@ -96,7 +96,23 @@ def is_leader(text: str) -> bool:
 
 
 def is_cjk(ch: str) -> bool:
+    if type(ch) is str and ch < "\u2e80":
+        return False  # below every CJK block: most characters, told without a match
     return bool(ch) and _CJK.match(ch) is not None
+
+
+_BULLETS = frozenset("•◦▪‣●○■□·*–-")  # LIST_ITEM's bullets
+
+
+def is_list_item(text: str) -> bool:
+    """``LIST_ITEM`` matches: tried only when the line starts as an item must."""
+    first = text[:1]
+    if "a" <= first <= "z":
+        if text[1:2] not in (".", ")"):
+            return False  # most lines: a word in small letters
+    elif first not in _BULLETS and not first.isdecimal():
+        return False
+    return LIST_ITEM.match(text) is not None
 
 
 def join_text(a: str, b: str, hyphens: bool = True) -> str:
@@ -625,7 +641,7 @@ def start_kind(item: Item, body: float, floor: dict[str, float], opts: OrganizeO
     stands_out = ratio >= HEADING_RATIO or (item.bold_all and ratio >= 0.95) or _caps_heading(text)
     if len(text) <= 160 and not item.spread and stands_out:
         return "heading", None
-    if LIST_ITEM.match(text):
+    if is_list_item(text):
         return "list_item", None
     return "paragraph", None
 
@@ -751,7 +767,7 @@ def _kinds(items: list[Item], body: float, opts: OrganizeOptions, titles: dict[s
     if too_many([kinds[k][0] for k in lines], weight):
         for k, alone in zip(lines, weight, strict=True):
             if alone:
-                kinds[k] = ("list_item" if LIST_ITEM.match(items[k].text) else "paragraph", None)
+                kinds[k] = ("list_item" if is_list_item(items[k].text) else "paragraph", None)
     if opts.blocks and titles:
         found = outline_matches([items[k].text for k in lines], titles)
         for start, (span, depth) in found.items():
@@ -838,7 +854,7 @@ def _prose_not_headings(items: list[Item], kinds: list[tuple[str, int | None]], 
             text = " ".join(i.text for i in group)
             if len(group) >= PROSE_LINES or (len(text.split()) > PROSE_WORDS and text.rstrip()[-1:] in ".!?"):
                 for k in lines[start:end]:
-                    kinds[k] = ("list_item" if LIST_ITEM.match(items[k].text) else "paragraph", None)
+                    kinds[k] = ("list_item" if is_list_item(items[k].text) else "paragraph", None)
         start = end
 
 
