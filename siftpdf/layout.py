@@ -7,6 +7,7 @@ y grows upwards; "top" means the larger y.
 
 from __future__ import annotations
 
+import math
 import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
@@ -15,7 +16,7 @@ from typing import Any
 
 from .headings import Levels, is_contents, numbering_depth, outline_matches, too_many
 from .settings import OrganizeOptions
-from .xycut import xy_cut
+from .xycut import GUTTER, no_channel, xy_cut
 
 FIGURE_MIN_SIDE = 24.0
 _BOLD = re.compile(r"bold|black|heavy|semibold|demi|-medi|\.medi|cmbx|simhei|heiti|黑体", re.IGNORECASE)
@@ -407,6 +408,10 @@ def find_gutter(items: list[Item], width: float) -> float | None:
         return None
     x0s = sorted(i.x0 for i in items)
     x1s = sorted(i.x1 for i in items)
+    # A gutter needs three items ending left of it and three starting right of it: when the
+    # third end lies right of the third start from the right, no x scores (numbers all real).
+    if x1s[2] > x0s[-3] and math.isfinite(sum(x0s) + sum(x1s)):
+        return None
     best, best_score = None, 0.0
     # Every 3 pt on a paper-sized page; a page of any size gets as many tries, no more.
     step = max(GUTTER_STEP, 0.4 * width / GUTTER_PROBES)
@@ -487,7 +492,10 @@ def _by_whitespace(items: list[Item], width: float) -> list[Item] | None:
     (three columns, columns beside a figure, a layout that changes down the page); None when
     the page reads as one column. Each leaf is a section; its lines take the edges of the
     column it sits in."""
-    leaves, columns = xy_cut(items, body_size(_lines(items) or items), width)
+    body = body_size(_lines(items) or items)
+    if no_channel(items, GUTTER * body):
+        return None  # no part of the page can be cut down a channel
+    leaves, columns = xy_cut(items, body, width)
     if not any(leaf.split for leaf in leaves):
         return None
     edges = [_text_edges(_lines(c) or c, page_width=width if n == 0 else 0.0) for n, c in enumerate(columns)]
