@@ -56,7 +56,7 @@ def numbering_depth(text: str) -> int | None:
 def normalized(text: str) -> str:
     """Text for matching titles: letters and digits only, case folded, compatibility forms
     (full-width, ligatures) unfolded."""
-    return "".join(c for c in unicodedata.normalize("NFKC", text).casefold() if c.isalnum())
+    return "".join(filter(str.isalnum, unicodedata.normalize("NFKC", text).casefold()))
 
 
 def _unnumbered(key: str, title: str) -> str:

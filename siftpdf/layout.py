@@ -378,10 +378,19 @@ def body_size(items: list[Item], notes: bool = False) -> float:
     characters, is the body."""
     weights: dict[float, int] = {}
     lowest: dict[float, float] = {}  # the bottom of each size's lowest line
+    keys: dict[float, float] = {}  # a page has a few sizes: each rounded once
     for item in items:
-        key = round(item.size * 2) / 2
-        weights[key] = weights.get(key, 0) + len(item.text)
-        lowest[key] = min(lowest.get(key, item.y0), item.y0)
+        size, y0 = item.size, item.y0
+        key = keys.get(size)
+        if key is None:
+            key = keys[size] = round(size * 2) / 2
+        weight = weights.get(key)
+        if weight is None:
+            weights[key], lowest[key] = len(item.text), y0
+        else:
+            weights[key] = weight + len(item.text)
+            if y0 < lowest[key]:  # as min keeps the first of equals
+                lowest[key] = y0
     if not weights:
         return 10.0
     most = max(weights, key=lambda k: weights[k])
@@ -556,8 +565,10 @@ def _rejoin(items: list[Item]) -> list[Item]:
     length = 0
     for item in items:
         prev = out[-1] if out else None
-        if prev and prev.kind == item.kind == "line" and (prev.section, prev.column) == (item.section, item.column) \
-                and abs(prev.y - item.y) <= 0.25 * max(prev.size, item.size) and item.x0 >= prev.x1:
+        # The baseline test first: most neighbours are two lines.
+        if prev and abs(prev.y - item.y) <= 0.25 * (item.size if item.size > prev.size else prev.size) and \
+                prev.kind == item.kind == "line" and prev.section == item.section and prev.column == item.column \
+                and item.x0 >= prev.x1:
             if len(item.text) > length:
                 prev.bold = item.bold  # the style of the line is the style of most of it
             prev.bold_all = prev.bold_all and item.bold_all
