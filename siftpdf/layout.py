@@ -168,7 +168,7 @@ def line_segments(line: dict[str, Any], keep_clipped: bool,
     space between table cells), and at narrower gaps that one of the page's ``channels``
     (``narrow_gutters``) runs through. Returns the segments and the clipped characters dropped."""
     size = float(line["size"])
-    wide = max(size, 4.0)
+    wide, narrow = max(size, 4.0), NARROW_GAP * size  # a gap wider always parts, a narrower never
     items: list[Item] = []
     dropped = 0
     current: list[dict[str, Any]] = []
@@ -176,23 +176,20 @@ def line_segments(line: dict[str, Any], keep_clipped: bool,
         if run.get("clipped") and not keep_clipped:
             dropped += len(run["text"])
             continue
-        if current and _parts(current[-1]["box"][2], run["box"][0], size, wide, channels):
-            items.append(_segment(current, line))
-            current = []
+        if current:
+            left, right = current[-1]["box"][2], run["box"][0]
+            gap = right - left
+            if gap > wide or (channels and not gap < narrow and _in_channel(channels, left, right)):
+                items.append(_segment(current, line))
+                current = []
         current.append(run)
     if current:
         items.append(_segment(current, line))
     return items, dropped
 
 
-def _parts(left: float, right: float, size: float, wide: float, channels: list[float] | None) -> bool:
-    """Does the gap from ``left`` to ``right`` part two segments of a line? ``wide``: the gap
-    that always does, ``max(size, 4.0)``."""
-    gap = right - left
-    if gap > wide:
-        return True
-    if not channels or gap < NARROW_GAP * size:
-        return False
+def _in_channel(channels: list[float], left: float, right: float) -> bool:
+    """Does one of the channels run through the gap from ``left`` to ``right``?"""
     index = bisect_left(channels, left)
     return index < len(channels) and channels[index] <= right
 
@@ -295,6 +292,7 @@ def _runs_at_once(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
     bold_all = True
     box = first["box"]
     x0, y0, x1, y1 = box[0], box[1], box[2], box[3]
+    pieces: list[tuple[float, float, str]] = []
     for run in runs:
         text = run["text"]
         if type(text) is not str:
@@ -319,6 +317,10 @@ def _runs_at_once(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
             x1 = right
         if top > y1:
             y1 = top
+        if run.get("gaps"):
+            pieces += run_pieces(run)
+        else:
+            pieces.append((left, right, text))  # what run_pieces makes of a run without gaps
     size = float(chosen["size"])
     joined = first["text"]
     for prev, run in zip(runs, runs[1:], strict=False):
@@ -329,7 +331,6 @@ def _runs_at_once(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
     if not -FAR <= min(numbers) <= max(numbers) <= FAR:
         numbers = tuple(map(coordinate, numbers))
     x0, y0, x1, y1, y, size = numbers
-    pieces = [piece for r in runs for piece in run_pieces(r)]
     return Item(text=joined, x0=x0, y0=y0, x1=x1, y1=y1, y=y, size=size, bold=bold_chars * 2 > chars,
                 bold_all=bold_all and bold_chars > 0, pieces=pieces)
 
