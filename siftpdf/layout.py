@@ -293,6 +293,8 @@ def _runs_at_once(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
     box = first["box"]
     x0, y0, x1, y1 = box[0], box[1], box[2], box[3]
     pieces: list[tuple[float, float, str]] = []
+    gaps: list[float] = []  # before each run after the first
+    end = None
     for run in runs:
         text = run["text"]
         if type(text) is not str:
@@ -308,6 +310,9 @@ def _runs_at_once(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
             bold_all = False
         box = run["box"]
         left, bottom, right, top = box[0], box[1], box[2], box[3]
+        if end is not None:
+            gaps.append(left - end)
+        end = right
         # As ``min`` and ``max`` compare: a later number replaces only a smaller (larger) one.
         if left < x0:
             x0 = left
@@ -323,10 +328,13 @@ def _runs_at_once(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
             pieces.append((left, right, text))  # what run_pieces makes of a run without gaps
     size = float(chosen["size"])
     joined = first["text"]
-    for prev, run in zip(runs, runs[1:], strict=False):
-        gap = run["box"][0] - prev["box"][2]
-        seam_cjk = is_cjk(joined[-1:]) and is_cjk(run["text"][:1]) and gap < 0.25 * size
-        joined += run["text"] if seam_cjk or gap < 0.15 * size else " " + run["text"]
+    close, cjk_close = 0.15 * size, 0.25 * size  # gaps narrower than a space: in Latin, in CJK
+    for gap, run in zip(gaps, runs[1:], strict=True):
+        text = run["text"]
+        if gap < close or (gap < cjk_close and is_cjk(joined[-1:]) and is_cjk(text[:1])):
+            joined += text
+        else:
+            joined += " " + text
     numbers: tuple[float, ...] = (x0, y0, x1, y1, float(line["y"]), size)
     if not -FAR <= min(numbers) <= max(numbers) <= FAR:
         numbers = tuple(map(coordinate, numbers))
