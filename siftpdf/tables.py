@@ -229,6 +229,8 @@ def stacked_regions(horizontal: list[_Edge], taken: list[_Region], rows: list[li
     """Horizontal rules of about the same extent stacked one above the other with text lines
     between them (a booktabs table, a table ruled between rows only): one region per stack."""
     free = [e for e in horizontal if not any(_inside(e, r) for r in taken)]
+    if not free:
+        return []
     free.sort(key=lambda e: -e.pos)
     baselines = sorted(row[0].y for row in rows if row)
     regions = []
@@ -650,6 +652,8 @@ def find_tables(rows: list[list[Item]], evidence: dict[str, Any], width: float, 
     for region in regions:
         _header_above(region, rows)
     regions += stacked_regions(horizontal, regions, rows)
+    if not regions:
+        return [list(row) for row in rows if row]  # most pages: no rules that make a table
     regions.sort(key=lambda r: -r.y1)
     claimed: dict[int, _Region] = {}
     for region in regions:

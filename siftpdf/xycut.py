@@ -73,7 +73,8 @@ def _cuts(spans: list[tuple[float, float]], gap: float) -> list[float]:
     for start, end in spans[1:]:
         if start - reach >= gap:
             cuts.append((reach + start) / 2)
-        reach = max(reach, end)
+        if end > reach:  # reach = max(reach, end)
+            reach = end
     return cuts
 
 
