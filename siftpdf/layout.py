@@ -208,10 +208,11 @@ def narrow_gutters(lines: list[dict[str, Any]]) -> list[float]:
     for line in lines:
         try:
             size = float(line["size"])
+            narrow, wide = NARROW_GAP * size, max(size, 4.0)
             runs = line["runs"]
             for prev, run in zip(runs, runs[1:], strict=False):
                 left, right = float(prev["box"][2]), float(run["box"][0])
-                if NARROW_GAP * size <= right - left <= max(size, 4.0):
+                if narrow <= right - left <= wide:
                     gaps.append(((left + right) / 2, left, right))
         except (KeyError, TypeError, ValueError, IndexError):
             continue  # a malformed line is judged by line_segments, not here
@@ -272,14 +273,17 @@ def _one_run(run: dict[str, Any], line: dict[str, Any]) -> Item:
     size = float(run["size"])
     # Bold over most characters, and over every word, are one and the same for one run.
     bold = bold_font(run.get("font", "")) and chars > 0
-    _WORDY.search(text)  # a run whose text is no string fails here, as in ``_segment``
+    if type(text) is not str:
+        _WORDY.search(text)  # a run whose text is no string fails here, as in ``_segment``
     box = run["box"]
     numbers: tuple[float, ...] = (box[0], box[1], box[2], box[3], float(line["y"]), size)
     if not -FAR <= min(numbers) <= max(numbers) <= FAR:  # clamped once the segment is measured
         numbers = tuple(map(coordinate, numbers))
     x0, y0, x1, y1, y, size = numbers
+    # What run_pieces makes of a run without gaps (most of them), without the call.
+    pieces = run_pieces(run) if run.get("gaps") else [(box[0], box[2], text)]
     return Item(text=text, x0=x0, y0=y0, x1=x1, y1=y1, y=y, size=size, bold=bold, bold_all=bold,
-                pieces=run_pieces(run))
+                pieces=pieces)
 
 
 def _runs_at_once(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
