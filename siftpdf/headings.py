@@ -56,12 +56,23 @@ def numbering_depth(text: str) -> int | None:
 def normalized(text: str) -> str:
     """Text for matching titles: letters and digits only, case folded, compatibility forms
     (full-width, ligatures) unfolded."""
-    return "".join(c for c in unicodedata.normalize("NFKC", text).casefold() if c.isalnum())
+    return "".join(filter(str.isalnum, unicodedata.normalize("NFKC", text).casefold()))
+
+
+_LEADING_NUMBER = re.compile(r"^[\divx]+")
+
+
+def _numbered(title: str) -> bool:
+    return bool(NUMBERING.match(title) or _NAMED.match(title))
 
 
 def _unnumbered(key: str, title: str) -> str:
     """An outline title without its leading number: outlines often drop (or add) it."""
-    return re.sub(r"^[\divx]+", "", key) if NUMBERING.match(title) or _NAMED.match(title) else key
+    return _without_number(key, _numbered(title))
+
+
+def _without_number(key: str, numbered: bool) -> str:
+    return _LEADING_NUMBER.sub("", key) if numbered else key
 
 
 class Outline:
@@ -97,11 +108,16 @@ def outline_matches(texts: list[str], titles: dict[str, int]) -> dict[int, tuple
     index = 0
     while index < len(keys):
         joined = ""
+        numbered: bool | None = None  # whether the line is numbered, once it is asked
         for span in range(1, OUTLINE_SPAN + 1):
             if index + span > len(keys):
                 break
             joined += keys[index + span - 1]
-            depth = titles.get(joined) or titles.get(_unnumbered(joined, texts[index]))
+            depth = titles.get(joined)
+            if not depth:
+                if numbered is None:
+                    numbered = _numbered(texts[index])
+                depth = titles.get(_without_number(joined, numbered))
             if depth and len(joined) >= 2:
                 found[index] = (span, depth)
                 break

@@ -7,14 +7,16 @@ y grows upwards; "top" means the larger y.
 
 from __future__ import annotations
 
+import math
 import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from .headings import Levels, is_contents, numbering_depth, outline_matches, too_many
 from .settings import OrganizeOptions
-from .xycut import xy_cut
+from .xycut import GUTTER, no_channel, xy_cut
 
 FIGURE_MIN_SIDE = 24.0
 _BOLD = re.compile(r"bold|black|heavy|semibold|demi|-medi|\.medi|cmbx|simhei|heiti|黑体", re.IGNORECASE)
@@ -28,6 +30,7 @@ CJK_HEADING = re.compile(rf"^第[{_CN_NUM}\d]+([编章节])\s*\S")
 LIST_ITEM = re.compile(r"^([•◦▪‣●○■□·*–-]\s+|\d{1,2}[.)]\s+\S|[a-z][.)]\s+\S)")
 CAPTION = re.compile(r"^((Fig\.|Figure|FIGURE|FIG\.|Table|TABLE|Tab\.)\s*([0-9]+|[IVX]+)\b|[图表]\s*[0-9０-９]+)")
 LEADER = re.compile(r"((\.\s?){4,}|(…\s?){2,}|(·\s?){4,}|_{4,})\s*\S{1,6}$")  # a contents entry: leaders, then a page
+_DOTS = re.compile(r"\.\s?\.")  # two dots of a leader: what LEADER needs before it is worth a search
 LETTERED = re.compile(r"^[a-z][.)]\s+\S")  # 'a. ', 'b) ': items of a list, not sections
 _MONTH = (r"(?:january|february|march|april|may|june|july|august|september|october|november|december|"
           r"jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?")
@@ -85,8 +88,32 @@ class Block:
         return record
 
 
+def is_leader(text: str) -> bool:
+    """Does ``text`` end in leaders and a page number (``LEADER``)? LEADER's search tries every
+    position of the line; the few marks a leader is made of are looked for first, so that
+    the lines without any (most) cost a scan of the text, not a search."""
+    return ("…" in text or "·" in text or "____" in text or _DOTS.search(text) is not None) and \
+        LEADER.search(text) is not None
+
+
 def is_cjk(ch: str) -> bool:
+    if type(ch) is str and ch < "\u2e80":
+        return False  # below every CJK block: most characters, told without a match
     return bool(ch) and _CJK.match(ch) is not None
+
+
+_BULLETS = frozenset("•◦▪‣●○■□·*–-")  # LIST_ITEM's bullets
+
+
+def is_list_item(text: str) -> bool:
+    """``LIST_ITEM`` matches: tried only when the line starts as an item must."""
+    first = text[:1]
+    if "a" <= first <= "z":
+        if text[1:2] not in (".", ")"):
+            return False  # most lines: a word in small letters
+    elif first not in _BULLETS and not first.isdecimal():
+        return False
+    return LIST_ITEM.match(text) is not None
 
 
 def join_text(a: str, b: str, hyphens: bool = True) -> str:
@@ -141,6 +168,7 @@ def line_segments(line: dict[str, Any], keep_clipped: bool,
     space between table cells), and at narrower gaps that one of the page's ``channels``
     (``narrow_gutters``) runs through. Returns the segments and the clipped characters dropped."""
     size = float(line["size"])
+    wide, narrow = max(size, 4.0), NARROW_GAP * size  # a gap wider always parts, a narrower never
     items: list[Item] = []
     dropped = 0
     current: list[dict[str, Any]] = []
@@ -148,22 +176,20 @@ def line_segments(line: dict[str, Any], keep_clipped: bool,
         if run.get("clipped") and not keep_clipped:
             dropped += len(run["text"])
             continue
-        if current and _parts(current[-1]["box"][2], run["box"][0], size, channels):
-            items.append(_segment(current, line))
-            current = []
+        if current:
+            left, right = current[-1]["box"][2], run["box"][0]
+            gap = right - left
+            if gap > wide or (channels and not gap < narrow and _in_channel(channels, left, right)):
+                items.append(_segment(current, line))
+                current = []
         current.append(run)
     if current:
         items.append(_segment(current, line))
     return items, dropped
 
 
-def _parts(left: float, right: float, size: float, channels: list[float] | None) -> bool:
-    """Does the gap from ``left`` to ``right`` part two segments of a line?"""
-    gap = right - left
-    if gap > max(size, 4.0):
-        return True
-    if not channels or gap < NARROW_GAP * size:
-        return False
+def _in_channel(channels: list[float], left: float, right: float) -> bool:
+    """Does one of the channels run through the gap from ``left`` to ``right``?"""
     index = bisect_left(channels, left)
     return index < len(channels) and channels[index] <= right
 
@@ -182,10 +208,11 @@ def narrow_gutters(lines: list[dict[str, Any]]) -> list[float]:
     for line in lines:
         try:
             size = float(line["size"])
+            narrow, wide = NARROW_GAP * size, max(size, 4.0)
             runs = line["runs"]
             for prev, run in zip(runs, runs[1:], strict=False):
                 left, right = float(prev["box"][2]), float(run["box"][0])
-                if NARROW_GAP * size <= right - left <= max(size, 4.0):
+                if narrow <= right - left <= wide:
                     gaps.append(((left + right) / 2, left, right))
         except (KeyError, TypeError, ValueError, IndexError):
             continue  # a malformed line is judged by line_segments, not here
@@ -205,6 +232,17 @@ def narrow_gutters(lines: list[dict[str, Any]]) -> list[float]:
 
 
 def _segment(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
+    if len(runs) == 1:
+        return _one_run(runs[0], line)
+    try:
+        return _runs_at_once(runs, line)
+    except Exception:  # noqa: BLE001 - a damaged run: the step by step path fails where it should
+        return _segment_by_steps(runs, line)
+
+
+def _segment_by_steps(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
+    """A segment of several runs, measured step by step: what ``_runs_at_once`` computes in
+    one pass, and where damaged evidence fails."""
     # A baseline shared by two columns may group two sizes: each segment keeps its own.
     size = float(max(runs, key=lambda r: len(r["text"]) * (r.get("y") is None))["size"])
     text = runs[0]["text"]
@@ -214,8 +252,8 @@ def _segment(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
         seam_cjk = is_cjk(text[-1:]) and is_cjk(run["text"][:1]) and gap < 0.25 * size
         text += run["text"] if seam_cjk or gap < 0.15 * size else " " + run["text"]
     chars = sum(len(r["text"]) for r in runs)
-    bold_chars = sum(len(r["text"]) for r in runs if _BOLD.search(r.get("font", "")))
-    bold_all = all(_BOLD.search(r.get("font", "")) for r in runs if _WORDY.search(r["text"]))
+    bold_chars = sum(len(r["text"]) for r in runs if bold_font(r.get("font", "")))
+    bold_all = all(bold_font(r.get("font", "")) for r in runs if _WORDY.search(r["text"]))
     numbers: tuple[float, ...] = (min(r["box"][0] for r in runs), min(r["box"][1] for r in runs),
                                   max(r["box"][2] for r in runs), max(r["box"][3] for r in runs),
                                   float(line["y"]), size)
@@ -225,6 +263,99 @@ def _segment(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
     pieces = [piece for r in runs for piece in run_pieces(r)]
     return Item(text=text, x0=x0, y0=y0, x1=x1, y1=y1, y=y, size=size, bold=bold_chars * 2 > chars,
                 bold_all=bold_all and bold_chars > 0, pieces=pieces)
+
+
+def _one_run(run: dict[str, Any], line: dict[str, Any]) -> Item:
+    """``_segment`` of a single run (most lines of a page): the same steps, in the same order
+    (a damaged run fails where it would there), without the sums and joins over runs."""
+    text = run["text"]
+    chars = len(text)
+    size = float(run["size"])
+    # Bold over most characters, and over every word, are one and the same for one run.
+    bold = bold_font(run.get("font", "")) and chars > 0
+    if type(text) is not str:
+        _WORDY.search(text)  # a run whose text is no string fails here, as in ``_segment``
+    box = run["box"]
+    numbers: tuple[float, ...] = (box[0], box[1], box[2], box[3], float(line["y"]), size)
+    if not -FAR <= min(numbers) <= max(numbers) <= FAR:  # clamped once the segment is measured
+        numbers = tuple(map(coordinate, numbers))
+    x0, y0, x1, y1, y, size = numbers
+    # What run_pieces makes of a run without gaps (most of them), without the call.
+    pieces = run_pieces(run) if run.get("gaps") else [(box[0], box[2], text)]
+    return Item(text=text, x0=x0, y0=y0, x1=x1, y1=y1, y=y, size=size, bold=bold, bold_all=bold,
+                pieces=pieces)
+
+
+def _runs_at_once(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
+    """``_segment_by_steps`` in one pass over the runs for the sums, then the join. It does
+    every step that one does, and a few more checks: whenever it returns, that one would
+    have returned the same; a run it cannot read it leaves to that one."""
+    first = runs[0]
+    chosen, longest = first, -1
+    chars = bold_chars = 0
+    bold_all = True
+    box = first["box"]
+    x0, y0, x1, y1 = box[0], box[1], box[2], box[3]
+    pieces: list[tuple[float, float, str]] = []
+    gaps: list[float] = []  # before each run after the first
+    end = None
+    for run in runs:
+        text = run["text"]
+        if type(text) is not str:
+            raise TypeError("a run's text is no string")
+        # The size of the longest run set on the baseline (``max``'s first of the longest).
+        length = len(text) * (run.get("y") is None)
+        if length > longest:
+            chosen, longest = run, length
+        chars += len(text)
+        if bold_font(run.get("font", "")):
+            bold_chars += len(text)
+        elif _WORDY.search(text):
+            bold_all = False
+        box = run["box"]
+        left, bottom, right, top = box[0], box[1], box[2], box[3]
+        if end is not None:
+            gaps.append(left - end)
+        end = right
+        # As ``min`` and ``max`` compare: a later number replaces only a smaller (larger) one.
+        if left < x0:
+            x0 = left
+        if bottom < y0:
+            y0 = bottom
+        if right > x1:
+            x1 = right
+        if top > y1:
+            y1 = top
+        if run.get("gaps"):
+            pieces += run_pieces(run)
+        else:
+            pieces.append((left, right, text))  # what run_pieces makes of a run without gaps
+    size = float(chosen["size"])
+    joined = first["text"]
+    close, cjk_close = 0.15 * size, 0.25 * size  # gaps narrower than a space: in Latin, in CJK
+    for gap, run in zip(gaps, runs[1:], strict=True):
+        text = run["text"]
+        if gap < close or (gap < cjk_close and is_cjk(joined[-1:]) and is_cjk(text[:1])):
+            joined += text
+        else:
+            joined += " " + text
+    numbers: tuple[float, ...] = (x0, y0, x1, y1, float(line["y"]), size)
+    if not -FAR <= min(numbers) <= max(numbers) <= FAR:
+        numbers = tuple(map(coordinate, numbers))
+    x0, y0, x1, y1, y, size = numbers
+    return Item(text=joined, x0=x0, y0=y0, x1=x1, y1=y1, y=y, size=size, bold=bold_chars * 2 > chars,
+                bold_all=bold_all and bold_chars > 0, pieces=pieces)
+
+
+@lru_cache(maxsize=4096)
+def _bold_name(font: str) -> bool:
+    return _BOLD.search(font) is not None
+
+
+def bold_font(font: Any) -> bool:
+    """Is the font named a bold (or black, heavy, demi…) face? A page names a few fonts over
+    and over: each name is searched once."""
+    return _bold_name(font) if type(font) is str else _BOLD.search(font) is not None
 
 
 def run_pieces(run: dict[str, Any]) -> list[tuple[float, float, str]]:
@@ -260,10 +391,19 @@ def body_size(items: list[Item], notes: bool = False) -> float:
     characters, is the body."""
     weights: dict[float, int] = {}
     lowest: dict[float, float] = {}  # the bottom of each size's lowest line
+    keys: dict[float, float] = {}  # a page has a few sizes: each rounded once
     for item in items:
-        key = round(item.size * 2) / 2
-        weights[key] = weights.get(key, 0) + len(item.text)
-        lowest[key] = min(lowest.get(key, item.y0), item.y0)
+        size, y0 = item.size, item.y0
+        key = keys.get(size)
+        if key is None:
+            key = keys[size] = round(size * 2) / 2
+        weight = weights.get(key)
+        if weight is None:
+            weights[key], lowest[key] = len(item.text), y0
+        else:
+            weights[key] = weight + len(item.text)
+            if y0 < lowest[key]:  # as min keeps the first of equals
+                lowest[key] = y0
     if not weights:
         return 10.0
     most = max(weights, key=lambda k: weights[k])
@@ -290,6 +430,10 @@ def find_gutter(items: list[Item], width: float) -> float | None:
         return None
     x0s = sorted(i.x0 for i in items)
     x1s = sorted(i.x1 for i in items)
+    # A gutter needs three items ending left of it and three starting right of it: when the
+    # third end lies right of the third start from the right, no x scores (numbers all real).
+    if x1s[2] > x0s[-3] and math.isfinite(sum(x0s) + sum(x1s)):
+        return None
     best, best_score = None, 0.0
     # Every 3 pt on a paper-sized page; a page of any size gets as many tries, no more.
     step = max(GUTTER_STEP, 0.4 * width / GUTTER_PROBES)
@@ -370,7 +514,10 @@ def _by_whitespace(items: list[Item], width: float) -> list[Item] | None:
     (three columns, columns beside a figure, a layout that changes down the page); None when
     the page reads as one column. Each leaf is a section; its lines take the edges of the
     column it sits in."""
-    leaves, columns = xy_cut(items, body_size(_lines(items) or items), width)
+    body = body_size(_lines(items) or items)
+    if no_channel(items, GUTTER * body):
+        return None  # no part of the page can be cut down a channel
+    leaves, columns = xy_cut(items, body, width)
     if not any(leaf.split for leaf in leaves):
         return None
     edges = [_text_edges(_lines(c) or c, page_width=width if n == 0 else 0.0) for n, c in enumerate(columns)]
@@ -431,8 +578,10 @@ def _rejoin(items: list[Item]) -> list[Item]:
     length = 0
     for item in items:
         prev = out[-1] if out else None
-        if prev and prev.kind == item.kind == "line" and (prev.section, prev.column) == (item.section, item.column) \
-                and abs(prev.y - item.y) <= 0.25 * max(prev.size, item.size) and item.x0 >= prev.x1:
+        # The baseline test first: most neighbours are two lines.
+        if prev and abs(prev.y - item.y) <= 0.25 * (item.size if item.size > prev.size else prev.size) and \
+                prev.kind == item.kind == "line" and prev.section == item.section and prev.column == item.column \
+                and item.x0 >= prev.x1:
             if len(item.text) > length:
                 prev.bold = item.bold  # the style of the line is the style of most of it
             prev.bold_all = prev.bold_all and item.bold_all
@@ -502,36 +651,43 @@ def start_kind(item: Item, body: float, floor: dict[str, float], opts: OrganizeO
     text = item.text
     if not opts.blocks:
         return "paragraph", None
-    match = CJK_HEADING.match(text)
-    if match and len(text) <= 40:
+    # Each pattern is tried only on a line that starts (or ends) as a match must: most lines
+    # are prose, and a pattern tried costs more than a character looked at.
+    first, last = text[:1], text[-1:]
+    if first == "第" and CJK_HEADING.match(text) and len(text) <= 40:
         return "heading", None
-    if PROVISION.match(text):
+    if first in _PROVISION_STARTS and PROVISION.match(text):
         return "provision", None
-    if CAPTION.match(text):
+    if first in _CAPTION_STARTS and CAPTION.match(text):
         return "caption", None
     ratio = item.size / body if body else 1.0
     if ratio <= 0.9 and item.y1 < floor.get(item.column, floor.get("F", 0.0)):
         return "footnote", None
-    if LEADER.search(text) or LETTERED.match(text):
-        return ("list_item" if LETTERED.match(text) else "paragraph"), None  # a contents entry, a lettered item
-    if DATE.match(text):
+    lettered = "a" <= first <= "z" and LETTERED.match(text) is not None
+    if lettered or is_leader(text):
+        return ("list_item" if lettered else "paragraph"), None  # a contents entry, a lettered item
+    if (last.isdecimal() or last == "\n") and DATE.match(text):  # DATE ends in a digit, at the end or a newline
         return "paragraph", None  # a date under a title is set large, yet heads nothing
     if text.isdigit() and item.y1 < min(floor.values(), default=0.0):
         return "paragraph", None  # a number below all the body text is a page number, however set
     stands_out = ratio >= HEADING_RATIO or (item.bold_all and ratio >= 0.95) or _caps_heading(text)
     if len(text) <= 160 and not item.spread and stands_out:
         return "heading", None
-    if LIST_ITEM.match(text):
+    if is_list_item(text):
         return "list_item", None
     return "paragraph", None
 
 
 HEADING_RATIO = 1.15  # a line this much larger than the body stands out by size
+_PROVISION_STARTS = frozenset("第A§(（")  # the first characters PROVISION can match
+_CAPTION_STARTS = frozenset("FT图表")  # and CAPTION
+_NUMBERED_STARTS = frozenset("IVXABCDEFGH")  # and NUMBERED, besides a digit
 
 
 def _caps_heading(text: str) -> bool:
     """'I. INTRODUCTION', '2 RELATED WORK': a numbered line in capitals."""
-    match = NUMBERED.match(text)
+    first = text[:1]
+    match = NUMBERED.match(text) if first.isdecimal() or first in _NUMBERED_STARTS else None
     rest = text[match.end() - 1:] if match else ""
     letters = [c for c in rest if c.isalpha()]
     return bool(match) and len(letters) >= 4 and all(c.isupper() for c in letters) and len(text) <= 80
@@ -548,11 +704,11 @@ def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float) -> 
         return False
     if kind in ("provision", "list_item", "caption", "table_row", "table", "figure") and kind == block.kind:
         return False  # each numbered start opens its own block
-    if block.kind in ("table_row", "table", "figure") or LEADER.search(prev.text):
+    if block.kind in ("table_row", "table", "figure") or is_leader(prev.text):
         return False
     if abs(item.size - prev.size) > 0.05 * prev.size or (item.bold != prev.bold and block.kind != "heading"):
         return False
-    same_column = (item.section, item.column) == (prev.section, prev.column)
+    same_column = item.section == prev.section and item.column == prev.column
     if block.kind == "heading":  # a title set over two lines: same style, close together
         numbered = numbering_depth(item.text) is not None
         return kind == "heading" and not numbered and same_column and prev.y - item.y <= 1.8 * item.size
@@ -576,7 +732,8 @@ def _next_word_fits(prev: Item, item: Item) -> bool:
     (justified or ragged) only breaks a line when the next word does not fit, so when it
     would have fitted, ``prev`` ended its paragraph."""
     text = item.text
-    word = text[:1] if is_cjk(text[:1]) else text.split(" ", 1)[0]
+    space = text.find(" ")
+    word = text[:1] if is_cjk(text[:1]) else text if space < 0 else text[:space]
     per_char = (item.x1 - item.x0) / max(1, len(text))
     room = prev.right - prev.x1  # the edge of the column the line sits in
     # A ragged right edge is only estimated from the longest lines: leave it some slack.
@@ -589,8 +746,8 @@ def build_blocks(items: list[Item], page: int, body: float, opts: OrganizeOption
     """Blocks in reading order from the ordered items of one page. ``titles``: the outline's
     titles on this page (normalized) and their depths; ``levels``: the document's running
     heading levels (a fresh one when the page stands alone)."""
-    kinds = _kinds(items, body, opts, titles or {})
     pitch = _pitch(items, body)
+    kinds = _kinds(items, body, opts, titles or {}, pitch)
     blocks: list[Block] = []
     lines: dict[int, list[str]] = {}  # id(block) -> its line texts, joined once at the end
     anchor = -1  # index of the last block that is not a float
@@ -625,8 +782,8 @@ def build_blocks(items: list[Item], page: int, body: float, opts: OrganizeOption
     return blocks
 
 
-def _kinds(items: list[Item], body: float, opts: OrganizeOptions,
-           titles: dict[str, int]) -> list[tuple[str, int | None]]:
+def _kinds(items: list[Item], body: float, opts: OrganizeOptions, titles: dict[str, int],
+           pitch: float) -> list[tuple[str, int | None]]:
     """What block each line starts. The page has its say over the lines' own looks: a page
     mostly of headings has none by weight alone, and outline titles are headings at the
     outline's depth (level 0 marks a line that goes on with the outline title above it)."""
@@ -637,12 +794,12 @@ def _kinds(items: list[Item], body: float, opts: OrganizeOptions,
               for k in lines]
     _contents(items, kinds, lines)
     _prose_not_headings(items, kinds, lines)
-    _standalone_headings(items, kinds, lines, body)
+    _standalone_headings(items, kinds, lines, body, pitch)
     _kickers(items, kinds, lines)
     if too_many([kinds[k][0] for k in lines], weight):
         for k, alone in zip(lines, weight, strict=True):
             if alone:
-                kinds[k] = ("list_item" if LIST_ITEM.match(items[k].text) else "paragraph", None)
+                kinds[k] = ("list_item" if is_list_item(items[k].text) else "paragraph", None)
     if opts.blocks and titles:
         found = outline_matches([items[k].text for k in lines], titles)
         for start, (span, depth) in found.items():
@@ -658,13 +815,12 @@ ALONE_CHARS = 60
 
 
 def _standalone_headings(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int],
-                         body: float) -> None:
+                         body: float, pitch: float) -> None:
     """On a page with no heading by its looks (everything set in one face), a short line that
     stands alone, with a wider gap than the line pitch below it and above it (or at the top
     of its column), over a paragraph, is a heading: the space sets it apart, as size would."""
     if any(kinds[k][0] == "heading" for k in lines):
         return
-    pitch = _pitch(items, body)
     for n, k in enumerate(lines):
         item = items[k]
         if kinds[k][0] != "paragraph" or not _title_like(item.text) or item.size < 0.95 * body:
@@ -685,9 +841,9 @@ def _standalone_headings(items: list[Item], kinds: list[tuple[str, int | None]],
 
 def _title_like(text: str) -> bool:
     """A few words, capitalized, not ended by punctuation: a title, not a sentence or a label."""
-    words = text.split()
-    return 2 <= len(words) <= ALONE_WORDS and len(text) <= ALONE_CHARS and text[:1].isupper() and \
-        text[-1:].isalnum() and sum(c.isalpha() for c in text) >= 0.6 * len(text)
+    if len(text) > ALONE_CHARS or not text[:1].isupper() or not text[-1:].isalnum():
+        return False  # the cheap tests first: most lines are long
+    return 2 <= len(text.split()) <= ALONE_WORDS and sum(c.isalpha() for c in text) >= 0.6 * len(text)
 
 
 KICKER = 1.25  # a heading right above one this much larger heads nothing: it is a kicker
@@ -730,7 +886,7 @@ def _prose_not_headings(items: list[Item], kinds: list[tuple[str, int | None]], 
             text = " ".join(i.text for i in group)
             if len(group) >= PROSE_LINES or (len(text.split()) > PROSE_WORDS and text.rstrip()[-1:] in ".!?"):
                 for k in lines[start:end]:
-                    kinds[k] = ("list_item" if LIST_ITEM.match(items[k].text) else "paragraph", None)
+                    kinds[k] = ("list_item" if is_list_item(items[k].text) else "paragraph", None)
         start = end
 
 
@@ -773,9 +929,11 @@ def _floors(items: list[Item], body: float) -> dict[str, float]:
 def _pitch(items: list[Item], body: float) -> float:
     """The usual distance between baselines of body lines in one column."""
     steps: dict[float, int] = {}
+    most = 3 * body
     for a, b in zip(items, items[1:], strict=False):
-        if (a.section, a.column) == (b.section, b.column) and abs(a.size - body) < 0.5 and 0 < a.y - b.y < 3 * body:
-            key = round(a.y - b.y, 0)
+        step = a.y - b.y
+        if 0 < step < most and abs(a.size - body) < 0.5 and a.section == b.section and a.column == b.column:
+            key = round(step, 0)
             steps[key] = steps.get(key, 0) + 1
     return max(steps, key=lambda k: steps[k]) if steps else 1.2 * body
 
@@ -783,10 +941,18 @@ def _pitch(items: list[Item], body: float) -> float:
 def _add_span(block: Block, page: int, item: Item) -> None:
     last = block.spans[-1] if block.spans else None
     if last and last["page"] == page and block.last is not None and \
-            (block.last.section, block.last.column) == (item.section, item.column):
+            block.last.section == item.section and block.last.column == item.column:
+        # The rect's numbers are rounded already, and rounding keeps order: only a number
+        # that moves an edge outwards needs rounding.
         rect = last["rect"]
-        last["rect"] = [min(rect[0], item.x0), min(rect[1], item.y0), max(rect[2], item.x1), max(rect[3], item.y1)]
-        last["rect"] = [round(v, 2) for v in last["rect"]]
+        if item.x0 < rect[0]:
+            rect[0] = round(item.x0, 2)
+        if item.y0 < rect[1]:
+            rect[1] = round(item.y0, 2)
+        if item.x1 > rect[2]:
+            rect[2] = round(item.x1, 2)
+        if item.y1 > rect[3]:
+            rect[3] = round(item.y1, 2)
     else:
         block.spans.append({"page": page, "rect": item.rect})
 

@@ -14,6 +14,7 @@ import re
 from collections import deque
 from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from .headings import Levels, Outline
@@ -67,8 +68,10 @@ class _Page:
     def number(self) -> int:
         return int(self.record["page"])
 
-    @property
+    @cached_property
     def keys(self) -> set[str]:
+        """The margin's templates; asked of each page once per page of its window, and the
+        margin is complete once the page is prepared."""
         return set(self.margin.values())
 
 

@@ -84,13 +84,17 @@ def read_rules(evidence: dict[str, Any], width: float, height: float) -> tuple[l
     vertical: list[_Edge] = []
     if not isinstance(raw, list):
         return horizontal, vertical
+    right, top = width + 1, height + 1
     for rule in raw[:MAX_RULES]:
         numbers = _numbers(rule)
         if numbers is None:
             continue
         x0, y0, x1, y1 = numbers
-        x0, x1 = max(-1.0, min(x0, x1)), min(width + 1, max(x0, x1))
-        y0, y1 = max(-1.0, min(y0, y1)), min(height + 1, max(y0, y1))
+        # Ordered and clipped to the page, as min and max would (a page draws many rules).
+        x0, x1 = (x1, x0) if x1 < x0 else (x0, x1) if x1 > x0 else (x0, x0)
+        y0, y1 = (y1, y0) if y1 < y0 else (y0, y1) if y1 > y0 else (y0, y0)
+        x0, y0 = x0 if x0 > -1.0 else -1.0, y0 if y0 > -1.0 else -1.0
+        x1, y1 = x1 if x1 < right else right, y1 if y1 < top else top
         if y1 - y0 <= SNAP and x1 - x0 >= 2 * JOIN:
             horizontal.append(_Edge((y0 + y1) / 2, x0, x1))
         elif x1 - x0 <= SNAP and y1 - y0 >= 2 * JOIN:
@@ -102,12 +106,13 @@ def _numbers(rule: Any) -> tuple[float, float, float, float] | None:
     if not isinstance(rule, (list, tuple)) or len(rule) != 4:
         return None
     try:
-        values = [float(v) for v in rule]
+        x0, y0, x1, y1 = float(rule[0]), float(rule[1]), float(rule[2]), float(rule[3])
     except (TypeError, ValueError, OverflowError):
         return None
-    if not all(math.isfinite(v) and abs(v) < 1e7 for v in values):
+    # Finite and less than 1e7 across: a NaN or an infinity fails the comparisons.
+    if not (-1e7 < x0 < 1e7 and -1e7 < y0 < 1e7 and -1e7 < x1 < 1e7 and -1e7 < y1 < 1e7):
         return None
-    return values[0], values[1], values[2], values[3]
+    return x0, y0, x1, y1
 
 
 def _merge(edges: list[_Edge]) -> list[_Edge]:
@@ -224,6 +229,8 @@ def stacked_regions(horizontal: list[_Edge], taken: list[_Region], rows: list[li
     """Horizontal rules of about the same extent stacked one above the other with text lines
     between them (a booktabs table, a table ruled between rows only): one region per stack."""
     free = [e for e in horizontal if not any(_inside(e, r) for r in taken)]
+    if not free:
+        return []
     free.sort(key=lambda e: -e.pos)
     baselines = sorted(row[0].y for row in rows if row)
     regions = []
@@ -645,6 +652,8 @@ def find_tables(rows: list[list[Item]], evidence: dict[str, Any], width: float, 
     for region in regions:
         _header_above(region, rows)
     regions += stacked_regions(horizontal, regions, rows)
+    if not regions:
+        return [list(row) for row in rows if row]  # most pages: no rules that make a table
     regions.sort(key=lambda r: -r.y1)
     claimed: dict[int, _Region] = {}
     for region in regions:

@@ -73,11 +73,21 @@ def _cuts(spans: list[tuple[float, float]], gap: float) -> list[float]:
     for start, end in spans[1:]:
         if start - reach >= gap:
             cuts.append((reach + start) / 2)
-        reach = max(reach, end)
+        if end > reach:  # reach = max(reach, end)
+            reach = end
     return cuts
 
 
+def no_channel(items: list[B], gap: float) -> bool:
+    """Certainly no vertical channel ``gap`` wide runs between any of ``items``: no item
+    starts ``gap`` or more to the right of where another ends. (A channel between two parts
+    is such a pair; a number that is no number leaves the question open.)"""
+    return bool(items) and max(i.x0 for i in items) - min(i.x1 for i in items) < gap
+
+
 def _vertical(region: list[B], body: float, width: float) -> list[list[B]] | None:
+    if no_channel(region, GUTTER * body):
+        return None  # most regions: the lines of one column overlap
     ordered = sorted(region, key=lambda i: i.x0)
     cuts = _cuts([(i.x0, i.x1) for i in ordered], GUTTER * body)
     if not cuts:
