@@ -726,17 +726,36 @@ def _image_bytes(obj: Any) -> dict[str, Any]:
 def looks_unreadable(text: str, evidence: dict[str, Any] | None) -> bool:
     """Mostly characters that are neither letters, digits nor ordinary punctuation, or mostly
     glyphs the fonts could not map to Unicode."""
+    unmapped = evidence.get("unmapped_chars", 0) if evidence else 0
+    if _surely_readable(text, unmapped):
+        return False
     visible = len(text) - len(_SPACE.findall(text))
     if not visible:
         return False
     unreadable = len(_UNREADABLE.findall(text))
-    unmapped = evidence.get("unmapped_chars", 0) if evidence else 0
     return unreadable > 0.5 * visible or unmapped > 0.5 * visible
 
 
 _SPACE = re.compile(r"\s")
 # Not a letter or digit of any script, not space, not ordinary punctuation.
 _UNREADABLE = re.compile(r"[^\w\s.,;:!?()\[\]'\"\-–—/%&，。、；：！？（）《》「」“”]|_")
+# The same two classes over ASCII, as bytes for bytes.translate; and every byte past ASCII.
+_ASCII_SPACE = bytes(b for b in range(128) if _SPACE.match(chr(b)))
+_ASCII_UNREADABLE = bytes(b for b in range(128) if _UNREADABLE.match(chr(b)))
+_HIGH_BYTES = bytes(range(128, 256))
+
+
+def _surely_readable(text: str, unmapped: int) -> bool:
+    """A bound that settles most pages without the regexes (which build a list of every
+    match): ASCII characters are classed exactly by byte counts, and each other character is
+    taken as unreadable and as not visible. False means only that the bound cannot tell."""
+    data = text.encode("utf-8", "surrogatepass")
+    ascii_part = data.translate(None, _HIGH_BYTES)  # UTF-8 keeps each ASCII character one byte
+    others = len(text) - len(ascii_part)
+    spaces = len(ascii_part) - len(ascii_part.translate(None, _ASCII_SPACE))
+    unreadable = len(ascii_part) - len(ascii_part.translate(None, _ASCII_UNREADABLE)) + others
+    visible = len(text) - spaces - others
+    return visible > 0 and unreadable <= 0.5 * visible and unmapped <= 0.5 * visible
 
 
 def is_garbled(text: str, evidence: dict[str, Any] | None, page_area: float,
