@@ -24,6 +24,8 @@ from typing import Any
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
+from .docstream import SURROGATE, scrub_record
+
 # Re-typed entry points: integer handles instead of pointer objects make the per-character
 # loop cheap (no Python object per call) and the handles comparable.
 _GET_TEXT_OBJECT = ctypes.cast(pdfium_c.FPDFText_GetTextObject,
@@ -74,6 +76,7 @@ class _Probe:
         self.bounds = [ctypes.c_float() for _ in range(4)]
         self.bounds_refs = [ctypes.pointer(c) for c in self.bounds]
         self.gap_probes = 0  # glyph boxes left to measure word gaps with on this page
+        self.respelled = False  # a run's text was read again glyph by glyph on this page
 
 
 _PROBE = _Probe()  # the extraction child reads one page at a time
@@ -112,6 +115,7 @@ def page_evidence(page: Any, textpage: Any, raw: str, image_mode: str = "none") 
     _PROBE.textpage = tp
     _PROBE.page_box = _page_box(page)
     _PROBE.gap_probes = MAX_GAP_PROBES
+    _PROBE.respelled = False
     count = pdfium_c.FPDFText_CountChars(textpage)
     # PDFium marks a line-end hyphen it kept as U+FFFE or 0x02: one character for one, so
     # character indexes stay aligned.
@@ -128,6 +132,11 @@ def page_evidence(page: Any, textpage: Any, raw: str, image_mode: str = "none") 
         "clipped_chars": sum(len(r["text"]) for r in runs if r.get("clipped")),
     }
     found.update(_ruling(paths))
+    # The evidence's strings are made encodable here, so that the page's writer need not walk
+    # its thousands of numbers: run texts are cut from ``chars`` (or spelled again glyph by
+    # glyph); font names, colours and image data are Latin-1 or ASCII.
+    if _PROBE.respelled or SURROGATE.search(chars) is not None:
+        scrub_record(found)
     return found
 
 
@@ -382,6 +391,7 @@ def _split_clipped(textpage: pdfium.PdfTextPage, run: dict[str, Any], handle: in
     if own_clip and not _in_page_space(handle, first, run["size"]):
         return [run]
     pieces: list[dict[str, Any]] = []
+    _PROBE.respelled = True
     for index in range(first, last + 1):
         cbox = list(_loose_box(_PROBE.textpage, index))
         hidden = _shown_share(cbox, clip) < SHOWN_SHARE
