@@ -44,37 +44,39 @@ def _proto(func: Any, restype: Any, *argtypes: Any) -> Any:
     return ctypes.cast(func, ctypes.CFUNCTYPE(restype, *argtypes))
 
 
+# Output parameters are passed as plain addresses (of the probe's buffers, which live as long
+# as the process): converting a pointer object costs more than the call itself.
 _FONT = _proto(pdfium_c.FPDFTextObj_GetFont, _VP, _VP)
 _FONT_NAME = _proto(pdfium_c.FPDFFont_GetBaseFontName, ctypes.c_size_t, _VP, ctypes.c_char_p, ctypes.c_size_t)
-_FONT_SIZE = _proto(pdfium_c.FPDFTextObj_GetFontSize, _INT, _VP, ctypes.POINTER(ctypes.c_float))
-_MATRIX = _proto(pdfium_c.FPDFPageObj_GetMatrix, _INT, _VP, ctypes.POINTER(pdfium_c.FS_MATRIX))
+_FONT_SIZE = _proto(pdfium_c.FPDFTextObj_GetFontSize, _INT, _VP, _VP)  # float*
+_MATRIX = _proto(pdfium_c.FPDFPageObj_GetMatrix, _INT, _VP, _VP)  # FS_MATRIX*
 _CLIP = _proto(pdfium_c.FPDFPageObj_GetClipPath, _VP, _VP)
-_LOOSE_BOX = _proto(pdfium_c.FPDFText_GetLooseCharBox, _INT, _VP, _INT, ctypes.POINTER(pdfium_c.FS_RECTF))
-_ORIGIN = _proto(pdfium_c.FPDFText_GetCharOrigin, _INT, _VP, _INT, ctypes.POINTER(ctypes.c_double),
-                 ctypes.POINTER(ctypes.c_double))
-_OBJ_FILL = _proto(pdfium_c.FPDFPageObj_GetFillColor, _INT, _VP, *([ctypes.POINTER(ctypes.c_uint)] * 4))
-_BOUNDS = _proto(pdfium_c.FPDFPageObj_GetBounds, _INT, _VP, *([ctypes.POINTER(ctypes.c_float)] * 4))
-_FILL = _proto(pdfium_c.FPDFText_GetFillColor, _INT, _VP, _INT, *([ctypes.POINTER(ctypes.c_uint)] * 4))
+_LOOSE_BOX = _proto(pdfium_c.FPDFText_GetLooseCharBox, _INT, _VP, _INT, _VP)  # FS_RECTF*
+_ORIGIN = _proto(pdfium_c.FPDFText_GetCharOrigin, _INT, _VP, _INT, _VP, _VP)  # double*, double*
+_OBJ_FILL = _proto(pdfium_c.FPDFPageObj_GetFillColor, _INT, _VP, _VP, _VP, _VP, _VP)  # unsigned int* ×4
+_BOUNDS = _proto(pdfium_c.FPDFPageObj_GetBounds, _INT, _VP, _VP, _VP, _VP, _VP)  # float* ×4
+_FILL = _proto(pdfium_c.FPDFText_GetFillColor, _INT, _VP, _INT, _VP, _VP, _VP, _VP)  # unsigned int* ×4
 
 
 class _Probe:
-    """Output buffers reused for every run: allocating them per call cost more than the calls."""
+    """Output buffers reused for every run: allocating them per call cost more than the calls.
+    Each ``*_ref`` is the address of its buffer."""
 
     def __init__(self) -> None:
         self.textpage = 0
         self.page_box: tuple[float, float, float, float] | None = None  # what the page shows
         self.rect = pdfium_c.FS_RECTF()
-        self.rect_ref = ctypes.pointer(self.rect)
+        self.rect_ref = ctypes.addressof(self.rect)
         self.x, self.y = ctypes.c_double(), ctypes.c_double()
-        self.x_ref, self.y_ref = ctypes.pointer(self.x), ctypes.pointer(self.y)
+        self.x_ref, self.y_ref = ctypes.addressof(self.x), ctypes.addressof(self.y)
         self.size = ctypes.c_float()
-        self.size_ref = ctypes.pointer(self.size)
+        self.size_ref = ctypes.addressof(self.size)
         self.matrix = pdfium_c.FS_MATRIX()
-        self.matrix_ref = ctypes.pointer(self.matrix)
+        self.matrix_ref = ctypes.addressof(self.matrix)
         self.rgba = [ctypes.c_uint() for _ in range(4)]
-        self.rgba_refs = [ctypes.pointer(c) for c in self.rgba]
+        self.rgba_refs = [ctypes.addressof(c) for c in self.rgba]
         self.bounds = [ctypes.c_float() for _ in range(4)]
-        self.bounds_refs = [ctypes.pointer(c) for c in self.bounds]
+        self.bounds_refs = [ctypes.addressof(c) for c in self.bounds]
         self.gap_probes = 0  # glyph boxes left to measure word gaps with on this page
         self.respelled = False  # a run's text was read again glyph by glyph on this page
 
@@ -96,8 +98,8 @@ class _Fonts:
         self.names: dict[int, str] = {}
         self.buffer = ctypes.create_string_buffer(256)
 
-    def name(self, obj: int) -> str:
-        key = _FONT(obj) or 0
+    def name(self, key: int) -> str:
+        """The name of the font whose handle ``_FONT`` gave (0: none)."""
         if key not in self.names:
             size = _FONT_NAME(key, self.buffer, 256) if key else 0
             raw = self.buffer.value if size else b""
@@ -148,44 +150,54 @@ def _runs(textpage: pdfium.PdfTextPage, tp: int, chars: str, count: int) -> list
     fonts = _Fonts()
     clips: dict[int, tuple[float, float, float, float] | None] = {}
     runs: list[dict[str, Any]] = []
-    for start, end, obj in _merge(_spans(tp, chars, count), chars, clips):
-        if not chars[start:end].isspace():
-            run = _make_runs(textpage, obj, start, end, chars[start:end], fonts, clips)
+    for start, end, obj, size, scale, font, clip in _merge(_spans(tp, chars, count), chars, clips):
+        text = chars[start:end]
+        if not text.isspace():
+            run = _make_runs(textpage, obj, start, text, fonts.name(font or 0), size, scale, clip)
             run[0]["unmapped"] = _unmapped(tp, start, end)
             runs.extend(run)
     return runs
 
 
+# A merged stretch: [start, end, first object, its font size, its matrix's vertical scale, font
+# handle, clip box]: what the run of it needs of its object, looked up once.
+_Stretch = list[Any]
+
+
 def _merge(spans: list[tuple[int, int, int]], chars: str,
-           clips: dict[int, tuple[float, float, float, float] | None]) -> list[tuple[int, int, int]]:
+           clips: dict[int, tuple[float, float, float, float] | None]) -> list[_Stretch]:
     """Join stretches of neighbouring text objects that share font, size, colour, baseline and
     clip, and touch (some producers draw every glyph as its own object): a run's properties
     are then looked up once, not per glyph. A generated space between them is kept inside.
     The clip is part of it because a run is tested against its first object's clip: a table
     cell's text merged into its clipped neighbour's run would be dropped as hidden."""
     probe = _PROBE
-    merged: list[tuple[int, int, int]] = []
+    merged: list[_Stretch] = []
     last_key: tuple[Any, ...] | None = None
     right = 0.0
+    size_ref, matrix_ref, rgba_refs, bounds_refs = probe.size_ref, probe.matrix_ref, probe.rgba_refs, probe.bounds_refs
+    matrix, size_value, (red, green, blue, _), (left_value, _, right_value, _) = \
+        probe.matrix, probe.size, probe.rgba, probe.bounds
+    hypot = math.hypot
     for start, end, obj in spans:
         if not obj:
             if chars[start:end] != " ":
                 last_key = None  # a line break or a wide generated gap ends any run
             continue
-        _FONT_SIZE(obj, probe.size_ref)
-        _MATRIX(obj, probe.matrix_ref)
-        _OBJ_FILL(obj, *probe.rgba_refs)
-        _BOUNDS(obj, *probe.bounds_refs)
-        matrix, size = probe.matrix, probe.size.value
-        key = (_FONT(obj), size, matrix.a, matrix.b, matrix.c, matrix.d, matrix.f,
-               probe.rgba[0].value, probe.rgba[1].value, probe.rgba[2].value, _clip_box(obj, clips))
-        left = probe.bounds[0].value
-        em = size * math.hypot(matrix.c, matrix.d)
-        if key == last_key and merged and left - right < em:
-            merged[-1] = (merged[-1][0], end, merged[-1][2])
+        _FONT_SIZE(obj, size_ref)
+        has_matrix = _MATRIX(obj, matrix_ref)  # a text object always has one
+        scale = hypot(matrix.c, matrix.d)
+        _OBJ_FILL(obj, *rgba_refs)
+        _BOUNDS(obj, *bounds_refs)
+        size, font, clip = size_value.value, _FONT(obj), _clip_box(obj, clips)
+        key = (font, size, matrix.a, matrix.b, matrix.c, matrix.d, matrix.f,
+               red.value, green.value, blue.value, clip)
+        left = left_value.value
+        if key == last_key and merged and left - right < size * scale:
+            merged[-1][1] = end
         else:
-            merged.append((start, end, obj))
-        last_key, right = key, probe.bounds[2].value
+            merged.append([start, end, obj, size, scale if has_matrix else 1.0, font, clip])
+        last_key, right = key, right_value.value
     return merged
 
 
@@ -193,30 +205,90 @@ def _spans(tp: int, chars: str, count: int) -> list[tuple[int, int, int]]:
     """(start, end, object) for each stretch of characters drawn by one text object.
 
     A text object's characters are contiguous in the text page, so the end of a stretch is
-    found by galloping and bisection: about 2·log2(n) calls for n characters instead of n.
-    A stretch that would swallow a line break is checked character by character instead."""
+    found by bisection between its start and a character of another object: most objects
+    draw the rest of a line, so the character before the next line break is asked first
+    (then two calls settle the stretch); otherwise galloping finds such a character, about
+    2·log2(n) calls for n characters instead of n. Around a line break (PDFium's generated
+    CR LF) the characters are checked one by one."""
     spans: list[tuple[int, int, int]] = []
     start = 0
+    line_end = -1  # the next line break at or after ``start`` (or ``count``)
+    known: dict[int, int] = {}  # objects of characters already asked for, on this line
     while start < count:
-        obj = _GET_TEXT_OBJECT(tp, start) or 0
-        same, step = start, 1
-        while same + step < count and (_GET_TEXT_OBJECT(tp, same + step) or 0) == obj:
-            same += step
-            step *= 2
-        other = min(same + step, count)
-        while other - same > 1:
-            middle = (same + other) // 2
-            if (_GET_TEXT_OBJECT(tp, middle) or 0) == obj:
-                same = middle
-            else:
-                other = middle
-        if "\n" in chars[start:other] and other - start > 1:
+        obj = known[start] if start in known else (_GET_TEXT_OBJECT(tp, start) or 0)
+        if "\n" in chars[start:start + 2]:
             other = start + 1
-            while other < count and (_GET_TEXT_OBJECT(tp, other) or 0) == obj:
+            while other < count:
+                if other not in known:
+                    known[other] = _GET_TEXT_OBJECT(tp, other) or 0
+                if known[other] != obj:
+                    break
                 other += 1
+        else:
+            if line_end < start:
+                line_end = _next_break(chars, start, count)
+                known = {}
+            other = _stretch_end(tp, start, obj, line_end, count, known) if obj else -1
+            if other < 0:
+                other = _gallop(tp, chars, start, obj, count)
         spans.append((start, other, obj))
         start = other
     return spans
+
+
+def _stretch_end(tp: int, start: int, obj: int, line_end: int, count: int, known: dict[int, int]) -> int:
+    """Where the stretch of ``obj`` from ``start`` ends when it ends on this line (up to
+    ``line_end``), or -1: bisection between ``start`` and the first character found on the
+    way to the line's end that another object drew."""
+    if line_end - start <= 1:
+        return -1
+    last = line_end - 1
+    if last not in known:
+        known[last] = _GET_TEXT_OBJECT(tp, last) or 0
+    if known[last] == obj:
+        if line_end == count:
+            return count
+        if line_end not in known:
+            known[line_end] = _GET_TEXT_OBJECT(tp, line_end) or 0
+        return line_end if known[line_end] != obj else -1
+    same, other = start, last
+    while other - same > 1:
+        middle = (same + other) // 2
+        if (_GET_TEXT_OBJECT(tp, middle) or 0) == obj:
+            same = middle
+        else:
+            other = middle
+    return other
+
+
+def _gallop(tp: int, chars: str, start: int, obj: int, count: int) -> int:
+    """The end of the stretch of ``obj`` from ``start`` by galloping, then bisection. A
+    stretch that would swallow a line break is checked character by character instead."""
+    same, step = start, 1
+    while same + step < count and (_GET_TEXT_OBJECT(tp, same + step) or 0) == obj:
+        same += step
+        step *= 2
+    other = min(same + step, count)
+    while other - same > 1:
+        middle = (same + other) // 2
+        if (_GET_TEXT_OBJECT(tp, middle) or 0) == obj:
+            same = middle
+        else:
+            other = middle
+    if "\n" in chars[start:other] and other - start > 1:
+        other = start + 1
+        while other < count and (_GET_TEXT_OBJECT(tp, other) or 0) == obj:
+            other += 1
+    return other
+
+
+def _next_break(chars: str, start: int, count: int) -> int:
+    """The index of the first CR or LF at or after ``start`` (PDFium ends a line with both,
+    generated: no object drew them), or ``count``."""
+    cr, lf = chars.find("\r", start, count), chars.find("\n", start, count)
+    if cr < 0:
+        return lf if lf >= 0 else count
+    return cr if lf < 0 else min(cr, lf)
 
 
 def _unmapped(tp: int, start: int, end: int) -> int:
@@ -227,10 +299,11 @@ def _unmapped(tp: int, start: int, end: int) -> int:
     return sum(map(_HAS_MAP_ERROR, repeat(tp, end - start), range(start, end)))
 
 
-def _make_runs(textpage: Any, handle: int, start: int, end: int, text: str,
-               fonts: _Fonts, clips: dict[int, Any]) -> list[dict[str, Any]]:
-    """One run (or, under a clip, the shown and hidden parts of it). Written out flat: this
-    runs once per text object, about a hundred times a page."""
+def _make_runs(textpage: Any, handle: int, start: int, text: str, font: str, font_size: float, scale: float,
+               own: tuple[float, float, float, float] | None) -> list[dict[str, Any]]:
+    """One run (or, under a clip, the shown and hidden parts of it) of the characters from
+    ``start`` drawn by the object ``handle``, whose font, size, matrix scale and clip box
+    ``_merge`` looked up. Written out flat: this runs about a hundred times a page."""
     probe = _PROBE
     tp = probe.textpage
     stripped = text.strip()
@@ -244,21 +317,17 @@ def _make_runs(textpage: Any, handle: int, start: int, end: int, text: str,
         _LOOSE_BOX(tp, last, probe.rect_ref)
         x0, y0, x1, y1 = min(x0, rect.left), min(y0, rect.bottom), max(x1, rect.right), max(y1, rect.top)
     _ORIGIN(tp, first, probe.x_ref, probe.y_ref)
-    _FONT_SIZE(handle, probe.size_ref)
-    matrix = probe.matrix
-    scale = math.hypot(matrix.c, matrix.d) if _MATRIX(handle, probe.matrix_ref) else 1.0
     color = "#000000"
     if _FILL(tp, first, *probe.rgba_refs):
         color = f"#{probe.rgba[0].value:02x}{probe.rgba[1].value:02x}{probe.rgba[2].value:02x}"
-    size = round(probe.size.value * (scale or 1.0), 2)
-    run = {"text": stripped, "font": fonts.name(handle), "size": size,
+    size = round(font_size * (scale or 1.0), 2)
+    run = {"text": stripped, "font": font, "size": size,
            "color": color, "box": [round(x0, 2), round(y0, 2), round(x1, 2), round(y1, 2)],
            "y": round(probe.y.value, 2)}
     if last != first and y1 - y0 > 2 * size:  # taller than a line: the glyphs climb or fall
         angle = _angle(tp, first, last)
         if angle:
             run["angle"] = angle  # a watermark or a rotated label: a line of its own
-    own = _clip_box(handle, clips)
     clip = _shown_box(own, probe.page_box)
     if clip is not None and not _inside([x0, y0, x1, y1], clip):
         split = _split_clipped(textpage, run, handle, first, last, clip, own is not None)
@@ -301,24 +370,32 @@ def _gaps(tp: int, first: int, text: str, size: float) -> list[list[float]]:
     with the glyph before it ending at ``x1`` and the one after it starting at ``x0``. One text
     object may draw a whole table row, its cells parted by positioned spaces; a justified
     line's spaces are wide too, so the run is not split here (that is the reader's choice).
-    Two glyph boxes a space, at most ``MAX_GAP_PROBES`` a page."""
+    Two glyph boxes a space (one when the word before it is one glyph long: its box is still
+    in the buffer), at most ``MAX_GAP_PROBES`` a page."""
     probe = _PROBE
-    rect = probe.rect
+    budget = probe.gap_probes
+    rect, ref = probe.rect, probe.rect_ref
+    wide = GAP_EM * size
+    length = len(text)
     out: list[list[float]] = []
-    index = text.find(" ")
-    while index > 0 and probe.gap_probes > 0:
-        end = index + 1
-        while end < len(text) and text[end] == " ":
-            end += 1
-        if end >= len(text):
+    held, held_ok = -1, 0  # the glyph whose box the buffer holds, and whether it was measured
+    for match in _SPACES.finditer(text):
+        index, end = match.span()
+        if index == 0 or end >= length or budget <= 0:
             break
-        probe.gap_probes -= 2
-        ok = _LOOSE_BOX(tp, first + index - 1, probe.rect_ref)
-        right = rect.right
-        if ok and _LOOSE_BOX(tp, first + end, probe.rect_ref) and rect.left - right >= GAP_EM * size:
-            out.append([index, round(right, 2), round(rect.left, 2)])
-        index = text.find(" ", end)
+        budget -= 2
+        ok = held_ok if index - 1 == held else _LOOSE_BOX(tp, first + index - 1, ref)
+        held = -1
+        if ok:
+            right = rect.right
+            held, held_ok = end, _LOOSE_BOX(tp, first + end, ref)
+            if held_ok and rect.left - right >= wide:
+                out.append([index, round(right, 2), round(rect.left, 2)])
+    probe.gap_probes = budget
     return out
+
+
+_SPACES = re.compile(" +")
 
 
 def _in_page_space(handle: int, first: int, size: float) -> bool:
@@ -590,11 +667,10 @@ MAX_SEGMENTS = 10000  # path segments read on one page before the ruling is give
 RULE_THIN = 2.5  # points: a filled or stroked shape this thin is a rule
 RULE_MIN = 3.0  # points: a shorter stroke is a tick, a bullet or a glyph part
 AXIS_SLACK = 0.6  # points a rule may lean over its length and still be straight
-_DRAW_MODE = _proto(pdfium_c.FPDFPath_GetDrawMode, _INT, _VP, ctypes.POINTER(_INT), ctypes.POINTER(_INT))
+_DRAW_MODE = _proto(pdfium_c.FPDFPath_GetDrawMode, _INT, _VP, _VP, _VP)  # int* ×2
 _COUNT_SEGMENTS = _proto(pdfium_c.FPDFPath_CountSegments, _INT, _VP)
 _SEGMENT = _proto(pdfium_c.FPDFPath_GetPathSegment, _VP, _VP, _INT)
-_POINT = _proto(pdfium_c.FPDFPathSegment_GetPoint, _INT, _VP, ctypes.POINTER(ctypes.c_float),
-                ctypes.POINTER(ctypes.c_float))
+_POINT = _proto(pdfium_c.FPDFPathSegment_GetPoint, _INT, _VP, _VP, _VP)  # float* ×2
 _SEGMENT_TYPE = _proto(pdfium_c.FPDFPathSegment_GetType, _INT, _VP)
 _SEGMENT_CLOSE = _proto(pdfium_c.FPDFPathSegment_GetClose, _INT, _VP)
 _MOVETO, _LINETO, _BEZIERTO = pdfium_c.FPDF_SEGMENT_MOVETO, pdfium_c.FPDF_SEGMENT_LINETO, pdfium_c.FPDF_SEGMENT_BEZIERTO
@@ -607,9 +683,9 @@ class _Ruler:
 
     def __init__(self) -> None:
         self.fill, self.stroke = _INT(), _INT()
-        self.fill_ref, self.stroke_ref = ctypes.pointer(self.fill), ctypes.pointer(self.stroke)
+        self.fill_ref, self.stroke_ref = ctypes.addressof(self.fill), ctypes.addressof(self.stroke)
         self.fx, self.fy = ctypes.c_float(), ctypes.c_float()
-        self.fx_ref, self.fy_ref = ctypes.pointer(self.fx), ctypes.pointer(self.fy)
+        self.fx_ref, self.fy_ref = ctypes.addressof(self.fx), ctypes.addressof(self.fy)
         self.rules: dict[tuple[float, float, float, float], None] = {}
         self.segments = 0
 
