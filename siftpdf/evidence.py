@@ -209,8 +209,19 @@ def _spans(tp: int, chars: str, count: int) -> list[tuple[int, int, int]]:
     draw the rest of a line, so the character before the next line break is asked first
     (then two calls settle the stretch); otherwise galloping finds such a character, about
     2·log2(n) calls for n characters instead of n. Around a line break (PDFium's generated
-    CR LF) the characters are checked one by one."""
+    CR LF) the characters are checked one by one.
+
+    PDFium reorders a line holding right-to-left script (Unicode's bidirectional algorithm):
+    an object's characters may then be apart, and only galloping from each start is used."""
     spans: list[tuple[int, int, int]] = []
+    if _RIGHT_TO_LEFT.search(chars) is not None:
+        start = 0
+        while start < count:
+            obj = _GET_TEXT_OBJECT(tp, start) or 0
+            other = _gallop(tp, chars, start, obj, count)
+            spans.append((start, other, obj))
+            start = other
+        return spans
     start = 0
     line_end = -1  # the next line break at or after ``start`` (or ``count``)
     known: dict[int, int] = {}  # objects of characters already asked for, on this line
@@ -280,6 +291,12 @@ def _gallop(tp: int, chars: str, start: int, obj: int, count: int) -> int:
         while other < count and (_GET_TEXT_OBJECT(tp, other) or 0) == obj:
             other += 1
     return other
+
+
+# Characters of right-to-left scripts, and the marks that make text right-to-left (a superset
+# of the strong right-to-left characters of the Basic Multilingual Plane, and beyond it).
+_RIGHT_TO_LEFT = re.compile("[\u0590-\u08ff\u200f\u202b\u202e\u2067\ufb1d-\ufdff\ufe70-\ufeff"
+                            "\U00010800-\U00010fff\U0001e800-\U0001efff]")
 
 
 def _next_break(chars: str, start: int, count: int) -> int:
