@@ -26,59 +26,70 @@ import pypdfium2.raw as pdfium_c
 
 from .docstream import SURROGATE, scrub_record
 
-# Re-typed entry points: integer handles instead of pointer objects make the per-character
-# loop cheap (no Python object per call) and the handles comparable.
-_GET_TEXT_OBJECT = ctypes.cast(pdfium_c.FPDFText_GetTextObject,
-                               ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int))
-_HAS_MAP_ERROR = ctypes.cast(pdfium_c.FPDFText_HasUnicodeMapError,
-                             ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_int))
-
-
 _VP, _INT = ctypes.c_void_p, ctypes.c_int
-# Per-character code points, when the page text does not align with the character indexes
-# (characters beyond the BMP): 0 for an unmapped glyph becomes a space like PDFium's NULs.
-_UNICODE = ctypes.cast(pdfium_c.FPDFText_GetUnicode, ctypes.CFUNCTYPE(ctypes.c_uint, ctypes.c_void_p, ctypes.c_int))
 
 
 def _proto(func: Any, restype: Any, *argtypes: Any) -> Any:
+    """Re-typed entry points: integer handles (c_void_p results) instead of pointer objects
+    make the loops cheap (no Python object per call) and the handles comparable."""
     return ctypes.cast(func, ctypes.CFUNCTYPE(restype, *argtypes))
 
 
-# Output parameters are passed as plain addresses (of the probe's buffers, which live as long
-# as the process): converting a pointer object costs more than the call itself.
+def _per_char(func: Any, restype: Any) -> Any:
+    """An entry point of the text page called for one character, up to thousands of times a
+    page, without declared arguments: they pass as they are (the text page and the output
+    buffers as ``c_void_p`` objects, the character index as a Python int, which is a C int),
+    sparing ctypes' conversion of each argument, which cost more than the call. A handle
+    passed as a Python int would be cut to a C int: only the probe's objects are passed."""
+    return ctypes.cast(func, ctypes.CFUNCTYPE(restype))
+
+
+_GET_TEXT_OBJECT = _per_char(pdfium_c.FPDFText_GetTextObject, _VP)
+_HAS_MAP_ERROR = _per_char(pdfium_c.FPDFText_HasUnicodeMapError, _INT)
+# Per-character code points, when the page text does not align with the character indexes
+# (characters beyond the BMP): 0 for an unmapped glyph becomes a space like PDFium's NULs.
+_UNICODE = _per_char(pdfium_c.FPDFText_GetUnicode, ctypes.c_uint)
+_LOOSE_BOX = _per_char(pdfium_c.FPDFText_GetLooseCharBox, _INT)  # (text page, index, FS_RECTF*)
+_ORIGIN = _per_char(pdfium_c.FPDFText_GetCharOrigin, _INT)  # (text page, index, double*, double*)
+_FILL = _per_char(pdfium_c.FPDFText_GetFillColor, _INT)  # (text page, index, unsigned int* ×4)
+
+# Output parameters are passed as addresses (of the probe's buffers, which live as long as
+# the process): converting a pointer object costs more than the call itself.
 _FONT = _proto(pdfium_c.FPDFTextObj_GetFont, _VP, _VP)
 _FONT_NAME = _proto(pdfium_c.FPDFFont_GetBaseFontName, ctypes.c_size_t, _VP, ctypes.c_char_p, ctypes.c_size_t)
 _FONT_SIZE = _proto(pdfium_c.FPDFTextObj_GetFontSize, _INT, _VP, _VP)  # float*
 _MATRIX = _proto(pdfium_c.FPDFPageObj_GetMatrix, _INT, _VP, _VP)  # FS_MATRIX*
 _CLIP = _proto(pdfium_c.FPDFPageObj_GetClipPath, _VP, _VP)
-_LOOSE_BOX = _proto(pdfium_c.FPDFText_GetLooseCharBox, _INT, _VP, _INT, _VP)  # FS_RECTF*
-_ORIGIN = _proto(pdfium_c.FPDFText_GetCharOrigin, _INT, _VP, _INT, _VP, _VP)  # double*, double*
 _OBJ_FILL = _proto(pdfium_c.FPDFPageObj_GetFillColor, _INT, _VP, _VP, _VP, _VP, _VP)  # unsigned int* ×4
 _BOUNDS = _proto(pdfium_c.FPDFPageObj_GetBounds, _INT, _VP, _VP, _VP, _VP, _VP)  # float* ×4
-_FILL = _proto(pdfium_c.FPDFText_GetFillColor, _INT, _VP, _INT, _VP, _VP, _VP, _VP)  # unsigned int* ×4
 
 
 class _Probe:
     """Output buffers reused for every run: allocating them per call cost more than the calls.
-    Each ``*_ref`` is the address of its buffer."""
+    Each ``*_ref`` is the address of its buffer, and ``textpage`` the page's text-page
+    handle, as ``c_void_p`` objects (what the per-character entry points take)."""
 
     def __init__(self) -> None:
-        self.textpage = 0
+        self.textpage = _VP(0)
         self.page_box: tuple[float, float, float, float] | None = None  # what the page shows
         self.rect = pdfium_c.FS_RECTF()
-        self.rect_ref = ctypes.addressof(self.rect)
+        self.rect_ref = _address(self.rect)
         self.x, self.y = ctypes.c_double(), ctypes.c_double()
-        self.x_ref, self.y_ref = ctypes.addressof(self.x), ctypes.addressof(self.y)
+        self.x_ref, self.y_ref = _address(self.x), _address(self.y)
         self.size = ctypes.c_float()
-        self.size_ref = ctypes.addressof(self.size)
+        self.size_ref = _address(self.size)
         self.matrix = pdfium_c.FS_MATRIX()
-        self.matrix_ref = ctypes.addressof(self.matrix)
+        self.matrix_ref = _address(self.matrix)
         self.rgba = [ctypes.c_uint() for _ in range(4)]
-        self.rgba_refs = [ctypes.addressof(c) for c in self.rgba]
+        self.rgba_refs = [_address(c) for c in self.rgba]
         self.bounds = [ctypes.c_float() for _ in range(4)]
-        self.bounds_refs = [ctypes.addressof(c) for c in self.bounds]
+        self.bounds_refs = [_address(c) for c in self.bounds]
         self.gap_probes = 0  # glyph boxes left to measure word gaps with on this page
         self.respelled = False  # a run's text was read again glyph by glyph on this page
+
+
+def _address(buffer: Any) -> ctypes.c_void_p:
+    return _VP(ctypes.addressof(buffer))
 
 
 _PROBE = _Probe()  # the extraction child reads one page at a time
@@ -113,8 +124,7 @@ def page_evidence(page: Any, textpage: Any, raw: str, image_mode: str = "none") 
     """The evidence of one page from PDFium's raw page and text-page handles (FPDF_PAGE,
     FPDF_TEXTPAGE). ``raw`` is the text page's text as PDFium returned it."""
     width, height = pdfium_c.FPDF_GetPageWidthF(page), pdfium_c.FPDF_GetPageHeightF(page)
-    tp = _handle(textpage)
-    _PROBE.textpage = tp
+    tp = _PROBE.textpage = _VP(_handle(textpage))
     _PROBE.page_box = _page_box(page)
     _PROBE.gap_probes = MAX_GAP_PROBES
     _PROBE.respelled = False
@@ -142,7 +152,7 @@ def page_evidence(page: Any, textpage: Any, raw: str, image_mode: str = "none") 
     return found
 
 
-def _runs(textpage: pdfium.PdfTextPage, tp: int, chars: str, count: int) -> list[dict[str, Any]]:
+def _runs(textpage: pdfium.PdfTextPage, tp: ctypes.c_void_p, chars: str, count: int) -> list[dict[str, Any]]:
     """Consecutive characters drawn by one text object become one run. Characters PDFium
     generated (line breaks, spaces between objects) have no object and end a run."""
     if count <= 0:
@@ -201,7 +211,7 @@ def _merge(spans: list[tuple[int, int, int]], chars: str,
     return merged
 
 
-def _spans(tp: int, chars: str, count: int) -> list[tuple[int, int, int]]:
+def _spans(tp: ctypes.c_void_p, chars: str, count: int) -> list[tuple[int, int, int]]:
     """(start, end, object) for each stretch of characters drawn by one text object.
 
     A text object's characters are contiguous in the text page, so the end of a stretch is
@@ -247,7 +257,7 @@ def _spans(tp: int, chars: str, count: int) -> list[tuple[int, int, int]]:
     return spans
 
 
-def _stretch_end(tp: int, start: int, obj: int, line_end: int, count: int, known: dict[int, int]) -> int:
+def _stretch_end(tp: ctypes.c_void_p, start: int, obj: int, line_end: int, count: int, known: dict[int, int]) -> int:
     """Where the stretch of ``obj`` from ``start`` ends when it ends on this line (up to
     ``line_end``), or -1: bisection between ``start`` and the first character found on the
     way to the line's end that another object drew."""
@@ -272,7 +282,7 @@ def _stretch_end(tp: int, start: int, obj: int, line_end: int, count: int, known
     return other
 
 
-def _gallop(tp: int, chars: str, start: int, obj: int, count: int) -> int:
+def _gallop(tp: ctypes.c_void_p, chars: str, start: int, obj: int, count: int) -> int:
     """The end of the stretch of ``obj`` from ``start`` by galloping, then bisection. A
     stretch that would swallow a line break is checked character by character instead."""
     same, step = start, 1
@@ -308,7 +318,7 @@ def _next_break(chars: str, start: int, count: int) -> int:
     return cr if lf < 0 else min(cr, lf)
 
 
-def _unmapped(tp: int, start: int, end: int) -> int:
+def _unmapped(tp: ctypes.c_void_p, start: int, end: int) -> int:
     """Glyphs with no Unicode mapping. A font either has a usable map or not, so probing the
     ends of a run finds a broken one; only then is every glyph counted."""
     if _HAS_MAP_ERROR(tp, start) != 1 and _HAS_MAP_ERROR(tp, end - 1) != 1:
@@ -382,7 +392,7 @@ GAP_EM = 0.8  # ems between two glyphs either side of a space: wider may part tw
 MAX_GAP_PROBES = 8000  # glyph boxes measured per page for gaps; past them runs are kept whole
 
 
-def _gaps(tp: int, first: int, text: str, size: float) -> list[list[float]]:
+def _gaps(tp: ctypes.c_void_p, first: int, text: str, size: float) -> list[list[float]]:
     """Wide spaces inside a run: ``[offset, x1, x0]`` for a space at ``offset`` of the text
     with the glyph before it ending at ``x1`` and the one after it starting at ``x0``. One text
     object may draw a whole table row, its cells parted by positioned spaces; a justified
@@ -430,7 +440,7 @@ def _in_page_space(handle: int, first: int, size: float) -> bool:
     return left - pad <= cx <= right + pad and bottom - pad <= cy <= top + pad
 
 
-def _angle(tp: int, first: int, last: int) -> int:
+def _angle(tp: ctypes.c_void_p, first: int, last: int) -> int:
     """Degrees from the first character's origin to the last's (0 for horizontal text)."""
     probe = _PROBE
     _ORIGIN(tp, first, probe.x_ref, probe.y_ref)
@@ -440,7 +450,7 @@ def _angle(tp: int, first: int, last: int) -> int:
     return round(math.degrees(math.atan2(dy, dx))) % 360 if abs(dy) > 1.0 else 0
 
 
-def _loose_box(tp: int, index: int) -> list[float]:
+def _loose_box(tp: ctypes.c_void_p, index: int) -> list[float]:
     _LOOSE_BOX(tp, index, _PROBE.rect_ref)
     rect = _PROBE.rect
     return [rect.left, rect.bottom, rect.right, rect.top]
