@@ -60,6 +60,9 @@ _FONT_NAME = _proto(pdfium_c.FPDFFont_GetBaseFontName, ctypes.c_size_t, _VP, cty
 _FONT_SIZE = _proto(pdfium_c.FPDFTextObj_GetFontSize, _INT, _VP, _VP)  # float*
 _MATRIX = _proto(pdfium_c.FPDFPageObj_GetMatrix, _INT, _VP, _VP)  # FS_MATRIX*
 _CLIP = _proto(pdfium_c.FPDFPageObj_GetClipPath, _VP, _VP)
+_CLIP_PATHS = _proto(pdfium_c.FPDFClipPath_CountPaths, _INT, _VP)
+_CLIP_SEGMENTS = _proto(pdfium_c.FPDFClipPath_CountPathSegments, _INT, _VP, _INT)
+_CLIP_SEGMENT = _proto(pdfium_c.FPDFClipPath_GetPathSegment, _VP, _VP, _INT, _INT)
 _OBJ_FILL = _proto(pdfium_c.FPDFPageObj_GetFillColor, _INT, _VP, _VP, _VP, _VP, _VP)  # unsigned int* ×4
 _BOUNDS = _proto(pdfium_c.FPDFPageObj_GetBounds, _INT, _VP, _VP, _VP, _VP, _VP)  # float* ×4
 
@@ -84,6 +87,8 @@ class _Probe:
         self.rgba_refs = [_address(c) for c in self.rgba]
         self.bounds = [ctypes.c_float() for _ in range(4)]
         self.bounds_refs = [_address(c) for c in self.bounds]
+        self.fx, self.fy = ctypes.c_float(), ctypes.c_float()  # a point of a path
+        self.fx_ref, self.fy_ref = _address(self.fx), _address(self.fy)
         self.gap_probes = 0  # glyph boxes left to measure word gaps with on this page
         self.respelled = False  # a run's text was read again glyph by glyph on this page
 
@@ -468,14 +473,14 @@ def _clip_box(obj: int, cache: dict[int, Any]) -> tuple[float, float, float, flo
         return None
     if key in cache:
         return cache[key]
-    clip = ctypes.cast(key, pdfium_c.FPDF_CLIPPATH)
     xs: list[float] = []
     ys: list[float] = []
-    fx, fy = ctypes.c_float(), ctypes.c_float()
-    for path in range(max(0, pdfium_c.FPDFClipPath_CountPaths(clip))):
-        for index in range(max(0, pdfium_c.FPDFClipPath_CountPathSegments(clip, path))):
-            segment = pdfium_c.FPDFClipPath_GetPathSegment(clip, path, index)
-            if segment and pdfium_c.FPDFPathSegment_GetPoint(segment, fx, fy):
+    probe = _PROBE
+    fx, fy, fx_ref, fy_ref = probe.fx, probe.fy, probe.fx_ref, probe.fy_ref
+    for path in range(max(0, _CLIP_PATHS(key))):
+        for index in range(max(0, _CLIP_SEGMENTS(key, path))):
+            segment = _CLIP_SEGMENT(key, path, index)
+            if segment and _POINT(segment, fx_ref, fy_ref):
                 xs.append(fx.value)
                 ys.append(fy.value)
     cache[key] = (min(xs), min(ys), max(xs), max(ys)) if xs else None
@@ -534,12 +539,14 @@ def _lines(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     lines: list[dict[str, Any]] = []
     for run in sorted(runs, key=lambda r: -r["y"]):
         home = None
-        for line in reversed(lines[-8:]):  # sorted by baseline: only recent lines can match
-            if "angle" not in run and not line.get("rotated") and \
-                    abs(line["size"] - run["size"]) <= 0.15 * line["size"] and \
-                    abs(line["y"] - run["y"]) <= 0.25 * line["size"]:
-                home = line
-                break
+        y, size = run["y"], run["size"]
+        if "angle" not in run:  # rotated text is a line of its own
+            for line in reversed(lines[-8:]):  # sorted by baseline: only recent lines can match
+                line_size = line["size"]
+                if abs(line["y"] - y) <= 0.25 * line_size and abs(line_size - size) <= 0.15 * line_size and \
+                        not line.get("rotated"):
+                    home = line
+                    break
         if home is None:
             lines.append({"y": run["y"], "size": run["size"], "runs": [run]})
             if "angle" in run:  # rotated text crosses the baselines of the lines around it
@@ -562,9 +569,10 @@ def _attach_small(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
     kept: list[dict[str, Any]] = []
     for index, line in enumerate(lines):
         host = None
-        for other in lines[max(0, index - 3):index + 4]:
-            if other is line or line["size"] >= 0.85 * other["size"] or other.get("absorbed") or \
-                    line.get("rotated") or other.get("rotated") or _drop_cap(other, line):
+        size = line["size"]
+        for other in lines[max(0, index - 3):index + 4] if not line.get("rotated") else ():
+            if other is line or size >= 0.85 * other["size"] or other.get("absorbed") or \
+                    other.get("rotated") or _drop_cap(other, line):
                 continue
             offset = line["y"] - other["y"]
             if -0.35 * other["size"] <= offset <= 0.6 * other["size"] and _overlaps_x(line, other):
