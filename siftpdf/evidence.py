@@ -87,6 +87,8 @@ class _Probe:
         self.rgba_refs = [_address(c) for c in self.rgba]
         self.bounds = [ctypes.c_float() for _ in range(4)]
         self.bounds_refs = [_address(c) for c in self.bounds]
+        self.pixels = [ctypes.c_uint(), ctypes.c_uint()]  # an image's width and height
+        self.pixels_refs = [_address(c) for c in self.pixels]
         self.fx, self.fy = ctypes.c_float(), ctypes.c_float()  # a point of a path
         self.fx_ref, self.fy_ref = _address(self.fx), _address(self.fy)
         self.gap_probes = 0  # glyph boxes left to measure word gaps with on this page
@@ -633,20 +635,23 @@ def _overlaps_x(small: dict[str, Any], host: dict[str, Any]) -> bool:
 _ROTATIONS = {0: 0, 1: 90, 2: 180, 3: 270}
 
 
-def _images(objects: list[Any], image_mode: str) -> list[dict[str, Any]]:
+def _images(objects: list[int], image_mode: str) -> list[dict[str, Any]]:
+    """Each image object's box and size in pixels (zeros where PDFium cannot tell)."""
+    probe = _PROBE
+    bounds, bounds_refs, (width, height), (width_ref, height_ref) = \
+        probe.bounds, probe.bounds_refs, probe.pixels, probe.pixels_refs
     images = []
     for obj in objects:
-        left, bottom, right, top = (ctypes.c_float() for _ in range(4))
-        pdfium_c.FPDFPageObj_GetBounds(obj, left, bottom, right, top)
-        width, height = ctypes.c_uint(), ctypes.c_uint()
-        pdfium_c.FPDFImageObj_GetImagePixelSize(obj, width, height)
-        image: dict[str, Any] = {
-            "rect": [round(left.value, 2), round(bottom.value, 2), round(right.value, 2), round(top.value, 2)],
-            "pixels": [width.value, height.value]}
+        rect = [round(b.value, 2) for b in bounds] if _BOUNDS(obj, *bounds_refs) else [0.0, 0.0, 0.0, 0.0]
+        pixels = [width.value, height.value] if _PIXEL_SIZE(obj, width_ref, height_ref) else [0, 0]
+        image: dict[str, Any] = {"rect": rect, "pixels": pixels}
         if image_mode == "embedded":
-            image.update(_image_bytes(obj))
+            image.update(_image_bytes(ctypes.cast(obj, pdfium_c.FPDF_PAGEOBJECT)))
         images.append(image)
     return images
+
+
+_PIXEL_SIZE = _proto(pdfium_c.FPDFImageObj_GetImagePixelSize, _INT, _VP, _VP, _VP)  # unsigned int* ×2
 
 
 _Matrix = tuple[float, float, float, float, float, float]
@@ -655,38 +660,46 @@ MAX_PATHS = 5000  # path objects on one page: more is a chart, a map or a patter
 FORM_DEPTH = 64  # form XObjects opened per page
 
 
-def _page_objects(page: Any) -> tuple[list[Any], list[tuple[int, _Matrix] | None]]:
+def _page_objects(page: Any) -> tuple[list[int], list[tuple[int, _Matrix] | None]]:
     """Image objects and path objects, also inside form XObjects, walked once with raw
     handles (the object wrappers cost more than the rest of the page's evidence on a
     text-heavy page). A path comes with the matrix of the forms around it, page space being
     the identity; past ``MAX_PATHS`` the path list ends in None: ruling is skipped."""
-    images: list[Any] = []
+    images: list[int] = []
     paths: list[tuple[int, _Matrix] | None] = []
     stack: list[tuple[Any, _Matrix | None]] = [(page, None)]
     forms_left = FORM_DEPTH
     probe = _PROBE
+    path_kind, image_kind = pdfium_c.FPDF_PAGEOBJ_PATH, pdfium_c.FPDF_PAGEOBJ_IMAGE
     while stack and forms_left:
         parent, form = stack.pop()
         forms_left -= 1
-        count = pdfium_c.FPDFFormObj_CountObjects(parent) if form else pdfium_c.FPDFPage_CountObjects(parent)
+        count, get = (_FORM_COUNT(parent), _FORM_OBJECT) if form else (_PAGE_COUNT(parent), _PAGE_OBJECT)
         for index in range(count):
-            obj = (pdfium_c.FPDFFormObj_GetObject(parent, index) if form
-                   else pdfium_c.FPDFPage_GetObject(parent, index))
-            kind = pdfium_c.FPDFPageObj_GetType(obj)
-            if kind == pdfium_c.FPDF_PAGEOBJ_PATH:
+            obj = get(parent, index) or 0
+            kind = _OBJECT_TYPE(obj)
+            if kind == path_kind:
                 if len(paths) < MAX_PATHS:
-                    paths.append((_handle(obj), form or _IDENTITY))
+                    paths.append((obj, form or _IDENTITY))
                 elif paths[-1] is not None:
                     paths.append(None)
-            elif kind == pdfium_c.FPDF_PAGEOBJ_IMAGE:
+            elif kind == image_kind:
                 images.append(obj)
             elif kind == pdfium_c.FPDF_PAGEOBJ_FORM:
                 inner = _IDENTITY
-                if _MATRIX(_handle(obj), probe.matrix_ref):
+                if _MATRIX(obj, probe.matrix_ref):
                     m = probe.matrix
                     inner = (m.a, m.b, m.c, m.d, m.e, m.f)
                 stack.append((obj, _compose(inner, form or _IDENTITY)))
     return images, paths
+
+
+# The object walk's entry points (handles as integers; the page as PDFium's pointer object).
+_PAGE_COUNT = _proto(pdfium_c.FPDFPage_CountObjects, _INT, _VP)
+_PAGE_OBJECT = _proto(pdfium_c.FPDFPage_GetObject, _VP, _VP, _INT)
+_FORM_COUNT = _proto(pdfium_c.FPDFFormObj_CountObjects, _INT, _VP)
+_FORM_OBJECT = _proto(pdfium_c.FPDFFormObj_GetObject, _VP, _VP, ctypes.c_ulong)
+_OBJECT_TYPE = _proto(pdfium_c.FPDFPageObj_GetType, _INT, _VP)
 
 
 def _compose(inner: _Matrix, outer: _Matrix) -> _Matrix:
