@@ -717,10 +717,18 @@ RULE_MIN = 3.0  # points: a shorter stroke is a tick, a bullet or a glyph part
 AXIS_SLACK = 0.6  # points a rule may lean over its length and still be straight
 _DRAW_MODE = _proto(pdfium_c.FPDFPath_GetDrawMode, _INT, _VP, _VP, _VP)  # int* ×2
 _COUNT_SEGMENTS = _proto(pdfium_c.FPDFPath_CountSegments, _INT, _VP)
-_SEGMENT = _proto(pdfium_c.FPDFPath_GetPathSegment, _VP, _VP, _INT)
 _POINT = _proto(pdfium_c.FPDFPathSegment_GetPoint, _INT, _VP, _VP, _VP)  # float* ×2
-_SEGMENT_TYPE = _proto(pdfium_c.FPDFPathSegment_GetType, _INT, _VP)
-_SEGMENT_CLOSE = _proto(pdfium_c.FPDFPathSegment_GetClose, _INT, _VP)
+
+
+class _SegmentHandle(ctypes.c_void_p):
+    """A path segment as ctypes returns it, an object (a ``c_void_p`` subclass is not turned
+    into an integer): it goes as it is to the segment's three per-segment entry points."""
+
+
+_SEGMENT = _proto(pdfium_c.FPDFPath_GetPathSegment, _SegmentHandle, _VP, _INT)
+_SEGMENT_POINT = _per_char(pdfium_c.FPDFPathSegment_GetPoint, _INT)  # (segment, float*, float*)
+_SEGMENT_TYPE = _per_char(pdfium_c.FPDFPathSegment_GetType, _INT)
+_SEGMENT_CLOSE = _per_char(pdfium_c.FPDFPathSegment_GetClose, _INT)
 _MOVETO, _LINETO, _BEZIERTO = pdfium_c.FPDF_SEGMENT_MOVETO, pdfium_c.FPDF_SEGMENT_LINETO, pdfium_c.FPDF_SEGMENT_BEZIERTO
 CURVED_PATH = 16  # segments: a path longer than this that curves is a drawing, not ruling
 
@@ -731,21 +739,24 @@ class _Ruler:
 
     def __init__(self) -> None:
         self.fill, self.stroke = _INT(), _INT()
-        self.fill_ref, self.stroke_ref = ctypes.addressof(self.fill), ctypes.addressof(self.stroke)
+        self.fill_ref, self.stroke_ref = _address(self.fill), _address(self.stroke)
         self.fx, self.fy = ctypes.c_float(), ctypes.c_float()
-        self.fx_ref, self.fy_ref = ctypes.addressof(self.fx), ctypes.addressof(self.fy)
+        self.fx_ref, self.fy_ref = _address(self.fx), _address(self.fy)
         self.rules: dict[tuple[float, float, float, float], None] = {}
         self.segments = 0
 
     def add(self, x0: float, y0: float, x1: float, y1: float) -> None:
         """A straight stroke from (x0, y0) to (x1, y1) in page space, kept when it runs along
-        an axis and is long enough to rule something."""
-        if not all(map(math.isfinite, (x0, y0, x1, y1))):
-            return
+        an axis and is long enough to rule something (a NaN fails every test; an infinite
+        end is checked for only then)."""
         if abs(y1 - y0) <= AXIS_SLACK and abs(x1 - x0) >= RULE_MIN:
+            if not all(map(math.isfinite, (x0, y0, x1, y1))):
+                return
             y = round((y0 + y1) / 2, 2)
             self.rules[(round(min(x0, x1), 2), y, round(max(x0, x1), 2), y)] = None
         elif abs(x1 - x0) <= AXIS_SLACK and abs(y1 - y0) >= RULE_MIN:
+            if not all(map(math.isfinite, (x0, y0, x1, y1))):
+                return
             x = round((x0 + x1) / 2, 2)
             self.rules[(x, round(min(y0, y1), 2), x, round(max(y0, y1), 2))] = None
 
@@ -804,14 +815,15 @@ def _rule_segments(ruler: _Ruler, handle: int, count: int, matrix: _Matrix) -> N
     with curves is a drawing (a map, glyph outlines): read no further than its first curve."""
     a, b, c, d, e, f = matrix
     start = last = None
+    fx, fy, fx_ref, fy_ref = ruler.fx, ruler.fy, ruler.fx_ref, ruler.fy_ref
     for index in range(count):
         ruler.segments += 1
         if ruler.segments > MAX_SEGMENTS:
             return
         segment = _SEGMENT(handle, index)
-        if not segment or not _POINT(segment, ruler.fx_ref, ruler.fy_ref):
+        if not segment or not _SEGMENT_POINT(segment, fx_ref, fy_ref):
             continue
-        x, y = ruler.fx.value, ruler.fy.value
+        x, y = fx.value, fy.value
         point = (a * x + c * y + e, b * x + d * y + f)
         kind = _SEGMENT_TYPE(segment)
         if kind == _BEZIERTO and count > CURVED_PATH:
