@@ -13,7 +13,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "corpus"
 DATA = ROOT / "bench" / ".data"
-SIFTPDF = [sys.executable, "-m", "siftpdf"]
+# The console script users run (python -m siftpdf where it is not installed).
+_SCRIPT = Path(sys.executable).with_name("siftpdf")
+SIFTPDF = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-m", "siftpdf"]
 
 
 @dataclass

@@ -11,9 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, NamedTuple
 
-import pypdfium2 as pdfium
-import pypdfium2.raw as pdfium_c
-
+from . import _pdfium as pdfium_c
 from .errors import EncryptedError, UnreadableError
 
 MAX_OUTLINE_ITEMS = 10_000
@@ -26,9 +24,24 @@ _TEXT_FIXES = (("\r", ""), ("\x00", ""), ("\x02", "-"), ("\ufffe", "-"))
 
 
 def engine_info() -> dict[str, str]:
-    from pypdfium2.version import PDFIUM_INFO, PYPDFIUM_INFO
+    """Which pypdfium2 and PDFium build read the document, from the version files they ship
+    (importing ``pypdfium2.version`` would load all of pypdfium2 in the child)."""
+    import json
+    from importlib.util import find_spec
 
-    return {"name": "pdfium", "version": f"pypdfium2 {PYPDFIUM_INFO}, pdfium {PDFIUM_INFO.build}"}
+    found: dict[str, dict[str, Any]] = {}
+    for package in ("pypdfium2", "pypdfium2_raw"):
+        spec = find_spec(package)
+        folders = list(spec.submodule_search_locations or []) if spec else []
+        try:
+            with open(f"{folders[0]}/version.json", encoding="utf-8") as file:
+                found[package] = json.load(file)
+        except (IndexError, OSError, ValueError):
+            found[package] = {}
+    ours, pdfium = found["pypdfium2"], found["pypdfium2_raw"]
+    tag = ".".join(str(ours.get(part, "?")) for part in ("major", "minor", "patch"))
+    tag += f"b{ours['beta']}" if ours.get("beta") is not None else ""
+    return {"name": "pdfium", "version": f"pypdfium2 {tag}, pdfium {pdfium.get('build', '?')}"}
 
 
 def clean_text(text: str) -> str:
@@ -54,25 +67,27 @@ class PdfiumDoc:
 
     def __init__(self, data: bytes, password: str | None) -> None:
         try:
-            self.pdf = pdfium.PdfDocument(data, password=password)
-        except pdfium.PdfiumError as exc:
+            self.pdf = pdfium_c.Document(data, password)
+        except pdfium_c.PdfiumError as exc:
             if exc.err_code == pdfium_c.FPDF_ERR_PASSWORD:
                 if password:
                     raise EncryptedError("encrypted PDF: wrong password") from None
                 raise EncryptedError("encrypted PDF (password required)") from None
             raise UnreadableError(f"unreadable PDF ({exc})") from None
+        self.data, self.password = data, password
+        self.renderer: Any = None  # a pypdfium2 document, for rendering only
 
     def page_count(self) -> int:
         return len(self.pdf)
 
     def title(self) -> str:
         try:
-            return (self.pdf.get_metadata_value("Title") or "").strip()
-        except pdfium.PdfiumError:
+            return self.pdf.metadata("Title").strip()
+        except pdfium_c.PdfiumError:
             return ""
 
     def page_labels(self, count: int) -> list[str] | None:
-        labels = [self.pdf.get_page_label(i) or "" for i in range(count)]
+        labels = [self.pdf.page_label(i) for i in range(count)]
         return labels if any(labels) else None
 
     def outline(self) -> list[dict[str, Any]]:
@@ -84,13 +99,15 @@ class PdfiumDoc:
         text = clean_text(self._raw_text(index))
         if text.strip() and not _unreadable(text):
             return PageResult(text, "text", self.name)
-        page = self.pdf[index]
+        page = pdfium_c.FPDF_LoadPage(self.pdf, index)
+        if not page:
+            raise pdfium_c.PdfiumError(f"PDFium cannot load page {index + 1}")
         try:
             if text.strip():
                 return PageResult(text, _text_status(page, text, None), self.name)
             return PageResult("", _blank_status(page), self.name)
         finally:
-            page.close()
+            pdfium_c.FPDF_ClosePage(page)
 
     def _page_with_evidence(self, index: int, image_mode: str) -> PageResult:
         """Text and evidence from the raw C handles: the helper objects cost as much as the
@@ -122,11 +139,11 @@ class PdfiumDoc:
         """The raw page and text-page handles of one page, closed whatever happens."""
         page = pdfium_c.FPDF_LoadPage(self.pdf, index)
         if not page:
-            raise pdfium.PdfiumError(f"PDFium cannot load page {index + 1}")
+            raise pdfium_c.PdfiumError(f"PDFium cannot load page {index + 1}")
         try:
             textpage = pdfium_c.FPDFText_LoadPage(page)
             if not textpage:
-                raise pdfium.PdfiumError(f"PDFium cannot read the text of page {index + 1}")
+                raise pdfium_c.PdfiumError(f"PDFium cannot read the text of page {index + 1}")
             try:
                 yield page, textpage
             finally:
@@ -135,15 +152,23 @@ class PdfiumDoc:
             pdfium_c.FPDF_ClosePage(page)
 
     def render_png(self, index: int) -> bytes:
+        """Rendering goes through pypdfium2's helpers (bitmap formats, forms, annotations),
+        on a second handle to the same bytes, opened the first time a page is rendered."""
+        import pypdfium2
+
         from .evidence import render_png
 
-        page = self.pdf[index]
+        if self.renderer is None:
+            self.renderer = pypdfium2.PdfDocument(self.data, password=self.password)
+        page = self.renderer[index]
         try:
             return render_png(page)
         finally:
             page.close()
 
     def close(self) -> None:
+        if self.renderer is not None:
+            self.renderer.close()
         self.pdf.close()
 
 
@@ -174,25 +199,30 @@ def _unreadable(text: str) -> bool:
     return looks_unreadable(text, None)
 
 
-def _text_status(page: pdfium.PdfPage, text: str, found: dict[str, Any] | None) -> str:
+def _text_status(page: int, text: str, found: dict[str, Any] | None) -> str:
     """``garbled`` for junk text over a page-sized image; the image walk only happens when
     the text already looks unreadable or unmapped, so ordinary pages pay nothing for it."""
     from .evidence import is_garbled, looks_unreadable
 
     if not looks_unreadable(text, found):
         return "text"
-    width, height = page.get_size()
-    rects = [img["rect"] for img in found["images"]] if found else [
-        list(obj.get_bounds()) for obj in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=4)]
+    width, height = pdfium_c.FPDF_GetPageWidthF(page), pdfium_c.FPDF_GetPageHeightF(page)
+    rects = [img["rect"] for img in (found or {"images": _images(page)})["images"]]
     return "garbled" if is_garbled(text, found, width * height, rects) else "text"
 
 
-def _blank_status(page: pdfium.PdfPage) -> str:
-    images = page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=4)
-    return "no_text" if next(iter(images), None) is not None else "empty"
+def _blank_status(page: int) -> str:
+    return "no_text" if _images(page) else "empty"
 
 
-def _walk_outline(pdf: pdfium.PdfDocument) -> Iterator[dict[str, Any]]:
+def _images(page: int) -> list[dict[str, Any]]:
+    """The page's images (also inside forms), as the evidence lists them."""
+    from .evidence import page_images
+
+    return page_images(page)
+
+
+def _walk_outline(pdf: pdfium_c.Document) -> Iterator[dict[str, Any]]:
     """Depth-first, loop-safe walk of /Outlines with at most MAX_OUTLINE_ITEMS items.
 
     PDFium resolves /Dest arrays, named destinations and /GoTo actions to a page index;
@@ -205,10 +235,9 @@ def _walk_outline(pdf: pdfium.PdfDocument) -> Iterator[dict[str, Any]]:
         node, level = stack.pop()
         if not node:
             continue
-        address = ctypes.addressof(node.contents)
-        if address in seen or len(seen) > 4 * MAX_OUTLINE_ITEMS:
+        if node in seen or len(seen) > 4 * MAX_OUTLINE_ITEMS:
             continue
-        seen.add(address)
+        seen.add(node)
         # Sibling after the subtree: push it first so children come out first.
         stack.append((pdfium_c.FPDFBookmark_GetNextSibling(pdf, node), level))
         if level < MAX_OUTLINE_DEPTH:
@@ -229,7 +258,7 @@ def _bookmark_title(node: Any) -> str:
     return buffer.raw[: size - 2].decode("utf-16-le", errors="replace").strip()
 
 
-def _bookmark_page(pdf: pdfium.PdfDocument, node: Any) -> int | None:
+def _bookmark_page(pdf: pdfium_c.Document, node: Any) -> int | None:
     dest = pdfium_c.FPDFBookmark_GetDest(pdf, node)
     if not dest:
         action = pdfium_c.FPDFBookmark_GetAction(node)

@@ -21,9 +21,7 @@ import zlib
 from itertools import repeat
 from typing import Any
 
-import pypdfium2 as pdfium
-import pypdfium2.raw as pdfium_c
-
+from . import _pdfium as pdfium_c
 from .docstream import SURROGATE, scrub_record
 
 _VP, _INT = ctypes.c_void_p, ctypes.c_int
@@ -159,7 +157,7 @@ def page_evidence(page: Any, textpage: Any, raw: str, image_mode: str = "none") 
     return found
 
 
-def _runs(textpage: pdfium.PdfTextPage, tp: ctypes.c_void_p, chars: str, count: int) -> list[dict[str, Any]]:
+def _runs(textpage: int, tp: ctypes.c_void_p, chars: str, count: int) -> list[dict[str, Any]]:
     """Consecutive characters drawn by one text object become one run. Characters PDFium
     generated (line breaks, spaces between objects) have no object and end a run."""
     if count <= 0:
@@ -489,7 +487,7 @@ def _clip_box(obj: int, cache: dict[int, Any]) -> tuple[float, float, float, flo
     return cache[key]
 
 
-def _split_clipped(textpage: pdfium.PdfTextPage, run: dict[str, Any], handle: int, first: int, last: int,
+def _split_clipped(textpage: int, run: dict[str, Any], handle: int, first: int, last: int,
                    clip: tuple[float, float, float, float], own_clip: bool = True) -> list[dict[str, Any]]:
     """Split a run into what its clip shows and what it hides (a glyph of which less than a
     quarter lies inside the clip box is hidden: a running head half cut by the page's edge is
@@ -635,6 +633,11 @@ def _overlaps_x(small: dict[str, Any], host: dict[str, Any]) -> bool:
 _ROTATIONS = {0: 0, 1: 90, 2: 180, 3: 270}
 
 
+def page_images(page: int) -> list[dict[str, Any]]:
+    """The images of a page (also inside forms), without their bytes."""
+    return _images(_page_objects(page)[0], "none")
+
+
 def _images(objects: list[int], image_mode: str) -> list[dict[str, Any]]:
     """Each image object's box and size in pixels (zeros where PDFium cannot tell)."""
     probe = _PROBE
@@ -646,7 +649,7 @@ def _images(objects: list[int], image_mode: str) -> list[dict[str, Any]]:
         pixels = [width.value, height.value] if _PIXEL_SIZE(obj, width_ref, height_ref) else [0, 0]
         image: dict[str, Any] = {"rect": rect, "pixels": pixels}
         if image_mode == "embedded":
-            image.update(_image_bytes(ctypes.cast(obj, pdfium_c.FPDF_PAGEOBJECT)))
+            image.update(_image_bytes(obj))
         images.append(image)
     return images
 
@@ -916,8 +919,8 @@ def is_garbled(text: str, evidence: dict[str, Any] | None, page_area: float,
 RENDER_DPI = 150
 
 
-def render_png(page: pdfium.PdfPage, dpi: int = RENDER_DPI) -> bytes:
-    """The whole page as an RGB PNG, for a caller who wants to OCR it. PNG is written with
+def render_png(page: Any, dpi: int = RENDER_DPI) -> bytes:
+    """The whole page (a pypdfium2 page) as an RGB PNG, for a caller who wants to OCR it. PNG is written with
     zlib directly so rendering needs no imaging library."""
     bitmap = page.render(scale=dpi / 72, rev_byteorder=True)
     try:

@@ -2,7 +2,9 @@
 
 A document with more pages than one chunk is split across two children (both cores): chunk k
 goes to child k % 2 and the parent reads whichever child owns the next page, so output stays
-in page order and memory stays bounded by the pipes' back-pressure.
+in page order. A thread reads each child's lines ahead of the parent (at most ``AHEAD_BYTES``),
+so a child goes on with its next chunk while the parent is still taking the other's; a pipe's
+64 KiB alone would stop it after a page or two of evidence.
 """
 
 from __future__ import annotations
@@ -42,6 +44,9 @@ SALVAGE_SHARE = 0.25
 # A record's line may be longer than its text (JSON, evidence) by this much.
 LINE_SLACK = 32 << 20
 EARLY_SPLIT_BYTES = 512 << 10
+# Lines a child may have written that the parent has not taken yet: about a chunk of dense
+# pages with their evidence; past it the child waits (memory stays bounded).
+AHEAD_BYTES = 16 << 20
 
 
 def child_argv() -> list[str]:
@@ -73,15 +78,62 @@ class Process(Protocol):
     def wait(self) -> int: ...
 
 
+class _Ahead:
+    """A child's output lines, read by a thread ahead of the parent. The last line is the one
+    that does not end in a newline (b"" at the end of the stream, or a cut one)."""
+
+    def __init__(self, stream: IO[bytes], limit: int) -> None:
+        import collections
+        import threading
+
+        self.stream, self.limit = stream, limit
+        self.lines: collections.deque[bytes] = collections.deque()
+        self.held = 0
+        self.closed = False
+        self.ready = threading.Condition()
+
+    def run(self) -> None:
+        while True:
+            try:
+                line = self.stream.readline(self.limit)
+            except (OSError, ValueError):  # closed under the thread: the stream ended
+                line = b""
+            with self.ready:
+                while self.held > AHEAD_BYTES and not self.closed:
+                    self.ready.wait()
+                self.lines.append(line)
+                self.held += len(line)
+                self.ready.notify_all()
+                if self.closed or not line.endswith(b"\n"):
+                    return
+
+    def next(self) -> bytes:
+        with self.ready:
+            while not self.lines:
+                self.ready.wait()
+            line = self.lines[0]
+            if line.endswith(b"\n"):  # the last line stays: every later call gets it again
+                self.lines.popleft()
+                self.held -= len(line)
+                self.ready.notify_all()
+            return line
+
+    def close(self) -> None:
+        with self.ready:
+            self.closed = True
+            self.ready.notify_all()
+
+
 @dataclass
 class _Child:
     proc: Process
     stderr: bytearray = field(default_factory=bytearray)
     threads: list[threading.Thread] = field(default_factory=list)
     gave_up_after: float = 0.0  # set when a page's own time budget ran out and it was killed
+    ahead: _Ahead | None = None
 
     @classmethod
-    def start(cls, argv: list[str], data: bytes, password: str | None) -> _Child:
+    def start(cls, argv: list[str], data: bytes, password: str | None, limit: int) -> _Child:
         import threading
 
         from .warm import take
@@ -100,9 +152,12 @@ class _Child:
             prefix = b""
         child = cls(proc)
         prefix += (json.dumps(password) + "\n").encode() if password is not None else b""
+        assert proc.stdout is not None
+        child.ahead = _Ahead(proc.stdout, limit)
         child.threads = [
             threading.Thread(target=child._feed, args=(prefix, data), daemon=True),
             threading.Thread(target=child._drain_stderr, daemon=True),
+            threading.Thread(target=child.ahead.run, daemon=True),
         ]
         for thread in child.threads:
             thread.start()
@@ -142,6 +197,8 @@ class _Child:
 
     def reap(self) -> int:
         returncode = self.proc.wait()
+        if self.ahead is not None:
+            self.ahead.close()
         for thread in self.threads:
             thread.join(timeout=5)
         if self.proc.stdout:
@@ -190,7 +247,7 @@ class _Run:
             argv.append("--password-line")
         if salvage:
             argv += ["--salvage", salvage]
-        child = _Child.start(argv, self.data, self.password)
+        child = _Child.start(argv, self.data, self.password, self.limits.max_text + LINE_SLACK)
         self.children.append(child)
         if self.timed_out:
             child.kill()
@@ -200,9 +257,8 @@ class _Run:
         """The child's next record, or None when it ended (or was killed) before a whole line:
         :meth:`failure` then says why. The text budget counts page text, not the evidence
         that comes with it, so organization does not change what is too large."""
-        stdout = child.proc.stdout
-        assert stdout is not None
-        line = stdout.readline(self.limits.max_text + LINE_SLACK)
+        assert child.ahead is not None
+        line = child.ahead.next()
         if not line.endswith(b"\n"):
             if len(line) >= self.limits.max_text + LINE_SLACK:
                 self._kill_all()

@@ -51,8 +51,8 @@ def probe(path: Path, deadline: float, memory_mib: int, max_pages: int) -> dict[
     started_pids: list[int] = []
     start = runner._Child.start.__func__  # type: ignore[attr-defined]
 
-    def recording_start(cls: Any, argv: list[str], data: bytes, password: str | None) -> Any:
-        child = start(cls, argv, data, password)
+    def recording_start(cls: Any, argv: list[str], data: bytes, password: str | None, limit: int) -> Any:
+        child = start(cls, argv, data, password, limit)
         started_pids.append(child.proc.pid)
         return child
 

@@ -277,3 +277,37 @@ def test_password_option_and_environment(fixtures: Path, run_cli) -> None:
     assert "beta crimson" in run_cli("pages", "2", pdf, env={"SIFTPDF_PASSWORD": "secret"}).stdout
     wrong = run_cli("pages", "2", "--password", "nope", pdf)
     assert wrong.exit_code == 3 and "secret" not in wrong.stderr
+
+
+def test_a_childs_lines_are_read_ahead_of_the_parent_within_a_bound(monkeypatch) -> None:
+    """Both children of a long document keep working while the parent takes the other's
+    chunk: their lines are read ahead, up to a bound, and the end of the stream stays."""
+    import threading
+
+    monkeypatch.setattr(runner, "AHEAD_BYTES", 1000)
+    read_end, write_end = os.pipe()
+    ahead = runner._Ahead(os.fdopen(read_end, "rb"), 1 << 20)
+    thread = threading.Thread(target=ahead.run, daemon=True)
+    thread.start()
+    line = b"x" * 99 + b"\n"
+    writer = os.fdopen(write_end, "wb")
+    writer.write(line * 50 + b"cut")  # 5,000 bytes and a last line without its newline
+    writer.close()
+    deadline = time.monotonic() + 5
+    while ahead.held < 1000 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    time.sleep(0.1)
+    assert 1000 <= ahead.held <= 1100  # read ahead, then waiting: memory stays bounded
+    assert [ahead.next() for _ in range(50)] == [line] * 50
+    assert ahead.next() == b"cut" and ahead.next() == b"cut"  # the end is the end, every time
+    thread.join(timeout=5)
+    assert not thread.is_alive()
+
+
+def test_a_long_document_split_over_two_children_comes_out_in_page_order(tmp_path: Path) -> None:
+    sys.path.insert(0, str(Path(__file__).parent))
+    import make_fixtures
+
+    data = make_fixtures.dense_doc(80)
+    found = [r["page"] for r in run_child(data, limits=Limits(), evidence=True) if "page" in r]
+    assert found == list(range(1, 81))

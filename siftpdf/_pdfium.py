@@ -1,0 +1,188 @@
+"""The part of PDFium's C API that extraction calls, bound with ctypes to the library that
+pypdfium2 ships (``pypdfium2_raw/libpdfium.so``).
+
+Why not ``import pypdfium2.raw``: it declares all of PDFium's ~500 functions and imports
+``platform``, ``logging`` and the helper classes, which costs 35–60 ms on every start of the
+extraction child — more than reading a one-page PDF. The ~70 entry points here take about a
+millisecond. Their signatures mirror pypdfium2's generated bindings, with every opaque handle
+(document, page, text page, object …) an integer (``c_void_p``);
+``tests/test_pdfium_bindings.py`` checks each one against pypdfium2's, so a new PDFium build
+that changes one fails the tests, not a user's extraction. Rendering (``--render``) still goes
+through pypdfium2's helpers, imported only then.
+
+Only the extraction child (or ``--in-process``) imports this module: it loads native code.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+from ctypes import POINTER, c_char_p, c_double, c_float, c_int, c_size_t, c_uint, c_ulong, c_ushort, c_void_p
+from importlib.util import find_spec
+from typing import Any
+
+
+class FS_RECTF(ctypes.Structure):  # noqa: N801 - PDFium's names
+    _fields_ = (("left", c_float), ("top", c_float), ("right", c_float), ("bottom", c_float))
+
+
+class FS_MATRIX(ctypes.Structure):  # noqa: N801
+    _fields_ = tuple((name, c_float) for name in "abcdef")
+
+
+class FPDF_LIBRARY_CONFIG(ctypes.Structure):  # noqa: N801 - version 2 of the config
+    _fields_ = (("version", c_int), ("m_pUserFontPaths", POINTER(POINTER(ctypes.c_char))),
+                ("m_pIsolate", c_void_p), ("m_v8EmbedderSlot", c_uint))
+
+
+FPDF_CLIPPATH = c_void_p  # a handle type the evidence casts to
+
+FPDF_ERR_PASSWORD = 4
+FPDF_PAGEOBJ_PATH = 2
+FPDF_PAGEOBJ_IMAGE = 3
+FPDF_PAGEOBJ_FORM = 5
+FPDF_SEGMENT_LINETO = 0
+FPDF_SEGMENT_BEZIERTO = 1
+FPDF_SEGMENT_MOVETO = 2
+PDFACTION_GOTO = 1
+
+_H = c_void_p  # any opaque handle
+_PF, _PU, _PD, _PI = POINTER(c_float), POINTER(c_uint), POINTER(c_double), POINTER(c_int)
+_RECT = POINTER(FS_RECTF)
+
+# name: (result, argument types)
+_SIGNATURES: dict[str, tuple[Any, tuple[Any, ...]]] = {
+    "FPDF_InitLibraryWithConfig": (None, (POINTER(FPDF_LIBRARY_CONFIG),)),
+    "FPDF_LoadMemDocument64": (_H, (c_void_p, c_size_t, c_char_p)),
+    "FPDF_GetLastError": (c_ulong, ()),
+    "FPDF_CloseDocument": (None, (_H,)),
+    "FPDF_GetPageCount": (c_int, (_H,)),
+    "FPDF_GetMetaText": (c_ulong, (_H, c_char_p, c_void_p, c_ulong)),
+    "FPDF_GetPageLabel": (c_ulong, (_H, c_int, c_void_p, c_ulong)),
+    "FPDF_LoadPage": (_H, (_H, c_int)),
+    "FPDF_ClosePage": (None, (_H,)),
+    "FPDF_GetPageWidthF": (c_float, (_H,)),
+    "FPDF_GetPageHeightF": (c_float, (_H,)),
+    "FPDF_GetPageBoundingBox": (c_int, (_H, _RECT)),
+    "FPDFPage_GetRotation": (c_int, (_H,)),
+    "FPDFPage_CountObjects": (c_int, (_H,)),
+    "FPDFPage_GetObject": (_H, (_H, c_int)),
+    "FPDFPageObj_GetType": (c_int, (_H,)),
+    "FPDFPageObj_GetBounds": (c_int, (_H, _PF, _PF, _PF, _PF)),
+    "FPDFPageObj_GetMatrix": (c_int, (_H, POINTER(FS_MATRIX))),
+    "FPDFPageObj_GetFillColor": (c_int, (_H, _PU, _PU, _PU, _PU)),
+    "FPDFPageObj_GetClipPath": (_H, (_H,)),
+    "FPDFFormObj_CountObjects": (c_int, (_H,)),
+    "FPDFFormObj_GetObject": (_H, (_H, c_ulong)),
+    "FPDFTextObj_GetFont": (_H, (_H,)),
+    "FPDFTextObj_GetFontSize": (c_int, (_H, _PF)),
+    "FPDFFont_GetBaseFontName": (c_size_t, (_H, POINTER(ctypes.c_char), c_size_t)),
+    "FPDFImageObj_GetImagePixelSize": (c_int, (_H, _PU, _PU)),
+    "FPDFImageObj_GetImageDataRaw": (c_ulong, (_H, c_void_p, c_ulong)),
+    "FPDFImageObj_GetImageFilterCount": (c_int, (_H,)),
+    "FPDFImageObj_GetImageFilter": (c_ulong, (_H, c_int, c_void_p, c_ulong)),
+    "FPDFPath_CountSegments": (c_int, (_H,)),
+    "FPDFPath_GetPathSegment": (_H, (_H, c_int)),
+    "FPDFPath_GetDrawMode": (c_int, (_H, _PI, _PI)),
+    "FPDFPathSegment_GetPoint": (c_int, (_H, _PF, _PF)),
+    "FPDFPathSegment_GetType": (c_int, (_H,)),
+    "FPDFPathSegment_GetClose": (c_int, (_H,)),
+    "FPDFClipPath_CountPaths": (c_int, (_H,)),
+    "FPDFClipPath_CountPathSegments": (c_int, (_H, c_int)),
+    "FPDFClipPath_GetPathSegment": (_H, (_H, c_int, c_int)),
+    "FPDFText_LoadPage": (_H, (_H,)),
+    "FPDFText_ClosePage": (None, (_H,)),
+    "FPDFText_CountChars": (c_int, (_H,)),
+    "FPDFText_GetUnicode": (c_uint, (_H, c_int)),
+    "FPDFText_GetTextObject": (_H, (_H, c_int)),
+    "FPDFText_IsGenerated": (c_int, (_H, c_int)),
+    "FPDFText_HasUnicodeMapError": (c_int, (_H, c_int)),
+    "FPDFText_GetText": (c_int, (_H, c_int, c_int, POINTER(c_ushort))),
+    "FPDFText_GetLooseCharBox": (c_int, (_H, c_int, _RECT)),
+    "FPDFText_GetCharOrigin": (c_int, (_H, c_int, _PD, _PD)),
+    "FPDFText_GetFillColor": (c_int, (_H, c_int, _PU, _PU, _PU, _PU)),
+    "FPDFBookmark_GetFirstChild": (_H, (_H, _H)),
+    "FPDFBookmark_GetNextSibling": (_H, (_H, _H)),
+    "FPDFBookmark_GetTitle": (c_ulong, (_H, c_void_p, c_ulong)),
+    "FPDFBookmark_GetDest": (_H, (_H, _H)),
+    "FPDFBookmark_GetAction": (_H, (_H,)),
+    "FPDFAction_GetType": (c_ulong, (_H,)),
+    "FPDFAction_GetDest": (_H, (_H, _H)),
+    "FPDFDest_GetDestPageIndex": (c_int, (_H, _H)),
+}
+
+
+def library_path() -> str:
+    """pypdfium2's own build of PDFium, found without importing pypdfium2."""
+    spec = find_spec("pypdfium2_raw")
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError("pypdfium2 is not installed (pip install pypdfium2)")
+    for folder in spec.submodule_search_locations:
+        for name in ("libpdfium.so", "libpdfium.dylib", "pdfium.dll"):
+            if os.path.exists(os.path.join(folder, name)):
+                return os.path.join(folder, name)
+    raise ImportError("pypdfium2's PDFium library is missing")
+
+
+_LIB = ctypes.CDLL(library_path())
+for _name, (_result, _args) in _SIGNATURES.items():
+    _function = getattr(_LIB, _name)
+    _function.restype, _function.argtypes = _result, _args
+    globals()[_name] = _function
+_config = FPDF_LIBRARY_CONFIG(version=2, m_pUserFontPaths=None, m_pIsolate=None, m_v8EmbedderSlot=0)
+_LIB.FPDF_InitLibraryWithConfig(ctypes.byref(_config))
+
+
+def __getattr__(name: str) -> Any:  # the functions are set above, for type checkers too
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+class PdfiumError(Exception):
+    def __init__(self, message: str, err_code: int = 0) -> None:
+        super().__init__(message)
+        self.err_code = err_code
+
+
+_ERRORS = {1: "unknown error", 2: "file access error", 3: "data format error", 4: "incorrect password",
+           5: "unsupported security scheme", 6: "page not found"}
+
+
+class Document:
+    """A PDF opened from memory; PDFium reads from ``data`` for as long as it is open."""
+
+    def __init__(self, data: bytes, password: str | None = None) -> None:
+        self._data = data  # held: PDFium does not copy it
+        secret = (password + "\x00").encode("utf-8") if password is not None else None
+        self.raw = _LIB.FPDF_LoadMemDocument64(data, len(data), secret) or 0
+        if _LIB.FPDF_GetPageCount(self.raw) < 1:
+            code = int(_LIB.FPDF_GetLastError())
+            self.close()
+            raise PdfiumError(f"Failed to load document (PDFium: {_ERRORS.get(code, code)}).", err_code=code)
+
+    @property
+    def _as_parameter_(self) -> int:  # passed where PDFium wants the FPDF_DOCUMENT
+        return self.raw
+
+    def __len__(self) -> int:
+        return int(_LIB.FPDF_GetPageCount(self.raw))
+
+    def metadata(self, key: str) -> str:
+        return _utf16(lambda buffer, size: _LIB.FPDF_GetMetaText(self.raw, key.encode("ascii"), buffer, size))
+
+    def page_label(self, index: int) -> str:
+        return _utf16(lambda buffer, size: _LIB.FPDF_GetPageLabel(self.raw, index, buffer, size))
+
+    def close(self) -> None:
+        if self.raw:
+            _LIB.FPDF_CloseDocument(self.raw)
+            self.raw = 0
+
+
+def _utf16(call: Any) -> str:
+    """A string PDFium writes as UTF-16LE with a terminating NUL, asked for its size first."""
+    size = int(call(None, 0))
+    if size <= 2:
+        return ""
+    buffer = ctypes.create_string_buffer(size)
+    call(buffer, size)
+    return buffer.raw[: size - 2].decode("utf-16-le", errors="replace")
