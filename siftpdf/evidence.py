@@ -34,11 +34,11 @@ def _proto(func: Any, restype: Any, *argtypes: Any) -> Any:
 
 
 def _per_char(func: Any, restype: Any) -> Any:
-    """An entry point of the text page called for one character, up to thousands of times a
-    page, without declared arguments: they pass as they are (the text page and the output
-    buffers as ``c_void_p`` objects, the character index as a Python int, which is a C int),
+    """An entry point called for each character (or object, or path segment), up to
+    thousands of times a page, without declared arguments: they pass as they are (handles
+    and output buffers as ``c_void_p`` objects, an index as a Python int, which is a C int),
     sparing ctypes' conversion of each argument, which cost more than the call. A handle
-    passed as a Python int would be cut to a C int: only the probe's objects are passed."""
+    passed as a Python int would be cut to a C int: only such objects are passed."""
     return ctypes.cast(func, ctypes.CFUNCTYPE(restype))
 
 
@@ -51,13 +51,19 @@ _LOOSE_BOX = _per_char(pdfium_c.FPDFText_GetLooseCharBox, _INT)  # (text page, i
 _ORIGIN = _per_char(pdfium_c.FPDFText_GetCharOrigin, _INT)  # (text page, index, double*, double*)
 _FILL = _per_char(pdfium_c.FPDFText_GetFillColor, _INT)  # (text page, index, unsigned int* ×4)
 
+# The text object's entry points that ``_merge`` calls for each stretch (the object wrapped
+# once as a ``c_void_p``), the same way.
+_OBJECT_FONT_SIZE = _per_char(pdfium_c.FPDFTextObj_GetFontSize, _INT)  # (object, float*)
+_OBJECT_MATRIX = _per_char(pdfium_c.FPDFPageObj_GetMatrix, _INT)  # (object, FS_MATRIX*)
+_OBJECT_FILL = _per_char(pdfium_c.FPDFPageObj_GetFillColor, _INT)  # (object, unsigned int* ×4)
+_OBJECT_BOUNDS = _per_char(pdfium_c.FPDFPageObj_GetBounds, _INT)  # (object, float* ×4)
+_OBJECT_FONT = _per_char(pdfium_c.FPDFTextObj_GetFont, _VP)
+_OBJECT_CLIP = _per_char(pdfium_c.FPDFPageObj_GetClipPath, _VP)
+
 # Output parameters are passed as addresses (of the probe's buffers, which live as long as
 # the process): converting a pointer object costs more than the call itself.
-_FONT = _proto(pdfium_c.FPDFTextObj_GetFont, _VP, _VP)
 _FONT_NAME = _proto(pdfium_c.FPDFFont_GetBaseFontName, ctypes.c_size_t, _VP, ctypes.c_char_p, ctypes.c_size_t)
-_FONT_SIZE = _proto(pdfium_c.FPDFTextObj_GetFontSize, _INT, _VP, _VP)  # float*
 _MATRIX = _proto(pdfium_c.FPDFPageObj_GetMatrix, _INT, _VP, _VP)  # FS_MATRIX*
-_CLIP = _proto(pdfium_c.FPDFPageObj_GetClipPath, _VP, _VP)
 _CLIP_PATHS = _proto(pdfium_c.FPDFClipPath_CountPaths, _INT, _VP)
 _CLIP_SEGMENTS = _proto(pdfium_c.FPDFClipPath_CountPathSegments, _INT, _VP, _INT)
 _CLIP_SEGMENT = _proto(pdfium_c.FPDFClipPath_GetPathSegment, _VP, _VP, _INT, _INT)
@@ -190,7 +196,8 @@ def _merge(spans: list[tuple[int, int, int]], chars: str,
     merged: list[_Stretch] = []
     last_key: tuple[Any, ...] | None = None
     right = 0.0
-    size_ref, matrix_ref, rgba_refs, bounds_refs = probe.size_ref, probe.matrix_ref, probe.rgba_refs, probe.bounds_refs
+    size_ref, matrix_ref, (red_ref, green_ref, blue_ref, alpha_ref), (left_ref, bottom_ref, right_ref, top_ref) = \
+        probe.size_ref, probe.matrix_ref, probe.rgba_refs, probe.bounds_refs
     matrix, size_value, (red, green, blue, _), (left_value, _, right_value, _) = \
         probe.matrix, probe.size, probe.rgba, probe.bounds
     hypot = math.hypot
@@ -199,12 +206,13 @@ def _merge(spans: list[tuple[int, int, int]], chars: str,
             if chars[start:end] != " ":
                 last_key = None  # a line break or a wide generated gap ends any run
             continue
-        _FONT_SIZE(obj, size_ref)
-        has_matrix = _MATRIX(obj, matrix_ref)  # a text object always has one
+        handle = _VP(obj)
+        _OBJECT_FONT_SIZE(handle, size_ref)
+        has_matrix = _OBJECT_MATRIX(handle, matrix_ref)  # a text object always has one
         scale = hypot(matrix.c, matrix.d)
-        _OBJ_FILL(obj, *rgba_refs)
-        _BOUNDS(obj, *bounds_refs)
-        size, font, clip = size_value.value, _FONT(obj), _clip_box(obj, clips)
+        _OBJECT_FILL(handle, red_ref, green_ref, blue_ref, alpha_ref)
+        _OBJECT_BOUNDS(handle, left_ref, bottom_ref, right_ref, top_ref)
+        size, font, clip = size_value.value, _OBJECT_FONT(handle), _clip_box(handle, clips)
         key = (font, size, matrix.a, matrix.b, matrix.c, matrix.d, matrix.f,
                red.value, green.value, blue.value, clip)
         left = left_value.value
@@ -466,9 +474,9 @@ def _union(a: list[float], b: list[float]) -> list[float]:
             round(max(a[3], b[3]), 2)]
 
 
-def _clip_box(obj: int, cache: dict[int, Any]) -> tuple[float, float, float, float] | None:
+def _clip_box(obj: ctypes.c_void_p, cache: dict[int, Any]) -> tuple[float, float, float, float] | None:
     """The bounding box of the object's clip path, or None when it has none worth testing."""
-    key = _CLIP(obj) or 0
+    key = _OBJECT_CLIP(obj) or 0
     if not key:
         return None
     if key in cache:
