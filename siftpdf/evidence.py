@@ -350,16 +350,21 @@ def _make_runs(textpage: Any, handle: int, start: int, text: str, font: str, fon
     # Leading and trailing spaces have no useful box: measure the visible characters.
     first = start + len(text) - len(text.lstrip())
     last = first + len(stripped) - 1
-    rect = probe.rect
-    _LOOSE_BOX(tp, first, probe.rect_ref)
+    rect, rect_ref = probe.rect, probe.rect_ref
+    _LOOSE_BOX(tp, first, rect_ref)
     x0, y0, x1, y1 = rect.left, rect.bottom, rect.right, rect.top
     if last != first:
-        _LOOSE_BOX(tp, last, probe.rect_ref)
-        x0, y0, x1, y1 = min(x0, rect.left), min(y0, rect.bottom), max(x1, rect.right), max(y1, rect.top)
+        _LOOSE_BOX(tp, last, rect_ref)
+        left, bottom, right, top = rect.left, rect.bottom, rect.right, rect.top
+        # min() and max() of two, written out (a NaN keeps the first, as they do)
+        x0, y0 = (left if left < x0 else x0), (bottom if bottom < y0 else y0)
+        x1, y1 = (right if right > x1 else x1), (top if top > y1 else y1)
     _ORIGIN(tp, first, probe.x_ref, probe.y_ref)
     color = "#000000"
     if _FILL(tp, first, *probe.rgba_refs):
-        color = f"#{probe.rgba[0].value:02x}{probe.rgba[1].value:02x}{probe.rgba[2].value:02x}"
+        red, green, blue, _ = probe.rgba
+        rgb = (red.value, green.value, blue.value)
+        color = _COLOR_NAMES.get(rgb) or _color_name(rgb)
     size = round(font_size * (scale or 1.0), 2)
     run = {"text": stripped, "font": font, "size": size,
            "color": color, "box": [round(x0, 2), round(y0, 2), round(x1, 2), round(y1, 2)],
@@ -378,6 +383,17 @@ def _make_runs(textpage: Any, handle: int, start: int, text: str, font: str, fon
         if gaps:
             run["gaps"] = gaps
     return [run]
+
+
+_COLOR_NAMES: dict[tuple[int, int, int], str] = {}
+
+
+def _color_name(rgb: tuple[int, int, int]) -> str:
+    """``#rrggbb``, remembered: a page has few colours and many runs (at most 4096 are kept)."""
+    if len(_COLOR_NAMES) >= 4096:
+        _COLOR_NAMES.clear()
+    name = _COLOR_NAMES[rgb] = "#{:02x}{:02x}{:02x}".format(*rgb)
+    return name
 
 
 def _inside(box: list[float], clip: tuple[float, float, float, float]) -> bool:
