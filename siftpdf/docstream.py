@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 FORMAT = 1
 
 # UTF-16 halves: a pair is one character beyond the BMP, a lone one cannot be written as UTF-8.
-_SURROGATE = re.compile("[\ud800-\udfff]")
+SURROGATE = re.compile("[\ud800-\udfff]")
 # A JSON escape that decodes to one of them.
 _ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
 
@@ -42,7 +42,7 @@ def dumps(record: dict[str, Any]) -> str:
 def scrub(text: str) -> tuple[str, int]:
     """``text`` made encodable: surrogate pairs joined into their character, a lone surrogate
     replaced by U+FFFD. Returns the text and how many characters were replaced."""
-    if _SURROGATE.search(text) is None:
+    if SURROGATE.search(text) is None:
         return text, 0
     before = text.count("\ufffd")
     fixed = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
@@ -59,13 +59,13 @@ def scrub_record(value: Any) -> int:
         items = node.items() if isinstance(node, dict) else enumerate(node)
         for key, item in items:
             if isinstance(item, str):
-                if _SURROGATE.search(item) is not None:
+                if SURROGATE.search(item) is not None:
                     node[key], count = scrub(item)
                     replaced += count
             elif isinstance(item, (dict, list)):
                 stack.append(item)
         if isinstance(node, dict):  # a key too, in a stream read back (JSON keys are strings)
-            for key in [k for k in node if _SURROGATE.search(k)]:
+            for key in [k for k in node if SURROGATE.search(k)]:
                 fixed, count = scrub(key)
                 node[fixed] = node.pop(key)
                 replaced += count

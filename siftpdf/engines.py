@@ -17,8 +17,10 @@ from .errors import EncryptedError, UnreadableError
 MAX_OUTLINE_ITEMS = 10_000
 MAX_OUTLINE_DEPTH = 64
 
-# PDFium writes these for characters it synthesised or could not place.
-_TEXT_FIXES = str.maketrans({"\r": None, "\x00": None, "\x02": "-", "\ufffe": "-"})
+# PDFium writes these for characters it synthesised or could not place: (found, written).
+# Each is replaced only when present (a search costs little; str.translate walks a page of
+# non-ASCII text character by character in Python objects).
+_TEXT_FIXES = (("\r", ""), ("\x00", ""), ("\x02", "-"), ("\ufffe", "-"))
 
 
 def engine_info() -> dict[str, str]:
@@ -44,7 +46,10 @@ def engine_info() -> dict[str, str]:
 
 def clean_text(text: str) -> str:
     """Normalise engine text: LF line ends, no NULs, trailing whitespace trimmed per line."""
-    text = text.replace("\r\n", "\n").translate(_TEXT_FIXES)
+    text = text.replace("\r\n", "\n")
+    for found, written in _TEXT_FIXES:
+        if found in text:
+            text = text.replace(found, written)
     return "\n".join(line.rstrip() for line in text.split("\n")).strip("\n")
 
 

@@ -22,57 +22,85 @@ from itertools import repeat
 from typing import Any
 
 from . import _pdfium as pdfium_c
-
-# Re-typed entry points: integer handles instead of pointer objects make the per-character
-# loop cheap (no Python object per call) and the handles comparable.
-_GET_TEXT_OBJECT = ctypes.cast(pdfium_c.FPDFText_GetTextObject,
-                               ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int))
-_HAS_MAP_ERROR = ctypes.cast(pdfium_c.FPDFText_HasUnicodeMapError,
-                             ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_int))
-
+from .docstream import SURROGATE, scrub_record
 
 _VP, _INT = ctypes.c_void_p, ctypes.c_int
-# Per-character code points, when the page text does not align with the character indexes
-# (characters beyond the BMP): 0 for an unmapped glyph becomes a space like PDFium's NULs.
-_UNICODE = ctypes.cast(pdfium_c.FPDFText_GetUnicode, ctypes.CFUNCTYPE(ctypes.c_uint, ctypes.c_void_p, ctypes.c_int))
 
 
 def _proto(func: Any, restype: Any, *argtypes: Any) -> Any:
+    """Re-typed entry points: integer handles (c_void_p results) instead of pointer objects
+    make the loops cheap (no Python object per call) and the handles comparable."""
     return ctypes.cast(func, ctypes.CFUNCTYPE(restype, *argtypes))
 
 
-_FONT = _proto(pdfium_c.FPDFTextObj_GetFont, _VP, _VP)
+def _per_char(func: Any, restype: Any) -> Any:
+    """An entry point called for each character (or object, or path segment), up to
+    thousands of times a page, without declared arguments: they pass as they are (handles
+    and output buffers as ``c_void_p`` objects, an index as a Python int, which is a C int),
+    sparing ctypes' conversion of each argument, which cost more than the call. A handle
+    passed as a Python int would be cut to a C int: only such objects are passed."""
+    return ctypes.cast(func, ctypes.CFUNCTYPE(restype))
+
+
+_GET_TEXT_OBJECT = _per_char(pdfium_c.FPDFText_GetTextObject, _VP)
+_HAS_MAP_ERROR = _per_char(pdfium_c.FPDFText_HasUnicodeMapError, _INT)
+# Per-character code points, when the page text does not align with the character indexes
+# (characters beyond the BMP): 0 for an unmapped glyph becomes a space like PDFium's NULs.
+_UNICODE = _per_char(pdfium_c.FPDFText_GetUnicode, ctypes.c_uint)
+_LOOSE_BOX = _per_char(pdfium_c.FPDFText_GetLooseCharBox, _INT)  # (text page, index, FS_RECTF*)
+_ORIGIN = _per_char(pdfium_c.FPDFText_GetCharOrigin, _INT)  # (text page, index, double*, double*)
+_FILL = _per_char(pdfium_c.FPDFText_GetFillColor, _INT)  # (text page, index, unsigned int* ×4)
+
+# The text object's entry points that ``_merge`` calls for each stretch (the object wrapped
+# once as a ``c_void_p``), the same way.
+_OBJECT_FONT_SIZE = _per_char(pdfium_c.FPDFTextObj_GetFontSize, _INT)  # (object, float*)
+_OBJECT_MATRIX = _per_char(pdfium_c.FPDFPageObj_GetMatrix, _INT)  # (object, FS_MATRIX*)
+_OBJECT_FILL = _per_char(pdfium_c.FPDFPageObj_GetFillColor, _INT)  # (object, unsigned int* ×4)
+_OBJECT_BOUNDS = _per_char(pdfium_c.FPDFPageObj_GetBounds, _INT)  # (object, float* ×4)
+_OBJECT_FONT = _per_char(pdfium_c.FPDFTextObj_GetFont, _VP)
+_OBJECT_CLIP = _per_char(pdfium_c.FPDFPageObj_GetClipPath, _VP)
+
+# Output parameters are passed as addresses (of the probe's buffers, which live as long as
+# the process): converting a pointer object costs more than the call itself.
 _FONT_NAME = _proto(pdfium_c.FPDFFont_GetBaseFontName, ctypes.c_size_t, _VP, ctypes.c_char_p, ctypes.c_size_t)
-_FONT_SIZE = _proto(pdfium_c.FPDFTextObj_GetFontSize, _INT, _VP, ctypes.POINTER(ctypes.c_float))
-_MATRIX = _proto(pdfium_c.FPDFPageObj_GetMatrix, _INT, _VP, ctypes.POINTER(pdfium_c.FS_MATRIX))
-_CLIP = _proto(pdfium_c.FPDFPageObj_GetClipPath, _VP, _VP)
-_LOOSE_BOX = _proto(pdfium_c.FPDFText_GetLooseCharBox, _INT, _VP, _INT, ctypes.POINTER(pdfium_c.FS_RECTF))
-_ORIGIN = _proto(pdfium_c.FPDFText_GetCharOrigin, _INT, _VP, _INT, ctypes.POINTER(ctypes.c_double),
-                 ctypes.POINTER(ctypes.c_double))
-_OBJ_FILL = _proto(pdfium_c.FPDFPageObj_GetFillColor, _INT, _VP, *([ctypes.POINTER(ctypes.c_uint)] * 4))
-_BOUNDS = _proto(pdfium_c.FPDFPageObj_GetBounds, _INT, _VP, *([ctypes.POINTER(ctypes.c_float)] * 4))
-_FILL = _proto(pdfium_c.FPDFText_GetFillColor, _INT, _VP, _INT, *([ctypes.POINTER(ctypes.c_uint)] * 4))
+_MATRIX = _proto(pdfium_c.FPDFPageObj_GetMatrix, _INT, _VP, _VP)  # FS_MATRIX*
+_CLIP_PATHS = _proto(pdfium_c.FPDFClipPath_CountPaths, _INT, _VP)
+_CLIP_SEGMENTS = _proto(pdfium_c.FPDFClipPath_CountPathSegments, _INT, _VP, _INT)
+_CLIP_SEGMENT = _proto(pdfium_c.FPDFClipPath_GetPathSegment, _VP, _VP, _INT, _INT)
+_OBJ_FILL = _proto(pdfium_c.FPDFPageObj_GetFillColor, _INT, _VP, _VP, _VP, _VP, _VP)  # unsigned int* ×4
+_BOUNDS = _proto(pdfium_c.FPDFPageObj_GetBounds, _INT, _VP, _VP, _VP, _VP, _VP)  # float* ×4
 
 
 class _Probe:
-    """Output buffers reused for every run: allocating them per call cost more than the calls."""
+    """Output buffers reused for every run: allocating them per call cost more than the calls.
+    Each ``*_ref`` is the address of its buffer, and ``textpage`` the page's text-page
+    handle, as ``c_void_p`` objects (what the per-character entry points take)."""
 
     def __init__(self) -> None:
-        self.textpage = 0
+        self.textpage = _VP(0)
         self.page_box: tuple[float, float, float, float] | None = None  # what the page shows
         self.rect = pdfium_c.FS_RECTF()
-        self.rect_ref = ctypes.pointer(self.rect)
+        self.rect_ref = _address(self.rect)
         self.x, self.y = ctypes.c_double(), ctypes.c_double()
-        self.x_ref, self.y_ref = ctypes.pointer(self.x), ctypes.pointer(self.y)
+        self.x_ref, self.y_ref = _address(self.x), _address(self.y)
         self.size = ctypes.c_float()
-        self.size_ref = ctypes.pointer(self.size)
+        self.size_ref = _address(self.size)
         self.matrix = pdfium_c.FS_MATRIX()
-        self.matrix_ref = ctypes.pointer(self.matrix)
+        self.matrix_ref = _address(self.matrix)
         self.rgba = [ctypes.c_uint() for _ in range(4)]
-        self.rgba_refs = [ctypes.pointer(c) for c in self.rgba]
+        self.rgba_refs = [_address(c) for c in self.rgba]
         self.bounds = [ctypes.c_float() for _ in range(4)]
-        self.bounds_refs = [ctypes.pointer(c) for c in self.bounds]
+        self.bounds_refs = [_address(c) for c in self.bounds]
+        self.pixels = [ctypes.c_uint(), ctypes.c_uint()]  # an image's width and height
+        self.pixels_refs = [_address(c) for c in self.pixels]
+        self.fx, self.fy = ctypes.c_float(), ctypes.c_float()  # a point of a path
+        self.fx_ref, self.fy_ref = _address(self.fx), _address(self.fy)
         self.gap_probes = 0  # glyph boxes left to measure word gaps with on this page
+        self.respelled = False  # a run's text was read again glyph by glyph on this page
+
+
+def _address(buffer: Any) -> ctypes.c_void_p:
+    return _VP(ctypes.addressof(buffer))
 
 
 _PROBE = _Probe()  # the extraction child reads one page at a time
@@ -92,8 +120,8 @@ class _Fonts:
         self.names: dict[int, str] = {}
         self.buffer = ctypes.create_string_buffer(256)
 
-    def name(self, obj: int) -> str:
-        key = _FONT(obj) or 0
+    def name(self, key: int) -> str:
+        """The name of the font whose handle ``_FONT`` gave (0: none)."""
         if key not in self.names:
             size = _FONT_NAME(key, self.buffer, 256) if key else 0
             raw = self.buffer.value if size else b""
@@ -107,10 +135,10 @@ def page_evidence(page: Any, textpage: Any, raw: str, image_mode: str = "none") 
     """The evidence of one page from PDFium's raw page and text-page handles (FPDF_PAGE,
     FPDF_TEXTPAGE). ``raw`` is the text page's text as PDFium returned it."""
     width, height = pdfium_c.FPDF_GetPageWidthF(page), pdfium_c.FPDF_GetPageHeightF(page)
-    tp = _handle(textpage)
-    _PROBE.textpage = tp
+    tp = _PROBE.textpage = _VP(_handle(textpage))
     _PROBE.page_box = _page_box(page)
     _PROBE.gap_probes = MAX_GAP_PROBES
+    _PROBE.respelled = False
     count = pdfium_c.FPDFText_CountChars(textpage)
     # PDFium marks a line-end hyphen it kept as U+FFFE or 0x02: one character for one, so
     # character indexes stay aligned.
@@ -127,10 +155,15 @@ def page_evidence(page: Any, textpage: Any, raw: str, image_mode: str = "none") 
         "clipped_chars": sum(len(r["text"]) for r in runs if r.get("clipped")),
     }
     found.update(_ruling(paths))
+    # The evidence's strings are made encodable here, so that the page's writer need not walk
+    # its thousands of numbers: run texts are cut from ``chars`` (or spelled again glyph by
+    # glyph); font names, colours and image data are Latin-1 or ASCII.
+    if _PROBE.respelled or SURROGATE.search(chars) is not None:
+        scrub_record(found)
     return found
 
 
-def _runs(textpage: int, tp: int, chars: str, count: int) -> list[dict[str, Any]]:
+def _runs(textpage: int, tp: ctypes.c_void_p, chars: str, count: int) -> list[dict[str, Any]]:
     """Consecutive characters drawn by one text object become one run. Characters PDFium
     generated (line breaks, spaces between objects) have no object and end a run."""
     if count <= 0:
@@ -138,78 +171,167 @@ def _runs(textpage: int, tp: int, chars: str, count: int) -> list[dict[str, Any]
     fonts = _Fonts()
     clips: dict[int, tuple[float, float, float, float] | None] = {}
     runs: list[dict[str, Any]] = []
-    for start, end, obj in _merge(_spans(tp, chars, count), chars, clips):
-        if not chars[start:end].isspace():
-            run = _make_runs(textpage, obj, start, end, chars[start:end], fonts, clips)
+    for start, end, obj, size, scale, font, clip in _merge(_spans(tp, chars, count), chars, clips):
+        text = chars[start:end]
+        if not text.isspace():
+            run = _make_runs(textpage, obj, start, text, fonts.name(font or 0), size, scale, clip)
             run[0]["unmapped"] = _unmapped(tp, start, end)
             runs.extend(run)
     return runs
 
 
+# A merged stretch: [start, end, first object, its font size, its matrix's vertical scale, font
+# handle, clip box]: what the run of it needs of its object, looked up once.
+_Stretch = list[Any]
+
+
 def _merge(spans: list[tuple[int, int, int]], chars: str,
-           clips: dict[int, tuple[float, float, float, float] | None]) -> list[tuple[int, int, int]]:
+           clips: dict[int, tuple[float, float, float, float] | None]) -> list[_Stretch]:
     """Join stretches of neighbouring text objects that share font, size, colour, baseline and
     clip, and touch (some producers draw every glyph as its own object): a run's properties
     are then looked up once, not per glyph. A generated space between them is kept inside.
     The clip is part of it because a run is tested against its first object's clip: a table
     cell's text merged into its clipped neighbour's run would be dropped as hidden."""
     probe = _PROBE
-    merged: list[tuple[int, int, int]] = []
+    merged: list[_Stretch] = []
     last_key: tuple[Any, ...] | None = None
     right = 0.0
+    size_ref, matrix_ref, (red_ref, green_ref, blue_ref, alpha_ref), (left_ref, bottom_ref, right_ref, top_ref) = \
+        probe.size_ref, probe.matrix_ref, probe.rgba_refs, probe.bounds_refs
+    matrix, size_value, (red, green, blue, _), (left_value, _, right_value, _) = \
+        probe.matrix, probe.size, probe.rgba, probe.bounds
+    hypot = math.hypot
     for start, end, obj in spans:
         if not obj:
             if chars[start:end] != " ":
                 last_key = None  # a line break or a wide generated gap ends any run
             continue
-        _FONT_SIZE(obj, probe.size_ref)
-        _MATRIX(obj, probe.matrix_ref)
-        _OBJ_FILL(obj, *probe.rgba_refs)
-        _BOUNDS(obj, *probe.bounds_refs)
-        matrix, size = probe.matrix, probe.size.value
-        key = (_FONT(obj), size, matrix.a, matrix.b, matrix.c, matrix.d, matrix.f,
-               probe.rgba[0].value, probe.rgba[1].value, probe.rgba[2].value, _clip_box(obj, clips))
-        left = probe.bounds[0].value
-        em = size * math.hypot(matrix.c, matrix.d)
-        if key == last_key and merged and left - right < em:
-            merged[-1] = (merged[-1][0], end, merged[-1][2])
+        handle = _VP(obj)
+        _OBJECT_FONT_SIZE(handle, size_ref)
+        has_matrix = _OBJECT_MATRIX(handle, matrix_ref)  # a text object always has one
+        scale = hypot(matrix.c, matrix.d)
+        _OBJECT_FILL(handle, red_ref, green_ref, blue_ref, alpha_ref)
+        _OBJECT_BOUNDS(handle, left_ref, bottom_ref, right_ref, top_ref)
+        size, font, clip = size_value.value, _OBJECT_FONT(handle), _clip_box(handle, clips)
+        key = (font, size, matrix.a, matrix.b, matrix.c, matrix.d, matrix.f,
+               red.value, green.value, blue.value, clip)
+        left = left_value.value
+        if key == last_key and merged and left - right < size * scale:
+            merged[-1][1] = end
         else:
-            merged.append((start, end, obj))
-        last_key, right = key, probe.bounds[2].value
+            merged.append([start, end, obj, size, scale if has_matrix else 1.0, font, clip])
+        last_key, right = key, right_value.value
     return merged
 
 
-def _spans(tp: int, chars: str, count: int) -> list[tuple[int, int, int]]:
+def _spans(tp: ctypes.c_void_p, chars: str, count: int) -> list[tuple[int, int, int]]:
     """(start, end, object) for each stretch of characters drawn by one text object.
 
     A text object's characters are contiguous in the text page, so the end of a stretch is
-    found by galloping and bisection: about 2·log2(n) calls for n characters instead of n.
-    A stretch that would swallow a line break is checked character by character instead."""
+    found by bisection between its start and a character of another object: most objects
+    draw the rest of a line, so the character before the next line break is asked first
+    (then two calls settle the stretch); otherwise galloping finds such a character, about
+    2·log2(n) calls for n characters instead of n. Around a line break (PDFium's generated
+    CR LF) the characters are checked one by one.
+
+    PDFium reorders a line holding right-to-left script (Unicode's bidirectional algorithm):
+    an object's characters may then be apart, and only galloping from each start is used."""
     spans: list[tuple[int, int, int]] = []
+    if _RIGHT_TO_LEFT.search(chars) is not None:
+        start = 0
+        while start < count:
+            obj = _GET_TEXT_OBJECT(tp, start) or 0
+            other = _gallop(tp, chars, start, obj, count)
+            spans.append((start, other, obj))
+            start = other
+        return spans
     start = 0
+    line_end = -1  # the next line break at or after ``start`` (or ``count``)
+    known: dict[int, int] = {}  # objects of characters already asked for, on this line
     while start < count:
-        obj = _GET_TEXT_OBJECT(tp, start) or 0
-        same, step = start, 1
-        while same + step < count and (_GET_TEXT_OBJECT(tp, same + step) or 0) == obj:
-            same += step
-            step *= 2
-        other = min(same + step, count)
-        while other - same > 1:
-            middle = (same + other) // 2
-            if (_GET_TEXT_OBJECT(tp, middle) or 0) == obj:
-                same = middle
-            else:
-                other = middle
-        if "\n" in chars[start:other] and other - start > 1:
+        obj = known[start] if start in known else (_GET_TEXT_OBJECT(tp, start) or 0)
+        if "\n" in chars[start:start + 2]:
             other = start + 1
-            while other < count and (_GET_TEXT_OBJECT(tp, other) or 0) == obj:
+            while other < count:
+                if other not in known:
+                    known[other] = _GET_TEXT_OBJECT(tp, other) or 0
+                if known[other] != obj:
+                    break
                 other += 1
+        else:
+            if line_end < start:
+                line_end = _next_break(chars, start, count)
+                known = {}
+            other = _stretch_end(tp, start, obj, line_end, count, known) if obj else -1
+            if other < 0:
+                other = _gallop(tp, chars, start, obj, count)
         spans.append((start, other, obj))
         start = other
     return spans
 
 
-def _unmapped(tp: int, start: int, end: int) -> int:
+def _stretch_end(tp: ctypes.c_void_p, start: int, obj: int, line_end: int, count: int, known: dict[int, int]) -> int:
+    """Where the stretch of ``obj`` from ``start`` ends when it ends on this line (up to
+    ``line_end``), or -1: bisection between ``start`` and the first character found on the
+    way to the line's end that another object drew."""
+    if line_end - start <= 1:
+        return -1
+    last = line_end - 1
+    if last not in known:
+        known[last] = _GET_TEXT_OBJECT(tp, last) or 0
+    if known[last] == obj:
+        if line_end == count:
+            return count
+        if line_end not in known:
+            known[line_end] = _GET_TEXT_OBJECT(tp, line_end) or 0
+        return line_end if known[line_end] != obj else -1
+    same, other = start, last
+    while other - same > 1:
+        middle = (same + other) // 2
+        if (_GET_TEXT_OBJECT(tp, middle) or 0) == obj:
+            same = middle
+        else:
+            other = middle
+    return other
+
+
+def _gallop(tp: ctypes.c_void_p, chars: str, start: int, obj: int, count: int) -> int:
+    """The end of the stretch of ``obj`` from ``start`` by galloping, then bisection. A
+    stretch that would swallow a line break is checked character by character instead."""
+    same, step = start, 1
+    while same + step < count and (_GET_TEXT_OBJECT(tp, same + step) or 0) == obj:
+        same += step
+        step *= 2
+    other = min(same + step, count)
+    while other - same > 1:
+        middle = (same + other) // 2
+        if (_GET_TEXT_OBJECT(tp, middle) or 0) == obj:
+            same = middle
+        else:
+            other = middle
+    if "\n" in chars[start:other] and other - start > 1:
+        other = start + 1
+        while other < count and (_GET_TEXT_OBJECT(tp, other) or 0) == obj:
+            other += 1
+    return other
+
+
+# Characters of right-to-left scripts, and the marks that make text right-to-left (a superset
+# of the strong right-to-left characters of the Basic Multilingual Plane, and beyond it).
+_RIGHT_TO_LEFT = re.compile("[\u0590-\u08ff\u200f\u202b\u202e\u2067\ufb1d-\ufdff\ufe70-\ufeff"
+                            "\U00010800-\U00010fff\U0001e800-\U0001efff]")
+
+
+def _next_break(chars: str, start: int, count: int) -> int:
+    """The index of the first CR or LF at or after ``start`` (PDFium ends a line with both,
+    generated: no object drew them), or ``count``."""
+    cr, lf = chars.find("\r", start, count), chars.find("\n", start, count)
+    if cr < 0:
+        return lf if lf >= 0 else count
+    return cr if lf < 0 else min(cr, lf)
+
+
+def _unmapped(tp: ctypes.c_void_p, start: int, end: int) -> int:
     """Glyphs with no Unicode mapping. A font either has a usable map or not, so probing the
     ends of a run finds a broken one; only then is every glyph counted."""
     if _HAS_MAP_ERROR(tp, start) != 1 and _HAS_MAP_ERROR(tp, end - 1) != 1:
@@ -217,38 +339,40 @@ def _unmapped(tp: int, start: int, end: int) -> int:
     return sum(map(_HAS_MAP_ERROR, repeat(tp, end - start), range(start, end)))
 
 
-def _make_runs(textpage: Any, handle: int, start: int, end: int, text: str,
-               fonts: _Fonts, clips: dict[int, Any]) -> list[dict[str, Any]]:
-    """One run (or, under a clip, the shown and hidden parts of it). Written out flat: this
-    runs once per text object, about a hundred times a page."""
+def _make_runs(textpage: Any, handle: int, start: int, text: str, font: str, font_size: float, scale: float,
+               own: tuple[float, float, float, float] | None) -> list[dict[str, Any]]:
+    """One run (or, under a clip, the shown and hidden parts of it) of the characters from
+    ``start`` drawn by the object ``handle``, whose font, size, matrix scale and clip box
+    ``_merge`` looked up. Written out flat: this runs about a hundred times a page."""
     probe = _PROBE
     tp = probe.textpage
     stripped = text.strip()
     # Leading and trailing spaces have no useful box: measure the visible characters.
     first = start + len(text) - len(text.lstrip())
     last = first + len(stripped) - 1
-    rect = probe.rect
-    _LOOSE_BOX(tp, first, probe.rect_ref)
+    rect, rect_ref = probe.rect, probe.rect_ref
+    _LOOSE_BOX(tp, first, rect_ref)
     x0, y0, x1, y1 = rect.left, rect.bottom, rect.right, rect.top
     if last != first:
-        _LOOSE_BOX(tp, last, probe.rect_ref)
-        x0, y0, x1, y1 = min(x0, rect.left), min(y0, rect.bottom), max(x1, rect.right), max(y1, rect.top)
+        _LOOSE_BOX(tp, last, rect_ref)
+        left, bottom, right, top = rect.left, rect.bottom, rect.right, rect.top
+        # min() and max() of two, written out (a NaN keeps the first, as they do)
+        x0, y0 = (left if left < x0 else x0), (bottom if bottom < y0 else y0)
+        x1, y1 = (right if right > x1 else x1), (top if top > y1 else y1)
     _ORIGIN(tp, first, probe.x_ref, probe.y_ref)
-    _FONT_SIZE(handle, probe.size_ref)
-    matrix = probe.matrix
-    scale = math.hypot(matrix.c, matrix.d) if _MATRIX(handle, probe.matrix_ref) else 1.0
     color = "#000000"
     if _FILL(tp, first, *probe.rgba_refs):
-        color = f"#{probe.rgba[0].value:02x}{probe.rgba[1].value:02x}{probe.rgba[2].value:02x}"
-    size = round(probe.size.value * (scale or 1.0), 2)
-    run = {"text": stripped, "font": fonts.name(handle), "size": size,
+        red, green, blue, _ = probe.rgba
+        rgb = (red.value, green.value, blue.value)
+        color = _COLOR_NAMES.get(rgb) or _color_name(rgb)
+    size = round(font_size * (scale or 1.0), 2)
+    run = {"text": stripped, "font": font, "size": size,
            "color": color, "box": [round(x0, 2), round(y0, 2), round(x1, 2), round(y1, 2)],
            "y": round(probe.y.value, 2)}
     if last != first and y1 - y0 > 2 * size:  # taller than a line: the glyphs climb or fall
         angle = _angle(tp, first, last)
         if angle:
             run["angle"] = angle  # a watermark or a rotated label: a line of its own
-    own = _clip_box(handle, clips)
     clip = _shown_box(own, probe.page_box)
     if clip is not None and not _inside([x0, y0, x1, y1], clip):
         split = _split_clipped(textpage, run, handle, first, last, clip, own is not None)
@@ -259,6 +383,17 @@ def _make_runs(textpage: Any, handle: int, start: int, end: int, text: str,
         if gaps:
             run["gaps"] = gaps
     return [run]
+
+
+_COLOR_NAMES: dict[tuple[int, int, int], str] = {}
+
+
+def _color_name(rgb: tuple[int, int, int]) -> str:
+    """``#rrggbb``, remembered: a page has few colours and many runs (at most 4096 are kept)."""
+    if len(_COLOR_NAMES) >= 4096:
+        _COLOR_NAMES.clear()
+    name = _COLOR_NAMES[rgb] = "#{:02x}{:02x}{:02x}".format(*rgb)
+    return name
 
 
 def _inside(box: list[float], clip: tuple[float, float, float, float]) -> bool:
@@ -286,29 +421,37 @@ GAP_EM = 0.8  # ems between two glyphs either side of a space: wider may part tw
 MAX_GAP_PROBES = 8000  # glyph boxes measured per page for gaps; past them runs are kept whole
 
 
-def _gaps(tp: int, first: int, text: str, size: float) -> list[list[float]]:
+def _gaps(tp: ctypes.c_void_p, first: int, text: str, size: float) -> list[list[float]]:
     """Wide spaces inside a run: ``[offset, x1, x0]`` for a space at ``offset`` of the text
     with the glyph before it ending at ``x1`` and the one after it starting at ``x0``. One text
     object may draw a whole table row, its cells parted by positioned spaces; a justified
     line's spaces are wide too, so the run is not split here (that is the reader's choice).
-    Two glyph boxes a space, at most ``MAX_GAP_PROBES`` a page."""
+    Two glyph boxes a space (one when the word before it is one glyph long: its box is still
+    in the buffer), at most ``MAX_GAP_PROBES`` a page."""
     probe = _PROBE
-    rect = probe.rect
+    budget = probe.gap_probes
+    rect, ref = probe.rect, probe.rect_ref
+    wide = GAP_EM * size
+    length = len(text)
     out: list[list[float]] = []
-    index = text.find(" ")
-    while index > 0 and probe.gap_probes > 0:
-        end = index + 1
-        while end < len(text) and text[end] == " ":
-            end += 1
-        if end >= len(text):
+    held, held_ok = -1, 0  # the glyph whose box the buffer holds, and whether it was measured
+    for match in _SPACES.finditer(text):
+        index, end = match.span()
+        if index == 0 or end >= length or budget <= 0:
             break
-        probe.gap_probes -= 2
-        ok = _LOOSE_BOX(tp, first + index - 1, probe.rect_ref)
-        right = rect.right
-        if ok and _LOOSE_BOX(tp, first + end, probe.rect_ref) and rect.left - right >= GAP_EM * size:
-            out.append([index, round(right, 2), round(rect.left, 2)])
-        index = text.find(" ", end)
+        budget -= 2
+        ok = held_ok if index - 1 == held else _LOOSE_BOX(tp, first + index - 1, ref)
+        held = -1
+        if ok:
+            right = rect.right
+            held, held_ok = end, _LOOSE_BOX(tp, first + end, ref)
+            if held_ok and rect.left - right >= wide:
+                out.append([index, round(right, 2), round(rect.left, 2)])
+    probe.gap_probes = budget
     return out
+
+
+_SPACES = re.compile(" +")
 
 
 def _in_page_space(handle: int, first: int, size: float) -> bool:
@@ -326,7 +469,7 @@ def _in_page_space(handle: int, first: int, size: float) -> bool:
     return left - pad <= cx <= right + pad and bottom - pad <= cy <= top + pad
 
 
-def _angle(tp: int, first: int, last: int) -> int:
+def _angle(tp: ctypes.c_void_p, first: int, last: int) -> int:
     """Degrees from the first character's origin to the last's (0 for horizontal text)."""
     probe = _PROBE
     _ORIGIN(tp, first, probe.x_ref, probe.y_ref)
@@ -336,7 +479,7 @@ def _angle(tp: int, first: int, last: int) -> int:
     return round(math.degrees(math.atan2(dy, dx))) % 360 if abs(dy) > 1.0 else 0
 
 
-def _loose_box(tp: int, index: int) -> list[float]:
+def _loose_box(tp: ctypes.c_void_p, index: int) -> list[float]:
     _LOOSE_BOX(tp, index, _PROBE.rect_ref)
     rect = _PROBE.rect
     return [rect.left, rect.bottom, rect.right, rect.top]
@@ -347,21 +490,21 @@ def _union(a: list[float], b: list[float]) -> list[float]:
             round(max(a[3], b[3]), 2)]
 
 
-def _clip_box(obj: int, cache: dict[int, Any]) -> tuple[float, float, float, float] | None:
+def _clip_box(obj: ctypes.c_void_p, cache: dict[int, Any]) -> tuple[float, float, float, float] | None:
     """The bounding box of the object's clip path, or None when it has none worth testing."""
-    key = _CLIP(obj) or 0
+    key = _OBJECT_CLIP(obj) or 0
     if not key:
         return None
     if key in cache:
         return cache[key]
-    clip = ctypes.cast(key, pdfium_c.FPDF_CLIPPATH)
     xs: list[float] = []
     ys: list[float] = []
-    fx, fy = ctypes.c_float(), ctypes.c_float()
-    for path in range(max(0, pdfium_c.FPDFClipPath_CountPaths(clip))):
-        for index in range(max(0, pdfium_c.FPDFClipPath_CountPathSegments(clip, path))):
-            segment = pdfium_c.FPDFClipPath_GetPathSegment(clip, path, index)
-            if segment and pdfium_c.FPDFPathSegment_GetPoint(segment, fx, fy):
+    probe = _PROBE
+    fx, fy, fx_ref, fy_ref = probe.fx, probe.fy, probe.fx_ref, probe.fy_ref
+    for path in range(max(0, _CLIP_PATHS(key))):
+        for index in range(max(0, _CLIP_SEGMENTS(key, path))):
+            segment = _CLIP_SEGMENT(key, path, index)
+            if segment and _POINT(segment, fx_ref, fy_ref):
                 xs.append(fx.value)
                 ys.append(fy.value)
     cache[key] = (min(xs), min(ys), max(xs), max(ys)) if xs else None
@@ -381,6 +524,7 @@ def _split_clipped(textpage: int, run: dict[str, Any], handle: int, first: int, 
     if own_clip and not _in_page_space(handle, first, run["size"]):
         return [run]
     pieces: list[dict[str, Any]] = []
+    _PROBE.respelled = True
     for index in range(first, last + 1):
         cbox = list(_loose_box(_PROBE.textpage, index))
         hidden = _shown_share(cbox, clip) < SHOWN_SHARE
@@ -419,12 +563,14 @@ def _lines(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     lines: list[dict[str, Any]] = []
     for run in sorted(runs, key=lambda r: -r["y"]):
         home = None
-        for line in reversed(lines[-8:]):  # sorted by baseline: only recent lines can match
-            if "angle" not in run and not line.get("rotated") and \
-                    abs(line["size"] - run["size"]) <= 0.15 * line["size"] and \
-                    abs(line["y"] - run["y"]) <= 0.25 * line["size"]:
-                home = line
-                break
+        y, size = run["y"], run["size"]
+        if "angle" not in run:  # rotated text is a line of its own
+            for line in reversed(lines[-8:]):  # sorted by baseline: only recent lines can match
+                line_size = line["size"]
+                if abs(line["y"] - y) <= 0.25 * line_size and abs(line_size - size) <= 0.15 * line_size and \
+                        not line.get("rotated"):
+                    home = line
+                    break
         if home is None:
             lines.append({"y": run["y"], "size": run["size"], "runs": [run]})
             if "angle" in run:  # rotated text crosses the baselines of the lines around it
@@ -447,9 +593,10 @@ def _attach_small(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
     kept: list[dict[str, Any]] = []
     for index, line in enumerate(lines):
         host = None
-        for other in lines[max(0, index - 3):index + 4]:
-            if other is line or line["size"] >= 0.85 * other["size"] or other.get("absorbed") or \
-                    line.get("rotated") or other.get("rotated") or _drop_cap(other, line):
+        size = line["size"]
+        for other in lines[max(0, index - 3):index + 4] if not line.get("rotated") else ():
+            if other is line or size >= 0.85 * other["size"] or other.get("absorbed") or \
+                    other.get("rotated") or _drop_cap(other, line):
                 continue
             offset = line["y"] - other["y"]
             if -0.35 * other["size"] <= offset <= 0.6 * other["size"] and _overlaps_x(line, other):
@@ -515,20 +662,23 @@ def page_images(page: int) -> list[dict[str, Any]]:
     return _images(_page_objects(page)[0], "none")
 
 
-def _images(objects: list[Any], image_mode: str) -> list[dict[str, Any]]:
+def _images(objects: list[int], image_mode: str) -> list[dict[str, Any]]:
+    """Each image object's box and size in pixels (zeros where PDFium cannot tell)."""
+    probe = _PROBE
+    bounds, bounds_refs, (width, height), (width_ref, height_ref) = \
+        probe.bounds, probe.bounds_refs, probe.pixels, probe.pixels_refs
     images = []
     for obj in objects:
-        left, bottom, right, top = (ctypes.c_float() for _ in range(4))
-        pdfium_c.FPDFPageObj_GetBounds(obj, left, bottom, right, top)
-        width, height = ctypes.c_uint(), ctypes.c_uint()
-        pdfium_c.FPDFImageObj_GetImagePixelSize(obj, width, height)
-        image: dict[str, Any] = {
-            "rect": [round(left.value, 2), round(bottom.value, 2), round(right.value, 2), round(top.value, 2)],
-            "pixels": [width.value, height.value]}
+        rect = [round(b.value, 2) for b in bounds] if _BOUNDS(obj, *bounds_refs) else [0.0, 0.0, 0.0, 0.0]
+        pixels = [width.value, height.value] if _PIXEL_SIZE(obj, width_ref, height_ref) else [0, 0]
+        image: dict[str, Any] = {"rect": rect, "pixels": pixels}
         if image_mode == "embedded":
             image.update(_image_bytes(obj))
         images.append(image)
     return images
+
+
+_PIXEL_SIZE = _proto(pdfium_c.FPDFImageObj_GetImagePixelSize, _INT, _VP, _VP, _VP)  # unsigned int* ×2
 
 
 _Matrix = tuple[float, float, float, float, float, float]
@@ -537,38 +687,46 @@ MAX_PATHS = 5000  # path objects on one page: more is a chart, a map or a patter
 FORM_DEPTH = 64  # form XObjects opened per page
 
 
-def _page_objects(page: Any) -> tuple[list[Any], list[tuple[int, _Matrix] | None]]:
+def _page_objects(page: Any) -> tuple[list[int], list[tuple[int, _Matrix] | None]]:
     """Image objects and path objects, also inside form XObjects, walked once with raw
     handles (the object wrappers cost more than the rest of the page's evidence on a
     text-heavy page). A path comes with the matrix of the forms around it, page space being
     the identity; past ``MAX_PATHS`` the path list ends in None: ruling is skipped."""
-    images: list[Any] = []
+    images: list[int] = []
     paths: list[tuple[int, _Matrix] | None] = []
     stack: list[tuple[Any, _Matrix | None]] = [(page, None)]
     forms_left = FORM_DEPTH
     probe = _PROBE
+    path_kind, image_kind = pdfium_c.FPDF_PAGEOBJ_PATH, pdfium_c.FPDF_PAGEOBJ_IMAGE
     while stack and forms_left:
         parent, form = stack.pop()
         forms_left -= 1
-        count = pdfium_c.FPDFFormObj_CountObjects(parent) if form else pdfium_c.FPDFPage_CountObjects(parent)
+        count, get = (_FORM_COUNT(parent), _FORM_OBJECT) if form else (_PAGE_COUNT(parent), _PAGE_OBJECT)
         for index in range(count):
-            obj = (pdfium_c.FPDFFormObj_GetObject(parent, index) if form
-                   else pdfium_c.FPDFPage_GetObject(parent, index))
-            kind = pdfium_c.FPDFPageObj_GetType(obj)
-            if kind == pdfium_c.FPDF_PAGEOBJ_PATH:
+            obj = get(parent, index) or 0
+            kind = _OBJECT_TYPE(obj)
+            if kind == path_kind:
                 if len(paths) < MAX_PATHS:
-                    paths.append((_handle(obj), form or _IDENTITY))
+                    paths.append((obj, form or _IDENTITY))
                 elif paths[-1] is not None:
                     paths.append(None)
-            elif kind == pdfium_c.FPDF_PAGEOBJ_IMAGE:
+            elif kind == image_kind:
                 images.append(obj)
             elif kind == pdfium_c.FPDF_PAGEOBJ_FORM:
                 inner = _IDENTITY
-                if _MATRIX(_handle(obj), probe.matrix_ref):
+                if _MATRIX(obj, probe.matrix_ref):
                     m = probe.matrix
                     inner = (m.a, m.b, m.c, m.d, m.e, m.f)
                 stack.append((obj, _compose(inner, form or _IDENTITY)))
     return images, paths
+
+
+# The object walk's entry points (handles as integers; the page as PDFium's pointer object).
+_PAGE_COUNT = _proto(pdfium_c.FPDFPage_CountObjects, _INT, _VP)
+_PAGE_OBJECT = _proto(pdfium_c.FPDFPage_GetObject, _VP, _VP, _INT)
+_FORM_COUNT = _proto(pdfium_c.FPDFFormObj_CountObjects, _INT, _VP)
+_FORM_OBJECT = _proto(pdfium_c.FPDFFormObj_GetObject, _VP, _VP, ctypes.c_ulong)
+_OBJECT_TYPE = _proto(pdfium_c.FPDFPageObj_GetType, _INT, _VP)
 
 
 def _compose(inner: _Matrix, outer: _Matrix) -> _Matrix:
@@ -584,13 +742,20 @@ MAX_SEGMENTS = 10000  # path segments read on one page before the ruling is give
 RULE_THIN = 2.5  # points: a filled or stroked shape this thin is a rule
 RULE_MIN = 3.0  # points: a shorter stroke is a tick, a bullet or a glyph part
 AXIS_SLACK = 0.6  # points a rule may lean over its length and still be straight
-_DRAW_MODE = _proto(pdfium_c.FPDFPath_GetDrawMode, _INT, _VP, ctypes.POINTER(_INT), ctypes.POINTER(_INT))
+_DRAW_MODE = _proto(pdfium_c.FPDFPath_GetDrawMode, _INT, _VP, _VP, _VP)  # int* ×2
 _COUNT_SEGMENTS = _proto(pdfium_c.FPDFPath_CountSegments, _INT, _VP)
-_SEGMENT = _proto(pdfium_c.FPDFPath_GetPathSegment, _VP, _VP, _INT)
-_POINT = _proto(pdfium_c.FPDFPathSegment_GetPoint, _INT, _VP, ctypes.POINTER(ctypes.c_float),
-                ctypes.POINTER(ctypes.c_float))
-_SEGMENT_TYPE = _proto(pdfium_c.FPDFPathSegment_GetType, _INT, _VP)
-_SEGMENT_CLOSE = _proto(pdfium_c.FPDFPathSegment_GetClose, _INT, _VP)
+_POINT = _proto(pdfium_c.FPDFPathSegment_GetPoint, _INT, _VP, _VP, _VP)  # float* ×2
+
+
+class _SegmentHandle(ctypes.c_void_p):
+    """A path segment as ctypes returns it, an object (a ``c_void_p`` subclass is not turned
+    into an integer): it goes as it is to the segment's three per-segment entry points."""
+
+
+_SEGMENT = _proto(pdfium_c.FPDFPath_GetPathSegment, _SegmentHandle, _VP, _INT)
+_SEGMENT_POINT = _per_char(pdfium_c.FPDFPathSegment_GetPoint, _INT)  # (segment, float*, float*)
+_SEGMENT_TYPE = _per_char(pdfium_c.FPDFPathSegment_GetType, _INT)
+_SEGMENT_CLOSE = _per_char(pdfium_c.FPDFPathSegment_GetClose, _INT)
 _MOVETO, _LINETO, _BEZIERTO = pdfium_c.FPDF_SEGMENT_MOVETO, pdfium_c.FPDF_SEGMENT_LINETO, pdfium_c.FPDF_SEGMENT_BEZIERTO
 CURVED_PATH = 16  # segments: a path longer than this that curves is a drawing, not ruling
 
@@ -601,21 +766,24 @@ class _Ruler:
 
     def __init__(self) -> None:
         self.fill, self.stroke = _INT(), _INT()
-        self.fill_ref, self.stroke_ref = ctypes.pointer(self.fill), ctypes.pointer(self.stroke)
+        self.fill_ref, self.stroke_ref = _address(self.fill), _address(self.stroke)
         self.fx, self.fy = ctypes.c_float(), ctypes.c_float()
-        self.fx_ref, self.fy_ref = ctypes.pointer(self.fx), ctypes.pointer(self.fy)
+        self.fx_ref, self.fy_ref = _address(self.fx), _address(self.fy)
         self.rules: dict[tuple[float, float, float, float], None] = {}
         self.segments = 0
 
     def add(self, x0: float, y0: float, x1: float, y1: float) -> None:
         """A straight stroke from (x0, y0) to (x1, y1) in page space, kept when it runs along
-        an axis and is long enough to rule something."""
-        if not all(map(math.isfinite, (x0, y0, x1, y1))):
-            return
+        an axis and is long enough to rule something (a NaN fails every test; an infinite
+        end is checked for only then)."""
         if abs(y1 - y0) <= AXIS_SLACK and abs(x1 - x0) >= RULE_MIN:
+            if not all(map(math.isfinite, (x0, y0, x1, y1))):
+                return
             y = round((y0 + y1) / 2, 2)
             self.rules[(round(min(x0, x1), 2), y, round(max(x0, x1), 2), y)] = None
         elif abs(x1 - x0) <= AXIS_SLACK and abs(y1 - y0) >= RULE_MIN:
+            if not all(map(math.isfinite, (x0, y0, x1, y1))):
+                return
             x = round((x0 + x1) / 2, 2)
             self.rules[(x, round(min(y0, y1), 2), x, round(max(y0, y1), 2))] = None
 
@@ -674,14 +842,15 @@ def _rule_segments(ruler: _Ruler, handle: int, count: int, matrix: _Matrix) -> N
     with curves is a drawing (a map, glyph outlines): read no further than its first curve."""
     a, b, c, d, e, f = matrix
     start = last = None
+    fx, fy, fx_ref, fy_ref = ruler.fx, ruler.fy, ruler.fx_ref, ruler.fy_ref
     for index in range(count):
         ruler.segments += 1
         if ruler.segments > MAX_SEGMENTS:
             return
         segment = _SEGMENT(handle, index)
-        if not segment or not _POINT(segment, ruler.fx_ref, ruler.fy_ref):
+        if not segment or not _SEGMENT_POINT(segment, fx_ref, fy_ref):
             continue
-        x, y = ruler.fx.value, ruler.fy.value
+        x, y = fx.value, fy.value
         point = (a * x + c * y + e, b * x + d * y + f)
         kind = _SEGMENT_TYPE(segment)
         if kind == _BEZIERTO and count > CURVED_PATH:
@@ -730,17 +899,36 @@ def _image_bytes(obj: Any) -> dict[str, Any]:
 def looks_unreadable(text: str, evidence: dict[str, Any] | None) -> bool:
     """Mostly characters that are neither letters, digits nor ordinary punctuation, or mostly
     glyphs the fonts could not map to Unicode."""
+    unmapped = evidence.get("unmapped_chars", 0) if evidence else 0
+    if _surely_readable(text, unmapped):
+        return False
     visible = len(text) - len(_SPACE.findall(text))
     if not visible:
         return False
     unreadable = len(_UNREADABLE.findall(text))
-    unmapped = evidence.get("unmapped_chars", 0) if evidence else 0
     return unreadable > 0.5 * visible or unmapped > 0.5 * visible
 
 
 _SPACE = re.compile(r"\s")
 # Not a letter or digit of any script, not space, not ordinary punctuation.
 _UNREADABLE = re.compile(r"[^\w\s.,;:!?()\[\]'\"\-–—/%&，。、；：！？（）《》「」“”]|_")
+# The same two classes over ASCII, as bytes for bytes.translate; and every byte past ASCII.
+_ASCII_SPACE = bytes(b for b in range(128) if _SPACE.match(chr(b)))
+_ASCII_UNREADABLE = bytes(b for b in range(128) if _UNREADABLE.match(chr(b)))
+_HIGH_BYTES = bytes(range(128, 256))
+
+
+def _surely_readable(text: str, unmapped: int) -> bool:
+    """A bound that settles most pages without the regexes (which build a list of every
+    match): ASCII characters are classed exactly by byte counts, and each other character is
+    taken as unreadable and as not visible. False means only that the bound cannot tell."""
+    data = text.encode("utf-8", "surrogatepass")
+    ascii_part = data.translate(None, _HIGH_BYTES)  # UTF-8 keeps each ASCII character one byte
+    others = len(text) - len(ascii_part)
+    spaces = len(ascii_part) - len(ascii_part.translate(None, _ASCII_SPACE))
+    unreadable = len(ascii_part) - len(ascii_part.translate(None, _ASCII_UNREADABLE)) + others
+    visible = len(text) - spaces - others
+    return visible > 0 and unreadable <= 0.5 * visible and unmapped <= 0.5 * visible
 
 
 def is_garbled(text: str, evidence: dict[str, Any] | None, page_area: float,

@@ -152,13 +152,17 @@ def _extract_page(doc: Any, page: int, opts: ExtractOptions, fallback: _Fallback
 
 
 def _scrub_page(record: dict[str, Any]) -> int:
-    """Make the page record encodable; returns the characters of its text that were replaced
-    (its evidence holds the same characters again, replaced the same way, not counted twice)."""
+    """Make the page record encodable; returns the characters of its text that were replaced.
+    Its evidence holds the same characters again, replaced the same way (and not counted
+    twice) where it was made (``evidence.page_evidence``): walking it again here cost more
+    than writing the page."""
     text = record.get("text")
     count = 0
     if isinstance(text, str):
         record["text"], count = scrub(text)
-    scrub_record(record)
+    rest = {key: value for key, value in record.items() if key != "evidence"}
+    scrub_record(rest)
+    record.update(rest)
     return count
 
 

@@ -40,6 +40,23 @@ def test_characters_beyond_the_bmp_and_lone_surrogates_cost_no_page(fixtures: Pa
     assert out[-1]["done"]["pages_failed"] == 0
 
 
+def test_the_evidence_of_such_pages_is_written_as_its_text_is(fixtures: Path) -> None:
+    """The evidence's run texts are scrubbed where the evidence is made: the page's writer
+    does not walk it again, and its last guard finds nothing left to replace."""
+    from siftpdf._child import encode_record
+    from siftpdf.extraction import ExtractOptions, extract_records
+
+    data = (fixtures / "odd_unicode.pdf").read_bytes()
+    pages = [r for r in extract_records(data, ExtractOptions(evidence=True)) if "page" in r]
+    assert len(pages) == ODD_PAGES
+    for page in pages:
+        runs = " ".join(run["text"] for line in page["evidence"]["lines"] for run in line["runs"])
+        assert "hello 😀𝐀 and \ufffd then \ufffd world" in runs
+        assert page["replaced_chars"] == 2
+        written = json.loads(encode_record(page).decode("utf-8"))  # strict UTF-8
+        assert written["replaced_chars"] == 2 and written["evidence"] == page["evidence"]
+
+
 def test_the_text_view_and_grep_read_such_pages(fixtures: Path) -> None:
     path = str(fixtures / "odd_unicode.pdf")
     text = run_siftpdf("pages", "4", path)

@@ -1,0 +1,86 @@
+"""The page text's cleaning and readability tests, and the word gaps of a run, give what
+their plain definitions give (SPEC §7.1): the shortcuts that make them cheap change nothing."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+
+from siftpdf import evidence
+from siftpdf.engines import clean_text
+
+_ALPHABET = [chr(code) for code in range(0, 200)] + list("—–é你好\u2028\xa0\u3000\ufffe\ud800\U0001f600")
+
+
+def _strings(seed: int, count: int, longest: int) -> list[str]:
+    rng = random.Random(seed)
+    return ["".join(rng.choice(_ALPHABET) for _ in range(rng.randint(0, longest))) for _ in range(count)]
+
+
+def test_clean_text_is_the_translation_it_replaces() -> None:
+    fixes = str.maketrans({"\r": None, "\x00": None, "\x02": "-", "\ufffe": "-"})
+    for text in _strings(1, 5000, 30):
+        expected = "\n".join(line.rstrip() for line in text.replace("\r\n", "\n").translate(fixes).split("\n"))
+        assert clean_text(text) == expected.strip("\n")
+
+
+def test_looks_unreadable_counts_as_its_regexes_do() -> None:
+    rng = random.Random(2)
+    for text in _strings(3, 20000, 14):
+        found = {"unmapped_chars": rng.randint(0, 8)} if rng.random() < 0.3 else None
+        visible = len(text) - len(evidence._SPACE.findall(text))
+        unmapped = found["unmapped_chars"] if found else 0
+        expected = bool(visible) and (len(evidence._UNREADABLE.findall(text)) > 0.5 * visible
+                                      or unmapped > 0.5 * visible)
+        assert evidence.looks_unreadable(text, found) == expected, (text, found)
+
+
+def _gaps_one_by_one(boxes: dict[int, tuple[float, float]], first: int, text: str, size: float,
+                     budget: int) -> list[list[float]]:
+    """The reference: two glyph boxes measured for every space, two probes counted each."""
+    out: list[list[float]] = []
+    index = text.find(" ")
+    while index > 0 and budget > 0:
+        end = index + 1
+        while end < len(text) and text[end] == " ":
+            end += 1
+        if end >= len(text):
+            break
+        budget -= 2
+        before, after = boxes.get(first + index - 1), boxes.get(first + end)
+        if before and after and after[0] - before[1] >= evidence.GAP_EM * size:
+            out.append([index, round(before[1], 2), round(after[0], 2)])
+        index = text.find(" ", end)
+    return out
+
+
+def test_gaps_are_measured_as_one_by_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(4)
+    probe = evidence._PROBE
+    for _ in range(2000):
+        words = [rng.choice(["a", "I", "7", "word", "table", "-"]) for _ in range(rng.randint(1, 12))]
+        text = "".join(w + " " * rng.choice([1, 1, 1, 2, 5]) for w in words).rstrip()
+        first = rng.randint(0, 50)
+        x = 0.0
+        boxes: dict[int, tuple[float, float]] = {}
+        for offset, char in enumerate(text):  # a glyph box each, some missing (the call fails)
+            width = 5.0 if char != " " else rng.choice([2.5, 9.0])
+            if rng.random() > 0.05:
+                boxes[first + offset] = (x, x + width)
+            x += width + rng.choice([0.0, 0.0, 3.0])
+
+        def loose_box(_tp: Any, index: int, _ref: Any, boxes: dict[int, tuple[float, float]] = boxes) -> int:
+            if index not in boxes:
+                return 0
+            probe.rect.left, probe.rect.right = boxes[index]
+            return 1
+
+        monkeypatch.setattr(evidence, "_LOOSE_BOX", loose_box)
+        budget = rng.choice([8000, 8000, 5, 2, 0])
+        probe.gap_probes = budget
+        assert evidence._gaps(None, first, text, 10.0) == _gaps_one_by_one(boxes, first, text, 10.0, budget)  # type: ignore[arg-type]
+        spaces = len(re.findall(" +", text))
+        assert probe.gap_probes == budget - 2 * min(spaces, max(0, (budget + 1) // 2))
