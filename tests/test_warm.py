@@ -117,6 +117,7 @@ def test_a_discarded_warm_child_is_gone(fixtures: Path) -> None:
 
 
 def _warm_children() -> list[int]:
+    """Warm children of this interpreter's installation (another checkout's runs are not ours)."""
     found = []
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
@@ -124,7 +125,7 @@ def _warm_children() -> list[int]:
                 argv = handle.read().split(b"\0")
         except OSError:
             continue
-        if b"siftpdf._child" in argv and b"--warm" in argv:
+        if argv[0] == os.fsencode(sys.executable) and b"siftpdf._child" in argv and b"--warm" in argv:
             found.append(int(pid))
     return found
 
