@@ -101,12 +101,28 @@ def _plan(command: str, positional: list[str], given: dict[str, Any]) -> Plan | 
         return None  # click's usage errors
     cache_dir = given.get("cache_dir", _env("SIFTPDF_CACHE_DIR"))
     caller_class = _env("SIFTPDF_CALLER_CLASS") or "default"
-    if cache_dir == "" or not _is_class(caller_class) or not _is_pdf(positional[-1]):
+    if cache_dir == "" or not _is_folder(cache_dir) or not _is_class(caller_class) or not _is_pdf(positional[-1]):
         return None
     if command == "pages" and not _is_range(positional[0]):
         return None
     return Plan(command, positional, (asked or [env_output or DEFAULT_OUTPUT[command]])[0], cap, max_pages,
                 bool(given.get("no_cache")), bool(given.get("quiet")), cache_dir, caller_class)
+
+
+def _is_folder(path: str | None) -> bool:
+    """A --cache-dir click's Path(file_okay=False) takes as it is: absent (made later), or an
+    existing folder it may read (a file, or a folder it may not read, is click's error)."""
+    if path is None:
+        return True
+    import stat
+
+    try:
+        st = os.stat(path)
+    except OSError:
+        return True
+    except ValueError:  # a NUL byte: click says so
+        return False
+    return stat.S_ISDIR(st.st_mode) and os.access(path, os.R_OK)
 
 
 def _is_pdf(source: str) -> bool:

@@ -251,6 +251,8 @@ COLD_DECLINED = [
     "pages --no-cache x {three}",
     "pages --no-cache {three}",
     "extract --nope {three}",
+    "extract --no-cache --cache-dir {text} {three}",
+    "map --cache-dir={three} {three}",
 ]
 
 
