@@ -134,8 +134,11 @@ def _usage(problem: str) -> NoReturn:
 def main(argv: list[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else argv
     if words == ["--warm"]:
-        # The engine's import reads nothing of the PDF: it may come before the limits.
-        from . import engines  # noqa: F401
+        # The engine's import reads nothing of the PDF: it may come before the limits. So do
+        # the imports of the job (the meta's hash, the evidence), while the parent starts up.
+        import hashlib  # noqa: F401
+
+        from . import engines, evidence, extraction  # noqa: F401
 
         job = sys.stdin.buffer.readline()
         if not job:

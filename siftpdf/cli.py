@@ -3,9 +3,10 @@ extraction child of a command line that names a local PDF (:mod:`siftpdf.warm`) 
 and the library are imported, so that the child's start-up overlaps the parent's. The click
 group is :mod:`siftpdf.commands.group`; its names (``cli``, ``usage_error`` …) are read here too.
 
-Before all that, two fast paths answer without click: ``--help`` from the text click wrote
-at ``make docs`` (:mod:`siftpdf.helptext`), and a cache hit of ``pages`` or ``grep``
-(:mod:`siftpdf.quick`)."""
+Before all that, fast paths answer without click: ``--help`` from the text click wrote
+at ``make docs`` (:mod:`siftpdf.helptext`), a cache hit of ``pages`` or ``grep``
+(:mod:`siftpdf.quick`), and ``extract``, ``pages`` or ``map`` of one local PDF with the
+default extraction options (:mod:`siftpdf.cold`)."""
 
 from __future__ import annotations
 
@@ -38,6 +39,10 @@ def main() -> None:
         from .quick import answer
 
         code = answer(args)
+    if code is None:
+        from .cold import answer as run_cold
+
+        code = run_cold(args)
     if code is not None:  # answered without click: end as the group's main does
         _exit(code)
     from .warm import prestart

@@ -22,6 +22,8 @@ import re
 import unicodedata
 from typing import Any
 
+from .lazyre import lazy
+
 HEADING_SHARE = 0.5  # a page whose lines are mostly "headings" has none by weight alone
 MIN_BOUND_LINES = 6  # a short page (a title page, a slide) may be mostly heading
 MAX_SIZES = 32  # distinct heading sizes remembered for the running rank
@@ -30,10 +32,10 @@ MAX_LEVEL = 6
 TITLE_ZONE = 0.4  # the document title sits in the top 40% of the first page
 OUTLINE_SPAN = 3  # lines an outline title may be set over
 
-NUMBERING = re.compile(r"^(?:(?P<arabic>\d{1,2}(?:\.\d{1,3})*)\.?|(?P<roman>[IVX]{1,5})\.|(?P<letter>[A-H])\.)"
+NUMBERING = lazy(r"^(?:(?P<arabic>\d{1,2}(?:\.\d{1,3})*)\.?|(?P<roman>[IVX]{1,5})\.|(?P<letter>[A-H])\.)"
                        r"(?=\s+\S)")
-_NAMED = re.compile(r"^(?P<word>chapter|part|book|section|appendix|annex)\s+[\dIVXivx]+\b", re.IGNORECASE)
-_CJK_NAMED = re.compile(r"^第[一二三四五六七八九十百千零〇两\d]+(?P<unit>[编部章节])")
+_NAMED = lazy(r"^(?P<word>chapter|part|book|section|appendix|annex)\s+[\dIVXivx]+\b", re.IGNORECASE)
+_CJK_NAMED = lazy(r"^第[一二三四五六七八九十百千零〇两\d]+(?P<unit>[编部章节])")
 _NAMED_DEPTH = {"part": 1, "book": 1, "chapter": 1, "appendix": 1, "annex": 1, "section": 2}
 _CJK_DEPTH = {"编": 1, "部": 1, "章": 1, "节": 2}
 
@@ -59,7 +61,7 @@ def normalized(text: str) -> str:
     return "".join(filter(str.isalnum, unicodedata.normalize("NFKC", text).casefold()))
 
 
-_LEADING_NUMBER = re.compile(r"^[\divx]+")
+_LEADING_NUMBER = lazy(r"^[\divx]+")
 
 
 def _numbered(title: str) -> bool:

@@ -15,29 +15,30 @@ from functools import lru_cache
 from typing import Any
 
 from .headings import Levels, is_contents, numbering_depth, outline_matches, too_many
+from .lazyre import lazy
 from .settings import OrganizeOptions
 from .xycut import GUTTER, no_channel, xy_cut
 
 FIGURE_MIN_SIDE = 24.0
-_BOLD = re.compile(r"bold|black|heavy|semibold|demi|-medi|\.medi|cmbx|simhei|heiti|黑体", re.IGNORECASE)
-_WORDY = re.compile(r"\w")
-_CJK = re.compile(r"[\u2e80-\u9fff\u3000-\u303f\uf900-\ufaff\uff00-\uffef]")
+_BOLD = lazy(r"bold|black|heavy|semibold|demi|-medi|\.medi|cmbx|simhei|heiti|黑体", re.IGNORECASE)
+_WORDY = lazy(r"\w")
+_CJK = lazy(r"[\u2e80-\u9fff\u3000-\u303f\uf900-\ufaff\uff00-\uffef]")
 
 _CN_NUM = "一二三四五六七八九十百千零〇两"
-PROVISION = re.compile(rf"^(第[{_CN_NUM}\d０-９]+条|(Article|ARTICLE|Art\.)\s*\d+|§+\s*\d+|"
+PROVISION = lazy(rf"^(第[{_CN_NUM}\d０-９]+条|(Article|ARTICLE|Art\.)\s*\d+|§+\s*\d+|"
                        rf"\((?:[a-z]|[ivx]{{1,4}}|\d{{1,2}})\)\s|（[{_CN_NUM}\d]+）)")
-CJK_HEADING = re.compile(rf"^第[{_CN_NUM}\d]+([编章节])\s*\S")
-LIST_ITEM = re.compile(r"^([•◦▪‣●○■□·*–-]\s+|\d{1,2}[.)]\s+\S|[a-z][.)]\s+\S)")
-CAPTION = re.compile(r"^((Fig\.|Figure|FIGURE|FIG\.|Table|TABLE|Tab\.)\s*([0-9]+|[IVX]+)\b|[图表]\s*[0-9０-９]+)")
-LEADER = re.compile(r"((\.\s?){4,}|(…\s?){2,}|(·\s?){4,}|_{4,})\s*\S{1,6}$")  # a contents entry: leaders, then a page
-_DOTS = re.compile(r"\.\s?\.")  # two dots of a leader: what LEADER needs before it is worth a search
-LETTERED = re.compile(r"^[a-z][.)]\s+\S")  # 'a. ', 'b) ': items of a list, not sections
+CJK_HEADING = lazy(rf"^第[{_CN_NUM}\d]+([编章节])\s*\S")
+LIST_ITEM = lazy(r"^([•◦▪‣●○■□·*–-]\s+|\d{1,2}[.)]\s+\S|[a-z][.)]\s+\S)")
+CAPTION = lazy(r"^((Fig\.|Figure|FIGURE|FIG\.|Table|TABLE|Tab\.)\s*([0-9]+|[IVX]+)\b|[图表]\s*[0-9０-９]+)")
+LEADER = lazy(r"((\.\s?){4,}|(…\s?){2,}|(·\s?){4,}|_{4,})\s*\S{1,6}$")  # a contents entry: leaders, then a page
+_DOTS = lazy(r"\.\s?\.")  # two dots of a leader: what LEADER needs before it is worth a search
+LETTERED = lazy(r"^[a-z][.)]\s+\S")  # 'a. ', 'b) ': items of a list, not sections
 _MONTH = (r"(?:january|february|march|april|may|june|july|august|september|october|november|december|"
           r"jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?")
 # A line that is only a date: 'June 2023', '5 June 2023', 'June 5, 2023', '2023-06-05'.
-DATE = re.compile(rf"^(?:(?:\d{{1,2}}\s+)?{_MONTH}(?:\s+\d{{1,2}},?)?\s+\d{{4}}"
+DATE = lazy(rf"^(?:(?:\d{{1,2}}\s+)?{_MONTH}(?:\s+\d{{1,2}},?)?\s+\d{{4}}"
                   r"|\d{1,4}[./-]\d{1,2}[./-]\d{1,4})$", re.IGNORECASE)
-NUMBERED = re.compile(r"^(\d+(?:\.\d+)*\.?|[IVX]+\.|[A-H]\.)\s+\S")
+NUMBERED = lazy(r"^(\d+(?:\.\d+)*\.?|[IVX]+\.|[A-H]\.)\s+\S")
 
 
 @dataclass

@@ -160,6 +160,18 @@ class Pool:
                 return lock
         return None
 
+    def _claimed(self) -> FileLock | None:
+        """The slot the console's cold path took for this job before the pool was imported
+        (:func:`siftpdf.warm.claim_slot`), if it was taken in this pool."""
+        from .warm import take_slot
+
+        claimed = take_slot(os.fspath(self.dir))
+        if claimed is None:
+            return None
+        lock = FileLock(Path(claimed[0]))
+        lock._fd = claimed[1]
+        return lock
+
     def _take_waiting_place(self) -> FileLock | None:
         for index in range(self.waiting):
             lock = FileLock(self.dir / f"wait.{index}")
@@ -173,7 +185,7 @@ class Pool:
         caller = take_caller(self.cache_dir, caller_id) if caller_id else None
         job = Job(self, [])
         try:
-            job._slots.append(self._take_slot() or self._wait_for_slot())
+            job._slots.append(self._claimed() or self._take_slot() or self._wait_for_slot())
             yield job
         finally:
             job.release()

@@ -54,13 +54,16 @@ def options_name(max_pages: int) -> str:
     return f"cli:{max_pages}"
 
 
-def parse(args: list[str]) -> tuple[str, list[str], dict[str, Any]] | None:
-    """The command, its arguments and its options, when every word is one this path knows;
-    else None. Options may come between arguments and take ``--name value``,
-    ``--name=value`` and ``-x value`` (click's spellings), the last one given winning."""
-    if not args or args[0] not in OPTIONS:
+def parse(args: list[str], tables: dict[str, dict[str, tuple[str, bool, Any]]] | None = None,
+          ) -> tuple[str, list[str], dict[str, Any]] | None:
+    """The command, its arguments and its options, when every word is one this path knows
+    (of ``tables``, by command: this path's by default); else None. Options may come between
+    arguments and take ``--name value``, ``--name=value`` and ``-x value`` (click's
+    spellings), the last one given winning."""
+    tables = OPTIONS if tables is None else tables
+    if not args or args[0] not in tables:
         return None
-    known = OPTIONS[args[0]]
+    known = tables[args[0]]
     positional: list[str] = []
     given: dict[str, Any] = {}
     words = iter(args[1:])

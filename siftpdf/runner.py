@@ -138,10 +138,12 @@ class _Child:
 
         from .warm import take
 
-        warm = take(argv)  # the console command's child, started early and waiting for its job
+        warm = take(argv, data)  # the console command's child, started early (and maybe given this job)
+        fed = False
         if warm is not None:
             proc: Process = warm[0]
-            prefix = warm[1]
+            fed = warm[1] is None  # its job and PDF were sent already
+            prefix = warm[1] or b""
         else:
             import subprocess
 
@@ -155,10 +157,11 @@ class _Child:
         assert proc.stdout is not None
         child.ahead = _Ahead(proc.stdout, limit)
         child.threads = [
-            threading.Thread(target=child._feed, args=(prefix, data), daemon=True),
             threading.Thread(target=child._drain_stderr, daemon=True),
             threading.Thread(target=child.ahead.run, daemon=True),
         ]
+        if not fed:
+            child.threads.append(threading.Thread(target=child._feed, args=(prefix, data), daemon=True))
         for thread in child.threads:
             thread.start()
         return child

@@ -17,12 +17,12 @@ rules, intersections and cells per page are capped, beyond which the page has no
 from __future__ import annotations
 
 import math
-import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from typing import Any
 
 from .layout import Item, join_lines
+from .lazyre import lazy
 from .textview import table_text
 
 SNAP = 3.0  # points: rules this close on their cross axis are one line (a double border)
@@ -69,8 +69,8 @@ class _Region:
         return self.x0 - 1 <= cx <= self.x1 + 1 and self.y0 - 1 <= cy <= self.y1 + 1
 
 
-_NUMBER = re.compile(r"[\s\d.,:%+\-\u2212\u2013()$€£¥]*")
-_STOP = re.compile(r"[.!?:;][\"')\]\u201d\u2019]*$")  # a sentence or a clause ends here
+_NUMBER = lazy(r"[\s\d.,:%+\-\u2212\u2013()$€£¥]*")
+_STOP = lazy(r"[.!?:;][\"')\]\u201d\u2019]*$")  # a sentence or a clause ends here
 PROSE_WORDS = 4  # mean words of a cell from which columns of cells that run on are prose
 
 

@@ -8,7 +8,12 @@ applies its limits and closes its audit hook after reading that line, before the
 of the PDF (``siftpdf._child``). A warm child that gets no job (a usage error, a doc stream)
 is killed on the way out; one whose parent dies reads end of file on stdin and exits.
 
-This module imports only ``os`` and ``sys``: it runs before everything else.
+The console's cold path (``siftpdf.cold``) may give the child its job at once (:func:`send`),
+with a pool slot taken for it (:func:`claim_slot`); the runner and the pool then take over
+the child (:func:`take`) and the slot (:func:`take_slot`) instead of starting or taking others.
+
+This module imports only ``os`` and ``sys`` (and fcntl and _thread for an early job): it runs
+before everything else.
 """
 
 from __future__ import annotations
@@ -76,10 +81,15 @@ class Spawned:
 
 
 class _Warm:
-    """The one warm child of this process, if any, and the command that started it."""
+    """The one warm child of this process, if any, and the command that started it; once it
+    has been given its job early (:func:`send`), the job's options and PDF; and a pool slot
+    taken for that job (:func:`claim_slot`), until the pool takes it over."""
 
     child: Spawned | None = None
     argv: list[str] = []
+    job: list[str] | None = None
+    data: bytes | None = None
+    slot: tuple[str, int] | None = None
 
 
 def wanted(args: list[str], commands: frozenset[str] = COMMANDS) -> bool:
@@ -161,12 +171,19 @@ def _inherited() -> list[int]:
     return found
 
 
-def take(argv: list[str]) -> tuple[Spawned, bytes] | None:
-    """The warm child for a child that would be started as ``argv``, with the job line that
-    makes it that child; None when there is none, or it was started as another command."""
-    child, prefix = _Warm.child, _Warm.argv
+def take(argv: list[str], data: bytes | None = None) -> tuple[Spawned, bytes | None] | None:
+    """The warm child for a child that would be started as ``argv`` to read ``data``, with the
+    job line that makes it that child, or None for that line when it was sent early (the child
+    has its PDF too); None when there is none, or it was started (or given a job) as another."""
+    child, prefix, job = _Warm.child, _Warm.argv, _Warm.job
+    if child is not None and job is not None and (argv != prefix + job or data != _Warm.data):
+        discard()  # busy with another job: of no use here (and not to be left to run)
+        return None
     if child is None or argv[: len(prefix)] != prefix:
         return None
+    if job is not None:
+        _Warm.child = _Warm.data = None
+        return child, None  # even if it died meanwhile: its exit status says why, as any child's
     _Warm.child = None
     if child.poll() is not None:  # it died while it waited: the usual way then
         _close(child)
@@ -176,9 +193,75 @@ def take(argv: list[str]) -> tuple[Spawned, bytes] | None:
     return child, (json.dumps(argv[len(prefix):]) + "\n").encode()
 
 
+def send(job: list[str], data: bytes) -> bool:
+    """Give the warm child its job now, ahead of the runner, which then takes the child (with
+    :func:`take`) if it asks for the same job. ``job`` is the child's options, plain ASCII
+    words (written as JSON here: the json module is not imported yet); the PDF is written by
+    a thread, as the runner's feeder does, since a pipe holds only so much."""
+    child = _Warm.child
+    if child is None or _Warm.job is not None or child.stdin is None or \
+            not all(word.isascii() and word.isprintable() and '"' not in word and "\\" not in word for word in job):
+        return False
+    import _thread
+
+    line = ("[" + ", ".join(f'"{word}"' for word in job) + "]\n").encode("ascii")
+    _Warm.job, _Warm.data = list(job), data
+    _thread.start_new_thread(_feed, (child.stdin, line, data))
+    return True
+
+
+def _feed(stdin: IO[bytes], line: bytes, data: bytes) -> None:
+    try:
+        stdin.write(line)
+        stdin.write(data)
+    except (OSError, ValueError):
+        pass  # the child stopped reading: its exit status tells why
+    finally:
+        try:
+            stdin.close()
+        except (OSError, ValueError):
+            pass
+
+
+def claim_slot(pool_dir: str, slots: int) -> bool:
+    """Take a slot of the extraction pool at ``pool_dir`` now, as ``siftpdf.pool`` takes one
+    (an flock on ``slot.N``), for the job :func:`send` gives; the pool takes it over with
+    :func:`take_slot`. False when none is free: the pool waits for one the usual way."""
+    import fcntl
+
+    try:
+        os.makedirs(pool_dir, exist_ok=True)
+    except OSError:
+        return False
+    for index in range(slots):
+        path = os.path.join(pool_dir, f"slot.{index}")
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError:
+            return False
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            continue
+        _Warm.slot = (path, fd)
+        return True
+    return False
+
+
+def take_slot(pool_dir: str) -> tuple[str, int] | None:
+    """The path and descriptor of the slot :func:`claim_slot` took in ``pool_dir``, if any."""
+    slot = _Warm.slot
+    if slot is None or os.path.normpath(os.path.dirname(slot[0])) != os.path.normpath(pool_dir):
+        return None
+    _Warm.slot = None
+    return slot
+
+
 def discard() -> None:
-    """Kill the warm child (no job for it) and reap it."""
+    """Kill the warm child (no job for it, or not the one it was given) and reap it."""
     child, _Warm.child = _Warm.child, None
+    _Warm.job = _Warm.data = None
     if child is None:
         return
     import signal

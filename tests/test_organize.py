@@ -282,11 +282,14 @@ def test_unknown_setting_is_a_usage_error(run_cli, paper):
 
 
 def test_settings_digest_is_stable_and_distinguishes():
-    from siftpdf.settings import OrganizeOptions, parse_settings
+    from siftpdf.settings import DEFAULT_DIGEST, OrganizeOptions, parse_settings
 
     assert OrganizeOptions().digest() == parse_settings([]).digest()
     assert parse_settings(["organize.furniture=false"]).digest() != OrganizeOptions().digest()
     assert len(OrganizeOptions().digest()) == 64
+    # The defaults' digest is stored rather than computed: it must be the computed one.
+    assert OrganizeOptions().digest() == OrganizeOptions().computed_digest() == DEFAULT_DIGEST
+    assert OrganizeOptions(window=4.0).digest() == OrganizeOptions(window=4.0).computed_digest()
 
 
 def test_grep_and_pages_read_the_organized_text(run_cli, paper):

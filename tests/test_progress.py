@@ -94,7 +94,7 @@ def test_rich_is_not_imported_without_a_terminal(big_pdf: Path) -> None:
                           capture_output=True, timeout=180)
     assert done.returncode == 0
     modules = [line.rsplit("|", 1)[-1].strip() for line in done.stderr.decode().splitlines() if "|" in line]
-    assert "siftpdf.commands.options" in modules  # the log is complete enough to judge
+    assert "siftpdf.commands.progress" in modules  # the log is complete enough to judge
     assert not [m for m in modules if m.split(".")[0] == "rich"]
 
 

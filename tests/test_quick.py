@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import run_siftpdf
@@ -67,9 +68,7 @@ ANSWERED = [
     "grep --max-pages 2000 -i the {three}",
 ]
 DECLINED = [
-    "pages 9 {three}",
     "pages x {three}",
-    "pages 2 --markdown {three}",
     "pages 2 --cap 100 {three}",
     "pages 2 --text --json {three}",
     "pages 2 --raw {three}",
@@ -80,8 +79,6 @@ DECLINED = [
     "grep --pages 9 a {three}",
     "grep -m 0 a {three}",
     "grep -- -a {three}",
-    "pages 1 --no-cache {three}",
-    "pages 1 --max-pages 2 {three}",
     "pages 1 --max-pages 0 {three}",
 ]
 
@@ -194,3 +191,172 @@ def test_a_damaged_cache_is_reported_by_the_command(cached: tuple[Path, Path], o
     fast = _run(args)
     assert fast[3] and fast[0] != 0
     assert fast[:3] == _run(args, via_click=True)[:3]
+
+
+# -- the cold path (siftpdf.cold): extract, pages and map of one local PDF, without click -------
+
+COLD = "siftpdf.commands.options"  # the click commands' options: imported by click's way only
+COLD_ANSWERED = [
+    "extract --no-cache {three}",
+    "extract --no-cache --text {three}",
+    "extract --no-cache --markdown -q {long}",
+    "extract --no-cache --max-pages 2 {long}",
+    "extract --json --no-cache --max-pages=1 {three}",
+    "extract {three}",
+    "extract --markdown --quiet {long}",
+    "pages --no-cache 2 {three}",
+    "pages --no-cache 2-3 --json {three}",
+    "pages --no-cache 1- --cap 300 {long}",
+    "pages --no-cache 9 {three}",
+    "pages 2 --markdown {three}",
+    "pages 1,3 {three}",
+    "pages 9 {three}",
+    "map --no-cache {three}",
+    "map --no-cache --json {long}",
+    "map --no-cache --markdown --cap 500 {long}",
+    "map {three}",
+    "map --text --max-pages 1 {long}",
+    "extract --no-cache {encrypted}",
+    "extract --no-cache --json {encrypted}",
+    "pages --no-cache --json 1 {encrypted}",
+    "map {encrypted}",
+    "extract --no-cache {scanned}",
+    "extract --no-cache --json {scanned}",
+    "extract {scanned}",
+    "pages 1 --text {garbled}",
+    "extract --no-cache {truncated}",
+    "extract --no-cache --json {damaged}",
+    "map --no-cache {damaged}",
+    "extract {damaged}",
+    "extract --no-cache --markdown {blank}",
+    "extract --no-cache {junk}",
+]
+COLD_DECLINED = [
+    "extract --no-cache --raw {three}",
+    "extract --no-cache --set organize.furniture=false {three}",
+    "extract --no-cache --password x {encrypted}",
+    "extract --no-cache --deadline 5 {three}",
+    "extract --no-cache --text --json {three}",
+    "extract --no-cache --max-pages 0 {three}",
+    "extract --no-cache --max-pages=+2 {three}",
+    "extract --no-cache {three} {long}",
+    "extract --no-cache {text}",
+    "extract --no-cache {missing}",
+    "extract --no-cache -",
+    "extract --no-cache http://127.0.0.1:9/x.pdf",
+    "extract --no-cache --in-process {three}",
+    "--debug extract --no-cache {three}",
+    "extract --no-cache -- {three}",
+    "map --no-cache --cap 100 {three}",
+    "pages --no-cache x {three}",
+    "pages --no-cache {three}",
+    "extract --nope {three}",
+    "extract --no-cache --cache-dir {text} {three}",
+    "map --cache-dir={three} {three}",
+]
+
+
+def _cold_args(line: str, fixtures: Path, tmp_path: Path) -> list[str]:
+    names = {"three": fixtures / "three_page.pdf", "long": fixtures / "long.pdf",
+             "encrypted": fixtures / "encrypted_user.pdf", "scanned": fixtures / "scanned.pdf",
+             "garbled": fixtures / "garbled_scan.pdf", "truncated": fixtures / "truncated.pdf",
+             "damaged": fixtures / "damaged_empty.pdf", "blank": fixtures / "blank.pdf",
+             "junk": fixtures / "junk_prefix.pdf", "text": fixtures / "not_a_pdf.txt",
+             "missing": tmp_path / "missing.pdf"}
+    return [word.format(**names) for word in line.split()]
+
+
+def _cold_run(args: list[str], cache: Path, via_click: bool = False) -> tuple[int, bytes, bytes, bool]:
+    """As _run, in a cache of its own; the last item: whether the click commands' options were
+    imported. A doc stream's elapsed_ms is the one thing two runs may not share."""
+    full = dict(os.environ, PYTHONPROFILEIMPORTTIME="1", SIFTPDF_CACHE_DIR=str(cache))
+    argv = [sys.executable, "-c", CLICK, *args] if via_click else [sys.executable, "-m", "siftpdf", *args]
+    done = subprocess.run(argv, capture_output=True, env=full, timeout=120)
+    lines = done.stderr.decode().splitlines()
+    optioned = any(line.startswith("import time:") and line.split("|")[-1].strip() == COLD for line in lines)
+    err = "\n".join(line for line in lines if not line.startswith("import time:")).encode()
+    import re
+
+    out = re.sub(rb'"elapsed_ms":\d+', b'"elapsed_ms":0', done.stdout)
+    return done.returncode, out, err, optioned
+
+
+@pytest.mark.parametrize("line", COLD_ANSWERED)
+def test_the_cold_path_writes_what_the_command_writes(fixtures: Path, tmp_path: Path, line: str) -> None:
+    args = _cold_args(line, fixtures, tmp_path)
+    fast = _cold_run(args, tmp_path / "fast")
+    slow = _cold_run(args, tmp_path / "slow", via_click=True)
+    assert not fast[3] and slow[3]  # answered without the click commands, and the other way with them
+    assert fast[:3] == slow[:3]
+    if "--no-cache" not in args:  # once more, from the cache each first run filled
+        again = _cold_run(args, tmp_path / "fast")
+        assert not again[3] and again[:3] == _cold_run(args, tmp_path / "slow", via_click=True)[:3]
+
+
+@pytest.mark.parametrize("line", COLD_DECLINED)
+def test_what_the_cold_path_does_not_answer_goes_to_click(fixtures: Path, tmp_path: Path, line: str) -> None:
+    args = _cold_args(line, fixtures, tmp_path)
+    fast = _cold_run(args, tmp_path / "fast")
+    assert fast[3]
+    assert fast[:3] == _cold_run(args, tmp_path / "slow", via_click=True)[:3]
+
+
+@pytest.mark.parametrize(("env", "answered"), [
+    ({"SIFTPDF_FORMAT": "markdown"}, True), ({"SIFTPDF_FORMAT": " TEXT "}, True), ({"SIFTPDF_FORMAT": ""}, True),
+    ({"SIFTPDF_FORMAT": "bogus"}, False), ({"SIFTPDF_PASSWORD": "x"}, False), ({"SIFTPDF_CACHE_SIZE": "2G"}, False),
+    ({"SIFTPDF_CALLER_CLASS": "bad class"}, False), ({"SIFTPDF_CALLER_CLASS": "restricted"}, True),
+    ({"SIFTPDF_CALLER_ID": "someone"}, True), ({"SIFTPDF_CAP": "250"}, True), ({"SIFTPDF_CAP": "20"}, False),
+])
+@pytest.mark.parametrize("command", [["extract", "--no-cache"], ["map"]])
+def test_the_cold_path_reads_the_environment_as_click_does(fixtures: Path, tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch, env: dict[str, str],
+                                                          answered: bool, command: list[str]) -> None:
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    args = [*command, str(fixtures / "long.pdf")]
+    fast = _cold_run(args, tmp_path / "fast")
+    assert fast[3] is not (answered or ("SIFTPDF_CAP" in env and command[0] == "extract"))  # extract has no cap
+    assert fast[:3] == _cold_run(args, tmp_path / "slow", via_click=True)[:3]
+
+
+def test_the_cold_path_gives_the_warm_child_its_job_early(fixtures: Path, tmp_path: Path, child_log: Any) -> None:
+    """One child does the work: the warm one, given its job by the cold path, taken over by the
+    runner (a child given another job would be killed, and a second one started)."""
+    args = ["extract", "--no-cache", "--max-pages", "2", str(fixtures / "long.pdf")]
+    fast = _cold_run(args, tmp_path / "fast")
+    assert fast[0] == 0 and not fast[3] and child_log() == 1
+    assert fast[:3] == _cold_run(args, tmp_path / "slow", via_click=True)[:3]
+
+
+def test_the_early_job_is_the_runners(monkeypatch: pytest.MonkeyPatch) -> None:
+    from siftpdf import cold, runner
+    from siftpdf.commands import bodies
+    from siftpdf.extraction import CHUNK_PAGES
+    from siftpdf.pool import SLOTS
+
+    asked: list[list[str]] = []
+
+    def start(argv: list[str], *_args: Any) -> Any:
+        asked.append(argv)
+        raise RuntimeError("enough")
+
+    monkeypatch.setattr(runner._Child, "start", start)
+    limits = runner.Limits(deadline=cold.DEFAULT_DEADLINE, max_pages=7, memory=cold.DEFAULT_MEMORY_MIB << 20)
+    with pytest.raises(RuntimeError):
+        list(runner.run_child(b"%PDF-1.4", limits=limits, evidence=True))
+    assert asked[0] == runner.child_argv() + cold.job_words(7)
+    assert (cold.WORKERS, cold.CHUNK, cold.SLOTS) == (runner.Limits().workers, CHUNK_PAGES, SLOTS)
+    assert (cold.DEFAULT_DEADLINE, cold.DEFAULT_MEMORY_MIB) == (bodies.DEFAULT_DEADLINE, bodies.DEFAULT_MEMORY_MIB)
+
+
+def test_the_cold_path_declines_an_empty_cache_dir(fixtures: Path, tmp_path: Path) -> None:
+    """click makes a path of it (the working folder): left to click."""
+    from siftpdf import cold
+
+    pdf = str(fixtures / "three_page.pdf")
+    for args in (["extract", "--cache-dir=", pdf], ["map", "--cache-dir", "", pdf]):
+        parsed = quick.parse(args, cold.OPTIONS)
+        assert parsed is not None and cold._plan(*parsed) is None
+        parsed = quick.parse([word if word not in ("", "--cache-dir=") else word + str(tmp_path) for word in args],
+                             cold.OPTIONS)
+        assert parsed is not None and cold._plan(*parsed) is not None

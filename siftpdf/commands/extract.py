@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from .options import complete_source, emit, extraction_options, note, out, output_options, quiet_option
+from .options import complete_source, extraction_options, note, output_options, quiet_option
 
 if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
     from ..sources import ReadOptions
@@ -39,8 +39,7 @@ def command(source: str | None, render: str | None, render_dir: Path, output: st
       siftpdf extract --set output.evidence=true paper.pdf > ev.jsonl
       siftpdf extract --set organize.furniture=false ev.jsonl
     """
-    from ..sources import open_source
-    from ..textview import page_renderer
+    from .bodies import extract
 
     if render:
         from ..ranges import PageRange
@@ -48,18 +47,7 @@ def command(source: str | None, render: str | None, render_dir: Path, output: st
         PageRange.parse(render)  # a bad range is a usage error before any work
         read_options = dataclasses.replace(read_options, render=render)
     stem = Path(source).stem if source not in (None, "-") else "stdin"
-    with open_source(source, read_options) as doc:
-        if output != "json":
-            render_page = page_renderer(output)
-            for index, record in enumerate(doc.pages()):
-                _save_render(record, render_dir, stem)
-                out(render_page(record, index == 0))
-            return
-        emit({"meta": doc.meta})
-        for record in doc.pages():
-            _save_render(record, render_dir, stem)
-            emit(record)
-        emit({"done": doc.done or {}})
+    extract(source, output, read_options, lambda record: _save_render(record, render_dir, stem))
 
 
 def _save_render(record: dict[str, Any], directory: Path, stem: str) -> None:

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .options import cap_option, complete_source, extraction_options, out, output_options, quiet_option, source_label
+from .options import cap_option, complete_source, extraction_options, output_options, quiet_option
 
 if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
     from ..sources import ReadOptions
@@ -31,20 +31,6 @@ def command(source: str | None, cap: int, output: str, read_options: ReadOptions
       siftpdf map thesis.pdf
       siftpdf extract datasheet.pdf | siftpdf map --cap 8000
     """
-    from ..docstream import dumps
-    from ..mapview import build_map, render_map
-    from ..sources import open_source
-    from ..textview import page_renderer
+    from .bodies import map_
 
-    with open_source(source, read_options) as doc:
-        doc_map = build_map(doc, cap, page_renderer(output))
-        text = render_map(doc_map, source_label(source), cap, markdown=output == "markdown")
-        if output == "json":
-            record = {"map": {
-                "title": doc_map.title, "pages": doc_map.pages, "extracted": doc_map.extracted,
-                "tokens": doc_map.tokens, "outline": doc_map.outline, "whole": doc_map.whole,
-                "returned": list(doc_map.returned) if doc_map.returned else None, "text": text,
-            }}
-            out(dumps({"meta": doc.meta}) + "\n" + dumps(record) + "\n")
-            return
-        out(text if text.endswith("\n") else text + "\n")
+    map_(source, cap, output, read_options)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import math
 import os
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -13,22 +12,26 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..cache import DEFAULT_MAX_AGE
-from .progress import PageProgress, before_output
+from .bodies import (
+    DEFAULT_CACHE_SIZE,
+    DEFAULT_CAP,
+    DEFAULT_DEADLINE,
+    DEFAULT_MAX_PAGES,
+    DEFAULT_MEMORY_MIB,
+    emit,
+    options_name,
+    out,
+    read_options,
+    set_cache,
+    source_label,
+)
+
+__all__ = ["DEFAULT_CAP", "DEFAULT_MAX_PAGES", "emit", "options_name", "out", "source_label"]
 
 if TYPE_CHECKING:  # completion is imported when a shell asks for it; the library when a command runs
     from click.shell_completion import CompletionItem
 
     from ..sources import ReadOptions
-
-DEFAULT_CAP = 40_000
-DEFAULT_MAX_PAGES = 2000
-
-
-def options_name(max_pages: int) -> str:
-    """The name the cache remembers the digest of the extraction options under when only
-    --max-pages is given (or nothing), for the console's fast path (siftpdf.quick), which
-    answers such command lines only. siftpdf.quick.options_name is this function."""
-    return f"cli:{max_pages}"
 
 F = Callable[..., Any]
 
@@ -165,7 +168,7 @@ def cache_options(func: F) -> F:
         click.option("--max-age", type=FiniteFloatRange(min=0), default=DEFAULT_MAX_AGE, show_default=True,
                      help="Seconds a fetched URL is served from the cache before it is revalidated "
                           "(0: revalidate now)."),
-        click.option("--cache-size", default="1G", envvar="SIFTPDF_CACHE_SIZE", show_default=True,
+        click.option("--cache-size", default=DEFAULT_CACHE_SIZE, envvar="SIFTPDF_CACHE_SIZE", show_default=True,
                      help="Cache size cap (e.g. 500M, 2G); whole documents go, oldest first."),
         click.option("--allow-private", is_flag=True,
                      help="Let URLs reach loopback, private and link-local addresses (trusted networks)."),
@@ -175,14 +178,7 @@ def cache_options(func: F) -> F:
     def wrapper(*args: Any, cache_dir: Path | None, no_cache: bool, caller_class: str, max_age: float,
                 cache_size: str, allow_private: bool, verbose: bool, read_options: ReadOptions,
                 **kwargs: Any) -> Any:
-        from ..cache import CacheSettings, check_class, parse_size
-
-        read_options.cache = CacheSettings(directory=cache_dir, enabled=not no_cache,
-                                           caller_class=check_class(caller_class), max_age=max_age,
-                                           size_limit=parse_size(cache_size))
-        read_options.allow_private = allow_private
-        read_options.verbose = verbose
-        read_options.caller_id = os.environ.get("SIFTPDF_CALLER_ID") or None
+        set_cache(read_options, cache_dir, no_cache, caller_class, max_age, cache_size, allow_private, verbose)
         return func(*args, read_options=read_options, **kwargs)
 
     return wrapper
@@ -195,9 +191,10 @@ def extraction_options(func: F) -> F:
     @_stack(
         click.option("--max-pages", type=click.IntRange(min=1), default=DEFAULT_MAX_PAGES, show_default=True,
                      help="Extract at most this many pages (the meta still counts them all)."),
-        click.option("--deadline", type=FiniteFloatRange(min=0.1), default=60.0, show_default=True,
+        click.option("--deadline", type=FiniteFloatRange(min=0.1), default=DEFAULT_DEADLINE, show_default=True,
                      help="Seconds before the extraction child is killed."),
-        click.option("--memory-limit", type=click.IntRange(min=0, max=MAX_MEMORY_MIB), default=2048, show_default=True,
+        click.option("--memory-limit", type=click.IntRange(min=0, max=MAX_MEMORY_MIB), default=DEFAULT_MEMORY_MIB,
+                     show_default=True,
                      help="Address-space limit of the child in MiB (0: none)."),
         click.option("--password", envvar="SIFTPDF_PASSWORD", default=None,
                      help="User password of an encrypted PDF (env SIFTPDF_PASSWORD)."),
@@ -214,41 +211,15 @@ def extraction_options(func: F) -> F:
                 password: str | None, in_process: bool, settings: tuple[str, ...], raw: bool,
                 **kwargs: Any) -> Any:
         ctx = click.get_current_context()
-        from ..runner import Limits
-        from ..settings import parse_settings
-        from ..sources import ReadOptions
-
-        organize = parse_settings(settings + (("organize=false",) if raw else ()))
-        progress = PageProgress(quiet=bool(ctx.meta.get("siftpdf.quiet")))
+        options, progress = read_options(max_pages, deadline, memory_limit, password, in_process, settings, raw,
+                                         quiet=bool(ctx.meta.get("siftpdf.quiet")))
         ctx.call_on_close(progress.close)
-        options = ReadOptions(
-            limits=Limits(deadline=deadline, max_pages=max_pages, memory=memory_limit << 20),
-            password=password, in_process=in_process, on_page=progress, organize=organize,
-            digest_name=None if settings or raw else options_name(max_pages))  # what siftpdf.quick answers
         return func(*args, read_options=options, **kwargs)
 
     return wrapper
-
-
-def out(text: str) -> None:
-    """Write to stdout (the data channel)."""
-    before_output()
-    sys.stdout.write(text)
-
-
-def emit(record: dict[str, Any]) -> None:
-    """Write one JSON Lines record to stdout and flush."""
-    from ..docstream import write_record
-
-    before_output()
-    write_record(sys.stdout, record)
 
 
 def note(text: str, quiet: bool = False) -> None:
     """A note for people, on stderr."""
     if not quiet:
         click.echo(text, err=True)
-
-
-def source_label(source: str | None) -> str:
-    return "-" if source in (None, "-") else str(source)

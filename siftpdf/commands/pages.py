@@ -6,16 +6,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .options import (
-    cap_option,
-    complete_source,
-    emit,
-    extraction_options,
-    out,
-    output_options,
-    quiet_option,
-    source_label,
-)
+from .options import cap_option, complete_source, extraction_options, output_options, quiet_option
 
 if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
     from ..sources import ReadOptions
@@ -41,16 +32,6 @@ def command(page_range: str, source: str | None, cap: int, output: str, read_opt
       siftpdf pages 1,7,12- doc.jsonl
       siftpdf extract book.pdf | siftpdf pages 41-60 --json
     """
-    from ..ranges import PageRange
-    from ..slices import write_json, write_text
-    from ..sources import open_source
+    from .bodies import pages
 
-    wanted = PageRange.parse(page_range)
-    # A cache hit then reads (and decodes) only the pages from the first to the last wanted.
-    read_options.first_page, read_options.last_page = wanted.bounds()
-    with open_source(source, read_options) as doc:
-        wanted.check(doc.extracted_count)
-        if output == "json":
-            write_json(doc, wanted, emit)
-            return
-        write_text(doc, wanted, cap, source_label(source), output, out)
+    pages(page_range, source, cap, output, read_options)

@@ -1,0 +1,261 @@
+"""The console's cold path: ``siftpdf extract``, ``pages`` and ``map`` of one local PDF with
+the default extraction options, run without click.
+
+A cold one-page extraction is mostly start-up: click and its option machinery cost as much as
+the library's imports, and the extraction child, started first thing (:mod:`siftpdf.warm`),
+waits for its job until the command has been parsed. When a command line is one this module
+knows to run the same way (one local PDF; --no-cache, --max-pages, --cache-dir, -q, --cap and
+the output flags), it builds the same options and calls the same functions the click commands
+call (:mod:`siftpdf.commands.bodies`), and reports a failure as the click group does. With
+--no-cache it gives the warm child its job at once (:func:`siftpdf.warm.send`), with a pool
+slot taken for it, before the library is imported; the runner then takes that child over.
+
+Anything else (an option not listed here, a value click would refuse, stdin, a URL, a file
+that is not a PDF) returns None, having written nothing, and click runs the command.
+
+Imports: ``os`` and ``sys`` (and :mod:`siftpdf.quick`'s parser) until the command runs.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from .quick import DEFAULT_CAP, DEFAULT_MAX_PAGES, _env, _is_class, _number, _say, parse
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+OUTPUTS = ("text", "markdown", "json")
+DEFAULT_OUTPUT = {"extract": "json", "pages": "text", "map": "text"}
+# The options answered here, as click spells them: name -> (key, takes a value, flag value).
+_COMMON: dict[str, tuple[str, bool, Any]] = {
+    "-q": ("quiet", False, True), "--quiet": ("quiet", False, True),
+    "--no-cache": ("no_cache", False, True),
+    "--max-pages": ("max_pages", True, None),
+    "--cache-dir": ("cache_dir", True, None),
+    **{f"--{name}": (f"as_{name}", False, True) for name in OUTPUTS},
+}
+_WITH_CAP = {**_COMMON, "--cap": ("cap", True, None)}
+OPTIONS = {"extract": _COMMON, "pages": _WITH_CAP, "map": _WITH_CAP}
+# Environment variables of the commands' options that this path does not read: set, it declines.
+_DECLINE_ENV = ("SIFTPDF_PASSWORD", "SIFTPDF_CACHE_SIZE")
+
+# What the runner asks of the first extraction child with the default options (a test holds
+# these equal to siftpdf.runner's): a warm child given another job is not used.
+DEFAULT_DEADLINE = 60.0  # commands.bodies.DEFAULT_DEADLINE
+DEFAULT_MEMORY_MIB = 2048  # commands.bodies.DEFAULT_MEMORY_MIB
+WORKERS = 2  # runner.Limits.workers
+CHUNK = 32  # extraction.CHUNK_PAGES
+SLOTS = 2  # pool.SLOTS
+# A larger PDF is not read ahead for an early job: the runner reads it (once) the usual way.
+EARLY_BYTES = 8 << 20
+
+
+def job_words(max_pages: int) -> list[str]:
+    """The options of the first child the runner starts for an organized extraction with the
+    default limits (siftpdf.runner._Run.spawn)."""
+    return ["--max-pages", str(max_pages), "--memory", str(DEFAULT_MEMORY_MIB << 20),
+            "--cpu", str(int(DEFAULT_DEADLINE) + 5), "--shard", "0", "--shards", str(WORKERS),
+            "--chunk", str(CHUNK), "--first-page", "1", "--evidence"]
+
+
+class Plan:
+    """A command line this path runs, read."""
+
+    def __init__(self, command: str, positional: list[str], output: str, cap: int, max_pages: int,
+                 no_cache: bool, quiet: bool, cache_dir: str | None, caller_class: str) -> None:
+        self.command, self.positional, self.output, self.cap = command, positional, output, cap
+        self.max_pages, self.no_cache, self.quiet = max_pages, no_cache, quiet
+        self.cache_dir, self.caller_class = cache_dir, caller_class
+        self.source = positional[-1]
+
+
+def answer(args: list[str]) -> int | None:
+    """Run a command line of this path and return its exit status, or None (having written
+    nothing) when click should run it."""
+    parsed = parse(args, OPTIONS)
+    if parsed is None or sys.stdout is None or any(_env(name) for name in _DECLINE_ENV):
+        return None
+    plan = _plan(*parsed)
+    if plan is None:
+        return None
+    from .warm import prestart
+
+    prestart(args)
+    if plan.no_cache:
+        _early(plan)
+    return _run(plan)
+
+
+def _plan(command: str, positional: list[str], given: dict[str, Any]) -> Plan | None:
+    max_pages = _number(given.get("max_pages", str(DEFAULT_MAX_PAGES)), 1)
+    cap = _number(given.get("cap", _env("SIFTPDF_CAP") or str(DEFAULT_CAP)), 200) if command != "extract" else 0
+    if max_pages is None or cap is None or len(positional) != (2 if command == "pages" else 1):
+        return None
+    asked = [name for name in OUTPUTS if given.get(f"as_{name}")]
+    env_output = os.environ.get("SIFTPDF_FORMAT", "").strip().lower()
+    if len(asked) > 1 or (env_output and env_output not in OUTPUTS):
+        return None  # click's usage errors
+    cache_dir = given.get("cache_dir", _env("SIFTPDF_CACHE_DIR"))
+    caller_class = _env("SIFTPDF_CALLER_CLASS") or "default"
+    if cache_dir == "" or not _is_folder(cache_dir) or not _is_class(caller_class) or not _is_pdf(positional[-1]):
+        return None
+    if command == "pages" and not _is_range(positional[0]):
+        return None
+    return Plan(command, positional, (asked or [env_output or DEFAULT_OUTPUT[command]])[0], cap, max_pages,
+                bool(given.get("no_cache")), bool(given.get("quiet")), cache_dir, caller_class)
+
+
+def _is_folder(path: str | None) -> bool:
+    """A --cache-dir click's Path(file_okay=False) takes as it is: absent (made later), or an
+    existing folder it may read (a file, or a folder it may not read, is click's error)."""
+    if path is None:
+        return True
+    import stat
+
+    try:
+        st = os.stat(path)
+    except OSError:
+        return True
+    except ValueError:  # a NUL byte: click says so
+        return False
+    return stat.S_ISDIR(st.st_mode) and os.access(path, os.R_OK)
+
+
+def _is_pdf(source: str) -> bool:
+    """A regular local file with a PDF header where the sniffer looks for one (not stdin, a
+    URL, a doc stream: click takes those)."""
+    if not source or source == "-" or "://" in source:
+        return False
+    import stat
+
+    try:  # a pipe is never opened here: its writer would take this for the command's reader
+        if not stat.S_ISREG(os.stat(source).st_mode):
+            return False
+    except (OSError, ValueError):
+        return False
+    from .warm import _is_pdf as looks_like_pdf
+
+    return looks_like_pdf(source)
+
+
+def _is_range(spec: str) -> bool:
+    from .errors import SiftError
+    from .ranges import PageRange
+
+    try:
+        PageRange.parse(spec)
+    except SiftError:
+        return False
+    return True
+
+
+def _early(plan: Plan) -> None:
+    """Give the warm child (if one was started) its job now: the PDF read here, the options the
+    runner will ask for, a pool slot taken as the pool takes one. The runner takes that child
+    over when it asks for the same job and bytes; else the child is killed and it starts one."""
+    if _env("SIFTPDF_CALLER_ID"):
+        return  # the caller's one-job lock comes before the slot: the pool's way then
+    from . import warm
+
+    if warm._Warm.child is None:
+        return
+    try:
+        with open(plan.source, "rb") as handle:
+            if os.fstat(handle.fileno()).st_size > EARLY_BYTES:
+                return
+            data = handle.read(EARLY_BYTES + 1)
+    except OSError:
+        return  # the command reports it
+    if len(data) > EARLY_BYTES:
+        return
+    from .cacheread import default_dir
+
+    if warm.claim_slot(os.path.join(plan.cache_dir or default_dir(), "pool"), SLOTS):
+        warm.send(job_words(plan.max_pages), data)
+
+
+def _run(plan: Plan) -> int:
+    """The command, as the click group runs it: options built, the body run, a failure
+    reported the siftpdf way, stdout flushed; the exit status."""
+    try:
+        sys.stdout.reconfigure(encoding="utf-8", errors="replace")  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):
+        pass
+    from pathlib import Path
+
+    from .commands import bodies
+
+    cache_dir = Path(plan.cache_dir) if plan.cache_dir else None
+    progress: Any = None
+
+    def run() -> None:
+        nonlocal progress
+        options, progress = bodies.read_options(plan.max_pages, DEFAULT_DEADLINE, DEFAULT_MEMORY_MIB, None, False,
+                                                (), False, plan.quiet)
+        from .cache import DEFAULT_MAX_AGE
+
+        bodies.set_cache(options, cache_dir, plan.no_cache, plan.caller_class, DEFAULT_MAX_AGE,
+                         bodies.DEFAULT_CACHE_SIZE, False, False)
+        if plan.command == "extract":
+            bodies.extract(plan.source, plan.output, options)
+        elif plan.command == "pages":
+            bodies.pages(plan.positional[0], plan.source, plan.cap, plan.output, options)
+        else:
+            bodies.map_(plan.source, plan.cap, plan.output, options)
+
+    code = _invoke(run, lambda: progress.close() if progress is not None else None,
+                   plan.output == "json", cache_dir)
+    code = _flush(code)
+    from .warm import discard
+
+    discard()  # a warm child given no job (or another) is not left behind
+    return code
+
+
+def _invoke(run: Callable[[], None], close: Callable[[], None], as_json: bool, cache_dir: Any) -> int:
+    """What the group's invoke does around a command: the command's context closed (its
+    progress bar taken off) first, then a failure reported."""
+    try:
+        try:
+            run()
+        finally:
+            close()
+    except BrokenPipeError:
+        from .commands.group import _silence_stdout
+
+        _silence_stdout()
+        return 0
+    except KeyboardInterrupt:
+        _say("siftpdf: interrupted")
+        return 130
+    except Exception as exc:  # noqa: BLE001  (what the group's invoke does with any failure)
+        from .commands.group import report, typed_error
+
+        error = typed_error(exc, cache_dir)
+        report(error, as_json)
+        return error.exit_code
+    return 0
+
+
+def _flush(code: int) -> int:
+    """What the group's main does after a command: stdout written out now, a failure to write
+    it reported (unless the command failed already)."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader went away: not an error
+        from .commands.group import _silence_stdout
+
+        _silence_stdout()
+    except (OSError, ValueError) as exc:
+        from .commands.group import _silence_stdout, report, typed_error
+
+        _silence_stdout()  # what could not be written goes nowhere, quietly, at exit
+        if code in (0, 1):
+            unwritten = typed_error(exc)
+            report(unwritten, False)
+            return unwritten.exit_code
+    return code

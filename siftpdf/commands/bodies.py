@@ -1,0 +1,142 @@
+"""What extract, pages and map do once their options are read, without click: the click
+commands call these, and so does the console's cold path (:mod:`siftpdf.cold`), which reads a
+few command lines itself, so that both write the same bytes.
+
+Imports: what the commands' progress bar needs (os, sys); the library when a command runs.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from .progress import PageProgress, before_output
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+    from typing import Any
+
+    from ..sources import ReadOptions
+
+DEFAULT_CAP = 40_000
+DEFAULT_MAX_PAGES = 2000
+DEFAULT_DEADLINE = 60.0
+DEFAULT_MEMORY_MIB = 2048
+DEFAULT_CACHE_SIZE = "1G"
+
+
+def options_name(max_pages: int) -> str:
+    """The name the cache remembers the digest of the extraction options under when only
+    --max-pages is given (or nothing), for the console's fast path (siftpdf.quick), which
+    answers such command lines only. siftpdf.quick.options_name is this function."""
+    return f"cli:{max_pages}"
+
+
+def read_options(max_pages: int, deadline: float, memory_limit: int, password: str | None, in_process: bool,
+                 settings: tuple[str, ...], raw: bool, quiet: bool) -> tuple[ReadOptions, PageProgress]:
+    """The ReadOptions of the extraction options, and the progress bar they report to (the
+    caller closes it when the command ends)."""
+    from ..runner import Limits
+    from ..settings import parse_settings
+    from ..sources import ReadOptions
+
+    organize = parse_settings(settings + (("organize=false",) if raw else ()))
+    progress = PageProgress(quiet=quiet)
+    options = ReadOptions(
+        limits=Limits(deadline=deadline, max_pages=max_pages, memory=memory_limit << 20),
+        password=password, in_process=in_process, on_page=progress, organize=organize,
+        digest_name=None if settings or raw else options_name(max_pages))  # what siftpdf.quick answers
+    return options, progress
+
+
+def set_cache(options: ReadOptions, cache_dir: Path | None, no_cache: bool, caller_class: str, max_age: float,
+              cache_size: str, allow_private: bool, verbose: bool) -> None:
+    """How a call shares the cache, the pool and the network."""
+    from ..cache import CacheSettings, check_class, parse_size
+
+    options.cache = CacheSettings(directory=cache_dir, enabled=not no_cache, caller_class=check_class(caller_class),
+                                  max_age=max_age, size_limit=parse_size(cache_size))
+    options.allow_private = allow_private
+    options.verbose = verbose
+    options.caller_id = os.environ.get("SIFTPDF_CALLER_ID") or None
+
+
+def out(text: str) -> None:
+    """Write to stdout (the data channel)."""
+    before_output()
+    sys.stdout.write(text)
+
+
+def emit(record: dict[str, Any]) -> None:
+    """Write one JSON Lines record to stdout and flush."""
+    from ..docstream import write_record
+
+    before_output()
+    write_record(sys.stdout, record)
+
+
+def source_label(source: str | None) -> str:
+    return "-" if source in (None, "-") else str(source)
+
+
+def extract(source: str | None, output: str, options: ReadOptions,
+            save_render: Callable[[dict[str, Any]], None] | None = None) -> None:
+    """siftpdf extract: the doc stream (or its text or Markdown view) of SOURCE."""
+    from ..sources import open_source
+
+    with open_source(source, options) as doc:
+        if output != "json":
+            from ..textview import page_renderer
+
+            render_page = page_renderer(output)
+            for index, record in enumerate(doc.pages()):
+                if save_render is not None:
+                    save_render(record)
+                out(render_page(record, index == 0))
+            return
+        emit({"meta": doc.meta})
+        for record in doc.pages():
+            if save_render is not None:
+                save_render(record)
+            emit(record)
+        emit({"done": doc.done or {}})
+
+
+def pages(page_range: str, source: str | None, cap: int, output: str, options: ReadOptions) -> None:
+    """siftpdf pages: the pages RANGE of SOURCE."""
+    from ..ranges import PageRange
+    from ..slices import write_json, write_text
+    from ..sources import open_source
+
+    wanted = PageRange.parse(page_range)
+    # A cache hit then reads (and decodes) only the pages from the first to the last wanted.
+    options.first_page, options.last_page = wanted.bounds()
+    with open_source(source, options) as doc:
+        wanted.check(doc.extracted_count)
+        if output == "json":
+            write_json(doc, wanted, emit)
+            return
+        write_text(doc, wanted, cap, source_label(source), output, out)
+
+
+def map_(source: str | None, cap: int, output: str, options: ReadOptions) -> None:
+    """siftpdf map: the map of SOURCE."""
+    from ..docstream import dumps
+    from ..mapview import build_map, render_map
+    from ..sources import open_source
+    from ..textview import page_renderer
+
+    with open_source(source, options) as doc:
+        doc_map = build_map(doc, cap, page_renderer(output))
+        text = render_map(doc_map, source_label(source), cap, markdown=output == "markdown")
+        if output == "json":
+            record = {"map": {
+                "title": doc_map.title, "pages": doc_map.pages, "extracted": doc_map.extracted,
+                "tokens": doc_map.tokens, "outline": doc_map.outline, "whole": doc_map.whole,
+                "returned": list(doc_map.returned) if doc_map.returned else None, "text": text,
+            }}
+            out(dumps({"meta": doc.meta}) + "\n" + dumps(record) + "\n")
+            return
+        out(text if text.endswith("\n") else text + "\n")
