@@ -21,11 +21,10 @@ from __future__ import annotations
 import os
 import sys
 
-from .quick import DEFAULT_CAP, DEFAULT_MAX_PAGES, _env, _is_class, _number, _say, parse
+from .quick import DEFAULT_CAP, DEFAULT_MAX_PAGES, _env, _is_class, _number, invoke, parse
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
     from typing import Any
 
 OUTPUTS = ("text", "markdown", "json")
@@ -207,38 +206,12 @@ def _run(plan: Plan) -> int:
         else:
             bodies.map_(plan.source, plan.cap, plan.output, options)
 
-    code = _invoke(run, lambda: progress.close() if progress is not None else None,
-                   plan.output == "json", cache_dir)
+    code = invoke(run, plan.output == "json", progress.close if progress is not None else None, cache_dir)
     code = _flush(code)
     from .warm import discard
 
     discard()  # a warm child given no job (or another) is not left behind
     return code
-
-
-def _invoke(run: Callable[[], None], close: Callable[[], None], as_json: bool, cache_dir: Any) -> int:
-    """What the group's invoke does around a command: the command's context closed (its
-    progress bar taken off) first, then a failure reported."""
-    try:
-        try:
-            run()
-        finally:
-            close()
-    except BrokenPipeError:
-        from .commands.group import _silence_stdout
-
-        _silence_stdout()
-        return 0
-    except KeyboardInterrupt:
-        _say("siftpdf: interrupted")
-        return 130
-    except Exception as exc:  # noqa: BLE001  (what the group's invoke does with any failure)
-        from .commands.group import report, typed_error
-
-        error = typed_error(exc, cache_dir)
-        report(error, as_json)
-        return error.exit_code
-    return 0
 
 
 def _flush(code: int) -> int:

@@ -285,7 +285,12 @@ def _stretch_end(tp: ctypes.c_void_p, start: int, obj: int, line_end: int, count
         if line_end not in known:
             known[line_end] = _GET_TEXT_OBJECT(tp, line_end) or 0
         return line_end if known[line_end] != obj else -1
-    same, other = start, last
+    return _bisect(tp, obj, start, last)
+
+
+def _bisect(tp: ctypes.c_void_p, obj: int, same: int, other: int) -> int:
+    """The first character from ``same`` (drawn by ``obj``) to ``other`` (not, or the end)
+    that ``obj`` did not draw, by bisection."""
     while other - same > 1:
         middle = (same + other) // 2
         if (_GET_TEXT_OBJECT(tp, middle) or 0) == obj:
@@ -302,13 +307,7 @@ def _gallop(tp: ctypes.c_void_p, chars: str, start: int, obj: int, count: int) -
     while same + step < count and (_GET_TEXT_OBJECT(tp, same + step) or 0) == obj:
         same += step
         step *= 2
-    other = min(same + step, count)
-    while other - same > 1:
-        middle = (same + other) // 2
-        if (_GET_TEXT_OBJECT(tp, middle) or 0) == obj:
-            same = middle
-        else:
-            other = middle
+    other = _bisect(tp, obj, same, min(same + step, count))
     if "\n" in chars[start:other] and other - start > 1:
         other = start + 1
         while other < count and (_GET_TEXT_OBJECT(tp, other) or 0) == obj:

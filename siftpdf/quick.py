@@ -272,15 +272,35 @@ def _emit(record: dict[str, Any]) -> None:
 
 def _finish(run: Callable[[], int], as_json: bool) -> int:
     """Run the command's writing as the click group would: stdout UTF-8 whatever the locale,
-    a reader that went away is no error, any other failure reported the siftpdf way."""
+    then :func:`invoke`."""
     try:
         sys.stdout.reconfigure(encoding="utf-8", errors="replace")  # type: ignore[union-attr]
     except (AttributeError, ValueError, OSError):
         pass
-    try:
+
+    def written() -> int:
         code = run()
         sys.stdout.flush()
         return code
+
+    code = invoke(written, as_json)
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        _silence_stdout()
+    return code
+
+
+def invoke(run: Callable[[], int | None], as_json: bool, close: Callable[[], None] | None = None,
+           cache_dir: Any = None) -> int:
+    """What the group's invoke does around a command: its context closed first (a progress bar
+    taken off), a reader that went away no error, any other failure reported the siftpdf way."""
+    try:
+        try:
+            return run() or 0
+        finally:
+            if close is not None:
+                close()
     except BrokenPipeError:
         _silence_stdout()
         return 0
@@ -290,12 +310,8 @@ def _finish(run: Callable[[], int], as_json: bool) -> int:
     except Exception as exc:  # noqa: BLE001  (what the group's invoke does with any failure)
         from .commands.group import report, typed_error
 
-        error = typed_error(exc)
+        error = typed_error(exc, cache_dir)
         report(error, as_json)
-        try:
-            sys.stdout.flush()
-        except (OSError, ValueError):
-            _silence_stdout()
         return error.exit_code
 
 

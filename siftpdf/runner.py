@@ -167,19 +167,10 @@ class _Child:
         return child
 
     def _feed(self, prefix: bytes, data: bytes) -> None:
-        stdin = self.proc.stdin
-        assert stdin is not None
-        try:
-            if prefix:
-                stdin.write(prefix)
-            stdin.write(data)
-        except (BrokenPipeError, OSError):
-            pass  # the child stopped reading: its exit code tells why
-        finally:
-            try:
-                stdin.close()
-            except OSError:
-                pass
+        from .warm import feed
+
+        assert self.proc.stdin is not None
+        feed(self.proc.stdin, prefix, data)
 
     def _drain_stderr(self) -> None:
         stream = self.proc.stderr

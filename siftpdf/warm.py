@@ -206,13 +206,15 @@ def send(job: list[str], data: bytes) -> bool:
 
     line = ("[" + ", ".join(f'"{word}"' for word in job) + "]\n").encode("ascii")
     _Warm.job, _Warm.data = list(job), data
-    _thread.start_new_thread(_feed, (child.stdin, line, data))
+    _thread.start_new_thread(feed, (child.stdin, line, data))
     return True
 
 
-def _feed(stdin: IO[bytes], line: bytes, data: bytes) -> None:
+def feed(stdin: IO[bytes], prefix: bytes, data: bytes) -> None:
+    """Write a child's input (its job or password line, then the PDF) and close its stdin."""
     try:
-        stdin.write(line)
+        if prefix:
+            stdin.write(prefix)
         stdin.write(data)
     except (OSError, ValueError):
         pass  # the child stopped reading: its exit status tells why
