@@ -44,8 +44,8 @@ _DECLINE_ENV = ("SIFTPDF_PASSWORD", "SIFTPDF_CACHE_SIZE")
 
 # What the runner asks of the first extraction child with the default options (a test holds
 # these equal to siftpdf.runner's): a warm child given another job is not used.
-DEFAULT_DEADLINE = 60.0  # commands.bodies.DEFAULT_DEADLINE
-DEFAULT_MEMORY_MIB = 2048  # commands.bodies.DEFAULT_MEMORY_MIB
+DEFAULT_DEADLINE = 60.0  # the commands' defaults (siftpdf.commands.bodies reads them here)
+DEFAULT_MEMORY_MIB = 2048
 WORKERS = 2  # runner.Limits.workers
 CHUNK = 32  # extraction.CHUNK_PAGES
 SLOTS = 2  # pool.SLOTS

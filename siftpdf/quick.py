@@ -45,12 +45,15 @@ _GREP = {
 OPTIONS = {"pages": _PAGES, "grep": _GREP}
 # Environment variables of the commands' options; one this path does not read declines it.
 _DECLINE_ENV = ("SIFTPDF_PASSWORD", "SIFTPDF_CACHE_SIZE")
-DEFAULT_CAP = 40_000  # commands.options.DEFAULT_CAP (a test holds these equal)
-DEFAULT_MAX_PAGES = 2000  # commands.options.DEFAULT_MAX_PAGES
+# The commands' defaults (siftpdf.commands.bodies reads them from here: this module is the
+# lightest both the fast paths and the click options import).
+DEFAULT_CAP = 40_000
+DEFAULT_MAX_PAGES = 2000
 
 
 def options_name(max_pages: int) -> str:
-    """commands.options.options_name: the name of the options' digest in the cache."""
+    """The name the cache remembers the digest of the extraction options under when only
+    --max-pages is given (or nothing): the fast paths answer such command lines only."""
     return f"cli:{max_pages}"
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 import sys
 
+from ..cold import DEFAULT_DEADLINE, DEFAULT_MEMORY_MIB
+from ..quick import DEFAULT_CAP, DEFAULT_MAX_PAGES, options_name
 from .progress import PageProgress, before_output
 
 TYPE_CHECKING = False
@@ -20,18 +22,8 @@ if TYPE_CHECKING:
 
     from ..sources import ReadOptions
 
-DEFAULT_CAP = 40_000
-DEFAULT_MAX_PAGES = 2000
-DEFAULT_DEADLINE = 60.0
-DEFAULT_MEMORY_MIB = 2048
+__all__ = ["DEFAULT_CAP", "DEFAULT_DEADLINE", "DEFAULT_MAX_PAGES", "DEFAULT_MEMORY_MIB", "options_name"]
 DEFAULT_CACHE_SIZE = "1G"
-
-
-def options_name(max_pages: int) -> str:
-    """The name the cache remembers the digest of the extraction options under when only
-    --max-pages is given (or nothing), for the console's fast path (siftpdf.quick), which
-    answers such command lines only. siftpdf.quick.options_name is this function."""
-    return f"cli:{max_pages}"
 
 
 def read_options(max_pages: int, deadline: float, memory_limit: int, password: str | None, in_process: bool,
