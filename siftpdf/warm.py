@@ -105,7 +105,8 @@ def wanted(args: list[str], commands: frozenset[str] = COMMANDS) -> bool:
         return False
     rest = words[1:]
     options = rest[: rest.index("--")] if "--" in rest else rest
-    if any(word in NO_CHILD for word in options) or NO_CACHE not in options:
+    no_child = NO_CHILD - {"-h"} if words[0] == "grep" else NO_CHILD  # grep's -h: --no-filename
+    if any(word in no_child for word in options) or NO_CACHE not in options:
         return False
     return any(_is_pdf(word) for word in rest if word != "--" and not word.startswith("-"))
 

@@ -334,7 +334,7 @@ def test_scrape_max_age_zero_revalidates_with_a_304(upstream: Running, serve: An
 
 def test_restricted_caller_is_partitioned_and_logs_outcome_only(upstream: Running, serve: Any, three: bytes,
                                                                 tmp_path: Path, child_log) -> None:
-    server = serve("--tokens", str(_tokens(tmp_path)), "-v")
+    server = serve("--tokens", str(_tokens(tmp_path)), "--verbose")
     upstream.server.routes["/doc.pdf"] = Route(three)
     url = upstream.server.url("/doc.pdf")
     assert server.fetch({"url": url}, token="rita").status_code == 200

@@ -119,15 +119,15 @@ cap_option = click.option(
     show_default=True, help="Output cap in characters (env SIFTPDF_CAP).")
 
 
-def _set_quiet(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+def set_quiet(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     if value:
         ctx.meta["siftpdf.quiet"] = True
 
 
-quiet_option = click.option("-q", "--quiet", is_flag=True, expose_value=False, callback=_set_quiet,
+quiet_option = click.option("-q", "--quiet", is_flag=True, expose_value=False, callback=set_quiet,
                             help="No progress bar or notes on stderr.")
 # For commands where -q means something else (digest -q QUESTION).
-long_quiet_option = click.option("--quiet", is_flag=True, expose_value=False, callback=_set_quiet,
+long_quiet_option = click.option("--quiet", is_flag=True, expose_value=False, callback=set_quiet,
                                  help="No progress bar or notes on stderr.")
 
 
@@ -164,7 +164,7 @@ def cache_options(func: F) -> F:
         click.option("--no-cache", is_flag=True, help="Neither read nor write the cache."),
         click.option("--caller-class", default="default", envvar="SIFTPDF_CALLER_CLASS", show_default=True,
                      help="Cache partition of this caller (env SIFTPDF_CALLER_CLASS); 'restricted' "
-                          "pages are invisible to others and its -v logs carry the outcome only."),
+                          "pages are invisible to others and its --verbose logs carry the outcome only."),
         click.option("--max-age", type=FiniteFloatRange(min=0), default=DEFAULT_MAX_AGE, show_default=True,
                      help="Seconds a fetched URL is served from the cache before it is revalidated "
                           "(0: revalidate now)."),
@@ -172,7 +172,7 @@ def cache_options(func: F) -> F:
                      help="Cache size cap (e.g. 500M, 2G); whole documents go, oldest first."),
         click.option("--allow-private", is_flag=True,
                      help="Let URLs reach loopback, private and link-local addresses (trusted networks)."),
-        click.option("-v", "--verbose", is_flag=True, help="Log fetches, extractions and cache hits on stderr."),
+        click.option("--verbose", is_flag=True, help="Log fetches, extractions and cache hits on stderr."),
     )
     @functools.wraps(func)
     def wrapper(*args: Any, cache_dir: Path | None, no_cache: bool, caller_class: str, max_age: float,
