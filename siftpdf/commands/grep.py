@@ -13,6 +13,7 @@ from .options import cap_option, complete_source, extraction_options, json_optio
 if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
     from collections.abc import Iterator
 
+    from ..grepview import GrepSpec
     from ..sources import ReadOptions
 
 def _refuse_pcre(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
@@ -142,9 +143,7 @@ def command(words: tuple[str, ...], cap: int, as_json: bool, read_options: ReadO
       siftpdf grep -i 'learning rate' a.pdf b.pdf c.jsonl
       siftpdf grep -rlw -e adam -e sgd papers/
     """
-    import sys
-
-    from ..grepview import GrepSpec, GrepState, mode_of, use_color, write_source
+    from ..grepview import GrepState, write_source
     from ..ranges import PageRange
     from ..search import compile_patterns, page_filter
 
@@ -161,22 +160,18 @@ def command(words: tuple[str, ...], cap: int, as_json: bool, read_options: ReadO
     implicit = recursive and not sources  # grep -r without a source: this folder, its paths without './'
     sources = (".",) if implicit else sources
     several = len(sources) > 1 or (recursive and any(_is_folder(source) for source in sources))
-    context = given["context"]
-    spec = GrepSpec(mode_of(given), context if given["before"] is None else given["before"],
-                    context if given["after"] is None else given["after"], given["invert"], given["max_count"], cap,
-                    as_json, several if given["with_filename"] is None else given["with_filename"], given["null"],
-                    given["separator"], not as_json and use_color(given["color"], sys.stdout))
+    spec = _spec(given, cap, as_json, several)
     state = GrepState()
     errors = 0
     for source, problem in _sources(sources or ("-",), given, recursive, implicit):
-        if problem is None:
-            try:
+        try:
+            if problem is None:
                 with _open(source, read_options) as doc:
                     write_source(doc, regex, wanted, spec, source, state, out)
-            except SiftError as error:
-                if not several:
-                    raise
-                problem = error.message.removeprefix(f"{source}: ")
+        except SiftError as error:
+            if not several:
+                raise
+            problem = error.message.removeprefix(f"{source}: ")
         if problem is not None:
             errors += 1
             if not given["no_messages"]:
@@ -187,6 +182,19 @@ def command(words: tuple[str, ...], cap: int, as_json: bool, read_options: ReadO
     if errors and not (given["quiet"] and state.selected):
         ctx.exit(2)
     ctx.exit(0 if state.selected else 1)
+
+
+def _spec(given: dict[str, Any], cap: int, as_json: bool, several: bool) -> GrepSpec:
+    """What to write of each source, from the flags."""
+    import sys
+
+    from ..grepview import GrepSpec, mode_of, use_color
+
+    context = given["context"]
+    return GrepSpec(mode_of(given), context if given["before"] is None else given["before"],
+                    context if given["after"] is None else given["after"], given["invert"], given["max_count"], cap,
+                    as_json, several if given["with_filename"] is None else given["with_filename"], given["null"],
+                    given["separator"], not as_json and use_color(given["color"], sys.stdout))
 
 
 def _open(source: str, read_options: ReadOptions) -> Any:
