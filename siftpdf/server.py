@@ -311,7 +311,7 @@ def _body_problem(request: Request, errors: list[Any]) -> tuple[str, str] | None
         detail = str(whole.get("ctx", {}).get("error", "invalid")).removesuffix(" at")
         return f"bad request: the body is not JSON ({detail} at character {position})", hint
     if whole.get("type") == "missing":
-        return "bad request: no body", hint
+        return "bad request: no JSON object in the body", hint  # empty, or null
     return "bad request: the body is not a JSON object", hint
 
 

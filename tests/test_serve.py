@@ -476,7 +476,8 @@ def test_a_json_body_is_read_whatever_its_content_type(upstream: Running, serve:
     (b'{"url": "http://x/doc.pdf"', "the body is not JSON (Expecting ',' delimiter at character 26)"),
     (b"url=http://x/doc.pdf", "the body is not JSON (Expecting value at character 0)"),
     (b'["http://x/doc.pdf"]', "the body is not a JSON object"),
-    (b"", "no body"),
+    (b"", "no JSON object in the body"),
+    (b"null", "the body is not a JSON object"),
 ])
 def test_a_body_that_is_not_a_json_object_says_how_to_send_one(serve: Any, body: bytes, message: str) -> None:
     server = serve("--no-auth")
