@@ -70,6 +70,9 @@ FILES: dict[str, Callable[[], bytes]] = {
     "report.pdf": lambda: make_fixtures.encrypted(make_fixtures.three_page(), "secret", "owner", "AES-256"),
     "scan.pdf": lambda: make_fixtures.scanned(3),
     "huge.pdf": make_fixtures.long_doc,
+    # A folder of papers (named by ``papers/``): one says "Adam", one does not.
+    "papers/attention.pdf": make_fixtures.attention_paper,
+    "papers/thesis.pdf": make_fixtures.thesis,
 }
 # The URLs the examples fetch, served by the loopback upstream.
 URLS: dict[str, Callable[[], bytes]] = {
@@ -289,7 +292,8 @@ class Sandbox:
         text = "\n".join(block.lines)
         for name, make in FILES.items():
             path = folder / name
-            if path.name in text and not path.exists():
+            named = name.split("/")[0] + "/" if name.startswith("papers/") else path.name
+            if named in text and not path.exists():
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_bytes(make())
         folder.mkdir(parents=True, exist_ok=True)
