@@ -35,6 +35,7 @@ from concurrent.futures import Future, ThreadPoolExecutor, as_completed, wait
 from pathlib import Path
 from typing import Any
 
+from .docstream import write_document
 from .errors import UsageError
 from .pool import SLOTS, take_caller
 from .sources import ReadOptions, is_url, open_source
@@ -283,8 +284,6 @@ class Batch:
         try:
             with open(part, "w", encoding="utf-8", errors="replace", newline="") as handle:
                 with open_source(item.source, options) as doc:
-                    from .docstream import write_document
-
                     write_document(doc, self.output, lambda text: self._write(handle, text), count)
                 handle.flush()
                 os.fsync(handle.fileno())  # whole on disk before it has its final name
