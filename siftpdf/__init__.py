@@ -10,6 +10,7 @@ The library API (the commands are a thin layer over it)::
         ...
     for match in siftpdf.grep("attention", "paper.pdf"):  # page-cited matches
         ...
+    siftpdf.extract_to(["a.pdf", "b.pdf"], "streams/")  # streams/a.jsonl, streams/b.jsonl
 
 Every PDF is parsed in a resource-limited child process unless ``in_process=True``. Errors are
 :class:`siftpdf.errors.SiftError` subclasses with a ``code``, an ``exit_code`` and a ``hint``.
@@ -26,10 +27,11 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
     from typing import Any
 
+    from .batch import Outcome
     from .docstream import Document
     from .sources import ReadOptions
 
-__all__ = ["extract", "open_doc", "grep", "read_options"]
+__all__ = ["extract", "extract_to", "open_doc", "grep", "read_options"]
 
 Source = str | os.PathLike[str] | None
 
@@ -99,6 +101,26 @@ def extract(source: bytes | str | os.PathLike[str], options: ReadOptions | None 
         yield {"meta": doc.meta}
         yield from doc.pages()
         yield {"done": doc.done or {}}
+
+
+def extract_to(sources: Iterable[str | os.PathLike[str]], directory: str | os.PathLike[str], *,
+               output: str = "json", options: ReadOptions | None = None, **kwargs: Any) -> list[Outcome]:
+    """Extract each source into its own file in ``directory``, as ``siftpdf extract -o DIR``
+    does: ``a.pdf`` to ``a.jsonl`` (``output`` ``"text"``: ``a.txt``, ``"markdown"``: ``a.md``),
+    two at a time within the extraction pool, a finished file skipped (see
+    :mod:`siftpdf.batch`). Returns each source's :class:`siftpdf.batch.Outcome` (``state``
+    ``written``, ``skipped`` or ``failed`` with its ``error``) in the order given: one source's
+    failure never stops the others.
+    """
+    from pathlib import Path
+
+    from .batch import SUFFIXES, Batch, plan
+    from .errors import UsageError
+
+    if output not in SUFFIXES:
+        raise UsageError(f"output {output!r}: not one of {', '.join(SUFFIXES)}")
+    items = plan([os.fspath(source) for source in sources], Path(directory), output)
+    return Batch(items, output, options or read_options(**kwargs)).run()
 
 
 def grep(pattern: str, source: Source, *, ignore_case: bool | None = None, context: int = 1,

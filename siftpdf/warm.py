@@ -12,12 +12,13 @@ The console's cold path (``siftpdf.cold``) may give the child its job at once (:
 with a pool slot taken for it (:func:`claim_slot`); the runner and the pool then take over
 the child (:func:`take`) and the slot (:func:`take_slot`) instead of starting or taking others.
 
-This module imports only ``os`` and ``sys`` (and fcntl and _thread for an early job): it runs
-before everything else.
+This module imports only ``os``, ``sys`` and ``_thread`` (built in, loaded at start-up), and
+fcntl for an early job: it runs before everything else.
 """
 
 from __future__ import annotations
 
+import _thread
 import os
 import sys
 
@@ -32,6 +33,7 @@ NO_CHILD = frozenset({"-h", "--help", "--in-process"})
 NO_CACHE = "--no-cache"
 SNIFF = 1024  # how far a PDF header may be from the start (as siftpdf.sniff looks)
 WARM_FLAG = "--warm"
+_TAKING = _thread.allocate_lock()
 
 
 def default_argv() -> list[str]:
@@ -44,8 +46,6 @@ class Spawned:
     (importing subprocess would cost the start-up this module saves)."""
 
     def __init__(self, pid: int, stdin: int, stdout: int, stderr: int) -> None:
-        import _thread
-
         self.pid = pid
         self.returncode: int | None = None
         self.stdin: IO[bytes] | None = os.fdopen(stdin, "wb")
@@ -175,7 +175,13 @@ def _inherited() -> list[int]:
 def take(argv: list[str], data: bytes | None = None) -> tuple[Spawned, bytes | None] | None:
     """The warm child for a child that would be started as ``argv`` to read ``data``, with the
     job line that makes it that child, or None for that line when it was sent early (the child
-    has its PDF too); None when there is none, or it was started (or given a job) as another."""
+    has its PDF too); None when there is none, or it was started (or given a job) as another.
+    Threads of one batch (``extract -o DIR``) ask at once: one of them gets it."""
+    with _TAKING:
+        return _take(argv, data)
+
+
+def _take(argv: list[str], data: bytes | None) -> tuple[Spawned, bytes | None] | None:
     child, prefix, job = _Warm.child, _Warm.argv, _Warm.job
     if child is not None and job is not None and (argv != prefix + job or data != _Warm.data):
         discard()  # busy with another job: of no use here (and not to be left to run)
@@ -203,8 +209,6 @@ def send(job: list[str], data: bytes) -> bool:
     if child is None or _Warm.job is not None or child.stdin is None or \
             not all(word.isascii() and word.isprintable() and '"' not in word and "\\" not in word for word in job):
         return False
-    import _thread
-
     line = ("[" + ", ".join(f'"{word}"' for word in job) + "]\n").encode("ascii")
     _Warm.job, _Warm.data = list(job), data
     _thread.start_new_thread(feed, (child.stdin, line, data))

@@ -69,6 +69,27 @@ def emit(record: dict[str, Any]) -> None:
     write_record(sys.stdout, record)
 
 
+def _out_flushed(text: str) -> None:
+    """Write a record's line to stdout and flush: a reader downstream sees each page at once."""
+    out(text)
+    sys.stdout.flush()
+
+
+class Output:
+    """Where a command's results go: stdout, text (:meth:`text`) and JSON Lines records
+    (:meth:`record`). One of several sources writes through a subclass that names its source
+    (:class:`siftpdf.commands.several.Labelled`)."""
+
+    def text(self, text: str) -> None:
+        out(text)
+
+    def record(self, record: dict[str, Any]) -> None:
+        emit(record)
+
+
+STDOUT = Output()
+
+
 def source_label(source: str | None) -> str:
     return "-" if source in (None, "-") else str(source)
 
@@ -76,27 +97,15 @@ def source_label(source: str | None) -> str:
 def extract(source: str | None, output: str, options: ReadOptions,
             save_render: Callable[[dict[str, Any]], None] | None = None) -> None:
     """siftpdf extract: the doc stream (or its text or Markdown view) of SOURCE."""
+    from ..docstream import write_document
     from ..sources import open_source
 
     with open_source(source, options) as doc:
-        if output != "json":
-            from ..textview import page_renderer
-
-            render_page = page_renderer(output)
-            for index, record in enumerate(doc.pages()):
-                if save_render is not None:
-                    save_render(record)
-                out(render_page(record, index == 0))
-            return
-        emit({"meta": doc.meta})
-        for record in doc.pages():
-            if save_render is not None:
-                save_render(record)
-            emit(record)
-        emit({"done": doc.done or {}})
+        write_document(doc, output, _out_flushed if output == "json" else out, save_render)
 
 
-def pages(page_range: str, source: str | None, cap: int, output: str, options: ReadOptions) -> None:
+def pages(page_range: str, source: str | None, cap: int, output: str, options: ReadOptions,
+          to: Output = STDOUT) -> None:
     """siftpdf pages: the pages RANGE of SOURCE."""
     from ..ranges import PageRange
     from ..slices import write_json, write_text
@@ -108,14 +117,13 @@ def pages(page_range: str, source: str | None, cap: int, output: str, options: R
     with open_source(source, options) as doc:
         wanted.check(doc.extracted_count)
         if output == "json":
-            write_json(doc, wanted, emit)
+            write_json(doc, wanted, to.record)
             return
-        write_text(doc, wanted, cap, source_label(source), output, out)
+        write_text(doc, wanted, cap, source_label(source), output, to.text)
 
 
-def map_(source: str | None, cap: int, output: str, options: ReadOptions) -> None:
+def map_(source: str | None, cap: int, output: str, options: ReadOptions, to: Output = STDOUT) -> None:
     """siftpdf map: the map of SOURCE."""
-    from ..docstream import dumps
     from ..mapview import build_map, render_map
     from ..sources import open_source
     from ..textview import page_renderer
@@ -129,6 +137,7 @@ def map_(source: str | None, cap: int, output: str, options: ReadOptions) -> Non
                 "tokens": doc_map.tokens, "outline": doc_map.outline, "whole": doc_map.whole,
                 "returned": list(doc_map.returned) if doc_map.returned else None, "text": text,
             }}
-            out(dumps({"meta": doc.meta}) + "\n" + dumps(record) + "\n")
+            to.record({"meta": doc.meta})
+            to.record(record)
             return
-        out(text if text.endswith("\n") else text + "\n")
+        to.text(text if text.endswith("\n") else text + "\n")
