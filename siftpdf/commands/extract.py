@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from .options import complete_source, extraction_options, note, output_options, quiet_option
+from .options import complete_source, extraction_options, note, output_options, quiet_option, whole_cap_option
 
 if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
     from ..sources import ReadOptions
@@ -20,10 +20,11 @@ if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
               help="Also render these pages (a-b, a, a-, lists) to PNG files at 150 dpi, for OCR.")
 @click.option("--render-dir", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
               show_default=True, help="Where --render writes SOURCE-pN.png.")
+@whole_cap_option
 @output_options(default="json")
 @extraction_options
 @quiet_option
-def command(source: str | None, render: str | None, render_dir: Path, output: str,
+def command(source: str | None, render: str | None, render_dir: Path, cap: int | None, output: str,
             read_options: ReadOptions) -> None:
     """Extract SOURCE into the doc stream: meta, one line per page, done.
 
@@ -47,7 +48,8 @@ def command(source: str | None, render: str | None, render_dir: Path, output: st
         PageRange.parse(render)  # a bad range is a usage error before any work
         read_options = dataclasses.replace(read_options, render=render)
     stem = Path(source).stem if source not in (None, "-") else "stdin"
-    extract(source, output, read_options, lambda record: _save_render(record, render_dir, stem))
+    extract(source, output, read_options, (lambda record: _save_render(record, render_dir, stem)) if render else None,
+            cap)
 
 
 def _save_render(record: dict[str, Any], directory: Path, stem: str) -> None:
