@@ -46,6 +46,9 @@ MAX_WAIT = 20.0  # and how long it waits
 # is refused at once rather than filling the machine's memory.
 QUEUE = 32
 POLL = 0.05
+# The head of the line looks for a free slot this often: a slot left free is a core left idle
+# (two such processes, a few lock calls each: far less than what a child costs).
+HEAD_POLL = 0.01
 # A waiter whose place in front is held while the place in front of that stays free this long
 # passes the waiter between: it is stuck (a live one moves up within one poll).
 STUCK = 1.0
@@ -260,7 +263,7 @@ class Pool:
 
                     discard()
                     gave_up_warm = True
-                time.sleep(min(POLL * max(1, index // self.slots), end - now))
+                time.sleep(min(HEAD_POLL if index < self.slots else POLL * (index // self.slots), end - now))
         finally:
             place.release()
 
