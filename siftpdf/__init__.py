@@ -51,14 +51,18 @@ def __getattr__(name: str) -> Any:
 def read_options(*, password: str | None = None, max_pages: int = 2000, deadline: float = 60.0,
                  memory_limit_mib: int = 2048, in_process: bool = False,
                  on_page: Callable[[int, int], None] | None = None, cache: bool = True,
-                 caller_class: str = "default", settings: Iterable[str] = (), raw: bool = False) -> ReadOptions:
+                 caller_class: str = "default", settings: Iterable[str] = (), raw: bool = False,
+                 wait: float | None = None) -> ReadOptions:
     """How PDFs are read: the child's limits, the password, a progress callback, the cache, and
     the organization settings (``settings`` as ``--set`` takes them, e.g.
     ``["organize.furniture=false", "output.evidence=true"]``; ``raw=True`` is ``--raw``).
 
     ``on_page(done, total)`` is called after each extracted page (a cache hit extracts
     nothing); ``in_process=True`` parses in this process without the child, for trusted input
-    only; ``cache=False`` neither reads nor writes the shared per-page cache.
+    only; ``cache=False`` neither reads nor writes the shared per-page cache. ``wait`` is how
+    many seconds an extraction may wait in the machine-wide pool's line for a worker (as the
+    command line's ``--wait``); by default it waits as the service does, at most 20 s in a
+    short line, and is :class:`siftpdf.errors.BusyError` beyond.
     """
     from .cache import CacheSettings, check_class
     from .runner import Limits
@@ -69,7 +73,7 @@ def read_options(*, password: str | None = None, max_pages: int = 2000, deadline
     return ReadOptions(limits=Limits(deadline=deadline, max_pages=max_pages, memory=memory_limit_mib << 20),
                        password=password, in_process=in_process, on_page=on_page,
                        cache=CacheSettings(enabled=cache, caller_class=check_class(caller_class)),
-                       organize=organize)
+                       organize=organize, wait=wait)
 
 
 def open_doc(source: Source = None, options: ReadOptions | None = None, **kwargs: Any) -> Document:

@@ -3,9 +3,10 @@ PDF, answered without click and without building options.
 
 A cache hit is mostly start-up: click, the option machinery and the library's imports cost
 several times what reading the pages does. When a command line is one this module knows to
-answer the same way (one local source, the default extraction options but for --max-pages,
-a handful of output options) and the cache knows the file as it is now (:meth:`siftpdf.cacheread.View.file`), the
-pages are written here with the same code the commands use (:func:`siftpdf.slices.write_text`,
+answer the same way (one local source, the default extraction options but for --max-pages
+and --wait, for which a hit never waits, a handful of output options) and the cache knows
+the file as it is now (:meth:`siftpdf.cacheread.View.file`), the pages are written here
+with the same code the commands use (:func:`siftpdf.slices.write_text`,
 :func:`siftpdf.search.write_matches`). Anything else (an option not listed here, a value
 click would refuse, an error before the first byte of output, a miss) returns None and the
 command runs the usual way, which then says what is wrong.
@@ -34,6 +35,7 @@ _COMMON: dict[str, tuple[str, bool, Any]] = {
     "-q": ("quiet", False, True), "--quiet": ("quiet", False, True),
     "--cache-dir": ("cache_dir", True, None),
     "--max-pages": ("max_pages", True, None),
+    "--wait": ("wait", True, None),  # a hit never waits: only checked, as click checks it
 }
 _PAGES = {**_COMMON, "--text": ("text", False, True), "--json": ("json", False, True)}
 _GREP = {
@@ -124,6 +126,15 @@ def _number(text: str | None, least: int) -> int | None:
     return value if value >= least else None
 
 
+def _seconds(text: str | None) -> float | None:
+    """A number of seconds as click's FiniteFloatRange(min=0) takes it, or None to decline
+    (only plain decimals: click also takes signs, exponents and underscores, left to it)."""
+    if text is None or not text.isascii() or text.count(".") > 1 or not text.replace(".", "").isdigit():
+        return None
+    value = float(text)
+    return value if value != float("inf") else None
+
+
 def _env(name: str) -> str | None:
     return os.environ.get(name) or None  # click ignores an empty variable
 
@@ -147,6 +158,8 @@ def _answer(command: str, positional: list[str], given: dict[str, Any]) -> int |
     if command == "grep" and given.get("regexps"):  # -e: every argument is a source
         positional = [given["regexps"], *positional]
     if cap is None or max_pages is None or len(positional) != 2 or sys.stdout is None:
+        return None
+    if ("wait" in given or _env("SIFTPDF_WAIT")) and _seconds(given.get("wait", _env("SIFTPDF_WAIT"))) is None:
         return None
     given["max_pages"] = max_pages
     source = positional[1]

@@ -34,6 +34,9 @@ class ReadOptions:
     allow_private: bool = False
     verbose: bool = False
     caller_id: str | None = None
+    #: Seconds to wait in the extraction pool's line for a worker (the command line's
+    #: ``--wait``); None: the service's short line (:data:`siftpdf.pool.MAX_WAIT`, busy beyond).
+    wait: float | None = None
     #: Called as ``on_page(done, total)`` after each extracted page (total: pages to extract),
     #: so a caller can show progress; it must not write to stdout.
     on_page: Callable[[int, int], None] | None = None
@@ -73,7 +76,7 @@ class ReadOptions:
 
 # Fields of ReadOptions that do not change what a document extracts to (limits: only its
 # max_pages does, added explicitly; the password opens a document, it does not change it).
-_NOT_OUTPUT = frozenset({"limits", "password", "in_process", "cache", "allow_private", "verbose", "caller_id",
+_NOT_OUTPUT = frozenset({"limits", "password", "in_process", "cache", "allow_private", "verbose", "caller_id", "wait",
                          "on_page", "on_event", "first_page",
                          "last_page", "text_only", "search", "digest_name"})
 

@@ -324,3 +324,24 @@ def test_no_cache_downloads_and_extracts_every_time(server: Running, three: byte
         assert "gamma velvet mountain" in result.stdout.decode()
     assert (len(server.server.gets("/doc.pdf")), child_log()) == (2, 2)
     assert all("if-none-match" not in r.headers for r in server.server.requests)
+
+
+def test_fetch_takes_the_output_options_of_extract(server: Running, fixtures: Path) -> None:
+    """--json (the default), --text and --cap as extract has them (one body writes both)."""
+    long_pdf = fixtures / "long.pdf"
+    server.server.routes["/long.pdf"] = Route(long_pdf.read_bytes())
+    url = server.server.url("/long.pdf")
+    fetched = run_siftpdf("fetch", *OK, "--json", url)
+    assert fetched.returncode == 0, fetched.stderr
+    assert [r["page"] for r in records(fetched.stdout.decode()) if "page" in r] == list(range(1, 41))
+    for args in (["--text", "--cap", "3000"], ["--cap", "3000"]):
+        fetched = run_siftpdf("fetch", *OK, *args, url)
+        local = run_siftpdf("extract", *args, str(long_pdf))
+        assert fetched.returncode == local.returncode == 0, fetched.stderr
+        if "--text" in args:
+            assert fetched.stdout.decode() == local.stdout.decode().replace(str(long_pdf), url)
+            assert "[cut before page" in fetched.stdout.decode()
+        else:
+            got, want = records(fetched.stdout.decode()), records(local.stdout.decode())
+            assert got[-1]["done"]["cut"] == want[-1]["done"]["cut"]
+            assert [r for r in got if "page" in r] == [r for r in want if "page" in r]

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..errors import SiftError, UsageError
-from .options import complete_source, extraction_options, is_quiet, note, output_options, quiet_option
+from .options import complete_source, extraction_options, is_quiet, note, output_options, quiet_option, whole_cap_option
 
 if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
     from ..batch import Item, Outcome
@@ -25,10 +25,12 @@ if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
               help="Also render these pages (a-b, a, a-, lists) to PNG files at 150 dpi, for OCR.")
 @click.option("--render-dir", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
               show_default=True, help="Where --render writes SOURCE-pN.png.")
+@whole_cap_option
 @output_options(default="json")
 @extraction_options
 @quiet_option
-def command(sources: tuple[str, ...], output_dir: Path | None, render: str | None, render_dir: Path, output: str,
+def command(sources: tuple[str, ...], output_dir: Path | None, render: str | None, render_dir: Path,
+            cap: int | None, output: str,
             read_options: ReadOptions) -> None:
     """Extract SOURCES into the doc stream: meta, one line per page, done.
 
@@ -59,6 +61,9 @@ def command(sources: tuple[str, ...], output_dir: Path | None, render: str | Non
         PageRange.parse(render)  # a bad range is a usage error before any work
         read_options = dataclasses.replace(read_options, render=render)
     if output_dir is not None:
+        if cap is not None:  # a cut file would be taken for a finished one and never redone
+            raise UsageError("extract: --cap cuts what goes to stdout; -o DIR writes whole documents",
+                             hint="drop --cap, or read a slice later: siftpdf pages RANGE DIR/NAME.jsonl")
         _to_folder(sources, output_dir, output, read_options, render_dir)
         return
     if len(sources) > 1:
@@ -69,7 +74,8 @@ def command(sources: tuple[str, ...], output_dir: Path | None, render: str | Non
 
     source = sources[0] if sources else None
     stem = Path(source).stem if source not in (None, "-") else "stdin"
-    extract(source, output, read_options, lambda record: _save_render(record, render_dir, stem))
+    extract(source, output, read_options, (lambda record: _save_render(record, render_dir, stem)) if render else None,
+            cap)
 
 
 def _to_folder(sources: tuple[str, ...], directory: Path, output: str, read_options: ReadOptions,

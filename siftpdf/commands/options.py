@@ -18,6 +18,7 @@ from .bodies import (
     DEFAULT_DEADLINE,
     DEFAULT_MAX_PAGES,
     DEFAULT_MEMORY_MIB,
+    DEFAULT_WAIT,
     emit,
     options_name,
     out,
@@ -114,9 +115,16 @@ def _env_output(ctx: click.Context) -> str | None:
     return value or None
 
 
+CAP_HELP = "Output cap in characters"
 cap_option = click.option(
     "--cap", type=click.IntRange(min=200), default=DEFAULT_CAP, envvar="SIFTPDF_CAP",
-    show_default=True, help="Output cap in characters (env SIFTPDF_CAP).")
+    show_default=True, help=f"{CAP_HELP} (env SIFTPDF_CAP).")
+# extract and fetch write whole documents (saved to files, read by the other commands): their
+# cap is asked for with the option alone, never by the environment's default for readers.
+whole_cap_option = click.option(
+    "--cap", type=click.IntRange(min=200), default=None,
+    help=f"{CAP_HELP}: only the pages that fit, then where it was cut (a note in the views, "
+         "done.cut in the doc stream). Default: the whole document.")
 
 
 def set_quiet(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
@@ -173,12 +181,17 @@ def cache_options(func: F) -> F:
         click.option("--allow-private", is_flag=True,
                      help="Let URLs reach loopback, private and link-local addresses (trusted networks)."),
         click.option("--verbose", is_flag=True, help="Log fetches, extractions and cache hits on stderr."),
+        click.option("--wait", type=FiniteFloatRange(min=0), default=DEFAULT_WAIT, envvar="SIFTPDF_WAIT",
+                     show_default=True, metavar="SECONDS",
+                     help="Seconds to wait in line for a PDF worker when all are busy, then exit 75 "
+                          "(env SIFTPDF_WAIT; 0: busy at once)."),
     )
     @functools.wraps(func)
     def wrapper(*args: Any, cache_dir: Path | None, no_cache: bool, caller_class: str, max_age: float,
-                cache_size: str, allow_private: bool, verbose: bool, read_options: ReadOptions,
+                cache_size: str, allow_private: bool, verbose: bool, wait: float, read_options: ReadOptions,
                 **kwargs: Any) -> Any:
-        set_cache(read_options, cache_dir, no_cache, caller_class, max_age, cache_size, allow_private, verbose)
+        set_cache(read_options, cache_dir, no_cache, caller_class, max_age, cache_size, allow_private, verbose,
+                  wait)
         return func(*args, read_options=read_options, **kwargs)
 
     return wrapper
