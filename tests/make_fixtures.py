@@ -227,29 +227,12 @@ def sample() -> bytes:
             "gauge upstream before you start: a storm an hour away raises the water quickly.",
         ]),
     ]
-    buf = io.BytesIO()
-    c = canvas.Canvas(buf, pagesize=A4)
-    c.setTitle("A Field Guide to Rivers")
-    for number, (heading, lines) in enumerate(sections, 1):
-        c.bookmarkPage(f"s{number}")
-        c.addOutlineEntry(heading, f"s{number}", level=0)
-        c.setFont("Helvetica-Bold", 15)
-        c.drawString(72, A4[1] - 72, heading)
-        c.setFont("Helvetica", 11)
-        y = A4[1] - 104
-        for line in lines:
-            c.drawString(72, y, line)
-            y -= 16
-        c.setFont("Helvetica", 9)
-        c.drawCentredString(A4[0] / 2, 40, f"A Field Guide to Rivers · {number}")
-        c.showPage()
-    c.save()
-    return buf.getvalue()
+    return article("A Field Guide to Rivers", sections)
 
 
 def article(title: str, sections: list[tuple[str, list[str]]]) -> bytes:
     """A document of one section a page (a bold heading, its lines, a footer), the outline
-    naming each section: the shape of sample(), for the documentation's other files."""
+    naming each section: the bundled sample and the documentation's other files."""
     buf = io.BytesIO()
     c = canvas.Canvas(buf, pagesize=A4)
     c.setTitle(title)
