@@ -258,8 +258,9 @@ class _Writer:
 
     def add(self, record: dict[str, Any]) -> None:
         if "meta" in record:
-            self.meta = {k: v for k, v in record["meta"].items() if k != "source"}
-            self.meta["source"] = None
+            # The source is the caller's name for the document, not part of it (kept in its
+            # place, so that a cache hit's meta reads in the order a fresh one does).
+            self.meta = {**record["meta"], "source": None}
         elif "page" in record:
             self.size += self.store.put_page(self.cls, self.sha, self.digest, record)
             self.numbers.append(int(record["page"]))
