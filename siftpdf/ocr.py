@@ -77,7 +77,11 @@ class PageText:
         return "\n".join(line.text for line in self.lines)
 
 
-class OcrUnavailable(RuntimeError):
+class OcrError(RuntimeError):
+    """The engine failed on a page (not: read nothing)."""
+
+
+class OcrUnavailable(OcrError):
     """No OCR engine is installed; the message names the install command."""
 
     def __init__(self) -> None:
@@ -122,7 +126,8 @@ def _tesseract() -> _Engine | None:
         from PIL import Image
 
         api.SetImage(Image.fromarray(gray))
-        api.Recognize()
+        if not api.Recognize():  # leptonica's allocations failed (the memory limit), or the image is bad
+            raise OcrError("tesseract could not read the page (out of memory?)")
         return _tesseract_lines(api.GetIterator(), tesserocr.RIL.TEXTLINE, tesserocr.RIL.WORD)
 
     return _Engine(EngineInfo("tesseract", version, langs), read)
@@ -138,7 +143,7 @@ def _tesseract_lines(iterator: Any, line_level: int, word_level: int) -> list[Li
         if head is not None and head.text:
             lines.append(Line(head.text, head.confidence, head.box, head.pixels, head.baseline, tuple(words)))
 
-    if iterator is None:
+    if iterator is None or iterator.Empty(word_level):  # a blank page: no words at all
         return lines
     while True:
         if iterator.IsAtBeginningOf(line_level):
