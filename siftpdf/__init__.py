@@ -10,6 +10,7 @@ The library API (the commands are a thin layer over it)::
         ...
     for match in siftpdf.grep("attention", "paper.pdf"):  # page-cited matches
         ...
+    siftpdf.extract_to(["a.pdf", "b.pdf"], "streams/")  # streams/a.jsonl, streams/b.jsonl
 
 Every PDF is parsed in a resource-limited child process unless ``in_process=True``. Errors are
 :class:`siftpdf.errors.SiftError` subclasses with a ``code``, an ``exit_code`` and a ``hint``.
@@ -26,10 +27,11 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
     from typing import Any
 
+    from .batch import Outcome
     from .docstream import Document
     from .sources import ReadOptions
 
-__all__ = ["extract", "open_doc", "grep", "read_options"]
+__all__ = ["extract", "extract_to", "open_doc", "grep", "read_options"]
 
 Source = str | os.PathLike[str] | None
 
@@ -49,14 +51,18 @@ def __getattr__(name: str) -> Any:
 def read_options(*, password: str | None = None, max_pages: int = 2000, deadline: float = 60.0,
                  memory_limit_mib: int = 2048, in_process: bool = False,
                  on_page: Callable[[int, int], None] | None = None, cache: bool = True,
-                 caller_class: str = "default", settings: Iterable[str] = (), raw: bool = False) -> ReadOptions:
+                 caller_class: str = "default", settings: Iterable[str] = (), raw: bool = False,
+                 wait: float | None = None) -> ReadOptions:
     """How PDFs are read: the child's limits, the password, a progress callback, the cache, and
     the organization settings (``settings`` as ``--set`` takes them, e.g.
     ``["organize.furniture=false", "output.evidence=true"]``; ``raw=True`` is ``--raw``).
 
     ``on_page(done, total)`` is called after each extracted page (a cache hit extracts
     nothing); ``in_process=True`` parses in this process without the child, for trusted input
-    only; ``cache=False`` neither reads nor writes the shared per-page cache.
+    only; ``cache=False`` neither reads nor writes the shared per-page cache. ``wait`` is how
+    many seconds an extraction may wait in the machine-wide pool's line for a worker (as the
+    command line's ``--wait``); by default it waits as the service does, at most 20 s in a
+    short line, and is :class:`siftpdf.errors.BusyError` beyond.
     """
     from .cache import CacheSettings, check_class
     from .runner import Limits
@@ -67,7 +73,7 @@ def read_options(*, password: str | None = None, max_pages: int = 2000, deadline
     return ReadOptions(limits=Limits(deadline=deadline, max_pages=max_pages, memory=memory_limit_mib << 20),
                        password=password, in_process=in_process, on_page=on_page,
                        cache=CacheSettings(enabled=cache, caller_class=check_class(caller_class)),
-                       organize=organize)
+                       organize=organize, wait=wait)
 
 
 def open_doc(source: Source = None, options: ReadOptions | None = None, **kwargs: Any) -> Document:
@@ -99,6 +105,26 @@ def extract(source: bytes | str | os.PathLike[str], options: ReadOptions | None 
         yield {"meta": doc.meta}
         yield from doc.pages()
         yield {"done": doc.done or {}}
+
+
+def extract_to(sources: Iterable[str | os.PathLike[str]], directory: str | os.PathLike[str], *,
+               output: str = "json", options: ReadOptions | None = None, **kwargs: Any) -> list[Outcome]:
+    """Extract each source into its own file in ``directory``, as ``siftpdf extract -o DIR``
+    does: ``a.pdf`` to ``a.jsonl`` (``output`` ``"text"``: ``a.txt``, ``"markdown"``: ``a.md``),
+    two at a time within the extraction pool, a finished file skipped (see
+    :mod:`siftpdf.batch`). Returns each source's :class:`siftpdf.batch.Outcome` (``state``
+    ``written``, ``skipped`` or ``failed`` with its ``error``) in the order given: one source's
+    failure never stops the others.
+    """
+    from pathlib import Path
+
+    from .batch import SUFFIXES, Batch, plan
+    from .errors import UsageError
+
+    if output not in SUFFIXES:
+        raise UsageError(f"output {output!r}: not one of {', '.join(SUFFIXES)}")
+    items = plan([os.fspath(source) for source in sources], Path(directory), output)
+    return Batch(items, output, options or read_options(**kwargs)).run()
 
 
 def grep(pattern: str, source: Source, *, ignore_case: bool | None = None, context: int = 1,

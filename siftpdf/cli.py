@@ -18,6 +18,8 @@ if TYPE_CHECKING:
     from typing import Any
 
 HELP_OPTIONS = ("-h", "--help")
+# Commands where -h means something else: grep's is --no-filename, as grep's and pdfgrep's.
+H_IS_NOT_HELP = frozenset({"grep"})
 COMMANDS = {
     "sniff": "siftpdf.commands.sniff",
     "extract": "siftpdf.commands.extract",
@@ -58,7 +60,7 @@ def _help(args: list[str]) -> int | None:
     (siftpdf/helptext.py, made by ``make docs``), when the terminal is as wide as click's
     widest help (80 columns), so the text is what click would print; else None."""
     if not (len(args) == 1 and args[0] in HELP_OPTIONS or
-            len(args) == 2 and args[0] in COMMANDS and args[1] in HELP_OPTIONS) or sys.stdout is None:
+            len(args) == 2 and args[0] in COMMANDS and args[1] in help_options(args[0])) or sys.stdout is None:
         return None
     if _columns() < 80:
         return None
@@ -83,6 +85,11 @@ def _help(args: list[str]) -> int | None:
         report(error, False)
         return error.exit_code
     return 0
+
+
+def help_options(command: str) -> tuple[str, ...]:
+    """The options that ask a command for its help."""
+    return ("--help",) if command in H_IS_NOT_HELP else HELP_OPTIONS
 
 
 def _columns() -> int:

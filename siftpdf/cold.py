@@ -4,11 +4,12 @@ the default extraction options, run without click.
 A cold one-page extraction is mostly start-up: click and its option machinery cost as much as
 the library's imports, and the extraction child, started first thing (:mod:`siftpdf.warm`),
 waits for its job until the command has been parsed. When a command line is one this module
-knows to run the same way (one local PDF; --no-cache, --max-pages, --cache-dir, -q, --cap and
-the output flags), it builds the same options and calls the same functions the click commands
+knows to run the same way (one local PDF; --no-cache, --max-pages, --cache-dir, --wait, -q,
+--cap and the output flags), it builds the same options and calls the same functions the click commands
 call (:mod:`siftpdf.commands.bodies`), and reports a failure as the click group does. With
---no-cache it gives the warm child its job at once (:func:`siftpdf.warm.send`), with a pool
-slot taken for it, before the library is imported; the runner then takes that child over.
+--no-cache it starts the warm child when a pool slot is free for it (taken for the job), and
+gives it its job at once (:func:`siftpdf.warm.send`), before the library is imported; the
+runner then takes that child over.
 
 Anything else (an option not listed here, a value click would refuse, stdin, a URL, a file
 that is not a PDF) returns None, having written nothing, and click runs the command.
@@ -21,7 +22,7 @@ from __future__ import annotations
 import os
 import sys
 
-from .quick import DEFAULT_CAP, DEFAULT_MAX_PAGES, _env, _is_class, _number, invoke, parse
+from .quick import DEFAULT_CAP, DEFAULT_MAX_PAGES, _env, _is_class, _number, _seconds, invoke, parse
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -35,10 +36,11 @@ _COMMON: dict[str, tuple[str, bool, Any]] = {
     "--no-cache": ("no_cache", False, True),
     "--max-pages": ("max_pages", True, None),
     "--cache-dir": ("cache_dir", True, None),
+    "--wait": ("wait", True, None),
+    "--cap": ("cap", True, None),
     **{f"--{name}": (f"as_{name}", False, True) for name in OUTPUTS},
 }
-_WITH_CAP = {**_COMMON, "--cap": ("cap", True, None)}
-OPTIONS = {"extract": _COMMON, "pages": _WITH_CAP, "map": _WITH_CAP}
+OPTIONS = {"extract": _COMMON, "pages": _COMMON, "map": _COMMON}
 # Environment variables of the commands' options that this path does not read: set, it declines.
 _DECLINE_ENV = ("SIFTPDF_PASSWORD", "SIFTPDF_CACHE_SIZE")
 
@@ -46,9 +48,12 @@ _DECLINE_ENV = ("SIFTPDF_PASSWORD", "SIFTPDF_CACHE_SIZE")
 # these equal to siftpdf.runner's): a warm child given another job is not used.
 DEFAULT_DEADLINE = 60.0  # the commands' defaults (siftpdf.commands.bodies reads them here)
 DEFAULT_MEMORY_MIB = 2048
+# Seconds a command waits in the extraction pool's line (--wait): long enough for a batch of
+# a few dozen documents (xargs -P) to be served in turn, short enough that a job behind a
+# stuck pool still ends (exit 75) while someone is there to read why.
+DEFAULT_WAIT = 600.0
 WORKERS = 2  # runner.Limits.workers
 CHUNK = 32  # extraction.CHUNK_PAGES
-SLOTS = 2  # pool.SLOTS
 # A larger PDF is not read ahead for an early job: the runner reads it (once) the usual way.
 EARLY_BYTES = 8 << 20
 
@@ -64,12 +69,18 @@ def job_words(max_pages: int) -> list[str]:
 class Plan:
     """A command line this path runs, read."""
 
-    def __init__(self, command: str, positional: list[str], output: str, cap: int, max_pages: int,
-                 no_cache: bool, quiet: bool, cache_dir: str | None, caller_class: str) -> None:
+    def __init__(self, command: str, positional: list[str], output: str, cap: int | None, max_pages: int,
+                 no_cache: bool, quiet: bool, cache_dir: str | None, caller_class: str, wait: float) -> None:
         self.command, self.positional, self.output, self.cap = command, positional, output, cap
         self.max_pages, self.no_cache, self.quiet = max_pages, no_cache, quiet
-        self.cache_dir, self.caller_class = cache_dir, caller_class
+        self.cache_dir, self.caller_class, self.wait = cache_dir, caller_class, wait
         self.source = positional[-1]
+
+    @property
+    def pool_dir(self) -> str:
+        from .cacheread import default_dir
+
+        return os.path.join(self.cache_dir or default_dir(), "pool")
 
 
 def answer(args: list[str]) -> int | None:
@@ -83,7 +94,7 @@ def answer(args: list[str]) -> int | None:
         return None
     from .warm import prestart
 
-    prestart(args)
+    prestart(args, plan.pool_dir)
     if plan.no_cache:
         _early(plan)
     return _run(plan)
@@ -91,8 +102,13 @@ def answer(args: list[str]) -> int | None:
 
 def _plan(command: str, positional: list[str], given: dict[str, Any]) -> Plan | None:
     max_pages = _number(given.get("max_pages", str(DEFAULT_MAX_PAGES)), 1)
-    cap = _number(given.get("cap", _env("SIFTPDF_CAP") or str(DEFAULT_CAP)), 200) if command != "extract" else 0
-    if max_pages is None or cap is None or len(positional) != (2 if command == "pages" else 1):
+    wait = _seconds(given.get("wait", _env("SIFTPDF_WAIT") or str(DEFAULT_WAIT)))
+    if "cap" in given:
+        cap = _number(given["cap"], 200)
+    else:  # extract's default is the whole document (its --cap reads no environment)
+        cap = None if command == "extract" else _number(_env("SIFTPDF_CAP") or str(DEFAULT_CAP), 200)
+    if max_pages is None or wait is None or (cap is None and (command != "extract" or "cap" in given)) \
+            or len(positional) != (2 if command == "pages" else 1):
         return None
     asked = [name for name in OUTPUTS if given.get(f"as_{name}")]
     env_output = os.environ.get("SIFTPDF_FORMAT", "").strip().lower()
@@ -105,7 +121,7 @@ def _plan(command: str, positional: list[str], given: dict[str, Any]) -> Plan | 
     if command == "pages" and not _is_range(positional[0]):
         return None
     return Plan(command, positional, (asked or [env_output or DEFAULT_OUTPUT[command]])[0], cap, max_pages,
-                bool(given.get("no_cache")), bool(given.get("quiet")), cache_dir, caller_class)
+                bool(given.get("no_cache")), bool(given.get("quiet")), cache_dir, caller_class, wait)
 
 
 def _is_folder(path: str | None) -> bool:
@@ -153,11 +169,11 @@ def _is_range(spec: str) -> bool:
 
 
 def _early(plan: Plan) -> None:
-    """Give the warm child (if one was started) its job now: the PDF read here, the options the
-    runner will ask for, a pool slot taken as the pool takes one. The runner takes that child
-    over when it asks for the same job and bytes; else the child is killed and it starts one."""
+    """Give the warm child (if one was started, with a pool slot taken for it) its job now: the
+    PDF read here, the options the runner will ask for. The runner takes that child over when
+    it asks for the same job and bytes; else the child is killed and it starts one."""
     if _env("SIFTPDF_CALLER_ID"):
-        return  # the caller's one-job lock comes before the slot: the pool's way then
+        return  # the caller's one-job lock comes first: the runner gives the child its job then
     from . import warm
 
     if warm._Warm.child is None:
@@ -171,10 +187,7 @@ def _early(plan: Plan) -> None:
         return  # the command reports it
     if len(data) > EARLY_BYTES:
         return
-    from .cacheread import default_dir
-
-    if warm.claim_slot(os.path.join(plan.cache_dir or default_dir(), "pool"), SLOTS):
-        warm.send(job_words(plan.max_pages), data)
+    warm.send(job_words(plan.max_pages), data)
 
 
 def _run(plan: Plan) -> int:
@@ -198,13 +211,13 @@ def _run(plan: Plan) -> int:
         from .cache import DEFAULT_MAX_AGE
 
         bodies.set_cache(options, cache_dir, plan.no_cache, plan.caller_class, DEFAULT_MAX_AGE,
-                         bodies.DEFAULT_CACHE_SIZE, False, False)
+                         bodies.DEFAULT_CACHE_SIZE, False, False, plan.wait)
         if plan.command == "extract":
-            bodies.extract(plan.source, plan.output, options)
+            bodies.extract(plan.source, plan.output, options, cap=plan.cap)
         elif plan.command == "pages":
-            bodies.pages(plan.positional[0], plan.source, plan.cap, plan.output, options)
+            bodies.pages(plan.positional[0], plan.source, plan.cap or DEFAULT_CAP, plan.output, options)
         else:
-            bodies.map_(plan.source, plan.cap, plan.output, options)
+            bodies.map_(plan.source, plan.cap or DEFAULT_CAP, plan.output, options)
 
     code = invoke(run, plan.output == "json", progress.close if progress is not None else None, cache_dir)
     code = _flush(code)

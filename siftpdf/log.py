@@ -1,4 +1,4 @@
-"""``-v`` log lines on stderr. For a ``restricted`` caller a line carries the outcome only:
+"""``--verbose`` log lines on stderr. For a ``restricted`` caller a line carries the outcome only:
 no host, URL, title, path or text (SPEC §8)."""
 
 from __future__ import annotations

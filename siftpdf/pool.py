@@ -5,10 +5,22 @@ a lock when its holder exits, however it exits, so a process killed while holdin
 it at once and nothing needs cleaning up.
 
 The pool rule: at most ``SLOTS`` extraction children at once per cache dir. A job holds one slot
-for each child it runs: it waits (in one of ``WAITING`` places, at most ``MAX_WAIT`` seconds) for
-its first slot, and takes a second one only when it is free at that moment, so a large document
-uses both cores when the machine is idle and never makes another job wait for its second child.
-A full queue or a wait over ``MAX_WAIT`` is :class:`BusyError` (exit 75). One job in flight per
+for each child it runs. It waits for its first slot in a line of places (``wait.0`` …
+``wait.N``), and takes a second one only when it is free at that moment and nobody is waiting,
+so a large document uses both cores when the machine is idle and never makes another job wait
+for its second child.
+
+The line is first come, first served (nearly): a job joins behind the last place held; each
+waiter moves up one place when the place in front of it frees, and the first ``SLOTS`` places
+take a slot when one frees. A waiter in front that does not move up into a free place passes
+for stuck and is passed (a stopped process keeps its place, not the line).
+
+How long a job waits, and how far back it may join, is its caller's: without a wait of its own
+(the service, the library) a job joins in the first ``WAITING`` places and waits at most
+``MAX_WAIT`` seconds, and a full line is busy at once (503 with Retry-After); the command line
+gives a wait of its own (``--wait``, default :data:`siftpdf.cold.DEFAULT_WAIT`) and may join
+anywhere in the ``QUEUE`` places, so a batch (``xargs -P 10``) queues instead of failing. Past
+the wait, or with the line full, the job is :class:`BusyError` (exit 75). One job in flight per
 caller id (``SIFTPDF_CALLER_ID``): a second concurrent one is busy at once.
 """
 
@@ -23,11 +35,23 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from .errors import BusyError, CallerBusyError
+from .warm import SLOTS
 
-SLOTS = 2
-WAITING = 4
-MAX_WAIT = 20.0
+__all__ = ["SLOTS", "WAITING", "MAX_WAIT", "QUEUE", "Pool", "flight", "flight_lock", "take_caller"]
+
+WAITING = 4  # places a job without a wait of its own may join at (the service's line)
+MAX_WAIT = 20.0  # and how long it waits
+# The whole line: places a job with a wait of its own (the command line) may join at. A waiting
+# job is a process holding its PDF's bytes: the line is bounded so a runaway batch (xargs -P 0)
+# is refused at once rather than filling the machine's memory.
+QUEUE = 32
 POLL = 0.05
+# The head of the line looks for a free slot this often: a slot left free is a core left idle
+# (two such processes, a few lock calls each: far less than what a child costs).
+HEAD_POLL = 0.01
+# A waiter whose place in front is held while the place in front of that stays free this long
+# passes the waiter between: it is stuck (a live one moves up within one poll).
+STUCK = 1.0
 
 
 class FileLock:
@@ -89,8 +113,9 @@ class Job:
         return len(self._slots)
 
     def add_slot(self) -> bool:
-        """A second child, only if a slot is free right now: never waited for."""
-        slot = self._pool._take_slot()
+        """A second child, only if a slot is free right now and no job waits for one: never
+        waited for, and never taken from the line."""
+        slot = self._pool._take_slot_if_nobody_waits()
         if slot is None:
             return False
         self._slots.append(slot)
@@ -145,13 +170,22 @@ def take_caller(cache_dir: Path, caller_id: str) -> FileLock | None:
 
 class Pool:
     def __init__(self, cache_dir: Path, slots: int = SLOTS, waiting: int = WAITING,
-                 max_wait: float = MAX_WAIT) -> None:
+                 max_wait: float = MAX_WAIT, wait: float | None = None) -> None:
+        """``wait`` is the caller's own wait (``--wait``): the job may then join anywhere in
+        the ``QUEUE`` places and waits that long; None is the service's line (``waiting``
+        places, ``max_wait`` seconds)."""
         self.cache_dir = cache_dir
         self.dir = pool_dir(cache_dir)
         self.slots, self.waiting, self.max_wait = slots, waiting, max_wait
+        self.wait = wait
+        if wait is not None:
+            self.waiting, self.max_wait = QUEUE, wait
 
     def _slot(self, index: int) -> FileLock:
         return FileLock(self.dir / f"slot.{index}")
+
+    def _place(self, index: int) -> FileLock:
+        return FileLock(self.dir / f"wait.{index}")
 
     def _take_slot(self) -> FileLock | None:
         for index in range(self.slots):
@@ -160,8 +194,23 @@ class Pool:
                 return lock
         return None
 
+    def _take_slot_if_nobody_waits(self) -> FileLock | None:
+        """A slot free now, unless a job waits for one: the places at the head of the line
+        are held while the slot is taken, so no waiter is passed."""
+        heads = []
+        try:
+            for index in range(self.slots):
+                place = self._place(index)
+                if not place.try_acquire():
+                    return None
+                heads.append(place)
+            return self._take_slot()
+        finally:
+            for place in heads:
+                place.release()
+
     def _claimed(self) -> FileLock | None:
-        """The slot the console's cold path took for this job before the pool was imported
+        """The slot the console took for this job before the pool was imported
         (:func:`siftpdf.warm.claim_slot`), if it was taken in this pool."""
         from .warm import take_slot
 
@@ -172,20 +221,13 @@ class Pool:
         lock._fd = claimed[1]
         return lock
 
-    def _take_waiting_place(self) -> FileLock | None:
-        for index in range(self.waiting):
-            lock = FileLock(self.dir / f"wait.{index}")
-            if lock.try_acquire():
-                return lock
-        return None
-
     @contextmanager
     def job(self, caller_id: str | None = None) -> Iterator[Job]:
-        """Hold a slot for one extraction job (waiting for it in the queue if need be)."""
+        """Hold a slot for one extraction job (waiting for it in the line if need be)."""
         caller = take_caller(self.cache_dir, caller_id) if caller_id else None
         job = Job(self, [])
         try:
-            job._slots.append(self._claimed() or self._take_slot() or self._wait_for_slot())
+            job._slots.append(self._claimed() or self._wait_for_slot())
             yield job
         finally:
             job.release()
@@ -193,41 +235,108 @@ class Pool:
                 caller.release()
 
     def _wait_for_slot(self) -> FileLock:
-        place = self._take_waiting_place()
-        if place is None:
-            raise BusyError("pdf workers busy")
+        end = time.monotonic() + self.max_wait
+        index, place = self._join()
         try:
-            end = time.monotonic() + self.max_wait
-            while time.monotonic() < end:
-                slot = self._take_slot()
-                if slot is not None:
-                    return slot
-                time.sleep(POLL)
-            raise BusyError("pdf workers busy")
+            gap_since: float | None = None  # when the place two ahead was first seen free
+            gave_up_warm = False
+            while True:
+                if index < self.slots:
+                    slot = self._take_slot()
+                    if slot is not None:
+                        return slot
+                moved = self._move_up(index, gap_since)
+                if moved is not None:
+                    place.release()
+                    index, place = moved
+                    gap_since = None
+                    continue
+                now = time.monotonic()
+                if now >= end:
+                    raise self._busy(full=False)
+                if index >= 2 and self._free(index - 2):
+                    gap_since = gap_since or now
+                else:
+                    gap_since = None
+                if not gave_up_warm:  # an idle child waiting in line is a child too many
+                    from .warm import discard
+
+                    discard()
+                    gave_up_warm = True
+                time.sleep(min(HEAD_POLL if index < self.slots else POLL * (index // self.slots), end - now))
         finally:
             place.release()
 
-    def status(self) -> dict[str, int]:
-        """How many slots and waiting places are held right now (by probing the locks)."""
-        return {"running": self._count("slot", self.slots), "waiting": self._count("wait", self.waiting)}
+    def _join(self) -> tuple[int, FileLock]:
+        """A place behind the last one held (or any free one, where the kernel's lock table
+        cannot be read); busy when this caller's part of the line is full."""
+        held = self._held("wait", QUEUE)
+        first = max(held) + 1 if held else 0
+        for index in range(first, self.waiting):
+            place = self._place(index)
+            if place.try_acquire():
+                return index, place
+        raise self._busy(full=True)
 
-    def _count(self, prefix: str, count: int) -> int:
+    def _move_up(self, index: int, gap_since: float | None) -> tuple[int, FileLock] | None:
+        """The place in front, when it is free; else the one in front of that, when it has
+        stayed free for ``STUCK`` seconds (since ``gap_since``): the waiter between has stopped."""
+        if index == 0:
+            return None
+        place = self._place(index - 1)
+        if place.try_acquire():
+            return index - 1, place
+        if gap_since is not None and time.monotonic() - gap_since >= STUCK:
+            place = self._place(index - 2)
+            if place.try_acquire():
+                return index - 2, place
+        return None
+
+    def _free(self, index: int) -> bool:
+        """Whether place ``index`` is free, read from the kernel's lock table without taking it
+        (taking it would stand in the way of the waiter moving into it); False where the table
+        cannot be read (no waiter is passed then)."""
         locked = _locked_inodes()
-        if locked is not None:  # read the kernel's table: probing could steal a place meanwhile
-            held = 0
-            for index in range(count):
+        if locked is None:
+            return False
+        try:
+            return os.stat(self.dir / f"wait.{index}").st_ino not in locked
+        except FileNotFoundError:
+            return True
+
+    def _busy(self, full: bool) -> BusyError:
+        if self.wait is None:
+            return BusyError("pdf workers busy")  # the service's answer: 503 with Retry-After
+        if full:
+            return BusyError(f"pdf workers busy ({self.waiting} jobs waiting already)")
+        if self.wait == 0:
+            return BusyError("pdf workers busy", hint="retry after 10 s, or wait in line: --wait SECONDS")
+        return BusyError(f"pdf workers busy (waited {self.wait:g} s in line)",
+                         hint="retry later, or wait longer: --wait SECONDS (env SIFTPDF_WAIT)")
+
+    def status(self) -> dict[str, int]:
+        """How many slots and waiting places are held right now."""
+        return {"running": len(self._held("slot", self.slots)), "waiting": len(self._held("wait", QUEUE))}
+
+    def _held(self, prefix: str, count: int) -> list[int]:
+        """The indexes of the ``prefix`` files held, read from the kernel's lock table (probing
+        could steal a place meanwhile); by probing where there is no such table."""
+        locked = _locked_inodes()
+        held = []
+        for index in range(count):
+            path = self.dir / f"{prefix}.{index}"
+            if locked is not None:
                 try:
-                    held += os.stat(self.dir / f"{prefix}.{index}").st_ino in locked
+                    if os.stat(path).st_ino in locked:
+                        held.append(index)
                 except FileNotFoundError:
                     pass
-            return held
-        held = 0
-        for index in range(count):
-            lock = FileLock(self.dir / f"{prefix}.{index}")
+                continue
+            lock = FileLock(path)
             if lock.try_acquire():
                 lock.release()
             else:
-                held += 1
+                held.append(index)
         return held
 
 

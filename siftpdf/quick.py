@@ -3,9 +3,10 @@ PDF, answered without click and without building options.
 
 A cache hit is mostly start-up: click, the option machinery and the library's imports cost
 several times what reading the pages does. When a command line is one this module knows to
-answer the same way (one local source, the default extraction options but for --max-pages,
-a handful of output options) and the cache knows the file as it is now (:meth:`siftpdf.cacheread.View.file`), the
-pages are written here with the same code the commands use (:func:`siftpdf.slices.write_text`,
+answer the same way (one local source, the default extraction options but for --max-pages
+and --wait, for which a hit never waits, a handful of output options) and the cache knows
+the file as it is now (:meth:`siftpdf.cacheread.View.file`), the pages are written here
+with the same code the commands use (:func:`siftpdf.slices.write_text`,
 :func:`siftpdf.search.write_matches`). Anything else (an option not listed here, a value
 click would refuse, an error before the first byte of output, a miss) returns None and the
 command runs the usual way, which then says what is wrong.
@@ -26,12 +27,15 @@ if TYPE_CHECKING:
 
     from .cacheread import View
 
-# The options answered here, as click spells them: name -> (key, takes a value, flag value).
+# The options answered here, as click spells them: name -> (key, takes a value, flag value);
+# an option whose flag value is APPEND may be given again, its values kept in a list.
+APPEND = "append"
 _COMMON: dict[str, tuple[str, bool, Any]] = {
     "--cap": ("cap", True, None),
     "-q": ("quiet", False, True), "--quiet": ("quiet", False, True),
     "--cache-dir": ("cache_dir", True, None),
     "--max-pages": ("max_pages", True, None),
+    "--wait": ("wait", True, None),  # a hit never waits: only checked, as click checks it
 }
 _PAGES = {**_COMMON, "--text": ("text", False, True), "--json": ("json", False, True)}
 _GREP = {
@@ -40,7 +44,25 @@ _GREP = {
     "-s": ("case", False, "sensitive"), "--case-sensitive": ("case", False, "sensitive"),
     "-m": ("max_count", True, None), "--max-count": ("max_count", True, None),
     "-C": ("context", True, None), "--context": ("context", True, None),
-    "--pages": ("pages", True, None), "--json": ("json", False, True),
+    "-A": ("after", True, None), "--after-context": ("after", True, None),
+    "-B": ("before", True, None), "--before-context": ("before", True, None),
+    "--pages": ("pages", True, None), "--page-range": ("pages", True, None), "--json": ("json", False, True),
+    "-e": ("regexps", True, APPEND), "--regexp": ("regexps", True, APPEND),
+    "-F": ("fixed", False, True), "--fixed-strings": ("fixed", False, True),
+    "-w": ("word", False, True), "--word-regexp": ("word", False, True),
+    "-x": ("line", False, True), "--line-regexp": ("line", False, True),
+    "-v": ("invert", False, True), "--invert-match": ("invert", False, True),
+    "-o": ("only", False, True), "--only-matching": ("only", False, True),
+    "-c": ("count", False, True), "--count": ("count", False, True),
+    "-p": ("page_count", False, True), "--page-count": ("page_count", False, True),
+    "-l": ("files_with", False, True), "--files-with-matches": ("files_with", False, True),
+    "-L": ("files_without", False, True), "--files-without-match": ("files_without", False, True),
+    "--silent": ("quiet", False, True),  # -q and --quiet: grep's quiet here (the click command's too)
+    "-H": ("with_filename", False, True), "--with-filename": ("with_filename", False, True),
+    "-h": ("with_filename", False, False), "--no-filename": ("with_filename", False, False),
+    "-Z": ("null", False, True), "--null": ("null", False, True),
+    "-n": ("page_number", False, True), "--page-number": ("page_number", False, True),
+    "--line-number": ("page_number", False, True),
 }
 OPTIONS = {"pages": _PAGES, "grep": _GREP}
 # Environment variables of the commands' options; one this path does not read declines it.
@@ -88,7 +110,10 @@ def parse(args: list[str], tables: dict[str, dict[str, tuple[str, bool, Any]]] |
             value = next(words, None)  # type: ignore[assignment]
             if value is None:
                 return None
-        given[key] = value
+        if flag == APPEND:
+            given.setdefault(key, []).append(value)
+        else:
+            given[key] = value
     return args[0], positional, given
 
 
@@ -99,6 +124,15 @@ def _number(text: str | None, least: int) -> int | None:
         return None
     value = int(text)
     return value if value >= least else None
+
+
+def _seconds(text: str | None) -> float | None:
+    """A number of seconds as click's FiniteFloatRange(min=0) takes it, or None to decline
+    (only plain decimals: click also takes signs, exponents and underscores, left to it)."""
+    if text is None or not text.isascii() or text.count(".") > 1 or not text.replace(".", "").isdigit():
+        return None
+    value = float(text)
+    return value if value != float("inf") else None
 
 
 def _env(name: str) -> str | None:
@@ -121,7 +155,11 @@ def answer(args: list[str]) -> int | None:
 def _answer(command: str, positional: list[str], given: dict[str, Any]) -> int | None:
     cap = _number(given.get("cap", _env("SIFTPDF_CAP") or str(DEFAULT_CAP)), 200)
     max_pages = _number(given.get("max_pages", str(DEFAULT_MAX_PAGES)), 1)
+    if command == "grep" and given.get("regexps"):  # -e: every argument is a source
+        positional = [given["regexps"], *positional]
     if cap is None or max_pages is None or len(positional) != 2 or sys.stdout is None:
+        return None
+    if ("wait" in given or _env("SIFTPDF_WAIT")) and _seconds(given.get("wait", _env("SIFTPDF_WAIT"))) is None:
         return None
     given["max_pages"] = max_pages
     source = positional[1]
@@ -229,14 +267,17 @@ def _pages(spec: str, source: str, cap: int, output: str, given: dict[str, Any])
     return _finish(run, output == "json")
 
 
-def _grep(pattern: str, source: str, cap: int, given: dict[str, Any]) -> int | None:
+def _grep(pattern: str | list[str], source: str, cap: int, given: dict[str, Any]) -> int | None:
     from .errors import SiftError
+    from .grepview import GrepSpec, GrepState, mode_of, split_patterns, use_color, write_source
     from .ranges import PageRange
-    from .search import GrepState, compile_pattern, page_filter, write_matches
+    from .search import compile_patterns, page_filter
 
     max_count = _number(given.get("max_count", "100"), 1)
     context = _number(given.get("context", "1"), 0)
-    if max_count is None or context is None:
+    before = _number(given.get("before", str(context)), 0)
+    after = _number(given.get("after", str(context)), 0)
+    if max_count is None or context is None or before is None or after is None:
         return None
     try:
         wanted = PageRange.parse(given["pages"]) if given.get("pages") else None
@@ -246,25 +287,30 @@ def _grep(pattern: str, source: str, cap: int, given: dict[str, Any]) -> int | N
     if found is None:
         return None
     try:  # compiled after the cache lookup: re2's import is for hits only
-        regex = compile_pattern(pattern, {"ignore": True, "sensitive": False}.get(given.get("case") or ""))
+        regex = compile_patterns(split_patterns(pattern if isinstance(pattern, list) else [pattern]),
+                                 {"ignore": True, "sensitive": False}.get(given.get("case") or ""),
+                                 bool(given.get("fixed")), bool(given.get("word")), bool(given.get("line")))
     except SiftError:
         return None
-    doc = _document(found, source, text_only=True, search=page_filter(regex))
+    invert = bool(given.get("invert"))
+    doc = _document(found, source, text_only=True, search=None if invert else page_filter(regex))
     if wanted:
         try:
             wanted.check(doc.extracted_count)
         except SiftError:
             doc.close()
             return None
+    as_json = bool(given.get("json"))
+    spec = GrepSpec(mode_of(given), before, after, invert, max_count, cap, as_json, bool(given.get("with_filename")),
+                    bool(given.get("null")), color=not as_json and use_color("auto", sys.stdout))
     state = GrepState()
 
     def run() -> int:
         with doc:
-            write_matches(doc, regex, wanted, context, max_count, cap, "", source, bool(given.get("json")), state,
-                          sys.stdout.write)
-        return 0 if state.matches else 1
+            write_source(doc, regex, wanted, spec, source, state, sys.stdout.write)
+        return 0 if state.selected else 1
 
-    return _finish(run, bool(given.get("json")))
+    return _finish(run, as_json)
 
 
 def _emit(record: dict[str, Any]) -> None:

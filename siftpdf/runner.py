@@ -355,11 +355,14 @@ def run_child(data: bytes, password: str | None = None, limits: Limits | None = 
         shards = limits.workers if count > limits.chunk else 1
         if early is not None and shards == 1:
             early.kill()  # the document fits one chunk after all
+            early.reap()  # gone before its slot is: the pool's children stay within its slots
             if slots is not None:
                 slots.drop_slot()
         if shards > 1 and early is None and slots is not None and not slots.add_slot():
-            # The first child skips the other shards' chunks: replace it by one that does all.
+            # The first child skips the other shards' chunks: replace it by one that does all
+            # (once it is gone: one slot, one child).
             first.kill()
+            first.reap()
             first = run.spawn(0, 1, outline=False)
             if run.read(first) is None:  # its meta: the one already yielded stands
                 raise run.failure(first)

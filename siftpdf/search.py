@@ -9,11 +9,8 @@ from .textview import page_text
 # a cache hit with this module and does without those imports.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Iterator
+    from collections.abc import Iterable, Iterator
     from typing import Any
-
-    from .docstream import Document
-    from .ranges import PageRange
 
 MAX_PATTERN_BYTES = 200
 WINDOW = 200  # characters shown around a match in a long line
@@ -45,19 +42,103 @@ class Line:
 
 def compile_pattern(pattern: str, ignore_case: bool | None = None) -> Any:
     """Compile with RE2. ``ignore_case=None`` is smart case: insensitive unless upper case is used."""
+    return compile_patterns([pattern], ignore_case)
+
+
+# A word character for -w, as grep's "letters, digits and the underscore", in any script (RE2's
+# \b knows ASCII only): letters, digits, combining marks, underscore. Never a newline, so a
+# page's search in multi-line mode does not join two lines.
+_NOT_WORD = r"[^\pL\pN\pM_\n]"
+_NOTHING = r"[^\x00-\x{10FFFF}]"  # an empty pattern list matches nothing (grep -f /dev/null)
+
+
+def compile_patterns(patterns: list[str], ignore_case: bool | None = None, fixed: bool = False,
+                     word: bool = False, line: bool = False) -> Any:
+    """Several patterns as one RE2 pattern that matches where any of them does (grep's -e, -f),
+    each at most :data:`MAX_PATTERN_BYTES`; ``fixed`` takes them as literal strings (-F),
+    ``line`` matches whole lines only (-x), else ``word`` whole words only (-w). Smart case
+    (``ignore_case=None``) is insensitive unless a pattern has upper case. A -w pattern is a
+    :class:`WordPattern`, whose matches are the word without the characters around it."""
     import re2
 
-    if len(pattern.encode("utf-8")) > MAX_PATTERN_BYTES:
-        raise UsageError(f"pattern over {MAX_PATTERN_BYTES} bytes")
+    for pattern in patterns:
+        if len(pattern.encode("utf-8")) > MAX_PATTERN_BYTES:
+            raise UsageError(f"pattern over {MAX_PATTERN_BYTES} bytes")
     if ignore_case is None:
-        ignore_case = not _has_upper(pattern)
+        ignore_case = not any(any(ch.isupper() for ch in p) if fixed else _has_upper(p) for p in patterns)
     options = re2.Options()
     options.log_errors = False
     options.case_sensitive = not ignore_case
+    parts = [re2.escape(p) for p in patterns] if fixed else list(patterns)
+    wrapped = len(parts) != 1 or word or line
+    if wrapped and not fixed:
+        for part in parts:  # each alone: "a)|(b" must not become valid inside "(?:...)"
+            _compile(re2, part, options)
+    body = _NOTHING if not parts else parts[0] if len(parts) == 1 else "|".join(f"(?:{p})" for p in parts)
+    if line:
+        return _compile(re2, f"^(?:{body})$", options)
+    if word:
+        return WordPattern(_compile(re2, f"(?:^|{_NOT_WORD})({body})(?:{_NOT_WORD}|$)", options))
+    return _compile(re2, body, options)
+
+
+def _compile(re2: Any, pattern: str, options: Any) -> Any:
     try:
         return re2.compile(pattern, options)
     except re2.error as exc:
         raise UsageError(f"bad pattern: {exc}") from None
+
+
+class Span:
+    """Where a -w pattern matched: the word, as a match object's start, end and span."""
+
+    __slots__ = ("_start", "_end")
+
+    def __init__(self, start: int, end: int) -> None:
+        self._start, self._end = start, end
+
+    def start(self) -> int:
+        return self._start
+
+    def end(self) -> int:
+        return self._end
+
+    def span(self) -> tuple[int, int]:
+        return self._start, self._end
+
+
+class WordPattern:
+    """A -w pattern. RE2 has no look-around, so the compiled pattern takes in the character
+    before and after the word (or a line's start or end); its group 1 is the word. Searches
+    answer the word's :class:`Span`; ``pattern`` and ``options`` are the compiled pattern's,
+    for the page filter."""
+
+    __slots__ = ("regex",)
+
+    def __init__(self, regex: Any) -> None:
+        self.regex = regex
+
+    @property
+    def pattern(self) -> str:
+        return str(self.regex.pattern)
+
+    @property
+    def options(self) -> Any:
+        return self.regex.options
+
+    def search(self, text: str, pos: int = 0) -> Span | None:
+        found = self.regex.search(text, pos)
+        return None if found is None else Span(found.start(1), found.end(1))
+
+    def finditer(self, text: str) -> Iterator[Span]:
+        pos = 0
+        while pos <= len(text):
+            found = self.search(text, pos)
+            if found is None:
+                return
+            yield found
+            # From the word's end: the character after it may start the next word's match.
+            pos = found.end() if found.end() > found.start() else found.end() + 1
 
 
 def _has_upper(pattern: str) -> bool:
@@ -96,59 +177,94 @@ def window(text: str, start: int, end: int, width: int = WINDOW) -> str:
     return ("…" if left else "") + text[left:right] + ("…" if right < len(text) else "")
 
 
-def grep_pages(pages: Iterable[dict[str, Any]], regex: Any, context: int = 1) -> Iterator[list[Line]]:
-    """Yield groups of lines: matches with ``context`` lines each side, within one page.
-
-    Adjacent or overlapping groups on a page merge, as grep's do.
-    """
+def grep_pages(pages: Iterable[dict[str, Any]], regex: Any, context: int = 1, before: int | None = None,
+               after: int | None = None, invert: bool = False) -> Iterator[list[Line]]:
+    """Yield groups of lines: the selected lines (those that match, or ``invert``: those that do
+    not) with ``before`` and ``after`` lines of context (``context`` each side unless given),
+    within one page. Adjacent or overlapping groups on a page merge, as grep's do."""
+    before = context if before is None else before
+    after = context if after is None else after
     page_filter = _page_filter(regex)
     for record in pages:
-        if record.get("status") != "text":
-            continue
-        text = page_text(record)
-        every: list[str] | None = None
-        matching_every = None
-        if page_filter is not None:
-            # One search per page instead of one per line: most pages do not match. On the
-            # UTF-8 bytes, which re2 searches as they are (a str costs its wrapper more than
-            # the search on a page): the same search, the same answer.
-            data = text.encode("utf-8")
-            if page_filter.search(data) is None:
-                continue
+        found = page_hits(record, regex, page_filter, invert)
+        if found is not None:
+            yield from _groups(record["page"], *found, before, after)
+
+
+class PageLines:
+    """A page's lines as grep sees them: the non-blank lines of its text (blank lines only
+    separate blocks of the text view), with their 1-based line numbers within the page."""
+
+    __slots__ = ("lines", "numbers")
+
+    def __init__(self, lines: list[str], numbers: list[int]) -> None:
+        self.lines, self.numbers = lines, numbers
+
+
+def page_hits(record: dict[str, Any], regex: Any, page_filter: Any, invert: bool = False,
+              ) -> tuple[PageLines, list[tuple[int, tuple[int, int] | None]]] | None:
+    """A page's lines and its selected ones, as (index, span of the first match, None when
+    ``invert``); None for a page that has no text, or none that matches (unless ``invert``)."""
+    if record.get("status") != "text":
+        return None
+    text = page_text(record)
+    every: list[str] | None = None
+    matching_every: set[int] | None = None
+    if page_filter is not None:
+        # One search per page instead of one per line: most pages do not match. On the
+        # UTF-8 bytes, which re2 searches as they are (a str costs its wrapper more than
+        # the search on a page): the same search, the same answer.
+        data = text.encode("utf-8")
+        if page_filter.search(data) is None:
+            if not invert:
+                return None
+            matching_every = set()
+        else:
             every = text.split("\n")
             matching_every = _matching_lines(data, page_filter)
             if matching_every is _EMPTY_MATCH:
                 matching_every = _matching_lines_of_text(text, every, page_filter)
-        every = every if every is not None else text.split("\n")
-        # Blank lines only separate blocks of the text view: context is the neighbouring text.
-        keep = [i for i, line in enumerate(every) if line.strip()]
-        lines = [every[i] for i in keep]
-        numbers = [i + 1 for i in keep]
-        matching = None if matching_every is None else {k for k, i in enumerate(keep) if i in matching_every}
-        group: list[Line] = []
-        last_shown = -1
-        for index, text in enumerate(lines):
-            if matching is not None and index not in matching:
-                continue
-            found = regex.search(text)
-            if not found:
-                continue
-            lo = max(0, index - context, last_shown + 1)
-            if group and lo > last_shown + 1:
-                yield group
-                group = []
-            for j in range(lo, index):
-                group.append(Line(record["page"], _short(lines[j]), False, numbers[j]))
-            group.append(Line(record["page"], window(text, found.start(), found.end()), True, numbers[index]))
-            last_shown = index
-            hi = min(len(lines) - 1, index + context)
-            for j in range(index + 1, hi + 1):
-                if (j in matching) if matching is not None else regex.search(lines[j]):
-                    break  # the next iteration shows it as a match
-                group.append(Line(record["page"], _short(lines[j]), False, numbers[j]))
-                last_shown = j
-        if group:
+    every = every if every is not None else text.split("\n")
+    keep = [i for i, line in enumerate(every) if line.strip()]
+    lines = PageLines([every[i] for i in keep], [i + 1 for i in keep])
+    hits: list[tuple[int, tuple[int, int] | None]] = []
+    for index, line in enumerate(lines.lines):
+        if matching_every is not None and keep[index] not in matching_every:
+            found = None
+        else:
+            found = regex.search(line)
+        if invert:
+            if found is None:
+                hits.append((index, None))
+        elif found is not None:
+            hits.append((index, (found.start(), found.end())))
+    return (lines, hits) if hits or invert else None
+
+
+def _groups(page: int, lines: PageLines, hits: list[tuple[int, tuple[int, int] | None]], before: int,
+            after: int) -> Iterator[list[Line]]:
+    """The groups of one page's selected lines with their context (see :func:`grep_pages`)."""
+    texts, numbers = lines.lines, lines.numbers
+    selected = {index for index, _ in hits}
+    group: list[Line] = []
+    last_shown = -1
+    for index, span in hits:
+        lo = max(0, index - before, last_shown + 1)
+        if group and lo > last_shown + 1:
             yield group
+            group = []
+        for j in range(lo, index):
+            group.append(Line(page, _short(texts[j]), False, numbers[j]))
+        text = texts[index]
+        group.append(Line(page, window(text, *span) if span else _short(text), True, numbers[index]))
+        last_shown = index
+        for j in range(index + 1, min(len(texts) - 1, index + after) + 1):
+            if j in selected:
+                break  # the next one is shown as selected
+            group.append(Line(page, _short(texts[j]), False, numbers[j]))
+            last_shown = j
+    if group:
+        yield group
 
 
 _EMPTY_MATCH: set[int] = set()
@@ -255,42 +371,3 @@ def _context(lines: list[Line]) -> list[Line]:
             break
         result.append(line)
     return result
-
-
-class GrepState:
-    """What `siftpdf grep` has written so far, over its sources: matching lines, characters
-    (for --cap) and groups (for the '--' between them)."""
-
-    def __init__(self) -> None:
-        self.matches = 0
-        self.chars = 0
-        self.groups = 0
-
-
-def write_matches(doc: Document, regex: Any, wanted: PageRange | None, context: int, max_count: int, cap: int,
-                  label: str, source: str, as_json: bool, state: GrepState, write: Callable[[str], object]) -> None:
-    """`siftpdf grep` over one document: its lines (after ``label``) or, ``as_json``, its match
-    records, written with ``write``, until ``max_count`` matches or ``cap`` characters in all."""
-    if wanted:
-        wanted.check(doc.extracted_count)
-    pages = (r for r in doc.pages() if wanted is None or r["page"] in wanted)
-    for group in grep_pages(pages, regex, context):
-        group = limit_matches(group, max_count - state.matches)
-        state.matches += sum(1 for line in group if line.is_match)
-        if as_json:
-            from .docstream import dumps
-
-            for match in match_records(group, source):
-                write(dumps({"match": match}) + "\n")
-        else:
-            text = ("--\n" if state.groups and context else "") + format_group(group, label)
-            if state.chars + len(text) > cap:
-                write(f"[output cut at --cap {cap} characters]\n")
-                state.matches = max(state.matches, 1)
-                state.chars = cap
-                return
-            state.chars += len(text)
-            write(text)
-        state.groups += 1
-        if state.matches >= max_count:
-            return

@@ -163,6 +163,7 @@ class ScrapeError(BaseModel):
     success: bool
     error: str
     code: str | None = None
+    hint: str | None = None
 
 
 def _errors(model: type[BaseModel]) -> dict[int | str, dict[str, Any]]:
@@ -254,6 +255,64 @@ class RequestMiddleware:
 
 
 ERROR_BODY_KEEP = 4096
+JSON_TYPE = b"application/json"
+ORIGINAL_TYPE = "siftpdf.content_type"  # the scope key keeping what the client said
+BROWSER_REFUSED = "siftpdf.browser_refused"
+
+
+class JsonBodies:
+    """Every body this service takes is JSON, so a POST body is read as JSON whatever its
+    Content-Type claims: ``curl -d`` sends a form type, other clients text/plain or nothing.
+
+    The one exception is a request that carries ``Origin``, as a browser's does: a web page may
+    send a form or text/plain POST to a loopback server without a CORS preflight (the CSRF that
+    FastAPI's strict content type guards against), so such a request must say
+    application/json, which a browser sends only after a preflight this server never grants."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: MutableMapping[str, Any], receive: Callable[[], Awaitable[Any]],
+                       send: Callable[[MutableMapping[str, Any]], Awaitable[None]]) -> None:
+        if scope["type"] == "http" and scope.get("method") in ("POST", "PUT", "PATCH"):
+            headers = scope.get("headers") or []
+            said = next((value for name, value in headers if name == b"content-type"), b"")
+            if not _is_json_type(said):
+                scope = dict(scope)
+                scope[ORIGINAL_TYPE] = said.decode("latin-1")
+                if any(name == b"origin" for name, _ in headers):
+                    scope[BROWSER_REFUSED] = True
+                else:
+                    scope["headers"] = [(n, v) for n, v in headers if n != b"content-type"] + \
+                        [(b"content-type", JSON_TYPE)]
+        await self.app(scope, receive, send)
+
+
+def _is_json_type(value: bytes) -> bool:
+    media = value.split(b";", 1)[0].strip().lower()
+    return media == JSON_TYPE or (media.startswith(b"application/") and media.endswith(b"+json"))
+
+
+def _body_problem(request: Request, errors: list[Any]) -> tuple[str, str] | None:
+    """When the body as a whole is wrong (not JSON, not an object, absent), a message and a
+    hint showing the request that works; None when only some fields are wrong."""
+    whole = next((e for e in errors if tuple(e.get("loc", ()))[:1] == ("body",)
+                  and (e.get("type") == "json_invalid" or len(e.get("loc", ())) == 1)), None)
+    if whole is None:
+        return None
+    example = '{"url": "https://example.com/paper.pdf"}'
+    hint = f"send one JSON object: curl -s {request.base_url}{request.url.path.lstrip('/')} -d '{example}'"
+    if request.scope.get(BROWSER_REFUSED):
+        said = request.scope.get(ORIGINAL_TYPE) or "none"
+        return (f"bad request: a request with an Origin header must send Content-Type: application/json "
+                f"(it sent {said})", f"from a web page, send Content-Type: application/json; from a shell, {hint}")
+    if whole.get("type") == "json_invalid":
+        position = whole["loc"][1] if len(whole["loc"]) > 1 else 0
+        detail = str(whole.get("ctx", {}).get("error", "invalid")).removesuffix(" at")
+        return f"bad request: the body is not JSON ({detail} at character {position})", hint
+    if whole.get("type") == "missing":
+        return "bad request: no JSON object in the body", hint  # empty, or null
+    return "bad request: the body is not a JSON object", hint
 
 
 def _internal_error(path: str, request_id: str) -> Response:
@@ -392,12 +451,19 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> Response:
-        problems = "; ".join(f"{'.'.join(str(p) for p in e.get('loc', ())[1:]) or 'body'}: {e.get('msg')}"
-                             for e in exc.errors()[:5])
+        errors = list(exc.errors())
+        problem = _body_problem(request, errors)
+        if problem is not None:
+            message, hint = problem
+        else:
+            message = "bad request: " + "; ".join(
+                f"{'.'.join(str(p) for p in e.get('loc', ())[1:]) or 'body'}: {e.get('msg')}" for e in errors[:5])
+            hint = None
         if request.url.path.startswith("/v2/"):
-            return _error_v2(400, f"bad request: {problems}", "usage")
-        return _error_v1(400, "usage", f"bad request: {problems}")
+            return _error_v2(400, message, "usage", hint)
+        return _error_v1(400, "usage", message, hint)
 
+    app.add_middleware(JsonBodies)
     app.add_middleware(RequestMiddleware, metrics=metrics, access_log=config.access_log)
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
@@ -424,9 +490,11 @@ def _sift_error_v1(error: SiftError) -> Response:
     return _error_v1(error.status, error.code, error.message, error.hint)
 
 
-def _error_v2(status: int, message: str, code: str | None = None) -> Response:
-    return JSONResponse({"success": False, "error": message, "code": code}, status_code=status,
-                        headers=_headers(status))
+def _error_v2(status: int, message: str, code: str | None = None, hint: str | None = None) -> Response:
+    body: dict[str, Any] = {"success": False, "error": message, "code": code}
+    if hint:
+        body["hint"] = hint
+    return JSONResponse(body, status_code=status, headers=_headers(status))
 
 
 def is_loopback(host: str) -> bool:

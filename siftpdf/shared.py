@@ -28,11 +28,12 @@ from .cacheread import file_stamp, slim
 from .docstream import Document, require_text
 from .errors import BusyError, FetchError, NotPdfError, SiftError
 from .log import Log
-from .pool import FileLock, Pool, flight_lock, take_caller
+from .pool import MAX_WAIT, FileLock, Pool, flight_lock, take_caller
 from .sources import ReadOptions, _with_source
 
-# A follower waits for the leader's download (≤120 s), its pool wait (≤20 s) and extraction.
-FLIGHT_MARGIN = 180.0
+# A follower waits for the leader's download (≤120 s), its wait in the pool's line and its
+# extraction (the deadline).
+FLIGHT_MARGIN = 160.0
 
 
 def _log(options: ReadOptions) -> Log:
@@ -55,7 +56,7 @@ def _view(directory: Path) -> View:
 
 
 def _flight_wait(options: ReadOptions) -> float:
-    return options.limits.deadline + FLIGHT_MARGIN
+    return options.limits.deadline + FLIGHT_MARGIN + (MAX_WAIT if options.wait is None else options.wait)
 
 
 def extract(data: bytes, options: ReadOptions) -> Generator[dict[str, Any], None, None]:
@@ -111,7 +112,7 @@ def _extract(data: bytes, options: ReadOptions) -> Generator[dict[str, Any], Non
     from .runner import run_child
 
     limits = options.limits
-    pool = Pool(options.cache.path)
+    pool = Pool(options.cache.path, wait=options.wait)
     waited = time.monotonic()
     try:
         with pool.job(options.caller_id) as job:

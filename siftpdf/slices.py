@@ -10,7 +10,8 @@ from .textview import page_renderer, render_page
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
+    from typing import Any
 
     from .docstream import Document
     from .ranges import PageRange
@@ -33,20 +34,23 @@ class Slice:
         self.with_text = False
 
 
-def take_pages(doc: Document, wanted: PageRange, cap: int, render: PageRenderer = render_page) -> Slice:
-    """Read ``wanted`` of ``doc`` until the limits; stop reading as soon as they are reached.
-    ``render`` writes a page in the view asked for (the text view, or Markdown)."""
+def take_pages(doc: Document, wanted: PageRange, cap: int, render: PageRenderer = render_page,
+               most: int | None = MAX_PAGES_PER_CALL, records: Iterable[dict[str, Any]] | None = None) -> Slice:
+    """Read ``wanted`` of ``doc`` (its ``records``, when given: its pages as the caller sees
+    them) until the limits, at most ``most`` pages (None: any number) and ``cap`` characters;
+    stop reading as soon as they are reached. ``render`` writes a page in the view asked for
+    (the text view, or Markdown)."""
     result = Slice()
     size = 0
     end = wanted.last(doc.extracted_count)
-    for record in doc.pages():
+    for record in doc.pages() if records is None else records:
         page = record["page"]
         if page > end:
             break
         if page not in wanted:
             continue
         text = render(record, not result.parts)
-        if len(result.parts) == MAX_PAGES_PER_CALL or size + len(text) > cap:
+        if len(result.parts) == most or size + len(text) > cap:
             if not result.parts:
                 result.parts, result.pages, result.cut_inside = [text], [page], page
             else:
@@ -72,10 +76,12 @@ def rest_of(wanted: PageRange, page: int, count: int) -> str:
 
 
 def write_text(doc: Document, wanted: PageRange, cap: int, label: str, output: str,
-               write: Callable[[str], object]) -> None:
+               write: Callable[[str], object], most: int | None = MAX_PAGES_PER_CALL,
+               records: Iterable[dict[str, Any]] | None = None) -> None:
     """`siftpdf pages`' text view, or its Markdown view (where the notes are escaped like any
-    text), written with ``write``; ``label`` names the source in the notes."""
-    taken = take_pages(doc, wanted, cap, page_renderer(output))
+    text), written with ``write``; ``label`` names the source in the notes. ``most`` and
+    ``records`` as :func:`take_pages` takes them (`extract --cap`: every page, up to the cap)."""
+    taken = take_pages(doc, wanted, cap, page_renderer(output), most, records)
     said = _escaper(output)
     if taken.cut_inside is not None:  # one page alone over the cap: give what fits
         write(taken.parts[0][:cap] + "\n")
@@ -85,8 +91,8 @@ def write_text(doc: Document, wanted: PageRange, cap: int, label: str, output: s
     write("".join(taken.parts))
     if taken.cut_before is not None:
         rest = rest_of(wanted, taken.cut_before, doc.extracted_count)
-        write(said(f"\n[cut before page {taken.cut_before}: at most {MAX_PAGES_PER_CALL} pages or --cap {cap} "
-                   f"characters per call; go on with: siftpdf pages {rest} {label}]\n"))
+        limits = f"at most {most} pages or --cap {cap} characters per call" if most else f"--cap {cap} characters"
+        write(said(f"\n[cut before page {taken.cut_before}: {limits}; go on with: siftpdf pages {rest} {label}]\n"))
     elif not taken.with_text:
         doc.drain()  # a document with no text layer at all is an error, not blank pages
 
@@ -100,6 +106,27 @@ def write_json(doc: Document, wanted: PageRange, emit: Callable[[dict[str, objec
             emit(record)
             returned += 1
     emit({"done": doc.done or {}})
+
+
+def write_capped_json(doc: Document, cap: int, emit: Callable[[dict[str, Any]], object],
+                      records: Iterable[dict[str, Any]] | None = None) -> None:
+    """`siftpdf extract --json --cap`: the meta, the page records in order while their lines
+    hold at most ``cap`` characters in all (a record is never cut inside), the done, which
+    says where the stream was cut (``cut``: the first page left out and the cap)."""
+    from .docstream import dumps
+
+    emit({"meta": doc.meta})
+    size, cut = 0, None
+    for record in doc.pages() if records is None else records:
+        size += len(dumps(record)) + 1
+        if size > cap:
+            cut = record["page"]
+            break
+        emit(record)
+    done = dict(doc.drain() or {})  # the whole document's diagnostics, as without the cap
+    if cut is not None:
+        done["cut"] = {"before_page": cut, "cap": cap}
+    emit({"done": done})
 
 
 def _escaper(output: str) -> Callable[[str], str]:

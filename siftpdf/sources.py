@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 import sys
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import asdict, dataclass, field, fields, is_dataclass
+from fnmatch import fnmatchcase
 from typing import IO, Any
 
 from .cache import CacheSettings
@@ -31,6 +34,9 @@ class ReadOptions:
     allow_private: bool = False
     verbose: bool = False
     caller_id: str | None = None
+    #: Seconds to wait in the extraction pool's line for a worker (the command line's
+    #: ``--wait``); None: the service's short line (:data:`siftpdf.pool.MAX_WAIT`, busy beyond).
+    wait: float | None = None
     #: Called as ``on_page(done, total)`` after each extracted page (total: pages to extract),
     #: so a caller can show progress; it must not write to stdout.
     on_page: Callable[[int, int], None] | None = None
@@ -70,7 +76,7 @@ class ReadOptions:
 
 # Fields of ReadOptions that do not change what a document extracts to (limits: only its
 # max_pages does, added explicitly; the password opens a document, it does not change it).
-_NOT_OUTPUT = frozenset({"limits", "password", "in_process", "cache", "allow_private", "verbose", "caller_id",
+_NOT_OUTPUT = frozenset({"limits", "password", "in_process", "cache", "allow_private", "verbose", "caller_id", "wait",
                          "on_page", "on_event", "first_page",
                          "last_page", "text_only", "search", "digest_name"})
 
@@ -234,3 +240,60 @@ def sniff_source(source: str | None) -> Sniffed:
             return sniff_bytes(read_head(handle))
     except OSError as exc:
         raise UsageError(f"{source}: {exc.strerror}") from None
+
+
+def find_documents(folder: str, follow_links: bool = False, include: tuple[str, ...] = (),
+                   exclude: tuple[str, ...] = (), exclude_dir: tuple[str, ...] = (),
+                   on_error: Callable[[str, str], None] | None = None) -> Iterator[str]:
+    """The PDFs and doc streams in ``folder`` and its folders, by name order, each found by
+    sniffing its first bytes, never by its name (grep -r). Links met on the way are followed
+    with ``follow_links`` (grep -R) and passed over without; other files (text, images, a
+    pipe) are passed over. ``include`` and ``exclude`` are globs of a file's name (exclude
+    wins), ``exclude_dir`` of a folder's. ``on_error(path, reason)`` hears of what could not
+    be listed or read."""
+    seen: set[tuple[int, int]] = set()
+
+    def walk(path: str) -> Iterator[str]:
+        try:
+            info = os.stat(path)
+            if (info.st_dev, info.st_ino) in seen:  # a link back up the tree (-R)
+                return
+            seen.add((info.st_dev, info.st_ino))
+            entries = sorted(os.scandir(path), key=lambda entry: entry.name)
+        except OSError as exc:
+            if on_error:
+                on_error(path, exc.strerror or str(exc))
+            return
+        for entry in entries:
+            try:
+                if entry.is_symlink() and not follow_links:
+                    continue
+                if entry.is_dir():
+                    if not any(fnmatchcase(entry.name, glob) for glob in exclude_dir):
+                        yield from walk(entry.path)
+                    continue
+                if not stat.S_ISREG(entry.stat().st_mode):
+                    continue
+            except OSError as exc:
+                if on_error:
+                    on_error(entry.path, exc.strerror or str(exc))
+                continue
+            if include and not any(fnmatchcase(entry.name, glob) for glob in include):
+                continue
+            if any(fnmatchcase(entry.name, glob) for glob in exclude):
+                continue
+            if _is_document(entry.path, on_error):
+                yield entry.path
+
+    yield from walk(folder)
+
+
+def _is_document(path: str, on_error: Callable[[str, str], None] | None) -> bool:
+    """Whether a file's first bytes are a PDF's or a doc stream's."""
+    try:
+        with open(path, "rb") as handle:
+            return sniff_bytes(read_head(handle)).kind in ("pdf", "docstream")
+    except OSError as exc:
+        if on_error:
+            on_error(path, exc.strerror or str(exc))
+        return False

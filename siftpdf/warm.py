@@ -12,18 +12,19 @@ The console's cold path (``siftpdf.cold``) may give the child its job at once (:
 with a pool slot taken for it (:func:`claim_slot`); the runner and the pool then take over
 the child (:func:`take`) and the slot (:func:`take_slot`) instead of starting or taking others.
 
-This module imports only ``os`` and ``sys`` (and fcntl and _thread for an early job): it runs
-before everything else.
+This module imports only ``os``, ``sys`` and ``_thread`` (built in, loaded at start-up), and
+fcntl for an early job: it runs before everything else.
 """
 
 from __future__ import annotations
 
+import _thread
 import os
 import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import IO
+    from typing import IO, Any
 
 # The commands whose SOURCE is parsed by an extraction child (a local PDF).
 COMMANDS = frozenset({"extract", "pages", "map", "grep", "digest"})
@@ -32,6 +33,10 @@ NO_CHILD = frozenset({"-h", "--help", "--in-process"})
 NO_CACHE = "--no-cache"
 SNIFF = 1024  # how far a PDF header may be from the start (as siftpdf.sniff looks)
 WARM_FLAG = "--warm"
+_TAKING = _thread.allocate_lock()
+# Extraction children at once per cache dir: the pool's rule (siftpdf.pool), kept here, in the
+# lightest module, for the console's early claim of a slot.
+SLOTS = 2
 
 
 def default_argv() -> list[str]:
@@ -44,8 +49,6 @@ class Spawned:
     (importing subprocess would cost the start-up this module saves)."""
 
     def __init__(self, pid: int, stdin: int, stdout: int, stderr: int) -> None:
-        import _thread
-
         self.pid = pid
         self.returncode: int | None = None
         self.stdin: IO[bytes] | None = os.fdopen(stdin, "wb")
@@ -105,7 +108,8 @@ def wanted(args: list[str], commands: frozenset[str] = COMMANDS) -> bool:
         return False
     rest = words[1:]
     options = rest[: rest.index("--")] if "--" in rest else rest
-    if any(word in NO_CHILD for word in options) or NO_CACHE not in options:
+    no_child = NO_CHILD - {"-h"} if words[0] == "grep" else NO_CHILD  # grep's -h: --no-filename
+    if any(word in no_child for word in options) or NO_CACHE not in options:
         return False
     return any(_is_pdf(word) for word in rest if word != "--" and not word.startswith("-"))
 
@@ -125,10 +129,16 @@ def _is_pdf(path: str) -> bool:
         os.close(fd)
 
 
-def prestart(args: list[str]) -> None:
-    """Start the warm child when ``args`` (the console's) will likely need one. Linux only
-    (the child must not inherit this process's descriptors: /proc/self/fd lists them)."""
+def prestart(args: list[str], pool_dir: str | None = None) -> None:
+    """Start the warm child when ``args`` (the console's) will likely need one and a pool
+    slot is free for it now (taken for the job: :func:`claim_slot`; ``pool_dir`` is the pool's
+    folder, found in ``args`` and the environment when not given). A job that will wait in the
+    pool's line starts its child when its turn comes: an idle child in line would be one child
+    too many. Linux only (the child must not inherit this process's descriptors: /proc/self/fd
+    lists them)."""
     if _Warm.child is not None or not sys.platform.startswith("linux") or not wanted(args):
+        return
+    if not claim_slot(pool_dir or _pool_dir(args), SLOTS):
         return
     argv = default_argv()
     try:
@@ -136,6 +146,23 @@ def prestart(args: list[str]) -> None:
     except OSError:
         return  # the runner starts its child the usual way
     _Warm.argv = argv
+
+
+def _pool_dir(args: list[str]) -> str:
+    """The pool folder of a command line: under its last --cache-dir, else the environment's
+    or the default cache dir (as click and siftpdf.cache read them)."""
+    directory = None
+    words = args[: args.index("--")] if "--" in args else args
+    for index, word in enumerate(words):
+        if word == "--cache-dir" and index + 1 < len(words):
+            directory = words[index + 1]
+        elif word.startswith("--cache-dir="):
+            directory = word.partition("=")[2]
+    if not directory:
+        from .cacheread import default_dir
+
+        directory = default_dir()
+    return os.path.join(directory, "pool")
 
 
 def _spawn(argv: list[str]) -> Spawned:
@@ -174,7 +201,13 @@ def _inherited() -> list[int]:
 def take(argv: list[str], data: bytes | None = None) -> tuple[Spawned, bytes | None] | None:
     """The warm child for a child that would be started as ``argv`` to read ``data``, with the
     job line that makes it that child, or None for that line when it was sent early (the child
-    has its PDF too); None when there is none, or it was started (or given a job) as another."""
+    has its PDF too); None when there is none, or it was started (or given a job) as another.
+    Threads of one batch (``extract -o DIR``) ask at once: one of them gets it."""
+    with _TAKING:
+        return _take(argv, data)
+
+
+def _take(argv: list[str], data: bytes | None) -> tuple[Spawned, bytes | None] | None:
     child, prefix, job = _Warm.child, _Warm.argv, _Warm.job
     if child is not None and job is not None and (argv != prefix + job or data != _Warm.data):
         discard()  # busy with another job: of no use here (and not to be left to run)
@@ -202,8 +235,6 @@ def send(job: list[str], data: bytes) -> bool:
     if child is None or _Warm.job is not None or child.stdin is None or \
             not all(word.isascii() and word.isprintable() and '"' not in word and "\\" not in word for word in job):
         return False
-    import _thread
-
     line = ("[" + ", ".join(f'"{word}"' for word in job) + "]\n").encode("ascii")
     _Warm.job, _Warm.data = list(job), data
     _thread.start_new_thread(feed, (child.stdin, line, data))
@@ -227,43 +258,71 @@ def feed(stdin: IO[bytes], prefix: bytes, data: bytes) -> None:
 
 def claim_slot(pool_dir: str, slots: int) -> bool:
     """Take a slot of the extraction pool at ``pool_dir`` now, as ``siftpdf.pool`` takes one
-    (an flock on ``slot.N``), for the job :func:`send` gives; the pool takes it over with
-    :func:`take_slot`. False when none is free: the pool waits for one the usual way."""
+    (an flock on ``slot.N``, while holding the places at the head of its line, so that no
+    waiting job is passed), for this command's job; the pool takes it over with
+    :func:`take_slot`. False when none is free or a job waits: the pool's line then."""
+    if _Warm.slot is not None:
+        return os.path.normpath(os.path.dirname(_Warm.slot[0])) == os.path.normpath(pool_dir)
     import fcntl
 
     try:
         os.makedirs(pool_dir, exist_ok=True)
     except OSError:
         return False
-    for index in range(slots):
-        path = os.path.join(pool_dir, f"slot.{index}")
-        try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-        except OSError:
-            return False
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
+    heads = []
+    try:
+        for index in range(slots):
+            fd = _try_lock(os.path.join(pool_dir, f"wait.{index}"), fcntl)
+            if fd is None:
+                return False  # a job is waiting: it comes first
+            heads.append(fd)
+        for index in range(slots):
+            path = os.path.join(pool_dir, f"slot.{index}")
+            fd = _try_lock(path, fcntl)
+            if fd is not None:
+                _Warm.slot = (path, fd)
+                return True
+        return False
+    finally:
+        for fd in heads:
             os.close(fd)
-            continue
-        _Warm.slot = (path, fd)
-        return True
-    return False
+
+
+def _try_lock(path: str, fcntl: Any) -> int | None:
+    """A descriptor of ``path`` holding its flock, or None when another holds it."""
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
 
 
 def take_slot(pool_dir: str) -> tuple[str, int] | None:
-    """The path and descriptor of the slot :func:`claim_slot` took in ``pool_dir``, if any."""
+    """The path and descriptor of the slot :func:`claim_slot` took in ``pool_dir``, if any (one
+    taken in another pool, by a wrong guess of the cache dir, is given back)."""
     slot = _Warm.slot
-    if slot is None or os.path.normpath(os.path.dirname(slot[0])) != os.path.normpath(pool_dir):
+    if slot is None:
         return None
     _Warm.slot = None
+    if os.path.normpath(os.path.dirname(slot[0])) != os.path.normpath(pool_dir):
+        os.close(slot[1])
+        return None
     return slot
 
 
 def discard() -> None:
-    """Kill the warm child (no job for it, or not the one it was given) and reap it."""
+    """Kill the warm child (no job for it, or not the one it was given) and reap it; give back
+    the pool slot claimed for it, unless the pool has taken it over."""
     child, _Warm.child = _Warm.child, None
     _Warm.job = _Warm.data = None
+    slot, _Warm.slot = _Warm.slot, None
+    if slot is not None:
+        os.close(slot[1])
     if child is None:
         return
     import signal

@@ -53,7 +53,7 @@ def three_page() -> bytes:
     return buf.getvalue()
 
 
-def scanned() -> bytes:
+def scanned(pages: int = 2) -> bytes:
     from PIL import Image, ImageDraw
     from reportlab.lib.utils import ImageReader
 
@@ -63,7 +63,7 @@ def scanned() -> bytes:
         draw.rectangle([80, y, 770, y + 14], fill=30)  # looks like lines of print, holds no text
     buf = io.BytesIO()
     c = canvas.Canvas(buf, pagesize=A4)
-    for _ in range(2):
+    for _ in range(pages):
         c.drawImage(ImageReader(image), 0, 0, width=A4[0], height=A4[1])
         c.showPage()
     c.save()
@@ -245,6 +245,94 @@ def sample() -> bytes:
         c.showPage()
     c.save()
     return buf.getvalue()
+
+
+def article(title: str, sections: list[tuple[str, list[str]]]) -> bytes:
+    """A document of one section a page (a bold heading, its lines, a footer), the outline
+    naming each section: the shape of sample(), for the documentation's other files."""
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=A4)
+    c.setTitle(title)
+    for number, (heading, lines) in enumerate(sections, 1):
+        c.bookmarkPage(f"s{number}")
+        c.addOutlineEntry(heading, f"s{number}", level=0)
+        c.setFont("Helvetica-Bold", 15)
+        c.drawString(72, A4[1] - 72, heading)
+        c.setFont("Helvetica", 11)
+        y = A4[1] - 104
+        for line in lines:
+            c.drawString(72, y, line)
+            y -= 16
+        c.setFont("Helvetica", 9)
+        c.drawCentredString(A4[0] / 2, 40, f"{title} · {number}")
+        c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
+def attention_paper() -> bytes:
+    """Fifteen pages standing in for the paper the README fetches (arXiv 1706.03762, also its
+    paper.pdf): attention heads, the optimizer, the learning rate, numbered tables."""
+    sections = [
+        ("1 Introduction", ["Recurrent models read a sequence one position at a time, which keeps",
+                            "training from running in parallel. We propose a model built on attention",
+                            "alone, with no recurrence, that trains faster and translates better."]),
+        ("2 Background", ["Convolutional models shorten the path between distant positions, but the",
+                          "number of operations still grows with the distance. Self-attention",
+                          "relates every position of a sequence to every other in one step."]),
+        ("3 Model Architecture", ["The encoder maps a sequence of symbols to a sequence of vectors; the",
+                                  "decoder then writes the output one symbol at a time. Both are stacks",
+                                  "of six identical layers with residual connections around each part."]),
+        ("3.1 Scaled Dot-Product Attention", ["The attention function compares a query with every key, scales the",
+                                              "products by the square root of the key size, and weights the values",
+                                              "by a softmax of the result."]),
+        ("3.2 Multi-Head Attention", ["Each attention head projects the queries, keys and values to a smaller",
+                                      "size and attends on its own; the heads are joined and projected again.",
+                                      "With eight heads the model attends to several subspaces at once."]),
+        ("3.3 Position-wise Feed-Forward Networks", [
+            "Every layer also holds a feed-forward network applied to each position",
+            "on its own: two linear maps with a rectified linear unit between them."]),
+        ("3.4 Positional Encoding", ["Since the model has no recurrence, the order of the sequence is added to",
+                                     "the embeddings as sines and cosines of different frequencies."]),
+        ("4 Why Self-Attention", ["Table 1 compares the layers by their cost per layer, the operations that",
+                                  "must run one after another, and the longest path between two positions.",
+                                  "A self-attention layer connects all positions in a constant number of steps."]),
+        ("5 Training", ["We trained on about four million sentence pairs, batched by length so that",
+                        "each batch held about twenty-five thousand source and target tokens."]),
+        ("5.3 Optimizer", ["We used the Adam optimizer with beta1 0.9, beta2 0.98 and epsilon 1e-9.",
+                           "The learning rate rose linearly for the first four thousand steps and then",
+                           "fell with the inverse square root of the step number."]),
+        ("6 Results", ["Table 2 shows the translation scores: the big model is better than every",
+                       "model reported before it, at a fraction of their training cost."]),
+        ("6.2 Model Variations", ["Table 3 varies the model: a single attention head is worse than eight,",
+                                  "and too many heads are worse too. Dropout helps against over-fitting."]),
+        ("7 Conclusion", ["The Transformer is the first sequence model built entirely on attention.",
+                          "We plan to apply it to images, audio and video."]),
+        ("References", ["[1] A layer normalization method. [2] Neural translation by joint alignment.",
+                        "[3] Long short-term memory. [4] Adam, a method for stochastic optimization."]),
+        ("Attention Visualizations", ["Figures of the attention of several heads in the fifth layer, following",
+                                      "long-distance dependencies in one sentence."]),
+    ]
+    return article("Attention Is All You Need", sections)
+
+
+def thesis(pages: int = 20) -> bytes:
+    """A thesis long enough for ``pages 14-16``, its learning rate chapter on page 15."""
+    sections = [(f"{n} Chapter {n}", [f"This is chapter {n} of the thesis.", FILLER[:80]]) for n in range(1, pages + 1)]
+    sections[14] = ("15 Tuning the learning rate", ["The learning rate was halved whenever the validation loss",
+                                                     "stopped falling for three epochs."])
+    return article("Learning to Read Rivers", sections)
+
+
+def book(pages: int = 40) -> bytes:
+    """A manual of some length whose chapters speak of interrupts (the grep examples' book.pdf)."""
+    sections = [(f"{n} Chapter {n}", [f"Chapter {n} of the manual.", FILLER[:80]]) for n in range(1, pages + 1)]
+    for n in (3, 17, 29):
+        sections[n - 1] = (f"{n} Interrupts, part {n}", [
+            "An interrupt stops the program at the next instruction; the handler runs,",
+            "then the program goes on where it stopped. Mask an interrupt while you",
+            "change the table of handlers."])
+    return article("A Manual of Small Machines", sections)
 
 
 # --- organization fixtures: what a user would notice if organization broke -----------------

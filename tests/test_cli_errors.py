@@ -60,7 +60,7 @@ USAGE = [
      "siftpdf grep --help"),
     (["grep", "x", "-C"], "grep: option '-C' requires an argument", "siftpdf grep --help"),
     (["extract", "--json=yes"], "extract: option '--json' does not take a value", "siftpdf extract --help"),
-    (["pages", "1", "a.pdf", "b.pdf"], "pages: got unexpected extra argument (b.pdf)", "siftpdf pages --help"),
+    (["sniff", "a.pdf", "b.pdf"], "sniff: got unexpected extra argument (b.pdf)", "siftpdf sniff --help"),
     (["cache", "info", "--frob"], "cache info: no such option: --frob", "siftpdf cache info --help"),
     (["cache", "wipe"], "cache: no such command 'wipe'", "siftpdf cache --help"),
 ]

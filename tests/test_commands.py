@@ -196,6 +196,41 @@ def test_extract_round_trips_through_a_stream(fixtures: Path, run_cli) -> None:
     assert text == run_cli("pages", "1-", input=stream.encode()).stdout
 
 
+def test_extract_cap_keeps_the_pages_that_fit_and_says_where_it_cut(fixtures: Path, run_cli) -> None:
+    """--cap on extract: the text view is pages' (whole pages, a note how to go on) over the
+    whole document (no 100-page limit); the doc stream keeps whole records whose lines fit
+    and says in done where it was cut; without --cap, and whatever SIFTPDF_CAP says, the
+    whole document."""
+    long_pdf = str(fixtures / "long.pdf")
+    text = run_cli("extract", "--text", "--cap", "5000", long_pdf).stdout
+    cut_at = int(text.split("[cut before page ")[1].split(":")[0])
+    assert text.endswith(f"[cut before page {cut_at}: --cap 5000 characters; go on with: "
+                         f"siftpdf pages {cut_at}- {long_pdf}]\n")
+    assert text == run_cli("pages", "1-", "--cap", "5000", long_pdf).stdout.replace(
+        "at most 100 pages or --cap 5000 characters per call", "--cap 5000 characters")
+    markdown = run_cli("extract", "--markdown", "--cap", "5000", long_pdf).stdout
+    assert "cut before page" in markdown and len(markdown) < 5400
+
+    whole = records(run_cli("extract", long_pdf, env={"SIFTPDF_CAP": "300"}).stdout)
+    assert len([r for r in whole if "page" in r]) == 40 and "cut" not in whole[-1]["done"]
+    capped = run_cli("extract", "--cap", "5000", long_pdf).stdout
+    lines = capped.splitlines()
+    kept = records(capped)
+    pages = [r["page"] for r in kept if "page" in r]
+    assert pages == list(range(1, len(pages) + 1)) and 0 < len(pages) < 40
+    assert sum(len(line) + 1 for line in lines[1:-1]) <= 5000
+    next_line = json.dumps(whole[len(pages) + 1], ensure_ascii=False, separators=(",", ":"))
+    assert sum(len(line) + 1 for line in lines[1:-1]) + len(next_line) + 1 > 5000
+    assert kept[-1]["done"]["cut"] == {"before_page": len(pages) + 1, "cap": 5000}
+    assert kept[-1]["done"]["pages_processed"] == 40  # the document's diagnostics, as without the cap
+    assert kept[:-1] == whole[:len(pages) + 1]
+
+
+def test_extract_cap_is_a_number_of_characters(fixtures: Path, run_cli) -> None:
+    result = run_cli("extract", "--cap", "10", str(fixtures / "three_page.pdf"))
+    assert result.exit_code == 2 and "--cap" in result.stderr
+
+
 def test_bad_stream_line_names_its_number(tmp_path: Path, fixtures: Path, run_cli) -> None:
     stream = run_cli("extract", str(fixtures / "three_page.pdf")).stdout.splitlines()
     stream[2] = "{broken"

@@ -218,7 +218,7 @@ def test_restricted_pages_are_invisible_to_the_default_class_and_its_logs_carry_
     url = server.server.url("/doc.pdf")
     server.server.routes["/doc.pdf"] = Route(three, etag='"v1"')
     restricted = {"SIFTPDF_CALLER_CLASS": "restricted"}
-    result = run_siftpdf("pages", "1-3", "-v", *OK, url, env=restricted)
+    result = run_siftpdf("pages", "1-3", "--verbose", *OK, url, env=restricted)
     assert result.returncode == 0, result.stderr
     assert "alpha quantum lighthouse" in result.stdout.decode()
     log = result.stderr.decode()
@@ -227,12 +227,12 @@ def test_restricted_pages_are_invisible_to_the_default_class_and_its_logs_carry_
                    "phrase", "title"):
         assert secret not in log, (secret, log)
     # Its own second read is a cache hit, logged as bare as the first ...
-    hit = run_siftpdf("pages", "2", "-v", *OK, url, env=restricted)
+    hit = run_siftpdf("pages", "2", "--verbose", *OK, url, env=restricted)
     assert hit.returncode == 0
     assert hit.stderr.decode().strip() == "siftpdf: pdf outcome=cached"
     assert (len(server.server.requests), child_log()) == (1, 1)
     # ... which the default class cannot see: it downloads and extracts for itself.
-    result = run_siftpdf("pages", "2", "-v", *OK, url)
+    result = run_siftpdf("pages", "2", "--verbose", *OK, url)
     assert "beta crimson harbor" in result.stdout.decode()
     assert (len(server.server.requests), child_log()) == (2, 2)
     # (and its log does name what it did: the restricted one was kept quiet on purpose)
@@ -240,7 +240,8 @@ def test_restricted_pages_are_invisible_to_the_default_class_and_its_logs_carry_
 
 
 def test_restricted_errors_do_not_name_the_host(server: Running) -> None:
-    result = run_siftpdf("fetch", "-v", server.server.url("/doc.pdf"), env={"SIFTPDF_CALLER_CLASS": "restricted"})
+    result = run_siftpdf("fetch", "--verbose", server.server.url("/doc.pdf"),
+                         env={"SIFTPDF_CALLER_CLASS": "restricted"})
     assert result.returncode == 8
     assert b"127.0.0.1" not in result.stderr and b"fetch refused" in result.stderr
 
@@ -323,3 +324,24 @@ def test_no_cache_downloads_and_extracts_every_time(server: Running, three: byte
         assert "gamma velvet mountain" in result.stdout.decode()
     assert (len(server.server.gets("/doc.pdf")), child_log()) == (2, 2)
     assert all("if-none-match" not in r.headers for r in server.server.requests)
+
+
+def test_fetch_takes_the_output_options_of_extract(server: Running, fixtures: Path) -> None:
+    """--json (the default), --text and --cap as extract has them (one body writes both)."""
+    long_pdf = fixtures / "long.pdf"
+    server.server.routes["/long.pdf"] = Route(long_pdf.read_bytes())
+    url = server.server.url("/long.pdf")
+    fetched = run_siftpdf("fetch", *OK, "--json", url)
+    assert fetched.returncode == 0, fetched.stderr
+    assert [r["page"] for r in records(fetched.stdout.decode()) if "page" in r] == list(range(1, 41))
+    for args in (["--text", "--cap", "3000"], ["--cap", "3000"]):
+        fetched = run_siftpdf("fetch", *OK, *args, url)
+        local = run_siftpdf("extract", *args, str(long_pdf))
+        assert fetched.returncode == local.returncode == 0, fetched.stderr
+        if "--text" in args:
+            assert fetched.stdout.decode() == local.stdout.decode().replace(str(long_pdf), url)
+            assert "[cut before page" in fetched.stdout.decode()
+        else:
+            got, want = records(fetched.stdout.decode()), records(local.stdout.decode())
+            assert got[-1]["done"]["cut"] == want[-1]["done"]["cut"]
+            assert [r for r in got if "page" in r] == [r for r in want if "page" in r]

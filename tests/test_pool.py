@@ -1,5 +1,7 @@
-"""The extraction pool across processes: 2 slots, 4 waiting places, one job per caller id,
-slots freed by the kernel when their holder dies. Real processes, real children."""
+"""The extraction pool across processes: 2 slots, a line of waiting places (4 for the service,
+the whole line for the command line's --wait), one job per caller id, slots freed by the kernel
+when their holder dies. Real processes, real children; the test process itself holds slots and
+places (flock files) where a job must find the pool busy."""
 
 from __future__ import annotations
 
@@ -7,15 +9,18 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import make_fixtures
 import pytest
+from children import Watch, at_once
 from conftest import run_siftpdf
 
-from siftpdf.pool import Pool
+from siftpdf.errors import BusyError
+from siftpdf.pool import QUEUE, SLOTS, WAITING, FileLock, Pool
 
 
 def _pdfs(tmp_path: Path, count: int) -> list[Path]:
@@ -70,30 +75,202 @@ def _wait_for(pool: Pool, running: int, waiting: int, timeout: float = 120.0) ->
     raise AssertionError(f"pool never reached {running} running / {waiting} waiting: {pool.status()}")
 
 
-def test_the_seventh_concurrent_job_is_busy_and_a_cache_hit_never_waits(
-        tmp_path: Path, own_cache: Path, jobs: Jobs) -> None:
-    docs = _pdfs(tmp_path, 8)
-    cached = docs[7]
-    assert run_siftpdf("pages", "1", str(cached)).returncode == 0
-    slow = {"SIFTPDF_TEST_CHILD_DELAY": "40"}  # each job holds its slot 40 s before its child starts
-    for doc in docs[:6]:
-        jobs.start("extract", str(doc), env=slow)
-    _wait_for(Pool(own_cache), running=2, waiting=4)
+@pytest.fixture
+def held(own_cache: Path) -> Iterator[Callable[..., list[FileLock]]]:
+    """Hold pool files (``slot.N``, ``wait.N``) from this process: a pool as busy as asked."""
+    locks: list[FileLock] = []
 
-    result = run_siftpdf("extract", str(docs[6]))
-    assert result.returncode == 75, result.stderr
-    assert result.stderr.decode().splitlines() == ["siftpdf: pdf workers busy", "hint: retry after 10 s"]
+    def hold(*names: str) -> list[FileLock]:
+        for name in names:
+            lock = FileLock(own_cache / "pool" / name)
+            assert lock.try_acquire(), name
+            locks.append(lock)
+        return locks
 
-    hit = run_siftpdf("pages", "1", str(cached))
+    yield hold
+    for lock in locks:
+        lock.release()
+
+
+WAIT_HINT = "hint: retry later, or wait longer: --wait SECONDS (env SIFTPDF_WAIT)"
+
+
+def test_ten_parallel_commands_on_ten_new_documents_all_succeed_two_children_at_a_time(
+        tmp_path: Path, own_cache: Path, jobs: Jobs, child_log) -> None:
+    """`ls *.pdf | xargs -P 10 -n 1 siftpdf pages 1` on a fresh cache: the line holds the eight
+    that find both slots taken, and no more than two children ever run at once (each child
+    sleeps a little, so that children of different jobs would overlap if the pool let them)."""
+    docs = _pdfs(tmp_path, 10)
+    slow = {"SIFTPDF_TEST_CHILD_SLEEP": "0.4"}
+    procs = [jobs.start("pages", "1", str(doc), env=slow) for doc in docs]
+    watch = Watch(lambda: [proc.pid for proc in procs])
+    outputs = [proc.communicate(timeout=300) for proc in procs]
+    peak = watch.stop()
+    for index, (proc, (out, err)) in enumerate(zip(procs, outputs, strict=True)):
+        assert proc.returncode == 0, err
+        assert f"Pool document number {index}." in out.decode()
+    assert child_log() == 10
+    assert peak == SLOTS, (peak, watch.samples)
+
+
+def test_a_full_service_line_is_busy_at_once(own_cache: Path, held) -> None:
+    """The service's answer (503 with Retry-After): two running, four waiting, the next busy."""
+    held(*(f"slot.{i}" for i in range(SLOTS)), *(f"wait.{i}" for i in range(WAITING)))
+    started = time.monotonic()
+    with pytest.raises(BusyError) as caught, Pool(own_cache).job():
+        pass
+    assert time.monotonic() - started < 1
+    assert (caught.value.message, caught.value.hint, caught.value.status) == (
+        "pdf workers busy", "retry after 10 s", 503)
+
+
+def test_the_command_line_queues_behind_the_service_line_and_a_cache_hit_never_waits(
+        tmp_path: Path, own_cache: Path, held) -> None:
+    docs = _pdfs(tmp_path, 2)
+    assert run_siftpdf("pages", "1", str(docs[1])).returncode == 0
+    held(*(f"slot.{i}" for i in range(SLOTS)), *(f"wait.{i}" for i in range(WAITING)))
+    result = run_siftpdf("extract", "--wait", "0.5", str(docs[0]))
+    assert result.returncode == 75
+    assert result.stderr.decode().splitlines() == ["siftpdf: pdf workers busy (waited 0.5 s in line)", WAIT_HINT]
+    hit = run_siftpdf("pages", "1", str(docs[1]))
     assert hit.returncode == 0, hit.stderr
-    assert "Pool document number 7." in hit.stdout.decode()
+    assert "Pool document number 1." in hit.stdout.decode()
+
+
+def test_the_whole_line_full_is_busy_at_once(own_cache: Path) -> None:
+    locks = [FileLock(own_cache / "pool" / f"slot.{i}") for i in range(SLOTS)]
+    locks += [FileLock(own_cache / "pool" / f"wait.{i}") for i in range(QUEUE)]
+    assert all(lock.try_acquire() for lock in locks)
+    try:
+        with pytest.raises(BusyError) as caught, Pool(own_cache, wait=600).job():
+            pass
+    finally:
+        for lock in locks:
+            lock.release()
+    assert caught.value.message == f"pdf workers busy ({QUEUE} jobs waiting already)"
+
+
+@pytest.mark.parametrize("args", [
+    ["extract", "{doc}"],  # the console's cold path
+    ["extract", "--no-cache", "{doc}"],  # the same, with the warm child it would start
+    ["extract", "--raw", "{doc}"],  # click's
+    ["pages", "1", "{doc}"],
+    ["map", "{doc}"],
+    ["grep", "Pool", "{doc}"],
+    ["digest", "-q", "which pool?", "{doc}"],
+])
+def test_every_extracting_command_waits_as_long_as_told_and_says_so(
+        tmp_path: Path, held, args: list[str]) -> None:
+    (doc,) = _pdfs(tmp_path, 1)
+    held(*(f"slot.{i}" for i in range(SLOTS)))
+    words = [word.format(doc=doc) for word in args]
+    started = time.monotonic()
+    result = run_siftpdf(*words[:1], "--wait", "1.5", *words[1:])
+    took = time.monotonic() - started
+    assert result.returncode == 75, result.stderr
+    assert result.stderr.decode().splitlines()[-2:] == ["siftpdf: pdf workers busy (waited 1.5 s in line)", WAIT_HINT]
+    assert 1.5 <= took < 30
+    by_env = run_siftpdf(*words, env={"SIFTPDF_WAIT": "0.5"})
+    assert by_env.returncode == 75
+    assert "siftpdf: pdf workers busy (waited 0.5 s in line)" in by_env.stderr.decode()
+
+
+def test_wait_zero_is_busy_at_once_with_a_hint(tmp_path: Path, held) -> None:
+    (doc,) = _pdfs(tmp_path, 1)
+    held(*(f"slot.{i}" for i in range(SLOTS)))
+    result = run_siftpdf("pages", "1", "--wait", "0", str(doc))
+    assert result.returncode == 75
+    assert result.stderr.decode().splitlines() == [
+        "siftpdf: pdf workers busy", "hint: retry after 10 s, or wait in line: --wait SECONDS"]
+
+
+@pytest.mark.parametrize("value", ["-1", "abc", "inf", "nan"])
+def test_a_wait_that_is_no_number_of_seconds_is_a_usage_error(tmp_path: Path, value: str) -> None:
+    (doc,) = _pdfs(tmp_path, 1)
+    for args, env in ((["pages", "1", "--wait", value, str(doc)], None),
+                      (["extract", str(doc)], {"SIFTPDF_WAIT": value})):
+        result = run_siftpdf(*args, env=env)
+        assert result.returncode == 2, result.stderr
+        assert b"wait" in result.stderr.lower()
+
+
+@pytest.mark.parametrize("args", [["extract", "{doc}"], ["extract", "--no-cache", "{doc}"],
+                                  ["pages", "--raw", "1", "{doc}"]])
+def test_a_new_job_does_not_pass_the_jobs_waiting_in_line(tmp_path: Path, held, args: list[str]) -> None:
+    """Both slots free, but the head of the line held (jobs about to take them): a newcomer
+    queues behind them instead of taking a slot first (nor does the cold path's early claim)."""
+    (doc,) = _pdfs(tmp_path, 1)
+    held(*(f"wait.{i}" for i in range(SLOTS)))
+    words = [word.format(doc=doc) for word in args]
+    result = run_siftpdf(*words[:1], "--wait", "2", *words[1:])
+    assert result.returncode == 75, result.stderr
+    assert "waited 2 s in line" in result.stderr.decode()
+
+
+def test_a_job_waiting_in_line_runs_no_child(tmp_path: Path, own_cache: Path, held, jobs: Jobs, child_log) -> None:
+    """Not even the warm child a --no-cache command starts when a slot is free for it."""
+    (doc,) = _pdfs(tmp_path, 1)
+    slots = held(*(f"slot.{i}" for i in range(SLOTS)))
+    proc = jobs.start("extract", "--no-cache", str(doc))
+    _wait_for(Pool(own_cache), running=SLOTS, waiting=1)
+    seen = Watch(lambda: [proc.pid])
+    time.sleep(1.5)
+    assert seen.stop() == 0 and at_once([proc.pid]) == 0
+    slots[0].release()
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+    assert b"Pool document number 0." in out
+    assert child_log() == 1
+
+
+def test_the_line_is_first_come_first_served(own_cache: Path, held) -> None:
+    """With one slot, jobs get it in the order they joined the line (threads of this process:
+    flock locks of two descriptors conflict even within a process)."""
+    pool = Pool(own_cache, slots=1, wait=60)
+    (slot,) = held("slot.0")
+    order: list[int] = []
+
+    def job(index: int) -> None:
+        with pool.job():
+            order.append(index)
+            time.sleep(0.1)
+
+    threads = []
+    for index in range(5):
+        threads.append(threading.Thread(target=job, args=(index,)))
+        threads[-1].start()
+        _wait_for(pool, running=1, waiting=index + 1)
+    slot.release()
+    for thread in threads:
+        thread.join(60)
+    assert order == [0, 1, 2, 3, 4]
+
+
+def test_a_stuck_waiter_does_not_hold_up_the_line(own_cache: Path, held) -> None:
+    """A waiter that never moves (a stopped process) keeps its place; the one behind it passes
+    it once a place ahead has stayed free (and then takes the slot that frees)."""
+    pool = Pool(own_cache, wait=30)
+    slots = held("slot.0", "slot.1", "wait.1")  # the stuck waiter holds place 1; place 0 is free
+    got: list[float] = []
+
+    def job() -> None:
+        with pool.job():
+            got.append(time.monotonic())
+
+    thread = threading.Thread(target=job)
+    thread.start()
+    _wait_for(pool, running=2, waiting=2)  # the stuck one, and the new one behind it
+    released = time.monotonic()
+    slots[0].release()
+    thread.join(60)
+    assert got and got[0] - released < 10
 
 
 def test_a_job_waits_in_the_queue_for_a_slot(tmp_path: Path, own_cache: Path, jobs: Jobs) -> None:
     docs = _pdfs(tmp_path, 3)
     holders = [jobs.start("extract", str(doc), env={"SIFTPDF_TEST_CHILD_DELAY": "10"}) for doc in docs[:2]]
     _wait_for(Pool(own_cache), running=2, waiting=0)
-    result = run_siftpdf("pages", "1", str(docs[2]))  # waits (≤20 s) and then runs
+    result = run_siftpdf("pages", "1", str(docs[2]))  # waits in line, and then runs
     assert result.returncode == 0, result.stderr
     for proc in holders:
         assert proc.wait(timeout=120) == 0
@@ -108,8 +285,8 @@ def test_a_process_killed_while_holding_a_slot_does_not_block_the_next_job(
     for proc in holders:
         jobs.kill(proc)
     assert pool.status() == {"running": 0, "waiting": 0}
-    # Were the slots still held, this job would wait 20 s and exit 75.
-    result = run_siftpdf("pages", "1", str(docs[2]))
+    # Were the slots still held, this job would wait its 5 s and exit 75.
+    result = run_siftpdf("pages", "1", "--wait", "5", str(docs[2]))
     assert result.returncode == 0, result.stderr
 
 
@@ -151,3 +328,25 @@ def test_a_small_document_holds_one_slot(fixtures: Path) -> None:
     assert pool.status()["running"] == 1
     assert [r["page"] for r in records if "page" in r] == [1, 2, 3]
     assert pool.status()["running"] == 0
+
+
+def test_a_large_document_takes_no_second_slot_from_a_job_waiting_for_one(
+        fixtures: Path, held, child_log) -> None:
+    held("wait.0")  # a job waits at the head of the line (both slots free, one about to be its)
+    result = run_siftpdf("extract", "--no-cache", str(fixtures / "long.pdf"))
+    assert result.returncode == 0, result.stderr
+    assert sum(1 for line in result.stdout.decode().splitlines() if line.startswith('{"page"')) == 40
+    log = Path(os.environ["SIFTPDF_TEST_CHILD_LOG"]).read_text().splitlines()
+    assert child_log() == 2 and log[-1].endswith("shard=0/1")  # one child does every page
+
+
+def test_the_library_waits_as_long_as_it_is_told(tmp_path: Path, held) -> None:
+    import siftpdf
+
+    (doc,) = _pdfs(tmp_path, 1)
+    held(*(f"slot.{i}" for i in range(SLOTS)))
+    started = time.monotonic()
+    with pytest.raises(BusyError) as caught:
+        list(siftpdf.extract(doc, wait=0.5))
+    assert 0.5 <= time.monotonic() - started < 15
+    assert caught.value.message == "pdf workers busy (waited 0.5 s in line)" and caught.value.exit_code == 75

@@ -119,3 +119,20 @@ def test_data_on_the_same_terminal_takes_the_bar_away(big_pdf: Path) -> None:
     before, marker, after = bytes(screen).partition(b"--- page 1990 ---")
     assert marker and BAR.search(before), "the bar shows while pages before the range are extracted"
     assert not BAR.search(after), "no bar is drawn over the text once it is being written"
+
+
+@pytest.mark.parametrize("quiet", [False, True])
+def test_fetch_shows_the_bar_and_quiet_takes_it_away(fixtures: Path, quiet: bool) -> None:
+    from httpserver import Route, Running
+
+    running = Running("127.0.0.1")
+    try:
+        running.server.routes["/long.pdf"] = Route((fixtures / "long.pdf").read_bytes())
+        # --cap: a stdout this test reads only at the end stays within a pipe's buffer
+        args = ["fetch", "--allow-private", "--no-cache", "--cap", "2000", *(["-q"] if quiet else []),
+                running.server.url("/long.pdf")]
+        stdout, screen, code = _run(args, {}, stderr_tty=True)
+    finally:
+        running.stop()
+    assert code == 0 and stdout.startswith(b'{"meta"')
+    assert (re.search(rb"\d+/40(?:\x1b\[[0-9;]*m)? pages", screen) is None) is quiet, screen[-300:]

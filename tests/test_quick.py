@@ -66,6 +66,8 @@ ANSWERED = [
     "grep --context=3 --max-count=4 the {long}",
     "grep -m 2 --ignore-case -s The {long}",
     "grep --max-pages 2000 -i the {three}",
+    "pages 2 --wait 5 {three}",
+    "grep --wait=0.5 velvet {three}",
 ]
 DECLINED = [
     "pages x {three}",
@@ -80,6 +82,9 @@ DECLINED = [
     "grep -m 0 a {three}",
     "grep -- -a {three}",
     "pages 1 --max-pages 0 {three}",
+    "pages 2 --wait x {three}",
+    "pages 2 --wait -1 {three}",
+    "grep --wait 1e3 velvet {three}",
 ]
 
 
@@ -105,6 +110,7 @@ def test_what_the_fast_path_does_not_answer_goes_to_click(cached: tuple[Path, Pa
 
 
 @pytest.mark.parametrize("env", [{"SIFTPDF_CAP": "300"}, {"SIFTPDF_FORMAT": "json"}, {"SIFTPDF_FORMAT": " Text "},
+                                 {"SIFTPDF_WAIT": "30"}, {"SIFTPDF_WAIT": "soon"},
                                  {"SIFTPDF_CAP": ""}, {"SIFTPDF_FORMAT": "bogus"}, {"SIFTPDF_CAP": "12"},
                                  {"SIFTPDF_PASSWORD": "x"}, {"SIFTPDF_CACHE_SIZE": "nonsense"},
                                  {"SIFTPDF_FORMAT": "markdown"}])
@@ -200,6 +206,12 @@ COLD_ANSWERED = [
     "extract --no-cache {three}",
     "extract --no-cache --text {three}",
     "extract --no-cache --markdown -q {long}",
+    "extract --no-cache --wait 30 {three}",
+    "extract --no-cache --cap 2000 {long}",
+    "extract --no-cache --text --cap=2000 {long}",
+    "extract --cap 2000 --markdown {long}",
+    "pages 2 --wait=0.5 {three}",
+    "map --no-cache --wait 0 {three}",
     "extract --no-cache --max-pages 2 {long}",
     "extract --json --no-cache --max-pages=1 {three}",
     "extract {three}",
@@ -248,6 +260,9 @@ COLD_DECLINED = [
     "--debug extract --no-cache {three}",
     "extract --no-cache -- {three}",
     "map --no-cache --cap 100 {three}",
+    "extract --no-cache --cap 100 {three}",
+    "extract --no-cache --wait 1e3 {three}",
+    "extract --no-cache --wait -1 {three}",
     "pages --no-cache x {three}",
     "pages --no-cache {three}",
     "extract --nope {three}",
@@ -306,6 +321,7 @@ def test_what_the_cold_path_does_not_answer_goes_to_click(fixtures: Path, tmp_pa
     ({"SIFTPDF_FORMAT": "bogus"}, False), ({"SIFTPDF_PASSWORD": "x"}, False), ({"SIFTPDF_CACHE_SIZE": "2G"}, False),
     ({"SIFTPDF_CALLER_CLASS": "bad class"}, False), ({"SIFTPDF_CALLER_CLASS": "restricted"}, True),
     ({"SIFTPDF_CALLER_ID": "someone"}, True), ({"SIFTPDF_CAP": "250"}, True), ({"SIFTPDF_CAP": "20"}, False),
+    ({"SIFTPDF_WAIT": "45.5"}, True), ({"SIFTPDF_WAIT": "-3"}, False), ({"SIFTPDF_WAIT": ""}, True),
 ])
 @pytest.mark.parametrize("command", [["extract", "--no-cache"], ["map"]])
 def test_the_cold_path_reads_the_environment_as_click_does(fixtures: Path, tmp_path: Path,
@@ -315,7 +331,7 @@ def test_the_cold_path_reads_the_environment_as_click_does(fixtures: Path, tmp_p
         monkeypatch.setenv(name, value)
     args = [*command, str(fixtures / "long.pdf")]
     fast = _cold_run(args, tmp_path / "fast")
-    assert fast[3] is not (answered or ("SIFTPDF_CAP" in env and command[0] == "extract"))  # extract has no cap
+    assert fast[3] is not (answered or ("SIFTPDF_CAP" in env and command[0] == "extract"))  # not extract's cap
     assert fast[:3] == _cold_run(args, tmp_path / "slow", via_click=True)[:3]
 
 
@@ -332,7 +348,6 @@ def test_the_early_job_is_the_runners(monkeypatch: pytest.MonkeyPatch) -> None:
     from siftpdf import cold, runner
     from siftpdf.commands import bodies
     from siftpdf.extraction import CHUNK_PAGES
-    from siftpdf.pool import SLOTS
 
     asked: list[list[str]] = []
 
@@ -345,7 +360,7 @@ def test_the_early_job_is_the_runners(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(RuntimeError):
         list(runner.run_child(b"%PDF-1.4", limits=limits, evidence=True))
     assert asked[0] == runner.child_argv() + cold.job_words(7)
-    assert (cold.WORKERS, cold.CHUNK, cold.SLOTS) == (runner.Limits().workers, CHUNK_PAGES, SLOTS)
+    assert (cold.WORKERS, cold.CHUNK) == (runner.Limits().workers, CHUNK_PAGES)
     assert (cold.DEFAULT_DEADLINE, cold.DEFAULT_MEMORY_MIB) == (bodies.DEFAULT_DEADLINE, bodies.DEFAULT_MEMORY_MIB)
 
 

@@ -22,6 +22,7 @@ def _json_outputs(fixtures: Path, run_cli) -> dict[str, str]:
     return {
         "extract": run_cli("extract", outline).stdout,
         "extract --json": run_cli("extract", "--json", three).stdout,
+        "extract --cap": run_cli("extract", "--cap", "2000", str(fixtures / "long.pdf")).stdout,
         "pages --json": run_cli("pages", "--json", "2-3", three).stdout,
         "grep --json": run_cli("grep", "--json", "phrase", three).stdout,
         "map --json": run_cli("map", "--json", outline).stdout,
@@ -53,6 +54,10 @@ def test_schema_rejects_what_breaks_the_contract(validator) -> None:
     assert not validator.is_valid({"meta": {"format": 2}})
     assert not validator.is_valid({"error": {"code": "oops", "status": 500, "message": "", "hint": None}})
     assert not validator.is_valid({"engine_status": {"siftpdf": "1", "engines": []}})  # no memory_limit, cache
+    done = {"pages_processed": 1, "pages_failed": 0, "page_limit_reached": False, "clipped_chars": 0,
+            "unmapped_chars": 0, "elapsed_ms": 1}
+    assert validator.is_valid({"done": {**done, "cut": {"before_page": 2, "cap": 2000}}})
+    assert not validator.is_valid({"done": {**done, "cut": {"before_page": 0, "cap": 2000}}})
 
 
 def test_doc_stream_order(fixtures: Path, run_cli) -> None:

@@ -6,6 +6,7 @@ caller classes, the Firecrawl SDK, metrics and a clean SIGTERM.
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import signal
@@ -334,7 +335,7 @@ def test_scrape_max_age_zero_revalidates_with_a_304(upstream: Running, serve: An
 
 def test_restricted_caller_is_partitioned_and_logs_outcome_only(upstream: Running, serve: Any, three: bytes,
                                                                 tmp_path: Path, child_log) -> None:
-    server = serve("--tokens", str(_tokens(tmp_path)), "-v")
+    server = serve("--tokens", str(_tokens(tmp_path)), "--verbose")
     upstream.server.routes["/doc.pdf"] = Route(three)
     url = upstream.server.url("/doc.pdf")
     assert server.fetch({"url": url}, token="rita").status_code == 200
@@ -440,6 +441,71 @@ def test_healthz_openapi_and_bad_bodies(serve: Any) -> None:
     _error(server.fetch({"url": "http://x", "mode": "fancy"}), 400, "usage")
     response = httpx.post(server.base + "/v1/fetch", content=b"{not json", headers={"content-type": "application/json"})
     _error(response, 400, "usage")
+
+
+def _raw_post(base: str, path: str, body: bytes, headers: dict[str, str]) -> tuple[int, dict[str, Any]]:
+    """A POST with exactly these headers (http.client adds no Content-Type of its own)."""
+    parts = httpx.URL(base)
+    connection = http.client.HTTPConnection(parts.host, parts.port, timeout=120)
+    try:
+        connection.request("POST", path, body=body, headers=headers)
+        response = connection.getresponse()
+        return response.status, json.loads(response.read())
+    finally:
+        connection.close()
+
+
+@pytest.mark.parametrize("content_type", ["application/x-www-form-urlencoded", None, "text/plain; charset=utf-8"])
+def test_a_json_body_is_read_whatever_its_content_type(upstream: Running, serve: Any, three: bytes,
+                                                         content_type: str | None) -> None:
+    """What `curl -s localhost:8765/v1/fetch -d '{...}'` sends (a form type), a client that
+    sends none, and text/plain: the body is JSON, and both JSON routes read it."""
+    server = serve("--no-auth")
+    upstream.server.routes["/doc.pdf"] = Route(three)
+    headers = {"Content-Type": content_type} if content_type else {}
+    body = json.dumps({"url": upstream.server.url("/doc.pdf"), "pages": "2"}).encode()
+    status, answer = _raw_post(server.base, "/v1/fetch", body, headers)
+    assert status == 200, answer
+    assert answer["pdf"]["returned"] == [2, 2] and "--- page 2 ---" in answer["content"]
+    status, answer = _raw_post(server.base, "/v2/scrape", body, headers)
+    assert status == 200 and answer["success"] is True, answer
+    assert answer["data"]["metadata"]["totalPages"] == 3
+
+
+@pytest.mark.parametrize(("body", "message"), [
+    (b'{"url": "http://x/doc.pdf"', "the body is not JSON (Expecting ',' delimiter at character 26)"),
+    (b"url=http://x/doc.pdf", "the body is not JSON (Expecting value at character 0)"),
+    (b'["http://x/doc.pdf"]', "the body is not a JSON object"),
+    (b"", "no JSON object in the body"),
+    (b"null", "the body is not a JSON object"),
+])
+def test_a_body_that_is_not_a_json_object_says_how_to_send_one(serve: Any, body: bytes, message: str) -> None:
+    server = serve("--no-auth")
+    form = {"Content-Type": "application/x-www-form-urlencoded"}
+    status, answer = _raw_post(server.base, "/v1/fetch", body, form)
+    error = answer["error"]
+    assert status == 400 and error["code"] == "usage" and error["message"] == f"bad request: {message}"
+    assert error["hint"] == (f"send one JSON object: curl -s {server.base}/v1/fetch "
+                             """-d '{"url": "https://example.com/paper.pdf"}'""")
+    status, answer = _raw_post(server.base, "/v2/scrape", body, form)
+    assert status == 400 and answer["success"] is False and answer["code"] == "usage"
+    assert answer["error"] == f"bad request: {message}" and f"curl -s {server.base}/v2/scrape -d" in answer["hint"]
+
+
+def test_a_web_page_cannot_post_without_saying_json(upstream: Running, serve: Any, three: bytes) -> None:
+    """A browser sends a text/plain or form POST cross-site without a preflight; with its
+    Origin header such a request is refused before anything is fetched."""
+    server = serve("--no-auth")
+    upstream.server.routes["/doc.pdf"] = Route(three)
+    body = json.dumps({"url": upstream.server.url("/doc.pdf")}).encode()
+    status, answer = _raw_post(server.base, "/v1/fetch", body,
+                               {"Content-Type": "text/plain", "Origin": "https://example.com"})
+    assert status == 400
+    assert "must send Content-Type: application/json (it sent text/plain)" in answer["error"]["message"]
+    assert upstream.server.gets("/doc.pdf") == []
+    status, answer = _raw_post(server.base, "/v1/fetch", body,
+                               {"Content-Type": "application/json", "Origin": "https://example.com"})
+    assert status == 200, answer  # a browser sends this only after a CORS preflight, never granted here
 
 
 def test_sigterm_during_a_slow_extraction_finishes_it_and_leaves_no_child(upstream: Running, serve: Any,

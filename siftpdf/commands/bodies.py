@@ -10,19 +10,19 @@ from __future__ import annotations
 import os
 import sys
 
-from ..cold import DEFAULT_DEADLINE, DEFAULT_MEMORY_MIB
+from ..cold import DEFAULT_DEADLINE, DEFAULT_MEMORY_MIB, DEFAULT_WAIT
 from ..quick import DEFAULT_CAP, DEFAULT_MAX_PAGES, options_name
 from .progress import PageProgress, before_output
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
     from pathlib import Path
     from typing import Any
 
     from ..sources import ReadOptions
 
-__all__ = ["DEFAULT_CAP", "DEFAULT_DEADLINE", "DEFAULT_MAX_PAGES", "DEFAULT_MEMORY_MIB", "options_name"]
+__all__ = ["DEFAULT_CAP", "DEFAULT_DEADLINE", "DEFAULT_MAX_PAGES", "DEFAULT_MEMORY_MIB", "DEFAULT_WAIT", "options_name"]
 DEFAULT_CACHE_SIZE = "1G"
 
 
@@ -44,7 +44,7 @@ def read_options(max_pages: int, deadline: float, memory_limit: int, password: s
 
 
 def set_cache(options: ReadOptions, cache_dir: Path | None, no_cache: bool, caller_class: str, max_age: float,
-              cache_size: str, allow_private: bool, verbose: bool) -> None:
+              cache_size: str, allow_private: bool, verbose: bool, wait: float) -> None:
     """How a call shares the cache, the pool and the network."""
     from ..cache import CacheSettings, check_class, parse_size
 
@@ -53,6 +53,7 @@ def set_cache(options: ReadOptions, cache_dir: Path | None, no_cache: bool, call
     options.allow_private = allow_private
     options.verbose = verbose
     options.caller_id = os.environ.get("SIFTPDF_CALLER_ID") or None
+    options.wait = wait
 
 
 def out(text: str) -> None:
@@ -69,34 +70,60 @@ def emit(record: dict[str, Any]) -> None:
     write_record(sys.stdout, record)
 
 
+def _out_flushed(text: str) -> None:
+    """Write a record's line to stdout and flush: a reader downstream sees each page at once."""
+    out(text)
+    sys.stdout.flush()
+
+
+class Output:
+    """Where a command's results go: stdout, text (:meth:`text`) and JSON Lines records
+    (:meth:`record`). One of several sources writes through a subclass that names its source
+    (:class:`siftpdf.commands.several.Labelled`)."""
+
+    def text(self, text: str) -> None:
+        out(text)
+
+    def record(self, record: dict[str, Any]) -> None:
+        emit(record)
+
+
+STDOUT = Output()
+
+
 def source_label(source: str | None) -> str:
     return "-" if source in (None, "-") else str(source)
 
 
 def extract(source: str | None, output: str, options: ReadOptions,
-            save_render: Callable[[dict[str, Any]], None] | None = None) -> None:
-    """siftpdf extract: the doc stream (or its text or Markdown view) of SOURCE."""
+            save_render: Callable[[dict[str, Any]], None] | None = None, cap: int | None = None) -> None:
+    """siftpdf extract (and fetch): the doc stream (or its text or Markdown view) of SOURCE;
+    with ``cap``, only the pages that fit in that many characters, and where it was cut."""
+    from ..docstream import write_document
     from ..sources import open_source
 
     with open_source(source, options) as doc:
-        if output != "json":
-            from ..textview import page_renderer
-
-            render_page = page_renderer(output)
-            for index, record in enumerate(doc.pages()):
-                if save_render is not None:
-                    save_render(record)
-                out(render_page(record, index == 0))
+        if cap is None:
+            write_document(doc, output, _out_flushed if output == "json" else out, save_render)
             return
-        emit({"meta": doc.meta})
-        for record in doc.pages():
-            if save_render is not None:
-                save_render(record)
-            emit(record)
-        emit({"done": doc.done or {}})
+        from ..ranges import PageRange
+        from ..slices import write_capped_json, write_text
+
+        records = doc.pages() if save_render is None else _saving(doc.pages(), save_render)
+        if output == "json":
+            write_capped_json(doc, cap, emit, records)
+        else:
+            write_text(doc, PageRange.parse("1-"), cap, source_label(source), output, out, None, records)
 
 
-def pages(page_range: str, source: str | None, cap: int, output: str, options: ReadOptions) -> None:
+def _saving(records: Iterator[dict[str, Any]], save: Callable[[dict[str, Any]], None]) -> Iterator[dict[str, Any]]:
+    for record in records:
+        save(record)
+        yield record
+
+
+def pages(page_range: str, source: str | None, cap: int, output: str, options: ReadOptions,
+          to: Output = STDOUT) -> None:
     """siftpdf pages: the pages RANGE of SOURCE."""
     from ..ranges import PageRange
     from ..slices import write_json, write_text
@@ -108,14 +135,13 @@ def pages(page_range: str, source: str | None, cap: int, output: str, options: R
     with open_source(source, options) as doc:
         wanted.check(doc.extracted_count)
         if output == "json":
-            write_json(doc, wanted, emit)
+            write_json(doc, wanted, to.record)
             return
-        write_text(doc, wanted, cap, source_label(source), output, out)
+        write_text(doc, wanted, cap, source_label(source), output, to.text)
 
 
-def map_(source: str | None, cap: int, output: str, options: ReadOptions) -> None:
+def map_(source: str | None, cap: int, output: str, options: ReadOptions, to: Output = STDOUT) -> None:
     """siftpdf map: the map of SOURCE."""
-    from ..docstream import dumps
     from ..mapview import build_map, render_map
     from ..sources import open_source
     from ..textview import page_renderer
@@ -129,6 +155,7 @@ def map_(source: str | None, cap: int, output: str, options: ReadOptions) -> Non
                 "tokens": doc_map.tokens, "outline": doc_map.outline, "whole": doc_map.whole,
                 "returned": list(doc_map.returned) if doc_map.returned else None, "text": text,
             }}
-            out(dumps({"meta": doc.meta}) + "\n" + dumps(record) + "\n")
+            to.record({"meta": doc.meta})
+            to.record(record)
             return
-        out(text if text.endswith("\n") else text + "\n")
+        to.text(text if text.endswith("\n") else text + "\n")

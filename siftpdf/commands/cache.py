@@ -41,7 +41,7 @@ def info(cache_dir: Path | None, cache_size: str, as_json: bool) -> None:
     """
     from ..cache import CacheSettings, open_store, parse_size
     from ..docstream import dumps
-    from ..pool import Pool
+    from ..pool import QUEUE, SLOTS, Pool
 
     store = open_store(CacheSettings(directory=cache_dir, size_limit=parse_size(cache_size)))
     facts = store.info()
@@ -53,7 +53,8 @@ def info(cache_dir: Path | None, cache_size: str, as_json: bool) -> None:
         f"documents: {facts['documents']} · {_size(facts['bytes'])} of {_size(facts['size_limit'])} cap"
         f" · {facts['urls']} URLs · {_size(facts['disk_bytes'])} on disk\n")
     pool = facts["pool"]
-    out(f"pool: {pool['running']} of 2 extraction slots busy, {pool['waiting']} of 4 waiting places taken\n")
+    out(f"pool: {pool['running']} of {SLOTS} extraction slots busy, {pool['waiting']} of {QUEUE} waiting places "
+        "taken\n")
     for name, row in sorted(facts["classes"].items()):
         out(f"  {name}: {row['documents']} documents, {row['pages']} pages, {_size(row['bytes'])}\n")
 

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import sys
 from typing import TYPE_CHECKING
 
 import click
 
 from ..errors import FetchError, UsageError
-from .options import extraction_options, out, output_options
+from .options import extraction_options, output_options, quiet_option, whole_cap_option
 
 if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
     from ..sources import ReadOptions
@@ -16,9 +15,11 @@ if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
 
 @click.command("fetch")
 @click.argument("url")
+@whole_cap_option
 @output_options(default="json")
 @extraction_options
-def command(url: str, output: str, read_options: ReadOptions) -> None:
+@quiet_option
+def command(url: str, cap: int | None, output: str, read_options: ReadOptions) -> None:
     """Download URL and write its doc stream: meta, one line per page, done.
 
     Only http and https; every redirect is re-checked, and loopback, private,
@@ -34,21 +35,11 @@ def command(url: str, output: str, read_options: ReadOptions) -> None:
       siftpdf fetch https://example.org/report.pdf | siftpdf map
       siftpdf pages 41-60 https://example.org/datasheet.pdf   # the same cache
     """
-    from ..docstream import write_record
-    from ..sources import is_url, open_source
-    from ..textview import page_renderer
+    from ..sources import is_url
+    from .bodies import extract
 
     if "://" in url and not is_url(url):
         raise FetchError(f"fetch refused: only http and https URLs ({url.split('://', 1)[0]}:)")
     if not is_url(url):
         raise UsageError(f"{url}: not an http(s) URL (local files: siftpdf extract FILE)")
-    with open_source(url, read_options) as doc:
-        if output != "json":
-            render_page = page_renderer(output)
-            for index, record in enumerate(doc.pages()):
-                out(render_page(record, index == 0))
-            return
-        write_record(sys.stdout, {"meta": doc.meta})
-        for record in doc.pages():
-            write_record(sys.stdout, record)
-        write_record(sys.stdout, {"done": doc.done or {}})
+    extract(url, output, read_options, cap=cap)

@@ -2,72 +2,264 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..errors import SiftError
-from .options import cap_option, complete_source, extraction_options, json_option, out, quiet_option
+from ..errors import SiftError, UsageError
+from ..grepview import COLORS
+from .options import cap_option, complete_source, extraction_options, json_option, out, set_quiet
 
 if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
+    from collections.abc import Iterator
+
+    from ..grepview import GrepSpec
     from ..sources import ReadOptions
 
+def _refuse_pcre(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if value:
+        raise click.UsageError("-P: patterns are RE2 (no backreferences, no look-around); leave -P out", ctx)
 
-@click.command("grep", short_help="Print the lines that match PATTERN, with their pages.")
-@click.argument("pattern")
-@click.argument("sources", nargs=-1, shell_complete=complete_source)
-@click.option("-i", "--ignore-case", "case", flag_value="ignore", help="Match case-insensitively.")
-@click.option("-s", "--case-sensitive", "case", flag_value="sensitive", help="Match case-sensitively.")
-@click.option("-m", "--max-count", type=click.IntRange(min=1), default=100, show_default=True,
-              help="Stop after this many matching lines.")
-@click.option("-C", "--context", type=click.IntRange(min=0), default=1, show_default=True,
-              help="Lines of context each side of a match.")
-@click.option("--pages", "page_range", metavar="RANGE", help="Search only these pages (a-b, a, a-, lists).")
+
+def _grep_quiet(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
+    set_quiet(ctx, param, value)  # and so no progress bar or notes, as -q elsewhere
+    return value
+
+
+_OPTIONS = (
+    click.option("-e", "--regexp", "regexps", metavar="PATTERN", multiple=True,
+                 help="A pattern (repeatable; then every argument is a source)."),
+    click.option("-f", "--file", "pattern_files", metavar="FILE", multiple=True,
+                 help="Patterns from FILE, one a line (- for stdin; repeatable)."),
+    click.option("-F", "--fixed-strings", "fixed", is_flag=True, help="Patterns are strings, not RE2."),
+    click.option("-E", "--extended-regexp", is_flag=True, expose_value=False,
+                 help="Accepted for grep: patterns are always RE2."),
+    click.option("-P", "--perl-regexp", is_flag=True, expose_value=False, hidden=True, callback=_refuse_pcre),
+    click.option("-i", "--ignore-case", "case", flag_value="ignore", help="Match case-insensitively."),
+    click.option("-s", "--case-sensitive", "case", flag_value="sensitive",
+                 help="Match case-sensitively (not grep's -s: that is --no-messages)."),
+    click.option("-w", "--word-regexp", "word", is_flag=True,
+                 help="Match whole words only (letters, digits, _ of any script around them are not)."),
+    click.option("-x", "--line-regexp", "line", is_flag=True, help="Match whole lines only."),
+    click.option("-v", "--invert-match", "invert", is_flag=True, help="Select the lines that do not match."),
+    click.option("-m", "--max-count", type=click.IntRange(min=1), default=100, show_default=True,
+                 help="Stop reading a source after this many selected lines."),
+    click.option("-C", "--context", type=click.IntRange(min=0), default=1, show_default=True,
+                 help="Lines of context each side of a selected line."),
+    click.option("-A", "--after-context", "after", type=click.IntRange(min=0), metavar="NUM",
+                 help="Lines of context after a selected line (default: -C)."),
+    click.option("-B", "--before-context", "before", type=click.IntRange(min=0), metavar="NUM",
+                 help="Lines of context before a selected line (default: -C)."),
+    click.option("-o", "--only-matching", "only", is_flag=True, help="Print each match alone: 'p. N: match'."),
+    click.option("-c", "--count", "count", is_flag=True, help="Print the number of selected lines of each source."),
+    click.option("-p", "--page-count", "page_count", is_flag=True,
+                 help="Print the number of selected lines of each page: 'p. N: count'."),
+    click.option("-l", "--files-with-matches", "files_with", is_flag=True,
+                 help="Print the name of each source with a selected line."),
+    click.option("-L", "--files-without-match", "files_without", is_flag=True,
+                 help="Print the name of each source without one."),
+    click.option("-q", "--quiet", "--silent", "quiet", is_flag=True, callback=_grep_quiet,
+                 help="Print nothing; exit 0 at the first selected line (no progress bar or notes either)."),
+    click.option("-H", "--with-filename", "with_filename", flag_value=True, default=None,
+                 help="Start each line with its source (the default with several)."),
+    click.option("-h", "--no-filename", "with_filename", flag_value=False, help="Never start a line with its source."),
+    click.option("-Z", "--null", "null", is_flag=True,
+                 help="A NUL after each source's name instead of ':' or newline."),
+    click.option("--match-prefix-separator", "separator", metavar="SEP", default=":", show_default=True,
+                 help="What follows a source's name before its line."),
+    click.option("-n", "--page-number", "--line-number", is_flag=True, expose_value=False,
+                 help="Accepted for grep and pdfgrep: the page is always shown."),
+    click.option("--color", "--colour", "color", type=click.Choice(COLORS), is_flag=False, flag_value="auto",
+                 default="auto", show_default=True, help="Colour matches, pages and names (auto: on a terminal)."),
+    click.option("-r", "--recursive", "recursive", is_flag=True,
+                 help="Search the PDFs and doc streams in folders and theirs (links given only); "
+                      "no SOURCES: this folder."),
+    click.option("-R", "--dereference-recursive", "dereference", is_flag=True, help="-r, following every link."),
+    click.option("--include", metavar="GLOB", multiple=True, help="With -r, only the files whose name matches."),
+    click.option("--exclude", metavar="GLOB", multiple=True, help="With -r, not the files whose name matches."),
+    click.option("--exclude-dir", metavar="GLOB", multiple=True, help="With -r, not the folders whose name matches."),
+    click.option("--no-messages", is_flag=True, help="No message about a source that cannot be read."),
+    click.option("--pages", "--page-range", "page_range", metavar="RANGE",
+                 help="Search only these pages (a-b, a, a-, lists)."),
+    click.option("--cache", is_flag=True, expose_value=False,
+                 help="Accepted for pdfgrep: the cache is always used (--no-cache: not)."),
+    click.option("--warn-empty", is_flag=True, expose_value=False,
+                 help="Accepted for pdfgrep: a PDF without text is always an error (exit 5)."),
+)
+
+
+def _options(func: Any) -> Any:
+    for decorator in reversed(_OPTIONS):
+        func = decorator(func)
+    return func
+
+
+@click.command("grep", short_help="Print the lines that match PATTERN, with their pages.",
+               context_settings={"help_option_names": ["--help"]})  # -h is grep's --no-filename
+@click.argument("words", nargs=-1, metavar="PATTERN [SOURCES]...", shell_complete=complete_source)
+@_options
 @cap_option
 @json_option
 @extraction_options
-@quiet_option
-def command(pattern: str, sources: tuple[str, ...], case: str | None, max_count: int, context: int,
-            page_range: str | None, cap: int, as_json: bool, read_options: ReadOptions) -> None:
+def command(words: tuple[str, ...], cap: int, as_json: bool, read_options: ReadOptions, **given: Any) -> None:
     """Print the lines of SOURCES that match PATTERN, as 'p. N: line'.
 
     PATTERN is RE2 syntax (linear time, no backreferences), at most 200
     bytes, smart case: case-insensitive unless it has upper case (-i and -s
-    force). Context lines read 'p. N- line'; groups are separated by '--'.
-    With several sources each line starts with its source. Exit 0 when a
-    line matched, 1 when none did, 2 on error.
+    force). Several patterns (-e, -f, or lines of one) match where any does.
+    Context lines read 'p. N- line'; groups are separated by '--'. With
+    several sources (or -r) each line starts with its source. The lines of a
+    page are its lines of text, blank ones left out. Exit 0 when a line was
+    selected, 1 when none was, 2 on error (-q: 0 when one was, errors or not).
+
+    \b
+    grep(1) and pdfgrep(1) flags in siftpdf grep:
+      -e PAT, -f FILE, -F, -i   the same (several patterns: any of them)
+      -w, -x, -v                the same (-w: words of any script)
+      -E                        accepted: patterns are always RE2
+      -P (PCRE)                 refused: RE2 has no backreferences
+      -c                        the same: selected lines per source (pdfgrep
+                                counts matches); --json: per page and source
+      -p (pdfgrep)              the same, lines per page: 'p. N: count'
+      -l, -L, -q, -o            the same; exit status as GNU grep 3.5+
+      -H, -h, -Z                the same
+      -m NUM                    the same: per source (default 100)
+      -A, -B, -C                the same (default -C 1)
+      -n (line or page number)  accepted: pages are always shown ('p. N:')
+      -r, -R, --include,        the same, PDFs and doc streams found by
+        --exclude, --exclude-dir  their bytes (globs: files found in folders)
+      --color[=WHEN]            the same (default auto: a terminal)
+      --match-prefix-separator  the same (after the source's name)
+      --page-range (pdfgrep)    --pages
+      --password (pdfgrep)      the same, one password
+      --cache, --warn-empty     accepted: always cached; no text is exit 5
+      -s (grep: no messages)    case-sensitive (ripgrep's -s); --no-messages
+      -V, --debug               siftpdf --version, siftpdf --debug grep
+      --unac, -a, -b, -T, -U    not accepted
 
     \b
     Examples:
-      siftpdf grep 'attention head' paper.pdf
       siftpdf grep -C 0 --pages 40-60 'Figure \\d+' book.jsonl
       siftpdf grep -i 'learning rate' a.pdf b.pdf c.jsonl
+      siftpdf grep -rlw -e adam -e sgd papers/
     """
+    from ..grepview import GrepState, write_source
     from ..ranges import PageRange
-    from ..search import GrepState, compile_pattern, page_filter, write_matches
+    from ..search import compile_patterns, page_filter
+
+    patterns, sources = _patterns_and_sources(words, given)
+    regex = compile_patterns(patterns, {"ignore": True, "sensitive": False}.get(given["case"] or ""),
+                             given["fixed"], given["word"], given["line"])
+    # grep reads only the text of pages, and of those only the pages its filter matches: a
+    # cache hit reads them from the document's text blob, found by one search of it (not with
+    # -v: a page without a match is all selected lines).
+    read_options.text_only = True
+    read_options.search = None if given["invert"] else page_filter(regex)
+    wanted = PageRange.parse(given["page_range"]) if given["page_range"] else None
+    recursive = given["recursive"] or given["dereference"]
+    implicit = recursive and not sources  # grep -r without a source: this folder, its paths without './'
+    sources = (".",) if implicit else sources
+    several = len(sources) > 1 or (recursive and any(_is_folder(source) for source in sources))
+    spec = _spec(given, cap, as_json, several)
+    state = GrepState()
+    errors = 0
+    for source, problem in _sources(sources or ("-",), given, recursive, implicit):
+        try:
+            if problem is None:
+                with _open(source, read_options) as doc:
+                    write_source(doc, regex, wanted, spec, source, state, out)
+        except SiftError as error:
+            if not several:
+                raise
+            problem = error.message.removeprefix(f"{source}: ")
+        if problem is not None:
+            errors += 1
+            if not given["no_messages"]:
+                click.echo(f"siftpdf: {source}: {problem}", err=True)
+        if state.stop:
+            break
+    ctx = click.get_current_context()
+    if errors and not (given["quiet"] and state.selected):
+        ctx.exit(2)
+    ctx.exit(0 if state.selected else 1)
+
+
+def _spec(given: dict[str, Any], cap: int, as_json: bool, several: bool) -> GrepSpec:
+    """What to write of each source, from the flags."""
+    import sys
+
+    from ..grepview import GrepSpec, mode_of, use_color
+
+    context = given["context"]
+    return GrepSpec(mode_of(given), context if given["before"] is None else given["before"],
+                    context if given["after"] is None else given["after"], given["invert"], given["max_count"], cap,
+                    as_json, several if given["with_filename"] is None else given["with_filename"], given["null"],
+                    given["separator"], not as_json and use_color(given["color"], sys.stdout))
+
+
+def _open(source: str, read_options: ReadOptions) -> Any:
     from ..sources import open_source
 
-    regex = compile_pattern(pattern, {"ignore": True, "sensitive": False}.get(case or ""))
-    # grep reads only the text of pages, and of those only the pages its filter matches: a
-    # cache hit reads them from the document's text blob, found by one search of it.
-    read_options.text_only, read_options.search = True, page_filter(regex)
-    wanted = PageRange.parse(page_range) if page_range else None
-    ctx = click.get_current_context()
-    state = GrepState()
-    errors: list[SiftError] = []
-    for source in sources or ("-",):
-        if state.matches >= max_count:
-            break
-        label = f"{source}:" if len(sources) > 1 else ""
-        try:
-            with open_source(source, read_options) as doc:
-                write_matches(doc, regex, wanted, context, max_count, cap, label, source, as_json, state, out)
-        except SiftError as error:
-            if len(sources) <= 1:
-                raise
-            named = error.message if error.message.startswith(f"{source}: ") else f"{source}: {error.message}"
-            click.echo(f"siftpdf: {named}", err=True)
-            errors.append(error)
-    if errors:
-        ctx.exit(2)
-    ctx.exit(0 if state.matches else 1)
+    return open_source(source, read_options)
+
+
+def _patterns_and_sources(words: tuple[str, ...], given: dict[str, Any]) -> tuple[list[str], tuple[str, ...]]:
+    """The patterns (of -e and -f, else the first word) and the sources (the other words)."""
+    from ..grepview import split_patterns
+
+    patterns = split_patterns(given["regexps"])
+    for name in given["pattern_files"]:
+        patterns += _pattern_file(name)
+    if given["regexps"] or given["pattern_files"]:
+        return patterns, words
+    if not words:
+        raise click.MissingParameter(ctx=click.get_current_context(), param_hint="'PATTERN'", param_type="argument")
+    return split_patterns(words[:1]), words[1:]
+
+
+def _pattern_file(name: str) -> list[str]:
+    """The patterns of -f FILE: its lines (none in an empty file)."""
+    import sys
+
+    try:
+        if name == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(name, "rb") as handle:
+                data = handle.read()
+        text = data.decode("utf-8")
+    except OSError as exc:
+        raise UsageError(f"-f {name}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"-f {name}: not UTF-8 text") from None
+    return text.removesuffix("\n").split("\n") if text else []
+
+
+def _is_folder(source: str) -> bool:
+    import os
+
+    return source != "-" and os.path.isdir(source)
+
+
+def _sources(sources: tuple[str, ...], given: dict[str, Any], recursive: bool,
+             implicit: bool) -> Iterator[tuple[str, str | None]]:
+    """Each source to search, with None, or with why it cannot be (a folder found unreadable);
+    with -r a folder is the documents in it."""
+    from ..sources import find_documents
+
+    problems: list[tuple[str, str]] = []  # heard of while walking a folder, told in order
+
+    def problem(path: str, reason: str) -> None:
+        problems.append((path, reason))
+
+    for source in sources:
+        if not (recursive and _is_folder(source)):
+            yield source, None
+            continue
+        for found in find_documents(source, given["dereference"], given["include"], given["exclude"],
+                                    given["exclude_dir"], problem):
+            yield from problems
+            problems.clear()
+            yield found.removeprefix("./") if implicit else found, None
+        yield from problems
+        problems.clear()

@@ -18,6 +18,7 @@ from .bodies import (
     DEFAULT_DEADLINE,
     DEFAULT_MAX_PAGES,
     DEFAULT_MEMORY_MIB,
+    DEFAULT_WAIT,
     emit,
     options_name,
     out,
@@ -114,20 +115,27 @@ def _env_output(ctx: click.Context) -> str | None:
     return value or None
 
 
+CAP_HELP = "Output cap in characters"
 cap_option = click.option(
     "--cap", type=click.IntRange(min=200), default=DEFAULT_CAP, envvar="SIFTPDF_CAP",
-    show_default=True, help="Output cap in characters (env SIFTPDF_CAP).")
+    show_default=True, help=f"{CAP_HELP} (env SIFTPDF_CAP).")
+# extract and fetch write whole documents (saved to files, read by the other commands): their
+# cap is asked for with the option alone, never by the environment's default for readers.
+whole_cap_option = click.option(
+    "--cap", type=click.IntRange(min=200), default=None,
+    help=f"{CAP_HELP}: only the pages that fit, then where it was cut (a note in the views, "
+         "done.cut in the doc stream). Default: the whole document.")
 
 
-def _set_quiet(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+def set_quiet(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     if value:
         ctx.meta["siftpdf.quiet"] = True
 
 
-quiet_option = click.option("-q", "--quiet", is_flag=True, expose_value=False, callback=_set_quiet,
+quiet_option = click.option("-q", "--quiet", is_flag=True, expose_value=False, callback=set_quiet,
                             help="No progress bar or notes on stderr.")
 # For commands where -q means something else (digest -q QUESTION).
-long_quiet_option = click.option("--quiet", is_flag=True, expose_value=False, callback=_set_quiet,
+long_quiet_option = click.option("--quiet", is_flag=True, expose_value=False, callback=set_quiet,
                                  help="No progress bar or notes on stderr.")
 
 
@@ -164,7 +172,7 @@ def cache_options(func: F) -> F:
         click.option("--no-cache", is_flag=True, help="Neither read nor write the cache."),
         click.option("--caller-class", default="default", envvar="SIFTPDF_CALLER_CLASS", show_default=True,
                      help="Cache partition of this caller (env SIFTPDF_CALLER_CLASS); 'restricted' "
-                          "pages are invisible to others and its -v logs carry the outcome only."),
+                          "pages are invisible to others and its --verbose logs carry the outcome only."),
         click.option("--max-age", type=FiniteFloatRange(min=0), default=DEFAULT_MAX_AGE, show_default=True,
                      help="Seconds a fetched URL is served from the cache before it is revalidated "
                           "(0: revalidate now)."),
@@ -172,13 +180,18 @@ def cache_options(func: F) -> F:
                      help="Cache size cap (e.g. 500M, 2G); whole documents go, oldest first."),
         click.option("--allow-private", is_flag=True,
                      help="Let URLs reach loopback, private and link-local addresses (trusted networks)."),
-        click.option("-v", "--verbose", is_flag=True, help="Log fetches, extractions and cache hits on stderr."),
+        click.option("--verbose", is_flag=True, help="Log fetches, extractions and cache hits on stderr."),
+        click.option("--wait", type=FiniteFloatRange(min=0), default=DEFAULT_WAIT, envvar="SIFTPDF_WAIT",
+                     show_default=True, metavar="SECONDS",
+                     help="Seconds to wait in line for a PDF worker when all are busy, then exit 75 "
+                          "(env SIFTPDF_WAIT; 0: busy at once)."),
     )
     @functools.wraps(func)
     def wrapper(*args: Any, cache_dir: Path | None, no_cache: bool, caller_class: str, max_age: float,
-                cache_size: str, allow_private: bool, verbose: bool, read_options: ReadOptions,
+                cache_size: str, allow_private: bool, verbose: bool, wait: float, read_options: ReadOptions,
                 **kwargs: Any) -> Any:
-        set_cache(read_options, cache_dir, no_cache, caller_class, max_age, cache_size, allow_private, verbose)
+        set_cache(read_options, cache_dir, no_cache, caller_class, max_age, cache_size, allow_private, verbose,
+                  wait)
         return func(*args, read_options=read_options, **kwargs)
 
     return wrapper

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .options import cap_option, complete_source, extraction_options, output_options, quiet_option
+from .options import cap_option, complete_source, extraction_options, is_quiet, output_options, quiet_option
 
 if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
     from ..sources import ReadOptions
@@ -14,24 +14,31 @@ if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
 
 @click.command("pages")
 @click.argument("page_range", metavar="RANGE")
-@click.argument("source", required=False, shell_complete=complete_source)
+@click.argument("sources", nargs=-1, shell_complete=complete_source)
 @cap_option
 @output_options(default="text")
 @extraction_options
 @quiet_option
-def command(page_range: str, source: str | None, cap: int, output: str, read_options: ReadOptions) -> None:
-    """Print the pages RANGE of SOURCE as page-marked text.
+def command(page_range: str, sources: tuple[str, ...], cap: int, output: str, read_options: ReadOptions) -> None:
+    """Print the pages RANGE of SOURCES as page-marked text.
 
     RANGE is a-b, a, a- (to the end) or a comma list of them, 1-based and
-    inclusive. At most 100 pages or --cap characters come back; a final note
-    says where the output was cut and how to go on.
+    inclusive. At most 100 pages or --cap characters come back per source; a
+    final note says where the output was cut and how to go on. Several
+    sources come in turn, each under a line '==> SOURCE <==' (with --json,
+    each record carries its "source"); one that fails is reported on stderr
+    and the others still come, with exit status 2.
 
     \b
     Examples:
       siftpdf pages 3-5 paper.pdf
-      siftpdf pages 1,7,12- doc.jsonl
+      siftpdf pages 1,7,12- paper.pdf notes.jsonl
       siftpdf extract book.pdf | siftpdf pages 41-60 --json
     """
+    from ..ranges import PageRange
     from .bodies import pages
+    from .several import each_source
 
-    pages(page_range, source, cap, output, read_options)
+    PageRange.parse(page_range)  # a bad range is the command's usage error, not each source's
+    each_source(sources, output == "json", is_quiet(),
+                lambda source, to: pages(page_range, source, cap, output, read_options, to))

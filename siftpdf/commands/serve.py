@@ -30,7 +30,7 @@ from .options import MAX_MEMORY_MIB, FiniteFloatRange, cap_option
               help="Seconds before an extraction child is killed.")
 @click.option("--memory-limit", type=click.IntRange(min=0, max=MAX_MEMORY_MIB), default=2048, show_default=True,
               help="Address-space limit of a child in MiB (0: none).")
-@click.option("-v", "--verbose", is_flag=True,
+@click.option("--verbose", is_flag=True,
               help="Log requests, fetches and extractions on stderr (outcome only for restricted callers).")
 @click.option("--access-log", is_flag=True,
               help="One line per request on stderr: method, path, status, ms, error code, request id.")

@@ -14,7 +14,12 @@ when one of these variables is set:
   aborts it in the salvage engines too;
 - ``SIFTPDF_TEST_CHILD_STALL=N``: the child writes half of page N's line, then hangs;
 - ``SIFTPDF_TEST_SERVICE_BUG=TEXT``: the service raises an unexpected exception (a bug) for
-  every URL that contains TEXT.
+  every URL that contains TEXT;
+- ``SIFTPDF_TEST_FETCH_VIA=http://127.0.0.1:PORT``: a URL whose host is not loopback is
+  downloaded from that server instead, at ``/HOST/PATH`` (the documentation's
+  ``https://arxiv.org/pdf/…`` from a loopback server), and the answer keeps the URL asked for.
+  Patched into ``siftpdf.fetch`` when that module is imported, so a process that downloads
+  nothing pays nothing for it.
 
 The child runs isolated (``-I``, empty environment), so its hooks travel in its argv: the
 child command becomes ``hooked_child.py CONFIG`` with CONFIG a JSON object.
@@ -27,6 +32,7 @@ import os
 import sys
 import time
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 HOOKED_CHILD = Path(__file__).with_name("hooked_child.py")
@@ -65,6 +71,7 @@ def install() -> None:
     runner.child_argv = child_argv
     runner._Run.spawn = spawn  # type: ignore[method-assign]
     _service_bug()
+    install_fetch()
 
 
 def _service_bug() -> None:
@@ -84,3 +91,69 @@ def _service_bug() -> None:
 
 def wanted() -> bool:
     return any(name.startswith(("SIFTPDF_TEST_CHILD_", "SIFTPDF_TEST_SERVICE_")) for name in os.environ)
+
+
+FETCH_VIA = "SIFTPDF_TEST_FETCH_VIA"
+LOOPBACK_HOSTS = ("localhost", "::1")
+
+
+def install_fetch() -> None:
+    """Reroute downloads as ``SIFTPDF_TEST_FETCH_VIA`` says (read at each download)."""
+    module = sys.modules.get("siftpdf.fetch")
+    if module is not None:
+        _reroute(module)
+    elif not any(isinstance(finder, _AfterImport) for finder in sys.meta_path):
+        sys.meta_path.insert(0, _AfterImport("siftpdf.fetch", _reroute))
+
+
+class _AfterImport:
+    """A meta path finder that runs ``patch`` on a module right after it is first imported
+    (the imports it needs wait until then: every process the tests start loads this file)."""
+
+    def __init__(self, name: str, patch: Any) -> None:
+        self.name, self.patch = name, patch
+
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
+        if fullname != self.name:
+            return None
+        import importlib.util
+
+        sys.meta_path.remove(self)  # once; and the real finders below find the module
+        spec = importlib.util.find_spec(fullname)
+        if spec is None or spec.loader is None:
+            return spec
+        loader, patch = spec.loader, self.patch
+        original = loader.exec_module
+
+        def exec_module(module: ModuleType) -> None:
+            original(module)
+            patch(module)
+
+        loader.exec_module = exec_module  # type: ignore[method-assign]
+        return spec
+
+
+def _reroute(fetch: ModuleType) -> None:
+    import dataclasses
+    from urllib.parse import urlsplit
+
+    if getattr(fetch.download, "rerouted", False):
+        return
+    original = fetch.download
+
+    def download(url: str, **kwargs: Any) -> Any:
+        via = os.environ.get(FETCH_VIA, "").rstrip("/")
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+        if not via or host in LOOPBACK_HOSTS or host.startswith("127."):
+            return original(url, **kwargs)
+        local = f"{via}/{host}{parts.path or '/'}" + (f"?{parts.query}" if parts.query else "")
+        fetched = original(local, **dict(kwargs, allow_private=True))
+        final = fetched.final_url
+        if final.startswith(via + "/"):
+            final = f"{parts.scheme}://{final[len(via) + 1:]}"
+        return dataclasses.replace(fetched, url=url, final_url=final)
+
+    download.rerouted = True  # type: ignore[attr-defined]
+    fetch.download = download
+
