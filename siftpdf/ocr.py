@@ -214,6 +214,23 @@ def available(name: str | None = None) -> EngineInfo | None:
     return found.info if found else None
 
 
+def installed() -> bool:
+    """Whether an engine is installed, found without loading one (the parent's check before it
+    starts a child that would need it)."""
+    from importlib.util import find_spec
+
+    return (_tessdata() is not None and find_spec("tesserocr") is not None) or find_spec("rapidocr") is not None
+
+
+def require_engine() -> None:
+    """A usage error (exit 2) naming the install command when OCR is asked for and no engine
+    is installed."""
+    if not installed():
+        from .errors import UsageError
+
+        raise UsageError("--ocr: no OCR engine is installed", hint=INSTALL)
+
+
 def recognize_pixels(gray: Any, threads: int = 1, engine: str | None = None) -> list[Line]:
     """Lines read from an 8-bit grayscale image (a 2-D numpy array), boxes in its pixels."""
     found = _engine(engine)
@@ -272,10 +289,11 @@ def recognize_page(page: Any, dpi: float = DPI, regions: Sequence[Box] | None = 
         for line in found.read(np.ascontiguousarray(gray[y0:y1, x0:x1]), threads):
             lines.append(_placed(line, to_page, x0, y0))
     lines.sort(key=lambda ln: (-ln.box[3], ln.box[0]))
-    return PageText(lines, found.info, _confidence(lines), round(scale * 72, 2), capped, (width, height))
+    return PageText(lines, found.info, mean_confidence(lines), round(scale * 72, 2), capped, (width, height))
 
 
-def _confidence(lines: Iterable[Line]) -> float | None:
+def mean_confidence(lines: Iterable[Line]) -> float | None:
+    """The lines' mean confidence, weighted by their length; None when there are none."""
     weights = [(len(line.text), line.confidence) for line in lines]
     total = sum(n for n, _ in weights)
     return round(sum(n * c for n, c in weights) / total, 3) if total else None
