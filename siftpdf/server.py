@@ -442,7 +442,8 @@ def create_app(config: ServerConfig) -> FastAPI:
             caller = caller_of(request)
         except Unauthorized as exc:
             return _error_v2(401, str(exc), "unauthorized")
-        pdf = next((p for p in body.parsers or [] if isinstance(p, Parser) and p.type == "pdf"), Parser(maxPages=None, mode="fast"))
+        pdf = next((p for p in body.parsers or [] if isinstance(p, Parser) and p.type == "pdf"),
+                   Parser(maxPages=None, mode="fast"))
         ocr = OCR_OF_MODE[pdf.mode]
         options = options_for(caller, max_age=None if body.maxAge is None else body.maxAge / 1000,
                               deadline=None if body.timeout is None else max(0.1, body.timeout / 1000),
