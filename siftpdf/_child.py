@@ -78,9 +78,10 @@ def encode_record(record: dict[str, Any]) -> bytes:
 # value's; flags default to False. Parsed by hand: argparse costs the child milliseconds of
 # start-up (its help formatter compiles regexes) for a command line no person types.
 _OPTIONS: dict[str, Any] = {"max-pages": 2000, "memory": 2 << 30, "cpu": 0, "shard": 0, "shards": 1, "chunk": 32,
-                            "first-page": 1, "render": None, "image-mode": "none", "salvage": None}
+                            "first-page": 1, "render": None, "image-mode": "none", "salvage": None,
+                            "ocr": "never"}
 _FLAGS = ("no-outline", "password-line", "evidence", "no-repair")
-_CHOICES = {"image-mode": ("none", "embedded")}
+_CHOICES = {"image-mode": ("none", "embedded"), "ocr": ("never", "auto", "always")}
 
 
 def _parse(argv: list[str] | None) -> SimpleNamespace:
@@ -169,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     opts = ExtractOptions(max_pages=args.max_pages, password=password, shard=args.shard,
                           shards=args.shards, chunk=args.chunk, first_page=args.first_page,
                           outline=not args.no_outline, evidence=args.evidence, image_mode=args.image_mode,
-                          render=args.render, repair=not args.no_repair, salvage=args.salvage)
+                          render=args.render, repair=not args.no_repair, salvage=args.salvage, ocr=args.ocr)
     out = sys.stdout.buffer
     try:
         for record in extract_records(data, opts):

@@ -68,7 +68,24 @@ def _pdfplumber(data: bytes) -> dict[str, Any]:
     return {"version": f"pdfplumber {pdfplumber.__version__}", "build": None, "reads": PROBE_TEXT in text}
 
 
-ENGINES = (("pdfium", _pdfium), ("pypdf", _pypdf), ("pdfplumber", _pdfplumber))
+def _ocr(data: bytes) -> dict[str, Any]:
+    """The OCR engine (``--ocr``), when one is installed: it reads the probe page's render."""
+    import pypdfium2 as pdfium
+
+    from . import ocr
+
+    if not ocr.installed():
+        raise ModuleNotFoundError(f"not installed (optional): {ocr.INSTALL}")
+    pdf = pdfium.PdfDocument(data)
+    try:
+        found = ocr.recognize_page(pdf[0])
+    finally:
+        pdf.close()
+    return {"version": f"{found.engine.name} {found.engine.version}", "build": None,
+            "reads": PROBE_TEXT in found.text.lower()}
+
+
+ENGINES = (("pdfium", _pdfium), ("pypdf", _pypdf), ("pdfplumber", _pdfplumber), ("ocr", _ocr))
 
 
 def probe_engines() -> list[dict[str, Any]]:
@@ -79,8 +96,9 @@ def probe_engines() -> list[dict[str, Any]]:
             found = probe(data)
             found.update(name=name, loads=True, error=None)
         except Exception as exc:  # noqa: BLE001 - an engine that fails to load is the finding
+            absent = isinstance(exc, ModuleNotFoundError)  # an optional engine not installed
             found = {"name": name, "loads": False, "version": None, "build": None, "reads": False,
-                     "error": f"{type(exc).__name__}: {exc}"[:300]}
+                     "error": str(exc)[:300] if absent else f"{type(exc).__name__}: {exc}"[:300]}
         results.append(found)
     return results
 

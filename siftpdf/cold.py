@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 import sys
 
-from .quick import DEFAULT_CAP, DEFAULT_MAX_PAGES, _env, _is_class, _number, _seconds, invoke, parse
+from .quick import DECLINE_ENV, DEFAULT_CAP, DEFAULT_MAX_PAGES, _env, _is_class, _number, _seconds, invoke, parse
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -41,8 +41,6 @@ _COMMON: dict[str, tuple[str, bool, Any]] = {
     **{f"--{name}": (f"as_{name}", False, True) for name in OUTPUTS},
 }
 OPTIONS = {"extract": _COMMON, "pages": _COMMON, "map": _COMMON}
-# Environment variables of the commands' options that this path does not read: set, it declines.
-_DECLINE_ENV = ("SIFTPDF_PASSWORD", "SIFTPDF_CACHE_SIZE")
 
 # What the runner asks of the first extraction child with the default options (a test holds
 # these equal to siftpdf.runner's): a warm child given another job is not used.
@@ -87,7 +85,7 @@ def answer(args: list[str]) -> int | None:
     """Run a command line of this path and return its exit status, or None (having written
     nothing) when click should run it."""
     parsed = parse(args, OPTIONS)
-    if parsed is None or sys.stdout is None or any(_env(name) for name in _DECLINE_ENV):
+    if parsed is None or sys.stdout is None or any(_env(name) for name in DECLINE_ENV):
         return None
     plan = _plan(*parsed)
     if plan is None:

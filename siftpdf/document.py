@@ -13,6 +13,9 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
     from typing import Any
 
+# The statuses of a page that has text: read from its text layer, or recognized (OCR, §7.5).
+TEXT_STATUSES = frozenset({"text", "ocr"})
+
 
 def require_text(records: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:
     """Pass records through; when the document ends with no page of text, raise NoTextError.
@@ -25,7 +28,7 @@ def require_text(records: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:
     try:
         for record in records:
             status = record.get("status")
-            if status == "text":
+            if status in TEXT_STATUSES:
                 seen_text = True
             elif status == "failed":
                 first_error = first_error or str(record.get("error") or "").removeprefix("unreadable PDF (").rstrip(")")
@@ -35,7 +38,7 @@ def require_text(records: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:
             elif "meta" in record:
                 salvaged = (record["meta"].get("engine") or {}).get("name") not in (None, "pdfium")
             if "done" in record and not seen_text:
-                raise _no_text_error(statuses, salvaged, first_error)
+                raise _no_text_error(statuses, salvaged, first_error, record["done"].get("ocr"))
             yield record
     finally:
         close = getattr(records, "close", None)
@@ -58,9 +61,18 @@ def with_source(records: Iterator[dict[str, Any]], name: str | None,
             close()
 
 
-def _no_text_error(statuses: dict[str, int], salvaged: bool, first_error: str) -> Exception:
+def _no_text_error(statuses: dict[str, int], salvaged: bool, first_error: str,
+                   ocr: dict[str, int] | None = None) -> Exception:
     """Why a document gave no text: scanned (pages with images), damaged (a repaired or
-    salvaged file whose pages hold nothing), blank, or unreadable (every page failed)."""
+    salvaged file whose pages hold nothing), blank, or unreadable (every page failed); with
+    OCR asked for (``ocr``: its tally), recognition failed or read nothing."""
+    if ocr is not None and (ocr.get("failed") or ocr.get("blank")):
+        if ocr.get("failed"):
+            return NoTextError(f"no text: recognition failed on {ocr['failed']} page(s)",
+                               hint="each page's ocr_error says why (--json)")
+        nothing = NoTextError("no text: OCR read nothing on any page (blank scans?)")
+        nothing.hint = None
+        return nothing
     if statuses.get("no_text") or statuses.get("garbled"):
         return NoTextError("no text layer (scanned PDF?)")
     if not statuses.get("empty"):

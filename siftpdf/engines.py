@@ -152,17 +152,23 @@ class PdfiumDoc:
             pdfium_c.FPDF_ClosePage(page)
 
     def render_png(self, index: int) -> bytes:
-        """Rendering goes through pypdfium2's helpers (bitmap formats, forms, annotations),
-        on a second handle to the same bytes, opened the first time a page is rendered."""
-        import pypdfium2
-
         from .evidence import render_png
+
+        with self.rendered(index) as page:
+            return render_png(page)
+
+    @contextmanager
+    def rendered(self, index: int) -> Iterator[Any]:
+        """A pypdfium2 page, to render: rendering goes through pypdfium2's helpers (bitmap
+        formats, forms, annotations), on a second handle to the same bytes, opened the first
+        time a page is rendered."""
+        import pypdfium2
 
         if self.renderer is None:
             self.renderer = pypdfium2.PdfDocument(self.data, password=self.password)
         page = self.renderer[index]
         try:
-            return render_png(page)
+            yield page
         finally:
             page.close()
 

@@ -57,7 +57,7 @@ class NotPdfError(UnreadableError):
 
 class NoTextError(SiftError):
     code, status, exit_code = "no_text", 422, 5
-    default_hint = "ocr"
+    default_hint = "rerun with --ocr auto"
 
 
 class TimedOutError(SiftError):

@@ -40,6 +40,7 @@ class ExtractOptions(NamedTuple):
     #: Pages (a range spec) the document's engine is not to touch: it crashed the process on
     #: them, so the salvage chain reads them (text only) or they are marked failed.
     salvage: str | None = None
+    ocr: str = "never"  # never | auto (pages without a usable text layer) | always (SPEC §7.5)
 
 
 def shard_of(page: int, shards: int, chunk: int) -> int:
@@ -88,6 +89,7 @@ def extract_records(data: bytes, opts: ExtractOptions = ExtractOptions()) -> Ite
         salvage = _range(opts.salvage)
         processed = failed = clipped = unmapped = 0
         engines: dict[str, int] = {}
+        ocr_tally: dict[str, int] = {}
         for page in range(max(1, opts.first_page), limit + 1):
             if shard_of(page, opts.shards, opts.chunk) != opts.shard:
                 continue
@@ -95,6 +97,11 @@ def extract_records(data: bytes, opts: ExtractOptions = ExtractOptions()) -> Ite
                 record = _salvage_page(page, fallback)
             else:
                 record = _extract_page(doc, page, opts, fallback)
+            if opts.ocr != "never" and record["status"] != "failed":
+                from .ocrpage import count_page, recognize
+
+                record = recognize(doc, record, opts.ocr)
+                count_page(ocr_tally, record)
             count = _scrub_page(record)
             if count:
                 record["replaced_chars"] = count
@@ -119,6 +126,7 @@ def extract_records(data: bytes, opts: ExtractOptions = ExtractOptions()) -> Ite
                 "replaced_chars": replaced,
                 "elapsed_ms": int((time.monotonic() - started) * 1000),
                 "engines": engines,
+                **({"ocr": ocr_tally} if opts.ocr != "never" else {}),
             }
         }
     finally:

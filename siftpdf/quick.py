@@ -66,7 +66,7 @@ _GREP = {
 }
 OPTIONS = {"pages": _PAGES, "grep": _GREP}
 # Environment variables of the commands' options; one this path does not read declines it.
-_DECLINE_ENV = ("SIFTPDF_PASSWORD", "SIFTPDF_CACHE_SIZE")
+DECLINE_ENV = ("SIFTPDF_PASSWORD", "SIFTPDF_CACHE_SIZE", "SIFTPDF_OCR")
 # The commands' defaults (siftpdf.commands.bodies reads them from here: this module is the
 # lightest both the fast paths and the click options import).
 DEFAULT_CAP = 40_000
@@ -143,7 +143,7 @@ def answer(args: list[str]) -> int | None:
     """Answer a cache-hit command line and return its exit status, or None (having written
     nothing) when the command should run the usual way."""
     parsed = parse(args)
-    if parsed is None or any(_env(name) for name in _DECLINE_ENV):
+    if parsed is None or any(_env(name) for name in DECLINE_ENV):
         return None
     command, positional, given = parsed
     try:

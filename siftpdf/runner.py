@@ -14,7 +14,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import IO, TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:  # imported where used: a cache hit reads Limits from here and starts nothing
@@ -47,6 +47,7 @@ EARLY_SPLIT_BYTES = 512 << 10
 # Lines a child may have written that the parent has not taken yet: about a chunk of dense
 # pages with their evidence; past it the child waits (memory stays bounded).
 AHEAD_BYTES = 16 << 20
+OCR_CHUNK = 1  # pages a chunk when pages are recognized (seconds each)
 
 
 def child_argv() -> list[str]:
@@ -323,7 +324,8 @@ class Slots(Protocol):
 
 def run_child(data: bytes, password: str | None = None, limits: Limits | None = None,
               slots: Slots | None = None, evidence: bool = False, image_mode: str = "none",
-              render: str | None = None, meanwhile: Callable[[], None] | None = None) -> Iterator[dict[str, Any]]:
+              render: str | None = None, meanwhile: Callable[[], None] | None = None,
+              ocr: str = "never") -> Iterator[dict[str, Any]]:
     """Extract ``data`` in child processes; yield meta, pages in order, then a merged done.
     With ``evidence`` each page record carries its evidence (SPEC §7.1).
 
@@ -333,6 +335,11 @@ def run_child(data: bytes, password: str | None = None, limits: Limits | None = 
     limits = limits or Limits()
     extra = (["--evidence"] if evidence else []) + (["--image-mode", image_mode] if image_mode != "none" else [])
     extra += ["--render", render] if render else []
+    if ocr != "never":
+        # A page read by OCR costs seconds: pages alternate between the children, so that a
+        # short scan keeps both cores busy.
+        extra += ["--ocr", ocr]
+        limits = replace(limits, chunk=OCR_CHUNK)
     run = _Run(data, password, limits, extra)
     started = time.monotonic()
     run.timer.start()
@@ -504,3 +511,7 @@ def _count_page(done: dict[str, Any], record: dict[str, Any], default_engine: st
     else:
         engine = record.get("engine", default_engine)
         done["engines"][engine] = done["engines"].get(engine, 0) + 1
+    if "ocr" in record or "ocr_error" in record:
+        from .ocrpage import count_page
+
+        count_page(done.setdefault("ocr", {}), record)

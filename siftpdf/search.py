@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .document import TEXT_STATUSES
 from .errors import UsageError
 from .textview import page_text
 
@@ -205,7 +206,7 @@ def page_hits(record: dict[str, Any], regex: Any, page_filter: Any, invert: bool
               ) -> tuple[PageLines, list[tuple[int, tuple[int, int] | None]]] | None:
     """A page's lines and its selected ones, as (index, span of the first match, None when
     ``invert``); None for a page that has no text, or none that matches (unless ``invert``)."""
-    if record.get("status") != "text":
+    if record.get("status") not in TEXT_STATUSES:
         return None
     text = page_text(record)
     every: list[str] | None = None

@@ -32,6 +32,7 @@ from .cache import CacheSettings, check_class
 from .digest.retrieval import index_store
 from .errors import SiftError, UsageError
 from .log import Log
+from .ocr import require_engine
 from .runner import Limits
 from .sources import ReadOptions
 
@@ -89,6 +90,8 @@ class FetchRequest(BaseModel):
     question: str | None = Field(None, description="The question, for mode digest", max_length=4000)
     format: Literal["text", "markdown"] = Field(
         "text", description="The view of clean mode's content: the page-marked text, or Markdown (CommonMark + GFM)")
+    ocr: Literal["never", "auto", "always"] = Field(
+        "never", description="OCR of a PDF's pages: auto reads pages with no usable text layer, always every page")
 
 
 class PdfEnvelope(BaseModel):
@@ -124,6 +127,12 @@ class ErrorResponse(BaseModel):
 class Parser(BaseModel):
     type: str = "pdf"
     maxPages: int | None = Field(None, ge=1, le=100_000)
+    mode: Literal["fast", "auto", "ocr"] = Field("fast", description="fast: the text layer; auto: OCR where it "
+                                                  "has none; ocr: OCR of every page")
+
+
+# Firecrawl's PDF parser modes as siftpdf's --ocr.
+OCR_OF_MODE = {"fast": "never", "auto": "auto", "ocr": "always"}
 
 
 class ScrapeRequest(BaseModel):
@@ -378,7 +387,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         raise Unauthorized("unknown bearer token" if token.strip() else "a bearer token is required")
 
     def options_for(caller: Caller, max_age: float | None = None, deadline: float | None = None,
-                    max_pages: int | None = None) -> ReadOptions:
+                    max_pages: int | None = None, ocr: str = "never") -> ReadOptions:
         cache = replace(config.cache, caller_class=caller.caller_class)
         if max_age is not None:
             cache.max_age = max_age
@@ -387,7 +396,7 @@ def create_app(config: ServerConfig) -> FastAPI:
             limits = replace(limits, deadline=min(limits.deadline, deadline or limits.deadline),
                              max_pages=min(limits.max_pages, max_pages or limits.max_pages))
         return ReadOptions(limits=limits, cache=cache, allow_private=config.allow_private,
-                           verbose=config.verbose, caller_id=caller.caller_id, on_event=metrics.observe)
+                           verbose=config.verbose, caller_id=caller.caller_id, on_event=metrics.observe, ocr=ocr)
 
     def outcome(caller: Caller, route: str, outcome_: str, started: float, **detail: Any) -> None:
         Log(config.verbose, caller.caller_class == "restricted").event(
@@ -409,8 +418,10 @@ def create_app(config: ServerConfig) -> FastAPI:
             caller = caller_of(request)
         except Unauthorized as exc:
             return _error_v1(401, "unauthorized", str(exc))
-        options = options_for(caller)
+        options = options_for(caller, ocr=body.ocr)
         try:
+            if body.ocr != "never":
+                require_engine()
             if body.mode == "digest":
                 answer = await run_in_threadpool(service.digest, body.url, options, config.cap,
                                                  body.question or "", index_store(options.cache))
@@ -431,12 +442,15 @@ def create_app(config: ServerConfig) -> FastAPI:
             caller = caller_of(request)
         except Unauthorized as exc:
             return _error_v2(401, str(exc), "unauthorized")
-        max_pages = next((p.maxPages for p in body.parsers or [] if isinstance(p, Parser) and p.type == "pdf"),
-                         None)
+        pdf = next((p for p in body.parsers or [] if isinstance(p, Parser) and p.type == "pdf"),
+                   Parser(maxPages=None, mode="fast"))
+        ocr = OCR_OF_MODE[pdf.mode]
         options = options_for(caller, max_age=None if body.maxAge is None else body.maxAge / 1000,
                               deadline=None if body.timeout is None else max(0.1, body.timeout / 1000),
-                              max_pages=max_pages)
+                              max_pages=pdf.maxPages, ocr=ocr)
         try:
+            if ocr != "never":
+                require_engine()
             answer = await run_in_threadpool(service.clean, body.url, options, config.cap, markdown=True)
         except SiftError as error:
             outcome(caller, "/v2/scrape", error.code, started, url=body.url)

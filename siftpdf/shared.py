@@ -26,6 +26,7 @@ from typing import Any
 from .cache import Store, View, open_store, password_check
 from .cacheread import file_stamp, slim
 from .docstream import Document, require_text
+from .document import TEXT_STATUSES
 from .errors import BusyError, FetchError, NotPdfError, SiftError
 from .log import Log
 from .pool import MAX_WAIT, FileLock, Pool, flight_lock, take_caller
@@ -107,7 +108,8 @@ def _extract(data: bytes, options: ReadOptions) -> Generator[dict[str, Any], Non
 
         yield from extract_records(data, ExtractOptions(max_pages=options.limits.max_pages,
                                                         password=options.password, evidence=evidence,
-                                                        image_mode=settings.image_mode, render=options.render))
+                                                        image_mode=settings.image_mode, render=options.render,
+                                                        ocr=options.ocr))
         return
     from .runner import run_child
 
@@ -119,7 +121,7 @@ def _extract(data: bytes, options: ReadOptions) -> Generator[dict[str, Any], Non
             _log(options).event("pool", "slot", wait_ms=int((time.monotonic() - waited) * 1000))
             yield from run_child(data, options.password, limits, slots=job, evidence=evidence,
                                  image_mode=settings.image_mode, render=options.render,
-                                 meanwhile=_load_organizer if evidence else None)
+                                 meanwhile=_load_organizer if evidence else None, ocr=options.ocr)
     except BusyError as error:
         _log(options).event("pool", error.code if error.status == 503 else "caller_busy",
                             wait_ms=int((time.monotonic() - waited) * 1000))
@@ -264,7 +266,7 @@ class _Writer:
         elif "page" in record:
             self.size += self.store.put_page(self.cls, self.sha, self.digest, record)
             self.numbers.append(int(record["page"]))
-            self.text_pages += record.get("status") == "text"
+            self.text_pages += record.get("status") in TEXT_STATUSES
             self.text.append(slim(record))
         elif "done" in record:
             self.done = dict(record["done"])

@@ -6,6 +6,7 @@ a cache hit's pages with :func:`write_text` and :func:`write_json`, as the comma
 
 from __future__ import annotations
 
+from .document import TEXT_STATUSES
 from .textview import page_renderer, render_page
 
 TYPE_CHECKING = False
@@ -59,7 +60,7 @@ def take_pages(doc: Document, wanted: PageRange, cap: int, render: PageRenderer 
         result.parts.append(text)
         result.pages.append(page)
         size += len(text)
-        result.with_text = result.with_text or record.get("status") == "text"
+        result.with_text = result.with_text or record.get("status") in TEXT_STATUSES
     return result
 
 

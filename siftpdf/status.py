@@ -15,7 +15,7 @@ from typing import Any
 from .runner import Limits
 
 ROLES = {"pdfium": "default engine", "pypdf": "fallback for what PDFium cannot open",
-         "pdfplumber": "layout analysis and tables"}
+         "pdfplumber": "layout analysis and tables", "ocr": "OCR of scanned pages (--ocr)"}
 
 
 def cache_dir(explicit: str | os.PathLike[str] | None = None) -> Path:
@@ -100,6 +100,8 @@ def render_status(status: dict[str, Any]) -> str:
         if engine["loads"]:
             what = engine["version"] + (f", {engine['build']}" if engine.get("build") else "")
             lines.append(f"  {engine['name']:<{width}}  loads   {what} — {engine['role']}")
+        elif (engine.get("error") or "").startswith("not installed"):
+            lines.append(f"  {engine['name']:<{width}}  absent  {engine['error']}")
         else:
             lines.append(f"  {engine['name']:<{width}}  FAILS   {engine.get('error') or 'does not read a test page'}")
     if not status["engines"]:

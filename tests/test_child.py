@@ -64,7 +64,7 @@ def test_owner_password_only_reads_normally(fixtures: Path) -> None:
 def test_scanned_is_no_text_with_ocr_hint(fixtures: Path) -> None:
     with pytest.raises(NoTextError) as info:
         list(extract((fixtures / "scanned.pdf").read_bytes()))
-    assert info.value.hint == "ocr" and info.value.exit_code == 5
+    assert info.value.hint == "rerun with --ocr auto" and info.value.exit_code == 5
 
 
 def test_page_statuses(fixtures: Path) -> None:

@@ -142,7 +142,7 @@ def test_extractive_digest_finds_the_needle(big_pdf: Path, run_cli) -> None:
 
 def test_scanned_document_is_exit_5(fixtures: Path, run_cli) -> None:
     result = run_cli("digest", "-q", "anything", str(fixtures / "scanned.pdf"))
-    assert result.exit_code == 5 and "hint: ocr" in result.stderr
+    assert result.exit_code == 5 and "hint: rerun with --ocr auto" in result.stderr
 
 
 def test_index_is_cached_per_document_text(fixtures: Path, tmp_path: Path) -> None:

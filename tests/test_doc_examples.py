@@ -54,6 +54,7 @@ from pathlib import Path
 from typing import Any
 
 import make_fixtures
+import make_scans
 import pytest
 from httpserver import Route, Running
 
@@ -68,7 +69,7 @@ FILES: dict[str, Callable[[], bytes]] = {
     "thesis.pdf": make_fixtures.thesis,
     "book.pdf": make_fixtures.book,
     "report.pdf": lambda: make_fixtures.encrypted(make_fixtures.three_page(), "secret", "owner", "AES-256"),
-    "scan.pdf": lambda: make_fixtures.scanned(3),
+    "scan.pdf": lambda: make_scans.many_pages(3, dpi=150),  # a real scan: the OCR examples read it
     "huge.pdf": make_fixtures.long_doc,
     # A folder of papers (named by ``papers/``): one says "Adam", one does not.
     "papers/attention.pdf": make_fixtures.attention_paper,

@@ -10,6 +10,7 @@ import pytest
 from conftest import run_siftpdf
 
 from siftpdf import _probe
+from siftpdf.status import render_status
 
 
 def test_status_json_reports_engines_limit_and_cache(tmp_path: Path) -> None:
@@ -23,8 +24,9 @@ def test_status_json_reports_engines_limit_and_cache(tmp_path: Path) -> None:
     assert len(lines) == 1
     status = json.loads(lines[0])["engine_status"]
     engines = {e["name"]: e for e in status["engines"]}
-    assert set(engines) == {"pdfium", "pypdf", "pdfplumber"}
-    assert all(e["loads"] for e in engines.values())
+    assert set(engines) == {"pdfium", "pypdf", "pdfplumber", "ocr"}
+    assert all(e["loads"] for e in engines.values())  # the ocr extra is installed here (make test)
+    assert engines["ocr"]["version"].startswith("tesseract ")
     assert "PDFium" in engines["pdfium"]["build"] and "pypdfium2" in engines["pdfium"]["version"]
     if sys.platform.startswith("linux"):
         assert status["memory_limit"]["enforced"] is True and status["memory_limit"]["bytes"] == 2 << 30
@@ -59,5 +61,17 @@ def test_memory_probe_notices_a_limit_that_does_nothing(monkeypatch: pytest.Monk
 
 def test_probe_pdf_is_read_by_every_engine() -> None:
     engines = _probe.probe_engines()
-    assert [e["name"] for e in engines] == ["pdfium", "pypdf", "pdfplumber"]
+    assert [e["name"] for e in engines] == ["pdfium", "pypdf", "pdfplumber", "ocr"]
     assert all(e["reads"] for e in engines), engines
+
+
+def test_status_says_when_the_ocr_engine_is_absent(monkeypatch: pytest.MonkeyPatch) -> None:
+    from siftpdf import ocr
+
+    monkeypatch.setattr(ocr, "installed", lambda: False)
+    (found,) = [e for e in _probe.probe_engines() if e["name"] == "ocr"]
+    assert found["loads"] is False and found["error"].startswith("not installed (optional): pip install")
+    text = render_status({"siftpdf": "0", "python": "3", "platform": "linux", "engines": [found],
+                          "memory_limit": {"bytes": 0, "enforced": True, "detail": ""},
+                          "cache": {"dir": "/c", "exists": False, "bytes": 0, "files": 0}})
+    assert "  ocr  absent  not installed (optional): pip install 'siftpdf[ocr]'" in text

@@ -20,11 +20,14 @@ from typing import Any
 
 import httpx
 import make_fixtures
+import make_scans
 import pytest
 from httpserver import Route, Running, pattern
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 from soak import children_of  # noqa: E402  (one home: the soak counts what a server leaves too)
+
+from siftpdf import ocr  # noqa: E402
 
 START_TIMEOUT = 60.0
 
@@ -200,7 +203,8 @@ def test_scanned_encrypted_truncated(upstream: Running, serve: Any, fixtures: Pa
     server = serve("--no-auth")
     for name in ("scanned", "encrypted_user", "truncated"):
         upstream.server.routes[f"/{name}.pdf"] = Route((fixtures / f"{name}.pdf").read_bytes())
-    assert _error(server.fetch({"url": upstream.server.url("/scanned.pdf")}), 422, "no_text")["hint"] == "ocr"
+    scanned = _error(server.fetch({"url": upstream.server.url("/scanned.pdf")}), 422, "no_text")
+    assert scanned["hint"] == "rerun with --ocr auto"
     _error(server.fetch({"url": upstream.server.url("/encrypted_user.pdf")}), 422, "encrypted")
     response = server.fetch({"url": upstream.server.url("/truncated.pdf")})
     assert response.status_code in (200, 422), response.text
@@ -645,3 +649,20 @@ def test_no_access_log_unless_asked(upstream: Running, serve: Any, three: bytes)
     response = server.fetch({"url": upstream.server.url("/doc.pdf"), "pages": "1"})
     assert response.status_code == 200 and response.headers["x-request-id"]
     assert "access " not in server.output()
+
+
+@pytest.mark.skipif(not make_scans.CORPUS.is_dir() or not ocr.installed(), reason="needs the corpus and an OCR engine")
+def test_ocr_through_fetch_and_scrape(upstream: Running, serve: Any) -> None:
+    server = serve("--no-auth")
+    upstream.server.routes["/scan.pdf"] = Route(make_scans.many_pages(2, dpi=150))
+    url = upstream.server.url("/scan.pdf")
+    assert _error(server.fetch({"url": url}), 422, "no_text")["hint"] == "rerun with --ocr auto"
+    answer = server.fetch({"url": url, "ocr": "auto"})
+    assert answer.status_code == 200, answer.text
+    assert "transaction" in answer.json()["content"]
+    body = server.post("/v2/scrape", {"url": url, "formats": ["markdown"],
+                                      "parsers": [{"type": "pdf", "mode": "auto"}]}).json()
+    assert body["success"] is True and "transaction" in body["data"]["markdown"]
+    fast = server.post("/v2/scrape", {"url": url, "parsers": [{"type": "pdf", "mode": "fast"}]}).json()
+    assert fast == {"success": False, "error": "no text layer (scanned PDF?)", "code": "no_text"}
+    assert server.fetch({"url": url, "ocr": "sometimes"}).status_code == 400

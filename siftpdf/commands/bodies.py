@@ -27,9 +27,14 @@ DEFAULT_CACHE_SIZE = "1G"
 
 
 def read_options(max_pages: int, deadline: float, memory_limit: int, password: str | None, in_process: bool,
-                 settings: tuple[str, ...], raw: bool, quiet: bool) -> tuple[ReadOptions, PageProgress]:
+                 settings: tuple[str, ...], raw: bool, quiet: bool, ocr: str = "never",
+                 ) -> tuple[ReadOptions, PageProgress]:
     """The ReadOptions of the extraction options, and the progress bar they report to (the
     caller closes it when the command ends)."""
+    if ocr != "never":
+        from ..ocr import require_engine
+
+        require_engine()
     from ..runner import Limits
     from ..settings import parse_settings
     from ..sources import ReadOptions
@@ -38,8 +43,9 @@ def read_options(max_pages: int, deadline: float, memory_limit: int, password: s
     progress = PageProgress(quiet=quiet)
     options = ReadOptions(
         limits=Limits(deadline=deadline, max_pages=max_pages, memory=memory_limit << 20),
-        password=password, in_process=in_process, on_page=progress, organize=organize,
-        digest_name=None if settings or raw else options_name(max_pages))  # what siftpdf.quick answers
+        password=password, in_process=in_process, on_page=progress, organize=organize, ocr=ocr,
+        # the options siftpdf.quick answers by name
+        digest_name=None if settings or raw or ocr != "never" else options_name(max_pages))
     return options, progress
 
 

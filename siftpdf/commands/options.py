@@ -218,14 +218,18 @@ def extraction_options(func: F) -> F:
                           "output.evidence=true, extract.image_mode=embedded; every key in siftpdf(1), SETTINGS."),
         click.option("--raw", is_flag=True,
                      help="The engine's page text untouched: no organization (same as --set organize=false)."),
+        click.option("--ocr", type=click.Choice(["never", "auto", "always"]), default="never", envvar="SIFTPDF_OCR",
+                     show_default=True,
+                     help="Recognize scanned pages: auto reads pages with no usable text layer (and scanned "
+                          "images on pages with one), always every page (env SIFTPDF_OCR; needs siftpdf[ocr])."),
     )
     @functools.wraps(func)
     def wrapper(*args: Any, max_pages: int, deadline: float, memory_limit: int,
-                password: str | None, in_process: bool, settings: tuple[str, ...], raw: bool,
+                password: str | None, in_process: bool, settings: tuple[str, ...], raw: bool, ocr: str,
                 **kwargs: Any) -> Any:
         ctx = click.get_current_context()
         options, progress = read_options(max_pages, deadline, memory_limit, password, in_process, settings, raw,
-                                         quiet=bool(ctx.meta.get("siftpdf.quiet")))
+                                         quiet=bool(ctx.meta.get("siftpdf.quiet")), ocr=ocr)
         ctx.call_on_close(progress.close)
         return func(*args, read_options=options, **kwargs)
 

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from ..document import TEXT_STATUSES
 from ..textview import marker
 
 CHUNK_CHARS = 1200
@@ -61,7 +62,7 @@ def chunk_pages(pages: Iterable[dict[str, Any]]) -> Iterator[Chunk]:
     index = 0
     overlap = 0
     for record in pages:
-        if record.get("status") != "text":
+        if record.get("status") not in TEXT_STATUSES:
             continue
         for unit in _units(record["page"], record.get("text") or ""):
             if current and size + len(unit[1]) > CHUNK_CHARS:

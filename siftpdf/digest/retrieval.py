@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cache import CacheSettings, shared_cache
+from ..document import TEXT_STATUSES
 from .chunks import CHUNK_CHARS, OVERLAP_CHARS, Chunk, chunk_pages
 from .tokens import tokenize
 
@@ -67,7 +68,7 @@ def load_or_build(pages: Iterable[dict[str, Any]], store: MutableMapping[str, by
     fingerprint = hashlib.sha256(INDEX_VERSION.encode())
     kept: list[dict[str, Any]] = []
     for record in pages:
-        if record.get("status") == "text":
+        if record.get("status") in TEXT_STATUSES:
             fingerprint.update(f"\x00{record['page']}\x00".encode())
             fingerprint.update((record.get("text") or "").encode("utf-8", "surrogatepass"))
             kept.append({"page": record["page"], "text": record.get("text") or "", "status": "text"})

@@ -1,0 +1,136 @@
+"""OCR of a page record in the extraction child (SPEC §7.5): which pages, and which parts of
+them, are read, and how what was read joins the record.
+
+``always`` reads every page; ``auto`` reads the pages with no usable text layer (``no_text``,
+``garbled``) and, on a page that has one, the large images no text lies over (a page half set,
+half scanned), saying so in ``ocr.regions``. A recognized page has ``"status": "ocr"``, its
+text from the lines read, ``ocr: {engine, confidence, dpi}`` and, with evidence, those lines
+with their boxes in place of the text layer's, so organization reads them like any page. A
+blank scan reads as nothing: ``empty``, never invented text. An engine failure keeps the page
+as it was, with ``ocr_error``, and is counted.
+"""
+
+from __future__ import annotations
+
+from contextlib import AbstractContextManager
+from typing import Any, Protocol
+
+AUTO_STATUSES = ("no_text", "garbled")
+# In auto mode, an image of a text page is read when it covers this share of the page and no
+# text of the layer lies over it: a scanned half page, not a logo or a small figure.
+REGION_SHARE = 0.15
+MAX_REGIONS = 4
+# Lines the engine is less sure of than this are dropped (and counted in ``ocr.dropped_lines``):
+# on generated scans they are noise read from specks, rules and half-cut heads, not text.
+MIN_CONFIDENCE = 0.3
+
+
+class Renders(Protocol):
+    def rendered(self, index: int) -> AbstractContextManager[Any]: ...
+
+
+def recognize(doc: Any, record: dict[str, Any], mode: str) -> dict[str, Any]:
+    """The record with what OCR read on its page (``mode`` auto or always)."""
+    status = record["status"]
+    regions: list[tuple[float, float, float, float]] | None = None
+    if status == "text" and mode == "auto":
+        regions = _unread_images(record.get("evidence"))
+        if not regions:
+            return record
+    elif mode == "auto" and status not in AUTO_STATUSES:
+        return record  # a blank page (no text, no image): nothing to read
+    if not hasattr(doc, "rendered"):  # a salvage engine read the document: nothing renders it
+        return _failed(record, "the page was read by a salvage engine, which cannot render it")
+    from . import ocr
+
+    try:
+        with doc.rendered(record["page"] - 1) as page:
+            found = ocr.recognize_page(page, regions=regions)
+    except (ocr.OcrError, MemoryError) as exc:
+        return _failed(record, str(exc) or type(exc).__name__)
+    kept = [line for line in found.lines if line.confidence >= MIN_CONFIDENCE]
+    info: dict[str, Any] = {"engine": f"{found.engine.name} {found.engine.version}",
+                            "confidence": ocr.mean_confidence(kept), "dpi": found.dpi}
+    if len(kept) < len(found.lines):
+        info["dropped_lines"] = len(found.lines) - len(kept)
+    if found.capped:
+        info["capped"] = True
+    lines = ocr.evidence_lines(kept)
+    text = "\n".join(line.text for line in kept if line.text.strip())
+    if regions is not None:
+        return _with_regions(record, info, regions, lines, text)
+    return _whole_page(record, info, lines, text)
+
+
+def _whole_page(record: dict[str, Any], info: dict[str, Any], lines: list[dict[str, Any]], text: str,
+                ) -> dict[str, Any]:
+    if not text.strip():
+        if record["status"] in AUTO_STATUSES:
+            record["status"], record["text"] = "empty", ""  # a blank scan: nothing is made up
+        record["ocr"] = info  # read, and nothing found
+        return record
+    record["text"], record["status"], record["ocr"] = text, "ocr", info
+    evidence = record.get("evidence")
+    if isinstance(evidence, dict):
+        evidence["lines"] = lines
+    return record
+
+
+def _with_regions(record: dict[str, Any], info: dict[str, Any], regions: list[tuple[float, float, float, float]],
+                  lines: list[dict[str, Any]], text: str) -> dict[str, Any]:
+    info["regions"] = len(regions)
+    record["ocr"] = info
+    if not text.strip():
+        return record
+    record["text"] = f"{record['text'].rstrip()}\n{text}"
+    evidence = record["evidence"]
+    evidence["lines"] = sorted([*evidence.get("lines", []), *lines], key=lambda line: -float(line.get("y", 0)))
+    return record
+
+
+def _unread_images(evidence: Any) -> list[tuple[float, float, float, float]]:
+    """The page's large images that no run of the text layer lies over, largest first."""
+    if not isinstance(evidence, dict):
+        return []
+    area = float(evidence.get("width") or 0) * float(evidence.get("height") or 0)
+    if area <= 0:
+        return []
+    centres = [((r["box"][0] + r["box"][2]) / 2, (r["box"][1] + r["box"][3]) / 2)
+               for line in evidence.get("lines", []) for r in line.get("runs", []) if len(r.get("box", ())) == 4]
+    found = []
+    for image in evidence.get("images", []):
+        x0, y0, x1, y1 = image.get("rect", (0, 0, 0, 0))
+        if (x1 - x0) * (y1 - y0) < REGION_SHARE * area:
+            continue
+        if any(x0 <= x <= x1 and y0 <= y <= y1 for x, y in centres):
+            continue
+        found.append((x0, y0, x1, y1))
+    found.sort(key=lambda r: -(r[2] - r[0]) * (r[3] - r[1]))
+    return found[:MAX_REGIONS]
+
+
+def _failed(record: dict[str, Any], why: str) -> dict[str, Any]:
+    record["ocr_error"] = why[:300]
+    return record
+
+
+def count_page(tally: dict[str, int], record: dict[str, Any]) -> None:
+    """Add a page record to the document's OCR tally (``done.ocr``): pages recognized, image
+    regions read on pages with a text layer, pages read that held nothing, renders held to
+    the size cap, pages whose recognition failed."""
+    info = record.get("ocr")
+    if isinstance(info, dict):
+        if "regions" in info:
+            _add(tally, "regions", int(info["regions"]))
+        elif record.get("status") == "ocr":
+            _add(tally, "pages")
+        else:
+            _add(tally, "blank")
+        if info.get("capped"):
+            _add(tally, "capped")
+    if "ocr_error" in record:
+        _add(tally, "failed")
+
+
+def _add(tally: dict[str, int], key: str, by: int = 1) -> None:
+    tally[key] = tally.get(key, 0) + by

@@ -1,0 +1,144 @@
+"""OCR through the commands (SPEC §7.5): ``--ocr never|auto|always`` on generated scans, read
+by the real extraction child, cached under its own key, and the errors a user meets.
+
+The scans come from tests/make_scans.py (corpus pages rendered, turned and grained into
+image-only PDFs); the reference is the source page's text layer."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import make_scans
+import pytest
+from conftest import records, run_siftpdf
+
+from siftpdf import ocr
+
+pytestmark = [
+    pytest.mark.skipif(not make_scans.CORPUS.is_dir(), reason="../shared/corpus is absent"),
+    pytest.mark.skipif(not ocr.installed(), reason=f"no OCR engine: {ocr.INSTALL}"),
+]
+
+
+@pytest.fixture(scope="module")
+def scans(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    folder = tmp_path_factory.mktemp("scans")
+    english = make_scans.scan(make_scans.ENGLISH[0], dpi=200)
+    half = make_scans.half_scan(dpi=200)
+    files = {"scan": english.pdf, "half": half.pdf, "blank": make_scans.blank(dpi=150).pdf,
+             "four": make_scans.many_pages(4, dpi=150)}
+    for name, data in files.items():
+        (folder / f"{name}.pdf").write_bytes(data)
+    return {"dir": folder, "scan": english, "half": half}
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"\w{3,}", text.lower()))
+
+
+def _pages(result: Any) -> list[dict[str, Any]]:
+    return [r for r in records(result.stdout.decode()) if "page" in r]
+
+
+def test_without_ocr_a_scan_is_no_text_and_the_hint_names_the_option(scans: dict[str, Any]) -> None:
+    result = run_siftpdf("pages", "1", str(scans["dir"] / "scan.pdf"))
+    assert result.returncode == 5
+    assert b"hint: rerun with --ocr auto" in result.stderr
+
+
+def test_auto_reads_a_scan_close_to_its_text_layer(scans: dict[str, Any]) -> None:
+    result = run_siftpdf("extract", "--ocr", "auto", str(scans["dir"] / "scan.pdf"))
+    assert result.returncode == 0, result.stderr
+    stream = records(result.stdout.decode())
+    (page,) = [r for r in stream if "page" in r]
+    assert page["status"] == "ocr"
+    assert page["ocr"]["engine"].startswith(("tesseract", "rapidocr")) and page["ocr"]["confidence"] > 0.8
+    assert make_scans.cer_any_order(page["text"].splitlines(), scans["scan"].reference) < 0.05
+    # The recognized lines are the page's evidence: organization made blocks of them.
+    assert any(block["kind"] == "paragraph" for block in page["blocks"])
+    assert stream[-1]["done"]["ocr"] == {"pages": 1}
+
+
+def test_the_setting_is_part_of_the_cache_key(scans: dict[str, Any], child_log: Any) -> None:
+    path = str(scans["dir"] / "scan.pdf")
+    assert run_siftpdf("pages", "1", path).returncode == 5
+    started = child_log()
+    first = run_siftpdf("pages", "1", "--ocr", "auto", path)
+    assert first.returncode == 0 and child_log() > started  # not the no-text answer cached without OCR
+    started = child_log()
+    again = run_siftpdf("pages", "1", "--ocr", "auto", path, env={"SIFTPDF_OCR": "never"})
+    assert again.stdout == first.stdout and child_log() == started  # a cache hit; the option wins over the env
+    by_env = run_siftpdf("grep", "-c", "the", path, env={"SIFTPDF_OCR": "auto"})
+    assert by_env.returncode == 0 and int(by_env.stdout) > 5 and child_log() == started
+
+
+def test_a_blank_scan_is_empty_never_invented_text(scans: dict[str, Any]) -> None:
+    result = run_siftpdf("extract", "--ocr", "auto", "--in-process", str(scans["dir"] / "blank.pdf"))
+    assert result.returncode == 5
+    assert b"OCR read nothing on any page" in result.stderr and b"hint:" not in result.stderr
+
+
+def test_auto_reads_only_the_scanned_part_of_a_half_scanned_page(scans: dict[str, Any]) -> None:
+    path = str(scans["dir"] / "half.pdf")
+    plain = _pages(run_siftpdf("extract", "--raw", path))[0]
+    read = _pages(run_siftpdf("extract", "--ocr", "auto", path))[0]
+    assert plain["status"] == read["status"] == "text"
+    assert read["ocr"]["regions"] == 1
+    image_words = _words(scans["half"].image_reference) - _words(plain["text"])
+    assert len(image_words) > 30
+    assert len(image_words & _words(read["text"])) > 0.8 * len(image_words)
+    # The text layer is kept (its running head set aside as furniture, as on any page).
+    body = " ".join([read["text"], *(item["text"] for item in read.get("furniture", []))])
+    assert _words(plain["text"]) <= _words(body)
+
+
+def test_always_reads_pages_that_have_a_text_layer(scans: dict[str, Any]) -> None:
+    page = _pages(run_siftpdf("extract", "--ocr", "always", "--raw", str(scans["dir"] / "half.pdf")))[0]
+    assert page["status"] == "ocr" and "regions" not in page["ocr"]
+
+
+def test_a_scan_of_several_pages_uses_both_workers(scans: dict[str, Any], child_log: Any) -> None:
+    result = run_siftpdf("extract", "--ocr", "auto", "--raw", str(scans["dir"] / "four.pdf"))
+    assert result.returncode == 0, result.stderr
+    assert [p["status"] for p in _pages(result)] == ["ocr"] * 4
+    assert child_log() == 2
+
+
+def test_the_page_cap_applies_to_recognized_pages(scans: dict[str, Any]) -> None:
+    result = run_siftpdf("extract", "--ocr", "auto", "--raw", "--max-pages", "1", str(scans["dir"] / "four.pdf"))
+    stream = records(result.stdout.decode())
+    assert [r["page"] for r in stream if "page" in r] == [1]
+    assert stream[-1]["done"]["page_limit_reached"] is True and stream[-1]["done"]["ocr"] == {"pages": 1}
+
+
+def test_a_huge_page_is_read_at_the_render_cap_and_counted(tmp_path: Path) -> None:
+    path = tmp_path / "huge.pdf"
+    path.write_bytes(make_scans.huge_page())
+    result = run_siftpdf("extract", "--ocr", "always", "--raw", str(path), timeout=300)
+    stream = records(result.stdout.decode())
+    (page,) = [r for r in stream if "page" in r]
+    # 20,000 pixels a side drawn on 200 inches: read at the cap (5,000 pixels), which says so.
+    assert page["ocr"]["capped"] is True and page["ocr"]["dpi"] == 25.0
+    # The image is blank: nothing is made up, and the document ends as one with no text.
+    assert page["status"] == "empty" and result.returncode == 5
+
+
+def test_without_an_engine_ocr_is_a_usage_error_naming_the_install(run_cli: Any, scans: dict[str, Any],
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ocr, "installed", lambda: False)
+    result = run_cli("pages", "1", "--ocr", "auto", str(scans["dir"] / "scan.pdf"))
+    assert result.exit_code == 2
+    assert "no OCR engine is installed" in result.output and "pip install 'siftpdf[ocr]'" in result.output
+
+
+def test_the_records_are_valid_doc_stream_records(scans: dict[str, Any]) -> None:
+    import jsonschema
+
+    schema = json.loads((Path(__file__).parent.parent / "siftpdf/schema/docstream.schema.json").read_text())
+    result = run_siftpdf("extract", "--ocr", "auto", "--set", "output.evidence=true", str(scans["dir"] / "half.pdf"))
+    validator = jsonschema.Draft202012Validator(schema)
+    for record in records(result.stdout.decode()):
+        assert not list(validator.iter_errors(record)), record.keys()

@@ -1,0 +1,222 @@
+"""The scan generator (tests/make_scans.py) and the OCR engine module (siftpdf/ocr.py).
+
+The engine's tests run when an engine is installed: ``pip install 'siftpdf[ocr]'`` and the
+tesseract data (``apt-get install tesseract-ocr-eng tesseract-ocr-chi-sim``)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import make_scans
+import pypdfium2 as pdfium
+import pytest
+
+from siftpdf import ocr
+
+ROOT = Path(__file__).resolve().parent.parent
+
+needs_corpus = pytest.mark.skipif(not make_scans.CORPUS.is_dir(), reason="../shared/corpus is absent")
+needs_engine = pytest.mark.skipif(ocr.available() is None, reason=f"no OCR engine: {ocr.INSTALL}")
+
+
+def _text_layer(data: bytes) -> str:
+    pdf = pdfium.PdfDocument(data)
+    try:
+        return "".join(str(page.get_textpage().get_text_range()) for page in pdf)
+    finally:
+        pdf.close()
+
+
+@pytest.fixture(scope="module")
+def e2e() -> make_scans.Scan:
+    return make_scans.scan(make_scans.ENGLISH[0], dpi=200)
+
+
+# --- the generator ------------------------------------------------------------------------
+
+
+@needs_corpus
+def test_a_scan_is_an_image_only_page_of_the_source_size(e2e: make_scans.Scan) -> None:
+    pdf = pdfium.PdfDocument(e2e.pdf)
+    assert len(pdf) == 1
+    assert pdf[0].get_size() == pytest.approx(make_scans.page_size(make_scans.CORPUS / make_scans.ENGLISH[0].path, 2))
+    assert [obj.type for obj in pdf[0].get_objects()] == [pdfium.raw.FPDF_PAGEOBJ_IMAGE]
+    assert _text_layer(e2e.pdf).strip() == ""
+    assert 0.5 <= abs(e2e.angle) <= 1.5
+    assert "end-to-end check and retry" in e2e.reference
+
+
+@needs_corpus
+def test_scans_are_reproducible(e2e: make_scans.Scan) -> None:
+    assert make_scans.scan(make_scans.ENGLISH[0], dpi=200).pdf == e2e.pdf
+
+
+def test_a_blank_scan_has_grain_and_no_text() -> None:
+    blank = make_scans.blank(dpi=100)
+    assert blank.reference == "" and _text_layer(blank.pdf).strip() == ""
+    bitmap = pdfium.PdfDocument(blank.pdf)[0].render(scale=100 / 72, grayscale=True)
+    values = set(bytes(bitmap.buffer)[: bitmap.stride * 50])
+    assert len(values) > 20  # grain, not a flat white
+
+
+@needs_corpus
+def test_half_scan_keeps_the_top_text_layer_and_scans_the_bottom() -> None:
+    half = make_scans.half_scan(dpi=150)
+    layer = _text_layer(half.pdf)
+    assert make_scans.normalize(layer) == make_scans.normalize(half.text_reference)
+    assert "selective redundancy" in half.image_reference and "selective redundancy" not in layer
+    kinds = [obj.type for obj in pdfium.PdfDocument(half.pdf)[0].get_objects()]
+    assert pdfium.raw.FPDF_PAGEOBJ_IMAGE in kinds and pdfium.raw.FPDF_PAGEOBJ_TEXT in kinds
+
+
+@needs_corpus
+def test_many_pages_share_one_image() -> None:
+    data = make_scans.many_pages(300, dpi=50)
+    assert len(pdfium.PdfDocument(data)) == 300
+    assert len(data) < 2 * len(make_scans.many_pages(1, dpi=50))
+
+
+def test_huge_page_claims_a_huge_image() -> None:
+    page = pdfium.PdfDocument(make_scans.huge_page(pixels=2000))[0]
+    assert page.get_size() == (14400.0, 14400.0)
+    image = next(iter(page.get_objects()))
+    assert image.get_px_size() == (2000, 2000)
+
+
+def test_cer() -> None:
+    assert make_scans.cer("Hello,  world", "Hello, world") == 0
+    assert make_scans.cer("Hello, wor1d", "Hello, world") == pytest.approx(1 / 11)
+    assert make_scans.cer("\u201cfine\u201d \ufb01ne", '"fine" fine') == 0  # quotes and ligatures folded
+    assert make_scans.cer("", "") == 0 and make_scans.cer("x", "") == 1
+    left, right = "the first column says this", "the second column says that"
+    assert make_scans.cer(f"{right}\n{left}", f"{left}\n{right}") > 0.3
+    assert make_scans.cer_any_order([right, left], f"{left}\n{right}") == 0
+
+
+# --- the engine ---------------------------------------------------------------------------
+
+
+def test_render_scale_caps_the_longest_side() -> None:
+    assert ocr.render_scale(612, 792, 200) == (200 / 72, False)
+    scale, capped = ocr.render_scale(14400, 14400, 200)
+    assert capped and round(14400 * scale) == ocr.MAX_SIDE
+
+
+def test_no_engine_names_the_install_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ocr, "ENGINES", {})
+    ocr._engine.cache_clear()
+    try:
+        assert ocr.available() is None
+        with pytest.raises(ocr.OcrUnavailable, match="pip install 'siftpdf\\[ocr\\]'"):
+            ocr.recognize_pixels(None)
+    finally:
+        ocr._engine.cache_clear()
+
+
+@pytest.fixture(scope="module")
+def e2e_read(e2e: make_scans.Scan) -> ocr.PageText:
+    return ocr.recognize_page(pdfium.PdfDocument(e2e.pdf)[0])
+
+
+@needs_engine
+@needs_corpus
+def test_an_english_scan_reads_close_to_its_text_layer(e2e: make_scans.Scan, e2e_read: ocr.PageText) -> None:
+    assert make_scans.cer(e2e_read.text, e2e.reference) < 0.03
+    assert e2e_read.engine.name in ocr.ENGINES and e2e_read.confidence is not None and e2e_read.confidence > 0.8
+    assert e2e_read.dpi == ocr.DPI and not e2e_read.capped
+
+
+def _word_box(read: ocr.PageText, word: str) -> tuple[float, float, float, float]:
+    boxes = [box for line in read.lines for text, box in line.words if text.strip(".,") == word]
+    if not boxes:  # an engine without word boxes: the line that holds the word
+        boxes = [line.box for line in read.lines if word in line.text.split()]
+    assert boxes, f"{word!r} not read"
+    return boxes[0]
+
+
+@needs_engine
+@needs_corpus
+def test_boxes_land_where_the_source_page_drew_the_text(e2e_read: ocr.PageText) -> None:
+    source = pdfium.PdfDocument(make_scans.CORPUS / make_scans.ENGLISH[0].path)[2]
+    textpage = source.get_textpage()
+    searcher = textpage.search("undetected", match_whole_word=True)
+    start, count = searcher.get_next()
+    boxes = [textpage.get_charbox(i, loose=True) for i in range(start, start + count)]
+    want = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+    got = _word_box(e2e_read, "undetected")
+    # the scan is turned by up to 1.5 degrees about the page's centre: a few points off at most
+    assert abs((got[0] + got[2]) / 2 - (want[0] + want[2]) / 2) < 12
+    assert abs((got[1] + got[3]) / 2 - (want[1] + want[3]) / 2) < 12
+    for line in ocr.evidence_lines(e2e_read.lines):
+        run = line["runs"][0]
+        assert set(run) >= {"text", "font", "size", "color", "box"} and run["box"][1] <= line["y"] <= run["box"][3]
+
+
+@needs_engine
+@needs_corpus
+def test_rotation_and_crop_origin_are_accounted_for(e2e: make_scans.Scan, e2e_read: ocr.PageText) -> None:
+    from PIL import Image
+
+    image = pdfium.PdfDocument(e2e.pdf)[0].render(scale=150 / 72, grayscale=True).to_pil().convert("L")
+    width, height = 612.0, 792.0
+    # Drawn turned a quarter anticlockwise on a landscape page shown turned a quarter clockwise,
+    # with the media box's origin away from (0, 0): it shows upright.
+    turned = image.transpose(Image.Transpose.ROTATE_90)
+    ox, oy = 100.0, 50.0
+    placed = make_scans.Placed(make_scans.jpeg(turned), turned.width, turned.height, (ox, oy, ox + height, oy + width))
+    pdf = make_scans.image_pdf([((ox, oy, ox + height, oy + width), [0])], [placed], rotate=90)
+    read = ocr.recognize_page(pdfium.PdfDocument(pdf)[0])
+    upright = _word_box(e2e_read, "undetected")
+    got = _word_box(read, "undetected")
+    want = (ox + height - upright[3], oy + upright[0], ox + height - upright[1], oy + upright[2])
+    assert got == pytest.approx(want, abs=4)
+
+
+@needs_engine
+def test_a_blank_scan_reads_nothing() -> None:
+    read = ocr.recognize_page(pdfium.PdfDocument(make_scans.blank(dpi=200).pdf)[0])
+    assert read.text.strip() == "" and read.confidence is None
+
+
+@needs_engine
+@needs_corpus
+def test_regions_read_only_there() -> None:
+    half = make_scans.half_scan(dpi=200)
+    page = pdfium.PdfDocument(half.pdf)[0]
+    read = ocr.recognize_page(page, regions=[(0.0, 0.0, page.get_width(), half.split)])
+    assert all(line.box[3] <= half.split + 6 for line in read.lines)
+    assert make_scans.cer(read.text, half.image_reference) < 0.05
+    assert "redundancy for error detection" not in read.text  # a line of the top half
+
+
+@needs_engine
+def test_a_huge_page_is_read_at_the_cap() -> None:
+    read = ocr.recognize_page(pdfium.PdfDocument(make_scans.huge_page(pixels=4000))[0])
+    assert read.capped and max(read.size) == ocr.MAX_SIDE and read.dpi < 30
+    assert read.lines == []
+
+
+@needs_engine
+@needs_corpus
+def test_it_reads_in_a_limited_child_behind_the_audit_hook(tmp_path: Path) -> None:
+    """As the extraction child runs it: address space limited, network and programs refused
+    (the hook in place before the engine is imported), an empty environment, ``python -I``."""
+    scan = make_scans.scan(make_scans.CJK[0], dpi=200)
+    (tmp_path / "scan.pdf").write_bytes(scan.pdf)
+    script = (
+        "import json, sys\n"
+        "from siftpdf._child import apply_limits, _refuse\n"
+        "apply_limits(1 << 30, 120)\n"
+        "sys.addaudithook(_refuse)\n"
+        "import pypdfium2\n"
+        "from siftpdf import ocr\n"
+        "read = ocr.recognize_page(pypdfium2.PdfDocument(sys.argv[1])[0])\n"
+        "print(json.dumps({'engine': read.engine.name, 'text': read.text}))\n")
+    proc = subprocess.run([sys.executable, "-I", "-c", script, str(tmp_path / "scan.pdf")], capture_output=True,
+                          text=True, env={}, cwd=ROOT, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    out = json.loads(proc.stdout)
+    assert make_scans.cer(out["text"], scan.reference) < 0.05
