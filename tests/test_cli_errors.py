@@ -48,7 +48,7 @@ def valid_error(stdout: str, code: str, status: int) -> dict[str, Any]:
 
 USAGE = [
     (["grep", "--frob", "x"], "grep: no such option: --frob", "siftpdf grep --help"),
-    (["grep", "--fro", "x"], "grep: no such option: --fro (did you mean --raw?)", "siftpdf grep --help"),
+    (["grep", "--fro", "x"], "grep: no such option: --fro (did you mean one of --ocr, --raw?)", "siftpdf grep --help"),
     (["pages"], "pages: missing argument RANGE", "siftpdf pages --help"),
     (["digest", "doc.jsonl"], "digest: missing option -q / --question", "siftpdf digest --help"),
     (["grpe", "x"], "no such command 'grpe' (did you mean 'grep'?)", "siftpdf --help"),
