@@ -41,6 +41,7 @@ ROOT = HERE.parent
 DATA = HERE / ".data" / "scans"
 SECTION = "## OCR engines"
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))  # bench.common, when run as a script
 
 import make_scans  # noqa: E402
 
@@ -222,18 +223,6 @@ def render(results: list[Result], summaries: list[dict[str, Any]], dpis: list[in
     return "\n".join(out) + "\n"
 
 
-def into(path: Path, text: str) -> None:
-    """Replace (or add) this section of a markdown file."""
-    doc = path.read_text() if path.exists() else ""
-    if SECTION in doc:
-        head, _, rest = doc.partition(SECTION)
-        tail = rest[rest.find("\n## "):] if "\n## " in rest else ""
-        doc = head + text + tail
-    else:
-        doc = doc.rstrip("\n") + "\n\n" + text
-    path.write_text(doc)
-
-
 def run() -> None:
     """``make bench``: siftpdf's engine and tesseract on the scans at 200 and 300 dpi."""
     try:
@@ -294,7 +283,9 @@ def main() -> int:
             r.engine: {f"{dpi}-{group}": rows for (dpi, group), rows in r.pages.items()} for r in results}},
             ensure_ascii=False, indent=1))
     if args.into:
-        into(args.into, text)
+        from bench.common import replace_section
+
+        replace_section(args.into, SECTION, text)
         print(f"ocr: wrote {args.into}", file=sys.stderr)
     else:
         sys.stdout.write(text)

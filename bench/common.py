@@ -94,3 +94,16 @@ def table(title: str, header: list[str], rows: list[list[str]]) -> None:
     print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
     for row in rows:
         print("| " + " | ".join(str(c).ljust(w) for c, w in zip(row, widths, strict=False)) + " |")
+
+
+def replace_section(path: Path, section: str, text: str) -> None:
+    """Put ``text`` in the markdown file at ``path`` in place of the section whose heading line
+    is ``section`` (up to the next ``## `` heading), or at its end when it has none."""
+    doc = path.read_text() if path.exists() else ""
+    if section in doc:
+        head, _, rest = doc.partition(section)
+        tail = rest[rest.find("\n## "):] if "\n## " in rest else ""
+        doc = head + text + tail
+    else:
+        doc = doc.rstrip("\n") + "\n\n" + text
+    path.write_text(doc)

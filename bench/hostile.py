@@ -20,6 +20,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 TESTS = HERE.parent / "tests"
 sys.path.insert(0, str(TESTS))
+sys.path.insert(0, str(HERE.parent))  # bench.common, when run as a script
 
 import make_hostile  # noqa: E402
 
@@ -70,14 +71,9 @@ def main() -> int:
     if not args.into:
         sys.stdout.write(text)
         return 0
-    doc = args.into.read_text() if args.into.exists() else ""
-    if SECTION in doc:
-        head, _, rest = doc.partition(SECTION)
-        tail = rest[rest.find("\n## "):] if "\n## " in rest else ""
-        doc = head + text + tail
-    else:
-        doc = doc.rstrip("\n") + "\n\n" + text
-    args.into.write_text(doc)
+    from bench.common import replace_section
+
+    replace_section(args.into, SECTION, text)
     print(f"hostile: wrote {args.into}", file=sys.stderr)
     return 0
 

@@ -26,7 +26,13 @@ def tiny_pdf(text: str = PROBE_TEXT) -> bytes:
         b"<< /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream),
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
     ]
-    out = bytearray(b"%PDF-1.4\n")
+    return write_pdf(objects)
+
+
+def write_pdf(objects: list[bytes], root: int = 1, header: bytes = b"%PDF-1.4\n") -> bytes:
+    """A PDF file of ``objects`` (object k+1 is ``objects[k]``), its catalog ``root``, with a
+    cross-reference table: what a writer library would do for a handful of objects."""
+    out = bytearray(header)
     offsets = []
     for number, body in enumerate(objects, 1):
         offsets.append(len(out))
@@ -34,7 +40,7 @@ def tiny_pdf(text: str = PROBE_TEXT) -> bytes:
     xref = len(out)
     out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
     out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    out += b"trailer\n<< /Size %d /Root %d 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, root, xref)
     return bytes(out)
 
 

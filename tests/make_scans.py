@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from siftpdf._probe import write_pdf
+
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
 
 
@@ -164,16 +166,7 @@ def image_pdf(pages: Iterable[tuple[tuple[float, float, float, float], list[int]
     objects[catalog - 1] = b"<< /Type /Catalog /Pages %d 0 R >>" % tree
     objects[tree - 1] = b"<< /Type /Pages /Kids [%s] /Count %d >>" % (
         b" ".join(b"%d 0 R" % k for k in kids), len(kids))
-    out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for number, body in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    out += b"trailer\n<< /Size %d /Root %d 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, catalog, xref)
-    return bytes(out)
+    return write_pdf(objects, catalog, b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
 
 
 def page_size(path: Path | str, page: int) -> tuple[float, float]:
