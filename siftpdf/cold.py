@@ -76,9 +76,9 @@ class Plan:
 
     @property
     def pool_dir(self) -> str:
-        from .cacheread import default_dir
+        from .warm import pool_folder
 
-        return os.path.join(self.cache_dir or default_dir(), "pool")
+        return pool_folder(self.cache_dir)
 
 
 def answer(args: list[str]) -> int | None:

@@ -61,6 +61,16 @@ class FileLock:
         self.path = path
         self._fd: int | None = None
 
+    @classmethod
+    def adopt(cls, taken: tuple[str, int] | None) -> FileLock | None:
+        """The lock of a (path, descriptor) whose flock is held already (taken by
+        :mod:`siftpdf.warm`, which cannot import this module); None for None."""
+        if taken is None:
+            return None
+        lock = cls(Path(taken[0]))
+        lock._fd = taken[1]
+        return lock
+
     def try_acquire(self) -> bool:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
@@ -98,7 +108,9 @@ def _name(key: str) -> str:
 
 
 def pool_dir(cache_dir: Path) -> Path:
-    return cache_dir / "pool"
+    from .warm import pool_folder
+
+    return Path(pool_folder(os.fspath(cache_dir)))
 
 
 class Job:
@@ -195,31 +207,18 @@ class Pool:
         return None
 
     def _take_slot_if_nobody_waits(self) -> FileLock | None:
-        """A slot free now, unless a job waits for one: the places at the head of the line
-        are held while the slot is taken, so no waiter is passed."""
-        heads = []
-        try:
-            for index in range(self.slots):
-                place = self._place(index)
-                if not place.try_acquire():
-                    return None
-                heads.append(place)
-            return self._take_slot()
-        finally:
-            for place in heads:
-                place.release()
+        """A slot free now, unless a job waits for one (:func:`siftpdf.warm.free_slot`)."""
+        from .warm import free_slot
+
+        self.dir.mkdir(parents=True, exist_ok=True)
+        return FileLock.adopt(free_slot(os.fspath(self.dir), self.slots))
 
     def _claimed(self) -> FileLock | None:
         """The slot the console took for this job before the pool was imported
         (:func:`siftpdf.warm.claim_slot`), if it was taken in this pool."""
         from .warm import take_slot
 
-        claimed = take_slot(os.fspath(self.dir))
-        if claimed is None:
-            return None
-        lock = FileLock(Path(claimed[0]))
-        lock._fd = claimed[1]
-        return lock
+        return FileLock.adopt(take_slot(os.fspath(self.dir)))
 
     @contextmanager
     def job(self, caller_id: str | None = None) -> Iterator[Job]:

@@ -158,11 +158,17 @@ def _pool_dir(args: list[str]) -> str:
             directory = words[index + 1]
         elif word.startswith("--cache-dir="):
             directory = word.partition("=")[2]
-    if not directory:
+    return pool_folder(directory)
+
+
+def pool_folder(cache_dir: str | None) -> str:
+    """The extraction pool's folder under the cache dir (the default one for None): its lock
+    files are the pool (:mod:`siftpdf.pool`)."""
+    if not cache_dir:
         from .cacheread import default_dir
 
-        directory = default_dir()
-    return os.path.join(directory, "pool")
+        cache_dir = default_dir()
+    return os.path.join(cache_dir, "pool")
 
 
 def _spawn(argv: list[str]) -> Spawned:
@@ -263,26 +269,34 @@ def claim_slot(pool_dir: str, slots: int) -> bool:
     :func:`take_slot`. False when none is free or a job waits: the pool's line then."""
     if _Warm.slot is not None:
         return os.path.normpath(os.path.dirname(_Warm.slot[0])) == os.path.normpath(pool_dir)
-    import fcntl
-
     try:
         os.makedirs(pool_dir, exist_ok=True)
     except OSError:
         return False
+    _Warm.slot = free_slot(pool_dir, slots)
+    return _Warm.slot is not None
+
+
+def free_slot(pool_dir: str, slots: int) -> tuple[str, int] | None:
+    """A slot of the pool at ``pool_dir`` free now, unless a job waits for one (the places at
+    the head of the line are held while it is taken, so no waiter is passed): its path and the
+    descriptor holding its flock. The pool's way to a slot not waited for, here so that the
+    console can take one before the pool is imported."""
+    import fcntl
+
     heads = []
     try:
         for index in range(slots):
             fd = _try_lock(os.path.join(pool_dir, f"wait.{index}"), fcntl)
             if fd is None:
-                return False  # a job is waiting: it comes first
+                return None  # a job is waiting: it comes first
             heads.append(fd)
         for index in range(slots):
             path = os.path.join(pool_dir, f"slot.{index}")
             fd = _try_lock(path, fcntl)
             if fd is not None:
-                _Warm.slot = (path, fd)
-                return True
-        return False
+                return path, fd
+        return None
     finally:
         for fd in heads:
             os.close(fd)

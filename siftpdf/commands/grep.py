@@ -146,6 +146,7 @@ def command(words: tuple[str, ...], cap: int, as_json: bool, read_options: ReadO
     from ..grepview import GrepState, write_source
     from ..ranges import PageRange
     from ..search import compile_patterns, page_filter
+    from .several import say_failed
 
     patterns, sources = _patterns_and_sources(words, given)
     regex = compile_patterns(patterns, {"ignore": True, "sensitive": False}.get(given["case"] or ""),
@@ -164,18 +165,20 @@ def command(words: tuple[str, ...], cap: int, as_json: bool, read_options: ReadO
     state = GrepState()
     errors = 0
     for source, problem in _sources(sources or ("-",), given, recursive, implicit):
-        try:
-            if problem is None:
-                with _open(source, read_options) as doc:
-                    write_source(doc, regex, wanted, spec, source, state, out)
-        except SiftError as error:
-            if not several:
-                raise
-            problem = error.message.removeprefix(f"{source}: ")
-        if problem is not None:
+        if problem is not None:  # a file the folder's walk could not read
             errors += 1
             if not given["no_messages"]:
                 click.echo(f"siftpdf: {source}: {problem}", err=True)
+            continue
+        try:
+            with _open(source, read_options) as doc:
+                write_source(doc, regex, wanted, spec, source, state, out)
+        except SiftError as error:
+            if not several:
+                raise
+            errors += 1
+            if not given["no_messages"]:
+                say_failed(error, source)  # named, with its hint, as extract, pages and map say it
         if state.stop:
             break
     ctx = click.get_current_context()
