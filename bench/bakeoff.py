@@ -40,6 +40,7 @@ ROOT = HERE.parent
 CORPUS = ROOT.parent / "shared" / "corpus"
 DATA = HERE / ".data"
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT))  # bench.common, when run as a script
 
 import mutate  # noqa: E402
 
@@ -366,8 +367,10 @@ def main() -> int:
     if args.out == "-":
         sys.stdout.write(text)
     else:
+        from bench.common import write_keeping_others
+
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.out).write_text(text)
+        write_keeping_others(Path(args.out), text)  # the hostile-input and OCR sections stay
         print(f"bakeoff: wrote {args.out}", file=sys.stderr)
     return 0
 

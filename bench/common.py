@@ -96,6 +96,23 @@ def table(title: str, header: list[str], rows: list[list[str]]) -> None:
         print("| " + " | ".join(str(c).ljust(w) for c, w in zip(row, widths, strict=False)) + " |")
 
 
+def sections(doc: str) -> dict[str, str]:
+    """A markdown document's ``## `` sections by heading line, each with its text."""
+    found: dict[str, str] = {}
+    for part in ("\n" + doc).split("\n## ")[1:]:
+        heading = "## " + part.split("\n", 1)[0]
+        found[heading] = "## " + part.rstrip("\n") + "\n"
+    return found
+
+
+def write_keeping_others(path: Path, text: str) -> None:
+    """Write ``text`` to the markdown file at ``path``, keeping the sections of the file that
+    ``text`` does not have (those other benchmarks write, and hand-written ones) after it."""
+    old = sections(path.read_text()) if path.exists() else {}
+    kept = [body for heading, body in old.items() if heading not in sections(text)]
+    path.write_text("\n".join([text.rstrip("\n") + "\n", *kept]))
+
+
 def replace_section(path: Path, section: str, text: str) -> None:
     """Put ``text`` in the markdown file at ``path`` in place of the section whose heading line
     is ``section`` (up to the next ``## `` heading), or at its end when it has none."""
