@@ -25,13 +25,13 @@ $(SEMANTIC): $(STAMP)
 
 # The OCR engine's language data (`--ocr`; the library itself comes with the ocr extra), from
 # the system's packages: installed here when this is a Debian or Ubuntu machine run as root.
-TESSDATA := /usr/share/tesseract-ocr/5/tessdata/chi_sim.traineddata
+TESSDATA := $(addprefix /usr/share/tesseract-ocr/5/tessdata/,chi_sim.traineddata osd.traineddata)
 $(TESSDATA):
 	@if command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
-		apt-get install -y -qq tesseract-ocr-eng tesseract-ocr-chi-sim >/dev/null 2>&1 || \
-		{ apt-get update -qq && apt-get install -y -qq tesseract-ocr-eng tesseract-ocr-chi-sim >/dev/null; }; \
+		apt-get install -y -qq tesseract-ocr-eng tesseract-ocr-osd tesseract-ocr-chi-sim >/dev/null 2>&1 || \
+		{ apt-get update -qq && apt-get install -y -qq tesseract-ocr-eng tesseract-ocr-osd tesseract-ocr-chi-sim >/dev/null; }; \
 	else \
-		echo "the OCR tests need tesseract's data: apt-get install tesseract-ocr-eng tesseract-ocr-chi-sim"; \
+		echo "the OCR tests need tesseract's data: apt-get install tesseract-ocr-eng tesseract-ocr-osd tesseract-ocr-chi-sim"; \
 		exit 1; \
 	fi
 

@@ -168,7 +168,7 @@ def _siftpdf(lang: str, threads: int) -> tuple[Recognize, str]:
         return [{"text": line.text, "conf": line.confidence, "box": list(line.pixels)}
                 for line in ocr.recognize_pixels(gray, threads=threads)]
 
-    return run, f"{info.name} {info.version}"
+    return run, ocr.describe()
 
 
 ENGINES: dict[str, Callable[[str, int], tuple[Recognize, str]]] = {

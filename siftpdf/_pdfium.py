@@ -98,6 +98,8 @@ _SIGNATURES: dict[str, tuple[Any, tuple[Any, ...]]] = {
     "FPDFText_IsGenerated": (c_int, (_H, c_int)),
     "FPDFText_HasUnicodeMapError": (c_int, (_H, c_int)),
     "FPDFText_GetText": (c_int, (_H, c_int, c_int, POINTER(c_ushort))),
+    "FPDFText_CountRects": (c_int, (_H, c_int, c_int)),
+    "FPDFText_GetRect": (c_int, (_H, c_int, _PD, _PD, _PD, _PD)),
     "FPDFText_GetLooseCharBox": (c_int, (_H, c_int, _RECT)),
     "FPDFText_GetCharOrigin": (c_int, (_H, c_int, _PD, _PD)),
     "FPDFText_GetFillColor": (c_int, (_H, c_int, _PU, _PU, _PU, _PU)),

@@ -87,7 +87,7 @@ def _ocr(data: bytes) -> dict[str, Any]:
         found = ocr.recognize_page(pdf[0])
     finally:
         pdf.close()
-    return {"version": f"{found.engine.name} {found.engine.version}", "build": None,
+    return {"version": ocr.describe(), "build": None,
             "reads": PROBE_TEXT in found.text.lower()}
 
 

@@ -53,6 +53,13 @@ def clean_text(text: str) -> str:
     return "\n".join(line.rstrip() for line in text.split("\n")).strip("\n")
 
 
+class PageShape(NamedTuple):
+    width: float
+    height: float
+    images: list[tuple[float, float, float, float]]  # boxes [x0, y0, x1, y1], points
+    text: list[tuple[float, float, float, float]]
+
+
 class PageResult(NamedTuple):  # not a dataclass: the child would import inspect for it
     text: str
     status: str  # text | no_text | garbled | empty
@@ -127,6 +134,23 @@ class PdfiumDoc:
             area = float(found["width"]) * float(found["height"])
             status = "garbled" if is_garbled(text, found, area, [i["rect"] for i in found["images"]]) else "text"
         return PageResult(text, status, self.name, found)
+
+    def page_shape(self, index: int) -> PageShape:
+        """The page's size, its images' boxes and its text's, without the per-character evidence
+        (``--raw --ocr auto`` looks for the images no text lies over). The text's boxes are
+        asked only when there is an image."""
+        from .evidence import page_images
+
+        with self._handles(index) as (page, textpage):
+            images = [tuple(image["rect"]) for image in page_images(page)]
+            text: list[tuple[float, float, float, float]] = []
+            if images:
+                left, top, right, bottom = (ctypes.c_double() for _ in range(4))
+                for i in range(max(0, pdfium_c.FPDFText_CountRects(textpage, 0, -1))):
+                    if pdfium_c.FPDFText_GetRect(textpage, i, left, top, right, bottom):
+                        text.append((left.value, bottom.value, right.value, top.value))
+            return PageShape(pdfium_c.FPDF_GetPageWidthF(page), pdfium_c.FPDF_GetPageHeightF(page),
+                             images, text)
 
     def _raw_text(self, index: int) -> str:
         """Page text through PDFium's C API directly: the helper objects cost more than the

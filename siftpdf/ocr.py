@@ -1,13 +1,17 @@
 """Optical character recognition of a rendered page (SPEC §7.5), with an engine whose models
 are on this machine: nothing is downloaded, ever.
 
-Engines, in the order they are tried (docs/bakeoff.md, "OCR engines", says why):
+Two engines, each for what it reads best (docs/bakeoff.md, "OCR engines", says why), chosen
+page by page from the script tesseract's orientation and script detection sees:
 
 - ``tesseract``: libtesseract in this process through tesserocr (its wheel carries the
   library), with the system's trained data (``eng``, and ``chi_sim`` where installed: Debian's
-  tesseract-ocr-eng and tesseract-ocr-chi-sim, Homebrew's tesseract).
+  tesseract-ocr-eng and tesseract-ocr-chi-sim, Homebrew's tesseract). Latin pages: fast, and
+  within 1 % of the text on clean scans.
 - ``rapidocr``: PP-OCR models run by onnxruntime, the models inside the rapidocr wheel
-  (Chinese and English in one model). Slower; used when no tesseract data is found.
+  (Chinese and English in one model). Chinese and Japanese pages, which it reads at a third of
+  tesseract's errors (formulas and tables above all), for about twice the time; every page when
+  no tesseract data is found.
 
 Neither starts a program or opens a socket (the child's audit hook allows them both; rapidocr's
 import probes IPv6 with a socket, which the hook refuses and urllib3 shrugs off). Importing an
@@ -71,6 +75,7 @@ class PageText:
     dpi: float  # the resolution the page was read at (less than asked when capped)
     capped: bool  # the render was held to MAX_SIDE pixels
     size: tuple[int, int]  # the render, pixels
+    turned: int = 0  # degrees the scan was turned clockwise, when it was read turned upright
 
     @property
     def text(self) -> str:
@@ -90,7 +95,7 @@ class OcrUnavailable(OcrError):
 
 # --- engines ------------------------------------------------------------------------------
 
-Reader = Callable[[Any, int], list[Line]]  # (grayscale ndarray, threads) -> lines in pixels
+Reader = Callable[[Any, int, bool], list[Line]]  # (grayscale ndarray, threads, cjk) -> lines in pixels
 
 
 @dataclass
@@ -127,18 +132,14 @@ def _tesseract() -> _Engine | None:
         return apis[lang]
 
     version = f"{tesserocr.tesseract_version().split()[1]} (tesserocr {tesserocr.__version__})"
-    osd = _script_detector(tesserocr, folder)
 
-    def read(gray: Any, threads: int) -> list[Line]:
+    def read(gray: Any, threads: int, cjk: bool) -> list[Line]:
         from PIL import Image
 
-        image = Image.fromarray(gray)
-        # One language model a page, chosen by the script tesseract's OSD sees: reading a Latin
-        # page with eng+chi_sim costs a third more time, and a Chinese page reads better with
-        # chi_sim alone (docs/bakeoff.md).
-        script = osd(image) if osd is not None else None
-        api = api_for("chi_sim" if script in CJK_SCRIPTS and "chi_sim" in langs else "eng")
-        api.SetImage(image)
+        # One language model a page: reading a Latin page with eng+chi_sim costs a third more
+        # time, and a Chinese page reads better with chi_sim alone (docs/bakeoff.md).
+        api = api_for("chi_sim" if cjk and "chi_sim" in langs else "eng")
+        api.SetImage(Image.fromarray(gray))
         if not api.Recognize():  # leptonica's allocations failed (the memory limit), or the image is bad
             raise OcrError("tesseract could not read the page (out of memory?)")
         return _tesseract_lines(api.GetIterator(), tesserocr.RIL.TEXTLINE, tesserocr.RIL.WORD)
@@ -150,23 +151,58 @@ CJK_SCRIPTS = frozenset({"Han", "HanS", "HanT", "Japanese", "Katakana", "Hiragan
 OSD_SCALE = 0.5  # the script is told as well from a render at half the resolution, in a third of the time
 
 
-def _script_detector(tesserocr: Any, folder: str) -> Callable[[Any], str | None] | None:
-    """The script (tesseract's name: Latin, Han …) of a page image, by tesseract's orientation
-    and script detection; None without its data, or when it cannot tell (a blank page)."""
-    if not os.path.isfile(os.path.join(folder, "osd.traineddata")):
-        return None
-    api = tesserocr.PyTessBaseAPI(path=folder + "/", lang="osd", psm=tesserocr.PSM.OSD_ONLY)
+@dataclass(frozen=True)
+class Osd:
+    """What tesseract's orientation and script detection sees on a page image."""
 
-    def detect(image: Any) -> str | None:
+    script: str | None  # tesseract's name (Latin, Han …); None when it cannot tell
+    turn: int = 0  # degrees the image is turned clockwise (0, 90, 180, 270)
+
+    @property
+    def cjk(self) -> bool:
+        return self.script in CJK_SCRIPTS
+
+
+@cache
+def _detector() -> Callable[[Any], Osd] | None:
+    """Tesseract's orientation and script detection of a grayscale page image; None without
+    tesseract or its ``osd`` data."""
+    data = _tessdata()
+    if data is None or not os.path.isfile(os.path.join(data[0], "osd.traineddata")):
+        return None
+    try:
+        import tesserocr
+    except ImportError:
+        return None
+    from PIL import Image
+
+    api = tesserocr.PyTessBaseAPI(path=data[0] + "/", lang="osd", psm=tesserocr.PSM.OSD_ONLY)
+
+    def detect(gray: Any) -> Osd:
+        image = Image.fromarray(gray)
         small = image.resize((max(1, round(image.width * OSD_SCALE)), max(1, round(image.height * OSD_SCALE))))
         api.SetImage(small)
         try:
             found = api.DetectOrientationScript()
-        except RuntimeError:  # too little text to tell
-            return None
-        return found.get("script_name") if found else None
+        except RuntimeError:  # too little text to tell (a blank page)
+            return Osd(None)
+        if not found:
+            return Osd(None)
+        return Osd(found.get("script_name"), int(found.get("orient_deg") or 0) % 360)
 
     return detect
+
+
+def detect(gray: Any) -> Osd:
+    """The script and orientation of a page image, as far as tesseract can tell (nothing
+    without its data, or on a blank page)."""
+    detector = _detector()
+    return detector(gray) if detector is not None else Osd(None)
+
+
+def is_cjk(gray: Any) -> bool:
+    """Whether a page image is written in Chinese or Japanese, as far as tesseract can tell."""
+    return detect(gray).cjk
 
 
 def _tesseract_lines(iterator: Any, line_level: int, word_level: int) -> list[Line]:
@@ -199,6 +235,13 @@ def _tesseract_lines(iterator: Any, line_level: int, word_level: int) -> list[Li
     return lines
 
 
+# The detector sees the page at about 82 dpi (an A4 page's long side: 960 pixels): PP-OCR's
+# detection costs as many pixels as it is given, and finds 9-point text from there; the lines
+# it finds are read from the full render.
+DETECT_SIDE = 960
+REC_BATCH = 2  # lines read at once: onnxruntime's memory grows with the batch (6: +300 MB), not its speed
+
+
 def _rapidocr() -> _Engine | None:
     try:
         from importlib.metadata import version
@@ -211,11 +254,14 @@ def _rapidocr() -> _Engine | None:
     def engine(threads: int) -> Any:
         if threads not in engines:
             engines[threads] = RapidOCR(params={
-                "Global.log_level": "error", "EngineConfig.onnxruntime.intra_op_num_threads": threads,
+                "Global.log_level": "error", "Global.use_cls": False,  # pages come upright from PDFium
+                "Global.max_side_len": MAX_SIDE, "Det.limit_type": "max", "Det.limit_side_len": DETECT_SIDE,
+                "Rec.rec_batch_num": REC_BATCH,
+                "EngineConfig.onnxruntime.intra_op_num_threads": threads,
                 "EngineConfig.onnxruntime.inter_op_num_threads": 1})
         return engines[threads]
 
-    def read(gray: Any, threads: int) -> list[Line]:
+    def read(gray: Any, threads: int, cjk: bool) -> list[Line]:
         import numpy as np
 
         out = engine(threads)(np.ascontiguousarray(np.repeat(gray[:, :, None], 3, axis=2)))
@@ -225,7 +271,7 @@ def _rapidocr() -> _Engine | None:
         for quad, text, score in zip(out.boxes, out.txts, out.scores, strict=True):
             xs, ys = [float(p[0]) for p in quad], [float(p[1]) for p in quad]
             box = (min(xs), min(ys), max(xs), max(ys))
-            lines.append(Line(str(text).strip(), float(score), box, tuple(round(v) for v in box)))  # type: ignore[arg-type]
+            lines.append(Line(tidy(str(text)), float(score), box, tuple(round(v) for v in box)))  # type: ignore[arg-type]
         return [line for line in lines if line.text]
 
     return _Engine(EngineInfo("rapidocr", version("rapidocr"), ("ch", "en")), read)
@@ -245,9 +291,99 @@ def _engine(name: str | None = None) -> _Engine | None:
 
 
 def available(name: str | None = None) -> EngineInfo | None:
-    """The engine OCR would use (``name``: only that one), loading it; None when none is installed."""
+    """The engine OCR would use for a Latin page (``name``: only that one), loading it; None
+    when none is installed."""
     found = _engine(name)
     return found.info if found else None
+
+
+def describe() -> str:
+    """The installed engines and what each reads, for ``engine status``."""
+    engines = [found for found in (_engine(key) for key in ENGINES) if found is not None]
+    if not engines:
+        return "none"
+    if len(engines) == 1:
+        return f"{engines[0].info.name} {engines[0].info.version}"
+    latin, cjk = engines
+    return f"{latin.info.name} {latin.info.version}; CJK pages: {cjk.info.name} {cjk.info.version}"
+
+
+def _pick(gray: Any, name: str | None) -> tuple[_Engine, Osd]:
+    """The engine that reads this page image (``name``: that one), and what tesseract's
+    detection sees on it: rapidocr reads Chinese and Japanese when it is installed, tesseract
+    the rest."""
+    tesseract, rapidocr = _engine("tesseract"), _engine("rapidocr")
+    chosen = _engine(name) if name is not None else tesseract or rapidocr
+    if chosen is None:
+        raise OcrUnavailable()
+    osd = detect(gray) if tesseract is not None else Osd(None)
+    if name is None and osd.cjk and rapidocr is not None:
+        chosen = rapidocr
+    return chosen, osd
+
+
+# A page is tried again turned upright when its read looks turned: most of its text in lines
+# that run down the page (tesseract reads those, but a page's order is not theirs), or lines
+# held with this little confidence (an upside-down scan reads as specks). Tesseract's detection
+# says which way; it is not trusted alone (on a render this small it calls some upright pages
+# upside down): the turned read is kept only when it reads more, and more surely.
+POOR_READ = 0.5
+
+
+def _read(found: _Engine, gray: Any, threads: int, osd: Osd) -> tuple[list[Line], int]:
+    """The engine's lines on a page image (boxes in its pixels, in reading order), and the
+    degrees it was turned (clockwise) when it was read turned upright."""
+    import numpy as np
+
+    best, turned = found.read(gray, threads, osd.cjk), 0
+    height, width = gray.shape[:2]
+    for turn in _turns_to_try(best, osd):
+        turns = turn // 90  # numpy turns counter-clockwise: this many quarter turns set it upright
+        lines = found.read(np.ascontiguousarray(np.rot90(gray, turns)), threads, osd.cjk)
+        if _weight(lines) > _weight(best) and not _runs_down(lines):
+            best, turned = [_unturned(line, turns, width, height) for line in lines], turn
+    return best, turned
+
+
+def _turns_to_try(lines: list[Line], osd: Osd) -> list[int]:
+    if _runs_down(lines):
+        return [osd.turn] if osd.turn in (90, 270) else [90, 270]
+    if lines and (mean_confidence(lines) or 0.0) < POOR_READ:
+        return [osd.turn] if osd.turn else [180]
+    return []
+
+
+def _runs_down(lines: list[Line]) -> bool:
+    """Most of the text is in lines taller than they are wide (of three characters or more)."""
+    down = sum(len(ln.text) for ln in lines if len(ln.text) >= 3 and ln.box[3] - ln.box[1] > ln.box[2] - ln.box[0])
+    return down > 0.5 * sum(len(ln.text) for ln in lines)
+
+
+def _weight(lines: list[Line]) -> float:
+    return sum(len(line.text) * line.confidence for line in lines)
+
+
+def _unturned(line: Line, turns: int, width: int, height: int) -> Line:
+    """A line read from the image turned ``turns`` quarter turns counter-clockwise, with its
+    boxes in the unturned image's pixels (no baseline: the line is not horizontal there)."""
+
+    def box(b: Box) -> Box:
+        corners = [_unturn_point(x, y, turns, width, height) for x in (b[0], b[2]) for y in (b[1], b[3])]
+        xs, ys = [c[0] for c in corners], [c[1] for c in corners]
+        return (min(xs), min(ys), max(xs), max(ys))
+
+    placed = box(line.box)
+    return Line(line.text, line.confidence, placed, tuple(round(v) for v in placed),  # type: ignore[arg-type]
+                None, tuple((text, box(b)) for text, b in line.words))
+
+
+def _unturn_point(x: float, y: float, turns: int, width: int, height: int) -> tuple[float, float]:
+    """A point of the image turned ``turns`` quarter turns counter-clockwise, in the unturned
+    image (``width`` x ``height``): a quarter turn took (x, y) of a w-wide image to (y, w - x)."""
+    for step in range(turns, 0, -1):
+        w = width if (step - 1) % 2 == 0 else height  # the width before this quarter turn
+        x, y = w - y, x
+    return x, y
 
 
 def installed() -> bool:
@@ -269,10 +405,8 @@ def require_engine() -> None:
 
 def recognize_pixels(gray: Any, threads: int = 1, engine: str | None = None) -> list[Line]:
     """Lines read from an 8-bit grayscale image (a 2-D numpy array), boxes in its pixels."""
-    found = _engine(engine)
-    if found is None:
-        raise OcrUnavailable()
-    return found.read(gray, threads)
+    found, osd = _pick(gray, engine)
+    return _read(found, gray, threads, osd)[0]
 
 
 _CJK = "\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef"
@@ -305,8 +439,8 @@ def recognize_page(page: Any, dpi: float = DPI, regions: Sequence[Box] | None = 
     that no text layer covers); lines are top to bottom."""
     import numpy as np
 
-    found = _engine(engine)
-    if found is None:
+    first = _engine(engine)
+    if first is None:
         raise OcrUnavailable()
     scale, capped = render_scale(page.get_width(), page.get_height(), dpi)
     bitmap = page.render(scale=scale, grayscale=True, may_draw_forms=False)
@@ -319,13 +453,21 @@ def recognize_page(page: Any, dpi: float = DPI, regions: Sequence[Box] | None = 
     crops = [(0, 0, width, height)] if regions is None else [_pixel_rect(to_page, region, width, height)
                                                             for region in regions]
     lines: list[Line] = []
+    read_by: dict[EngineInfo, int] = {}  # characters each engine read (a region at a time)
+    turned = 0
     for x0, y0, x1, y1 in crops:
         if x1 - x0 < 8 or y1 - y0 < 8:
             continue
-        for line in found.read(np.ascontiguousarray(gray[y0:y1, x0:x1]), threads):
-            lines.append(_placed(line, to_page, x0, y0))
-    lines.sort(key=lambda ln: (-ln.box[3], ln.box[0]))
-    return PageText(lines, found.info, mean_confidence(lines), round(scale * 72, 2), capped, (width, height))
+        crop = np.ascontiguousarray(gray[y0:y1, x0:x1])
+        found, osd = _pick(crop, engine)
+        read, turn = _read(found, crop, threads, osd)
+        read_by[found.info] = read_by.get(found.info, 0) + sum(len(line.text) for line in read)
+        lines.extend(_placed(line, to_page, x0, y0) for line in read)
+        turned = turned or turn
+    if not turned:  # a turned scan's lines stay in the engine's reading order: the page's is not theirs
+        lines.sort(key=lambda ln: (-ln.box[3], ln.box[0]))
+    used = max(read_by, key=read_by.__getitem__) if read_by else first.info
+    return PageText(lines, used, mean_confidence(lines), round(scale * 72, 2), capped, (width, height), turned)
 
 
 def mean_confidence(lines: Iterable[Line]) -> float | None:

@@ -24,6 +24,8 @@ MAX_REGIONS = 4
 # on generated scans they are noise read from specks, rules and half-cut heads, not text.
 MIN_CONFIDENCE = 0.3
 
+Box = tuple[float, float, float, float]  # [x0, y0, x1, y1], points
+
 
 class Renders(Protocol):
     def rendered(self, index: int) -> AbstractContextManager[Any]: ...
@@ -32,9 +34,9 @@ class Renders(Protocol):
 def recognize(doc: Any, record: dict[str, Any], mode: str) -> dict[str, Any]:
     """The record with what OCR read on its page (``mode`` auto or always)."""
     status = record["status"]
-    regions: list[tuple[float, float, float, float]] | None = None
+    regions: list[Box] | None = None
     if status == "text" and mode == "auto":
-        regions = _unread_images(record.get("evidence"))
+        regions = _unread_images(doc, record)
         if not regions:
             return record
     elif mode == "auto" and status not in AUTO_STATUSES:
@@ -55,7 +57,11 @@ def recognize(doc: Any, record: dict[str, Any], mode: str) -> dict[str, Any]:
         info["dropped_lines"] = len(found.lines) - len(kept)
     if found.capped:
         info["capped"] = True
-    lines = ocr.evidence_lines(kept)
+    if found.turned:
+        info["turned"] = found.turned
+    # A scan read turned upright has lines across the page's space: organization (which reads
+    # lines as they lie on the page) gets none of them, and the text keeps the engine's order.
+    lines = ocr.evidence_lines(kept) if not found.turned else []
     text = "\n".join(line.text for line in kept if line.text.strip())
     if regions is not None:
         return _with_regions(record, info, regions, lines, text)
@@ -72,34 +78,45 @@ def _whole_page(record: dict[str, Any], info: dict[str, Any], lines: list[dict[s
     record["text"], record["status"], record["ocr"] = text, "ocr", info
     evidence = record.get("evidence")
     if isinstance(evidence, dict):
-        evidence["lines"] = lines
+        if "turned" in info:
+            del record["evidence"]  # organization passes the page through, in reading order
+        else:
+            evidence["lines"] = lines
     return record
 
 
-def _with_regions(record: dict[str, Any], info: dict[str, Any], regions: list[tuple[float, float, float, float]],
+def _with_regions(record: dict[str, Any], info: dict[str, Any], regions: list[Box],
                   lines: list[dict[str, Any]], text: str) -> dict[str, Any]:
     info["regions"] = len(regions)
     record["ocr"] = info
     if not text.strip():
         return record
     record["text"] = f"{record['text'].rstrip()}\n{text}"
-    evidence = record["evidence"]
-    evidence["lines"] = sorted([*evidence.get("lines", []), *lines], key=lambda line: -float(line.get("y", 0)))
+    evidence = record.get("evidence")
+    if isinstance(evidence, dict):  # not with --raw
+        evidence["lines"] = sorted([*evidence.get("lines", []), *lines], key=lambda line: -float(line.get("y", 0)))
     return record
 
 
-def _unread_images(evidence: Any) -> list[tuple[float, float, float, float]]:
-    """The page's large images that no run of the text layer lies over, largest first."""
-    if not isinstance(evidence, dict):
+def _unread_images(doc: Any, record: dict[str, Any]) -> list[Box]:
+    """The page's large images that no text of its layer lies over, largest first: from the
+    evidence, or (``--raw``) from the page's objects."""
+    evidence = record.get("evidence")
+    if isinstance(evidence, dict):
+        width, height = float(evidence.get("width") or 0), float(evidence.get("height") or 0)
+        images = [tuple(image.get("rect", (0, 0, 0, 0))) for image in evidence.get("images", [])]
+        text = [r["box"] for line in evidence.get("lines", []) for r in line.get("runs", [])
+                if len(r.get("box", ())) == 4]
+    elif hasattr(doc, "page_shape"):
+        width, height, images, text = doc.page_shape(record["page"] - 1)
+    else:
         return []
-    area = float(evidence.get("width") or 0) * float(evidence.get("height") or 0)
+    area = width * height
     if area <= 0:
         return []
-    centres = [((r["box"][0] + r["box"][2]) / 2, (r["box"][1] + r["box"][3]) / 2)
-               for line in evidence.get("lines", []) for r in line.get("runs", []) if len(r.get("box", ())) == 4]
-    found = []
-    for image in evidence.get("images", []):
-        x0, y0, x1, y1 = image.get("rect", (0, 0, 0, 0))
+    centres = [((x0 + x1) / 2, (y0 + y1) / 2) for x0, y0, x1, y1 in text]
+    found: list[Box] = []
+    for x0, y0, x1, y1 in images:
         if (x1 - x0) * (y1 - y0) < REGION_SHARE * area:
             continue
         if any(x0 <= x <= x1 and y0 <= y <= y1 for x, y in centres):

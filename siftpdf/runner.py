@@ -278,7 +278,11 @@ class _Run:
         """The typed error for a child that ended without the record we expected."""
         code = child.reap()
         if self.timed_out:
-            return TimedOutError(f"pdf extraction timed out after {self.limits.deadline:g} s")
+            hint = None
+            if "--ocr" in self.extra:  # a page read by OCR costs seconds, not milliseconds
+                hint = (f"OCR reads a page in 1-3 s a worker: give it more time (--deadline "
+                        f"{max(600, 4 * int(self.limits.deadline)):g}) or fewer pages (--max-pages)")
+            return TimedOutError(f"pdf extraction timed out after {self.limits.deadline:g} s", hint=hint)
         if child.gave_up_after:
             return UnreadableError(f"unreadable PDF (gave up on the page after {child.gave_up_after:g} s)")
         message = child.message()

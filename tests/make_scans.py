@@ -180,11 +180,18 @@ def page_size(path: Path | str, page: int) -> tuple[float, float]:
         pdf.close()
 
 
-def scan(source: Source, dpi: int = 300, seed: int = 7, corpus: Path = CORPUS) -> Scan:
-    """One corpus page as a one-page scanned PDF of the same size."""
+def scan(source: Source, dpi: int = 300, seed: int = 7, corpus: Path = CORPUS, turned: int = 0) -> Scan:
+    """One corpus page as a one-page scanned PDF of the same size; ``turned`` 90, 180 or 270:
+    fed into the scanner that many degrees clockwise (the page's sides swap at 90 and 270)."""
+    from PIL import Image
+
     path = corpus / source.path
     image, angle = degrade(render_gray(path, source.page, dpi), seed + source.page + dpi)
     width, height = page_size(path, source.page)
+    if turned:
+        image = image.transpose({90: Image.Transpose.ROTATE_270, 180: Image.Transpose.ROTATE_180,
+                                 270: Image.Transpose.ROTATE_90}[turned])
+        width, height = (height, width) if turned in (90, 270) else (width, height)
     placed = Placed(jpeg(image), image.width, image.height, (0.0, 0.0, width, height))
     pdf = image_pdf([((0.0, 0.0, width, height), [0])], [placed])
     return Scan(source.name, source.lang, dpi, pdf, reference_text(path, source.page), round(angle, 2))
@@ -250,9 +257,9 @@ def half_scan(source: Source = HALF_SOURCE, dpi: int = 300, seed: int = 7, corpu
     return HalfScan(out.getvalue(), float(split), above, below)
 
 
-def many_pages(count: int, dpi: int = 200, seed: int = 7, corpus: Path = CORPUS) -> bytes:
+def many_pages(count: int, dpi: int = 200, seed: int = 7, corpus: Path = CORPUS,
+               source: Source = ENGLISH[0]) -> bytes:
     """An image-only PDF of ``count`` pages that share one scanned image (a corpus page)."""
-    source = ENGLISH[0]
     path = corpus / source.path
     image, _ = degrade(render_gray(path, source.page, dpi), seed)
     width, height = page_size(path, source.page)

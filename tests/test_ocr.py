@@ -81,10 +81,11 @@ def test_a_blank_scan_is_empty_never_invented_text(scans: dict[str, Any]) -> Non
     assert b"OCR read nothing on any page" in result.stderr and b"hint:" not in result.stderr
 
 
-def test_auto_reads_only_the_scanned_part_of_a_half_scanned_page(scans: dict[str, Any]) -> None:
+@pytest.mark.parametrize("view", [[], ["--raw"]], ids=["organized", "raw"])
+def test_auto_reads_only_the_scanned_part_of_a_half_scanned_page(scans: dict[str, Any], view: list[str]) -> None:
     path = str(scans["dir"] / "half.pdf")
     plain = _pages(run_siftpdf("extract", "--raw", path))[0]
-    read = _pages(run_siftpdf("extract", "--ocr", "auto", path))[0]
+    read = _pages(run_siftpdf("extract", "--ocr", "auto", *view, path))[0]
     assert plain["status"] == read["status"] == "text"
     assert read["ocr"]["regions"] == 1
     image_words = _words(scans["half"].image_reference) - _words(plain["text"])
@@ -105,6 +106,15 @@ def test_a_scan_of_several_pages_uses_both_workers(scans: dict[str, Any], child_
     assert result.returncode == 0, result.stderr
     assert [p["status"] for p in _pages(result)] == ["ocr"] * 4
     assert child_log() == 2
+
+
+def test_a_scan_over_the_deadline_names_the_option_that_gives_it_time(scans: dict[str, Any]) -> None:
+    # Four scanned pages cannot be read in half a second: the deadline ends the run, and the
+    # hint says how to give OCR the time it needs.
+    result = run_siftpdf("extract", "--ocr", "always", "--raw", "--deadline", "0.5", str(scans["dir"] / "four.pdf"))
+    assert result.returncode == 6
+    assert b"timed out after 0.5 s" in result.stderr and b"hint: OCR reads a page" in result.stderr
+    assert b"--deadline 600" in result.stderr
 
 
 def test_the_page_cap_applies_to_recognized_pages(scans: dict[str, Any]) -> None:

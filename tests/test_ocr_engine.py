@@ -129,6 +129,63 @@ def test_an_english_scan_reads_close_to_its_text_layer(e2e: make_scans.Scan, e2e
     assert e2e_read.dpi == ocr.DPI and not e2e_read.capped
 
 
+@needs_engine
+@needs_corpus
+def test_an_english_page_is_read_by_tesseract_when_it_is_installed(e2e_read: ocr.PageText) -> None:
+    if ocr.available("tesseract") is not None:
+        assert e2e_read.engine.name == "tesseract"
+
+
+needs_both = pytest.mark.skipif(ocr.available("tesseract") is None or ocr.available("rapidocr") is None,
+                                reason=f"needs both OCR engines: {ocr.INSTALL}")
+
+
+@needs_both
+@needs_corpus
+@pytest.mark.parametrize(("source", "most"), [(make_scans.CJK[0], 0.02), (make_scans.CJK[2], 0.12)],
+                         ids=["law", "formulas-and-table"])
+def test_a_chinese_scan_is_read_by_pp_ocr(source: make_scans.Source, most: float) -> None:
+    # Tesseract's Chinese model reads the law at 2-3 % and the page of formulas and a table at
+    # 13-20 % (docs/bakeoff.md): the Chinese page goes to the engine that reads it best.
+    scan = make_scans.scan(source, dpi=200)
+    read = ocr.recognize_page(pdfium.PdfDocument(scan.pdf)[0])
+    assert read.engine.name == "rapidocr"
+    assert make_scans.cer_any_order([line.text for line in read.lines], scan.reference) < most
+
+
+@needs_engine
+@needs_corpus
+@pytest.mark.parametrize("turned", [90, 180, 270])
+def test_a_page_scanned_sideways_or_upside_down_is_read_upright(turned: int) -> None:
+    scan = make_scans.scan(make_scans.ENGLISH[0], dpi=200, turned=turned)
+    page = pdfium.PdfDocument(scan.pdf)[0]
+    read = ocr.recognize_page(page)
+    assert read.turned == turned
+    assert make_scans.cer(read.text, scan.reference) < 0.05  # in reading order
+    # The boxes are where the text is on the turned page: lines run down it at 90 and 270.
+    tall = [line for line in read.lines if line.box[3] - line.box[1] > line.box[2] - line.box[0]]
+    assert (len(tall) > 0.8 * len(read.lines)) == (turned != 180)
+    assert all(0 <= line.box[0] <= line.box[2] <= page.get_width() + 1 for line in read.lines)
+
+
+def test_a_point_of_a_turned_image_is_found_in_the_unturned_one() -> None:
+    import numpy as np
+
+    image = np.zeros((30, 50), dtype=np.uint8)  # 50 wide, 30 tall
+    image[7, 11] = 255
+    for turns in range(4):
+        turned = np.rot90(image, turns)
+        y, x = (int(v[0]) for v in np.nonzero(turned))
+        # The pixel's centre, turned back, is the centre of the pixel it came from.
+        assert ocr._unturn_point(x + 0.5, y + 0.5, turns, 50, 30) == (11.5, 7.5)
+
+
+@needs_both
+def test_engine_status_names_each_engine_and_what_it_reads() -> None:
+    described = ocr.describe()
+    assert described.startswith("tesseract ") and "; CJK pages: rapidocr " in described
+
+
 def _word_box(read: ocr.PageText, word: str) -> tuple[float, float, float, float]:
     boxes = [box for line in read.lines for text, box in line.words if text.strip(".,") == word]
     if not boxes:  # an engine without word boxes: the line that holds the word
