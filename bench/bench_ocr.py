@@ -312,12 +312,13 @@ def corpus_scans() -> None:
             seconds = time.perf_counter() - started
             records = [json.loads(line) for line in read.stdout.splitlines() if line.strip()]
             pages = [r for r in records if "page" in r]
-            tally = next((r["done"].get("ocr", {}) for r in records if "done" in r), {})
-            levels = [r["ocr"]["confidence"] for r in pages if r.get("status") == "ocr" and r["ocr"].get("confidence")]
+            ocr = [r for r in pages if r.get("status") == "ocr"]
+            blank = sum(1 for r in pages if "ocr" in r and r.get("status") == "empty")
+            failed = sum(1 for r in pages if "ocr_error" in r)
+            levels = [r["ocr"]["confidence"] for r in ocr if r["ocr"].get("confidence")]
             confidence = f"{sum(levels) / len(levels):.2f}" if levels else "-"
             print(f"| {path.relative_to(make_scans.CORPUS)} | {len(pages)} | {plain} | {read.returncode} | "
-                  f"{tally.get('pages', 0)} / {tally.get('blank', 0)} / {tally.get('failed', 0)} | {confidence} | "
-                  f"{seconds:.1f} |")
+                  f"{len(ocr)} / {blank} / {failed} | {confidence} | {seconds:.1f} |")
 
 
 def main() -> int:

@@ -242,6 +242,24 @@ DETECT_SIDE = 960
 REC_BATCH = 2  # lines read at once: onnxruntime's memory grows with the batch (6: +300 MB), not its speed
 
 
+M_MMAP_THRESHOLD = -3  # glibc's mallopt parameter
+MMAP_THRESHOLD = 1 << 20
+
+
+def _return_large_blocks() -> None:
+    """Have glibc give blocks of a megabyte or more back to the system when they are freed.
+    onnxruntime allocates each layer's tensors anew: glibc keeps the freed ones for reuse
+    (raising its threshold as it goes), so two workers reading Chinese pages held 1.1 GB
+    between them; with this, a worker's peak falls from 520 to 390 MB for about a tenth more
+    time. Elsewhere than glibc, nothing is done."""
+    import ctypes
+
+    try:
+        ctypes.CDLL(None).mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD)
+    except (OSError, AttributeError):
+        pass
+
+
 def _rapidocr() -> _Engine | None:
     try:
         from importlib.metadata import version
@@ -253,6 +271,7 @@ def _rapidocr() -> _Engine | None:
 
     def engine(threads: int) -> Any:
         if threads not in engines:
+            _return_large_blocks()
             engines[threads] = RapidOCR(params={
                 "Global.log_level": "error", "Global.use_cls": False,  # pages come upright from PDFium
                 "Global.max_side_len": MAX_SIDE, "Det.limit_type": "max", "Det.limit_side_len": DETECT_SIDE,
