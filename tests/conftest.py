@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
+import pty
+import struct
 import subprocess
 import sys
+import termios
 from pathlib import Path
 from typing import Any
 
@@ -109,3 +113,31 @@ def child_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
         return len(path.read_text().splitlines()) if path.exists() else 0
 
     return count
+
+
+def run_on_terminal(args: list[str], env: dict[str, str], stderr_tty: bool) -> tuple[bytes, bytes, int]:
+    """Run siftpdf with stdout on a pipe and stderr on a pseudo-terminal (or a pipe)."""
+    full_env = {**os.environ, "TERM": "xterm-256color", **env}
+    if "NO_COLOR" not in env:
+        full_env.pop("NO_COLOR", None)
+    argv = [sys.executable, "-m", "siftpdf", *args]
+    if not stderr_tty:
+        done = subprocess.run(argv, capture_output=True, env=full_env, timeout=180)
+        return done.stdout, done.stderr, done.returncode
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 120, 0, 0))
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL, env=full_env)
+    os.close(slave)
+    screen = bytearray()
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # EIO: the child closed the terminal
+            break
+        if not chunk:
+            break
+        screen += chunk
+    stdout = proc.stdout.read() if proc.stdout else b""
+    code = proc.wait(timeout=180)
+    os.close(master)
+    return stdout, bytes(screen), code

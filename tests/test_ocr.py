@@ -13,7 +13,7 @@ from typing import Any
 
 import make_scans
 import pytest
-from conftest import records, run_siftpdf
+from conftest import records, run_on_terminal, run_siftpdf
 
 from siftpdf import ocr
 
@@ -115,6 +115,20 @@ def test_a_scan_over_the_deadline_names_the_option_that_gives_it_time(scans: dic
     assert result.returncode == 6
     assert b"timed out after 0.5 s" in result.stderr and b"hint: OCR reads a page" in result.stderr
     assert b"--deadline 600" in result.stderr
+
+
+def test_a_scan_of_2000_pages_shows_progress_and_ends_at_the_deadline_with_its_pages(tmp_path: Path) -> None:
+    path = tmp_path / "long-scan.pdf"
+    path.write_bytes(make_scans.many_pages(2000, dpi=100))
+    stdout, screen, code = run_on_terminal(["extract", "--no-cache", "--raw", "--ocr", "auto", "--deadline", "8",
+                                            str(path)], {}, stderr_tty=True)
+    assert code == 6
+    counts = [int(n) for n in re.findall(rb"(\d+)/2000(?:\x1b\[[0-9;]*m)? pages", screen)]
+    assert b"extracting" in screen and counts, screen[-500:]  # the bar, on the terminal
+    stream = records(stdout.decode())
+    read = [r for r in stream if "page" in r]
+    assert read and all(r["status"] == "ocr" for r in read)  # what was read before the deadline
+    assert stream[-1]["error"]["code"] == "timeout" and "--deadline" in stream[-1]["error"]["hint"]
 
 
 def test_the_page_cap_applies_to_recognized_pages(scans: dict[str, Any]) -> None:

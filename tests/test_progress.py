@@ -13,42 +13,15 @@ import termios
 from pathlib import Path
 
 import pytest
+from conftest import run_on_terminal
 
 BAR = re.compile(rb"(\d+)/2000(?:\x1b\[[0-9;]*m)? pages")  # the 2,100-page fixture stops at --max-pages
 COLOUR = re.compile(rb"\x1b\[[0-9;]*3[0-9][;m]")  # an SGR foreground colour
 
 
-def _run(args: list[str], env: dict[str, str], stderr_tty: bool) -> tuple[bytes, bytes, int]:
-    """Run siftpdf with stdout on a pipe and stderr on a pseudo-terminal (or a pipe)."""
-    full_env = {**os.environ, "TERM": "xterm-256color", **env}
-    if "NO_COLOR" not in env:
-        full_env.pop("NO_COLOR", None)
-    argv = [sys.executable, "-m", "siftpdf", *args]
-    if not stderr_tty:
-        done = subprocess.run(argv, capture_output=True, env=full_env, timeout=180)
-        return done.stdout, done.stderr, done.returncode
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 120, 0, 0))
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL, env=full_env)
-    os.close(slave)
-    screen = bytearray()
-    while True:
-        try:
-            chunk = os.read(master, 65536)
-        except OSError:  # EIO: the child closed the terminal
-            break
-        if not chunk:
-            break
-        screen += chunk
-    stdout = proc.stdout.read() if proc.stdout else b""
-    code = proc.wait(timeout=180)
-    os.close(master)
-    return stdout, bytes(screen), code
-
-
 @pytest.fixture(scope="module")
 def on_terminal(big_pdf: Path) -> tuple[bytes, bytes, int]:
-    return _run(["map", "--no-cache", "--cap", "2000", str(big_pdf)], {}, stderr_tty=True)
+    return run_on_terminal(["map", "--no-cache", "--cap", "2000", str(big_pdf)], {}, stderr_tty=True)
 
 
 def test_bar_on_a_terminal(on_terminal: tuple[bytes, bytes, int]) -> None:
@@ -67,25 +40,26 @@ def test_bar_is_cleared_when_done(on_terminal: tuple[bytes, bytes, int]) -> None
 
 
 def test_nothing_on_a_pipe(big_pdf: Path) -> None:
-    stdout, stderr, code = _run(["map", "--no-cache", "--cap", "2000", str(big_pdf)], {}, stderr_tty=False)
+    stdout, stderr, code = run_on_terminal(["map", "--no-cache", "--cap", "2000", str(big_pdf)], {}, stderr_tty=False)
     assert code == 0 and stdout.startswith(b"# ")
     assert stderr == b""
 
 
 def test_quiet_means_no_bar(big_pdf: Path) -> None:
-    _, screen, code = _run(["map", "--no-cache", "-q", "--cap", "2000", str(big_pdf)], {}, stderr_tty=True)
+    _, screen, code = run_on_terminal(["map", "--no-cache", "-q", "--cap", "2000", str(big_pdf)], {}, stderr_tty=True)
     assert code == 0 and screen == b""
 
 
 def test_no_color_keeps_the_bar_without_colour(big_pdf: Path, on_terminal: tuple[bytes, bytes, int]) -> None:
     assert COLOUR.search(on_terminal[1]), "a colour terminal gets a coloured bar"
-    _, screen, code = _run(["map", "--no-cache", "--cap", "2000", str(big_pdf)], {"NO_COLOR": "1"}, stderr_tty=True)
+    _, screen, code = run_on_terminal(["map", "--no-cache", "--cap", "2000", str(big_pdf)], {"NO_COLOR": "1"},
+                                      stderr_tty=True)
     assert code == 0 and BAR.search(screen)
     assert not COLOUR.search(screen)
 
 
 def test_short_document_shows_no_bar(fixtures: Path) -> None:
-    _, screen, code = _run(["map", "--no-cache", str(fixtures / "three_page.pdf")], {}, stderr_tty=True)
+    _, screen, code = run_on_terminal(["map", "--no-cache", str(fixtures / "three_page.pdf")], {}, stderr_tty=True)
     assert code == 0 and screen == b""
 
 
@@ -131,7 +105,7 @@ def test_fetch_shows_the_bar_and_quiet_takes_it_away(fixtures: Path, quiet: bool
         # --cap: a stdout this test reads only at the end stays within a pipe's buffer
         args = ["fetch", "--allow-private", "--no-cache", "--cap", "2000", *(["-q"] if quiet else []),
                 running.server.url("/long.pdf")]
-        stdout, screen, code = _run(args, {}, stderr_tty=True)
+        stdout, screen, code = run_on_terminal(args, {}, stderr_tty=True)
     finally:
         running.stop()
     assert code == 0 and stdout.startswith(b'{"meta"')
