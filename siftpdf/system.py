@@ -53,7 +53,8 @@ def _is_console() -> bool:
 def default_cache_dir() -> str:
     """The cache folder when none is given: $SIFTPDF_CACHE_DIR, else the platform's user cache
     folder for siftpdf: ``$XDG_CACHE_HOME/siftpdf`` or ``~/.cache/siftpdf`` on Linux,
-    ``~/Library/Caches/siftpdf`` on macOS (platformdirs' rule elsewhere)."""
+    ``~/Library/Caches/siftpdf`` on macOS (where platformdirs honours $XDG_CACHE_HOME too):
+    platformdirs' rule everywhere."""
     env = os.environ.get("SIFTPDF_CACHE_DIR")
     if env:
         return env
