@@ -20,6 +20,11 @@ from __future__ import annotations
 
 import os
 
+if os.name != "posix":  # Windows without WSL: one clear line, before anything imports fcntl
+    from .system import refuse_non_posix
+
+    refuse_non_posix()
+
 # Not typing's TYPE_CHECKING: importing typing would delay the console command's warm child
 # (siftpdf.cli); mypy reads a name TYPE_CHECKING as true all the same.
 TYPE_CHECKING = False

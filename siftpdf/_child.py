@@ -28,19 +28,15 @@ def _refuse(event: str, _args: Any) -> None:
         raise PermissionError(f"siftpdf child: {event} refused")
 
 
-def memory_limit_supported() -> bool:
-    """Whether RLIMIT_AS is enforced here: Linux enforces it; macOS accepts it and ignores it."""
-    import resource
-
-    return sys.platform.startswith("linux") and hasattr(resource, "RLIMIT_AS")
-
-
 def apply_limits(memory: int, cpu_seconds: int) -> None:
-    """Address-space and CPU limits. Asking for a memory limit that cannot be enforced fails."""
+    """Address-space and CPU limits. Asking for a memory limit that cannot be enforced here
+    fails (where the parent's watchdog holds the child to its limit, it asks for none)."""
     import resource
+
+    from .system import rlimit_enforced
 
     if memory > 0:
-        if not memory_limit_supported():
+        if not rlimit_enforced():
             raise OSError(f"a memory limit cannot be enforced on {sys.platform}")
         _, hard = resource.getrlimit(resource.RLIMIT_AS)
         if hard != resource.RLIM_INFINITY and hard < memory:

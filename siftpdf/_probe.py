@@ -11,7 +11,7 @@ import json
 import sys
 from typing import Any
 
-TEST_HEADROOM = 64 << 20  # the test limit: what the process already maps, plus this
+FIRST_TEST_LIMIT = 128 << 20  # the memory test lowers RLIMIT_AS to this, then doubles it until it can work
 PROBE_TEXT = "siftpdf probe"
 
 
@@ -109,35 +109,37 @@ def probe_engines() -> list[dict[str, Any]]:
     return results
 
 
-def _mapped_bytes() -> int:
-    with open("/proc/self/statm") as statm:
-        import os
-
-        return int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
-
-
 def probe_memory_limit() -> dict[str, Any]:
-    """Lower RLIMIT_AS to what is mapped now plus 64 MiB, then ask for 128 MiB (must fail) and
-    for 8 MiB (must work, so the failure came from the limit and not from a full machine)."""
+    """Find a test limit a little over what is mapped now (RLIMIT_AS lowered, from 128 MiB up,
+    until an 8 MiB allocation works: no /proc needed to know what is mapped), then ask for as
+    much as the whole limit (must fail): the failure came from the limit, not a full machine."""
     import resource
 
-    try:
-        limit = _mapped_bytes() + TEST_HEADROOM
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    except (OSError, ValueError) as exc:
-        return {"enforced": False, "detail": f"RLIMIT_AS cannot be set here: {exc}"}
-    try:
-        big = bytearray(2 * TEST_HEADROOM)
-        del big
-        return {"enforced": False, "detail": "an allocation over the test limit succeeded"}
-    except MemoryError:
-        pass
-    try:
-        small = bytearray(8 << 20)
-        del small
-    except MemoryError:
+    small = 8 << 20
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    limit = FIRST_TEST_LIMIT
+    while hard == resource.RLIM_INFINITY or limit <= hard:
+        try:
+            resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+        except (OSError, ValueError) as exc:
+            return {"enforced": False, "detail": f"RLIMIT_AS cannot be set here: {exc}"}
+        if _allocates(small):
+            break
+        limit *= 2
+    else:
         return {"enforced": False, "detail": "even a small allocation failed: no room to test"}
+    if _allocates(limit):
+        return {"enforced": False, "detail": "an allocation over the test limit succeeded"}
     return {"enforced": True, "detail": "an allocation over a test limit failed, one under it worked"}
+
+
+def _allocates(size: int) -> bool:
+    try:
+        block = bytearray(size)
+        del block
+        return True
+    except MemoryError:
+        return False
 
 
 def main(argv: list[str]) -> int:

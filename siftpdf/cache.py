@@ -1,7 +1,7 @@
 """The shared on-disk cache (SPEC §8): per page and per document, partitioned by caller class.
 
-Layout under the cache dir (``SIFTPDF_CACHE_DIR``, else ``$XDG_CACHE_HOME/siftpdf``, else
-``~/.cache/siftpdf``), two diskcache stores:
+Layout under the cache dir (``SIFTPDF_CACHE_DIR``, else the platform's user cache folder:
+:func:`siftpdf.system.default_cache_dir`), two diskcache stores:
 
 ``docs/``
     ``doc|CLASS|SHA256|OPTIONS`` → the document, in marshal's bytes (a hit imports no pickle):
@@ -52,7 +52,6 @@ from .cacheread import (  # noqa: F401  (View and _fetch: the cache's reading si
     text_key,
     url_key,
 )
-from .cacheread import default_dir as _default_dir
 from .errors import UsageError
 
 DEFAULT_MAX_AGE = 24 * 3600
@@ -63,7 +62,10 @@ _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kKmMgGtT]?)(i?[bB])?\s*$")
 
 
 def default_dir() -> Path:
-    return Path(_default_dir())
+    """The cache folder when none is given (:func:`siftpdf.system.default_cache_dir`)."""
+    from .system import default_cache_dir
+
+    return Path(default_cache_dir())
 
 
 def parse_size(text: str) -> int:

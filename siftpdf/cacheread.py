@@ -25,14 +25,6 @@ CODE_FILES = ("extraction.py", "engines.py", "_child.py", "evidence.py", "layout
 _CODE: list[str] = []
 
 
-def default_dir() -> str:
-    env = os.environ.get("SIFTPDF_CACHE_DIR")
-    if env:
-        return env
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "siftpdf")
-
-
 def code_identity() -> str:
     """The extraction code's files (size, mtime), once per process: cheaper than the package
     version (importlib.metadata) on a cache hit."""

@@ -59,7 +59,9 @@ EARLY_BYTES = 8 << 20
 def job_words(max_pages: int) -> list[str]:
     """The options of the first child the runner starts for an organized extraction with the
     default limits (siftpdf.runner._Run.spawn)."""
-    return ["--max-pages", str(max_pages), "--memory", str(DEFAULT_MEMORY_MIB << 20),
+    from .system import child_memory
+
+    return ["--max-pages", str(max_pages), "--memory", str(child_memory(DEFAULT_MEMORY_MIB << 20)),
             "--cpu", str(int(DEFAULT_DEADLINE) + 5), "--shard", "0", "--shards", str(WORKERS),
             "--chunk", str(CHUNK), "--first-page", "1", "--evidence"]
 

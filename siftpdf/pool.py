@@ -52,6 +52,9 @@ HEAD_POLL = 0.01
 # A waiter whose place in front is held while the place in front of that stays free this long
 # passes the waiter between: it is stuck (a live one moves up within one poll).
 STUCK = 1.0
+# The kernel's table of file locks (Linux): who holds a place, read without taking it. Where
+# there is none (macOS, a Linux without /proc), places are probed: taken and given back at once.
+LOCKS_TABLE = "/proc/locks"
 
 
 class FileLock:
@@ -293,11 +296,11 @@ class Pool:
 
     def _free(self, index: int) -> bool:
         """Whether place ``index`` is free, read from the kernel's lock table without taking it
-        (taking it would stand in the way of the waiter moving into it); False where the table
-        cannot be read (no waiter is passed then)."""
+        (taking it would stand in the way of the waiter moving into it); probed where there is
+        no table (a waiter moving into it that moment tries again at its next poll)."""
         locked = _locked_inodes()
         if locked is None:
-            return False
+            return not self._held_now(self.dir / f"wait.{index}")
         try:
             return os.stat(self.dir / f"wait.{index}").st_ino not in locked
         except FileNotFoundError:
@@ -331,20 +334,27 @@ class Pool:
                 except FileNotFoundError:
                     pass
                 continue
-            lock = FileLock(path)
-            if lock.try_acquire():
-                lock.release()
-            else:
+            if self._held_now(path):
                 held.append(index)
         return held
 
+    @staticmethod
+    def _held_now(path: Path) -> bool:
+        """Whether another holds the lock of ``path``, found by taking it and giving it back."""
+        lock = FileLock(path)
+        if lock.try_acquire():
+            lock.release()
+            return False
+        return True
+
 
 def _locked_inodes() -> set[int] | None:
-    """Inodes with a flock held, from /proc/locks (Linux); None where there is no such table.
+    """Inodes with a flock held, from the kernel's lock table (:data:`LOCKS_TABLE`, Linux); None
+    where there is no such table.
     A line reads ``1: FLOCK ADVISORY WRITE <pid> <major>:<minor>:<inode> 0 EOF``; ``->`` lines
     are waiters, not holders."""
     try:
-        with open("/proc/locks", encoding="ascii") as table:
+        with open(LOCKS_TABLE, encoding="ascii") as table:
             lines = table.read().splitlines()
     except OSError:
         return None

@@ -181,12 +181,13 @@ def _env_output() -> str | None:
 def _cached(source: str, given: dict[str, Any]) -> tuple[View, str, str, dict[str, Any]] | None:
     """The view, content hash, options digest and document entry of a hit, or None."""
     from . import cacheread
+    from .system import default_cache_dir
 
     if not source or source == "-" or ("://" in source and source.split("://", 1)[0].lower() in ("http", "https")):
         return None
     if given.get("cache_dir") == "":
         return None  # click makes a path of it; left to it
-    directory = given.get("cache_dir") or cacheread.default_dir()
+    directory = given.get("cache_dir") or default_cache_dir()
     cls = _env("SIFTPDF_CALLER_CLASS") or "default"
     if not os.path.isdir(directory) or not _is_class(cls):
         return None

@@ -20,6 +20,8 @@ from typing import IO, TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:  # imported where used: a cache hit reads Limits from here and starts nothing
     import threading
 
+    from .memwatch import MemoryWatch
+
 from .errors import (
     EncryptedError,
     SiftError,
@@ -48,6 +50,29 @@ EARLY_SPLIT_BYTES = 512 << 10
 # pages with their evidence; past it the child waits (memory stays bounded).
 AHEAD_BYTES = 16 << 20
 OCR_CHUNK = 1  # pages a chunk when pages are recognized (seconds each)
+
+
+MEMORY_HINT = "a larger limit: --memory-limit MIB (0: none, for PDFs you trust)"
+NO_GUARD_HINT = "--memory-limit 0 runs without a memory limit"
+
+
+def _memory_guard(limit: int) -> tuple[int, MemoryWatch | None]:
+    """The memory limit the children set on themselves (``--memory``), and the watchdog that
+    holds them to ``limit`` where the kernel cannot (:func:`siftpdf.system.memory_guard`).
+    A limit that neither can enforce is a usage error: never run unlimited silently."""
+    from .system import WATCHDOG, child_memory, memory_guard
+
+    if limit <= 0:
+        return 0, None
+    guard = memory_guard()
+    if guard is None:
+        raise UsageError(f"cannot apply limits: a memory limit cannot be enforced on {sys.platform} "
+                         "(no RLIMIT_AS, and psutil cannot read a child's memory)", hint=NO_GUARD_HINT)
+    if guard != WATCHDOG:
+        return child_memory(limit), None
+    from .memwatch import MemoryWatch
+
+    return child_memory(limit), MemoryWatch(limit)
 
 
 def child_argv() -> list[str]:
@@ -132,6 +157,8 @@ class _Child:
     threads: list[threading.Thread] = field(default_factory=list)
     gave_up_after: float = 0.0  # set when a page's own time budget ran out and it was killed
     ahead: _Ahead | None = None
+    watch: MemoryWatch | None = None  # the memory watchdog holding it to its limit, if any
+    over_memory: int = 0  # resident bytes when the watchdog killed it over the limit
 
     @classmethod
     def start(cls, argv: list[str], data: bytes, password: str | None, limit: int) -> _Child:
@@ -181,6 +208,11 @@ class _Child:
             if room > 0:
                 self.stderr += chunk[:room]
 
+    def over(self, resident: int) -> None:
+        """Killed by the memory watchdog, over the limit with ``resident`` bytes."""
+        self.over_memory = resident
+        self.kill()
+
     def kill(self) -> None:
         if self.proc.poll() is None:
             try:
@@ -191,6 +223,8 @@ class _Child:
                 pass
 
     def reap(self) -> int:
+        if self.watch is not None:
+            self.watch.remove(self.proc.pid)  # before its pid can be another process's
         returncode = self.proc.wait()
         if self.ahead is not None:
             self.ahead.close()
@@ -219,6 +253,7 @@ class _Run:
 
         self.timer = threading.Timer(limits.deadline, self._expire)
         self.timer.daemon = True
+        self.child_memory, self.watch = _memory_guard(limits.memory)
 
     def _expire(self) -> None:
         self.timed_out = True
@@ -228,7 +263,7 @@ class _Run:
     def spawn(self, shard: int, shards: int, first_page: int = 1, outline: bool = True,
               salvage: str | None = None) -> _Child:
         argv = child_argv() + [
-            "--max-pages", str(self.limits.max_pages), "--memory", str(self.limits.memory),
+            "--max-pages", str(self.limits.max_pages), "--memory", str(self.child_memory),
             "--cpu", str(int(self.limits.deadline) + 5), "--shard", str(shard),
             "--shards", str(shards), "--chunk", str(self.limits.chunk),
             "--first-page", str(first_page),
@@ -244,6 +279,9 @@ class _Run:
             argv += ["--salvage", salvage]
         child = _Child.start(argv, self.data, self.password, self.limits.max_text + LINE_SLACK)
         self.children.append(child)
+        if self.watch is not None:
+            child.watch = self.watch
+            self.watch.add(child.proc.pid, child.over)
         if self.timed_out:
             child.kill()
         return child
@@ -277,6 +315,9 @@ class _Run:
     def failure(self, child: _Child) -> SiftError:
         """The typed error for a child that ended without the record we expected."""
         code = child.reap()
+        if child.over_memory:
+            return TooLargeError(f"too large (the extraction child used {child.over_memory >> 20} MiB, over the "
+                                 f"{self.limits.memory >> 20} MiB memory limit)", hint=MEMORY_HINT)
         if self.timed_out:
             hint = None
             if "--ocr" in self.extra:  # a page read by OCR costs seconds, not milliseconds
@@ -287,7 +328,7 @@ class _Run:
             return UnreadableError(f"unreadable PDF (gave up on the page after {child.gave_up_after:g} s)")
         message = child.message()
         if code == 2 and message.startswith("cannot apply limits"):
-            return UsageError(message, hint="--memory-limit 0 runs without a memory limit")
+            return UsageError(message, hint=NO_GUARD_HINT)
         if code == 3:
             return EncryptedError(message or "encrypted PDF (password required)")
         if code == 7:
@@ -312,6 +353,8 @@ class _Run:
         self._kill_all()
         for child in self.children:
             child.reap()
+        if self.watch is not None:
+            self.watch.close()  # its thread ends with the children
 
 
 class Slots(Protocol):

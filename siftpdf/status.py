@@ -1,6 +1,7 @@
 """``siftpdf engine status``: which engines load, their versions, whether the memory limit is
-enforced on this machine, and where the cache is. The engines are loaded in a fresh child
-(``siftpdf._probe``) started the way extraction children are, never in this process."""
+enforced on this machine and by what (RLIMIT_AS or the watchdog), and where the cache is. The
+engines are loaded in a fresh child (``siftpdf._probe``) started the way extraction children
+are, never in this process."""
 
 from __future__ import annotations
 
@@ -19,14 +20,10 @@ ROLES = {"pdfium": "default engine", "pypdf": "fallback for what PDFium cannot o
 
 
 def cache_dir(explicit: str | os.PathLike[str] | None = None) -> Path:
-    """The cache folder: ``explicit``, else $SIFTPDF_CACHE_DIR, else $XDG_CACHE_HOME/siftpdf,
-    else ~/.cache/siftpdf."""
-    if explicit:
-        return Path(explicit)
-    if os.environ.get("SIFTPDF_CACHE_DIR"):
-        return Path(os.environ["SIFTPDF_CACHE_DIR"])
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "siftpdf"
+    """The cache folder: ``explicit``, else the default (:func:`siftpdf.system.default_cache_dir`)."""
+    from .system import default_cache_dir
+
+    return Path(explicit or default_cache_dir())
 
 
 def folder_bytes(path: Path) -> tuple[int, int]:
@@ -42,20 +39,67 @@ def folder_bytes(path: Path) -> tuple[int, int]:
     return total, files
 
 
-def _probe(memory: int, timeout: float) -> dict[str, Any]:
-    argv = [sys.executable, "-I", "-m", "siftpdf._probe", str(memory)]
+def _probe(memory: int, timeout: float, guard: str | None) -> dict[str, Any]:
+    """The probe child's findings. Under the watchdog the child sets no limit on itself and is
+    watched as an extraction child is; ``watchdog`` then says what the watchdog read of it."""
+    from .system import WATCHDOG, child_memory
+
+    watch = None
+    if guard == WATCHDOG and memory > 0:
+        from .memwatch import MemoryWatch
+
+        watch = MemoryWatch(memory)
+    argv = [sys.executable, "-I", "-m", "siftpdf._probe", str(child_memory(memory))]
     try:
-        done = subprocess.run(argv, capture_output=True, env={}, timeout=timeout, stdin=subprocess.DEVNULL)
-    except subprocess.TimeoutExpired:
-        return {"error": f"the probe child did not answer in {timeout:g} s"}
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                env={}, start_new_session=True)
     except OSError as exc:
         return {"error": f"cannot start a child: {exc}"}
     try:
-        result: dict[str, Any] = json.loads(done.stdout.decode("utf-8", "replace").strip().splitlines()[-1])
-        return result
+        if watch is not None:
+            watch.add(proc.pid, lambda _rss: proc.kill())
+        stdout, stderr = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        return {"error": f"the probe child did not answer in {timeout:g} s"}
+    finally:
+        if watch is not None:
+            watch.close()
+    try:
+        result: dict[str, Any] = json.loads(stdout.decode("utf-8", "replace").strip().splitlines()[-1])
     except (ValueError, IndexError):
-        lines = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        return {"error": f"the probe child failed (exit {done.returncode}): {lines[-1] if lines else 'no output'}"}
+        lines = stderr.decode("utf-8", "replace").strip().splitlines()
+        return {"error": f"the probe child failed (exit {proc.returncode}): {lines[-1] if lines else 'no output'}"}
+    if watch is not None:
+        result["watchdog"] = {"samples": watch.samples, "peak": watch.peak}
+    return result
+
+
+def memory_limit(memory: int, guard: str | None, found: dict[str, Any]) -> dict[str, Any]:
+    """The ``memory_limit`` part of the status: the limit, the ``mechanism`` that enforces it
+    here (``rlimit``, ``watchdog`` or None), whether it is enforced and what shows it."""
+    from .memwatch import RATE
+    from .system import RLIMIT, WATCHDOG
+
+    limit: dict[str, Any] = {"bytes": memory, "mechanism": guard, "enforced": False}
+    if "error" in found:
+        return {**limit, "detail": found["error"]}
+    if guard == RLIMIT:
+        probe = found.get("memory", {})
+        if not found.get("limit_applied"):
+            return {**limit, "detail": found.get("limit_error", "RLIMIT_AS not applied")}
+        return {**limit, "enforced": bool(probe.get("enforced")), "detail": probe.get("detail", "")}
+    if guard == WATCHDOG:
+        read = found.get("watchdog", {})
+        if not read.get("samples"):
+            return {**limit, "detail": "the watchdog could not read the probe child's memory"}
+        return {**limit, "enforced": True,
+                "detail": f"RLIMIT_AS is not enforced on {sys.platform}: a watchdog reads each child's resident "
+                          f"memory {RATE} times a second and kills it over the limit "
+                          f"(it read {read['peak'] >> 20} MiB of the probe child)"}
+    return {**limit, "detail": f"neither RLIMIT_AS nor the watchdog (psutil) works on {sys.platform}: "
+                               "an extraction with a memory limit fails (--memory-limit 0 runs without one)"}
 
 
 def engine_status(cache: str | os.PathLike[str] | None = None, memory: int | None = None,
@@ -63,21 +107,17 @@ def engine_status(cache: str | os.PathLike[str] | None = None, memory: int | Non
     """The status record body: engines, memory limit, cache, and ``ok`` when the default engine
     loads and the memory limit is enforced."""
     from . import __version__
+    from .system import memory_guard
 
     memory = Limits().memory if memory is None else memory
-    found = _probe(memory, timeout)
+    guard = memory_guard()
+    found = _probe(memory, timeout, guard)
     engines = []
     for item in found.get("engines", []):
         engines.append({"name": item["name"], "loads": bool(item["loads"] and item.get("reads")),
                         "version": item.get("version"), "build": item.get("build"),
                         "role": ROLES.get(item["name"], ""), "error": item.get("error")})
-    probe = found.get("memory", {})
-    if "error" in found:
-        limit = {"bytes": memory, "enforced": False, "detail": found["error"]}
-    elif not found.get("limit_applied"):
-        limit = {"bytes": memory, "enforced": False, "detail": found.get("limit_error", "RLIMIT_AS not applied")}
-    else:
-        limit = {"bytes": memory, "enforced": bool(probe.get("enforced")), "detail": probe.get("detail", "")}
+    limit = memory_limit(memory, guard, found)
     folder = cache_dir(cache)
     size, files = folder_bytes(folder)
     default = next((e for e in engines if e["name"] == "pdfium"), None)
@@ -108,7 +148,8 @@ def render_status(status: dict[str, Any]) -> str:
         lines.append("  (no engine could be probed)")
     limit = status["memory_limit"]
     mib = limit["bytes"] >> 20
-    state = "enforced" if limit["enforced"] else "NOT enforced"
+    by = {"rlimit": " by RLIMIT_AS", "watchdog": " by the watchdog"}.get(limit.get("mechanism") or "", "")
+    state = f"enforced{by}" if limit["enforced"] else "NOT enforced"
     lines += ["", f"memory limit: {state} ({mib} MiB per extraction child; {limit['detail']})"]
     cache = status["cache"]
     where = f"{cache['bytes']:,} bytes in {cache['files']} files" if cache["exists"] else "absent, 0 bytes"

@@ -34,6 +34,7 @@ NO_CACHE = "--no-cache"
 SNIFF = 1024  # how far a PDF header may be from the start (as siftpdf.sniff looks)
 WARM_FLAG = "--warm"
 _TAKING = _thread.allocate_lock()
+FD_FOLDER = "/proc/self/fd"  # this process's open descriptors (Linux)
 # Extraction children at once per cache dir: the pool's rule (siftpdf.pool), kept here, in the
 # lightest module, for the console's early claim of a slot.
 SLOTS = 2
@@ -165,19 +166,22 @@ def pool_folder(cache_dir: str | None) -> str:
     """The extraction pool's folder under the cache dir (the default one for None): its lock
     files are the pool (:mod:`siftpdf.pool`)."""
     if not cache_dir:
-        from .cacheread import default_dir
+        from .system import default_cache_dir
 
-        cache_dir = default_dir()
+        cache_dir = default_cache_dir()
     return os.path.join(cache_dir, "pool")
 
 
 def _spawn(argv: list[str]) -> Spawned:
     """``argv`` in a new session, with an empty environment, pipes for stdin, stdout and stderr
-    and no other descriptor (what the runner's Popen does with close_fds)."""
+    and no other descriptor (what the runner's Popen does with close_fds). OSError where this
+    process's descriptors cannot be listed (a Linux without /proc): the runner then starts its
+    child the usual way."""
+    inherited = _inherited()
     pipes = [os.pipe() for _ in range(3)]  # non-inheritable: only the dup2 copies reach the child
     ends = [pipes[0][0], pipes[1][1], pipes[2][1]]
     actions: list[tuple[int, ...]] = [(os.POSIX_SPAWN_DUP2, fd, target) for target, fd in enumerate(ends)]
-    actions += [(os.POSIX_SPAWN_CLOSE, fd) for fd in _inherited()]
+    actions += [(os.POSIX_SPAWN_CLOSE, fd) for fd in inherited]
     try:
         pid = os.posix_spawn(argv[0], argv, {}, file_actions=actions, setsid=True)
     except BaseException:
@@ -191,9 +195,10 @@ def _spawn(argv: list[str]) -> Spawned:
 
 
 def _inherited() -> list[int]:
-    """This process's descriptors above stderr that a child would inherit."""
+    """This process's descriptors above stderr that a child would inherit (OSError where they
+    cannot be listed)."""
     found = []
-    for name in os.listdir("/proc/self/fd"):
+    for name in os.listdir(FD_FOLDER):
         fd = int(name)
         if fd > 2:
             try:

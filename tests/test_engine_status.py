@@ -30,6 +30,7 @@ def test_status_json_reports_engines_limit_and_cache(tmp_path: Path) -> None:
     assert "PDFium" in engines["pdfium"]["build"] and "pypdfium2" in engines["pdfium"]["version"]
     if sys.platform.startswith("linux"):
         assert status["memory_limit"]["enforced"] is True and status["memory_limit"]["bytes"] == 2 << 30
+        assert status["memory_limit"]["mechanism"] == "rlimit"
     assert status["cache"] == {"dir": str(cache), "exists": True, "bytes": 1234, "files": 2}
     assert status["ok"] is True
 
@@ -40,7 +41,7 @@ def test_status_text_and_absent_cache(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     for name in ("pdfium", "pypdf", "pdfplumber"):
         assert f"  {name} " in text
-    assert "memory limit: enforced (2048 MiB" in text
+    assert "memory limit: enforced by RLIMIT_AS (2048 MiB" in text
     assert f"cache: {tmp_path / 'none'} (absent, 0 bytes)" in text
     assert not result.stderr
 
@@ -72,6 +73,6 @@ def test_status_says_when_the_ocr_engine_is_absent(monkeypatch: pytest.MonkeyPat
     (found,) = [e for e in _probe.probe_engines() if e["name"] == "ocr"]
     assert found["loads"] is False and found["error"].startswith("not installed (optional): pip install")
     text = render_status({"siftpdf": "0", "python": "3", "platform": "linux", "engines": [found],
-                          "memory_limit": {"bytes": 0, "enforced": True, "detail": ""},
+                          "memory_limit": {"bytes": 0, "mechanism": "rlimit", "enforced": True, "detail": ""},
                           "cache": {"dir": "/c", "exists": False, "bytes": 0, "files": 0}})
     assert "  ocr  absent  not installed (optional): pip install 'siftpdf[ocr]'" in text

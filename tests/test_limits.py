@@ -11,7 +11,7 @@ import make_hostile
 import pytest
 from conftest import FIXTURES, records, run_siftpdf
 
-from siftpdf import _child, runner
+from siftpdf import _child, runner, system
 
 HOG_TEXT = b"hostile fixture page text"
 
@@ -43,7 +43,7 @@ def test_pdf_over_the_memory_limit_fails_typed(memory_hog: Path) -> None:
 
 def _unenforceable_child() -> list[str]:
     """The real child, on a platform where RLIMIT_AS is not enforced (simulated)."""
-    code = ("import sys, siftpdf._child as c; c.memory_limit_supported = lambda: False; "
+    code = ("import sys, siftpdf._child as c, siftpdf.system as s; s.rlimit_enforced = lambda: False; "
             "sys.exit(c.main(sys.argv[1:]))")
     return [sys.executable, "-I", "-c", code]
 
@@ -66,7 +66,7 @@ def test_no_memory_limit_asked_runs_there(run_cli, monkeypatch, fixtures: Path) 
 
 
 def test_apply_limits_refuses_where_unenforceable(monkeypatch) -> None:
-    monkeypatch.setattr(_child, "memory_limit_supported", lambda: False)
+    monkeypatch.setattr(system, "rlimit_enforced", lambda: False)
     with pytest.raises(OSError, match="cannot be enforced"):
         _child.apply_limits(1 << 30, 0)
     _child.apply_limits(0, 0)  # no limit asked: nothing to refuse

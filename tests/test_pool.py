@@ -19,6 +19,7 @@ import pytest
 from children import Watch, at_once
 from conftest import run_siftpdf
 
+from siftpdf import pool
 from siftpdf.errors import BusyError
 from siftpdf.pool import QUEUE, SLOTS, WAITING, FileLock, Pool
 
@@ -223,7 +224,15 @@ def test_a_job_waiting_in_line_runs_no_child(tmp_path: Path, own_cache: Path, he
     assert child_log() == 1
 
 
-def test_the_line_is_first_come_first_served(own_cache: Path, held) -> None:
+@pytest.fixture(params=["proc-locks", "platform-without-proc"])
+def lock_table(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The line read from the kernel's lock table, and (macOS) probed where there is none."""
+    if request.param == "platform-without-proc":
+        monkeypatch.setattr(pool, "LOCKS_TABLE", str(tmp_path / "no-proc" / "locks"))
+        assert pool._locked_inodes() is None
+
+
+def test_the_line_is_first_come_first_served(own_cache: Path, held, lock_table: None) -> None:
     """With one slot, jobs get it in the order they joined the line (threads of this process:
     flock locks of two descriptors conflict even within a process)."""
     pool = Pool(own_cache, slots=1, wait=60)
@@ -246,7 +255,7 @@ def test_the_line_is_first_come_first_served(own_cache: Path, held) -> None:
     assert order == [0, 1, 2, 3, 4]
 
 
-def test_a_stuck_waiter_does_not_hold_up_the_line(own_cache: Path, held) -> None:
+def test_a_stuck_waiter_does_not_hold_up_the_line(own_cache: Path, held, lock_table: None) -> None:
     """A waiter that never moves (a stopped process) keeps its place; the one behind it passes
     it once a place ahead has stayed free (and then takes the slot that frees)."""
     pool = Pool(own_cache, wait=30)

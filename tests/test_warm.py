@@ -48,8 +48,8 @@ def test_warm_child_refuses_a_bad_job(job: bytes) -> None:
 def test_warm_child_applies_the_jobs_limits_before_reading(fixtures: Path) -> None:
     """The limits come from the job: one that cannot be enforced fails before any PDF byte."""
     code = textwrap.dedent("""
-        import sys, siftpdf._child as c
-        c.memory_limit_supported = lambda: False
+        import sys, siftpdf._child as c, siftpdf.system as s
+        s.rlimit_enforced = lambda: False
         sys.exit(c.main(["--warm"]))
     """)
     job = json.dumps(["--memory", str(1 << 30)]).encode() + b"\n"

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import click
 
-from .options import json_option, out
+from .options import CACHE_DIR_HELP, json_option, out
 
 dir_option = click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path),
                           envvar="SIFTPDF_CACHE_DIR",
-                          help="The shared cache (env SIFTPDF_CACHE_DIR; default ~/.cache/siftpdf).")
+                          help=CACHE_DIR_HELP)
 size_option = click.option("--cache-size", default="1G", envvar="SIFTPDF_CACHE_SIZE", show_default=True,
                            help="Cache size cap (e.g. 500M, 2G).")
 

@@ -24,12 +24,14 @@ def command() -> None:
               help="Cache folder to report on (env SIFTPDF_CACHE_DIR).")
 def status(as_json: bool, cache_dir: str | None) -> None:
     """Show which engines load, their versions and PDFium build, whether the
-    memory limit is enforced here, and the cache location and size.
+    memory limit is enforced here and by what, and the cache location and size.
 
     The engines are loaded in a fresh child, under the same limits as an
-    extraction; the memory limit is tested by an allocation that must fail.
-    Exit 0 when the default engine loads and the limit is enforced, 1
-    otherwise.
+    extraction. The memory limit is enforced by RLIMIT_AS on Linux, tested
+    by an allocation that must fail; on macOS by a watchdog in siftpdf that
+    reads each child's memory and kills it over the limit, tested by reading
+    the child's. Exit 0 when the default engine loads and the limit is
+    enforced, 1 otherwise.
 
     \b
     Examples:

@@ -50,6 +50,10 @@ class FiniteFloatRange(click.FloatRange):
 
 # The child's address-space limit is set in bytes (MiB << 20), which must fit a C long.
 MAX_MEMORY_MIB = 1 << 30
+CACHE_DIR_HELP = ("The shared cache (env SIFTPDF_CACHE_DIR; default ~/.cache/siftpdf, "
+                  "~/Library/Caches/siftpdf on macOS).")
+MEMORY_LIMIT_HELP = ("Memory limit of {whose} in MiB (0: none): RLIMIT_AS on Linux, "
+                     "a watchdog elsewhere (engine status says which).")
 
 
 def _stack(*decorators: Callable[[F], F]) -> Callable[[F], F]:
@@ -168,7 +172,7 @@ def cache_options(func: F) -> F:
 
     @_stack(
         click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path), envvar="SIFTPDF_CACHE_DIR",
-                     help="The shared cache (env SIFTPDF_CACHE_DIR; default ~/.cache/siftpdf)."),
+                     help=CACHE_DIR_HELP),
         click.option("--no-cache", is_flag=True, help="Neither read nor write the cache."),
         click.option("--caller-class", default="default", envvar="SIFTPDF_CALLER_CLASS", show_default=True,
                      help="Cache partition of this caller (env SIFTPDF_CALLER_CLASS); 'restricted' "
@@ -208,7 +212,7 @@ def extraction_options(func: F) -> F:
                      help="Seconds before the extraction child is killed."),
         click.option("--memory-limit", type=click.IntRange(min=0, max=MAX_MEMORY_MIB), default=DEFAULT_MEMORY_MIB,
                      show_default=True,
-                     help="Address-space limit of the child in MiB (0: none)."),
+                     help=MEMORY_LIMIT_HELP.format(whose="the child")),
         click.option("--password", envvar="SIFTPDF_PASSWORD", default=None,
                      help="User password of an encrypted PDF (env SIFTPDF_PASSWORD)."),
         click.option("--in-process", is_flag=True,

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ..errors import UsageError
-from .options import MAX_MEMORY_MIB, FiniteFloatRange, cap_option
+from .options import CACHE_DIR_HELP, MAX_MEMORY_MIB, MEMORY_LIMIT_HELP, FiniteFloatRange, cap_option
 
 
 @click.command("serve", short_help="Serve /v1/fetch and Firecrawl-compatible /v2/scrape over HTTP.")
@@ -19,7 +19,7 @@ from .options import MAX_MEMORY_MIB, FiniteFloatRange, cap_option
 @click.option("--no-auth", is_flag=True,
               help="Serve requests without a known token as an anonymous caller (loopback only).")
 @click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path), envvar="SIFTPDF_CACHE_DIR",
-              help="The shared cache (env SIFTPDF_CACHE_DIR; default ~/.cache/siftpdf).")
+              help=CACHE_DIR_HELP)
 @click.option("--cache-size", default="1G", envvar="SIFTPDF_CACHE_SIZE", show_default=True,
               help="Cache size cap (e.g. 500M, 2G); whole documents go, oldest first.")
 @click.option("--allow-private", is_flag=True,
@@ -29,7 +29,7 @@ from .options import MAX_MEMORY_MIB, FiniteFloatRange, cap_option
 @click.option("--deadline", type=FiniteFloatRange(min=0.1), default=60.0, show_default=True,
               help="Seconds before an extraction child is killed.")
 @click.option("--memory-limit", type=click.IntRange(min=0, max=MAX_MEMORY_MIB), default=2048, show_default=True,
-              help="Address-space limit of a child in MiB (0: none).")
+              help=MEMORY_LIMIT_HELP.format(whose="a child"))
 @click.option("--verbose", is_flag=True,
               help="Log requests, fetches and extractions on stderr (outcome only for restricted callers).")
 @click.option("--access-log", is_flag=True,

@@ -13,6 +13,10 @@ when one of these variables is set:
   of the process, as a hostile page can cause); ``SIFTPDF_TEST_CHILD_CRASH_SALVAGE=1``
   aborts it in the salvage engines too;
 - ``SIFTPDF_TEST_CHILD_STALL=N``: the child writes half of page N's line, then hangs;
+- ``SIFTPDF_TEST_PLATFORM_NO_RLIMIT=1``: a platform where the kernel does not enforce
+  RLIMIT_AS (macOS): the parent's memory watchdog holds the children to the limit
+  (:func:`siftpdf.system.rlimit_enforced` says False); ``SIFTPDF_TEST_PLATFORM_NO_WATCHDOG=1``
+  takes the watchdog away too (:func:`siftpdf.system.watchdog_available`);
 - ``SIFTPDF_TEST_SERVICE_BUG=TEXT``: the service raises an unexpected exception (a bug) for
   every URL that contains TEXT;
 - ``SIFTPDF_TEST_FETCH_VIA=http://127.0.0.1:PORT``: a URL whose host is not loopback is
@@ -70,8 +74,22 @@ def install() -> None:
 
     runner.child_argv = child_argv
     runner._Run.spawn = spawn  # type: ignore[method-assign]
+    _platform()
     _service_bug()
     install_fetch()
+
+
+def _platform() -> None:
+    from siftpdf import system
+
+    for name, variable in (("rlimit_enforced", "SIFTPDF_TEST_PLATFORM_NO_RLIMIT"),
+                           ("watchdog_available", "SIFTPDF_TEST_PLATFORM_NO_WATCHDOG")):
+        original = getattr(system, name)
+
+        def simulated(_original: Any = original, _variable: str = variable) -> bool:
+            return False if os.environ.get(_variable) else bool(_original())
+
+        setattr(system, name, simulated)
 
 
 def _service_bug() -> None:
@@ -90,7 +108,8 @@ def _service_bug() -> None:
 
 
 def wanted() -> bool:
-    return any(name.startswith(("SIFTPDF_TEST_CHILD_", "SIFTPDF_TEST_SERVICE_")) for name in os.environ)
+    return any(name.startswith(("SIFTPDF_TEST_CHILD_", "SIFTPDF_TEST_SERVICE_", "SIFTPDF_TEST_PLATFORM_"))
+               for name in os.environ)
 
 
 FETCH_VIA = "SIFTPDF_TEST_FETCH_VIA"
