@@ -241,6 +241,18 @@ def is_url(source: str) -> bool:
     return "://" in source and source.split("://", 1)[0].lower() in ("http", "https")
 
 
+def require_url(url: str, local: str) -> None:
+    """What ``fetch`` takes: an http(s) URL. Another scheme is refused as the fetch guard
+    refuses one (``fetch``); anything else is a usage error, whose message ends with
+    ``local``, what reads a local file instead."""
+    if "://" in url and not is_url(url):
+        from .errors import FetchError
+
+        raise FetchError(f"fetch refused: only http and https URLs ({url.split('://', 1)[0]}:)")
+    if not is_url(url):
+        raise UsageError(f"{url}: not an http(s) URL (local files: {local})")
+
+
 def sniff_source(source: str | None) -> Sniffed:
     if source in (None, "-"):
         return sniff_bytes(read_head(sys.stdin.buffer))
