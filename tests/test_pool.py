@@ -350,3 +350,30 @@ def test_the_library_waits_as_long_as_it_is_told(tmp_path: Path, held) -> None:
         list(siftpdf.extract(doc, wait=0.5))
     assert 0.5 <= time.monotonic() - started < 15
     assert caught.value.message == "pdf workers busy (waited 0.5 s in line)" and caught.value.exit_code == 75
+
+
+def test_a_cancelled_job_leaves_the_line_at_once(own_cache: Path, held) -> None:
+    """A server's call that its client gave up while it waited for a worker: its place is free
+    for the next one, long before its own wait would have ended."""
+    from siftpdf.cancel import Cancel
+    from siftpdf.errors import CancelledError
+
+    cancel = Cancel()
+    pool = Pool(own_cache, wait=600, cancel=cancel)
+    held(*(f"slot.{i}" for i in range(SLOTS)))
+    failed: list[BaseException] = []
+
+    def job() -> None:
+        try:
+            with pool.job():
+                pass
+        except CancelledError as error:
+            failed.append(error)
+
+    thread = threading.Thread(target=job)
+    thread.start()
+    _wait_for(pool, running=SLOTS, waiting=1)
+    cancel.set()
+    thread.join(30)
+    assert not thread.is_alive() and len(failed) == 1
+    assert pool.status() == {"running": SLOTS, "waiting": 0}
