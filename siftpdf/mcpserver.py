@@ -38,9 +38,9 @@ INSTRUCTIONS = (
 )
 
 
-def tool_list() -> list[types.Tool]:
-    """The tools as the protocol lists them."""
-    return [types.Tool(name=tool.name, title=tool.title, description=tool.description,
+def tool_list(cap: int) -> list[types.Tool]:
+    """The tools as the protocol lists them, their descriptions naming this server's cap."""
+    return [types.Tool(name=tool.name, title=tool.title, description=tool.description.replace("{cap}", f"{cap:,}"),
                        input_schema=tool.input_schema, output_schema=tool.output_schema,
                        annotations=types.ToolAnnotations(title=tool.title, read_only_hint=True,
                                                          idempotent_hint=True, open_world_hint=tool.name != "sniff"))
@@ -65,7 +65,7 @@ class ToolServer:
         self.config = config
         self.limiter = anyio.CapacityLimiter(CALLS)
         self.running: set[Cancel] = set()
-        self.tools = tool_list()
+        self.tools = tool_list(config.cap)
         self.server: Server[Any] = Server("siftpdf", version=version, title="siftpdf", instructions=INSTRUCTIONS,
                                           on_list_tools=self.list_tools, on_call_tool=self.call_tool)
 

@@ -277,7 +277,7 @@ def _output(properties: dict[str, Any]) -> dict[str, Any]:
 class Tool:
     name: str
     title: str
-    description: str
+    description: str  # "{cap}" stands for the server's cap
     input_schema: dict[str, Any]
     output_schema: dict[str, Any]
     run: Callable[[Call, dict[str, Any]], Answer]
@@ -288,7 +288,7 @@ TOOLS: dict[str, Tool] = {tool.name: tool for tool in (
     Tool("map", "What is in a PDF", (
         "The map of a PDF: its title, page count and size in tokens, its outline with page "
         "numbers, and as many leading pages as fit a quarter of the cap (a document that fits "
-        "the cap, 40,000 characters by default, comes whole, page-marked). Start here with a "
+        "the cap, {cap} characters, comes whole, page-marked). Start here with a "
         "document you have not read; then read pages with the pages tool (\"pages 41-60\"), "
         "find lines with grep, or ask digest a question. Structured content: the document's "
         "meta and the map (outline in full)."),
@@ -296,8 +296,8 @@ TOOLS: dict[str, Tool] = {tool.name: tool for tool in (
         _output({"document": DOCUMENT, "map": OBJECT}), map_tool),
     Tool("pages", "Read pages of a PDF", (
         "The pages in range of a PDF as page-marked text: each page after a line '--- page N "
-        "---', so you can cite (p. N). At most 100 pages or the cap (40,000 characters by "
-        "default) per call; when cut, a last note names the range to ask next (e.g. pages "
+        "---', so you can cite (p. N). At most 100 pages or {cap} characters per call; when "
+        "cut, a last note names the range to ask next (e.g. pages "
         "\"41-60\"). A range outside the document is an error naming its pages (1–N). "
         "Structured content: the document's meta, the page records returned (page, status, "
         "text), returned (first and last page) and next (the range left, or null)."),
@@ -308,7 +308,7 @@ TOOLS: dict[str, Tool] = {tool.name: tool for tool in (
         "The lines of a PDF that match an RE2 pattern (linear time, no backreferences; at most "
         "200 bytes), as 'p. N: line' with context lines 'p. N- line' and groups between '--'. "
         "Smart case: case-insensitive unless the pattern has upper case (ignore_case forces "
-        "either). At most 100 matching lines or the cap per call; narrow with pages (a range) "
+        "either). At most 100 matching lines or {cap} characters per call; narrow with pages (a range) "
         "when there are more. Then read around a hit with the pages tool. Structured content: "
         "the document's meta and each match (page, line, text, before, after)."),
         _schema({"source": SOURCE, "pattern": {"type": "string", "description": "RE2 pattern, e.g. "
@@ -343,7 +343,7 @@ TOOLS: dict[str, Tool] = {tool.name: tool for tool in (
         "Download a PDF from an http(s) URL (checked: no private or loopback address unless "
         "the server allows them; at most 100 MB, 120 s; every redirect re-checked), extract "
         "it into the cache and return its page-marked text from page 1, as much as fits the "
-        "cap (40,000 characters by default); when cut, a last note names the range to read "
+        "cap ({cap} characters); when cut, a last note names the range to read "
         "next with the pages tool. The other tools take the same URL as source and read it "
         "from the cache. Structured content: the document's meta (with final_url), the page "
         "records returned, next, and done (the extraction's diagnostics)."),

@@ -98,6 +98,7 @@ def test_the_tools_are_listed_for_a_model(papers: Path) -> None:
         assert listed["fetch"].input_schema["required"] == ["url"]
         assert "pages \"41-60\"" in listed["pages"].description  # how to go on
         assert "40,000 characters" in listed["map"].description  # the cap
+        assert "{cap}" not in " ".join(tool.description for tool in listed.values())
 
     serve(papers, session)
 
@@ -165,6 +166,8 @@ def test_the_server_reads_the_cache_the_commands_fill(papers: Path, child_log) -
 
 def test_a_slice_over_the_cap_says_where_to_go_on(papers: Path) -> None:
     async def session(client: Client) -> None:
+        listed = {tool.name: tool for tool in (await client.list_tools()).tools}
+        assert "At most 100 pages or 2,500 characters per call" in listed["pages"].description
         result = await client.call_tool("pages", {"source": "long.pdf", "range": "3-"})
         text, records = text_of(result), result.structured_content
         assert len(text) < 3000
