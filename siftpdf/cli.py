@@ -31,6 +31,7 @@ COMMANDS = {
     "digest": "siftpdf.commands.digest",
     "engine": "siftpdf.commands.engine",
     "serve": "siftpdf.commands.serve",
+    "mcp": "siftpdf.commands.mcp",
 }
 
 

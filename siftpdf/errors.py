@@ -1,4 +1,5 @@
-"""Typed errors: raised at the core, translated once at the CLI boundary (SPEC §10)."""
+"""Typed errors: raised at the core, translated once at a boundary (the command line, the MCP
+server) by :func:`typed_error` (SPEC §10)."""
 
 from __future__ import annotations
 
@@ -83,6 +84,13 @@ class CallerBusyError(BusyError):
     status = 429
 
 
+class CancelledError(SiftError):
+    """The caller stopped the read (:class:`siftpdf.cancel.Cancel`): its extraction children are
+    killed. Only a caller that cancels sees it, so it has no place in SPEC §10's table."""
+
+    code, status, exit_code = "cancelled", 499, 130
+
+
 class InternalError(SiftError):
     """Something no user input should cause (a bug): the boundary's last resort (EX_SOFTWARE)."""
 
@@ -115,3 +123,67 @@ def from_record(record: dict[str, Any]) -> SiftError:
     cls = _BY_CODE.get(str(body.get("code")), UnreadableError)
     message, hint = body.get("message"), body.get("hint")
     return cls(str(message) if message not in (None, "") else "unreadable PDF", None if hint is None else str(hint))
+
+
+# --- any exception, as the typed error a user sees -------------------------------------------
+
+def one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def typed_error(exc: Exception, cache_dir: Any = None) -> SiftError:
+    """Any exception that reached a boundary (a command, a tool call), as the typed error a
+    user sees; ``cache_dir`` is the cache folder the call used, named when it is the trouble."""
+    if isinstance(exc, SiftError):
+        return exc
+    if isinstance(exc, OSError):
+        return _os_error(exc, cache_dir)
+    if type(exc).__module__ == "sqlite3":  # only the cache's stores use sqlite (diskcache)
+        return _cache_error(cache_dir, one_line(str(exc)) or type(exc).__name__,
+                            hint="remove the damaged cache folder, or point SIFTPDF_CACHE_DIR (or --cache-dir) "
+                                 "at another one")
+    if isinstance(exc, ValueError) and "null byte" in str(exc):  # open() of a path with \0
+        return UsageError("a path has a NUL byte in it")
+    detail = one_line(str(exc))
+    detail = detail if len(detail) <= 300 else detail[:299] + "…"
+    return InternalError(f"internal error ({type(exc).__name__}{': ' + detail if detail else ''})")
+
+
+def _os_error(exc: OSError, cache_dir: Any) -> SiftError:
+    """A failed system call: about the cache folder (a usage error with the way out), or a
+    one-line '<reason>: <file>'."""
+    import os
+
+    reason = os.strerror(exc.errno) if exc.errno else one_line(str(exc)) or type(exc).__name__
+    files = [os.fsdecode(name) for name in (exc.filename, exc.filename2) if isinstance(name, (str, bytes))]
+    cache = _cache_path(cache_dir)
+    if cache and (any(_related(name, cache) for name in files) or (not files and cache in str(exc))):
+        return _cache_error(cache_dir, reason)
+    return UsageError(f"{reason}: {files[0]}" if files else reason)
+
+
+def _cache_path(cache_dir: Any) -> str:
+    import os
+
+    from .cache import default_dir
+
+    try:
+        return os.path.abspath(os.fspath(cache_dir or default_dir()))
+    except (OSError, ValueError, TypeError):
+        return ""
+
+
+def _related(name: str, folder: str) -> bool:
+    """``name`` is the folder, lies in it, or is one of its parents (made on the way to it)."""
+    import os
+
+    try:
+        name = os.path.abspath(name)
+    except ValueError:
+        return False
+    return name == folder or name.startswith(folder.rstrip("/") + "/") or folder.startswith(name.rstrip("/") + "/")
+
+
+def _cache_error(cache_dir: Any, reason: str,
+                 hint: str = "set SIFTPDF_CACHE_DIR (or pass --cache-dir) to a writable folder") -> UsageError:
+    return UsageError(f"cache folder {_cache_path(cache_dir)}: {reason}", hint=hint)

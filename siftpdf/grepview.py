@@ -54,15 +54,17 @@ def use_color(when: str, stream: Any) -> bool:
 class GrepState:
     """What ``siftpdf grep`` has done so far, over its sources: lines selected, characters
     written (for --cap), groups written (for the ``--`` between them), and whether to stop
-    (-q has its answer, or the cap is reached)."""
+    (-q has its answer, or the cap is reached). ``matches``, when a list, gets the ``match``
+    record of each selected line the text view wrote (the MCP server answers both)."""
 
-    __slots__ = ("selected", "chars", "groups", "stop")
+    __slots__ = ("selected", "chars", "groups", "stop", "matches")
 
-    def __init__(self) -> None:
+    def __init__(self, matches: list[dict[str, Any]] | None = None) -> None:
         self.selected = 0
         self.chars = 0
         self.groups = 0
         self.stop = False
+        self.matches = matches
 
 
 class GrepSpec:
@@ -145,6 +147,8 @@ def _lines(pages: Iterable[dict[str, Any]], regex: Any, spec: GrepSpec, source: 
                 + (_highlight(line.text, regex, spec) if line.is_match else line.text) + "\n" for line in group)
             if not _put(text, spec, state, write):
                 return
+            if state.matches is not None:
+                state.matches.extend(match_records(group, source))
         state.groups += 1
         if found >= spec.max_count:
             return

@@ -33,9 +33,13 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .errors import BusyError, CallerBusyError
 from .warm import SLOTS
+
+if TYPE_CHECKING:
+    from .cancel import Cancel
 
 __all__ = ["SLOTS", "WAITING", "MAX_WAIT", "QUEUE", "Pool", "flight", "flight_lock", "take_caller"]
 
@@ -85,10 +89,13 @@ class FileLock:
         self._fd = fd
         return True
 
-    def acquire(self, timeout: float) -> bool:
-        """Wait up to ``timeout`` seconds (polling, so a wait can be bounded)."""
+    def acquire(self, timeout: float, cancel: Cancel | None = None) -> bool:
+        """Wait up to ``timeout`` seconds (polling, so a wait can be bounded); a ``cancel``
+        set meanwhile ends the wait in CancelledError."""
         end = time.monotonic() + timeout
         while not self.try_acquire():
+            if cancel is not None:
+                cancel.check()
             if time.monotonic() >= end:
                 return False
             time.sleep(POLL)
@@ -185,10 +192,12 @@ def take_caller(cache_dir: Path, caller_id: str) -> FileLock | None:
 
 class Pool:
     def __init__(self, cache_dir: Path, slots: int = SLOTS, waiting: int = WAITING,
-                 max_wait: float = MAX_WAIT, wait: float | None = None) -> None:
+                 max_wait: float = MAX_WAIT, wait: float | None = None, cancel: Cancel | None = None) -> None:
         """``wait`` is the caller's own wait (``--wait``): the job may then join anywhere in
         the ``QUEUE`` places and waits that long; None is the service's line (``waiting``
-        places, ``max_wait`` seconds)."""
+        places, ``max_wait`` seconds). A ``cancel`` set while the job waits takes it out of
+        the line (CancelledError)."""
+        self.cancel = cancel
         self.cache_dir = cache_dir
         self.dir = pool_dir(cache_dir)
         self.slots, self.waiting, self.max_wait = slots, waiting, max_wait
@@ -253,6 +262,8 @@ class Pool:
                     index, place = moved
                     gap_since = None
                     continue
+                if self.cancel is not None:
+                    self.cancel.check()
                 now = time.monotonic()
                 if now >= end:
                     raise self._busy(full=False)
@@ -274,7 +285,12 @@ class Pool:
         cannot be read); busy when this caller's part of the line is full."""
         held = self._held("wait", QUEUE)
         first = max(held) + 1 if held else 0
-        for index in range(first, self.waiting):
+        order = list(range(first, self.waiting))
+        if _locked_inodes() is None:
+            # Probed: another's probe (a job joining, `cache info`) holds a free place for a
+            # moment and looks like a waiter, so the line may look longer than it is.
+            order += range(min(first, self.waiting))
+        for index in order:
             place = self._place(index)
             if place.try_acquire():
                 return index, place

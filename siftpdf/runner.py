@@ -20,9 +20,11 @@ from typing import IO, TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:  # imported where used: a cache hit reads Limits from here and starts nothing
     import threading
 
+    from .cancel import Cancel
     from .memwatch import MemoryWatch
 
 from .errors import (
+    CancelledError,
     EncryptedError,
     SiftError,
     TimedOutError,
@@ -248,6 +250,7 @@ class _Run:
         self.data, self.password, self.limits, self.extra = data, password, limits, extra
         self.children: list[_Child] = []
         self.timed_out = False
+        self.cancelled = False
         self.text_bytes = 0
         import threading
 
@@ -257,8 +260,13 @@ class _Run:
 
     def _expire(self) -> None:
         self.timed_out = True
-        for child in self.children:
-            child.kill()
+        self._kill_all()
+
+    def cancel(self) -> None:
+        """The caller gave up (from another thread): every child is killed now, and the read
+        ends in CancelledError rather than in a salvage attempt."""
+        self.cancelled = True
+        self._kill_all()
 
     def spawn(self, shard: int, shards: int, first_page: int = 1, outline: bool = True,
               salvage: str | None = None) -> _Child:
@@ -282,7 +290,7 @@ class _Run:
         if self.watch is not None:
             child.watch = self.watch
             self.watch.add(child.proc.pid, child.over)
-        if self.timed_out:
+        if self.timed_out or self.cancelled:
             child.kill()
         return child
 
@@ -315,6 +323,8 @@ class _Run:
     def failure(self, child: _Child) -> SiftError:
         """The typed error for a child that ended without the record we expected."""
         code = child.reap()
+        if self.cancelled:
+            return CancelledError("cancelled by the caller: the extraction was stopped")
         if child.over_memory:
             return TooLargeError(f"too large (the extraction child used {child.over_memory >> 20} MiB, over the "
                                  f"{self.limits.memory >> 20} MiB memory limit)", hint=MEMORY_HINT)
@@ -372,7 +382,7 @@ class Slots(Protocol):
 def run_child(data: bytes, password: str | None = None, limits: Limits | None = None,
               slots: Slots | None = None, evidence: bool = False, image_mode: str = "none",
               render: str | None = None, meanwhile: Callable[[], None] | None = None,
-              ocr: str = "never") -> Iterator[dict[str, Any]]:
+              ocr: str = "never", cancel: Cancel | None = None) -> Iterator[dict[str, Any]]:
     """Extract ``data`` in child processes; yield meta, pages in order, then a merged done.
     With ``evidence`` each page record carries its evidence (SPEC §7.1).
 
@@ -390,6 +400,7 @@ def run_child(data: bytes, password: str | None = None, limits: Limits | None = 
     run = _Run(data, password, limits, extra)
     started = time.monotonic()
     run.timer.start()
+    unwatch = cancel.watch(run.cancel) if cancel is not None else None
     try:
         first = run.spawn(0, limits.workers)
         # A big file is likely a long document: start its second worker at once rather than
@@ -440,6 +451,8 @@ def run_child(data: bytes, password: str | None = None, limits: Limits | None = 
         done["elapsed_ms"] = int((time.monotonic() - started) * 1000)
         yield {"done": done}
     finally:
+        if unwatch is not None:
+            unwatch()
         run.close()
 
 

@@ -114,14 +114,15 @@ def _extract(data: bytes, options: ReadOptions) -> Generator[dict[str, Any], Non
     from .runner import run_child
 
     limits = options.limits
-    pool = Pool(options.cache.path, wait=options.wait)
+    pool = Pool(options.cache.path, wait=options.wait, cancel=options.cancel)
     waited = time.monotonic()
     try:
         with pool.job(options.caller_id) as job:
             _log(options).event("pool", "slot", wait_ms=int((time.monotonic() - waited) * 1000))
             yield from run_child(data, options.password, limits, slots=job, evidence=evidence,
                                  image_mode=settings.image_mode, render=options.render,
-                                 meanwhile=_load_organizer if evidence else None, ocr=options.ocr)
+                                 meanwhile=_load_organizer if evidence else None, ocr=options.ocr,
+                                 cancel=options.cancel)
     except BusyError as error:
         _log(options).event("pool", error.code if error.status == 503 else "caller_busy",
                             wait_ms=int((time.monotonic() - waited) * 1000))
@@ -202,7 +203,7 @@ def open_cached(data: bytes, name: str | None, options: ReadOptions, extra: dict
             _remember_digest(view, digest, options)
             return doc
         lock = flight_lock(options.cache.path, f"content|{options.cache.caller_class}|{sha}|{digest}")
-        if not lock.acquire(_flight_wait(options)):
+        if not lock.acquire(_flight_wait(options), options.cancel):
             raise BusyError("pdf workers busy (waiting for the same document)")
         locks.append(lock)
         doc = _hit(view, sha, digest, options, name, extra)
@@ -346,7 +347,7 @@ def open_url(url: str, options: ReadOptions) -> Document:
     if doc is not None:
         return doc
     lock = flight_lock(settings.path, f"url|{settings.caller_class}|{url}")
-    if not lock.acquire(_flight_wait(options)):
+    if not lock.acquire(_flight_wait(options), options.cancel):
         raise BusyError("pdf workers busy (waiting for the same URL)")
     locks = [lock]
     try:

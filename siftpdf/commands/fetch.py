@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..errors import FetchError, UsageError
 from .options import extraction_options, output_options, quiet_option, whole_cap_option
 
 if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
@@ -35,11 +34,8 @@ def command(url: str, cap: int | None, output: str, read_options: ReadOptions) -
       siftpdf fetch https://example.org/report.pdf | siftpdf map
       siftpdf pages 41-60 https://example.org/datasheet.pdf   # the same cache
     """
-    from ..sources import is_url
+    from ..sources import require_url
     from .bodies import extract
 
-    if "://" in url and not is_url(url):
-        raise FetchError(f"fetch refused: only http and https URLs ({url.split('://', 1)[0]}:)")
-    if not is_url(url):
-        raise UsageError(f"{url}: not an http(s) URL (local files: siftpdf extract FILE)")
+    require_url(url, local="siftpdf extract FILE")
     extract(url, output, read_options, cap=cap)

@@ -15,7 +15,8 @@ from typing import Any
 import click
 
 from ..cli import COMMANDS
-from ..errors import InternalError, SiftError, UsageError
+from ..errors import SiftError, UsageError, typed_error
+from ..errors import one_line as _one_line
 
 
 def report(error: SiftError, as_json: bool) -> None:
@@ -33,10 +34,6 @@ def report(error: SiftError, as_json: bool) -> None:
         click.echo("\n".join(lines), err=True)
     except OSError:  # stderr gone too: the exit status is all that is left
         pass
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
 
 
 def _flush_stdout() -> SiftError | None:
@@ -108,57 +105,6 @@ def _did_you_mean(possibilities: list[str] | None, quote: bool) -> str:
         return ""
     names = ", ".join(repr(p) if quote else p for p in sorted(possibilities))
     return f" (did you mean {names}?)" if len(possibilities) == 1 else f" (did you mean one of {names}?)"
-
-
-def typed_error(exc: Exception, cache_dir: Any = None) -> SiftError:
-    """Any exception that reached the boundary, as the typed error a user sees."""
-    if isinstance(exc, SiftError):
-        return exc
-    if isinstance(exc, OSError):
-        return _os_error(exc, cache_dir)
-    if type(exc).__module__ == "sqlite3":  # only the cache's stores use sqlite (diskcache)
-        return _cache_error(cache_dir, _one_line(str(exc)) or type(exc).__name__,
-                            hint="remove the damaged cache folder, or point SIFTPDF_CACHE_DIR (or --cache-dir) "
-                                 "at another one")
-    if isinstance(exc, ValueError) and "null byte" in str(exc):  # open() of a path with \0
-        return UsageError("a path has a NUL byte in it")
-    detail = _one_line(str(exc))
-    detail = detail if len(detail) <= 300 else detail[:299] + "…"
-    return InternalError(f"internal error ({type(exc).__name__}{': ' + detail if detail else ''})")
-
-
-def _os_error(exc: OSError, cache_dir: Any) -> SiftError:
-    """A failed system call: about the cache folder (a usage error with the way out), or a
-    one-line '<reason>: <file>'."""
-    reason = os.strerror(exc.errno) if exc.errno else _one_line(str(exc)) or type(exc).__name__
-    files = [os.fsdecode(name) for name in (exc.filename, exc.filename2) if isinstance(name, (str, bytes))]
-    cache = _cache_path(cache_dir)
-    if cache and (any(_related(name, cache) for name in files) or (not files and cache in str(exc))):
-        return _cache_error(cache_dir, reason)
-    return UsageError(f"{reason}: {files[0]}" if files else reason)
-
-
-def _cache_path(cache_dir: Any) -> str:
-    from ..cache import default_dir
-
-    try:
-        return os.path.abspath(os.fspath(cache_dir or default_dir()))
-    except (OSError, ValueError, TypeError):
-        return ""
-
-
-def _related(name: str, folder: str) -> bool:
-    """``name`` is the folder, lies in it, or is one of its parents (made on the way to it)."""
-    try:
-        name = os.path.abspath(name)
-    except ValueError:
-        return False
-    return name == folder or name.startswith(folder.rstrip("/") + "/") or folder.startswith(name.rstrip("/") + "/")
-
-
-def _cache_error(cache_dir: Any, reason: str,
-                 hint: str = "set SIFTPDF_CACHE_DIR (or pass --cache-dir) to a writable folder") -> UsageError:
-    return UsageError(f"cache folder {_cache_path(cache_dir)}: {reason}", hint=hint)
 
 
 def _record_cache_dir(param: click.Parameter) -> None:

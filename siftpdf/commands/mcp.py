@@ -1,0 +1,62 @@
+"""siftpdf mcp: the filters as tools for agents that speak the Model Context Protocol."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from ..errors import UsageError
+from .options import cap_option, extraction_options
+
+if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
+    from ..sources import ReadOptions
+
+INSTALL = "pip install 'siftpdf[mcp]'"
+# What the server needs beyond siftpdf itself: the extra's packages.
+EXTRA = frozenset({"mcp", "mcp_types", "anyio", "jsonschema"})
+
+
+@click.command("mcp", short_help="Serve map, pages, grep, digest, sniff and fetch as MCP tools over stdio.")
+@click.option("--root", "roots", multiple=True, metavar="DIR",
+              type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="A folder whose files the tools may read (repeatable; default: the current folder). "
+                   "Paths are resolved, links too: nothing outside these folders is read.")
+@cap_option
+@extraction_options
+def command(roots: tuple[Path, ...], cap: int, read_options: ReadOptions) -> None:
+    """Serve siftpdf's filters as MCP tools over stdin and stdout.
+
+    An MCP client (a coding assistant, an agent framework) starts this
+    command and calls its tools: map, pages (a range; text or markdown),
+    grep (pattern, context, pages), digest (question), sniff and fetch.
+    Each takes a source: a path inside a --root folder, or an http(s) URL,
+    which the fetch guard checks (no private address without
+    --allow-private). The tools read through the same cache, pool and
+    child as the commands, with the options given here; an answer is the
+    text view, capped by --cap, with the records as structured content. A
+    failure is a tool error carrying the code, message and hint a command
+    would give; a cancelled call kills its extraction child. Needs the
+    MCP SDK: pip install 'siftpdf[mcp]'.
+
+    \b
+    Examples:
+      siftpdf mcp --root ~/papers
+      siftpdf mcp --root docs --root /srv/reports --cap 20000
+      siftpdf mcp --root . --allow-private --ocr auto
+    """
+    if read_options.in_process:
+        raise UsageError("mcp: --in-process is not for a server: a cancelled call must be able to kill its "
+                         "extraction, which runs in a child")
+    try:
+        from ..mcpserver import serve
+    except ImportError as exc:
+        if (exc.name or "").split(".")[0] not in EXTRA:
+            raise
+        raise UsageError("mcp: the MCP SDK is not installed", hint=INSTALL) from None
+    import siftpdf
+
+    from ..mcptools import Roots, ToolConfig
+
+    serve(ToolConfig(read_options, cap, Roots([str(root) for root in roots])), siftpdf.__version__)
