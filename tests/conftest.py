@@ -109,3 +109,14 @@ def child_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
         return len(path.read_text().splitlines()) if path.exists() else 0
 
     return count
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Any:
+    """A real redis-server on a free loopback port, with no persistence, stopped at teardown
+    (tests/redisserver.py)."""
+    from redisserver import RedisServer
+
+    server = RedisServer(tmp_path)
+    yield server
+    server.stop()
