@@ -393,8 +393,9 @@ class LocalWriter:
         self.size = 0
 
     def pages(self, records: list[dict[str, Any]]) -> None:
-        for record in records:
-            self.size += self.store.put_page(self.cls, self.sha, self.digest, record)
+        with self.store.pages.transact():  # one SQLite transaction for the lot
+            for record in records:
+                self.size += self.store.put_page(self.cls, self.sha, self.digest, record)
 
     def commit(self, meta: dict[str, Any], done: dict[str, Any], numbers: list[int], text: list[dict[str, Any]],
                text_pages: int, password: str | None) -> None:

@@ -182,8 +182,7 @@ class Caches:
                 if found is not None:  # the server lost pages (its own memory policy): forget the rest
                     self.shared(lambda server: server.remove(cls, sha, digest), None)
                 return False
-            for number in batch:
-                writer.add(found[number])
+            writer.add_pages([found[number] for number in batch])
         writer.add({"done": entry["done"]})
         return writer.commit()
 
@@ -320,16 +319,20 @@ class DocumentWriter:
             # place, so that a cache hit's meta reads in the order a fresh one does).
             self.meta = {**record["meta"], "source": None}
         elif "page" in record:
-            self.local.pages([record])
+            self.add_pages([record])
+        elif "done" in record:
+            self.done = dict(record["done"])
+
+    def add_pages(self, records: list[dict[str, Any]]) -> None:
+        self.local.pages(records)
+        for record in records:
             self.numbers.append(int(record["page"]))
             self.text_pages += record.get("status") in TEXT_STATUSES
             self.text.append(slim(record))
-            if self.remote is not None:
-                self._batch.append(record)
-                if len(self._batch) >= BATCH:
-                    self._send()
-        elif "done" in record:
-            self.done = dict(record["done"])
+        if self.remote is not None:
+            self._batch += records
+            if len(self._batch) >= BATCH:
+                self._send()
 
     def _send(self) -> None:
         batch, self._batch = self._batch, []
