@@ -22,12 +22,12 @@ def free_port() -> int:
 
 
 class RedisServer:
-    def __init__(self, folder: Path, password: str | None = None) -> None:
+    def __init__(self, folder: Path, password: str | None = None, port: int | None = None) -> None:
         binary = shutil.which("redis-server")
         if binary is None:
             raise RuntimeError("redis-server is not installed (apt-get install redis-server; .ci/run does)")
         self.binary, self.folder, self.password = binary, folder, password
-        self.port = free_port()
+        self.port = port or free_port()
         self.proc: subprocess.Popen[bytes] | None = None
         self.start()
 
