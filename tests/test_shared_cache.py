@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -215,6 +216,19 @@ def test_a_server_out_of_memory_or_down_never_fails_a_command(redis_server: Redi
     down = run_siftpdf("grep", "heron", str(report), env=_machine(tmp_path, "m2", redis_server.url))
     assert down.returncode == 0 and b"p. 6: The heron clause is here." in down.stdout
     assert len(_warnings(down.stderr)) == 1
+
+
+def test_a_server_that_stops_answering_costs_short_timeouts_not_the_command(redis_server: RedisServer,
+                                                                            tmp_path: Path, report: Path) -> None:
+    assert redis_server.proc is not None
+    redis_server.proc.send_signal(signal.SIGSTOP)  # connections are accepted, nothing is answered
+    try:
+        slow = run_siftpdf("pages", "6", str(report), env=_machine(tmp_path, "m1", redis_server.url))
+    finally:
+        redis_server.proc.send_signal(signal.SIGCONT)
+    assert slow.returncode == 0 and b"heron clause" in slow.stdout
+    warnings = _warnings(slow.stderr)
+    assert len(warnings) == 1 and "TimeoutError" in warnings[0], slow.stderr
 
 
 def test_a_hit_on_this_machine_asks_nothing_of_the_server(redis_server: RedisServer, tmp_path: Path,
