@@ -128,6 +128,17 @@ def _unpack(raw: Any) -> Any:
     return json.loads(zlib.decompress(raw))
 
 
+# The fields a reader of each entry counts on: an entry without them (written by some other
+# program, or damaged) is no entry.
+_DOCUMENT = frozenset({"meta", "done", "page_numbers"})
+_URL = frozenset({"sha256", "final_url", "fetched_at"})
+
+
+def _entry(raw: Any, fields: frozenset[str]) -> dict[str, Any] | None:
+    entry = json.loads(raw) if raw is not None else None
+    return entry if isinstance(entry, dict) and fields <= entry.keys() else None
+
+
 class RedisStore:
     """The shared cache on one server; one per process and URL (:func:`shared_store`), used by
     all its threads (redis-py's connection pool is thread-safe)."""
@@ -143,15 +154,14 @@ class RedisStore:
 
     # -- documents -----------------------------------------------------------------------------
     def document(self, cls: str, sha: str, digest: str) -> dict[str, Any] | None:
-        raw = self.client.get(_doc_key(cls, sha, digest))
-        entry = json.loads(raw) if raw is not None else None
-        return entry if isinstance(entry, dict) else None
+        return _entry(self.client.get(_doc_key(cls, sha, digest)), _DOCUMENT)
 
     def pages(self, cls: str, sha: str, digest: str, numbers: list[int]) -> dict[int, dict[str, Any]]:
         """Those of the pages that the server holds (a page evicted by the server's own memory
         policy is missing: the caller takes the document for absent)."""
         values = self.client.hmget(_pages_key(_doc_key(cls, sha, digest)), [str(n) for n in numbers])
-        return {n: _unpack(raw) for n, raw in zip(numbers, values, strict=True) if raw is not None}
+        found = {n: _unpack(raw) for n, raw in zip(numbers, values, strict=True) if raw is not None}
+        return {n: page for n, page in found.items() if isinstance(page, dict) and page.get("page") == n}
 
     def remove(self, cls: str, sha: str, digest: str) -> None:
         """Forget a document (found without all its pages)."""
@@ -166,9 +176,7 @@ class RedisStore:
 
     # -- URLs ----------------------------------------------------------------------------------
     def url(self, cls: str, url: str) -> dict[str, Any] | None:
-        raw = self.client.get(_url_key(cls, url))
-        entry = json.loads(raw) if raw is not None else None
-        return entry if isinstance(entry, dict) else None
+        return _entry(self.client.get(_url_key(cls, url)), _URL)
 
     def put_url(self, cls: str, url: str, entry: dict[str, Any]) -> None:
         self.client.set(_url_key(cls, url), _json(entry), ex=URL_KEEP)
