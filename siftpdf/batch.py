@@ -37,7 +37,7 @@ from typing import Any
 
 from .docstream import write_document
 from .errors import UsageError
-from .pool import SLOTS, take_caller
+from .pool import SLOTS
 from .sources import ReadOptions, is_url, open_source
 
 SUFFIXES = {"json": ".jsonl", "text": ".txt", "markdown": ".md"}
@@ -226,7 +226,9 @@ class Batch:
         options = self.options
         if not options.caller_id or options.in_process:
             return None
-        return take_caller(options.cache.path, options.caller_id)
+        from .caches import caches_for
+
+        return caches_for(options).take_caller(options.caller_id)
 
     def _job_options(self, jobs: int) -> ReadOptions:
         options = dataclasses.replace(self.options, caller_id=None)

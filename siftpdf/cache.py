@@ -34,7 +34,7 @@ import json
 import re
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +47,7 @@ from .cacheread import (  # noqa: F401  (View and _fetch: the cache's reading si
     encode_entry,
     encode_text,
     file_key,
+    is_cache_url,
     page_key,
     tag,
     text_key,
@@ -95,6 +96,9 @@ class CacheSettings:
     caller_class: str = "default"
     max_age: float = DEFAULT_MAX_AGE
     size_limit: int = DEFAULT_SIZE
+    #: A shared cache server (``redis://…``, SPEC §8.1) in front of which this machine's cache
+    #: sits; None: this machine's cache alone. Never logged as it is: see :func:`redacted`.
+    url: str | None = field(default=None, repr=False)
 
     @property
     def path(self) -> Path:
@@ -103,6 +107,51 @@ class CacheSettings:
     @property
     def restricted(self) -> bool:
         return self.caller_class == RESTRICTED
+
+
+def check_url(url: str | None) -> str | None:
+    """A shared cache server's URL as given, None for none (an empty one too, so that
+    ``--cache-url ''`` turns off what the environment says); a usage error for anything else."""
+    if not url:
+        return None
+    if not is_cache_url(url):
+        raise UsageError(f"bad cache URL {redacted(url)!r}",
+                         hint="use redis://[USER:PASSWORD@]HOST[:PORT][/DB], rediss://… (TLS) or unix://PATH")
+    return url
+
+
+def redacted(url: str) -> str:
+    """The URL with its password (and query) left out: what logs, errors and status show."""
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        return "…"
+    where = rest.split("?", 1)[0]
+    userinfo, at, host = where.rpartition("@")
+    if at and ":" in userinfo:
+        userinfo = userinfo.split(":", 1)[0] + ":***"
+    return f"{scheme}://{userinfo}{at}{host}"
+
+
+def failure(exc: BaseException, url: str) -> str:
+    """One line saying why a call to the shared server failed (its kind and message: redis-py
+    keeps the server's error code in the kind, such as OutOfMemoryError), without the password."""
+    return scrub(" ".join(f"{type(exc).__name__}: {exc}".split()), url)
+
+
+def scrub(text: str, url: str | None) -> str:
+    """``text`` (a server's or a client's error message) with the URL's password taken out."""
+    if not url:
+        return text
+    from urllib.parse import unquote, urlsplit
+
+    try:
+        password = urlsplit(url).password
+    except ValueError:
+        return text.replace(url, redacted(url))
+    if password:
+        for form in {password, unquote(password)}:
+            text = text.replace(form, "***")
+    return text
 
 
 def password_check(password: str, sha: str) -> str:
@@ -216,6 +265,9 @@ class Store:
 
     def drop_pages(self, cls: str, sha: str, digest: str) -> None:
         self.pages.evict(_tag(cls, sha, digest))
+
+    def writer(self, cls: str, sha: str, digest: str) -> LocalWriter:
+        return LocalWriter(self, cls, sha, digest)
 
     # -- URLs --------------------------------------------------------------------------------
     def url(self, cls: str, url: str) -> dict[str, Any] | None:
@@ -332,6 +384,31 @@ class Store:
         evicted = len(self.evict())
         return {"orphan_pages": orphans, "stale_urls": stale_urls, "stale_files": stale_files,
                 "evicted_documents": evicted}
+
+
+class LocalWriter:
+    """One document into the store: its pages as they come, then (:meth:`commit`) its text blob
+    and its entry, last, so that a document is whole or absent."""
+
+    def __init__(self, store: Store, cls: str, sha: str, digest: str) -> None:
+        self.store, self.cls, self.sha, self.digest = store, cls, sha, digest
+        self.size = 0
+
+    def pages(self, records: list[dict[str, Any]]) -> None:
+        with self.store.pages.transact():  # one SQLite transaction for the lot
+            for record in records:
+                self.size += self.store.put_page(self.cls, self.sha, self.digest, record)
+
+    def commit(self, meta: dict[str, Any], done: dict[str, Any], numbers: list[int], text: list[dict[str, Any]],
+               text_pages: int, password: str | None) -> None:
+        self.size += self.store.put_text(self.cls, self.sha, self.digest, text)
+        self.store.put_document(self.cls, self.sha, self.digest, meta, done, numbers, self.size, password, text_pages)
+
+    def abort(self) -> None:
+        """Drop what a failed extraction stored, unless a whole document owns those pages (a
+        wrong password fails on a document another call has cached)."""
+        if self.store.document(self.cls, self.sha, self.digest) is None:
+            self.store.drop_pages(self.cls, self.sha, self.digest)
 
 
 def open_store(settings: CacheSettings) -> Store:

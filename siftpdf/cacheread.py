@@ -26,13 +26,33 @@ _CODE: list[str] = []
 
 
 def code_identity() -> str:
-    """The extraction code's files (size, mtime), once per process: cheaper than the package
-    version (importlib.metadata) on a cache hit."""
+    """The extraction code's files (size, CRC-32 of their bytes), once per process: cheaper
+    than the package version (importlib.metadata) on a cache hit, and the same on every
+    machine that runs the same code, so that machines sharing a cache server (SPEC §8.1) share
+    keys (an install's modification times differ from machine to machine)."""
     if not _CODE:
+        from zlib import crc32
+
         here = os.path.dirname(os.path.abspath(__file__))
-        stats = [os.stat(os.path.join(here, name)) for name in CODE_FILES]
-        _CODE.append(";".join(f"{st.st_size}:{st.st_mtime_ns}" for st in stats))
+        parts = []
+        for name in CODE_FILES:
+            with open(os.path.join(here, name), "rb") as source:
+                data = source.read()
+            parts.append(f"{len(data)}:{crc32(data):08x}")
+        _CODE.append(";".join(parts))
     return _CODE[0]
+
+
+# The shared cache servers siftpdf speaks to (SPEC §8.1): Redis's protocol, plain, over TLS or
+# over a local socket.
+CACHE_URL_SCHEMES = ("redis", "rediss", "unix")
+
+
+def is_cache_url(url: str) -> bool:
+    """Whether ``url`` names a shared cache server siftpdf can use (``siftpdf.cache.check_url``
+    says what is wrong with one that does not)."""
+    scheme, sep, rest = url.partition("://")
+    return bool(sep and rest) and scheme.lower() in CACHE_URL_SCHEMES
 
 
 # -- keys ----------------------------------------------------------------------------------------

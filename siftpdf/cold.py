@@ -4,8 +4,8 @@ the default extraction options, run without click.
 A cold one-page extraction is mostly start-up: click and its option machinery cost as much as
 the library's imports, and the extraction child, started first thing (:mod:`siftpdf.warm`),
 waits for its job until the command has been parsed. When a command line is one this module
-knows to run the same way (one local PDF; --no-cache, --max-pages, --cache-dir, --wait, -q,
---cap and the output flags), it builds the same options and calls the same functions the click commands
+knows to run the same way (one local PDF; --no-cache, --max-pages, --cache-dir, --cache-url,
+--wait, -q, --cap and the output flags), it builds the same options and calls the same functions the click commands
 call (:mod:`siftpdf.commands.bodies`), and reports a failure as the click group does. With
 --no-cache it starts the warm child when a pool slot is free for it (taken for the job), and
 gives it its job at once (:func:`siftpdf.warm.send`), before the library is imported; the
@@ -36,6 +36,7 @@ _COMMON: dict[str, tuple[str, bool, Any]] = {
     "--no-cache": ("no_cache", False, True),
     "--max-pages": ("max_pages", True, None),
     "--cache-dir": ("cache_dir", True, None),
+    "--cache-url": ("cache_url", True, None),
     "--wait": ("wait", True, None),
     "--cap": ("cap", True, None),
     **{f"--{name}": (f"as_{name}", False, True) for name in OUTPUTS},
@@ -70,10 +71,12 @@ class Plan:
     """A command line this path runs, read."""
 
     def __init__(self, command: str, positional: list[str], output: str, cap: int | None, max_pages: int,
-                 no_cache: bool, quiet: bool, cache_dir: str | None, caller_class: str, wait: float) -> None:
+                 no_cache: bool, quiet: bool, cache_dir: str | None, caller_class: str, wait: float,
+                 cache_url: str | None) -> None:
         self.command, self.positional, self.output, self.cap = command, positional, output, cap
         self.max_pages, self.no_cache, self.quiet = max_pages, no_cache, quiet
         self.cache_dir, self.caller_class, self.wait = cache_dir, caller_class, wait
+        self.cache_url = cache_url
         self.source = positional[-1]
 
     @property
@@ -121,7 +124,8 @@ def _plan(command: str, positional: list[str], given: dict[str, Any]) -> Plan | 
     if command == "pages" and not _is_range(positional[0]):
         return None
     return Plan(command, positional, (asked or [env_output or DEFAULT_OUTPUT[command]])[0], cap, max_pages,
-                bool(given.get("no_cache")), bool(given.get("quiet")), cache_dir, caller_class, wait)
+                bool(given.get("no_cache")), bool(given.get("quiet")), cache_dir, caller_class, wait,
+                given.get("cache_url", _env("SIFTPDF_CACHE_URL")))
 
 
 def _is_folder(path: str | None) -> bool:
@@ -211,7 +215,7 @@ def _run(plan: Plan) -> int:
         from .cache import DEFAULT_MAX_AGE
 
         bodies.set_cache(options, cache_dir, plan.no_cache, plan.caller_class, DEFAULT_MAX_AGE,
-                         bodies.DEFAULT_CACHE_SIZE, False, False, plan.wait)
+                         bodies.DEFAULT_CACHE_SIZE, False, False, plan.wait, plan.cache_url)
         if plan.command == "extract":
             bodies.extract(plan.source, plan.output, options, cap=plan.cap)
         elif plan.command == "pages":

@@ -41,7 +41,7 @@ from .warm import SLOTS
 if TYPE_CHECKING:
     from .cancel import Cancel
 
-__all__ = ["SLOTS", "WAITING", "MAX_WAIT", "QUEUE", "Pool", "flight", "flight_lock", "take_caller"]
+__all__ = ["SLOTS", "WAITING", "MAX_WAIT", "QUEUE", "CALLER_BUSY", "Pool", "flight", "flight_lock", "take_caller"]
 
 WAITING = 4  # places a job without a wait of its own may join at (the service's line)
 MAX_WAIT = 20.0  # and how long it waits
@@ -178,14 +178,18 @@ def _callers() -> dict[str, _CallerLock]:
     return held
 
 
+CALLER_BUSY = "busy: this caller already has a PDF job in flight"
+
+
 def take_caller(cache_dir: Path, caller_id: str) -> FileLock | None:
-    """The caller's one-job lock; None when this thread holds it already; busy when another does."""
+    """The caller's one-job lock on this machine (:meth:`siftpdf.caches.Caches.take_caller` adds
+    the shared server's); None when this thread holds it already; busy when another does."""
     held = _callers()
     if caller_id in held:
         return None
     lock = _CallerLock(pool_dir(cache_dir) / f"caller.{_name(caller_id)}", caller_id, held)
     if not lock.try_acquire():
-        raise CallerBusyError("busy: this caller already has a PDF job in flight")
+        raise CallerBusyError(CALLER_BUSY)
     held[caller_id] = lock
     return lock
 
@@ -233,17 +237,15 @@ class Pool:
         return FileLock.adopt(take_slot(os.fspath(self.dir)))
 
     @contextmanager
-    def job(self, caller_id: str | None = None) -> Iterator[Job]:
-        """Hold a slot for one extraction job (waiting for it in the line if need be)."""
-        caller = take_caller(self.cache_dir, caller_id) if caller_id else None
+    def job(self) -> Iterator[Job]:
+        """Hold a slot for one extraction job (waiting for it in the line if need be). The
+        caller's one-job lock is taken before (:meth:`siftpdf.caches.Caches.take_caller`)."""
         job = Job(self, [])
         try:
             job._slots.append(self._claimed() or self._wait_for_slot())
             yield job
         finally:
             job.release()
-            if caller:
-                caller.release()
 
     def _wait_for_slot(self) -> FileLock:
         end = time.monotonic() + self.max_wait

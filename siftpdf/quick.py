@@ -34,6 +34,9 @@ _COMMON: dict[str, tuple[str, bool, Any]] = {
     "--cap": ("cap", True, None),
     "-q": ("quiet", False, True), "--quiet": ("quiet", False, True),
     "--cache-dir": ("cache_dir", True, None),
+    # A hit on this machine's cache is answered here with a shared server named or not: the
+    # commands too read this machine's cache first and ask the server only on a miss.
+    "--cache-url": ("cache_url", True, None),
     "--max-pages": ("max_pages", True, None),
     "--wait": ("wait", True, None),  # a hit never waits: only checked, as click checks it
 }
@@ -187,6 +190,9 @@ def _cached(source: str, given: dict[str, Any]) -> tuple[View, str, str, dict[st
         return None
     if given.get("cache_dir") == "":
         return None  # click makes a path of it; left to it
+    url = given.get("cache_url", _env("SIFTPDF_CACHE_URL"))
+    if url and not cacheread.is_cache_url(url):
+        return None  # click's usage error
     directory = given.get("cache_dir") or default_cache_dir()
     cls = _env("SIFTPDF_CALLER_CLASS") or "default"
     if not os.path.isdir(directory) or not _is_class(cls):

@@ -192,6 +192,8 @@ class Metrics:
         self.pool_wait = Histogram("siftpdf_pdf_pool_wait_seconds", "Seconds waited for an extraction slot",
                                    buckets=(0.01, 0.1, 0.5, 1, 2.5, 5, 10, 20), registry=r)
         self.cache_hits = Counter("siftpdf_pdf_cache_hits", "Documents served from the cache", registry=r)
+        self.cache_errors = Counter("siftpdf_cache_backend_errors", "Calls to the shared cache server (--cache-url) "
+                                    "that failed; the request went on with this machine's cache", registry=r)
         self.requests = Counter("siftpdf_http_requests", "HTTP requests by route and status", ["route", "status"],
                                 registry=r)
         self.latency = Histogram("siftpdf_http_request_seconds", "HTTP request latency by route and status",
@@ -211,6 +213,8 @@ class Metrics:
                     self.extract_seconds.observe(float(detail["ms"]) / 1000)
         elif what == "pool" and "wait_ms" in detail:
             self.pool_wait.observe(float(detail["wait_ms"]) / 1000)
+        elif what == "cache" and outcome == "error":
+            self.cache_errors.inc()
 
 
 ROUTES = ("/v1/fetch", "/v2/scrape", "/healthz", "/metrics", "/openapi.json")

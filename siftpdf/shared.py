@@ -12,24 +12,25 @@ The order of every read:
    the document entry is written when the last page is stored. When the reader stops early
    (``pages 1-3``, ``| head``), the rest is still extracted into the cache before the locks
    are released, so the next call is a hit.
+
+"The cache" is :class:`siftpdf.caches.Caches`: this machine's and, with a cache URL, a shared
+server's behind it, whose locks make single-flight and the caller rule hold across machines.
 """
 
 from __future__ import annotations
 
 import sys
-import threading
 import time
 from collections.abc import Generator, Iterator
-from pathlib import Path
 from typing import Any
 
-from .cache import Store, View, open_store, password_check
-from .cacheread import file_stamp, slim
+from .cache import password_check
+from .cacheread import file_stamp
+from .caches import Caches, DocumentWriter, TieredLock, caches_for
 from .docstream import Document, require_text
-from .document import TEXT_STATUSES
 from .errors import BusyError, FetchError, NotPdfError, SiftError
 from .log import Log
-from .pool import MAX_WAIT, FileLock, Pool, flight_lock, take_caller
+from .pool import MAX_WAIT, FileLock, Pool
 from .sources import ReadOptions, _with_source
 
 # A follower waits for the leader's download (≤120 s), its wait in the pool's line and its
@@ -41,19 +42,7 @@ def _log(options: ReadOptions) -> Log:
     return Log(options.verbose, options.cache.restricted, options.on_event)
 
 
-_VIEWS = threading.local()
-
-
-def _view(directory: Path) -> View:
-    """This thread's view of the cache at ``directory``: a process serving many requests keeps
-    its read connections open instead of opening two per request."""
-    views: dict[Path, View] | None = getattr(_VIEWS, "views", None)
-    if views is None:
-        views = _VIEWS.views = {}
-    view = views.get(directory)
-    if view is None:
-        view = views[directory] = View(directory)
-    return view
+_caches = caches_for
 
 
 def _flight_wait(options: ReadOptions) -> float:
@@ -116,8 +105,10 @@ def _extract(data: bytes, options: ReadOptions) -> Generator[dict[str, Any], Non
     limits = options.limits
     pool = Pool(options.cache.path, wait=options.wait, cancel=options.cancel)
     waited = time.monotonic()
+    caller = None
     try:
-        with pool.job(options.caller_id) as job:
+        caller = _caches(options).take_caller(options.caller_id) if options.caller_id else None
+        with pool.job() as job:
             _log(options).event("pool", "slot", wait_ms=int((time.monotonic() - waited) * 1000))
             yield from run_child(data, options.password, limits, slots=job, evidence=evidence,
                                  image_mode=settings.image_mode, render=options.render,
@@ -127,6 +118,9 @@ def _extract(data: bytes, options: ReadOptions) -> Generator[dict[str, Any], Non
         _log(options).event("pool", error.code if error.status == 503 else "caller_busy",
                             wait_ms=int((time.monotonic() - waited) * 1000))
         raise
+    finally:
+        if caller is not None:
+            caller.release()
 
 
 # -- local bytes -------------------------------------------------------------------------------
@@ -152,42 +146,42 @@ def open_known(local: tuple[str, str] | None, name: str | None, options: ReadOpt
     now (then it is read and hashed, and remembered: :func:`open_cached`)."""
     if local is None:
         return None
-    view = _view(options.cache.path)
-    sha = view.file(options.cache.caller_class, *local)
+    caches = _caches(options)
+    sha = caches.view.file(options.cache.caller_class, *local)
     if sha is None:
         return None
     digest = options.digest()
-    doc = _hit(view, sha, digest, options, name, None)
+    doc = _hit(caches, sha, digest, options, name, None)
     if doc is not None:
-        _remember_digest(view, digest, options)
+        _remember_digest(caches, digest, options)
     return doc
 
 
-def _remember_digest(view: View, digest: str, options: ReadOptions, store: Store | None = None) -> None:
+def _remember_digest(caches: Caches, digest: str, options: ReadOptions) -> None:
     """Note the digest of named options (the CLI's defaults) for the console's fast path; a
     cache that cannot be written is no reason to fail a read."""
     name = options.digest_name
-    if name is None or options.render or view.digest(name) == digest:
+    if name is None or options.render or caches.view.digest(name) == digest:
         return
     try:
-        (store or open_store(options.cache)).put_digest(name, digest)
+        caches.local.put_digest(name, digest)
     except Exception:  # noqa: BLE001  (sqlite3 or OS errors of a read-only or busy cache)
         pass
 
 
-def _remember_file(view: View, local: tuple[str, str] | None, sha: str, options: ReadOptions,
-                   store: Store | None = None) -> None:
-    """Note the content hash of a local file for its stamp (see :func:`open_known`)."""
-    if local is None or view.file(options.cache.caller_class, *local) == sha:
+def _remember_file(caches: Caches, local: tuple[str, str] | None, sha: str, options: ReadOptions) -> None:
+    """Note the content hash of a local file for its stamp (see :func:`open_known`): on this
+    machine only (a path means nothing on another)."""
+    if local is None or caches.view.file(options.cache.caller_class, *local) == sha:
         return
     try:
-        (store or open_store(options.cache)).put_file(options.cache.caller_class, local[0], local[1], sha)
+        caches.local.put_file(options.cache.caller_class, local[0], local[1], sha)
     except Exception:  # noqa: BLE001  (sqlite3 or OS errors of a read-only or busy cache)
         pass
 
 
 def open_cached(data: bytes, name: str | None, options: ReadOptions, extra: dict[str, Any] | None = None,
-                locks: list[FileLock] | None = None, local: tuple[str, str] | None = None) -> Document:
+                locks: list[Lock] | None = None, local: tuple[str, str] | None = None) -> Document:
     """The Document of PDF bytes, from the cache or extracted into it. Takes ownership of
     ``locks`` (released once the work is done, or at once on a hit). ``local`` is the (path,
     stamp) of the local file the bytes are, whose content hash is then remembered."""
@@ -195,28 +189,28 @@ def open_cached(data: bytes, name: str | None, options: ReadOptions, extra: dict
     try:
         sha = _sha256(data)
         digest = options.digest()
-        view = _view(options.cache.path)
-        doc = _hit(view, sha, digest, options, name, extra)
+        caches = _caches(options)
+        doc = _hit(caches, sha, digest, options, name, extra)
         if doc is not None:
             _release(locks)
-            _remember_file(view, local, sha, options)
-            _remember_digest(view, digest, options)
+            _remember_file(caches, local, sha, options)
+            _remember_digest(caches, digest, options)
             return doc
-        lock = flight_lock(options.cache.path, f"content|{options.cache.caller_class}|{sha}|{digest}")
+        lock = caches.flight(f"content|{sha}|{digest}")
         if not lock.acquire(_flight_wait(options), options.cancel):
             raise BusyError("pdf workers busy (waiting for the same document)")
         locks.append(lock)
-        doc = _hit(view, sha, digest, options, name, extra)
+        doc = _hit(caches, sha, digest, options, name, extra)
         if doc is not None:
             _release(locks)
             return doc
-        store = open_store(options.cache)
-        _remember_file(view, local, sha, options, store)
-        _remember_digest(view, digest, options, store)
+        _remember_file(caches, local, sha, options)
+        _remember_digest(caches, digest, options)
+        writer = caches.writer(sha, digest, options.password)
     except BaseException:
         _release(locks)
         raise
-    records = _extract_into(store, data, sha, digest, options, locks)
+    records = _extract_into(writer, data, options, locks)
     return Document(_with_source(require_text(records), name, extra))
 
 
@@ -226,15 +220,18 @@ def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _release(locks: list[FileLock]) -> None:
+Lock = FileLock | TieredLock
+
+
+def _release(locks: list[Lock]) -> None:
     for lock in locks:
         lock.release()
 
 
-def _hit(view: View, sha: str, digest: str, options: ReadOptions, name: str | None,
+def _hit(caches: Caches, sha: str, digest: str, options: ReadOptions, name: str | None,
          extra: dict[str, Any] | None) -> Document | None:
     cls = options.cache.caller_class
-    entry = view.document(cls, sha, digest)
+    entry = caches.document(sha, digest)
     if entry is None:
         return None
     check = entry.get("password_check")
@@ -242,55 +239,14 @@ def _hit(view: View, sha: str, digest: str, options: ReadOptions, name: str | No
         return None  # cached text of a protected document only for a caller with its password
     _log(options).event("pdf", "cached", source=name, title=entry["meta"].get("title") or None,
                         pages=len(entry.get("page_numbers") or []))
-    records, check = view.read(cls, sha, digest, entry, options.first_page, options.last_page, options.text_only,
-                               options.search)
+    records, check = caches.view.read(cls, sha, digest, entry, options.first_page, options.last_page,
+                                      options.text_only, options.search)
     return Document(_with_source(require_text(records) if check else records, name, extra))
 
 
-class _Writer:
-    """Collects one extraction into the cache; the document entry is written last."""
-
-    def __init__(self, store: Store, cls: str, sha: str, digest: str) -> None:
-        self.store, self.cls, self.sha, self.digest = store, cls, sha, digest
-        self.meta: dict[str, Any] | None = None
-        self.done: dict[str, Any] | None = None
-        self.numbers: list[int] = []
-        self.size = 0
-        self.text_pages = 0
-        self.text: list[dict[str, Any]] = []  # the text blob, written with the document
-
-    def add(self, record: dict[str, Any]) -> None:
-        if "meta" in record:
-            # The source is the caller's name for the document, not part of it (kept in its
-            # place, so that a cache hit's meta reads in the order a fresh one does).
-            self.meta = {**record["meta"], "source": None}
-        elif "page" in record:
-            self.size += self.store.put_page(self.cls, self.sha, self.digest, record)
-            self.numbers.append(int(record["page"]))
-            self.text_pages += record.get("status") in TEXT_STATUSES
-            self.text.append(slim(record))
-        elif "done" in record:
-            self.done = dict(record["done"])
-
-    def commit(self, password: str | None) -> bool:
-        if self.meta is None or self.done is None:
-            return False
-        self.size += self.store.put_text(self.cls, self.sha, self.digest, self.text)
-        self.store.put_document(self.cls, self.sha, self.digest, self.meta, self.done, self.numbers,
-                                self.size, password, self.text_pages)
-        return True
-
-    def abort(self) -> None:
-        """Drop what a failed extraction stored, unless a whole document owns those pages (a
-        wrong password fails on a document another call has cached)."""
-        if self.store.document(self.cls, self.sha, self.digest) is None:
-            self.store.drop_pages(self.cls, self.sha, self.digest)
-
-
-def _extract_into(store: Store, data: bytes, sha: str, digest: str, options: ReadOptions,
-                  locks: list[FileLock]) -> Iterator[dict[str, Any]]:
+def _extract_into(writer: DocumentWriter, data: bytes, options: ReadOptions,
+                  locks: list[Lock]) -> Iterator[dict[str, Any]]:
     log = _log(options)
-    writer = _Writer(store, options.cache.caller_class, sha, digest)
     started = time.monotonic()
     records = extract(data, options)
     try:
@@ -299,9 +255,9 @@ def _extract_into(store: Store, data: bytes, sha: str, digest: str, options: Rea
                 writer.add(record)
                 yield record
         except GeneratorExit:
-            _finish(records, writer, options.password, log, started)
+            _finish(records, writer, log, started)
             raise
-        writer.commit(options.password)
+        writer.commit()
         log.event("pdf", "ok", pages=len(writer.numbers), bytes=len(data),
                   ms=int((time.monotonic() - started) * 1000),
                   title=(writer.meta or {}).get("title") or None)
@@ -314,8 +270,7 @@ def _extract_into(store: Store, data: bytes, sha: str, digest: str, options: Rea
         _release(locks)
 
 
-def _finish(records: Iterator[dict[str, Any]], writer: _Writer, password: str | None, log: Log,
-            started: float) -> None:
+def _finish(records: Iterator[dict[str, Any]], writer: DocumentWriter, log: Log, started: float) -> None:
     """The reader stopped early: extract the rest into the cache so the next call is a hit."""
     try:
         sys.stdout.flush()  # what the reader wrote reaches its pipe before the wait
@@ -324,7 +279,7 @@ def _finish(records: Iterator[dict[str, Any]], writer: _Writer, password: str | 
     try:
         for record in records:
             writer.add(record)
-        writer.commit(password)
+        writer.commit()
         log.event("pdf", "ok", pages=len(writer.numbers), ms=int((time.monotonic() - started) * 1000),
                   title=(writer.meta or {}).get("title") or None)
     except SiftError as error:
@@ -342,50 +297,49 @@ def open_url(url: str, options: ReadOptions) -> Document:
         fetched = _download(url, options, None)
         return Document(_with_source(require_text(extract(_pdf_body(fetched), options)), url,
                                      {"final_url": fetched.final_url}))
-    view = _view(settings.path)
-    doc = _url_hit(view, url, options)
+    caches = _caches(options)
+    doc = _url_hit(caches, url, options)
     if doc is not None:
         return doc
-    lock = flight_lock(settings.path, f"url|{settings.caller_class}|{url}")
+    lock = caches.flight(f"url|{url}")
     if not lock.acquire(_flight_wait(options), options.cancel):
         raise BusyError("pdf workers busy (waiting for the same URL)")
-    locks = [lock]
+    locks: list[Lock] = [lock]
     try:
-        doc = _url_hit(view, url, options)
+        doc = _url_hit(caches, url, options)
         if doc is not None:
             lock.release()
             return doc
-        locks = [lock]
         if options.caller_id:  # the download is part of the caller's one job
-            caller = take_caller(settings.path, options.caller_id)
+            caller = caches.take_caller(options.caller_id)
             if caller is not None:
                 locks.append(caller)
-        return _refresh(open_store(settings), view, url, options, locks)
+        return _refresh(caches, url, options, locks)
     except BaseException:
         _release(locks)
         raise
 
 
-def _url_hit(view: View, url: str, options: ReadOptions) -> Document | None:
-    entry = view.url(options.cache.caller_class, url)
-    if entry is None or time.time() - float(entry.get("fetched_at") or 0) >= options.cache.max_age:
+def _url_hit(caches: Caches, url: str, options: ReadOptions) -> Document | None:
+    entry = caches.url(url)
+    if entry is None or not caches.fresh(entry):
         return None
-    return _hit(view, entry["sha256"], options.digest(), options, url, {"final_url": entry["final_url"]})
+    return _hit(caches, entry["sha256"], options.digest(), options, url, {"final_url": entry["final_url"]})
 
 
-def _refresh(store: Store, view: View, url: str, options: ReadOptions, locks: list[FileLock]) -> Document:
-    cls, digest = options.cache.caller_class, options.digest()
-    known = store.url(cls, url)
-    if known is not None and store.document(cls, known["sha256"], digest) is None:
+def _refresh(caches: Caches, url: str, options: ReadOptions, locks: list[Lock]) -> Document:
+    digest = options.digest()
+    known = caches.url(url)
+    if known is not None and caches.document(known["sha256"], digest) is None:
         known = None  # nothing to revalidate for these options: a full GET
     fetched = _download(url, options, known)
     if fetched.status == 304:
         if known is None:
             raise FetchError("fetch failed: HTTP 304 to an unconditional request")
         entry = dict(known, fetched_at=time.time())
-        store.put_url(cls, url, entry)
-        store.touch_document(cls, known["sha256"], digest)
-        doc = _hit(view, known["sha256"], digest, options, url, {"final_url": entry["final_url"]})
+        caches.put_url(url, entry)
+        caches.touch_document(known["sha256"], digest)
+        doc = _hit(caches, known["sha256"], digest, options, url, {"final_url": entry["final_url"]})
         if doc is not None:
             _release(locks)
             return doc
@@ -393,11 +347,11 @@ def _refresh(store: Store, view: View, url: str, options: ReadOptions, locks: li
     data = _pdf_body(fetched)
     entry = {"sha256": _sha256(data), "etag": fetched.etag,
              "last_modified": fetched.last_modified, "final_url": fetched.final_url, "fetched_at": time.time()}
-    store.put_url(cls, url, entry)
+    caches.put_url(url, entry)
     if fetched.final_url != url:
-        store.put_url(cls, fetched.final_url, entry)
-    if store.document(cls, entry["sha256"], digest) is not None:
-        store.touch_document(cls, entry["sha256"], digest)  # same bytes: nothing to re-extract
+        caches.put_url(fetched.final_url, entry)
+    if caches.document(entry["sha256"], digest) is not None:
+        caches.touch_document(entry["sha256"], digest)  # same bytes: nothing to re-extract
     return open_cached(data, url, options, {"final_url": fetched.final_url}, locks=locks)
 
 

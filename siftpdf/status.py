@@ -102,10 +102,26 @@ def memory_limit(memory: int, guard: str | None, found: dict[str, Any]) -> dict[
                                "an extraction with a memory limit fails (--memory-limit 0 runs without one)"}
 
 
+def shared_cache(url: str) -> dict[str, Any]:
+    """The shared cache server (``--cache-url``): its URL without the password, whether it
+    answers, its version and what siftpdf keeps there (or why it does not answer)."""
+    from .cache import failure, redacted
+
+    found: dict[str, Any] = {"url": redacted(url), "reachable": False}
+    try:
+        from .rediscache import ERRORS, RedisStore
+    except ImportError:
+        return {**found, "error": "the Redis client is not installed: pip install 'siftpdf[redis]'"}
+    try:
+        return {**found, "reachable": True, **RedisStore(url).info()}
+    except ERRORS as exc:
+        return {**found, "error": failure(exc, url)}
+
+
 def engine_status(cache: str | os.PathLike[str] | None = None, memory: int | None = None,
-                  timeout: float = 60.0) -> dict[str, Any]:
-    """The status record body: engines, memory limit, cache, and ``ok`` when the default engine
-    loads and the memory limit is enforced."""
+                  timeout: float = 60.0, cache_url: str | None = None) -> dict[str, Any]:
+    """The status record body: engines, memory limit, cache (and the shared cache server, when
+    one is named), and ``ok`` when the default engine loads and the memory limit is enforced."""
     from . import __version__
     from .system import memory_guard
 
@@ -121,6 +137,7 @@ def engine_status(cache: str | os.PathLike[str] | None = None, memory: int | Non
     folder = cache_dir(cache)
     size, files = folder_bytes(folder)
     default = next((e for e in engines if e["name"] == "pdfium"), None)
+    shared = {"shared_cache": shared_cache(cache_url)} if cache_url else {}
     return {
         "siftpdf": __version__,
         "python": platform.python_version(),
@@ -128,6 +145,7 @@ def engine_status(cache: str | os.PathLike[str] | None = None, memory: int | Non
         "engines": engines,
         "memory_limit": limit,
         "cache": {"dir": str(folder), "exists": folder.is_dir(), "bytes": size, "files": files},
+        **shared,
         "ok": bool(default and default["loads"] and limit["enforced"]),
     }
 
@@ -154,4 +172,13 @@ def render_status(status: dict[str, Any]) -> str:
     cache = status["cache"]
     where = f"{cache['bytes']:,} bytes in {cache['files']} files" if cache["exists"] else "absent, 0 bytes"
     lines.append(f"cache: {cache['dir']} ({where})")
+    if "shared_cache" in status:
+        lines.append("shared cache: " + render_shared(status["shared_cache"]))
     return "\n".join(lines) + "\n"
+
+
+def render_shared(shared: dict[str, Any]) -> str:
+    """One line of :func:`shared_cache`."""
+    if not shared["reachable"]:
+        return f"{shared['url']} NOT reachable ({shared['error']}); the local cache is used alone"
+    return f"{shared['url']} ({shared['server']}, {shared['documents']} documents, {shared['bytes']:,} bytes)"

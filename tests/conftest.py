@@ -115,6 +115,17 @@ def child_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
     return count
 
 
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Any:
+    """A real redis-server on a free loopback port, with no persistence, stopped at teardown
+    (tests/redisserver.py)."""
+    from redisserver import RedisServer
+
+    server = RedisServer(tmp_path)
+    yield server
+    server.stop()
+
+
 def run_on_terminal(args: list[str], env: dict[str, str], stderr_tty: bool) -> tuple[bytes, bytes, int]:
     """Run siftpdf with stdout on a pipe and stderr on a pseudo-terminal (or a pipe)."""
     full_env = {**os.environ, "TERM": "xterm-256color", **env}

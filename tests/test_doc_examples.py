@@ -22,7 +22,9 @@ serve the whole module. What is rewritten before running, and nothing else:
   replaced by a free one, in that command and in every ``HOST:PORT`` of the document's blocks;
 - a ``siftpdf serve`` line is not run in the block (it would never end): the module starts it
   on loopback, as written plus ``--port``, before the block's other commands, and stops it at
-  the end.
+  the end;
+- a Redis server a command names (``redis://localhost:6379/0``) is a redis-server the module
+  starts on the free port for the document's (tests/redisserver.py), and stops at the end.
 
 What passes: each command exits 0, or the status its comment documents (``# … exit 5 …``).
 Where the document shows output (the lines after a ``$ `` command), stdout must match it line
@@ -57,6 +59,7 @@ import make_fixtures
 import make_scans
 import pytest
 from httpserver import Route, Running
+from redisserver import RedisServer
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -284,6 +287,7 @@ class Sandbox:
         self.env = env
         self.ports: dict[str, int] = {}
         self.servers: dict[str, tuple[subprocess.Popen[bytes], Path]] = {}
+        self.redis_servers: dict[str, RedisServer] = {}
         self.done: dict[str, list[Outcome]] = {}
 
     def folder(self, block: Block) -> Path:
@@ -309,6 +313,15 @@ class Sandbox:
             command = re.sub(r"(?<=\s)(\d{4,5})(?=\s|$)", lambda m: self.port(m.group(1)), command)
         return re.sub(r"\b(localhost|127\.0\.0\.1|\[::1\]):(\d{2,5})\b",
                       lambda m: f"{m.group(1)}:{self.port(m.group(2))}", command)
+
+    def redis(self, command: str) -> None:
+        """Start the redis-server of each Redis URL the command names, once, on the free port for
+        the document's."""
+        for doc_port in re.findall(r"redis://(?:[^@\s/]*@)?(?:localhost|127\.0\.0\.1):(\d{2,5})", command):
+            if doc_port not in self.redis_servers:
+                folder = self.tmp / f"redis-{doc_port}"
+                folder.mkdir(exist_ok=True)
+                self.redis_servers[doc_port] = RedisServer(folder, port=int(self.port(doc_port)))
 
     def serve(self, command: str, folder: Path) -> None:
         """Start the ``siftpdf serve`` of a document's line once, on the free port for its own."""
@@ -347,6 +360,7 @@ class Sandbox:
         out.mkdir(parents=True, exist_ok=True)
         script = ["set -o pipefail", "trap 'kill $(jobs -p) 2>/dev/null' EXIT"]
         for number, command in enumerate(block.run):
+            self.redis(command.text)
             if words_of(command.text)[:2] == ["siftpdf", "serve"]:
                 self.serve(self.rewrite(command.text), folder)
                 script.append(f"echo 0 > {out}/{number}.rc")
@@ -369,6 +383,8 @@ class Sandbox:
                 process.kill()
                 process.wait(10)
             logs.append(log.read_text())
+        for redis_server in self.redis_servers.values():
+            redis_server.stop()
         self.upstream.stop()
         return logs
 

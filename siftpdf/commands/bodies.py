@@ -50,12 +50,12 @@ def read_options(max_pages: int, deadline: float, memory_limit: int, password: s
 
 
 def set_cache(options: ReadOptions, cache_dir: Path | None, no_cache: bool, caller_class: str, max_age: float,
-              cache_size: str, allow_private: bool, verbose: bool, wait: float) -> None:
+              cache_size: str, allow_private: bool, verbose: bool, wait: float, cache_url: str | None = None) -> None:
     """How a call shares the cache, the pool and the network."""
-    from ..cache import CacheSettings, check_class, parse_size
+    from ..cache import CacheSettings, check_class, check_url, parse_size
 
     options.cache = CacheSettings(directory=cache_dir, enabled=not no_cache, caller_class=check_class(caller_class),
-                                  max_age=max_age, size_limit=parse_size(cache_size))
+                                  max_age=max_age, size_limit=parse_size(cache_size), url=check_url(cache_url))
     options.allow_private = allow_private
     options.verbose = verbose
     options.caller_id = os.environ.get("SIFTPDF_CALLER_ID") or None

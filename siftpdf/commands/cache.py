@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from .options import CACHE_DIR_HELP, json_option, out
+from .options import CACHE_DIR_HELP, cache_url_option, json_option, out
 
 dir_option = click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path),
                           envvar="SIFTPDF_CACHE_DIR",
@@ -29,23 +29,29 @@ def command() -> None:
 
 @command.command("info")
 @dir_option
+@cache_url_option
 @size_option
 @json_option
-def info(cache_dir: Path | None, cache_size: str, as_json: bool) -> None:
-    """Where the cache is, its size and its documents per caller class.
+def info(cache_dir: Path | None, cache_url: str | None, cache_size: str, as_json: bool) -> None:
+    """Where the cache is, its size and its documents per caller class (and,
+    with --cache-url, the shared cache server's documents).
 
     \b
     Examples:
       siftpdf cache info
       siftpdf cache info --json | jq .cache.bytes
     """
-    from ..cache import CacheSettings, open_store, parse_size
+    from ..cache import CacheSettings, check_url, open_store, parse_size
     from ..docstream import dumps
     from ..pool import QUEUE, SLOTS, Pool
+    from ..status import render_shared, shared_cache
 
+    url = check_url(cache_url)
     store = open_store(CacheSettings(directory=cache_dir, size_limit=parse_size(cache_size)))
     facts = store.info()
     facts["pool"] = Pool(store.directory).status()
+    if url:
+        facts["shared"] = shared_cache(url)
     if as_json:
         out(dumps({"cache": facts}) + "\n")
         return
@@ -57,6 +63,8 @@ def info(cache_dir: Path | None, cache_size: str, as_json: bool) -> None:
         "taken\n")
     for name, row in sorted(facts["classes"].items()):
         out(f"  {name}: {row['documents']} documents, {row['pages']} pages, {_size(row['bytes'])}\n")
+    if url:
+        out(f"shared: {render_shared(facts['shared'])}\n")
 
 
 @command.command("clear")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .options import out
+from .options import cache_url_option, out
 
 
 @click.group("engine")
@@ -22,9 +22,11 @@ def command() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Write one JSON record instead of the text view.")
 @click.option("--cache-dir", type=click.Path(file_okay=False), envvar="SIFTPDF_CACHE_DIR",
               help="Cache folder to report on (env SIFTPDF_CACHE_DIR).")
-def status(as_json: bool, cache_dir: str | None) -> None:
+@cache_url_option
+def status(as_json: bool, cache_dir: str | None, cache_url: str | None) -> None:
     """Show which engines load, their versions and PDFium build, whether the
-    memory limit is enforced here and by what, and the cache location and size.
+    memory limit is enforced here and by what, and the cache location and size
+    (and, with --cache-url, whether the shared cache server answers).
 
     The engines are loaded in a fresh child, under the same limits as an
     extraction. The memory limit is enforced by RLIMIT_AS on Linux, tested
@@ -44,6 +46,8 @@ def status(as_json: bool, cache_dir: str | None) -> None:
 
     ctx = click.get_current_context()
     ctx.meta["siftpdf.json"] = as_json
-    found = engine_status(cache_dir)
+    from ..cache import check_url
+
+    found = engine_status(cache_dir, cache_url=check_url(cache_url))
     out(dumps({"engine_status": found}) + "\n" if as_json else render_status(found))
     ctx.exit(0 if found["ok"] else 1)

@@ -166,6 +166,15 @@ def complete_setting(_ctx: click.Context, _param: click.Parameter, incomplete: s
             if key.startswith(incomplete)]
 
 
+CACHE_URL_ENV = "SIFTPDF_CACHE_URL"
+cache_url_option = click.option(
+    "--cache-url", metavar="URL", envvar=CACHE_URL_ENV,
+    help="A shared cache server in front of which this machine's cache sits: "
+         "redis://[USER:PASSWORD@]HOST[:PORT][/DB], rediss://… (TLS) or unix://PATH (env SIFTPDF_CACHE_URL; "
+         "needs siftpdf[redis]). Every machine naming it shares documents, single-flight and the one job per "
+         "caller id; when it fails, the local cache goes on alone.")
+
+
 def cache_options(func: F) -> F:
     """How a call shares the cache, the pool and the network: sets ``read_options.cache`` and
     friends on the ReadOptions that :func:`extraction_options` builds."""
@@ -173,6 +182,7 @@ def cache_options(func: F) -> F:
     @_stack(
         click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path), envvar="SIFTPDF_CACHE_DIR",
                      help=CACHE_DIR_HELP),
+        cache_url_option,
         click.option("--no-cache", is_flag=True, help="Neither read nor write the cache."),
         click.option("--caller-class", default="default", envvar="SIFTPDF_CALLER_CLASS", show_default=True,
                      help="Cache partition of this caller (env SIFTPDF_CALLER_CLASS); 'restricted' "
@@ -191,11 +201,11 @@ def cache_options(func: F) -> F:
                           "(env SIFTPDF_WAIT; 0: busy at once)."),
     )
     @functools.wraps(func)
-    def wrapper(*args: Any, cache_dir: Path | None, no_cache: bool, caller_class: str, max_age: float,
-                cache_size: str, allow_private: bool, verbose: bool, wait: float, read_options: ReadOptions,
-                **kwargs: Any) -> Any:
+    def wrapper(*args: Any, cache_dir: Path | None, cache_url: str | None, no_cache: bool, caller_class: str,
+                max_age: float, cache_size: str, allow_private: bool, verbose: bool, wait: float,
+                read_options: ReadOptions, **kwargs: Any) -> Any:
         set_cache(read_options, cache_dir, no_cache, caller_class, max_age, cache_size, allow_private, verbose,
-                  wait)
+                  wait, cache_url)
         return func(*args, read_options=read_options, **kwargs)
 
     return wrapper

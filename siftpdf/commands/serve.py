@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ..errors import UsageError
-from .options import CACHE_DIR_HELP, MAX_MEMORY_MIB, MEMORY_LIMIT_HELP, FiniteFloatRange, cap_option
+from .options import CACHE_DIR_HELP, MAX_MEMORY_MIB, MEMORY_LIMIT_HELP, FiniteFloatRange, cache_url_option, cap_option
 
 
 @click.command("serve", short_help="Serve /v1/fetch and Firecrawl-compatible /v2/scrape over HTTP.")
@@ -20,6 +20,7 @@ from .options import CACHE_DIR_HELP, MAX_MEMORY_MIB, MEMORY_LIMIT_HELP, FiniteFl
               help="Serve requests without a known token as an anonymous caller (loopback only).")
 @click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path), envvar="SIFTPDF_CACHE_DIR",
               help=CACHE_DIR_HELP)
+@cache_url_option
 @click.option("--cache-size", default="1G", envvar="SIFTPDF_CACHE_SIZE", show_default=True,
               help="Cache size cap (e.g. 500M, 2G); whole documents go, oldest first.")
 @click.option("--allow-private", is_flag=True,
@@ -36,8 +37,8 @@ from .options import CACHE_DIR_HELP, MAX_MEMORY_MIB, MEMORY_LIMIT_HELP, FiniteFl
               help="One line per request on stderr: method, path, status, ms, error code, request id.")
 @cap_option
 def command(host: str, port: int, tokens_file: Path | None, no_auth: bool, cache_dir: Path | None,
-            cache_size: str, allow_private: bool, max_pages: int, deadline: float, memory_limit: int,
-            verbose: bool, access_log: bool, cap: int) -> None:
+            cache_url: str | None, cache_size: str, allow_private: bool, max_pages: int, deadline: float,
+            memory_limit: int, verbose: bool, access_log: bool, cap: int) -> None:
     """Serve sift's /v1/fetch and Firecrawl's /v2/scrape for agents that speak HTTP.
 
     POST /v1/fetch {url, mode: clean|digest, pages, grep, question} answers the
@@ -45,7 +46,8 @@ def command(host: str, port: int, tokens_file: Path | None, no_auth: bool, cache
     POST /v2/scrape takes Firecrawl's body and answers its shape. Callers send
     'Authorization: Bearer TOKEN' (--tokens); the caller id gets one job in
     flight (429 for a second), the class partitions the cache. A full pool is
-    503 with Retry-After. Also GET /healthz, /metrics (Prometheus) and
+    503 with Retry-After. With --cache-url, instances on many machines share
+    one cache, single-flight and the caller rule. Also GET /healthz, /metrics (Prometheus) and
     /openapi.json. Every answer carries an X-Request-Id; a bug answers 500
     (code internal) and logs that id with its traceback on stderr.
     SIGTERM lets requests in flight finish, then exits.
@@ -56,7 +58,7 @@ def command(host: str, port: int, tokens_file: Path | None, no_auth: bool, cache
       siftpdf serve --host 0.0.0.0 --port 8765 --tokens tokens.toml
       curl -s localhost:8765/v1/fetch -d '{"url": "https://arxiv.org/pdf/1706.03762", "pages": "3-4"}'
     """
-    from ..cache import CacheSettings, parse_size
+    from ..cache import CacheSettings, check_url, parse_size
     from ..runner import Limits
     from ..server import ServerConfig, create_app, is_loopback, load_tokens
 
@@ -65,7 +67,8 @@ def command(host: str, port: int, tokens_file: Path | None, no_auth: bool, cache
     tokens = load_tokens(tokens_file) if tokens_file else {}
     if not tokens and not no_auth:
         raise UsageError("no callers: give --tokens FILE, or --no-auth on loopback")
-    config = ServerConfig(cache=CacheSettings(directory=cache_dir, size_limit=parse_size(cache_size)),
+    config = ServerConfig(cache=CacheSettings(directory=cache_dir, size_limit=parse_size(cache_size),
+                                              url=check_url(cache_url)),
                           limits=Limits(deadline=deadline, max_pages=max_pages, memory=memory_limit << 20),
                           cap=cap, allow_private=allow_private, tokens=tokens, no_auth=no_auth, verbose=verbose,
                           access_log=access_log)
