@@ -7,7 +7,15 @@ from pathlib import Path
 import click
 
 from ..errors import UsageError
-from .options import CACHE_DIR_HELP, MAX_MEMORY_MIB, MEMORY_LIMIT_HELP, FiniteFloatRange, cache_url_option, cap_option
+from .options import (
+    CACHE_DIR_HELP,
+    DEFAULT_MEMORY_MIB,
+    MAX_MEMORY_MIB,
+    MEMORY_LIMIT_HELP,
+    FiniteFloatRange,
+    cache_url_option,
+    cap_option,
+)
 
 
 @click.command("serve", short_help="Serve /v1/fetch and Firecrawl-compatible /v2/scrape over HTTP.")
@@ -29,7 +37,8 @@ from .options import CACHE_DIR_HELP, MAX_MEMORY_MIB, MEMORY_LIMIT_HELP, FiniteFl
               help="Extract at most this many pages of a document.")
 @click.option("--deadline", type=FiniteFloatRange(min=0.1), default=60.0, show_default=True,
               help="Seconds before an extraction child is killed.")
-@click.option("--memory-limit", type=click.IntRange(min=0, max=MAX_MEMORY_MIB), default=2048, show_default=True,
+@click.option("--memory-limit", type=click.IntRange(min=0, max=MAX_MEMORY_MIB), default=DEFAULT_MEMORY_MIB,
+              show_default=True,
               help=MEMORY_LIMIT_HELP.format(whose="a child"))
 @click.option("--verbose", is_flag=True,
               help="Log requests, fetches and extractions on stderr (outcome only for restricted callers).")
