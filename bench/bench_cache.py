@@ -114,11 +114,9 @@ def run() -> None:
     if not shutil.which("pdfgrep"):
         print("bench_cache: pdfgrep is not installed (apt-get install pdfgrep); skipped")
         return
-    # Installed packages carry compiled bytecode; make sure this tree does too, whatever
-    # PYTHONDONTWRITEBYTECODE says, so start-up is measured as users get it.
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "siftpdf")], check=True,
-                   env={k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
-                   stdout=subprocess.DEVNULL)
+    from bench.common import compiled
+
+    compiled()
     sift = _siftpdf()
     base_argv = [sys.executable, "-c", "pass"]
     print(f"cache-hit siftpdf vs python -c pass and pdfgrep -n -i: milliseconds per whole command, median of "

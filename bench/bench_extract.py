@@ -13,10 +13,9 @@ same run, with the targets each ratio is held to:
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 
-from bench.common import CORPUS, DATA, ROOT, SIFTPDF, Measure, have, measure, table
+from bench.common import CORPUS, DATA, ROOT, SIFTPDF, Measure, compiled, have, measure, table
 
 BOOKS = ["long/gdb.pdf", "long/n1570.pdf"]
 PAPERS = ["paper/data_structures_epidemic-broadcast-trees.pdf",  # 22 pages
@@ -40,13 +39,6 @@ def _fixtures() -> dict[str, object]:
         files[key] = path
     return files
 
-
-def _compiled() -> None:
-    """Installed packages carry compiled bytecode; so does this tree once this has run,
-    whatever PYTHONDONTWRITEBYTECODE says, so start-up is measured as users get it."""
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "siftpdf")], check=True,
-                   env={k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
-                   stdout=subprocess.DEVNULL)
 
 
 def _ratio(ours: Measure, peer: Measure | None, target: float) -> str:
@@ -110,7 +102,7 @@ def _start_up(files: dict[str, object]) -> None:
 
 
 def run() -> None:
-    _compiled()
+    compiled()
     files = _fixtures()
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     _start_up(files)

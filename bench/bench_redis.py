@@ -176,9 +176,9 @@ def run() -> None:
     if not shutil.which("redis-server"):
         print("bench_redis: redis-server is not installed (apt-get install redis-server); skipped")
         return
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "siftpdf")], check=True,
-                   env={k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
-                   stdout=subprocess.DEVNULL)
+    from bench.common import compiled
+
+    compiled()
     from redisserver import RedisServer
 
     pdf = _document()

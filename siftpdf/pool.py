@@ -30,7 +30,7 @@ import fcntl
 import os
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -59,6 +59,19 @@ STUCK = 1.0
 # The kernel's table of file locks (Linux): who holds a place, read without taking it. Where
 # there is none (macOS, a Linux without /proc), places are probed: taken and given back at once.
 LOCKS_TABLE = "/proc/locks"
+
+
+def poll(try_acquire: Callable[[], bool], timeout: float, cancel: Cancel | None = None) -> bool:
+    """Try a lock until it is taken or ``timeout`` seconds have passed (polling, so that a wait
+    can be bounded); a ``cancel`` set meanwhile ends the wait in CancelledError."""
+    end = time.monotonic() + timeout
+    while not try_acquire():
+        if cancel is not None:
+            cancel.check()
+        if time.monotonic() >= end:
+            return False
+        time.sleep(POLL)
+    return True
 
 
 class FileLock:
@@ -90,16 +103,7 @@ class FileLock:
         return True
 
     def acquire(self, timeout: float, cancel: Cancel | None = None) -> bool:
-        """Wait up to ``timeout`` seconds (polling, so a wait can be bounded); a ``cancel``
-        set meanwhile ends the wait in CancelledError."""
-        end = time.monotonic() + timeout
-        while not self.try_acquire():
-            if cancel is not None:
-                cancel.check()
-            if time.monotonic() >= end:
-                return False
-            time.sleep(POLL)
-        return True
+        return poll(self.try_acquire, timeout, cancel)
 
     @property
     def held(self) -> bool:

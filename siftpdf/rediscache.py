@@ -52,7 +52,6 @@ PENDING = 3600  # seconds the pages of a document being written live without its
 URL_KEEP = 7 * 24 * 3600  # seconds a URL entry is kept for a conditional GET (it is fresh for max_age)
 BATCH = 64  # pages per pipeline, when written and when read
 LEVEL = 1  # zlib's: pages are JSON, which the fastest level shrinks about as well as the others
-POLL = 0.05  # seconds between two tries of a lock someone else holds
 
 #: What a failing server (down, slow, restarted, out of memory, read-only) or a damaged value
 #: raises here.
@@ -253,14 +252,9 @@ class RedisLock:
         return True
 
     def acquire(self, timeout: float, cancel: Cancel | None = None) -> bool:
-        end = time.monotonic() + timeout
-        while not self.try_acquire():
-            if cancel is not None:
-                cancel.check()
-            if time.monotonic() >= end:
-                return False
-            time.sleep(POLL)
-        return True
+        from .pool import poll
+
+        return poll(self.try_acquire, timeout, cancel)
 
     def stop(self) -> None:
         """Stop renewing the lock (it expires within its TTL unless released)."""

@@ -326,7 +326,8 @@ class _Run:
         if self.cancelled:
             return CancelledError("cancelled by the caller: the extraction was stopped")
         if child.over_memory:
-            return TooLargeError(f"too large (the extraction child used {child.over_memory >> 20} MiB, over the "
+            used = -(-child.over_memory >> 20)  # rounded up: a child killed over 256 MiB never "used 256"
+            return TooLargeError(f"too large (the extraction child used {used} MiB, over the "
                                  f"{self.limits.memory >> 20} MiB memory limit)", hint=MEMORY_HINT)
         if self.timed_out:
             hint = None

@@ -26,6 +26,7 @@ FIXTURES = HERE / ".fixtures"
 
 sys.path.insert(0, str(HERE))
 import make_fixtures  # noqa: E402
+import make_hostile  # noqa: E402
 
 # The test seams (tests/seams): patched in here for in-process tests, and loaded by every Python
 # process a test starts through the sitecustomize on its PYTHONPATH.
@@ -152,3 +153,13 @@ def run_on_terminal(args: list[str], env: dict[str, str], stderr_tty: bool) -> t
     code = proc.wait(timeout=180)
     os.close(master)
     return stdout, bytes(screen), code
+
+
+@pytest.fixture(scope="session")
+def memory_hog() -> Path:
+    """One page whose content inflates to 400 MiB: fine under 2 GiB, too much under 256 MiB."""
+    path = FIXTURES / "hostile" / "memory_hog.pdf"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(make_hostile.memory_hog())
+    return path

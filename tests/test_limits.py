@@ -7,23 +7,12 @@ import json
 import sys
 from pathlib import Path
 
-import make_hostile
 import pytest
-from conftest import FIXTURES, records, run_siftpdf
+from conftest import records, run_siftpdf
 
 from siftpdf import _child, runner, system
 
 HOG_TEXT = b"hostile fixture page text"
-
-
-@pytest.fixture(scope="session")
-def memory_hog() -> Path:
-    """One page whose content inflates to 400 MiB: fine under 2 GiB, too much under 256 MiB."""
-    path = FIXTURES / "hostile" / "memory_hog.pdf"
-    if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(make_hostile.memory_hog())
-    return path
 
 
 def test_pdf_within_the_default_limit_is_read(memory_hog: Path) -> None:

@@ -17,11 +17,10 @@ import textwrap
 import threading
 from pathlib import Path
 
-import make_hostile
 import platformdirs
 import psutil
 import pytest
-from conftest import FIXTURES, ROOT, records, run_siftpdf
+from conftest import ROOT, records, run_siftpdf
 
 import siftpdf
 from siftpdf import memwatch, pool, system, warm
@@ -33,16 +32,6 @@ HOG_TEXT = b"hostile fixture page text"
 NO_RLIMIT = {"SIFTPDF_TEST_PLATFORM_NO_RLIMIT": "1"}
 NEITHER = {**NO_RLIMIT, "SIFTPDF_TEST_PLATFORM_NO_WATCHDOG": "1"}
 POSIX_LINE = "siftpdf: siftpdf needs a POSIX system: Linux, macOS or WSL\n"
-
-
-@pytest.fixture(scope="session")
-def memory_hog() -> Path:
-    """One page whose content stream PDFium inflates to 400 MiB (tests/test_limits.py's)."""
-    path = FIXTURES / "hostile" / "memory_hog.pdf"
-    if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(make_hostile.memory_hog())
-    return path
 
 
 def _watchdog_threads() -> list[threading.Thread]:
