@@ -458,7 +458,8 @@ def create_app(config: ServerConfig) -> FastAPI:
             answer = await run_in_threadpool(service.clean, body.url, options, config.cap, markdown=True)
         except SiftError as error:
             outcome(caller, "/v2/scrape", error.code, started, url=body.url)
-            return _error_v2(error.status, error.message, error.code)
+            return _error_v2(error.status, error.message, error.code,
+                             _http_hint(error, '"parsers": [{"type": "pdf", "mode": "auto"}]'))
         outcome(caller, "/v2/scrape", "ok", started, url=body.url)
         markdown = answer.content if body.pageMarkers else service.strip_markers(answer.content)
         metadata: dict[str, Any] = {"title": answer.title, "sourceURL": body.url, "url": answer.final_url,
@@ -505,7 +506,15 @@ def _error_v1(status: int, code: str, message: str, hint: str | None = None) -> 
 
 
 def _sift_error_v1(error: SiftError) -> Response:
-    return _error_v1(error.status, error.code, error.message, error.hint)
+    return _error_v1(error.status, error.code, error.message, _http_hint(error, '"ocr": "auto"'))
+
+
+def _http_hint(error: SiftError, ocr_field: str) -> str | None:
+    """The error's hint in the request's terms: the command line's ``--ocr auto`` is a field
+    of the body here."""
+    if error.hint and "--ocr auto" in error.hint:
+        return error.hint.replace("--ocr auto", ocr_field)
+    return error.hint
 
 
 def _error_v2(status: int, message: str, code: str | None = None, hint: str | None = None) -> Response:

@@ -156,6 +156,8 @@ def _slice(doc: Document, wanted: PageRange, cap: int, markdown: bool) -> tuple[
         rest = rest_of(wanted, taken.cut_before, doc.extracted_count)
         text += said(f"\n[cut before page {taken.cut_before}: at most {MAX_PAGES_PER_CALL} pages or {cap} "
                      f'characters per call; go on with pages="{rest}"]\n')
+    elif not taken.with_text:
+        doc.drain()  # a document with no text layer at all is an error (422 no_text), as for pages
     return text, [taken.pages[0], taken.pages[-1]] if taken.pages else None
 
 

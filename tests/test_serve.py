@@ -204,13 +204,16 @@ def test_scanned_encrypted_truncated(upstream: Running, serve: Any, fixtures: Pa
     for name in ("scanned", "encrypted_user", "truncated"):
         upstream.server.routes[f"/{name}.pdf"] = Route((fixtures / f"{name}.pdf").read_bytes())
     scanned = _error(server.fetch({"url": upstream.server.url("/scanned.pdf")}), 422, "no_text")
-    assert scanned["hint"] == "rerun with --ocr auto"
+    assert scanned["hint"] == 'rerun with "ocr": "auto"'  # the request's terms, not the command line's
+    # A slice of a scan is the same error, not pages of placeholders (as `siftpdf pages 1` says).
+    _error(server.fetch({"url": upstream.server.url("/scanned.pdf"), "pages": "1"}), 422, "no_text")
     _error(server.fetch({"url": upstream.server.url("/encrypted_user.pdf")}), 422, "encrypted")
     response = server.fetch({"url": upstream.server.url("/truncated.pdf")})
     assert response.status_code in (200, 422), response.text
     response = server.post("/v2/scrape", {"url": upstream.server.url("/scanned.pdf"), "formats": ["markdown"]})
     assert response.status_code == 422
-    assert response.json() == {"success": False, "error": "no text layer (scanned PDF?)", "code": "no_text"}
+    assert response.json() == {"success": False, "error": "no text layer (scanned PDF?)", "code": "no_text",
+                               "hint": 'rerun with "parsers": [{"type": "pdf", "mode": "auto"}]'}
 
 
 def test_deadline_kills_the_child(upstream: Running, serve: Any, three: bytes) -> None:
@@ -656,7 +659,7 @@ def test_ocr_through_fetch_and_scrape(upstream: Running, serve: Any) -> None:
     server = serve("--no-auth")
     upstream.server.routes["/scan.pdf"] = Route(make_scans.many_pages(2, dpi=150))
     url = upstream.server.url("/scan.pdf")
-    assert _error(server.fetch({"url": url}), 422, "no_text")["hint"] == "rerun with --ocr auto"
+    assert _error(server.fetch({"url": url}), 422, "no_text")["hint"] == 'rerun with "ocr": "auto"'
     answer = server.fetch({"url": url, "ocr": "auto"})
     assert answer.status_code == 200, answer.text
     assert "transaction" in answer.json()["content"]
@@ -664,5 +667,6 @@ def test_ocr_through_fetch_and_scrape(upstream: Running, serve: Any) -> None:
                                       "parsers": [{"type": "pdf", "mode": "auto"}]}).json()
     assert body["success"] is True and "transaction" in body["data"]["markdown"]
     fast = server.post("/v2/scrape", {"url": url, "parsers": [{"type": "pdf", "mode": "fast"}]}).json()
-    assert fast == {"success": False, "error": "no text layer (scanned PDF?)", "code": "no_text"}
+    assert fast == {"success": False, "error": "no text layer (scanned PDF?)", "code": "no_text",
+                    "hint": 'rerun with "parsers": [{"type": "pdf", "mode": "auto"}]'}
     assert server.fetch({"url": url, "ocr": "sometimes"}).status_code == 400
