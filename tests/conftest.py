@@ -11,6 +11,7 @@ import struct
 import subprocess
 import sys
 import termios
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ FIXTURES = HERE / ".fixtures"
 sys.path.insert(0, str(HERE))
 import make_fixtures  # noqa: E402
 import make_hostile  # noqa: E402
+from httpserver import Running  # noqa: E402
 
 # The test seams (tests/seams): patched in here for in-process tests, and loaded by every Python
 # process a test starts through the sitecustomize on its PYTHONPATH.
@@ -163,3 +165,11 @@ def memory_hog() -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(make_hostile.memory_hog())
     return path
+
+
+@pytest.fixture
+def upstream() -> Iterator[Running]:
+    """A web server on loopback (tests/httpserver.py) whose routes a test sets."""
+    running = Running("127.0.0.1")
+    yield running
+    running.stop()

@@ -8,7 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -72,13 +72,6 @@ def error_of(result: CallToolResult) -> dict[str, Any]:
 
 
 @pytest.fixture
-def http() -> Iterator[Running]:
-    running = Running("127.0.0.1")
-    yield running
-    running.stop()
-
-
-@pytest.fixture
 def papers(fixtures: Path, tmp_path: Path) -> Path:
     """A folder of the generated fixtures (the server's --root)."""
     root = tmp_path / "papers"
@@ -103,9 +96,9 @@ def test_the_tools_are_listed_for_a_model(papers: Path) -> None:
     serve(papers, session)
 
 
-def test_every_tool_answers_with_its_text_view_and_records(papers: Path, http: Running, child_log) -> None:
-    http.server.routes["/report.pdf"] = Route((papers / "long.pdf").read_bytes())
-    url = http.server.url("/report.pdf")
+def test_every_tool_answers_with_its_text_view_and_records(papers: Path, upstream: Running, child_log) -> None:
+    upstream.server.routes["/report.pdf"] = Route((papers / "long.pdf").read_bytes())
+    url = upstream.server.url("/report.pdf")
 
     async def session(client: Client) -> None:
         doc_map = await client.call_tool("map", {"source": "outline.pdf"})
@@ -146,7 +139,7 @@ def test_every_tool_answers_with_its_text_view_and_records(papers: Path, http: R
         assert "Long report page 40" in text_of(again)
 
     serve(papers, session, "--allow-private")
-    assert len(http.server.gets("/report.pdf")) == 1
+    assert len(upstream.server.gets("/report.pdf")) == 1
     # Children started: one each for outline.pdf and three_page.pdf, two for long.pdf (40
     # pages: both cores); the URL's bytes are long.pdf's, and a second look is a cache hit.
     assert child_log() == 4
@@ -243,9 +236,9 @@ def test_a_second_root_is_searched_for_a_relative_path(papers: Path, tmp_path: P
     serve(papers, session, "--root", str(other))
 
 
-def test_a_loopback_url_is_refused_unless_the_server_allows_private_addresses(papers: Path, http: Running) -> None:
-    http.server.routes["/doc.pdf"] = Route((papers / "three_page.pdf").read_bytes())
-    url = http.server.url("/doc.pdf")
+def test_a_loopback_url_is_refused_unless_the_server_allows_private_addresses(papers: Path, upstream: Running) -> None:
+    upstream.server.routes["/doc.pdf"] = Route((papers / "three_page.pdf").read_bytes())
+    url = upstream.server.url("/doc.pdf")
 
     async def refused(client: Client) -> None:
         for tool, arguments in (("pages", {"source": url, "range": "1"}), ("fetch", {"url": url})):
@@ -258,9 +251,9 @@ def test_a_loopback_url_is_refused_unless_the_server_allows_private_addresses(pa
         assert "beta crimson harbor" in text_of(result)
 
     serve(papers, refused)
-    assert http.server.requests == []  # refused before any connection
+    assert upstream.server.requests == []  # refused before any connection
     serve(papers, allowed, "--allow-private")
-    assert len(http.server.gets("/doc.pdf")) == 1
+    assert len(upstream.server.gets("/doc.pdf")) == 1
 
 
 def test_ten_concurrent_calls_on_ten_new_documents_all_answer(papers: Path, child_log) -> None:
@@ -372,11 +365,11 @@ def _same_codes(root: Path, cases: list[tuple[str, dict[str, Any], list[str]]], 
     return set(codes)
 
 
-def test_every_error_has_the_command_lines_code(papers: Path, http: Running) -> None:
-    http.server.routes["/doc.pdf"] = Route((papers / "three_page.pdf").read_bytes())
-    http.server.routes["/huge.pdf"] = Route(pattern(100_000_001, b"%PDF-1.7\n"), length=False)
-    http.server.routes["/page.html"] = Route(b"<!doctype html><html><body>hi</body></html>", "text/html")
-    doc, huge, missing, html = (http.server.url(p) for p in ("/doc.pdf", "/huge.pdf", "/missing.pdf", "/page.html"))
+def test_every_error_has_the_command_lines_code(papers: Path, upstream: Running) -> None:
+    upstream.server.routes["/doc.pdf"] = Route((papers / "three_page.pdf").read_bytes())
+    upstream.server.routes["/huge.pdf"] = Route(pattern(100_000_001, b"%PDF-1.7\n"), length=False)
+    upstream.server.routes["/page.html"] = Route(b"<!doctype html><html><body>hi</body></html>", "text/html")
+    doc, huge, missing, html = (upstream.server.url(p) for p in ("/doc.pdf", "/huge.pdf", "/missing.pdf", "/page.html"))
     refused = [
         ("pages", {"source": doc, "range": "1"}, ["pages", "1", doc]),
         ("fetch", {"url": doc}, ["fetch", doc]),

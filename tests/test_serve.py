@@ -78,13 +78,6 @@ class Serve:
 
 
 @pytest.fixture
-def upstream() -> Iterator[Running]:
-    running = Running("127.0.0.1")
-    yield running
-    running.stop()
-
-
-@pytest.fixture
 def serve(tmp_path: Path) -> Iterator[Any]:
     started: list[Serve] = []
 

@@ -36,13 +36,6 @@ from siftpdf.rediscache import RedisLock, RedisStore
 WARNING = "siftpdf: shared cache "
 
 
-@pytest.fixture
-def upstream() -> Any:
-    running = Running("127.0.0.1")
-    yield running
-    running.stop()
-
-
 @pytest.fixture(scope="module")
 def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("docs") / "report.pdf"
