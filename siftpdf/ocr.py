@@ -200,11 +200,6 @@ def detect(gray: Any) -> Osd:
     return detector(gray) if detector is not None else Osd(None)
 
 
-def is_cjk(gray: Any) -> bool:
-    """Whether a page image is written in Chinese or Japanese, as far as tesseract can tell."""
-    return detect(gray).cjk
-
-
 def _tesseract_lines(iterator: Any, line_level: int, word_level: int) -> list[Line]:
     """Tesseract's lines, each with its words, in one walk over the words."""
     lines: list[Line] = []
