@@ -33,6 +33,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from . import redisread
 from .cache import CacheSettings, Store, failure, open_store, redacted
 from .cacheread import View, slim
 from .document import TEXT_STATUSES
@@ -111,6 +112,7 @@ class Caches:
         self.settings, self.log = settings, log or Log()
         self.cls = settings.caller_class
         self._local: Store | None = None
+        self.copied = False  # a document was copied here from the shared server
 
     @property
     def view(self) -> View:
@@ -130,6 +132,8 @@ class Caches:
         if not url:
             return default
         health = _health(url)
+        if url in redisread.FAILED:  # the console's fast path found the server failing just now
+            self._failed(health, redisread.FAILED.pop(url))
         if not health.usable():
             return default
         try:
@@ -160,7 +164,15 @@ class Caches:
         entry = self.view.document(self.cls, sha, digest)
         if entry is None and self.settings.url and self._copy(sha, digest):
             entry = self.view.document(self.cls, sha, digest)
+            self.copied = True
         return entry
+
+    def share_digest(self, name: str, digest: str) -> None:
+        """Name the digest of the options a command calls ``name`` on the shared server too
+        (see :meth:`siftpdf.rediscache.RedisStore.put_digest`), unless it knows it already."""
+        cls = self.cls
+        if self.shared(lambda server: server.digest(cls, name), None) != digest:
+            self.shared(lambda server: server.put_digest(cls, name, digest), None)
 
     def _copy(self, sha: str, digest: str) -> bool:
         """Copy a whole document from the shared server into this machine's cache."""

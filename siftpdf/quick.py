@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from .cacheread import View
+    from .redisread import RemoteView
 
 # The options answered here, as click spells them: name -> (key, takes a value, flag value);
 # an option whose flag value is APPEND may be given again, its values kept in a list.
@@ -181,7 +182,7 @@ def _env_output() -> str | None:
     return value if value in ("text", "json") else "text" if not value else None
 
 
-def _cached(source: str, given: dict[str, Any]) -> tuple[View, str, str, dict[str, Any]] | None:
+def _cached(source: str, given: dict[str, Any]) -> tuple[View | RemoteView, str, str, dict[str, Any]] | None:
     """The view, content hash, options digest and document entry of a hit, or None."""
     from . import cacheread
     from .system import default_cache_dir
@@ -195,7 +196,7 @@ def _cached(source: str, given: dict[str, Any]) -> tuple[View, str, str, dict[st
         return None  # click's usage error
     directory = given.get("cache_dir") or default_cache_dir()
     cls = _env("SIFTPDF_CALLER_CLASS") or "default"
-    if not os.path.isdir(directory) or not _is_class(cls):
+    if not _is_class(cls) or not url and not os.path.isdir(directory):
         return None
     import stat
 
@@ -214,13 +215,19 @@ def _cached(source: str, given: dict[str, Any]) -> tuple[View, str, str, dict[st
         return None
     finally:
         os.close(fd)
-    view = cacheread.View(directory)
-    sha = view.file(cls, path, cacheread.file_stamp(st))
-    digest = view.digest(options_name(given["max_pages"])) if sha else None
-    entry = view.document(cls, sha, digest) if sha and digest else None
-    if entry is None or entry.get("password_check") is not None:
+    stamp, name = cacheread.file_stamp(st), options_name(given["max_pages"])
+    if os.path.isdir(directory):
+        view = cacheread.View(directory)
+        sha = view.file(cls, path, stamp)
+        digest = view.digest(name) if sha else None
+        entry = view.document(cls, sha, digest) if sha and digest else None
+        if entry is not None and sha and digest:
+            return (view, sha, digest, entry) if entry.get("password_check") is None else None
+    if not url:
         return None
-    return view, sha or "", digest or "", entry
+    from .redisread import find  # a miss here: a hit on the shared server?
+
+    return find(url, cls, name, path, stamp, st.st_size, directory)
 
 
 _CLASS_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
@@ -231,7 +238,7 @@ def _is_class(name: str) -> bool:
     return 0 < len(name) <= 64 and all(ch in _CLASS_CHARACTERS for ch in name)
 
 
-def _document(found: tuple[View, str, str, dict[str, Any]], source: str, first: int = 1,
+def _document(found: tuple[View | RemoteView, str, str, dict[str, Any]], source: str, first: int = 1,
               last: int | None = None, text_only: bool = False, search: Any = None) -> Any:
     """The Document of a hit, as :func:`siftpdf.shared.open_cached` gives it for these needs."""
     from .document import Document, require_text, with_source
@@ -271,7 +278,7 @@ def _pages(spec: str, source: str, cap: int, output: str, given: dict[str, Any])
                 write_text(doc, wanted, cap, source, output, sys.stdout.write)
         return 0
 
-    return _finish(run, output == "json")
+    return _settled(found, _finish(run, output == "json"))
 
 
 def _grep(pattern: str | list[str], source: str, cap: int, given: dict[str, Any]) -> int | None:
@@ -317,7 +324,19 @@ def _grep(pattern: str | list[str], source: str, cap: int, given: dict[str, Any]
             write_source(doc, regex, wanted, spec, source, state, sys.stdout.write)
         return 0 if state.selected else 1
 
-    return _finish(run, as_json)
+    return _settled(found, _finish(run, as_json))
+
+
+def _settled(found: tuple[Any, str, str, dict[str, Any]], code: int) -> int:
+    """``code``, once a hit only the shared server held is on its way into this machine's
+    cache (:func:`siftpdf.redisread.copy_here`)."""
+    view = found[0]
+    if getattr(view, "copy", None) is not None:
+        from .redisread import copy_here
+
+        copy_here(view)
+        view.close()
+    return code
 
 
 def _emit(record: dict[str, Any]) -> None:

@@ -15,6 +15,11 @@ the ``restricted`` class apart):
 ``siftpdf:CLASS:url:URL``
     What the URL served last (content hash, ETag, Last-Modified, final URL, ``fetched_at``),
     as JSON, kept :data:`URL_KEEP` seconds.
+``siftpdf:CLASS:digest:NAME:CODE``
+    The digest of the options a command names ``NAME`` (its defaults), for this extraction code
+    (:func:`siftpdf.cacheread.code_identity`), written with each document extracted or copied
+    under them: what the console's fast path (:mod:`siftpdf.redisread`, which reads the server
+    without this module) needs to find a document, since it builds no options.
 ``siftpdf:CLASS:lock:NAME``, ``siftpdf:#caller:NAME``
     Single-flight and one-job-per-caller locks: a random token with an expiry of
     :data:`LOCK_TTL` seconds that the holder renews while it works, so a crashed holder's lock
@@ -41,12 +46,17 @@ import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
+from .cacheread import code_identity
+from .redisread import PREFIX, TIMEOUT
+from .redisread import digest_key as _digest_key
+from .redisread import doc_key as _doc_key
+from .redisread import pages_key as _pages_key
+from .redisread import url_key as _url_key
+
 if TYPE_CHECKING:
     from .cancel import Cancel
 
-PREFIX = "siftpdf"
 INDEX, SIZES, TOTAL = f"{PREFIX}:#index", f"{PREFIX}:#sizes", f"{PREFIX}:#bytes"
-TIMEOUT = 1.0  # seconds a call (or a connection) may take before the server counts as failing
 LOCK_TTL = 10.0  # seconds a lock outlives a holder that stopped renewing it (crashed)
 PENDING = 3600  # seconds the pages of a document being written live without its entry
 URL_KEEP = 7 * 24 * 3600  # seconds a URL entry is kept for a conditional GET (it is fresh for max_age)
@@ -106,18 +116,6 @@ return 0
 """
 
 
-def _doc_key(cls: str, sha: str, digest: str) -> str:
-    return f"{PREFIX}:{cls}:doc:{sha}:{digest}"
-
-
-def _pages_key(doc_key: str) -> str:
-    return doc_key.replace(":doc:", ":pages:", 1)  # as _COMMIT makes it for an evicted document
-
-
-def _url_key(cls: str, url: str) -> str:
-    return f"{PREFIX}:{cls}:url:{url.split('#', 1)[0]}"
-
-
 def _name(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 
@@ -175,6 +173,15 @@ class RedisStore:
 
     def writer(self, cls: str, sha: str, digest: str, size_limit: int) -> RedisWriter:
         return RedisWriter(self, _doc_key(cls, sha, digest), size_limit)
+
+    def digest(self, cls: str, name: str) -> str | None:
+        raw = self.client.get(_digest_key(cls, name, code_identity()))
+        return raw.decode() if isinstance(raw, bytes) else None
+
+    def put_digest(self, cls: str, name: str, digest: str) -> None:
+        """Name the digest of options (the CLI's defaults) for this code, for a process that
+        builds no options (the console's fast path, :mod:`siftpdf.redisread`)."""
+        self.client.set(_digest_key(cls, name, code_identity()), digest, ex=URL_KEEP)
 
     # -- URLs ----------------------------------------------------------------------------------
     def url(self, cls: str, url: str) -> dict[str, Any] | None:

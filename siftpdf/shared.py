@@ -153,15 +153,21 @@ def open_known(local: tuple[str, str] | None, name: str | None, options: ReadOpt
     digest = options.digest()
     doc = _hit(caches, sha, digest, options, name, None)
     if doc is not None:
-        _remember_digest(caches, digest, options)
+        _remember_digest(caches, digest, options, caches.copied)
     return doc
 
 
-def _remember_digest(caches: Caches, digest: str, options: ReadOptions) -> None:
-    """Note the digest of named options (the CLI's defaults) for the console's fast path; a
-    cache that cannot be written is no reason to fail a read."""
+def _remember_digest(caches: Caches, digest: str, options: ReadOptions, shared: bool = False) -> None:
+    """Note the digest of named options (the CLI's defaults) for the console's fast path, and,
+    when this call ``shared`` the document with the shared server (extracted it there or
+    copied it from there), on that server for the fast path of other machines; a cache that
+    cannot be written is no reason to fail a read."""
     name = options.digest_name
-    if name is None or options.render or caches.view.digest(name) == digest:
+    if name is None or options.render:
+        return
+    if shared:
+        caches.share_digest(name, digest)
+    if caches.view.digest(name) == digest:
         return
     try:
         caches.local.put_digest(name, digest)
@@ -194,7 +200,7 @@ def open_cached(data: bytes, name: str | None, options: ReadOptions, extra: dict
         if doc is not None:
             _release(locks)
             _remember_file(caches, local, sha, options)
-            _remember_digest(caches, digest, options)
+            _remember_digest(caches, digest, options, caches.copied)
             return doc
         lock = caches.flight(f"content|{sha}|{digest}")
         if not lock.acquire(_flight_wait(options), options.cancel):
@@ -205,7 +211,7 @@ def open_cached(data: bytes, name: str | None, options: ReadOptions, extra: dict
             _release(locks)
             return doc
         _remember_file(caches, local, sha, options)
-        _remember_digest(caches, digest, options)
+        _remember_digest(caches, digest, options, shared=options.password is None)
         writer = caches.writer(sha, digest, options.password)
     except BaseException:
         _release(locks)

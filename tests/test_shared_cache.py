@@ -30,6 +30,7 @@ from test_serve import Serve
 
 from siftpdf import caches as caches_module
 from siftpdf.cache import CacheSettings
+from siftpdf.cacheread import code_identity
 from siftpdf.caches import Caches
 from siftpdf.rediscache import RedisLock, RedisStore
 
@@ -237,15 +238,85 @@ def test_a_hit_on_this_machine_asks_nothing_of_the_server(redis_server: RedisSer
     assert child_log() == 1
 
 
-def test_a_miss_here_is_a_hit_on_the_server_copied_here(redis_server: RedisServer, tmp_path: Path,
-                                                        report: Path, child_log) -> None:
+def _copied(directory: Path, timeout: float = 60.0) -> bool:
+    """Whether a document reaches the cache at ``directory`` (copied there by a process of its
+    own, after the answer) within ``timeout`` seconds: only a copy that never comes fails."""
+    from siftpdf.cacheread import View
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        docs = directory / "docs" / "cache.db"
+        if docs.exists() and View(directory)._get("docs", "digest|cli:2000|" + code_identity()):
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def _without_redis_py(tmp_path: Path) -> str:
+    """A PYTHONPATH on which ``import redis`` fails (the copying process, started isolated
+    from PYTHONPATH, still has it)."""
+    blocked = tmp_path / "blocked" / "redis"
+    blocked.mkdir(parents=True)
+    (blocked / "__init__.py").write_text("raise ImportError('redis-py is not here')\n")
+    return os.pathsep.join([str(blocked.parent), os.environ["PYTHONPATH"]])
+
+
+@pytest.mark.parametrize("command", [["pages", "6"], ["grep", "heron"]])
+def test_a_miss_here_is_a_hit_on_the_server_answered_without_redis_py_and_copied_here(
+        redis_server: RedisServer, tmp_path: Path, report: Path, child_log, command: list[str]) -> None:
     assert run_siftpdf("extract", str(report), env=_machine(tmp_path, "m1", redis_server.url)).returncode == 0
     env = _machine(tmp_path, "m2", redis_server.url)
-    first = run_siftpdf("pages", "6", str(report), env=env)  # the fast path declines; the command asks
-    assert b"heron clause" in first.stdout and child_log() == 1
+    blind = run_siftpdf(*command, str(report), env=dict(env, PYTHONPATH=_without_redis_py(tmp_path)))
+    # Answered by the console's fast path: redis-py was not needed, no child was started.
+    assert blind.returncode == 0 and b"heron clause" in blind.stdout and not blind.stderr, blind.stderr
+    assert child_log() == 1
+    assert _copied(tmp_path / "m2")
     redis_server.kill()
-    again = run_siftpdf("pages", "6", str(report), env=env)  # copied: now a hit on this machine
-    assert again.stdout == first.stdout and not _warnings(again.stderr) and child_log() == 1
+    again = run_siftpdf(*command, str(report), env=env)  # copied: now a hit on this machine
+    assert again.stdout == blind.stdout and not _warnings(again.stderr) and child_log() == 1
+
+
+def test_the_fast_paths_hit_on_the_server_is_the_commands(redis_server: RedisServer, tmp_path: Path,
+                                                          report: Path, child_log) -> None:
+    """A hit on the server reads the same through the fast path as through the commands
+    (made to run by --allow-private, which changes nothing for a local file and which the fast
+    path does not answer)."""
+    assert run_siftpdf("extract", str(report), env=_machine(tmp_path, "m1", redis_server.url)).returncode == 0
+    for number, argv in enumerate((["pages", "2-7"], ["pages", "3", "--json"], ["grep", "-c", "page"],
+                                   ["grep", "--json", "-i", "HERON"])):
+        fast = run_siftpdf(*argv, str(report), env=_machine(tmp_path, f"fast{number}", redis_server.url))
+        slow = run_siftpdf(*argv, "--allow-private", str(report),
+                           env=_machine(tmp_path, f"slow{number}", redis_server.url))
+        assert fast.returncode == slow.returncode == 0 and not fast.stderr, (argv, fast.stderr)
+        assert fast.stdout == slow.stdout and fast.stdout, argv
+    assert child_log() == 1
+
+
+def test_the_fast_path_leaves_a_server_it_cannot_read_to_the_commands(tmp_path: Path, report: Path,
+                                                                      child_log) -> None:
+    """The right password reads a hit without redis-py; a wrong one is the commands' to report
+    (once, the password never shown); a server that went away costs one warning, not two
+    timeouts."""
+    secret = "Zq8-sekrit-pw"
+    server = RedisServer(tmp_path, password=secret)
+    try:
+        assert run_siftpdf("extract", str(report), env=_machine(tmp_path, "m1", server.url)).returncode == 0
+        blind = run_siftpdf("pages", "6", str(report),
+                            env=dict(_machine(tmp_path, "m2", server.url), PYTHONPATH=_without_redis_py(tmp_path)))
+        assert blind.returncode == 0 and b"heron clause" in blind.stdout and not blind.stderr, blind.stderr
+        wrong = server.url.replace(secret, secret + "X")
+        denied = run_siftpdf("pages", "6", str(report), env=_machine(tmp_path, "m3", wrong))
+        assert denied.returncode == 0 and denied.stdout == blind.stdout
+        warnings = _warnings(denied.stderr)
+        assert len(warnings) == 1 and "AuthenticationError" in warnings[0] and secret not in denied.stderr.decode()
+        server.kill()
+        down = run_siftpdf("pages", "6", str(report), env=_machine(tmp_path, "m4", server.url))
+        assert down.returncode == 0 and down.stdout == blind.stdout
+        warnings = _warnings(down.stderr)
+        assert len(warnings) == 1 and "ConnectionRefusedError" in warnings[0], down.stderr
+        assert child_log() == 3  # the first machine's, and the two that could not read the server
+    finally:
+        server.stop()
 
 
 def test_one_job_per_caller_id_across_machines(redis_server: RedisServer, tmp_path: Path, report: Path,
@@ -358,3 +429,29 @@ def test_a_server_killed_mid_run_fails_no_request_and_sharing_resumes_after_a_re
     for server in servers:
         assert len([line for line in server.output().splitlines() if line.startswith(WARNING)]) == 1, \
             server.output()[-2000:]
+
+
+@pytest.mark.parametrize(("url", "address"), [
+    ("redis://127.0.0.1:7000/2", (("127.0.0.1", 7000), None, None, 2)),
+    ("redis://cache", (("cache", 6379), None, None, 0)),
+    ("REDIS://:pw@cache:1/", (("cache", 1), None, "pw", 0)),
+    ("redis://agent:pw@cache", (("cache", 6379), "agent", "pw", 0)),
+    ("unix:///run/redis.sock", ("/run/redis.sock", None, None, 0)),
+    ("unix://:pw@/run/redis.sock", ("/run/redis.sock", None, "pw", 0)),
+])
+def test_the_fast_path_speaks_to_plain_urls(url: str, address: tuple[Any, ...]) -> None:
+    from siftpdf.redisread import _address
+
+    assert _address(url) == address
+
+
+@pytest.mark.parametrize("url", [
+    "rediss://cache:6380/0",  # TLS: the commands' (redis-py's)
+    "redis://cache/0?socket_timeout=5", "redis://:p%40ss@cache", "redis://agent@cache", "redis://[::1]:6379",
+    "redis://cache/zero", "redis://cache:port", "unix://run/redis.sock",
+])
+def test_the_fast_path_leaves_other_urls_to_the_commands(url: str) -> None:
+    from siftpdf.redisread import _address, find
+
+    assert _address(url) is None
+    assert find(url, "default", "cli:2000", "/nonexistent.pdf", "", 1, "/tmp") is None
