@@ -281,14 +281,23 @@ def _copy(argv: list[str]) -> int:
     from .cache import CacheSettings
     from .caches import Caches
 
+    from .pool import flight_lock
+
     directory, path, stamp, sha, digest, name = argv
     cls = os.environ.get("SIFTPDF_CALLER_CLASS") or "default"
-    caches = Caches(CacheSettings(directory=Path(directory), caller_class=cls, url=os.environ["SIFTPDF_CACHE_URL"]))
-    if caches.document(sha, digest) is None:
-        return 1
-    caches.local.put_file(cls, path, stamp, sha)
-    caches.local.put_digest(name, digest)
-    return 0
+    lock = flight_lock(Path(directory), f"{cls}|copy|{sha}|{digest}")
+    if not lock.try_acquire():
+        return 0  # another process is copying it (the fast path answered twice meanwhile)
+    try:
+        caches = Caches(CacheSettings(directory=Path(directory), caller_class=cls,
+                                      url=os.environ["SIFTPDF_CACHE_URL"]))
+        if caches.document(sha, digest) is None:
+            return 1
+        caches.local.put_file(cls, path, stamp, sha)
+        caches.local.put_digest(name, digest)
+        return 0
+    finally:
+        lock.release()
 
 
 if __name__ == "__main__":
