@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import os
 
+from . import defaults
+
 if os.name != "posix":  # Windows without WSL: one clear line, before anything imports fcntl
     from .system import refuse_non_posix
 
@@ -34,7 +36,7 @@ if TYPE_CHECKING:
 
     from .batch import Outcome
     from .docstream import Document
-    from .sources import ReadOptions
+    from .options import ReadOptions
 
 __all__ = ["extract", "extract_to", "open_doc", "grep", "read_options"]
 
@@ -53,8 +55,9 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(name)
 
 
-def read_options(*, password: str | None = None, max_pages: int = 2000, deadline: float = 60.0,
-                 memory_limit_mib: int = 2048, in_process: bool = False,
+def read_options(*, password: str | None = None, max_pages: int = defaults.MAX_PAGES,
+                 deadline: float = defaults.DEADLINE, memory_limit_mib: int = defaults.MEMORY_MIB,
+                 in_process: bool = False,
                  on_page: Callable[[int, int], None] | None = None, cache: bool = True,
                  caller_class: str = "default", settings: Iterable[str] = (), raw: bool = False,
                  wait: float | None = None, cache_url: str | None = None) -> ReadOptions:
@@ -71,9 +74,8 @@ def read_options(*, password: str | None = None, max_pages: int = 2000, deadline
     cache server (``redis://…``, as ``--cache-url``) behind this machine's cache.
     """
     from .cache import CacheSettings, check_class, check_url
-    from .runner import Limits
+    from .options import Limits, ReadOptions
     from .settings import parse_settings
-    from .sources import ReadOptions
 
     organize = parse_settings(list(settings) + (["organize=false"] if raw else []))
     return ReadOptions(limits=Limits(deadline=deadline, max_pages=max_pages, memory=memory_limit_mib << 20),

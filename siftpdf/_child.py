@@ -15,8 +15,10 @@ import sys
 from types import SimpleNamespace
 from typing import Any, NoReturn
 
+from .defaults import CHUNK_PAGES, MAX_PAGES, MAX_PDF_BYTES, MEMORY_MIB
+
 EXIT_OK, EXIT_LIMITS, EXIT_ENCRYPTED, EXIT_UNREADABLE, EXIT_TOO_LARGE = 0, 2, 3, 4, 7
-MAX_INPUT = 200 << 20
+MAX_INPUT = MAX_PDF_BYTES
 
 # Audit events that mean "talk to the network or start a program".
 _REFUSED_PREFIXES = ("socket.", "subprocess.", "os.exec", "os.posix_spawn", "os.spawn",
@@ -73,7 +75,8 @@ def encode_record(record: dict[str, Any]) -> bytes:
 # The child's options (the parent's runner writes them): name -> default, whose type is the
 # value's; flags default to False. Parsed by hand: argparse costs the child milliseconds of
 # start-up (its help formatter compiles regexes) for a command line no person types.
-_OPTIONS: dict[str, Any] = {"max-pages": 2000, "memory": 2 << 30, "cpu": 0, "shard": 0, "shards": 1, "chunk": 32,
+_OPTIONS: dict[str, Any] = {"max-pages": MAX_PAGES, "memory": MEMORY_MIB << 20, "cpu": 0, "shard": 0, "shards": 1,
+                            "chunk": CHUNK_PAGES,
                             "first-page": 1, "render": None, "image-mode": "none", "salvage": None,
                             "ocr": "never"}
 _FLAGS = ("no-outline", "password-line", "evidence", "no-repair")

@@ -35,10 +35,11 @@ from concurrent.futures import Future, ThreadPoolExecutor, as_completed, wait
 from pathlib import Path
 from typing import Any
 
+from .defaults import SLOTS
 from .docstream import write_document
 from .errors import UsageError
-from .pool import SLOTS
-from .sources import ReadOptions, is_url, open_source
+from .options import ReadOptions
+from .sources import is_url, open_source
 
 SUFFIXES = {"json": ".jsonl", "text": ".txt", "markdown": ".md"}
 # Extensions a source's name loses before its output's suffix is added.

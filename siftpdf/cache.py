@@ -22,7 +22,7 @@ Layout under the cache dir (``SIFTPDF_CACHE_DIR``, else the platform's user cach
     the document entry, so grep reads a document in one get and one decode. Evicted with the
     document (same tag).
 
-``OPTIONS`` is :meth:`siftpdf.sources.ReadOptions.digest`: the options that change the output.
+``OPTIONS`` is :meth:`siftpdf.options.ReadOptions.digest`: the options that change the output.
 Nothing is shared across classes, so a ``restricted`` caller's pages are invisible to others.
 The size cap counts the documents' bytes and evicts whole documents, oldest ``fetched_at``
 first. This module imports no PDF engine and no HTTP client: a cache hit stays cheap.
@@ -53,20 +53,12 @@ from .cacheread import (  # noqa: F401  (View and _fetch: the cache's reading si
     text_key,
     url_key,
 )
+from .defaults import CACHE_BYTES, MAX_AGE
 from .errors import UsageError
 
-DEFAULT_MAX_AGE = 24 * 3600
-DEFAULT_SIZE = 1 << 30
 RESTRICTED = "restricted"
 _CLASS = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kKmMgGtT]?)(i?[bB])?\s*$")
-
-
-def default_dir() -> Path:
-    """The cache folder when none is given (:func:`siftpdf.system.default_cache_dir`)."""
-    from .system import default_cache_dir
-
-    return Path(default_cache_dir())
 
 
 def parse_size(text: str) -> int:
@@ -94,15 +86,17 @@ class CacheSettings:
     directory: Path | None = None
     enabled: bool = True
     caller_class: str = "default"
-    max_age: float = DEFAULT_MAX_AGE
-    size_limit: int = DEFAULT_SIZE
+    max_age: float = MAX_AGE
+    size_limit: int = CACHE_BYTES
     #: A shared cache server (``redis://…``, SPEC §8.1) in front of which this machine's cache
     #: sits; None: this machine's cache alone. Never logged as it is: see :func:`redacted`.
     url: str | None = field(default=None, repr=False)
 
     @property
     def path(self) -> Path:
-        return self.directory or default_dir()
+        from .system import default_cache_dir
+
+        return self.directory or Path(default_cache_dir())
 
     @property
     def restricted(self) -> bool:
@@ -207,7 +201,7 @@ class Store:
     """The two diskcache stores of one cache dir, with the size cap of this call. Safe to use
     from many processes, and from many threads of one process, at once."""
 
-    def __init__(self, directory: Path, size_limit: int = DEFAULT_SIZE) -> None:
+    def __init__(self, directory: Path, size_limit: int = CACHE_BYTES) -> None:
         self.directory = directory
         self.size_limit = size_limit
         self.docs = shared_cache(directory / "docs", **_SETTINGS)

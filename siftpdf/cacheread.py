@@ -21,7 +21,7 @@ TEXT = "text"  # the last part of the key of a document's text blob (page keys e
 # The files whose code decides what a document extracts to (and how options are keyed): their
 # size and mtime are part of every cache key, so an upgrade or edit changes the keys.
 CODE_FILES = ("extraction.py", "engines.py", "_child.py", "evidence.py", "layout.py", "organize.py",
-              "settings.py", "sources.py", "docstream.py")
+              "settings.py", "options.py", "docstream.py")
 _CODE: list[str] = []
 
 

@@ -43,8 +43,8 @@ from .pool import CALLER_BUSY, FileLock, flight_lock, take_caller
 
 if TYPE_CHECKING:
     from .cancel import Cancel
+    from .options import ReadOptions
     from .rediscache import RedisLock, RedisStore
-    from .sources import ReadOptions
 
 T = TypeVar("T")
 RETRY_AFTER = 2.0  # seconds a failing shared server is left alone before the next try

@@ -1,7 +1,7 @@
 """Stopping a read from another thread: a server's caller that gives up on a call (an MCP
 ``notifications/cancelled``) must not leave its extraction child running to the deadline.
 
-A :class:`Cancel` travels in :class:`siftpdf.sources.ReadOptions`; the read watches it where
+A :class:`Cancel` travels in :class:`siftpdf.options.ReadOptions`; the read watches it where
 it waits (its place in the pool's line, a single-flight lock) and where it runs children
 (:func:`siftpdf.runner.run_child` kills them the moment it is set). The read then raises
 :class:`siftpdf.errors.CancelledError`.

@@ -22,7 +22,8 @@ from __future__ import annotations
 import os
 import sys
 
-from .quick import DECLINE_ENV, DEFAULT_CAP, DEFAULT_MAX_PAGES, _env, _is_class, _number, _seconds, invoke, parse
+from .defaults import CACHE_SIZE, CAP, CHUNK_PAGES, DEADLINE, MAX_AGE, MAX_PAGES, MEMORY_MIB, WAIT, WORKERS
+from .quick import DECLINE_ENV, _env, _is_class, _number, _seconds, invoke, parse
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -43,16 +44,6 @@ _COMMON: dict[str, tuple[str, bool, Any]] = {
 }
 OPTIONS = {"extract": _COMMON, "pages": _COMMON, "map": _COMMON}
 
-# What the runner asks of the first extraction child with the default options (a test holds
-# these equal to siftpdf.runner's): a warm child given another job is not used.
-DEFAULT_DEADLINE = 60.0  # the commands' defaults (siftpdf.commands.bodies reads them here)
-DEFAULT_MEMORY_MIB = 2048
-# Seconds a command waits in the extraction pool's line (--wait): long enough for a batch of
-# a few dozen documents (xargs -P) to be served in turn, short enough that a job behind a
-# stuck pool still ends (exit 75) while someone is there to read why.
-DEFAULT_WAIT = 600.0
-WORKERS = 2  # runner.Limits.workers
-CHUNK = 32  # extraction.CHUNK_PAGES
 # A larger PDF is not read ahead for an early job: the runner reads it (once) the usual way.
 EARLY_BYTES = 8 << 20
 
@@ -62,9 +53,9 @@ def job_words(max_pages: int) -> list[str]:
     default limits (siftpdf.runner._Run.spawn)."""
     from .system import child_memory
 
-    return ["--max-pages", str(max_pages), "--memory", str(child_memory(DEFAULT_MEMORY_MIB << 20)),
-            "--cpu", str(int(DEFAULT_DEADLINE) + 5), "--shard", "0", "--shards", str(WORKERS),
-            "--chunk", str(CHUNK), "--first-page", "1", "--evidence"]
+    return ["--max-pages", str(max_pages), "--memory", str(child_memory(MEMORY_MIB << 20)),
+            "--cpu", str(int(DEADLINE) + 5), "--shard", "0", "--shards", str(WORKERS),
+            "--chunk", str(CHUNK_PAGES), "--first-page", "1", "--evidence"]
 
 
 class Plan:
@@ -104,12 +95,12 @@ def answer(args: list[str]) -> int | None:
 
 
 def _plan(command: str, positional: list[str], given: dict[str, Any]) -> Plan | None:
-    max_pages = _number(given.get("max_pages", str(DEFAULT_MAX_PAGES)), 1)
-    wait = _seconds(given.get("wait", _env("SIFTPDF_WAIT") or str(DEFAULT_WAIT)))
+    max_pages = _number(given.get("max_pages", str(MAX_PAGES)), 1)
+    wait = _seconds(given.get("wait", _env("SIFTPDF_WAIT") or str(WAIT)))
     if "cap" in given:
         cap = _number(given["cap"], 200)
     else:  # extract's default is the whole document (its --cap reads no environment)
-        cap = None if command == "extract" else _number(_env("SIFTPDF_CAP") or str(DEFAULT_CAP), 200)
+        cap = None if command == "extract" else _number(_env("SIFTPDF_CAP") or str(CAP), 200)
     if max_pages is None or wait is None or (cap is None and (command != "extract" or "cap" in given)) \
             or len(positional) != (2 if command == "pages" else 1):
         return None
@@ -210,18 +201,17 @@ def _run(plan: Plan) -> int:
 
     def run() -> None:
         nonlocal progress
-        options, progress = bodies.read_options(plan.max_pages, DEFAULT_DEADLINE, DEFAULT_MEMORY_MIB, None, False,
+        options, progress = bodies.read_options(plan.max_pages, DEADLINE, MEMORY_MIB, None, False,
                                                 (), False, plan.quiet)
-        from .cache import DEFAULT_MAX_AGE
 
-        bodies.set_cache(options, cache_dir, plan.no_cache, plan.caller_class, DEFAULT_MAX_AGE,
-                         bodies.DEFAULT_CACHE_SIZE, False, False, plan.wait, plan.cache_url)
+        bodies.set_cache(options, cache_dir, plan.no_cache, plan.caller_class, MAX_AGE,
+                         CACHE_SIZE, False, False, plan.wait, plan.cache_url)
         if plan.command == "extract":
             bodies.extract(plan.source, plan.output, options, cap=plan.cap)
         elif plan.command == "pages":
-            bodies.pages(plan.positional[0], plan.source, plan.cap or DEFAULT_CAP, plan.output, options)
+            bodies.pages(plan.positional[0], plan.source, plan.cap or CAP, plan.output, options)
         else:
-            bodies.map_(plan.source, plan.cap or DEFAULT_CAP, plan.output, options)
+            bodies.map_(plan.source, plan.cap or CAP, plan.output, options)
 
     code = invoke(run, plan.output == "json", progress.close if progress is not None else None, cache_dir)
     code = _flush(code)

@@ -165,10 +165,10 @@ def _os_error(exc: OSError, cache_dir: Any) -> SiftError:
 def _cache_path(cache_dir: Any) -> str:
     import os
 
-    from .cache import default_dir
+    from .system import default_cache_dir
 
     try:
-        return os.path.abspath(os.fspath(cache_dir or default_dir()))
+        return os.path.abspath(os.fspath(cache_dir or default_cache_dir()))
     except (OSError, ValueError, TypeError):
         return ""
 

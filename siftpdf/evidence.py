@@ -105,7 +105,6 @@ def _address(buffer: Any) -> ctypes.c_void_p:
 
 _PROBE = _Probe()  # the extraction child reads one page at a time
 
-FIGURE_MIN_SIDE = 24.0  # points: smaller images are bullets, rules and logos, not figures
 GARBLED_IMAGE_SHARE = 0.5  # an image over half the page is a scan (or a page-sized picture)
 
 

@@ -10,15 +10,13 @@ import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .docstream import scrub, scrub_record
+from .defaults import CHUNK_PAGES, MAX_PAGES
+from .docstream import FORMAT, scrub, scrub_record
 from .errors import UnreadableError
 
 if TYPE_CHECKING:
     from .ranges import PageRange
 
-FORMAT = 1
-DEFAULT_MAX_PAGES = 2000
-CHUNK_PAGES = 32
 
 
 class ExtractOptions(NamedTuple):
@@ -26,7 +24,7 @@ class ExtractOptions(NamedTuple):
     chunk k (pages k*chunk+1 … (k+1)*chunk) belongs to shard k % shards. (A NamedTuple, not a
     dataclass: the child starts sooner without dataclasses and inspect.)"""
 
-    max_pages: int = DEFAULT_MAX_PAGES
+    max_pages: int = MAX_PAGES
     password: str | None = None
     shard: int = 0
     shards: int = 1

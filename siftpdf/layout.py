@@ -19,7 +19,7 @@ from .lazyre import lazy
 from .settings import OrganizeOptions
 from .xycut import GUTTER, no_channel, xy_cut
 
-FIGURE_MIN_SIDE = 24.0
+FIGURE_MIN_SIDE = 24.0  # points: smaller images are bullets, rules and logos, not figures
 _BOLD = lazy(r"bold|black|heavy|semibold|demi|-medi|\.medi|cmbx|simhei|heiti|黑体", re.IGNORECASE)
 _WORDY = lazy(r"\w")
 _CJK = lazy(r"[\u2e80-\u9fff\u3000-\u303f\uf900-\ufaff\uff00-\uffef]")
@@ -717,7 +717,7 @@ def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float) -> 
         return False
     em = item.size
     centred = abs((prev.x0 + prev.x1) / 2 - (prev.left + prev.right) / 2) < em and prev.x0 > prev.left + 2 * em
-    if not centred and _next_word_fits(prev, item):
+    if not centred and next_word_fits(prev, item):
         return False  # the line was ended by choice, not by the text edge
     if block.kind not in ("provision", "list_item") and item.x0 > item.left + 0.8 * em and \
             (not same_column or item.x0 > prev.x0 + 0.8 * em):
@@ -728,7 +728,7 @@ def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float) -> 
 FLOATS = ("footnote", "figure", "caption")
 
 
-def _next_word_fits(prev: Item, item: Item) -> bool:
+def next_word_fits(prev: Item, item: Item) -> bool:
     """Would the first word of ``item`` have fitted at the end of ``prev``? A typesetter
     (justified or ragged) only breaks a line when the next word does not fit, so when it
     would have fitted, ``prev`` ended its paragraph."""

@@ -22,9 +22,10 @@ from typing import Any
 from .cancel import Cancel
 from .docstream import Document
 from .errors import SiftError, UsageError, typed_error
+from .options import ReadOptions
 from .ranges import PageRange
 from .slices import MAX_PAGES_PER_CALL, rest_of, take_pages
-from .sources import ReadOptions, is_url, open_source
+from .sources import is_url, open_source
 from .textview import page_renderer
 
 MAX_MATCHES = 100  # grep's -m default: lines a call returns at most

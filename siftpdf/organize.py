@@ -19,9 +19,9 @@ from typing import Any
 
 from .headings import Levels, Outline
 from .layout import (
+    FLOATS,
     Block,
     Item,
-    _next_word_fits,
     body_size,
     build_blocks,
     coordinate,
@@ -29,6 +29,7 @@ from .layout import (
     join_text,
     line_segments,
     narrow_gutters,
+    next_word_fits,
     reading_order,
 )
 from .settings import OrganizeOptions
@@ -390,13 +391,12 @@ def _furniture(key: str, item: Item, page: int) -> dict[str, Any]:
 
 
 _OPEN_KINDS = ("paragraph", "provision", "list_item")
-_FLOATS = ("footnote", "figure", "caption")
 
 
 def _at_break(before: _Page, after: _Page) -> tuple[Block | None, Block | None]:
     """The blocks either side of a page break: the last of ``before`` that is not a float,
     the first of ``after`` that is not a figure or its caption."""
-    tail = next((b for b in reversed(before.blocks) if b.kind not in _FLOATS), None)
+    tail = next((b for b in reversed(before.blocks) if b.kind not in FLOATS), None)
     head = next((b for b in after.blocks if b.kind not in ("figure", "caption")), None)
     return tail, head
 
@@ -417,7 +417,7 @@ def _continue(before: _Page, after: _Page, opts: OrganizeOptions) -> None:
     em = last.size
     if abs(first.size - last.size) > 0.1 * last.size or first.bold != last.bold:
         return
-    if _next_word_fits(last, first) or first.x0 > first.left + 0.8 * em:
+    if next_word_fits(last, first) or first.x0 > first.left + 0.8 * em:
         return
     text = join_text(tail.text, head.text, opts.hyphens)
     # Decided: from here on nothing can fail, so a page is never left half joined.

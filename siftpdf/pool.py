@@ -18,7 +18,7 @@ for stuck and is passed (a stopped process keeps its place, not the line).
 How long a job waits, and how far back it may join, is its caller's: without a wait of its own
 (the service, the library) a job joins in the first ``WAITING`` places and waits at most
 ``MAX_WAIT`` seconds, and a full line is busy at once (503 with Retry-After); the command line
-gives a wait of its own (``--wait``, default :data:`siftpdf.cold.DEFAULT_WAIT`) and may join
+gives a wait of its own (``--wait``, default :data:`siftpdf.defaults.WAIT`) and may join
 anywhere in the ``QUEUE`` places, so a batch (``xargs -P 10``) queues instead of failing. Past
 the wait, or with the line full, the job is :class:`BusyError` (exit 75). One job in flight per
 caller id (``SIFTPDF_CALLER_ID``): a second concurrent one is busy at once.
@@ -35,8 +35,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .defaults import QUEUE, SLOTS
 from .errors import BusyError, CallerBusyError
-from .warm import SLOTS
 
 if TYPE_CHECKING:
     from .cancel import Cancel
@@ -45,10 +45,9 @@ __all__ = ["SLOTS", "WAITING", "MAX_WAIT", "QUEUE", "CALLER_BUSY", "Pool", "flig
 
 WAITING = 4  # places a job without a wait of its own may join at (the service's line)
 MAX_WAIT = 20.0  # and how long it waits
-# The whole line: places a job with a wait of its own (the command line) may join at. A waiting
-# job is a process holding its PDF's bytes: the line is bounded so a runaway batch (xargs -P 0)
-# is refused at once rather than filling the machine's memory.
-QUEUE = 32
+# The whole line (QUEUE, siftpdf.defaults): places a job with a wait of its own (the command line)
+# may join at. A waiting job is a process holding its PDF's bytes: the line is bounded so a
+# runaway batch (xargs -P 0) is refused at once rather than filling the machine's memory.
 POLL = 0.05
 # The head of the line looks for a free slot this often: a slot left free is a core left idle
 # (two such processes, a few lock calls each: far less than what a child costs).
@@ -339,8 +338,9 @@ class Pool:
                          hint="retry later, or wait longer: --wait SECONDS (env SIFTPDF_WAIT)")
 
     def status(self) -> dict[str, int]:
-        """How many slots and waiting places are held right now."""
-        return {"running": len(self._held("slot", self.slots)), "waiting": len(self._held("wait", QUEUE))}
+        """How many slots and waiting places are held right now, of how many."""
+        return {"running": len(self._held("slot", self.slots)), "waiting": len(self._held("wait", QUEUE)),
+                "slots": self.slots, "places": QUEUE}
 
     def _held(self, prefix: str, count: int) -> list[int]:
         """The indexes of the ``prefix`` files held, read from the kernel's lock table (probing

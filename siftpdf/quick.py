@@ -20,6 +20,8 @@ from __future__ import annotations
 import os
 import sys
 
+from .defaults import CAP, MAX_PAGES
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -71,10 +73,6 @@ _GREP = {
 OPTIONS = {"pages": _PAGES, "grep": _GREP}
 # Environment variables of the commands' options; one this path does not read declines it.
 DECLINE_ENV = ("SIFTPDF_PASSWORD", "SIFTPDF_CACHE_SIZE", "SIFTPDF_OCR")
-# The commands' defaults (siftpdf.commands.bodies reads them from here: this module is the
-# lightest both the fast paths and the click options import).
-DEFAULT_CAP = 40_000
-DEFAULT_MAX_PAGES = 2000
 
 
 def options_name(max_pages: int) -> str:
@@ -157,8 +155,8 @@ def answer(args: list[str]) -> int | None:
 
 
 def _answer(command: str, positional: list[str], given: dict[str, Any]) -> int | None:
-    cap = _number(given.get("cap", _env("SIFTPDF_CAP") or str(DEFAULT_CAP)), 200)
-    max_pages = _number(given.get("max_pages", str(DEFAULT_MAX_PAGES)), 1)
+    cap = _number(given.get("cap", _env("SIFTPDF_CAP") or str(CAP)), 200)
+    max_pages = _number(given.get("max_pages", str(MAX_PAGES)), 1)
     if command == "grep" and given.get("regexps"):  # -e: every argument is a source
         positional = [given["regexps"], *positional]
     if cap is None or max_pages is None or len(positional) != 2 or sys.stdout is None:

@@ -30,7 +30,6 @@ if TYPE_CHECKING:
 PREFIX = "siftpdf"
 TIMEOUT = 1.0  # seconds a call (or a connection) may take before the server counts as failing
 _BATCH = 64  # pages per HMGET
-MAX_PDF_BYTES = 200 << 20  # a larger file is refused by the commands (siftpdf.sources)
 
 # Network failures of the fast path in this process, by URL: the commands, run next in the same
 # process, then take the server for failing at once (one warning, no second timeout).
@@ -199,15 +198,18 @@ def find(url: str, cls: str, name: str, path: str, stamp: str, size: int, direct
     ``size`` bytes, :func:`siftpdf.cacheread.file_stamp` ``stamp``) on the server, for the
     options remembered under ``name``; None when this path cannot tell (a miss, an error).
     ``directory`` is this machine's cache, where the document is copied after the answer."""
-    if size > MAX_PDF_BYTES or _address(url) is None or url in FAILED:
+    if _address(url) is None or url in FAILED:
         return None
     try:
         import hiredis  # noqa: F401  (without it, the commands read the server through redis-py)
     except ImportError:
         return None
     from .cacheread import code_identity
+    from .defaults import MAX_PDF_BYTES
 
     try:
+        if size > MAX_PDF_BYTES:
+            return None  # the commands refuse it
         sha = _sha256(path)
         connection = Connection(url)
     except (OSError, ReplyError) as exc:
@@ -280,7 +282,6 @@ def _copy(argv: list[str]) -> int:
 
     from .cache import CacheSettings
     from .caches import Caches
-
     from .pool import flight_lock
 
     directory, path, stamp, sha, digest, name = argv

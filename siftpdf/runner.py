@@ -32,7 +32,8 @@ from .errors import (
     UnreadableError,
     UsageError,
 )
-from .extraction import CHUNK_PAGES, DEFAULT_MAX_PAGES, shard_of
+from .extraction import shard_of
+from .options import Limits
 
 STDERR_KEEP = 4 << 10
 # A child that dies on a page is replaced; past this many replacements the pages left to that
@@ -80,17 +81,6 @@ def _memory_guard(limit: int) -> tuple[int, MemoryWatch | None]:
 def child_argv() -> list[str]:
     """The command that starts one extraction child (tests may replace it)."""
     return [sys.executable, "-I", "-m", "siftpdf._child"]
-
-
-@dataclass
-class Limits:
-    deadline: float = 60.0
-    max_text: int = 64 << 20
-    max_pages: int = DEFAULT_MAX_PAGES
-    memory: int = 2 << 30
-    workers: int = 2
-    chunk: int = CHUNK_PAGES
-    repair: bool = True
 
 
 class Process(Protocol):

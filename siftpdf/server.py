@@ -33,8 +33,7 @@ from .digest.retrieval import index_store
 from .errors import SiftError, UsageError
 from .log import Log
 from .ocr import require_engine
-from .runner import Limits
-from .sources import ReadOptions
+from .options import Limits, ReadOptions
 
 RETRY_AFTER = "10"
 LOOPBACK = ("127.0.0.1", "::1", "localhost")

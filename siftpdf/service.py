@@ -18,10 +18,10 @@ from .docstream import Document
 from .errors import NotPdfError, UnreadableError, UsageError
 from .mapview import build_map, render_map
 from .markdown import escape
+from .options import ReadOptions
 from .ranges import PageRange
 from .search import compile_pattern, format_group, grep_pages, limit_matches
 from .slices import MAX_PAGES_PER_CALL, rest_of, take_pages
-from .sources import ReadOptions
 from .textview import page_renderer
 
 MAX_MATCHES = 100

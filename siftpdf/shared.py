@@ -21,17 +21,17 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
 from .cache import password_check
 from .cacheread import file_stamp
 from .caches import Caches, DocumentWriter, TieredLock, caches_for
-from .docstream import Document, require_text
+from .docstream import Document, require_text, with_source
 from .errors import BusyError, FetchError, NotPdfError, SiftError
 from .log import Log
+from .options import ReadOptions
 from .pool import MAX_WAIT, FileLock, Pool
-from .sources import ReadOptions, _with_source
 
 # A follower waits for the leader's download (≤120 s), its wait in the pool's line and its
 # extraction (the deadline).
@@ -49,13 +49,31 @@ def _flight_wait(options: ReadOptions) -> float:
     return options.limits.deadline + FLIGHT_MARGIN + (MAX_WAIT if options.wait is None else options.wait)
 
 
+def report_pages(records: Iterator[dict[str, Any]],
+                 on_page: Callable[[int, int], None]) -> Generator[dict[str, Any], None, None]:
+    """Pass records through, calling ``on_page(done, total)`` after each page."""
+    total = done = 0
+    try:
+        for record in records:
+            if "meta" in record:
+                meta = record["meta"]
+                max_pages = int(meta.get("max_pages") or 0)
+                total = min(meta["pages"], max_pages) if max_pages > 0 else meta["pages"]
+            elif "page" in record:
+                done += 1
+                on_page(done, total)
+            yield record
+    finally:
+        close = getattr(records, "close", None)
+        if close:
+            close()
+
+
 def extract(data: bytes, options: ReadOptions) -> Generator[dict[str, Any], None, None]:
     """Extract PDF bytes: in the child under the pool, or in this process when trusted; then
     organize the pages (SPEC §7), so the cache stores them organized, per options digest."""
     records = _extract(data, options)
     if options.on_page is not None:
-        from .sources import report_pages
-
         records = report_pages(records, options.on_page)
     if options.organize.needs_evidence:
         records = _organized(records, options)
@@ -217,7 +235,7 @@ def open_cached(data: bytes, name: str | None, options: ReadOptions, extra: dict
         _release(locks)
         raise
     records = _extract_into(writer, data, options, locks)
-    return Document(_with_source(require_text(records), name, extra))
+    return Document(with_source(require_text(records), name, extra))
 
 
 def _sha256(data: bytes) -> str:
@@ -247,7 +265,7 @@ def _hit(caches: Caches, sha: str, digest: str, options: ReadOptions, name: str 
                         pages=len(entry.get("page_numbers") or []))
     records, check = caches.view.read(cls, sha, digest, entry, options.first_page, options.last_page,
                                       options.text_only, options.search)
-    return Document(_with_source(require_text(records) if check else records, name, extra))
+    return Document(with_source(require_text(records) if check else records, name, extra))
 
 
 def _extract_into(writer: DocumentWriter, data: bytes, options: ReadOptions,
@@ -301,7 +319,7 @@ def open_url(url: str, options: ReadOptions) -> Document:
     settings = options.cache
     if not settings.enabled:
         fetched = _download(url, options, None)
-        return Document(_with_source(require_text(extract(_pdf_body(fetched), options)), url,
+        return Document(with_source(require_text(extract(_pdf_body(fetched), options)), url,
                                      {"final_url": fetched.final_url}))
     caches = _caches(options)
     doc = _url_hit(caches, url, options)

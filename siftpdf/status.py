@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .runner import Limits
+from .options import Limits
 
 ROLES = {"pdfium": "default engine", "pypdf": "fallback for what PDFium cannot open",
          "pdfplumber": "layout analysis and tables", "ocr": "OCR of scanned pages (--ocr)"}

@@ -22,6 +22,8 @@ import _thread
 import os
 import sys
 
+from .defaults import SLOTS
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import IO, Any
@@ -35,9 +37,6 @@ SNIFF = 1024  # how far a PDF header may be from the start (as siftpdf.sniff loo
 WARM_FLAG = "--warm"
 _TAKING = _thread.allocate_lock()
 FD_FOLDER = "/proc/self/fd"  # this process's open descriptors (Linux)
-# Extraction children at once per cache dir: the pool's rule (siftpdf.pool), kept here, in the
-# lightest module, for the console's early claim of a slot.
-SLOTS = 2
 
 
 def default_argv() -> list[str]:

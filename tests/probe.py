@@ -47,6 +47,7 @@ def probe(path: Path, deadline: float, memory_mib: int, max_pages: int) -> dict[
     from siftpdf import runner
     from siftpdf.docstream import require_text
     from siftpdf.errors import SiftError
+    from siftpdf.options import Limits
 
     started_pids: list[int] = []
     start = runner._Child.start.__func__  # type: ignore[attr-defined]
@@ -57,7 +58,7 @@ def probe(path: Path, deadline: float, memory_mib: int, max_pages: int) -> dict[
         return child
 
     runner._Child.start = classmethod(recording_start)  # type: ignore[method-assign, assignment]
-    limits = runner.Limits(deadline=deadline, memory=memory_mib << 20, max_pages=max_pages)
+    limits = Limits(deadline=deadline, memory=memory_mib << 20, max_pages=max_pages)
     data = path.read_bytes()
     result: dict[str, Any] = {"file": path.name, "bytes": len(data)}
     t0 = time.monotonic()

@@ -15,7 +15,7 @@ import pytest
 from conftest import records, run_siftpdf
 
 from siftpdf.cache import Store, View, parse_size
-from siftpdf.sources import ReadOptions
+from siftpdf.options import ReadOptions
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,8 @@ from conftest import records
 
 from siftpdf import extract, runner
 from siftpdf.errors import EncryptedError, NoTextError, TimedOutError, UnreadableError
-from siftpdf.runner import Limits, run_child
+from siftpdf.options import Limits
+from siftpdf.runner import run_child
 
 
 def child(data: bytes, *args: str) -> subprocess.CompletedProcess[bytes]:

@@ -14,7 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from siftpdf.errors import SiftError
-from siftpdf.runner import Limits, run_child
+from siftpdf.options import Limits
+from siftpdf.runner import run_child
 
 REGRESSIONS = fuzz_child.load_regressions()
 

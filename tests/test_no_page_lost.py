@@ -16,6 +16,7 @@ from make_fixtures import CELL_ROWS, CUT_HEAD, FIGURE_LABELS, ODD_PAGES, WATERMA
 
 from siftpdf import runner
 from siftpdf.errors import TooLargeError
+from siftpdf.options import Limits
 
 SAMPLE = Path(__file__).resolve().parent.parent / "samples" / "sample.pdf"
 MODES = [pytest.param([], id="organized"), pytest.param(["--raw"], id="raw")]
@@ -142,10 +143,10 @@ def _text_bytes(data: bytes) -> int:
 def test_the_text_cap_counts_text_whatever_comes_with_it(fixtures: Path, evidence: bool) -> None:
     data = (fixtures / "long.pdf").read_bytes()
     text = _text_bytes(data)
-    under = runner.Limits(max_text=text - 1)
+    under = Limits(max_text=text - 1)
     with pytest.raises(TooLargeError, match="text over"):
         list(runner.run_child(data, limits=under, evidence=evidence))
-    over = runner.Limits(max_text=text + 4096)  # room for the meta line, not for the evidence
+    over = Limits(max_text=text + 4096)  # room for the meta line, not for the evidence
     out = list(runner.run_child(data, limits=over, evidence=evidence))
     assert out[-1]["done"]["pages_processed"] == out[0]["meta"]["pages"]
     if evidence:

@@ -163,12 +163,12 @@ def test_platform_without_proc_the_pool_counts_what_is_held(own_cache: Path, no_
     locks = [FileLock(pool_.dir / name) for name in ("slot.1", "wait.0", "wait.3")]
     assert all(lock.try_acquire() for lock in locks)
     try:
-        assert pool_.status() == {"running": 1, "waiting": 2}
+        assert pool_.status() == {"running": 1, "waiting": 2, "slots": 2, "places": 32}
         assert not pool_._free(0) and pool_._free(1)
     finally:
         for lock in locks:
             lock.release()
-    assert pool_.status() == {"running": 0, "waiting": 0}
+    assert pool_.status() == {"running": 0, "waiting": 0, "slots": 2, "places": 32}
 
 
 def test_platform_without_proc_commands_wait_in_line_and_run(tmp_path: Path, own_cache: Path, no_proc: None) -> None:

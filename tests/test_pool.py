@@ -300,7 +300,7 @@ def test_a_process_killed_while_holding_a_slot_does_not_block_the_next_job(
     _wait_for(pool, running=2, waiting=0)
     for proc in holders:
         jobs.kill(proc)
-    assert pool.status() == {"running": 0, "waiting": 0}
+    assert pool.status() == {"running": 0, "waiting": 0, "slots": SLOTS, "places": QUEUE}
     # Were the slots still held, this job would wait its 5 s and exit 75.
     result = run_siftpdf("pages", "1", "--wait", "5", str(docs[2]))
     assert result.returncode == 0, result.stderr
@@ -335,8 +335,8 @@ def test_a_large_document_takes_a_second_slot_only_when_one_is_free(
 
 
 def test_a_small_document_holds_one_slot(fixtures: Path) -> None:
+    from siftpdf.options import ReadOptions
     from siftpdf.shared import extract
-    from siftpdf.sources import ReadOptions
 
     pool = Pool(ReadOptions().cache.path)
     records = extract((fixtures / "three_page.pdf").read_bytes(), ReadOptions())
@@ -392,4 +392,4 @@ def test_a_cancelled_job_leaves_the_line_at_once(own_cache: Path, held) -> None:
     cancel.set()
     thread.join(30)
     assert not thread.is_alive() and len(failed) == 1
-    assert pool.status() == {"running": SLOTS, "waiting": 0}
+    assert pool.status() == {"running": SLOTS, "waiting": 0, "slots": SLOTS, "places": QUEUE}

@@ -146,9 +146,7 @@ def test_the_parser_reads_click_spellings_and_declines_the_rest() -> None:
         assert quick.parse(args) is None, args
 
 
-def test_the_fast_path_defaults_are_the_commands() -> None:
-    assert quick.DEFAULT_CAP == options.DEFAULT_CAP
-    assert quick.DEFAULT_MAX_PAGES == options.DEFAULT_MAX_PAGES
+def test_the_fast_path_names_options_as_the_commands() -> None:
     assert quick.options_name(7) == options.options_name(7) != options.options_name(8)
 
 
@@ -346,8 +344,7 @@ def test_the_cold_path_gives_the_warm_child_its_job_early(fixtures: Path, tmp_pa
 
 def test_the_early_job_is_the_runners(monkeypatch: pytest.MonkeyPatch) -> None:
     from siftpdf import cold, runner
-    from siftpdf.commands import bodies
-    from siftpdf.extraction import CHUNK_PAGES
+    from siftpdf.options import Limits
 
     asked: list[list[str]] = []
 
@@ -356,12 +353,9 @@ def test_the_early_job_is_the_runners(monkeypatch: pytest.MonkeyPatch) -> None:
         raise RuntimeError("enough")
 
     monkeypatch.setattr(runner._Child, "start", start)
-    limits = runner.Limits(deadline=cold.DEFAULT_DEADLINE, max_pages=7, memory=cold.DEFAULT_MEMORY_MIB << 20)
-    with pytest.raises(RuntimeError):
-        list(runner.run_child(b"%PDF-1.4", limits=limits, evidence=True))
+    with pytest.raises(RuntimeError):  # the default limits but for --max-pages
+        list(runner.run_child(b"%PDF-1.4", limits=Limits(max_pages=7), evidence=True))
     assert asked[0] == runner.child_argv() + cold.job_words(7)
-    assert (cold.WORKERS, cold.CHUNK) == (runner.Limits().workers, CHUNK_PAGES)
-    assert (cold.DEFAULT_DEADLINE, cold.DEFAULT_MEMORY_MIB) == (bodies.DEFAULT_DEADLINE, bodies.DEFAULT_MEMORY_MIB)
 
 
 def test_the_cold_path_declines_an_empty_cache_dir(fixtures: Path, tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ from conftest import FIXTURES, records, run_siftpdf
 
 from siftpdf import runner
 from siftpdf.errors import UnreadableError
+from siftpdf.options import Limits
 
 PHRASES = list(make_fixtures.PHRASES.values())
 
@@ -40,7 +41,7 @@ def test_repair_pass_salvages_what_pdfium_and_pypdf_cannot(no_trailer: Path) -> 
 
 def test_without_the_repair_pass_the_same_file_is_unreadable(no_trailer: Path) -> None:
     with pytest.raises(UnreadableError):
-        list(runner.run_child(no_trailer.read_bytes(), None, runner.Limits(repair=False)))
+        list(runner.run_child(no_trailer.read_bytes(), None, Limits(repair=False)))
 
 
 def test_missing_pikepdf_degrades_to_a_typed_error(run_cli, monkeypatch, no_trailer: Path) -> None:

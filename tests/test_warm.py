@@ -14,7 +14,8 @@ import pytest
 from conftest import records, run_siftpdf
 
 from siftpdf import warm
-from siftpdf.runner import Limits, run_child
+from siftpdf.options import Limits
+from siftpdf.runner import run_child
 
 WARM = [sys.executable, "-I", "-m", "siftpdf._child", "--warm"]
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the warm child is Linux only")

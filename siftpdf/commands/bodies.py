@@ -10,8 +10,7 @@ from __future__ import annotations
 import os
 import sys
 
-from ..cold import DEFAULT_DEADLINE, DEFAULT_MEMORY_MIB, DEFAULT_WAIT
-from ..quick import DEFAULT_CAP, DEFAULT_MAX_PAGES, options_name
+from ..quick import options_name
 from .progress import PageProgress, before_output
 
 TYPE_CHECKING = False
@@ -20,10 +19,9 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
-    from ..sources import ReadOptions
+    from ..options import ReadOptions
 
-__all__ = ["DEFAULT_CAP", "DEFAULT_DEADLINE", "DEFAULT_MAX_PAGES", "DEFAULT_MEMORY_MIB", "DEFAULT_WAIT", "options_name"]
-DEFAULT_CACHE_SIZE = "1G"
+__all__ = ["options_name"]
 
 
 def read_options(max_pages: int, deadline: float, memory_limit: int, password: str | None, in_process: bool,
@@ -35,9 +33,8 @@ def read_options(max_pages: int, deadline: float, memory_limit: int, password: s
         from ..ocr import require_engine
 
         require_engine()
-    from ..runner import Limits
+    from ..options import Limits, ReadOptions
     from ..settings import parse_settings
-    from ..sources import ReadOptions
 
     organize = parse_settings(settings + (("organize=false",) if raw else ()))
     progress = PageProgress(quiet=quiet)

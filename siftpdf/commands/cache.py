@@ -6,13 +6,7 @@ from pathlib import Path
 
 import click
 
-from .options import CACHE_DIR_HELP, cache_url_option, json_option, out
-
-dir_option = click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path),
-                          envvar="SIFTPDF_CACHE_DIR",
-                          help=CACHE_DIR_HELP)
-size_option = click.option("--cache-size", default="1G", envvar="SIFTPDF_CACHE_SIZE", show_default=True,
-                           help="Cache size cap (e.g. 500M, 2G).")
+from .options import cache_dir_option, cache_size_option, cache_url_option, json_option, out
 
 
 @click.group("cache")
@@ -28,9 +22,9 @@ def command() -> None:
 
 
 @command.command("info")
-@dir_option
+@cache_dir_option
 @cache_url_option
-@size_option
+@cache_size_option
 @json_option
 def info(cache_dir: Path | None, cache_url: str | None, cache_size: str, as_json: bool) -> None:
     """Where the cache is, its size and its documents per caller class (and,
@@ -43,7 +37,7 @@ def info(cache_dir: Path | None, cache_url: str | None, cache_size: str, as_json
     """
     from ..cache import CacheSettings, check_url, open_store, parse_size
     from ..docstream import dumps
-    from ..pool import QUEUE, SLOTS, Pool
+    from ..pool import Pool
     from ..status import render_shared, shared_cache
 
     url = check_url(cache_url)
@@ -59,8 +53,8 @@ def info(cache_dir: Path | None, cache_url: str | None, cache_size: str, as_json
         f"documents: {facts['documents']} · {_size(facts['bytes'])} of {_size(facts['size_limit'])} cap"
         f" · {facts['urls']} URLs · {_size(facts['disk_bytes'])} on disk\n")
     pool = facts["pool"]
-    out(f"pool: {pool['running']} of {SLOTS} extraction slots busy, {pool['waiting']} of {QUEUE} waiting places "
-        "taken\n")
+    out(f"pool: {pool['running']} of {pool['slots']} extraction slots busy, {pool['waiting']} of {pool['places']} "
+        "waiting places taken\n")
     for name, row in sorted(facts["classes"].items()):
         out(f"  {name}: {row['documents']} documents, {row['pages']} pages, {_size(row['bytes'])}\n")
     if url:
@@ -68,7 +62,7 @@ def info(cache_dir: Path | None, cache_url: str | None, cache_size: str, as_json
 
 
 @command.command("clear")
-@dir_option
+@cache_dir_option
 @click.option("--caller-class", default=None, help="Clear only this class's documents and URLs.")
 def clear(cache_dir: Path | None, caller_class: str | None) -> None:
     """Remove every cached document (or one caller class's).
@@ -86,8 +80,8 @@ def clear(cache_dir: Path | None, caller_class: str | None) -> None:
 
 
 @command.command("prune")
-@dir_option
-@size_option
+@cache_dir_option
+@cache_size_option
 def prune(cache_dir: Path | None, cache_size: str) -> None:
     """Drop leftovers of interrupted extractions and evict down to the cap, oldest first.
 

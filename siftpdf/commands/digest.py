@@ -19,7 +19,7 @@ from .options import (
 )
 
 if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
-    from ..sources import ReadOptions
+    from ..options import ReadOptions
 
 
 @click.command("digest")

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
-from .options import cache_url_option, out
+from .options import cache_dir_option, cache_url_option, out
 
 
 @click.group("engine")
@@ -20,10 +22,9 @@ def command() -> None:
 
 @command.command("status", short_help="Engines, versions, memory limit and cache.")
 @click.option("--json", "as_json", is_flag=True, help="Write one JSON record instead of the text view.")
-@click.option("--cache-dir", type=click.Path(file_okay=False), envvar="SIFTPDF_CACHE_DIR",
-              help="Cache folder to report on (env SIFTPDF_CACHE_DIR).")
+@cache_dir_option
 @cache_url_option
-def status(as_json: bool, cache_dir: str | None, cache_url: str | None) -> None:
+def status(as_json: bool, cache_dir: Path | None, cache_url: str | None) -> None:
     """Show which engines load, their versions and PDFium build, whether the
     memory limit is enforced here and by what, and the cache location and size
     (and, with --cache-url, whether the shared cache server answers).

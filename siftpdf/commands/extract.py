@@ -13,7 +13,7 @@ from .options import complete_source, extraction_options, is_quiet, note, output
 
 if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
     from ..batch import Item, Outcome
-    from ..sources import ReadOptions
+    from ..options import ReadOptions
 
 
 @click.command("extract")

@@ -9,7 +9,7 @@ import click
 from .options import extraction_options, output_options, quiet_option, whole_cap_option
 
 if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
-    from ..sources import ReadOptions
+    from ..options import ReadOptions
 
 
 @click.command("fetch")

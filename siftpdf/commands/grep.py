@@ -14,7 +14,7 @@ if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
     from collections.abc import Iterator
 
     from ..grepview import GrepSpec
-    from ..sources import ReadOptions
+    from ..options import ReadOptions
 
 def _refuse_pcre(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     if value:

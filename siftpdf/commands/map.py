@@ -9,7 +9,7 @@ import click
 from .options import cap_option, complete_source, extraction_options, is_quiet, output_options, quiet_option
 
 if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
-    from ..sources import ReadOptions
+    from ..options import ReadOptions
 
 
 @click.command("map")

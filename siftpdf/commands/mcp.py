@@ -11,7 +11,7 @@ from ..errors import UsageError
 from .options import cap_option, extraction_options
 
 if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
-    from ..sources import ReadOptions
+    from ..options import ReadOptions
 
 INSTALL = "pip install 'siftpdf[mcp]'"
 # What the server needs beyond siftpdf itself: the extra's packages.

@@ -11,14 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..cache import DEFAULT_MAX_AGE
+from .. import defaults
 from .bodies import (
-    DEFAULT_CACHE_SIZE,
-    DEFAULT_CAP,
-    DEFAULT_DEADLINE,
-    DEFAULT_MAX_PAGES,
-    DEFAULT_MEMORY_MIB,
-    DEFAULT_WAIT,
     emit,
     options_name,
     out,
@@ -27,12 +21,12 @@ from .bodies import (
     source_label,
 )
 
-__all__ = ["DEFAULT_CAP", "DEFAULT_MAX_PAGES", "emit", "options_name", "out", "source_label"]
+__all__ = ["emit", "options_name", "out", "source_label"]
 
 if TYPE_CHECKING:  # completion is imported when a shell asks for it; the library when a command runs
     from click.shell_completion import CompletionItem
 
-    from ..sources import ReadOptions
+    from ..options import ReadOptions
 
 F = Callable[..., Any]
 
@@ -121,7 +115,7 @@ def _env_output(ctx: click.Context) -> str | None:
 
 CAP_HELP = "Output cap in characters"
 cap_option = click.option(
-    "--cap", type=click.IntRange(min=200), default=DEFAULT_CAP, envvar="SIFTPDF_CAP",
+    "--cap", type=click.IntRange(min=200), default=defaults.CAP, envvar="SIFTPDF_CAP",
     show_default=True, help=f"{CAP_HELP} (env SIFTPDF_CAP).")
 # extract and fetch write whole documents (saved to files, read by the other commands): their
 # cap is asked for with the option alone, never by the environment's default for readers.
@@ -175,27 +169,46 @@ cache_url_option = click.option(
          "caller id; when it fails, the local cache goes on alone.")
 
 
+# Options more than one command takes, defined once (cache_options and extraction_options
+# bundle them for the reading commands; cache, engine and serve take some of them alone).
+cache_dir_option = click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path),
+                                envvar="SIFTPDF_CACHE_DIR", help=CACHE_DIR_HELP)
+cache_size_option = click.option("--cache-size", default=defaults.CACHE_SIZE, envvar="SIFTPDF_CACHE_SIZE",
+                                 show_default=True,
+                                 help="Cache size cap (e.g. 500M, 2G); whole documents go, oldest first.")
+allow_private_option = click.option(
+    "--allow-private", is_flag=True,
+    help="Let URLs reach loopback, private and link-local addresses (trusted networks).")
+max_pages_option = click.option("--max-pages", type=click.IntRange(min=1), default=defaults.MAX_PAGES,
+                                show_default=True,
+                                help="Extract at most this many pages (the meta still counts them all).")
+deadline_option = click.option("--deadline", type=FiniteFloatRange(min=0.1), default=defaults.DEADLINE,
+                               show_default=True, help="Seconds before an extraction child is killed.")
+
+
+def memory_limit_option(whose: str) -> Callable[[F], F]:
+    return click.option("--memory-limit", type=click.IntRange(min=0, max=MAX_MEMORY_MIB),
+                        default=defaults.MEMORY_MIB, show_default=True, help=MEMORY_LIMIT_HELP.format(whose=whose))
+
+
 def cache_options(func: F) -> F:
     """How a call shares the cache, the pool and the network: sets ``read_options.cache`` and
     friends on the ReadOptions that :func:`extraction_options` builds."""
 
     @_stack(
-        click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path), envvar="SIFTPDF_CACHE_DIR",
-                     help=CACHE_DIR_HELP),
+        cache_dir_option,
         cache_url_option,
         click.option("--no-cache", is_flag=True, help="Neither read nor write the cache."),
         click.option("--caller-class", default="default", envvar="SIFTPDF_CALLER_CLASS", show_default=True,
                      help="Cache partition of this caller (env SIFTPDF_CALLER_CLASS); 'restricted' "
                           "pages are invisible to others and its --verbose logs carry the outcome only."),
-        click.option("--max-age", type=FiniteFloatRange(min=0), default=DEFAULT_MAX_AGE, show_default=True,
+        click.option("--max-age", type=FiniteFloatRange(min=0), default=defaults.MAX_AGE, show_default=True,
                      help="Seconds a fetched URL is served from the cache before it is revalidated "
                           "(0: revalidate now)."),
-        click.option("--cache-size", default=DEFAULT_CACHE_SIZE, envvar="SIFTPDF_CACHE_SIZE", show_default=True,
-                     help="Cache size cap (e.g. 500M, 2G); whole documents go, oldest first."),
-        click.option("--allow-private", is_flag=True,
-                     help="Let URLs reach loopback, private and link-local addresses (trusted networks)."),
+        cache_size_option,
+        allow_private_option,
         click.option("--verbose", is_flag=True, help="Log fetches, extractions and cache hits on stderr."),
-        click.option("--wait", type=FiniteFloatRange(min=0), default=DEFAULT_WAIT, envvar="SIFTPDF_WAIT",
+        click.option("--wait", type=FiniteFloatRange(min=0), default=defaults.WAIT, envvar="SIFTPDF_WAIT",
                      show_default=True, metavar="SECONDS",
                      help="Seconds to wait in line for a PDF worker when all are busy, then exit 75 "
                           "(env SIFTPDF_WAIT; 0: busy at once)."),
@@ -216,13 +229,9 @@ def extraction_options(func: F) -> F:
     func = cache_options(func)
 
     @_stack(
-        click.option("--max-pages", type=click.IntRange(min=1), default=DEFAULT_MAX_PAGES, show_default=True,
-                     help="Extract at most this many pages (the meta still counts them all)."),
-        click.option("--deadline", type=FiniteFloatRange(min=0.1), default=DEFAULT_DEADLINE, show_default=True,
-                     help="Seconds before the extraction child is killed."),
-        click.option("--memory-limit", type=click.IntRange(min=0, max=MAX_MEMORY_MIB), default=DEFAULT_MEMORY_MIB,
-                     show_default=True,
-                     help=MEMORY_LIMIT_HELP.format(whose="the child")),
+        max_pages_option,
+        deadline_option,
+        memory_limit_option("the child"),
         click.option("--password", envvar="SIFTPDF_PASSWORD", default=None,
                      help="User password of an encrypted PDF (env SIFTPDF_PASSWORD)."),
         click.option("--in-process", is_flag=True,

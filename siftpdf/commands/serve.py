@@ -8,13 +8,14 @@ import click
 
 from ..errors import UsageError
 from .options import (
-    CACHE_DIR_HELP,
-    DEFAULT_MEMORY_MIB,
-    MAX_MEMORY_MIB,
-    MEMORY_LIMIT_HELP,
-    FiniteFloatRange,
+    allow_private_option,
+    cache_dir_option,
+    cache_size_option,
     cache_url_option,
     cap_option,
+    deadline_option,
+    max_pages_option,
+    memory_limit_option,
 )
 
 
@@ -26,20 +27,13 @@ from .options import (
               help="JSON or TOML file mapping bearer tokens to {caller_id, class}.")
 @click.option("--no-auth", is_flag=True,
               help="Serve requests without a known token as an anonymous caller (loopback only).")
-@click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path), envvar="SIFTPDF_CACHE_DIR",
-              help=CACHE_DIR_HELP)
+@cache_dir_option
 @cache_url_option
-@click.option("--cache-size", default="1G", envvar="SIFTPDF_CACHE_SIZE", show_default=True,
-              help="Cache size cap (e.g. 500M, 2G); whole documents go, oldest first.")
-@click.option("--allow-private", is_flag=True,
-              help="Let URLs reach loopback, private and link-local addresses (trusted networks).")
-@click.option("--max-pages", type=click.IntRange(min=1), default=2000, show_default=True,
-              help="Extract at most this many pages of a document.")
-@click.option("--deadline", type=FiniteFloatRange(min=0.1), default=60.0, show_default=True,
-              help="Seconds before an extraction child is killed.")
-@click.option("--memory-limit", type=click.IntRange(min=0, max=MAX_MEMORY_MIB), default=DEFAULT_MEMORY_MIB,
-              show_default=True,
-              help=MEMORY_LIMIT_HELP.format(whose="a child"))
+@cache_size_option
+@allow_private_option
+@max_pages_option
+@deadline_option
+@memory_limit_option("a child")
 @click.option("--verbose", is_flag=True,
               help="Log requests, fetches and extractions on stderr (outcome only for restricted callers).")
 @click.option("--access-log", is_flag=True,
@@ -68,7 +62,7 @@ def command(host: str, port: int, tokens_file: Path | None, no_auth: bool, cache
       curl -s localhost:8765/v1/fetch -d '{"url": "https://arxiv.org/pdf/1706.03762", "pages": "3-4"}'
     """
     from ..cache import CacheSettings, check_url, parse_size
-    from ..runner import Limits
+    from ..options import Limits
     from ..server import ServerConfig, create_app, is_loopback, load_tokens
 
     if no_auth and not is_loopback(host):
