@@ -149,21 +149,16 @@ def grep(pattern: str, source: Source, *, ignore_case: bool | None = None, conte
     from dataclasses import replace
 
     from .ranges import PageRange
-    from .search import compile_pattern, grep_pages, match_records, page_filter
+    from .search import capped_groups, compile_pattern, match_records, page_filter
 
     regex = compile_pattern(pattern, ignore_case)
     wanted = PageRange.parse(pages) if pages else None
     label = "-" if source is None or source == "-" else os.fspath(source)
-    found = 0
     # Only the text of the pages the pattern may match is read (a cache hit's text blob).
     options = replace(options or read_options(**kwargs), text_only=True, search=page_filter(regex))
     with open_doc(source, options) as doc:
         if wanted:
             wanted.check(doc.extracted_count)
         records = (r for r in doc.pages() if wanted is None or r["page"] in wanted)
-        for group in grep_pages(records, regex, context):
-            for match in match_records(group, label):
-                yield match
-                found += 1
-                if found >= max_count:
-                    return
+        for group in capped_groups(records, regex, max_count, context):
+            yield from match_records(group, label)

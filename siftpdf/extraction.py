@@ -51,9 +51,7 @@ def extract_records(data: bytes, opts: ExtractOptions = ExtractOptions()) -> Ite
     Raises EncryptedError / UnreadableError when the document as a whole cannot be opened;
     a page that fails becomes a ``failed`` page record and extraction goes on.
     """
-    import hashlib
-
-    from .engines import PdfiumDoc, open_document
+    from .engines import open_document
 
     started = time.monotonic()
     doc = open_document(data, opts.password, allow_repair=opts.repair)
@@ -63,73 +61,93 @@ def extract_records(data: bytes, opts: ExtractOptions = ExtractOptions()) -> Ite
         if total <= 0:
             raise UnreadableError("unreadable PDF (no pages)")
         limit = min(total, opts.max_pages) if opts.max_pages > 0 else total
-        meta: dict[str, Any] = {
-            "format": FORMAT,
-            "source": None,
-            "sha256": hashlib.sha256(data).hexdigest(),
-            "bytes": len(data),
-            "pages": total,
-            "title": doc.title(),
-            "outline": _safe(doc.outline, []) if opts.outline else [],
-            "engine": _engine_meta(doc.name),
-            "max_pages": opts.max_pages,
-        }
-        if opts.outline:
-            labels = _safe(lambda: doc.page_labels(limit), None)
-            if labels:
-                meta["page_labels"] = labels
-        if count := scrub_record(meta):
-            meta["replaced_chars"] = count
+        meta = _meta(doc, data, opts, total, limit)
         yield {"meta": meta}
-        replaced = int(meta.get("replaced_chars", 0))
-
-        render = _range(opts.render)
-        salvage = _range(opts.salvage)
-        processed = failed = clipped = unmapped = 0
-        engines: dict[str, int] = {}
-        ocr_tally: dict[str, int] = {}
-        for page in range(max(1, opts.first_page), limit + 1):
-            if shard_of(page, opts.shards, opts.chunk) != opts.shard:
-                continue
-            if salvage is not None and page in salvage:
-                record = _salvage_page(page, fallback)
-            else:
-                record = _extract_page(doc, page, opts, fallback)
-            if opts.ocr != "never" and record["status"] != "failed":
-                from .ocrpage import count_page, recognize
-
-                record = recognize(doc, record, opts.ocr)
-                count_page(ocr_tally, record)
-            count = _scrub_page(record)
-            if count:
-                record["replaced_chars"] = count
-                replaced += count
-            if render is not None and page in render and isinstance(doc, PdfiumDoc):
-                record["render_png"] = _safe(lambda index=page - 1: _png64(doc, index), None)
-            processed += 1
-            clipped += record.get("evidence", {}).get("clipped_chars", 0)
-            unmapped += record.get("evidence", {}).get("unmapped_chars", 0)
-            if record["status"] == "failed":
-                failed += 1
-            else:
-                engines[record.get("engine", doc.name)] = engines.get(record.get("engine", doc.name), 0) + 1
+        done = tally(meta, limit < total)
+        for record in _pages(doc, opts, fallback, limit):
+            count_page(done, record, doc.name)
             yield record
-        yield {
-            "done": {
-                "pages_processed": processed,
-                "pages_failed": failed,
-                "page_limit_reached": limit < total,
-                "clipped_chars": clipped,
-                "unmapped_chars": unmapped,
-                "replaced_chars": replaced,
-                "elapsed_ms": int((time.monotonic() - started) * 1000),
-                "engines": engines,
-                **({"ocr": ocr_tally} if opts.ocr != "never" else {}),
-            }
-        }
+        done["elapsed_ms"] = int((time.monotonic() - started) * 1000)
+        yield {"done": done}
     finally:
         fallback.close()
         doc.close()
+
+
+def _meta(doc: Any, data: bytes, opts: ExtractOptions, total: int, limit: int) -> dict[str, Any]:
+    import hashlib
+
+    meta: dict[str, Any] = {
+        "format": FORMAT,
+        "source": None,
+        "sha256": hashlib.sha256(data).hexdigest(),
+        "bytes": len(data),
+        "pages": total,
+        "title": doc.title(),
+        "outline": _safe(doc.outline, []) if opts.outline else [],
+        "engine": _engine_meta(doc.name),
+        "max_pages": opts.max_pages,
+    }
+    if opts.outline:
+        labels = _safe(lambda: doc.page_labels(limit), None)
+        if labels:
+            meta["page_labels"] = labels
+    if count := scrub_record(meta):
+        meta["replaced_chars"] = count
+    return meta
+
+
+def _pages(doc: Any, opts: ExtractOptions, fallback: _Fallback, limit: int) -> Iterator[dict[str, Any]]:
+    """The records of this shard's pages: read (or salvaged, or recognized), scrubbed, and
+    rendered when asked."""
+    from .engines import PdfiumDoc
+
+    render = _range(opts.render)
+    salvage = _range(opts.salvage)
+    for page in range(max(1, opts.first_page), limit + 1):
+        if shard_of(page, opts.shards, opts.chunk) != opts.shard:
+            continue
+        if salvage is not None and page in salvage:
+            record = _salvage_page(page, fallback)
+        else:
+            record = _extract_page(doc, page, opts, fallback)
+        if opts.ocr != "never" and record["status"] != "failed":
+            from .ocrpage import recognize
+
+            record = recognize(doc, record, opts.ocr)
+        count = _scrub_page(record)
+        if count:
+            record["replaced_chars"] = count
+        if render is not None and page in render and isinstance(doc, PdfiumDoc):
+            record["render_png"] = _safe(lambda index=page - 1: _png64(doc, index), None)
+        yield record
+
+
+def tally(meta: dict[str, Any], limit_reached: bool) -> dict[str, Any]:
+    """A document's ``done`` record before its first page (:func:`count_page` adds each): the
+    children's, and the parent's that merges theirs (siftpdf.runner)."""
+    return {"pages_processed": 0, "pages_failed": 0, "page_limit_reached": limit_reached, "clipped_chars": 0,
+            "unmapped_chars": 0, "replaced_chars": int(meta.get("replaced_chars", 0)), "pages_retried": 0,
+            "engines": {}}
+
+
+def count_page(done: dict[str, Any], record: dict[str, Any], default_engine: str) -> None:
+    """Add a page record to the document's ``done`` counts (:func:`tally`)."""
+    done["pages_processed"] += 1
+    done["replaced_chars"] += record.get("replaced_chars", 0)
+    done["pages_retried"] += "retried_after" in record
+    evidence = record.get("evidence") or {}
+    done["clipped_chars"] += evidence.get("clipped_chars", 0)
+    done["unmapped_chars"] += evidence.get("unmapped_chars", 0)
+    if record["status"] == "failed":
+        done["pages_failed"] += 1
+    else:
+        engine = record.get("engine", default_engine)
+        done["engines"][engine] = done["engines"].get(engine, 0) + 1
+    if "ocr" in record or "ocr_error" in record:
+        from .ocrpage import count_page as count_ocr
+
+        count_ocr(done.setdefault("ocr", {}), record)
 
 
 def _range(spec: str | None) -> PageRange | None:

@@ -9,7 +9,7 @@ only (the fast path's): no click, no dataclasses, no typing at run time.
 
 from __future__ import annotations
 
-from .search import grep_pages, limit_matches, match_records, page_hits, window
+from .search import capped_groups, match_records, page_hits, window
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -130,13 +130,10 @@ def _lines(pages: Iterable[dict[str, Any]], regex: Any, spec: GrepSpec, source: 
            write: Callable[[str], object]) -> None:
     """The selected lines, ``p. N: line``, with context lines ``p. N- line``, groups between
     ``--`` lines; or a ``match`` record for each."""
-    found = 0
     prefix = spec.prefix(source)
-    for group in grep_pages(pages, regex, before=spec.before, after=spec.after, invert=spec.invert):
-        group = limit_matches(group, spec.max_count - found)
-        selected = sum(1 for line in group if line.is_match)
-        found += selected
-        state.selected += selected
+    for group in capped_groups(pages, regex, spec.max_count, before=spec.before, after=spec.after,
+                               invert=spec.invert):
+        state.selected += sum(1 for line in group if line.is_match)
         if spec.as_json:
             for match in match_records(group, source):
                 _json({"match": match}, write)
@@ -150,8 +147,6 @@ def _lines(pages: Iterable[dict[str, Any]], regex: Any, spec: GrepSpec, source: 
             if state.matches is not None:
                 state.matches.extend(match_records(group, source))
         state.groups += 1
-        if found >= spec.max_count:
-            return
 
 
 def _highlight(text: str, regex: Any, spec: GrepSpec) -> str:

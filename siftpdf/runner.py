@@ -32,7 +32,7 @@ from .errors import (
     UnreadableError,
     UsageError,
 )
-from .extraction import shard_of
+from .extraction import count_page, shard_of, tally
 from .options import Limits
 
 STDERR_KEEP = 4 << 10
@@ -408,36 +408,15 @@ def run_child(data: bytes, password: str | None = None, limits: Limits | None = 
         yield meta_record
 
         count = min(meta["pages"], limits.max_pages) if limits.max_pages > 0 else meta["pages"]
-        shards = limits.workers if count > limits.chunk else 1
-        if early is not None and shards == 1:
-            early.kill()  # the document fits one chunk after all
-            early.reap()  # gone before its slot is: the pool's children stay within its slots
-            if slots is not None:
-                slots.drop_slot()
-        if shards > 1 and early is None and slots is not None and not slots.add_slot():
-            # The first child skips the other shards' chunks: replace it by one that does all
-            # (once it is gone: one slot, one child).
-            first.kill()
-            first.reap()
-            first = run.spawn(0, 1, outline=False)
-            if run.read(first) is None:  # its meta: the one already yielded stands
-                raise run.failure(first)
-            shards = 1
-        owners: dict[int, _Child] = {0: first}
-        for shard in range(1, shards):
-            owners[shard] = early if early is not None else run.spawn(shard, limits.workers, outline=False)
-            if run.read(owners[shard]) is None:  # its meta: the first child's is the one we keep
-                raise run.failure(owners[shard])
-        done: dict[str, Any] = {"pages_processed": 0, "pages_failed": 0, "page_limit_reached": count < meta["pages"],
-                                "clipped_chars": 0, "unmapped_chars": 0,
-                                "replaced_chars": int(meta.get("replaced_chars", 0)), "pages_retried": 0,
-                                "engines": {}}
+        owners = _owners(run, first, early, slots, count)
+        shards = len(owners)
+        done = tally(meta, count < meta["pages"])
         engine = meta.get("engine", {}).get("name", "pdfium")
         recovery = _Recovery(run, owners, shards)
         for page in range(1, count + 1):
             shard = shard_of(page, limits.workers, limits.chunk) if shards > 1 else 0
             record = recovery.next(shard, page)
-            _count_page(done, record, engine)
+            count_page(done, record, engine)
             yield record
         done["elapsed_ms"] = int((time.monotonic() - started) * 1000)
         yield {"done": done}
@@ -445,6 +424,34 @@ def run_child(data: bytes, password: str | None = None, limits: Limits | None = 
         if unwatch is not None:
             unwatch()
         run.close()
+
+
+def _owners(run: _Run, first: _Child, early: _Child | None, slots: Slots | None, count: int) -> dict[int, _Child]:
+    """The children that extract a document of ``count`` pages, by shard: the first one alone
+    when the document fits one chunk or no slot is free for a second one (the early second
+    child given back then), else one per worker, each past its meta record."""
+    limits = run.limits
+    shards = limits.workers if count > limits.chunk else 1
+    if early is not None and shards == 1:
+        early.kill()  # the document fits one chunk after all
+        early.reap()  # gone before its slot is: the pool's children stay within its slots
+        if slots is not None:
+            slots.drop_slot()
+    if shards > 1 and early is None and slots is not None and not slots.add_slot():
+        # The first child skips the other shards' chunks: replace it by one that does all
+        # (once it is gone: one slot, one child).
+        first.kill()
+        first.reap()
+        first = run.spawn(0, 1, outline=False)
+        if run.read(first) is None:  # its meta: the one already yielded stands
+            raise run.failure(first)
+        shards = 1
+    owners: dict[int, _Child] = {0: first}
+    for shard in range(1, shards):
+        owners[shard] = early if early is not None else run.spawn(shard, limits.workers, outline=False)
+        if run.read(owners[shard]) is None:  # its meta: the first child's is the one we keep
+            raise run.failure(owners[shard])
+    return owners
 
 
 class _Recovery:
@@ -548,21 +555,3 @@ class _Recovery:
         child = self.run.spawn(shard, self.workers, first_page=first_page, outline=False, salvage=pages)
         self.owners[shard] = child
         self.run.read(child)  # its meta: the first child's is the one kept
-
-
-def _count_page(done: dict[str, Any], record: dict[str, Any], default_engine: str) -> None:
-    done["pages_processed"] += 1
-    done["replaced_chars"] += record.get("replaced_chars", 0)
-    done["pages_retried"] += "retried_after" in record
-    evidence = record.get("evidence") or {}
-    done["clipped_chars"] += evidence.get("clipped_chars", 0)
-    done["unmapped_chars"] += evidence.get("unmapped_chars", 0)
-    if record["status"] == "failed":
-        done["pages_failed"] += 1
-    else:
-        engine = record.get("engine", default_engine)
-        done["engines"][engine] = done["engines"].get(engine, 0) + 1
-    if "ocr" in record or "ocr_error" in record:
-        from .ocrpage import count_page
-
-        count_page(done.setdefault("ocr", {}), record)

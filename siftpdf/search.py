@@ -192,6 +192,20 @@ def grep_pages(pages: Iterable[dict[str, Any]], regex: Any, context: int = 1, be
             yield from _groups(record["page"], *found, before, after)
 
 
+def capped_groups(pages: Iterable[dict[str, Any]], regex: Any, max_count: int, context: int = 1,
+                  before: int | None = None, after: int | None = None,
+                  invert: bool = False) -> Iterator[list[Line]]:
+    """:func:`grep_pages`' groups, until ``max_count`` lines are selected in all (grep's -m):
+    the group of the last one is cut after it (keeping its context after)."""
+    found = 0
+    for group in grep_pages(pages, regex, context, before, after, invert):
+        group = limit_matches(group, max_count - found)
+        found += sum(1 for line in group if line.is_match)
+        yield group
+        if found >= max_count:
+            return
+
+
 class PageLines:
     """A page's lines as grep sees them: the non-blank lines of its text (blank lines only
     separate blocks of the text view), with their 1-based line numbers within the page."""

@@ -20,7 +20,7 @@ from .mapview import build_map, render_map
 from .markdown import escape
 from .options import ReadOptions
 from .ranges import PageRange
-from .search import compile_pattern, format_group, grep_pages, limit_matches
+from .search import capped_groups, compile_pattern, format_group
 from .slices import MAX_PAGES_PER_CALL, rest_of, take_pages
 from .textview import page_renderer
 
@@ -166,8 +166,7 @@ def _grep(doc: Document, regex: Any, wanted: PageRange | None, cap: int) -> tupl
     pages: Iterator[dict[str, Any]] = (r for r in doc.pages() if wanted is None or r["page"] in wanted)
     parts: list[str] = []
     size = hits = 0
-    for group in grep_pages(pages, regex, 1):
-        group = limit_matches(group, MAX_MATCHES - hits)
+    for group in capped_groups(pages, regex, MAX_MATCHES):
         hits += sum(1 for line in group if line.is_match)
         text = ("--\n" if parts else "") + format_group(group)
         if size + len(text) > cap:
@@ -175,8 +174,6 @@ def _grep(doc: Document, regex: Any, wanted: PageRange | None, cap: int) -> tupl
             break
         parts.append(text)
         size += len(text)
-        if hits == MAX_MATCHES:
-            break
     return "".join(parts), hits
 
 

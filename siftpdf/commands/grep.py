@@ -94,7 +94,51 @@ def _options(func: Any) -> Any:
     return func
 
 
-@click.command("grep", short_help="Print the lines that match PATTERN, with their pages.",
+# The command's help (click's), a constant: the grep and pdfgrep flag table makes it long.
+HELP = """Print the lines of SOURCES that match PATTERN, as 'p. N: line'.
+
+PATTERN is RE2 syntax (linear time, no backreferences), at most 200
+bytes, smart case: case-insensitive unless it has upper case (-i and -s
+force). Several patterns (-e, -f, or lines of one) match where any does.
+Context lines read 'p. N- line'; groups are separated by '--'. With
+several sources (or -r) each line starts with its source. The lines of a
+page are its lines of text, blank ones left out. Exit 0 when a line was
+selected, 1 when none was, 2 on error (-q: 0 when one was, errors or not).
+
+\b
+grep(1) and pdfgrep(1) flags in siftpdf grep:
+  -e PAT, -f FILE, -F, -i   the same (several patterns: any of them)
+  -w, -x, -v                the same (-w: words of any script)
+  -E                        accepted: patterns are always RE2
+  -P (PCRE)                 refused: RE2 has no backreferences
+  -c                        the same: selected lines per source (pdfgrep
+                            counts matches); --json: per page and source
+  -p (pdfgrep)              the same, lines per page: 'p. N: count'
+  -l, -L, -q, -o            the same; exit status as GNU grep 3.5+
+  -H, -h, -Z                the same
+  -m NUM                    the same: per source (default 100)
+  -A, -B, -C                the same (default -C 1)
+  -n (line or page number)  accepted: pages are always shown ('p. N:')
+  -r, -R, --include,        the same, PDFs and doc streams found by
+    --exclude, --exclude-dir  their bytes (globs: files found in folders)
+  --color[=WHEN]            the same (default auto: a terminal)
+  --match-prefix-separator  the same (after the source's name)
+  --page-range (pdfgrep)    --pages
+  --password (pdfgrep)      the same, one password
+  --cache, --warn-empty     accepted: always cached; no text is exit 5
+  -s (grep: no messages)    case-sensitive (ripgrep's -s); --no-messages
+  -V, --debug               siftpdf --version, siftpdf --debug grep
+  --unac, -a, -b, -T, -U    not accepted
+
+\b
+Examples:
+  siftpdf grep -C 0 --pages 40-60 'Figure \\d+' book.jsonl
+  siftpdf grep -i 'learning rate' a.pdf b.pdf c.jsonl
+  siftpdf grep -rlw -e adam -e sgd papers/
+"""
+
+
+@click.command("grep", short_help="Print the lines that match PATTERN, with their pages.", help=HELP,
                context_settings={"help_option_names": ["--help"]})  # -h is grep's --no-filename
 @click.argument("words", nargs=-1, metavar="PATTERN [SOURCES]...", shell_complete=complete_source)
 @_options
@@ -102,47 +146,7 @@ def _options(func: Any) -> Any:
 @json_option
 @extraction_options
 def command(words: tuple[str, ...], cap: int, as_json: bool, read_options: ReadOptions, **given: Any) -> None:
-    """Print the lines of SOURCES that match PATTERN, as 'p. N: line'.
-
-    PATTERN is RE2 syntax (linear time, no backreferences), at most 200
-    bytes, smart case: case-insensitive unless it has upper case (-i and -s
-    force). Several patterns (-e, -f, or lines of one) match where any does.
-    Context lines read 'p. N- line'; groups are separated by '--'. With
-    several sources (or -r) each line starts with its source. The lines of a
-    page are its lines of text, blank ones left out. Exit 0 when a line was
-    selected, 1 when none was, 2 on error (-q: 0 when one was, errors or not).
-
-    \b
-    grep(1) and pdfgrep(1) flags in siftpdf grep:
-      -e PAT, -f FILE, -F, -i   the same (several patterns: any of them)
-      -w, -x, -v                the same (-w: words of any script)
-      -E                        accepted: patterns are always RE2
-      -P (PCRE)                 refused: RE2 has no backreferences
-      -c                        the same: selected lines per source (pdfgrep
-                                counts matches); --json: per page and source
-      -p (pdfgrep)              the same, lines per page: 'p. N: count'
-      -l, -L, -q, -o            the same; exit status as GNU grep 3.5+
-      -H, -h, -Z                the same
-      -m NUM                    the same: per source (default 100)
-      -A, -B, -C                the same (default -C 1)
-      -n (line or page number)  accepted: pages are always shown ('p. N:')
-      -r, -R, --include,        the same, PDFs and doc streams found by
-        --exclude, --exclude-dir  their bytes (globs: files found in folders)
-      --color[=WHEN]            the same (default auto: a terminal)
-      --match-prefix-separator  the same (after the source's name)
-      --page-range (pdfgrep)    --pages
-      --password (pdfgrep)      the same, one password
-      --cache, --warn-empty     accepted: always cached; no text is exit 5
-      -s (grep: no messages)    case-sensitive (ripgrep's -s); --no-messages
-      -V, --debug               siftpdf --version, siftpdf --debug grep
-      --unac, -a, -b, -T, -U    not accepted
-
-    \b
-    Examples:
-      siftpdf grep -C 0 --pages 40-60 'Figure \\d+' book.jsonl
-      siftpdf grep -i 'learning rate' a.pdf b.pdf c.jsonl
-      siftpdf grep -rlw -e adam -e sgd papers/
-    """
+    """siftpdf grep: :data:`HELP`."""
     from ..grepview import GrepState, write_source
     from ..ranges import PageRange
     from ..search import compile_patterns, page_filter
