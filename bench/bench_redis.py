@@ -126,14 +126,15 @@ def _copy_argv(pdf: Path, url: str, directory: Path) -> list[str]:
     """The command line of the process that copies a hit on the server here (what the fast
     path starts after answering)."""
     from siftpdf.cacheread import file_stamp
-    from siftpdf.redisread import find
+    from siftpdf.redisread import copy_command, find
 
     found = find(url, "default", "cli:2000", str(pdf.resolve()), file_stamp(pdf.stat()), pdf.stat().st_size,
                  str(directory))
-    if found is None or found[0].copy is None:
+    command = copy_command(found[0]) if found is not None else None
+    if found is None or command is None:
         raise SystemExit("bench_redis: the fast path found no hit on the server")
     found[0].close()
-    return [sys.executable, "-I", "-m", "siftpdf.redisread", *found[0].copy]
+    return command[0]
 
 
 class _Instances:

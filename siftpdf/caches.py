@@ -374,3 +374,32 @@ class DocumentWriter:
         remote = self.remote
         if remote is not None:
             self.caches.shared(lambda _server: remote.abort(), None)
+
+
+def copy_main(argv: list[str]) -> int:
+    """The process that copies a hit the console's fast path read on the shared server into
+    this machine's cache (:func:`siftpdf.redisread.copy_here`), as a command copies one; then
+    the file's content hash and the options' name remembered here, as a command remembers
+    them. ``argv``: the cache folder, the PDF's path and stamp, its content hash, the options'
+    digest and name; the server's URL is in the environment."""
+    import os
+
+    directory, path, stamp, sha, digest, name = argv
+    cls = os.environ.get("SIFTPDF_CALLER_CLASS") or "default"
+    lock = flight_lock(Path(directory), f"{cls}|copy|{sha}|{digest}")
+    if not lock.try_acquire():
+        return 0  # another process is copying it (the fast path answered twice meanwhile)
+    try:
+        caches = Caches(CacheSettings(directory=Path(directory), caller_class=cls,
+                                      url=os.environ["SIFTPDF_CACHE_URL"]))
+        if caches.document(sha, digest) is None:
+            return 1
+        caches.local.put_file(cls, path, stamp, sha)
+        caches.local.put_digest(name, digest)
+        return 0
+    finally:
+        lock.release()
+
+
+if __name__ == "__main__":
+    sys.exit(copy_main(sys.argv[1:]))

@@ -257,51 +257,28 @@ def _entry(raw: bytes | None) -> dict[str, Any] | None:
 
 # -- the copy here -------------------------------------------------------------------------------
 
-def copy_here(view: RemoteView) -> None:
-    """Copy the document ``view`` read into this machine's cache, in a process
-    of its own that outlives this one (a session of its own, no terminal, output nowhere);
-    the server's URL goes in its environment, never on its command line. A copy that cannot
-    start is left to the next call."""
+def copy_command(view: RemoteView) -> tuple[list[str], dict[str, str]] | None:
+    """The command line and environment of the process that copies what ``view`` read into
+    this machine's cache (:func:`siftpdf.caches.copy_main`): the server's URL goes in its
+    environment, never on its command line."""
     import sys
 
     if view.copy is None or not sys.executable:
-        return
+        return None
     env = dict(os.environ, SIFTPDF_CACHE_URL=view.url, SIFTPDF_CALLER_CLASS=view.cls)
-    argv = [sys.executable, "-I", "-m", "siftpdf.redisread", *view.copy]
+    return [sys.executable, "-I", "-m", "siftpdf.caches", *view.copy], env
+
+
+def copy_here(view: RemoteView) -> None:
+    """Copy the document ``view`` read into this machine's cache, in a process of its own
+    that outlives this one (a session of its own, no terminal, output nowhere). A copy that
+    cannot start is left to the next call."""
+    command = copy_command(view)
+    if command is None:
+        return
+    argv, env = command
     nowhere = [(os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_RDWR, 0) for fd in (0, 1, 2)]
     try:
-        os.posix_spawn(sys.executable, argv, env, file_actions=nowhere, setsid=True)
+        os.posix_spawn(argv[0], argv, env, file_actions=nowhere, setsid=True)
     except (OSError, AttributeError, NotImplementedError, TypeError):
         pass
-
-
-def _copy(argv: list[str]) -> int:
-    """The copying process: through :mod:`siftpdf.caches`, as a command copies a hit, then the
-    file's content hash and the options' name remembered here, as a command remembers them."""
-    from pathlib import Path
-
-    from .cache import CacheSettings
-    from .caches import Caches
-    from .pool import flight_lock
-
-    directory, path, stamp, sha, digest, name = argv
-    cls = os.environ.get("SIFTPDF_CALLER_CLASS") or "default"
-    lock = flight_lock(Path(directory), f"{cls}|copy|{sha}|{digest}")
-    if not lock.try_acquire():
-        return 0  # another process is copying it (the fast path answered twice meanwhile)
-    try:
-        caches = Caches(CacheSettings(directory=Path(directory), caller_class=cls,
-                                      url=os.environ["SIFTPDF_CACHE_URL"]))
-        if caches.document(sha, digest) is None:
-            return 1
-        caches.local.put_file(cls, path, stamp, sha)
-        caches.local.put_digest(name, digest)
-        return 0
-    finally:
-        lock.release()
-
-
-if __name__ == "__main__":
-    import sys
-
-    sys.exit(_copy(sys.argv[1:]))
