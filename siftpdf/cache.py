@@ -289,9 +289,6 @@ class Store:
         found.sort(key=lambda item: float(item[1].get("fetched_at") or 0))
         return found
 
-    def total_size(self) -> int:
-        return sum(int(entry.get("size") or 0) for _, entry in self.entries())
-
     def evict(self, keep: str | None = None, limit: int | None = None) -> list[dict[str, Any]]:
         """Remove whole documents, oldest first, until the cap holds. ``keep`` (the document
         just written, which its command is still reading) is never evicted."""

@@ -186,15 +186,6 @@ class View:
         entry = self._get("docs", digest_key(name))
         return entry if isinstance(entry, str) else None
 
-    def page(self, cls: str, sha: str, digest: str, page: int) -> dict[str, Any] | None:
-        raw = self._get("pages", page_key(cls, sha, digest, page))
-        if raw is None:
-            return None
-        import json
-
-        record: dict[str, Any] = json.loads(raw)
-        return record
-
     def text(self, cls: str, sha: str, digest: str) -> TextBlob | None:
         """The document's text blob (:class:`TextBlob`); None for a document cached without
         one (or evicted meanwhile)."""

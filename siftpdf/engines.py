@@ -379,14 +379,6 @@ class RepairedDoc(PdfiumDoc):
         super().__init__(repair(data, password), password)
 
 
-def repair_available() -> bool:
-    try:
-        import pikepdf  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 def repair(data: bytes, password: str | None) -> bytes:
     """Rebuild ``data`` with qpdf: a fresh cross-reference table, every reachable object rewritten."""
     try:

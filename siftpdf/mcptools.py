@@ -281,7 +281,6 @@ class Tool:
     input_schema: dict[str, Any]
     output_schema: dict[str, Any]
     run: Callable[[Call, dict[str, Any]], Answer]
-    opens: str = "source"  # the argument naming what is read
 
 
 TOOLS: dict[str, Tool] = {tool.name: tool for tool in (
@@ -349,7 +348,7 @@ TOOLS: dict[str, Tool] = {tool.name: tool for tool in (
         "records returned, next, and done (the extraction's diagnostics)."),
         _schema({"url": {"type": "string", "description": "An http(s) URL of a PDF."}, "format": FORMAT},
                 ["url"]),
-        _output({"document": DOCUMENT, **SLICE, "done": {"type": ["object", "null"]}}), fetch_tool, opens="url"),
+        _output({"document": DOCUMENT, **SLICE, "done": {"type": ["object", "null"]}}), fetch_tool),
 )}
 
 
