@@ -943,8 +943,11 @@ RENDER_DPI = 150
 
 
 def render_png(page: Any, dpi: int = RENDER_DPI) -> bytes:
-    """The whole page (a pypdfium2 page) as an RGB PNG, for a caller who wants to OCR it. PNG is written with
-    zlib directly so rendering needs no imaging library."""
+    """The whole page (a pypdfium2 page) at ``dpi`` as a PNG, for ``extract --render``: a
+    caller who wants to OCR a page itself (siftpdf's own OCR renders its pages apart, in
+    grey). The bitmap's channels are written as they come: RGB on the white background
+    pypdfium2 fills by default (RGBA or grey for such a bitmap). PNG is written with zlib
+    directly so rendering needs no imaging library."""
     bitmap = page.render(scale=dpi / 72, rev_byteorder=True)
     try:
         width, height, stride, channels = bitmap.width, bitmap.height, bitmap.stride, bitmap.n_channels
