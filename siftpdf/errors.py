@@ -89,7 +89,8 @@ class CallerBusyError(BusyError):
 
 class CancelledError(SiftError):
     """The caller stopped the read (:class:`siftpdf.cancel.Cancel`): its extraction children are
-    killed. Only a caller that cancels sees it, so it has no place in SPEC §10's table."""
+    killed. Only a caller that cancels sees it, so docs/manual.md (EXIT STATUS) does not list it;
+    its exit status is an interrupt's, 130."""
 
     code, status, exit_code = "cancelled", 499, 130
 

@@ -1,5 +1,5 @@
-"""Page evidence (SPEC §7.1): what PDFium observed on a page, serialised so that organization
-can run again later without the PDF.
+"""Page evidence: what PDFium observed on a page, serialised so that organization can run
+again later without the PDF (its fields: ``evidence`` in siftpdf/schema/docstream.schema.json).
 
 Coordinates are PDF points in the page's user space: origin bottom-left, y grows upwards;
 rectangles are ``[x0, y0, x1, y1]``.
@@ -788,7 +788,7 @@ class _Ruler:
 
 
 def _ruling(paths: list[tuple[int, _Matrix] | None]) -> dict[str, Any]:
-    """Horizontal and vertical rules drawn by path objects (SPEC §7.1 ``rules``): thin filled
+    """Horizontal and vertical rules drawn by path objects (the evidence's ``rules``): thin filled
     or stroked shapes by their bounds (one call), other paths by their straight segments. A
     page over ``MAX_PATHS`` objects or ``MAX_SEGMENTS`` segments is a drawing: its ruling is
     skipped and said so, and the page costs no more."""

@@ -1,4 +1,4 @@
-"""OCR of a page record in the extraction child (SPEC §7.5): which pages, and which parts of
+"""OCR of a page record in the extraction child (``--ocr``): which pages, and which parts of
 them, are read, and how what was read joins the record.
 
 ``always`` reads every page; ``auto`` reads the pages with no usable text layer (``no_text``,

@@ -45,7 +45,7 @@ class ReadOptions:
     on_page: Callable[[int, int], None] | None = None
     organize: OrganizeOptions = field(default_factory=OrganizeOptions)
     render: str | None = None  # pages (a range spec) whose records also carry a PNG render
-    #: OCR of pages (SPEC §7.5): ``never``, ``auto`` (pages with no usable text layer, and
+    #: OCR of pages (``--ocr``): ``never``, ``auto`` (pages with no usable text layer, and
     #: scanned parts of pages that have one) or ``always`` (every page).
     ocr: str = "never"
 
@@ -103,7 +103,7 @@ def _plain(value: Any) -> Any:
 
 
 def _organized(records: Iterator[dict[str, Any]], options: ReadOptions) -> Iterator[dict[str, Any]]:
-    """Organization (SPEC §7) of a saved doc stream: pages that carry evidence are organized
+    """Organization of a saved doc stream: pages that carry evidence are organized
     again with these options, others pass through."""
     from .organize import organize_records
 
@@ -170,7 +170,7 @@ def _read(read: Callable[[IO[bytes]], bytes], stream: IO[bytes], name: str | Non
 def open_pdf_bytes(data: bytes, name: str | None, options: ReadOptions,
                    local: tuple[str, str] | None = None) -> Document:
     """The Document of PDF bytes: from the shared cache, or extracted (in the child unless
-    trusted) under the pool and stored. Pages are organized (SPEC §7) unless the options say
+    trusted) under the pool and stored. Pages are organized unless the options say
     not to; a render request is never served from the cache (renders are not stored)."""
     from . import shared
 

@@ -1,4 +1,4 @@
-"""Tables (SPEC §7.4) on drawn PDFs, checked as a reader sees them: the JSON rows and spans,
+"""Tables on drawn PDFs, checked as a reader sees them: the JSON rows and spans,
 the Markdown table and the text view; and the bounds that keep a hostile page cheap."""
 
 from __future__ import annotations
