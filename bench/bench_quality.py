@@ -1,4 +1,4 @@
-"""The Markdown view's quality on the field's PDF-to-Markdown benchmark (SPEC §7.3).
+"""The Markdown view's quality on the field's PDF-to-Markdown benchmark (docs/quality.md).
 
     python bench/bench_quality.py [--out docs/quality.md | --out -]
     (or: make bench-quality; make bench runs it too)

@@ -1,4 +1,4 @@
-"""The shared cache (``--cache-url``, SPEC §8.1) on a real redis-server, in one run.
+"""The shared cache (``--cache-url``) on a real redis-server, in one run.
 
     python bench/bench_redis.py        (or: make bench, which calls run())
 

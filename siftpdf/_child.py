@@ -1,6 +1,6 @@
 """The extraction child: ``python -I -m siftpdf._child``. Users never run it.
 
-Contract (SPEC §5): the PDF on stdin (optionally preceded by a JSON-encoded password line),
+Contract: the PDF on stdin (optionally preceded by a JSON-encoded password line),
 the doc stream on stdout. Limits and the audit hook are in place before the PDF is read.
 Started as ``--warm`` (``siftpdf.warm``), it imports its engine first, then reads its options
 as a JSON list on the first line of stdin (end of file there: not needed, exit 0).

@@ -35,8 +35,6 @@ class FPDF_LIBRARY_CONFIG(ctypes.Structure):  # noqa: N801 - version 2 of the co
                 ("m_pIsolate", c_void_p), ("m_v8EmbedderSlot", c_uint))
 
 
-FPDF_CLIPPATH = c_void_p  # a handle type the evidence casts to
-
 FPDF_ERR_PASSWORD = 4
 FPDF_PAGEOBJ_PATH = 2
 FPDF_PAGEOBJ_IMAGE = 3

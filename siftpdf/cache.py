@@ -1,4 +1,5 @@
-"""The shared on-disk cache (SPEC §8): per page and per document, partitioned by caller class.
+"""The shared on-disk cache: per page and per document, partitioned by caller class (README,
+The cache, the pool and single-flight).
 
 Layout under the cache dir (``SIFTPDF_CACHE_DIR``, else the platform's user cache folder:
 :func:`siftpdf.system.default_cache_dir`), two diskcache stores:
@@ -88,7 +89,7 @@ class CacheSettings:
     caller_class: str = "default"
     max_age: float = MAX_AGE
     size_limit: int = CACHE_BYTES
-    #: A shared cache server (``redis://…``, SPEC §8.1) in front of which this machine's cache
+    #: A shared cache server (``redis://…``, ``--cache-url``) in front of which this machine's cache
     #: sits; None: this machine's cache alone. Never logged as it is: see :func:`redacted`.
     url: str | None = field(default=None, repr=False)
 
@@ -282,9 +283,6 @@ class Store:
                     found.append((key, entry))
         found.sort(key=lambda item: float(item[1].get("fetched_at") or 0))
         return found
-
-    def total_size(self) -> int:
-        return sum(int(entry.get("size") or 0) for _, entry in self.entries())
 
     def evict(self, keep: str | None = None, limit: int | None = None) -> list[dict[str, Any]]:
         """Remove whole documents, oldest first, until the cap holds. ``keep`` (the document

@@ -28,7 +28,7 @@ _CODE: list[str] = []
 def code_identity() -> str:
     """The extraction code's files (size, CRC-32 of their bytes), once per process: cheaper
     than the package version (importlib.metadata) on a cache hit, and the same on every
-    machine that runs the same code, so that machines sharing a cache server (SPEC §8.1) share
+    machine that runs the same code, so that machines sharing a cache server (``--cache-url``) share
     keys (an install's modification times differ from machine to machine)."""
     if not _CODE:
         from zlib import crc32
@@ -43,7 +43,7 @@ def code_identity() -> str:
     return _CODE[0]
 
 
-# The shared cache servers siftpdf speaks to (SPEC §8.1): Redis's protocol, plain, over TLS or
+# The shared cache servers siftpdf speaks to (``--cache-url``): Redis's protocol, plain, over TLS or
 # over a local socket.
 CACHE_URL_SCHEMES = ("redis", "rediss", "unix")
 
@@ -185,15 +185,6 @@ class View:
         """The options digest remembered under ``name`` for this code (see shared.remember)."""
         entry = self._get("docs", digest_key(name))
         return entry if isinstance(entry, str) else None
-
-    def page(self, cls: str, sha: str, digest: str, page: int) -> dict[str, Any] | None:
-        raw = self._get("pages", page_key(cls, sha, digest, page))
-        if raw is None:
-            return None
-        import json
-
-        record: dict[str, Any] = json.loads(raw)
-        return record
 
     def text(self, cls: str, sha: str, digest: str) -> TextBlob | None:
         """The document's text blob (:class:`TextBlob`); None for a document cached without

@@ -1,4 +1,4 @@
-"""The caches one call uses (SPEC §8, §8.1): this machine's (diskcache: :mod:`siftpdf.cache`,
+"""The caches one call uses: this machine's (diskcache: :mod:`siftpdf.cache`,
 read on the hit path through :class:`siftpdf.cacheread.View`) and, with a cache URL, a shared
 server's behind it (Redis: :mod:`siftpdf.rediscache`). The read path (:mod:`siftpdf.shared`)
 talks to :class:`Caches` only.

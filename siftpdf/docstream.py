@@ -1,4 +1,4 @@
-"""The doc stream, format 1 (SPEC §3): a writer, a streaming reader and a Document view.
+"""The doc stream, format 1 (docs/manual.md, DOC STREAM): a writer, a streaming reader and a Document view.
 
 JSON Lines in this order: ``{"meta"}``, ``{"page"}`` records in page order, then ``{"done"}``
 (or ``{"error"}`` when the whole document failed). Readers ignore unknown keys.

@@ -1,4 +1,4 @@
-"""The Document view of a doc stream (SPEC §3) and what every reader checks of its pages:
+"""The Document view of a doc stream (docs/manual.md, DOC STREAM) and what every reader checks of its pages:
 ``meta`` at once, pages lazily, ``done`` after the last page. Kept apart from
 :mod:`siftpdf.docstream` (the format: writing, parsing, scrubbing) and light to import, with
 neither json nor re, for the console's fast path (:mod:`siftpdf.quick`)."""

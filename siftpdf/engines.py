@@ -370,21 +370,14 @@ class PypdfDoc(_TextOnlyDoc):
 
 
 class RepairedDoc(PdfiumDoc):
-    """PDFium over a copy that qpdf (through pikepdf) rebuilt: the last salvage step for files
-    whose cross-reference table or object structure neither PDFium nor pypdf can recover."""
+    """PDFium over a copy that qpdf (through pikepdf) rebuilt: the salvage step after pypdf
+    (pdfminer comes last), for files whose cross-reference table or object structure neither
+    PDFium nor pypdf can recover. ``Limits(repair=False)`` (the child's ``--no-repair``) leaves it out."""
 
     name = "repaired"
 
     def __init__(self, data: bytes, password: str | None) -> None:
         super().__init__(repair(data, password), password)
-
-
-def repair_available() -> bool:
-    try:
-        import pikepdf  # noqa: F401
-    except ImportError:
-        return False
-    return True
 
 
 def repair(data: bytes, password: str | None) -> bytes:

@@ -1,5 +1,8 @@
-"""Typed errors: raised at the core, translated once at a boundary (the command line, the MCP
-server) by :func:`typed_error` (SPEC §10)."""
+"""Typed errors: raised where the trouble is found, each with its code, HTTP-style status and
+exit status (docs/manual.md, EXIT STATUS). A library caller gets them as they are. At a
+boundary, any other exception is made one by :func:`typed_error` (the command line, the MCP
+server: ``internal`` for a bug); the HTTP server answers a SiftError in its error shapes and
+anything else as a 500 ``internal``."""
 
 from __future__ import annotations
 
@@ -86,7 +89,8 @@ class CallerBusyError(BusyError):
 
 class CancelledError(SiftError):
     """The caller stopped the read (:class:`siftpdf.cancel.Cancel`): its extraction children are
-    killed. Only a caller that cancels sees it, so it has no place in SPEC §10's table."""
+    killed. Only a caller that cancels sees it, so docs/manual.md (EXIT STATUS) does not list it;
+    its exit status is an interrupt's, 130."""
 
     code, status, exit_code = "cancelled", 499, 130
 

@@ -1,5 +1,5 @@
-"""Page evidence (SPEC §7.1): what PDFium observed on a page, serialised so that organization
-can run again later without the PDF.
+"""Page evidence: what PDFium observed on a page, serialised so that organization can run
+again later without the PDF (its fields: ``evidence`` in siftpdf/schema/docstream.schema.json).
 
 Coordinates are PDF points in the page's user space: origin bottom-left, y grows upwards;
 rectangles are ``[x0, y0, x1, y1]``.
@@ -787,7 +787,7 @@ class _Ruler:
 
 
 def _ruling(paths: list[tuple[int, _Matrix] | None]) -> dict[str, Any]:
-    """Horizontal and vertical rules drawn by path objects (SPEC §7.1 ``rules``): thin filled
+    """Horizontal and vertical rules drawn by path objects (the evidence's ``rules``): thin filled
     or stroked shapes by their bounds (one call), other paths by their straight segments. A
     page over ``MAX_PATHS`` objects or ``MAX_SEGMENTS`` segments is a drawing: its ruling is
     skipped and said so, and the page costs no more."""
@@ -942,8 +942,11 @@ RENDER_DPI = 150
 
 
 def render_png(page: Any, dpi: int = RENDER_DPI) -> bytes:
-    """The whole page (a pypdfium2 page) as an RGB PNG, for a caller who wants to OCR it. PNG is written with
-    zlib directly so rendering needs no imaging library."""
+    """The whole page (a pypdfium2 page) at ``dpi`` as a PNG, for ``extract --render``: a
+    caller who wants to OCR a page itself (siftpdf's own OCR renders its pages apart, in
+    grey). The bitmap's channels are written as they come: RGB on the white background
+    pypdfium2 fills by default (RGBA or grey for such a bitmap). PNG is written with zlib
+    directly so rendering needs no imaging library."""
     bitmap = page.render(scale=dpi / 72, rev_byteorder=True)
     try:
         width, height, stride, channels = bitmap.width, bitmap.height, bitmap.stride, bitmap.n_channels

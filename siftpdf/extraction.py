@@ -1,4 +1,4 @@
-"""Extraction proper: PDF bytes in, doc-stream records out (SPEC §3, §5).
+"""Extraction proper: PDF bytes in, doc-stream records out (docs/manual.md, DOC STREAM).
 
 This runs inside the extraction child (``siftpdf._child``) or, for trusted input, in-process.
 It loads the engines lazily so the parent never imports native PDF code by accident.
@@ -31,14 +31,14 @@ class ExtractOptions(NamedTuple):
     chunk: int = CHUNK_PAGES
     first_page: int = 1
     outline: bool = True
-    evidence: bool = False  # page evidence (SPEC §7.1) for organization or output
+    evidence: bool = False  # page evidence for organization or output
     image_mode: str = "none"  # "embedded": evidence carries image bytes
     render: str | None = None  # a page range whose pages also come back as PNG (base64)
     repair: bool = True
     #: Pages (a range spec) the document's engine is not to touch: it crashed the process on
     #: them, so the salvage chain reads them (text only) or they are marked failed.
     salvage: str | None = None
-    ocr: str = "never"  # never | auto (pages without a usable text layer) | always (SPEC §7.5)
+    ocr: str = "never"  # never | auto (pages without a usable text layer) | always (--ocr)
 
 
 def shard_of(page: int, shards: int, chunk: int) -> int:

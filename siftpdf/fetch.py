@@ -1,4 +1,4 @@
-"""Download a URL for extraction (SPEC §9): streamed, size- and time-limited, address-checked.
+"""Download a URL for extraction (README, Fetch): streamed, size- and time-limited, address-checked.
 
 Only ``http`` and ``https``. Every hop of a redirect chain is checked before it is requested,
 and the connection itself is made to an address that was checked (the host is resolved once,

@@ -1,4 +1,4 @@
-"""Headings and their levels (SPEC §7.2): which lines are headings, and how deep each is.
+"""Headings and their levels: which lines are headings, and how deep each is.
 
 A line is a heading candidate on its own look (``layout.start_kind``: larger than the body,
 bold throughout, a numbered line in capitals). Here the page and the document decide:

@@ -1,4 +1,4 @@
-"""Page layout from evidence (SPEC §7.2): segments, columns, reading order, blocks.
+"""Page layout from evidence: segments, columns, reading order, blocks.
 
 Pure functions over the evidence dicts of ``siftpdf.evidence``: no PDF needed, so a saved
 evidence stream can be organized again with other settings. Coordinates are PDF points,

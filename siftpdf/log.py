@@ -1,5 +1,5 @@
 """``--verbose`` log lines on stderr. For a ``restricted`` caller a line carries the outcome only:
-no host, URL, title, path or text (SPEC §8)."""
+no host, URL, title, path or text (docs/manual.md, SERVICE: Callers)."""
 
 from __future__ import annotations
 

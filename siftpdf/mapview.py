@@ -1,4 +1,4 @@
-"""The map of a document (SPEC §4): what is in it, and where to read next."""
+"""The map of a document (``siftpdf map``): what is in it, and where to read next."""
 
 from __future__ import annotations
 

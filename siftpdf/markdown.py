@@ -1,4 +1,4 @@
-"""The Markdown view (SPEC §7.3): organized blocks as CommonMark + GFM, page-marked.
+"""The Markdown view (docs/manual.md, MARKDOWN VIEW): organized blocks as CommonMark + GFM, page-marked.
 
 Pure functions over doc-stream page records. The Markdown has the words of the text view
 (:mod:`siftpdf.textview`), word for word: markup is added around them, and any character that
@@ -134,7 +134,7 @@ def _span(cell: dict[str, Any], key: str) -> int:
 
 
 def table(block: dict[str, Any]) -> str:
-    """A ``table`` block (SPEC §7.4: ``rows`` of ``{"text", "colspan", "rowspan"}`` cells,
+    """A ``table`` block (``rows`` of ``{"text", "colspan", "rowspan"}`` cells,
     ``header_rows``): a pipe table when every cell is one plain span and at most one row is a
     header, else an HTML table with its spans."""
     rows = [[c for c in row if isinstance(c, dict)] for row in block.get("rows") or [] if isinstance(row, list)]

@@ -4,8 +4,9 @@ the official SDK (``mcp``, the ``siftpdf[mcp]`` extra).
 Each call runs in a worker thread of its own (a slow extraction never holds up another call;
 the machine-wide pool still allows two children, and its line applies). A call the client
 cancels kills its extraction child at once (:class:`siftpdf.cancel.Cancel`). Whatever goes
-wrong is a tool error (``isError``) carrying the code, message and hint of SPEC §10, as text
-and as an ``{"error": {...}}`` record, never a crash of the server.
+wrong is a tool error (``isError``) carrying the code, message and hint of an error record
+(docs/manual.md, EXIT STATUS), as text and as an ``{"error": {...}}`` record, never a crash of
+the server.
 """
 
 from __future__ import annotations

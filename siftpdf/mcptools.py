@@ -1,6 +1,6 @@
 """What the tools of ``siftpdf mcp`` answer, as plain functions over the library: a tool's
 name and arguments in, an :class:`Answer` out (the text view for the model, the records for a
-program), or a typed error (SPEC §10). No MCP SDK here; :mod:`siftpdf.mcpserver` puts these
+program), or a typed error (docs/manual.md, EXIT STATUS). No MCP SDK here; :mod:`siftpdf.mcpserver` puts these
 on the protocol, as :mod:`siftpdf.service` is put on HTTP routes.
 
 Each tool reads as the command of its name does: one reading path (cache first, the pool,
@@ -257,7 +257,7 @@ FORMAT = {"type": "string", "enum": ["text", "markdown"], "default": "text", "de
     "text: page-marked text; markdown: page-marked CommonMark (headings, lists, GFM tables).")}
 RANGE_HELP = "a-b, a, a- (to the end) or a comma list of them; 1-based, inclusive; e.g. \"41-60\" or \"3,7,12-\""
 OBJECT = {"type": "object"}
-DOCUMENT = {"type": "object", "description": "The document's meta record (SPEC §3) without its outline."}
+DOCUMENT = {"type": "object", "description": "The document's meta record (the doc stream's first) without its outline."}
 PAGE_RECORDS = {"type": "array", "items": {"type": "object", "properties": {
     "page": {"type": "integer"}, "status": {"type": "string"}, "text": {"type": "string"},
     "error": {"type": "string"}}, "required": ["page", "status"]}}
@@ -282,7 +282,6 @@ class Tool:
     input_schema: dict[str, Any]
     output_schema: dict[str, Any]
     run: Callable[[Call, dict[str, Any]], Answer]
-    opens: str = "source"  # the argument naming what is read
 
 
 TOOLS: dict[str, Tool] = {tool.name: tool for tool in (
@@ -350,7 +349,7 @@ TOOLS: dict[str, Tool] = {tool.name: tool for tool in (
         "records returned, next, and done (the extraction's diagnostics)."),
         _schema({"url": {"type": "string", "description": "An http(s) URL of a PDF."}, "format": FORMAT},
                 ["url"]),
-        _output({"document": DOCUMENT, **SLICE, "done": {"type": ["object", "null"]}}), fetch_tool, opens="url"),
+        _output({"document": DOCUMENT, **SLICE, "done": {"type": ["object", "null"]}}), fetch_tool),
 )}
 
 

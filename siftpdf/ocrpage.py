@@ -1,4 +1,4 @@
-"""OCR of a page record in the extraction child (SPEC §7.5): which pages, and which parts of
+"""OCR of a page record in the extraction child (``--ocr``): which pages, and which parts of
 them, are read, and how what was read joins the record.
 
 ``always`` reads every page; ``auto`` reads the pages with no usable text layer (``no_text``,
@@ -12,8 +12,7 @@ as it was, with ``ocr_error``, and is counted.
 
 from __future__ import annotations
 
-from contextlib import AbstractContextManager
-from typing import Any, Protocol
+from typing import Any
 
 AUTO_STATUSES = ("no_text", "garbled")
 # In auto mode, an image of a text page is read when it covers this share of the page and no
@@ -25,10 +24,6 @@ MAX_REGIONS = 4
 MIN_CONFIDENCE = 0.3
 
 Box = tuple[float, float, float, float]  # [x0, y0, x1, y1], points
-
-
-class Renders(Protocol):
-    def rendered(self, index: int) -> AbstractContextManager[Any]: ...
 
 
 def recognize(doc: Any, record: dict[str, Any], mode: str) -> dict[str, Any]:

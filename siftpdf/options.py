@@ -54,7 +54,7 @@ class ReadOptions:
     on_page: Callable[[int, int], None] | None = None
     organize: OrganizeOptions = field(default_factory=OrganizeOptions)
     render: str | None = None  # pages (a range spec) whose records also carry a PNG render
-    #: OCR of pages (SPEC §7.5): ``never``, ``auto`` (pages with no usable text layer, and
+    #: OCR of pages (``--ocr``): ``never``, ``auto`` (pages with no usable text layer, and
     #: scanned parts of pages that have one) or ``always`` (every page).
     ocr: str = "never"
 

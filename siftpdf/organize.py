@@ -1,4 +1,4 @@
-"""Organization (SPEC §7.2): the article, not the page.
+"""Organization: the article, not the page (README, The article, not the page).
 
 ``organize_records`` is a streaming transform over doc-stream records whose pages carry
 evidence: it holds a bounded window of pages (furniture is decided by repetition over the
@@ -103,7 +103,7 @@ def _expected_pages(meta: dict[str, Any]) -> int:
 
 
 # Evidence is whatever the engine saw in a hostile file: no page's content may end the document
-# (SPEC §5), so each per-page step is guarded and a page it fails on keeps its raw text.
+# (README, Safety), so each per-page step is guarded and a page it fails on keeps its raw text.
 _PAGE_FAULTS = (Exception, RecursionError)
 ERROR_CHARS = 300
 
@@ -235,7 +235,7 @@ class _Stream:
         return self._evidence_out(record, raw)
 
     def _fallback(self, page: _Page) -> dict[str, Any]:
-        """A page whose organization failed: its raw text, and why (SPEC §5)."""
+        """A page whose organization failed: its raw text, and why (``organize_error``)."""
         self.fallbacks += 1
         record = self._finish_raw(page.record)
         record["organize_error"] = page.error

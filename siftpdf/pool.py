@@ -41,7 +41,7 @@ from .errors import BusyError, CallerBusyError
 if TYPE_CHECKING:
     from .cancel import Cancel
 
-__all__ = ["SLOTS", "WAITING", "MAX_WAIT", "QUEUE", "CALLER_BUSY", "Pool", "flight", "flight_lock", "take_caller"]
+__all__ = ["SLOTS", "WAITING", "MAX_WAIT", "QUEUE", "CALLER_BUSY", "Pool", "flight_lock", "take_caller"]
 
 WAITING = 4  # places a job without a wait of its own may join at (the service's line)
 MAX_WAIT = 20.0  # and how long it waits
@@ -132,10 +132,6 @@ class Job:
     def __init__(self, pool: Pool, slots: list[FileLock]) -> None:
         self._pool = pool
         self._slots = slots
-
-    @property
-    def workers(self) -> int:
-        return len(self._slots)
 
     def add_slot(self) -> bool:
         """A second child, only if a slot is free right now and no job waits for one: never
@@ -391,19 +387,6 @@ def _locked_inodes() -> set[int] | None:
                 inodes.add(int(parts[2]))
                 break
     return inodes
-
-
-@contextmanager
-def flight(cache_dir: Path, key: str, timeout: float) -> Iterator[FileLock]:
-    """Single-flight: one process at a time does the work named by ``key``; the others wait
-    here and then find the result in the cache. Waiting longer than ``timeout`` is busy."""
-    lock = flight_lock(cache_dir, key)
-    if not lock.acquire(timeout):
-        raise BusyError("pdf workers busy (waiting for the same document)")
-    try:
-        yield lock
-    finally:
-        lock.release()
 
 
 def flight_lock(cache_dir: Path, key: str) -> FileLock:

@@ -1,4 +1,4 @@
-"""The shared cache on a Redis server (SPEC §8.1), through redis-py: what every siftpdf process
+"""The shared cache on a Redis server (docs/manual.md, SIFTPDF_CACHE_URL), through redis-py: what every siftpdf process
 on every machine that names the same server (``--cache-url``) shares.
 
 Keys (the caller class is the prefix of everything a class reads, so a server's ACLs can keep

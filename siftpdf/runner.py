@@ -375,7 +375,7 @@ def run_child(data: bytes, password: str | None = None, limits: Limits | None = 
               render: str | None = None, meanwhile: Callable[[], None] | None = None,
               ocr: str = "never", cancel: Cancel | None = None) -> Iterator[dict[str, Any]]:
     """Extract ``data`` in child processes; yield meta, pages in order, then a merged done.
-    With ``evidence`` each page record carries its evidence (SPEC §7.1).
+    With ``evidence`` each page record carries its evidence.
 
     With ``slots``, every child beyond the first needs a slot granted at once; when none is
     free, one child extracts every page. ``meanwhile`` is called once the first child is

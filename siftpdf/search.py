@@ -1,4 +1,4 @@
-"""grep over a document's pages with RE2: linear time whatever the pattern (SPEC §4)."""
+"""grep over a document's pages with RE2: linear time whatever the pattern."""
 
 from __future__ import annotations
 

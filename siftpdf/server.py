@@ -1,4 +1,4 @@
-"""The HTTP face (SPEC §11): sift's ``/v1/fetch`` and Firecrawl-compatible ``/v2/scrape`` over
+"""The HTTP face (docs/manual.md, SERVICE): sift's ``/v1/fetch`` and Firecrawl-compatible ``/v2/scrape`` over
 :mod:`siftpdf.service`, with bearer-token callers, Prometheus metrics and ``/healthz``.
 
 Extraction blocks, so every request that may read a document runs in the thread pool, never

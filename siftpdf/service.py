@@ -1,4 +1,4 @@
-"""What the HTTP service answers (SPEC §11), as plain functions over the library: a URL in,
+"""What the HTTP service answers (docs/manual.md, SERVICE), as plain functions over the library: a URL in,
 a JSON-ready dict out. No web framework here; :mod:`siftpdf.server` puts these on routes.
 
 ``clean`` is the seed's table of what a caller gets back: the whole page-marked text when it
@@ -62,7 +62,7 @@ def parse_query(pages: str | None, grep: str | None) -> tuple[PageRange | None, 
 def clean(url: str, options: ReadOptions, cap: int, pages: str | None = None,
           grep: str | None = None, markdown: bool = False) -> Answer:
     """Clean mode of ``/v1/fetch`` (and the markdown of ``/v2/scrape``): the text view, or
-    with ``markdown`` the Markdown view (SPEC §7.3). grep's lines are lines either way."""
+    with ``markdown`` the Markdown view (docs/manual.md, MARKDOWN VIEW). grep's lines are lines either way."""
     wanted, regex = parse_query(pages, grep)
     if wanted is not None:
         first, last = wanted.bounds()

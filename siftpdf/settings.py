@@ -1,5 +1,5 @@
 """Known ``--set key=value`` settings: one registry that the CLI completes and documents, and
-the organization settings they build (SPEC §7): one frozen value with a stable digest, so
+the organization settings they build: one frozen value with a stable digest, so
 organized pages can be cached per settings.
 
 A feature that reads a setting adds its key to :data:`KNOWN_SETTINGS`, with one line of help.

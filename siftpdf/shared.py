@@ -1,4 +1,5 @@
-"""Reading a PDF or URL through the shared cache, the pool and single-flight (SPEC §8, §9).
+"""Reading a PDF or URL through the shared cache, the pool and single-flight (README, The
+cache, the pool and single-flight).
 
 The order of every read:
 
@@ -71,7 +72,7 @@ def report_pages(records: Iterator[dict[str, Any]],
 
 def extract(data: bytes, options: ReadOptions) -> Generator[dict[str, Any], None, None]:
     """Extract PDF bytes: in the child under the pool, or in this process when trusted; then
-    organize the pages (SPEC §7), so the cache stores them organized, per options digest."""
+    organize the pages, so the cache stores them organized, per options digest."""
     records = _extract(data, options)
     if options.on_page is not None:
         records = report_pages(records, options.on_page)
@@ -81,7 +82,7 @@ def extract(data: bytes, options: ReadOptions) -> Generator[dict[str, Any], None
 
 
 def _organized(records: Iterator[dict[str, Any]], options: ReadOptions) -> Generator[dict[str, Any], None, None]:
-    """The records organized (SPEC §7). The organizer is imported once the first record (the
+    """The records organized. The organizer is imported once the first record (the
     meta) is in, so the child starts without waiting for it (and :func:`_load_organizer` has
     imported it while the child started)."""
     try:

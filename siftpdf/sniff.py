@@ -1,4 +1,4 @@
-"""Kind detection by content (SPEC §2, §4): never by file name."""
+"""Kind detection by content (docs/manual.md, DESCRIPTION): never by file name."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ import stat
 import sys
 from collections.abc import Callable, Iterator
 from fnmatch import fnmatchcase
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, Any
 
 from .defaults import MAX_PDF_BYTES
 from .docstream import Document, read_records, require_text, with_source
@@ -15,13 +15,9 @@ from .errors import TooLargeError, UnreadableError, UsageError
 from .options import ReadOptions
 from .sniff import SNIFF_BYTES, Sniffed, sniff_bytes
 
-if TYPE_CHECKING:
-    pass
-
-
 
 def _organized(records: Iterator[dict[str, Any]], options: ReadOptions) -> Iterator[dict[str, Any]]:
-    """Organization (SPEC §7) of a saved doc stream: pages that carry evidence are organized
+    """Organization of a saved doc stream: pages that carry evidence are organized
     again with these options, others pass through."""
     from .organize import organize_records
 
@@ -88,7 +84,7 @@ def _read(read: Callable[[IO[bytes]], bytes], stream: IO[bytes], name: str | Non
 def open_pdf_bytes(data: bytes, name: str | None, options: ReadOptions,
                    local: tuple[str, str] | None = None) -> Document:
     """The Document of PDF bytes: from the shared cache, or extracted (in the child unless
-    trusted) under the pool and stored. Pages are organized (SPEC §7) unless the options say
+    trusted) under the pool and stored. Pages are organized unless the options say
     not to; a render request is never served from the cache (renders are not stored)."""
     from . import shared
 

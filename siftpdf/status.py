@@ -15,8 +15,10 @@ from typing import Any
 
 from .options import Limits
 
-ROLES = {"pdfium": "default engine", "pypdf": "fallback for what PDFium cannot open",
-         "pdfplumber": "layout analysis and tables", "ocr": "OCR of scanned pages (--ocr)"}
+# Layout and tables are siftpdf's own work on PDFium's evidence; pypdf and pdfplumber only salvage.
+ROLES = {"pdfium": "default engine", "pypdf": "salvage: documents and pages PDFium cannot read",
+         "pdfplumber": "last salvage step (pdfminer.six), after pypdf and a qpdf repair",
+         "ocr": "OCR of scanned pages (--ocr)"}
 
 
 def cache_dir(explicit: str | os.PathLike[str] | None = None) -> Path:

@@ -29,7 +29,7 @@ class PlatformError(ImportError):
 
 def refuse_non_posix() -> NoReturn:
     """End here, before anything imports fcntl or resource: the siftpdf command with one line
-    and exit 2 (SPEC §10: no traceback), a program importing the library with
+    and exit 2 (never a traceback: docs/manual.md, EXIT STATUS), a program importing the library with
     :class:`PlatformError`."""
     if _is_console():
         sys.stderr.write(f"siftpdf: {POSIX_ONLY}\n")

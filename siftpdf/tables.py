@@ -1,4 +1,4 @@
-"""Tables (SPEC §7.4): cells, rows and spans from a page's ruling and its text alignment.
+"""Tables (``table`` blocks): cells, rows and spans from a page's ruling and its text alignment.
 
 Pure over the evidence's ``rules`` and the page's segments (``layout.Item``), like the rest of
 organization. Three kinds of table are found, in this order:

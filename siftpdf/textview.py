@@ -1,4 +1,4 @@
-"""The text view: page-marked text an agent can cite (SPEC §3)."""
+"""The text view: page-marked text an agent can cite (docs/manual.md, DOC STREAM)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     PageRenderer = Callable[[dict[str, Any], bool], str]
-TABLE_CELL_SEPARATOR = " | "  # how the text view joins a table row's cells (SPEC §7.4)
+TABLE_CELL_SEPARATOR = " | "  # how the text view joins a table row's cells
 
 _NOTES = {
     "no_text": "[no text layer on this page: scanned? render it and OCR]",
@@ -44,7 +44,7 @@ def render_page(record: dict[str, Any], first: bool) -> str:
 
 
 def page_renderer(output: str) -> PageRenderer:
-    """``render_page`` of the view named ``output``: ``markdown`` (SPEC §7.3) or the text view."""
+    """``render_page`` of the view named ``output``: ``markdown`` (docs/manual.md, MARKDOWN VIEW) or the text view."""
     if output == "markdown":
         from .markdown import render_page as markdown_page
 

@@ -8,6 +8,11 @@ requires a contracted ending: exit 0, 3, 4 or 7, no traceback, within the time l
 exit 0, a doc stream that starts with meta and ends with done. A failure is shrunk to a minimal
 recipe and appended to tests/fuzz_regressions.json, which tests/test_fuzz.py replays through the
 parent on every test run. No binary is stored: a recipe plus the seed generator rebuild it.
+
+Each case's ``found`` is what broke ("crash", "hang", "traceback", "bad stream"), or "curated"
+for a mutant kept by hand for the recovery path it takes (repair pass, pypdf, a page that fails
+alone); those also keep ``expect``, the pages' statuses (or the error's code) when kept, and the
+replay requires every page read then to be read still.
 """
 
 from __future__ import annotations

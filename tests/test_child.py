@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -52,7 +53,7 @@ def test_password_reaches_child_on_stdin_only(fixtures: Path, tmp_path: Path, mo
         list(run_child(data, "secret"))
     seen = (tmp_path / "seen.json").read_text()
     assert "secret" not in seen
-    assert '"env": {}' in seen or '"env": {"LC_CTYPE"' in seen
+    assert set(json.loads(seen)["env"]) <= {"LC_CTYPE"}  # empty; Python may coerce the C locale
 
 
 def test_owner_password_only_reads_normally(fixtures: Path) -> None:
@@ -137,7 +138,8 @@ def _alive(pid: int) -> bool:
 
 
 def test_deadline_kills_the_whole_process_group(tmp_path: Path, monkeypatch, fixtures: Path) -> None:
-    """A child that hangs (and starts a grandchild that hangs) is killed at the deadline."""
+    """A child that hangs (and starts a grandchild that hangs) is killed at the deadline: both
+    sleep 60 s, so a timeout naming the 1 s deadline, and both gone, is the deadline's doing."""
     pids = tmp_path / "pids"
     sleeper = tmp_path / "sleeper.py"
     sleeper.write_text(textwrap.dedent(f"""
@@ -147,14 +149,12 @@ def test_deadline_kills_the_whole_process_group(tmp_path: Path, monkeypatch, fix
         time.sleep(60)
     """))
     monkeypatch.setattr(runner, "child_argv", lambda: [sys.executable, str(sleeper)])
-    started = time.monotonic()
     with pytest.raises(TimedOutError) as info:
         list(run_child((fixtures / "three_page.pdf").read_bytes(), limits=Limits(deadline=1)))
-    assert time.monotonic() - started < 2.0
-    assert info.value.exit_code == 6 and "timed out" in info.value.message
+    assert info.value.exit_code == 6 and info.value.message == "pdf extraction timed out after 1 s"
     child_pid, grandchild_pid = map(int, pids.read_text().split())
     assert not _alive(child_pid)
-    deadline = time.monotonic() + 2
+    deadline = time.monotonic() + 30  # only a bound for a hang: the kill is already sent
     while _alive(grandchild_pid) and time.monotonic() < deadline:  # orphan reaped by init
         time.sleep(0.05)
     assert not _alive(grandchild_pid)
@@ -164,11 +164,10 @@ def test_cli_timeout_exit_code(tmp_path: Path, monkeypatch, fixtures: Path, run_
     sleeper = tmp_path / "sleeper.py"
     sleeper.write_text("import time; time.sleep(60)\n")
     monkeypatch.setattr(runner, "child_argv", lambda: [sys.executable, str(sleeper)])
-    started = time.monotonic()
     result = run_cli("pages", "1", "--deadline", "1", str(fixtures / "three_page.pdf"))
-    assert time.monotonic() - started < 2.0
-    assert result.exit_code == 6
-    assert "timed out" in result.stderr and "Traceback" not in result.stderr
+    assert result.exit_code == 6  # the child sleeps 60 s: only the deadline ends it
+    assert result.stderr.startswith("siftpdf: pdf extraction timed out after 1 s\n")
+    assert "Traceback" not in result.stderr
 
 
 def test_stdout_cap_is_too_large(fixtures: Path) -> None:
@@ -294,7 +293,7 @@ def test_a_childs_lines_are_read_ahead_of_the_parent_within_a_bound(monkeypatch)
     writer = os.fdopen(write_end, "wb")
     writer.write(line * 50 + b"cut")  # 5,000 bytes and a last line without its newline
     writer.close()
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 30  # a bound for a hang only
     while ahead.held < 1000 and time.monotonic() < deadline:
         time.sleep(0.01)
     time.sleep(0.1)

@@ -1,4 +1,4 @@
-"""Every failure ends as SPEC §10 says: one line 'siftpdf: message' (and 'hint: ...') on stderr,
+"""Every failure ends as docs/manual.md (EXIT STATUS) says: one line 'siftpdf: message' (and 'hint: ...') on stderr,
 the exit code of its kind, an {"error"} record on stdout with --json; never a traceback."""
 
 from __future__ import annotations

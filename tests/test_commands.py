@@ -6,7 +6,6 @@ import json
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -109,12 +108,13 @@ def test_grep_pattern_limits(fixtures: Path, run_cli) -> None:
     assert result.exit_code == 2 and "bad pattern" in result.stderr
 
 
-def test_grep_is_linear_time(tmp_path: Path, run_cli) -> None:
-    doc = stream_file(tmp_path, ["a" * (1 << 20)])
-    started = time.monotonic()
-    result = run_cli("grep", "(a+)+$", str(doc))
-    assert time.monotonic() - started < 1.0
-    assert result.exit_code == 0
+def test_grep_is_linear_time(tmp_path: Path) -> None:
+    """Page 2 makes a backtracking engine take exponential time ((a+)+$ failing at the '!'):
+    grep answers anyway. A hang is the failure, caught by a generous timeout, not a timing."""
+    doc = stream_file(tmp_path, ["a" * (1 << 20), "a" * (1 << 20) + "!"])
+    result = run_siftpdf("grep", "(a+)+$", str(doc), timeout=120)
+    assert result.returncode == 0
+    assert result.stdout.startswith(b"p. 1: aaa") and b"p. 2" not in result.stdout
     assert len(result.stdout) < 1000  # a window around the match, not the megabyte
 
 

@@ -1,5 +1,5 @@
 """The stretches of characters each text object drew (``evidence._spans``) come out as the
-plain galloping search finds them, whichever shortcut finds them (SPEC §7.1 runs)."""
+plain galloping search finds them, whichever shortcut finds them (the evidence's runs)."""
 
 from __future__ import annotations
 

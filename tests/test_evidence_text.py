@@ -1,5 +1,5 @@
 """The page text's cleaning and readability tests, and the word gaps of a run, give what
-their plain definitions give (SPEC §7.1): the shortcuts that make them cheap change nothing."""
+their plain definitions give: the shortcuts that make them cheap change nothing."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The Markdown view (SPEC §7.3): organized blocks as CommonMark + GFM, with the words of the
+"""The Markdown view (docs/manual.md, MARKDOWN VIEW): organized blocks as CommonMark + GFM, with the words of the
 text view. Every Markdown here is read back by a real parser (tests/markdown_words.py)."""
 
 from __future__ import annotations

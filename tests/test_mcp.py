@@ -29,7 +29,7 @@ from mcp.shared.exceptions import MCPError  # noqa: E402
 from mcp_types import CallToolResult  # noqa: E402
 
 TOOLS = {"map", "pages", "grep", "digest", "sniff", "fetch"}
-# The command line's exit status of each error code (SPEC §10).
+# The command line's exit status of each error code (docs/manual.md, EXIT STATUS).
 EXIT_CODES = {2: "usage", 3: "encrypted", 4: "unreadable", 5: "no_text", 6: "timeout", 7: "too_large", 8: "fetch",
               75: "busy"}
 
@@ -342,7 +342,7 @@ def test_a_cancelled_call_kills_its_child_and_a_slow_one_blocks_no_other(papers:
 # --- the same code as the command line, for every kind of error ------------------------------
 
 def _cli_code(args: list[str], cwd: Path, env: dict[str, str] | None = None) -> str:
-    """The error code `siftpdf ARGS…` run in ``cwd`` ends with (by its exit status, SPEC §10)."""
+    """The error code `siftpdf ARGS…` run in ``cwd`` ends with (by its exit status: docs/manual.md, EXIT STATUS)."""
     result = subprocess.run([sys.executable, "-m", "siftpdf", *args], capture_output=True, timeout=120, cwd=cwd,
                             env={**os.environ, **(env or {})})
     assert result.returncode in EXIT_CODES, (args, result.returncode, result.stderr)

@@ -1,4 +1,4 @@
-"""Nothing in one page's content, and no failed step or killed child, costs a document (SPEC §5).
+"""Nothing in one page's content, and no failed step or killed child, costs a document (README, Safety).
 
 Each test runs the real extraction child on a generated file; faults are real: a child that
 aborts on a page, that hangs, that stops in the middle of a line (tests/seams)."""

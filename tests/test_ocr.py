@@ -1,4 +1,4 @@
-"""OCR through the commands (SPEC §7.5): ``--ocr never|auto|always`` on generated scans, read
+"""OCR through the commands: ``--ocr never|auto|always`` on generated scans, read
 by the real extraction child, cached under its own key, and the errors a user meets.
 
 The scans come from tests/make_scans.py (corpus pages rendered, turned and grained into

@@ -1,4 +1,4 @@
-"""Organization fuzzed over generated evidence (SPEC §7.2): it never fails on a page, never
+"""Organization fuzzed over generated evidence: it never fails on a page, never
 loses a word, and costs time in proportion to what it is given.
 
 The evidence is made the way ``siftpdf.evidence`` makes it (lines top down, runs left to right)

@@ -79,7 +79,7 @@ def test_saved_evidence_reorganized_through_real_pipes(fixtures):
     assert page["furniture"] and "Journal of Synthetic Results" not in page["text"]
 
 
-# --- a page whose organization fails falls back to its raw text (SPEC §5) --------------------
+# --- a page whose organization fails falls back to its raw text ---------------------------
 
 def _fault_on_page_3(monkeypatch, step: str, exc: BaseException) -> None:
     """Make one step of organization fail for page 3 only."""

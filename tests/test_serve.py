@@ -57,8 +57,8 @@ class Serve:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         return httpx.post(self.base + path, json=body, headers=headers, timeout=timeout)
 
-    def fetch(self, body: dict[str, Any], token: str | None = None) -> httpx.Response:
-        return self.post("/v1/fetch", body, token)
+    def fetch(self, body: dict[str, Any], token: str | None = None, timeout: float = 120) -> httpx.Response:
+        return self.post("/v1/fetch", body, token, timeout)
 
     def output(self) -> str:
         return self.log_path.read_text()
@@ -181,13 +181,11 @@ def test_grep_within_pages_and_bad_patterns(upstream: Running, serve: Any, three
     assert "p. 2: The phrase here is beta crimson harbor." in body["content"]
     assert body["pdf"]["grep_hits"] == 1
     body = server.fetch({"url": url, "grep": "the phrase", "pages": "3"}).json()
-    assert body["pdf"]["grep_hits"] == 1 and body["content"].startswith("p. 3-") or "p. 3:" in body["content"]
+    assert body["pdf"]["grep_hits"] == 1 and "p. 3: The phrase here is gamma velvet mountain." in body["content"]
     assert "p. 1" not in body["content"] and "p. 2" not in body["content"]
     _error(server.fetch({"url": url, "grep": "a" * 201}), 400, "usage")
     _error(server.fetch({"url": url, "grep": "(unclosed"}), 400, "usage")
-    started = time.monotonic()
     assert server.fetch({"url": url, "grep": "(a+)+$"}).status_code == 200
-    assert time.monotonic() - started < 10
 
 
 # -- 6, 7: failures -------------------------------------------------------------------------------
@@ -201,8 +199,10 @@ def test_scanned_encrypted_truncated(upstream: Running, serve: Any, fixtures: Pa
     # A slice of a scan is the same error, not pages of placeholders (as `siftpdf pages 1` says).
     _error(server.fetch({"url": upstream.server.url("/scanned.pdf"), "pages": "1"}), 422, "no_text")
     _error(server.fetch({"url": upstream.server.url("/encrypted_user.pdf")}), 422, "encrypted")
+    # A truncated file is repaired: the page that survived is read, the lost ones are empty.
     response = server.fetch({"url": upstream.server.url("/truncated.pdf")})
-    assert response.status_code in (200, 422), response.text
+    assert response.status_code == 200, response.text
+    assert "alpha quantum lighthouse" in response.json()["content"]
     response = server.post("/v2/scrape", {"url": upstream.server.url("/scanned.pdf"), "formats": ["markdown"]})
     assert response.status_code == 422
     assert response.json() == {"success": False, "error": "no text layer (scanned PDF?)", "code": "no_text",
@@ -212,10 +212,9 @@ def test_scanned_encrypted_truncated(upstream: Running, serve: Any, fixtures: Pa
 def test_deadline_kills_the_child(upstream: Running, serve: Any, three: bytes) -> None:
     server = serve("--no-auth", "--deadline", "1", env={"SIFTPDF_TEST_CHILD_SLEEP": "30"})
     upstream.server.routes["/doc.pdf"] = Route(three)
-    started = time.monotonic()
+    # The child sleeps 30 s: a timeout naming the 1 s deadline can only come from the deadline.
     body = _error(server.fetch({"url": upstream.server.url("/doc.pdf")}), 422, "timeout")
-    assert "timed out" in body["message"]
-    assert time.monotonic() - started < 8  # 1 s deadline (2 s on an idle machine); slack for a loaded one
+    assert body["message"] == "pdf extraction timed out after 1 s"
     assert server.children() == []
 
 
@@ -268,9 +267,10 @@ def test_second_concurrent_request_of_a_caller_gets_429(upstream: Running, serve
         lambda: server.fetch({"url": upstream.server.url("/d1.pdf")}, token="alice"),
         lambda: server.fetch({"url": upstream.server.url("/d2.pdf")}, token="bob"),
     ])
-    assert [r.status_code for r in results] == [200, 429, 200], [r.text for r in results]
-    assert results[1].headers["retry-after"] == "10"
-    assert results[1].json()["error"]["code"] == "busy"
+    alice = sorted(results[:2], key=lambda r: r.status_code)  # whichever of alice's came second
+    assert [r.status_code for r in (*alice, results[2])] == [200, 429, 200], [r.text for r in results]
+    assert alice[1].headers["retry-after"] == "10"
+    assert alice[1].json()["error"]["code"] == "busy"
 
 
 def test_two_requests_for_one_url_make_one_get_and_one_child(upstream: Running, serve: Any, three: bytes,
@@ -554,16 +554,15 @@ def test_tokens_file_json_and_toml(tmp_path: Path) -> None:
 def test_schemathesis_finds_no_server_error_and_no_schema_break(upstream: Running, serve: Any, three: bytes,
                                                                  tmp_path: Path) -> None:
     """Bounded: a few examples per operation, one worker, a fixed seed."""
-    cli = Path(sys.executable).with_name("schemathesis")
-    if not cli.exists():
-        pytest.skip("schemathesis is not installed (dev extra)")
+    # Its console script's entry point, run by this Python (the dev extra has it; no skip).
+    cli = [sys.executable, "-c", "import sys; from schemathesis.cli import schemathesis; sys.exit(schemathesis())"]
     server = serve("--no-auth")
     upstream.server.routes["/doc.pdf"] = Route(three)
     upstream.server.routes["/page.html"] = Route(b"<html><title>t</title><body><p>hello</p></body></html>",
                                                  "text/html")
     env = dict(os.environ, SIFTPDF_TEST_UPSTREAM=upstream.server.url(""), SCHEMATHESIS_HOOKS="schemathesis_hooks",
                PYTHONPATH=str(Path(__file__).parent))
-    result = subprocess.run([str(cli), "run", server.base + "/openapi.json", "--checks",
+    result = subprocess.run([*cli, "run", server.base + "/openapi.json", "--checks",
                              "not_a_server_error,response_schema_conformance,status_code_conformance",
                              "--max-examples", "20", "--phases", "examples,coverage,fuzzing", "--workers", "1",
                              "--seed", "1", "--request-timeout", "60"],
@@ -598,9 +597,9 @@ def test_grep_on_a_text_answer_and_a_pathological_pattern(upstream: Running, ser
     server = serve("--no-auth")
     upstream.server.routes["/a.txt"] = Route(b"a" * 1_000_000 + b"\nthe needle line\n", "text/plain")
     url = upstream.server.url("/a.txt")
-    started = time.monotonic()
-    body = server.fetch({"url": url, "grep": "(a+)+$"}).json()
-    assert time.monotonic() - started < 10  # RE2: linear time (well under 1 s on an idle machine)
+    # RE2: linear time. A backtracking engine can take exponential time on (a+)+$ over a million
+    # a's: a hang is the failure, caught by the request's generous timeout (no timing here).
+    body = server.fetch({"url": url, "grep": "(a+)+$"}, timeout=60).json()
     assert body["content"].startswith("p. 1: aaa") and "the needle line" in body["content"]
     body = server.fetch({"url": url, "grep": "needle"}).json()
     assert body["content"].startswith("p. 1- ") and "p. 1: the needle line" in body["content"]

@@ -1,4 +1,4 @@
-"""One cache for many machines (SPEC §8.1): a real redis-server on a loopback port, processes
+"""One cache for many machines (``--cache-url``): a real redis-server on a loopback port, processes
 with cache dirs of their own (one per "machine") naming it with --cache-url.
 
 The lock (a crashed holder's expires, a late holder cannot release its successor's), no half

@@ -68,7 +68,7 @@ def command(question: str, source: str | None, llm_cmd: str | None, show_prompt:
         embedder = MiniLM()
     with open_source(source, read_options) as doc:
         if show_prompt:
-            prompt, _, _ = prepare(doc, question, cap, store, embedder)
+            prompt, _ = prepare(doc, question, cap, store, embedder)
             out(prompt.text)
             return
         result = digest(doc, question, budget=cap, llm_cmd=llm_cmd, endpoint=Endpoint.from_env(),

@@ -184,7 +184,7 @@ class SiftGroup(click.Group):
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
         """click's main, with click's own failures (usage, abort) reported the siftpdf way
-        (SPEC §10): one line on stderr, a hint, exit 2; the same for CliRunner and a real run."""
+        (docs/manual.md, EXIT STATUS): one line on stderr, a hint, exit 2; the same for CliRunner and a real run."""
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         argv = [str(arg) for arg in (sys.argv[1:] if args is None else args)]
@@ -291,7 +291,7 @@ def _exit_now(code: int) -> None:
 
 
 def _utf8_stdout() -> None:
-    """stdout is UTF-8 whatever the locale (SPEC §3: a doc stream is UTF-8); a character that
+    """stdout is UTF-8 whatever the locale (docs/manual.md: a doc stream is UTF-8); a character that
     still cannot be written becomes U+FFFD rather than an error."""
     if sys.stdout is None:  # started with stdout closed ('>&-'): nowhere to write the data
         click.echo("siftpdf: standard output is closed", err=True)

@@ -79,7 +79,7 @@ FORMAT_ENV = "SIFTPDF_FORMAT"
 
 
 def output_options(default: str) -> Callable[[F], F]:
-    """--text, --markdown, --json: the page-marked text view, the Markdown view (SPEC §7.3) or
+    """--text, --markdown, --json: the page-marked text view, the Markdown view (docs/manual.md) or
     JSON Lines records, at most one of them; without one, SIFTPDF_FORMAT, else ``default``.
     The command gets ``output``, one of :data:`OUTPUTS`."""
     helps = {"text": "Write the page-marked text view.",

@@ -1,4 +1,4 @@
-"""digest: answers about a document that cite pages (SPEC §4, §6).
+"""digest: answers about a document that cite pages (README, digest).
 
 Page-aware chunks (chunks.py) → BM25 retrieval with an index cached per content hash
 (retrieval.py) → a prompt that keeps the page markers (prompt.py) → a model, or an extractive

@@ -25,7 +25,6 @@ class Digest:
     model: str  # "extractive", "command" or "endpoint"
     prompt: Prompt
     invalid_citations: list[int] = field(default_factory=list)
-    index_cached: bool = False
 
     def to_record(self) -> dict[str, Any]:
         return {"answer": self.answer, "citations": self.citations, "passages": self.passages,
@@ -34,23 +33,23 @@ class Digest:
 
 
 def prepare(doc: Document, question: str, budget: int, store: MutableMapping[str, bytes] | None,
-            embedder: Embedder | None = None) -> tuple[Prompt, list[tuple[Any, float]], bool]:
+            embedder: Embedder | None = None) -> tuple[Prompt, list[tuple[Any, float]]]:
     """Retrieve for ``question`` (BM25, fused with embeddings when an embedder is given) and
     build the prompt. No model is involved."""
-    index, cached = load_or_build(doc.pages(), store)
+    index, _ = load_or_build(doc.pages(), store)
     ranked = index.search(question, CANDIDATES)
     if embedder is not None:
         vectors = chunk_vectors(index.chunks, embedder, index.key, store)
         ranked = fuse(ranked, semantic_ranking(question, index.chunks, vectors, embedder, CANDIDATES))
     # Nothing matched (a question in other words than the text's): give the opening instead.
     chosen = select(ranked, budget) if ranked else select([(c, 0.0) for c in index.chunks], budget)
-    return build_prompt(question, doc.meta, chosen), ranked, cached
+    return build_prompt(question, doc.meta, chosen), ranked
 
 
 def digest(doc: Document, question: str, *, budget: int = 40_000, llm_cmd: str | None = None,
            endpoint: Endpoint | None = None, timeout: float = 300.0,
            store: MutableMapping[str, bytes] | None = None, embedder: Embedder | None = None) -> Digest:
-    prompt, ranked, cached = prepare(doc, question, budget, store, embedder)
+    prompt, ranked = prepare(doc, question, budget, store, embedder)
     passages = []
     for chunk, score in ranked[:PASSAGES]:
         page, text = best_passage(chunk, question)
@@ -63,7 +62,7 @@ def digest(doc: Document, question: str, *, budget: int = 40_000, llm_cmd: str |
         answer, model = _extractive(passages), "extractive"
     citations = cited_pages(answer)
     invalid = [page for page in citations if page not in prompt.pages]
-    return Digest(question, answer, citations, passages, model, prompt, invalid, cached)
+    return Digest(question, answer, citations, passages, model, prompt, invalid)
 
 
 def _extractive(passages: list[dict[str, Any]]) -> str:
