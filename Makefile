@@ -67,7 +67,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check siftpdf tests bench tools
 	$(BIN)/mypy siftpdf
 
-# Man pages, completions and the --help texts (siftpdf/helptext.py), generated from the
+# Man pages, completions and the --help texts (siftpdf/console/helptext.py), generated from the
 # commands (tests fail when they are stale).
 docs: $(STAMP)
 	$(BIN)/python tools/gendocs.py

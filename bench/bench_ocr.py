@@ -1,6 +1,6 @@
 """OCR engines on generated scans: character error rate, seconds per page, peak memory.
 
-    python bench/bench_ocr.py                                  # siftpdf.ocr's engine beside tesseract
+    python bench/bench_ocr.py                                  # siftpdf.child.ocr's engine beside tesseract
     python bench/bench_ocr.py --engine rapidocr=/path/to/venv/bin/python ... --into docs/bakeoff.md
 
 The scans come from tests/make_scans.py: corpus text pages (English papers and books, Chinese
@@ -226,7 +226,7 @@ def render(results: list[Result], summaries: list[dict[str, Any]], dpis: list[in
 def run() -> None:
     """``make bench``: siftpdf's engine and tesseract on the scans at 200 and 300 dpi."""
     try:
-        from siftpdf import ocr
+        from siftpdf.child import ocr
     except ImportError:
         ocr = None  # type: ignore[assignment]
     if ocr is None or ocr.available() is None:

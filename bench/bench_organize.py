@@ -18,12 +18,12 @@ DATA = ROOT / "bench" / ".data"
 
 
 def _timed(data: bytes, name: str, organized: bool) -> tuple[float, int]:
-    from siftpdf.cache import CacheSettings
     from siftpdf.errors import SiftError
     from siftpdf.options import ReadOptions
     from siftpdf.settings import OrganizeOptions
     from siftpdf.sources import open_pdf_bytes
-    from siftpdf.textview import render_page
+    from siftpdf.store.cache import CacheSettings
+    from siftpdf.views.text import render_page
 
     # Cold extraction both ways: a cache hit would measure the cache, not the work.
     options = ReadOptions(organize=OrganizeOptions(enabled=organized), cache=CacheSettings(enabled=False))

@@ -73,7 +73,7 @@ class _Sampler:
         while not self.done.is_set():
             try:
                 for child in root.children(recursive=True):
-                    if child.pid not in known and "siftpdf._child" in child.cmdline():
+                    if child.pid not in known and "siftpdf.child.main" in child.cmdline():
                         known[child.pid] = child
             except psutil.Error:
                 pass

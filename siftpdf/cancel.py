@@ -3,7 +3,7 @@
 
 A :class:`Cancel` travels in :class:`siftpdf.options.ReadOptions`; the read watches it where
 it waits (its place in the pool's line, a single-flight lock) and where it runs children
-(:func:`siftpdf.runner.run_child` kills them the moment it is set). The read then raises
+(:func:`siftpdf.workers.runner.run_child` kills them the moment it is set). The read then raises
 :class:`siftpdf.errors.CancelledError`.
 """
 

@@ -1,12 +1,12 @@
 """The console command ``siftpdf``. This module stays light: :func:`main` starts the
-extraction child of a command line that names a local PDF (:mod:`siftpdf.warm`) before click
+extraction child of a command line that names a local PDF (:mod:`siftpdf.workers.warm`) before click
 and the library are imported, so that the child's start-up overlaps the parent's. The click
 group is :mod:`siftpdf.commands.group`; its names (``cli``, ``usage_error`` …) are read here too.
 
 Before all that, fast paths answer without click: ``--help`` from the text click wrote
-at ``make docs`` (:mod:`siftpdf.helptext`), a cache hit of ``pages`` or ``grep``
-(:mod:`siftpdf.quick`), and ``extract``, ``pages`` or ``map`` of one local PDF with the
-default extraction options (:mod:`siftpdf.cold`)."""
+at ``make docs`` (:mod:`siftpdf.console.helptext`), a cache hit of ``pages`` or ``grep``
+(:mod:`siftpdf.console.quick`), and ``extract``, ``pages`` or ``map`` of one local PDF with the
+default extraction options (:mod:`siftpdf.console.cold`)."""
 
 from __future__ import annotations
 
@@ -39,16 +39,16 @@ def main() -> None:
     args = sys.argv[1:]
     code = _help(args)
     if code is None:
-        from .quick import answer
+        from .console.quick import answer
 
         code = answer(args)
     if code is None:
-        from .cold import answer as run_cold
+        from .console.cold import answer as run_cold
 
         code = run_cold(args)
     if code is not None:  # answered without click: end as the group's main does
         _exit(code)
-    from .warm import prestart
+    from .workers.warm import prestart
 
     prestart(args)
     from .commands.group import main as run
@@ -58,14 +58,14 @@ def main() -> None:
 
 def _help(args: list[str]) -> int | None:
     """``siftpdf --help`` and ``siftpdf COMMAND --help`` from the text click wrote for them
-    (siftpdf/helptext.py, made by ``make docs``), when the terminal is as wide as click's
+    (siftpdf/console/helptext.py, made by ``make docs``), when the terminal is as wide as click's
     widest help (80 columns), so the text is what click would print; else None."""
     if not (len(args) == 1 and args[0] in HELP_OPTIONS or
             len(args) == 2 and args[0] in COMMANDS and args[1] in help_options(args[0])) or sys.stdout is None:
         return None
     if _columns() < 80:
         return None
-    from .helptext import HELP
+    from .console.helptext import HELP
 
     text = HELP.get(args[0] if len(args) == 2 else "")
     if text is None:

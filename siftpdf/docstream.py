@@ -12,7 +12,7 @@ import re
 from .document import Document, require_text, with_source  # noqa: F401  (named here too)
 from .errors import UnreadableError, from_record
 
-# Not typing's TYPE_CHECKING: typing costs the console's fast path (siftpdf.quick) its import.
+# Not typing's TYPE_CHECKING: typing costs the console's fast path (siftpdf.console.quick) its import.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
@@ -86,7 +86,7 @@ def write_document(doc: Document, output: str, write: Callable[[str], object],
     extract`` writes, to stdout or to a file. ``on_page`` sees each page record before it is
     written (and may take fields off it)."""
     if output != "json":
-        from .textview import page_renderer
+        from .views.text import page_renderer
 
         render_page = page_renderer(output)
         for index, record in enumerate(doc.pages()):

@@ -11,10 +11,10 @@ from dataclasses import asdict, dataclass, field, fields, is_dataclass
 from typing import TYPE_CHECKING, Any
 
 from . import defaults
-from .cache import CacheSettings
-from .cacheread import code_identity
 from .docstream import FORMAT
 from .settings import OrganizeOptions
+from .store.cache import CacheSettings
+from .store.cacheread import code_identity
 
 if TYPE_CHECKING:
     from .cancel import Cancel
@@ -47,7 +47,7 @@ class ReadOptions:
     verbose: bool = False
     caller_id: str | None = None
     #: Seconds to wait in the extraction pool's line for a worker (the command line's
-    #: ``--wait``); None: the service's short line (:data:`siftpdf.pool.MAX_WAIT`, busy beyond).
+    #: ``--wait``); None: the service's short line (:data:`siftpdf.workers.pool.MAX_WAIT`, busy beyond).
     wait: float | None = None
     #: Called as ``on_page(done, total)`` after each extracted page (total: pages to extract),
     #: so a caller can show progress; it must not write to stdout.
@@ -74,7 +74,7 @@ class ReadOptions:
     #: leave those pages out, found by one search of the whole blob.
     search: Any = None
     #: A name under which the cache remembers these options' digest, so that the console's fast
-    #: path (:mod:`siftpdf.quick`) finds a cache hit without building options (the CLI names its
+    #: path (:mod:`siftpdf.console.quick`) finds a cache hit without building options (the CLI names its
     #: default options).
     digest_name: str | None = None
     #: Set from another thread to stop this read: its extraction children are killed at once

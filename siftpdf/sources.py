@@ -54,7 +54,7 @@ def _lines(head: bytes, stream: IO[bytes]) -> Iterator[bytes]:
 def open_stream(stream: IO[bytes], name: str | None, options: ReadOptions,
                 on_close: Any = None, local: tuple[str, str] | None = None) -> Document:
     """The Document of a stream, by its kind; ``local`` is the (path, stamp) of the local file
-    the stream reads (:func:`siftpdf.shared.local_file`), remembered with its content hash."""
+    the stream reads (:func:`siftpdf.read.local_file`), remembered with its content hash."""
     head = _read(read_head, stream, name, on_close)
     kind = sniff_bytes(head)
     if kind.kind == "docstream":
@@ -86,11 +86,11 @@ def open_pdf_bytes(data: bytes, name: str | None, options: ReadOptions,
     """The Document of PDF bytes: from the shared cache, or extracted (in the child unless
     trusted) under the pool and stored. Pages are organized unless the options say
     not to; a render request is never served from the cache (renders are not stored)."""
-    from . import shared
+    from . import read
 
     if options.cache.enabled and not options.render:
-        return shared.open_cached(data, name, options, local=local)
-    return Document(with_source(require_text(shared.extract(data, options)), name))
+        return read.open_cached(data, name, options, local=local)
+    return Document(with_source(require_text(read.extract(data, options)), name))
 
 
 
@@ -103,7 +103,7 @@ def open_source(source: str | None, options: ReadOptions | None = None) -> Docum
     if not source:
         raise UsageError("an empty source name (give a PDF path, a URL, a doc stream, or - for stdin)")
     if is_url(source):
-        from .shared import open_url
+        from .read import open_url
 
         return open_url(source, options)
     try:
@@ -116,11 +116,11 @@ def open_source(source: str | None, options: ReadOptions | None = None) -> Docum
         raise UsageError(f"{source}: {exc.strerror}") from None
     local = None
     if options.cache.enabled and not options.render:
-        from . import shared
+        from . import read
 
         try:
-            local = shared.local_file(handle)
-            doc = shared.open_known(local, source, options)
+            local = read.local_file(handle)
+            doc = read.open_known(local, source, options)
         except BaseException:
             handle.close()
             raise

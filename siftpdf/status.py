@@ -1,6 +1,6 @@
 """``siftpdf engine status``: which engines load, their versions, whether the memory limit is
 enforced on this machine and by what (RLIMIT_AS or the watchdog), and where the cache is. The
-engines are loaded in a fresh child (``siftpdf._probe``) started the way extraction children
+engines are loaded in a fresh child (``siftpdf.child.probe``) started the way extraction children
 are, never in this process."""
 
 from __future__ import annotations
@@ -48,10 +48,10 @@ def _probe(memory: int, timeout: float, guard: str | None) -> dict[str, Any]:
 
     watch = None
     if guard == WATCHDOG and memory > 0:
-        from .memwatch import MemoryWatch
+        from .workers.memwatch import MemoryWatch
 
         watch = MemoryWatch(memory)
-    argv = [sys.executable, "-I", "-m", "siftpdf._probe", str(child_memory(memory))]
+    argv = [sys.executable, "-I", "-m", "siftpdf.child.probe", str(child_memory(memory))]
     try:
         proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 env={}, start_new_session=True)
@@ -81,8 +81,8 @@ def _probe(memory: int, timeout: float, guard: str | None) -> dict[str, Any]:
 def memory_limit(memory: int, guard: str | None, found: dict[str, Any]) -> dict[str, Any]:
     """The ``memory_limit`` part of the status: the limit, the ``mechanism`` that enforces it
     here (``rlimit``, ``watchdog`` or None), whether it is enforced and what shows it."""
-    from .memwatch import RATE
     from .system import RLIMIT, WATCHDOG
+    from .workers.memwatch import RATE
 
     limit: dict[str, Any] = {"bytes": memory, "mechanism": guard, "enforced": False}
     if "error" in found:
@@ -107,11 +107,11 @@ def memory_limit(memory: int, guard: str | None, found: dict[str, Any]) -> dict[
 def shared_cache(url: str) -> dict[str, Any]:
     """The shared cache server (``--cache-url``): its URL without the password, whether it
     answers, its version and what siftpdf keeps there (or why it does not answer)."""
-    from .cache import failure, redacted
+    from .store.cache import failure, redacted
 
     found: dict[str, Any] = {"url": redacted(url), "reachable": False}
     try:
-        from .rediscache import ERRORS, RedisStore
+        from .store.rediscache import ERRORS, RedisStore
     except ImportError:
         return {**found, "error": "the Redis client is not installed: pip install 'siftpdf[redis]'"}
     try:

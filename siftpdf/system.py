@@ -1,6 +1,6 @@
 """What differs between the systems siftpdf runs on, in one place: whether it can run here at
 all (a POSIX system), the default cache folder, and how an extraction child's memory limit is
-enforced (the kernel's RLIMIT_AS, or a watchdog in the parent: :mod:`siftpdf.memwatch`).
+enforced (the kernel's RLIMIT_AS, or a watchdog in the parent: :mod:`siftpdf.workers.memwatch`).
 
 This module imports only ``os`` and ``sys``: the console's fast paths read the cache folder
 from here. platformdirs is imported only where the folder is not XDG's (off Linux), and psutil
@@ -87,7 +87,7 @@ def watchdog_available() -> bool:
 def memory_guard() -> str | None:
     """How an extraction child's memory limit is enforced here: :data:`RLIMIT` (the child sets
     RLIMIT_AS on itself), :data:`WATCHDOG` (the parent samples the child's resident memory and
-    kills it over the limit: :mod:`siftpdf.memwatch`), or None (neither: a limit asked for
+    kills it over the limit: :mod:`siftpdf.workers.memwatch`), or None (neither: a limit asked for
     fails). The watchdog is never used where RLIMIT_AS works: it would only cost."""
     if rlimit_enforced():
         return RLIMIT

@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable, Iterable
 
 # What an extraction child's command line holds: the package's child, or the tests' hooked one.
-MARKS = ("siftpdf._child", "hooked_child.py")
+MARKS = ("siftpdf.child.main", "hooked_child.py")
 
 
 def _alive(pid: int) -> bool:

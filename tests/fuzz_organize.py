@@ -3,7 +3,7 @@ no word is lost, cost in proportion to the input) with many more examples, drawn
 afresh each round, until --seconds have passed or a property fails.
 
 A failure prints its example and a ``@reproduce_failure`` line; the fix goes into
-siftpdf/organize.py or siftpdf/layout.py, the example into the test file as an ``@example``.
+siftpdf/organize/__init__.py or siftpdf/organize/layout.py, the example into the test file as an ``@example``.
 """
 
 from __future__ import annotations

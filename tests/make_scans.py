@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from siftpdf._probe import write_pdf
+from siftpdf.child.probe import write_pdf
 
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
 

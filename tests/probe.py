@@ -44,10 +44,10 @@ def _own_peak_kib() -> int:
 
 
 def probe(path: Path, deadline: float, memory_mib: int, max_pages: int) -> dict[str, Any]:
-    from siftpdf import runner
     from siftpdf.docstream import require_text
     from siftpdf.errors import SiftError
     from siftpdf.options import Limits
+    from siftpdf.workers import runner
 
     started_pids: list[int] = []
     start = runner._Child.start.__func__  # type: ignore[attr-defined]

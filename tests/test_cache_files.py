@@ -13,10 +13,11 @@ import make_fixtures
 import pytest
 
 import siftpdf
-from siftpdf import shared, sources
-from siftpdf.cache import Store
-from siftpdf.cacheread import View, slim
-from siftpdf.search import compile_pattern, grep_pages
+from siftpdf import read as shared
+from siftpdf import sources
+from siftpdf.store.cache import Store
+from siftpdf.store.cacheread import View, slim
+from siftpdf.views.search import compile_pattern, grep_pages
 
 
 def _pdf(word: str, pages: int = 3) -> bytes:

@@ -13,14 +13,15 @@ from pathlib import Path
 import pytest
 from conftest import records
 
-from siftpdf import extract, runner
+from siftpdf import extract
 from siftpdf.errors import EncryptedError, NoTextError, TimedOutError, UnreadableError
 from siftpdf.options import Limits
-from siftpdf.runner import run_child
+from siftpdf.workers import runner
+from siftpdf.workers.runner import run_child
 
 
 def child(data: bytes, *args: str) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run([sys.executable, "-I", "-m", "siftpdf._child", *args], input=data,
+    return subprocess.run([sys.executable, "-I", "-m", "siftpdf.child.main", *args], input=data,
                           capture_output=True, env={}, timeout=60)
 
 
@@ -70,7 +71,7 @@ def test_scanned_is_no_text_with_ocr_hint(fixtures: Path) -> None:
 
 
 def test_page_statuses(fixtures: Path) -> None:
-    from siftpdf.extraction import extract_records
+    from siftpdf.child.extraction import extract_records
 
     scanned = list(extract_records((fixtures / "scanned.pdf").read_bytes()))
     assert {r["status"] for r in scanned if "page" in r} == {"no_text"}
@@ -184,7 +185,7 @@ def test_engine_crash_on_a_page_is_retried_by_salvage(tmp_path: Path, monkeypatc
     crasher.write_text(textwrap.dedent("""
         import os, signal, sys
         sys.argv[0] = "siftpdf-child"
-        from siftpdf import _child, extraction
+        from siftpdf.child import main as _child, extraction
         real = extraction._extract_page
         def page(doc, n, *a):
             if n == 2:
@@ -204,7 +205,7 @@ def test_engine_crash_on_a_page_is_retried_by_salvage(tmp_path: Path, monkeypatc
 def test_child_refuses_sockets_and_subprocesses() -> None:
     code = textwrap.dedent("""
         import socket, subprocess, sys
-        from siftpdf import _child
+        from siftpdf.child import main as _child
         sys.addaudithook(_child._refuse)
         for attempt in (lambda: socket.socket(), lambda: subprocess.run(["true"])):
             try:
@@ -221,7 +222,7 @@ def test_child_refuses_sockets_and_subprocesses() -> None:
 def test_child_limits_are_set() -> None:
     code = textwrap.dedent("""
         import resource
-        from siftpdf import _child
+        from siftpdf.child import main as _child
         _child.apply_limits(512 << 20, 7)
         print(resource.getrlimit(resource.RLIMIT_AS)[0], resource.getrlimit(resource.RLIMIT_CPU)[0])
     """)
@@ -230,7 +231,7 @@ def test_child_limits_are_set() -> None:
 
 
 def test_unenforceable_memory_limit_fails(monkeypatch) -> None:
-    from siftpdf import _child
+    from siftpdf.child import main as _child
 
     monkeypatch.setattr(_child.sys, "platform", "darwin")
     with pytest.raises(OSError, match="cannot be enforced"):
@@ -239,8 +240,8 @@ def test_unenforceable_memory_limit_fails(monkeypatch) -> None:
 
 def test_page_falls_back_to_pypdf(fixtures: Path, monkeypatch) -> None:
     """A page PDFium cannot read comes from pypdf, and the stream says so."""
-    from siftpdf import engines
-    from siftpdf.extraction import extract_records
+    from siftpdf.child import engines
+    from siftpdf.child.extraction import extract_records
 
     real = engines.PdfiumDoc.extract_page
 
@@ -258,8 +259,8 @@ def test_page_falls_back_to_pypdf(fixtures: Path, monkeypatch) -> None:
 
 
 def test_document_falls_back_to_pypdf(fixtures: Path, monkeypatch) -> None:
-    from siftpdf import engines
-    from siftpdf.extraction import extract_records
+    from siftpdf.child import engines
+    from siftpdf.child.extraction import extract_records
 
     def refuse(self, data: bytes, password: str | None) -> None:
         raise engines.UnreadableError("unreadable PDF (PDFium: Data format error)")

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import run_siftpdf
 
-from siftpdf import _probe
+from siftpdf.child import probe as _probe
 from siftpdf.status import render_status
 
 
@@ -67,7 +67,7 @@ def test_probe_pdf_is_read_by_every_engine() -> None:
 
 
 def test_status_says_when_the_ocr_engine_is_absent(monkeypatch: pytest.MonkeyPatch) -> None:
-    from siftpdf import ocr
+    from siftpdf.child import ocr
 
     monkeypatch.setattr(ocr, "installed", lambda: False)
     (found,) = [e for e in _probe.probe_engines() if e["name"] == "ocr"]

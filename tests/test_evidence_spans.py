@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from siftpdf import evidence
+from siftpdf.child import evidence
 
 
 def _gallop_only(objects: list[int], chars: str) -> list[tuple[int, int, int]]:

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from siftpdf import evidence
-from siftpdf.engines import clean_text
+from siftpdf.child import evidence
+from siftpdf.child.engines import clean_text
 
 _ALPHABET = [chr(code) for code in range(0, 200)] + list("—–é你好\u2028\xa0\u3000\ufffe\ud800\U0001f600")
 

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from siftpdf.errors import SiftError
 from siftpdf.options import Limits
-from siftpdf.runner import run_child
+from siftpdf.workers.runner import run_child
 
 REGRESSIONS = fuzz_child.load_regressions()
 TYPED = {"unreadable", "encrypted", "timeout", "too_large"}

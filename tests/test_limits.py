@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 from conftest import records, run_siftpdf
 
-from siftpdf import _child, runner, system
+from siftpdf import system
+from siftpdf.child import main as _child
+from siftpdf.workers import runner
 
 HOG_TEXT = b"hostile fixture page text"
 
@@ -32,7 +34,7 @@ def test_pdf_over_the_memory_limit_fails_typed(memory_hog: Path) -> None:
 
 def _unenforceable_child() -> list[str]:
     """The real child, on a platform where RLIMIT_AS is not enforced (simulated)."""
-    code = ("import sys, siftpdf._child as c, siftpdf.system as s; s.rlimit_enforced = lambda: False; "
+    code = ("import sys, siftpdf.child.main as c, siftpdf.system as s; s.rlimit_enforced = lambda: False; "
             "sys.exit(c.main(sys.argv[1:]))")
     return [sys.executable, "-I", "-c", code]
 

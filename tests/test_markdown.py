@@ -15,8 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_words import PARSER, html_tokens, markdown_words, missing_and_extra, rendered_text, words
 
-from siftpdf import markdown, textview
 from siftpdf.errors import SiftError
+from siftpdf.views import markdown
+from siftpdf.views import text as textview
 
 
 def block(kind: str, text: str = "", page: int = 1, **extra: Any) -> dict[str, Any]:
@@ -245,7 +246,7 @@ def test_map_markdown(run_cli, fixtures: Path) -> None:
 
 
 def test_map_lines_are_escaped_and_nest_one_level_at_a_time() -> None:
-    from siftpdf.mapview import DocMap, render_map
+    from siftpdf.views.map import DocMap, render_map
 
     outline = [{"title": "*Deep* start", "page": 1, "level": 3}, {"title": "1. Top", "page": 2, "level": 1},
                {"title": "# Sub_", "page": 3, "level": 4}]

@@ -20,7 +20,7 @@ from conftest import run_siftpdf
 from httpserver import Route, Running, pattern
 from make_fixtures import pages_doc
 
-from siftpdf.pool import SLOTS, FileLock
+from siftpdf.workers.pool import SLOTS, FileLock
 
 pytest.importorskip("mcp", reason="siftpdf[mcp] is not installed")
 
@@ -283,7 +283,7 @@ def _extraction_children(server: psutil.Process) -> list[psutil.Process]:
             cmdline = " ".join(process.cmdline())
         except psutil.Error:  # gone meanwhile
             continue
-        if "siftpdf._child" in cmdline or "hooked_child.py" in cmdline:
+        if "siftpdf.child.main" in cmdline or "hooked_child.py" in cmdline:
             found.append(process)
     return found
 
@@ -414,7 +414,7 @@ def test_a_timeout_and_a_full_pool_have_the_command_lines_codes(papers: Path, ow
 def test_without_the_sdk_the_command_says_what_to_install(run_cli, monkeypatch: pytest.MonkeyPatch) -> None:
     for name in [name for name in sys.modules if name.split(".")[0] in ("mcp", "mcp_types")]:
         monkeypatch.setitem(sys.modules, name, None)  # what an import finds when it is not installed
-    monkeypatch.delitem(sys.modules, "siftpdf.mcpserver", raising=False)
+    monkeypatch.delitem(sys.modules, "siftpdf.mcp.server", raising=False)
     result = run_cli("mcp")
     assert result.exit_code == 2
     assert result.stderr.splitlines() == ["siftpdf: mcp: the MCP SDK is not installed",

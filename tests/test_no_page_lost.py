@@ -14,9 +14,9 @@ import pytest
 from conftest import records, run_siftpdf
 from make_fixtures import CELL_ROWS, CUT_HEAD, FIGURE_LABELS, ODD_PAGES, WATERMARK, WATERMARK_LINES
 
-from siftpdf import runner
 from siftpdf.errors import TooLargeError
 from siftpdf.options import Limits
+from siftpdf.workers import runner
 
 SAMPLE = Path(__file__).resolve().parent.parent / "samples" / "sample.pdf"
 MODES = [pytest.param([], id="organized"), pytest.param(["--raw"], id="raw")]
@@ -44,8 +44,8 @@ def test_characters_beyond_the_bmp_and_lone_surrogates_cost_no_page(fixtures: Pa
 def test_the_evidence_of_such_pages_is_written_as_its_text_is(fixtures: Path) -> None:
     """The evidence's run texts are scrubbed where the evidence is made: the page's writer
     does not walk it again, and its last guard finds nothing left to replace."""
-    from siftpdf._child import encode_record
-    from siftpdf.extraction import ExtractOptions, extract_records
+    from siftpdf.child.extraction import ExtractOptions, extract_records
+    from siftpdf.child.main import encode_record
 
     data = (fixtures / "odd_unicode.pdf").read_bytes()
     pages = [r for r in extract_records(data, ExtractOptions(evidence=True)) if "page" in r]

@@ -15,7 +15,7 @@ import make_scans
 import pytest
 from conftest import records, run_on_terminal, run_siftpdf
 
-from siftpdf import ocr
+from siftpdf.child import ocr
 
 pytestmark = [
     pytest.mark.skipif(not make_scans.CORPUS.is_dir(), reason="../shared/corpus is absent"),

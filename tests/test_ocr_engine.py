@@ -1,4 +1,4 @@
-"""The scan generator (tests/make_scans.py) and the OCR engine module (siftpdf/ocr.py).
+"""The scan generator (tests/make_scans.py) and the OCR engine module (siftpdf/child/ocr.py).
 
 The engine's tests run when an engine is installed: ``pip install 'siftpdf[ocr]'`` and the
 tesseract data (``apt-get install tesseract-ocr-eng tesseract-ocr-chi-sim``)."""
@@ -14,7 +14,7 @@ import make_scans
 import pypdfium2 as pdfium
 import pytest
 
-from siftpdf import ocr
+from siftpdf.child import ocr
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -265,11 +265,11 @@ def test_it_reads_in_a_limited_child_behind_the_audit_hook(tmp_path: Path) -> No
     (tmp_path / "scan.pdf").write_bytes(scan.pdf)
     script = (
         "import json, sys\n"
-        "from siftpdf._child import apply_limits, _refuse\n"
+        "from siftpdf.child.main import apply_limits, _refuse\n"
         "apply_limits(1 << 30, 120)\n"
         "sys.addaudithook(_refuse)\n"
         "import pypdfium2\n"
-        "from siftpdf import ocr\n"
+        "from siftpdf.child import ocr\n"
         "read = ocr.recognize_page(pypdfium2.PdfDocument(sys.argv[1])[0])\n"
         "print(json.dumps({'engine': read.engine.name, 'text': read.text}))\n")
     proc = subprocess.run([sys.executable, "-I", "-c", script, str(tmp_path / "scan.pdf")], capture_output=True,

@@ -1,7 +1,7 @@
 """Organization fuzzed over generated evidence: it never fails on a page, never
 loses a word, and costs time in proportion to what it is given.
 
-The evidence is made the way ``siftpdf.evidence`` makes it (lines top down, runs left to right)
+The evidence is made the way ``siftpdf.child.evidence`` makes it (lines top down, runs left to right)
 and also the way a hostile or hand-edited saved stream may carry it: degenerate and huge boxes,
 overlapping lines, sizes of zero. ``make fuzz`` runs the same properties with many more examples
 (``SIFTPDF_FUZZ_EXAMPLES``, read by this file only).
@@ -26,8 +26,8 @@ from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
 import siftpdf
-from siftpdf.layout import Item, find_gutter, join_lines, join_text, line_segments, reading_order
 from siftpdf.organize import organize_records
+from siftpdf.organize.layout import Item, find_gutter, join_lines, join_text, line_segments, reading_order
 from siftpdf.settings import OrganizeOptions
 
 FUZZ_EXAMPLES = int(os.environ.get("SIFTPDF_FUZZ_EXAMPLES", "0"))

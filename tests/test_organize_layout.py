@@ -279,7 +279,7 @@ def evidence_run(text: str, x0: float, y: float, size: float) -> dict[str, Any]:
 
 
 def test_a_drop_cap_reads_as_the_first_letter_of_the_line_beside_it():
-    from siftpdf.evidence import _lines
+    from siftpdf.child.evidence import _lines
 
     # A title left of the cap, the text right of it: neither is a superscript of the cap.
     cap = {**evidence_run("I", 200, 670, 60.0), "box": [200.0, 668.0, 228.0, 716.0]}

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from conftest import records, run_siftpdf
 
-from siftpdf.layout import join_text
 from siftpdf.organize import organize_records, template
+from siftpdf.organize.layout import join_text
 from siftpdf.settings import OrganizeOptions
 
 

@@ -1,4 +1,4 @@
-"""siftpdf's own ctypes declarations of PDFium's entry points (siftpdf._pdfium, for a fast start
+"""siftpdf's own ctypes declarations of PDFium's entry points (siftpdf.child.pdfium, for a fast start
 of the extraction child) must match the ones pypdfium2 generates from PDFium's headers for
 the library it ships: a mismatch would read garbage, not fail."""
 
@@ -10,7 +10,7 @@ from typing import Any
 import pypdfium2.raw as reference
 import pytest
 
-from siftpdf import _pdfium
+from siftpdf.child import pdfium as _pdfium
 
 
 def _kind(t: Any) -> Any:
@@ -65,6 +65,6 @@ def test_a_document_opens_counts_and_names_its_failures(fixtures) -> None:
 def test_the_engine_version_is_pypdfium2s_own() -> None:
     from pypdfium2.version import PDFIUM_INFO, PYPDFIUM_INFO
 
-    from siftpdf.engines import engine_info
+    from siftpdf.child.engines import engine_info
 
     assert engine_info() == {"name": "pdfium", "version": f"pypdfium2 {PYPDFIUM_INFO}, pdfium {PDFIUM_INFO.build}"}

@@ -23,9 +23,10 @@ import pytest
 from conftest import ROOT, records, run_siftpdf
 
 import siftpdf
-from siftpdf import memwatch, pool, system, warm
+from siftpdf import system
 from siftpdf.errors import TooLargeError
-from siftpdf.pool import FileLock, Pool
+from siftpdf.workers import memwatch, pool, warm
+from siftpdf.workers.pool import FileLock, Pool
 
 SAMPLE = str(ROOT / "samples" / "sample.pdf")
 HOG_TEXT = b"hostile fixture page text"
@@ -42,7 +43,7 @@ def _extraction_children() -> list[psutil.Process]:
     found = []
     for child in psutil.Process().children(recursive=True):
         try:
-            if "siftpdf._child" in child.cmdline():
+            if "siftpdf.child.main" in child.cmdline():
                 found.append(child)
         except psutil.Error:
             continue  # gone meanwhile
@@ -141,7 +142,7 @@ def test_platform_memory_probe_needs_no_proc() -> None:
                 raise FileNotFoundError(path)
             return real_open(path, *args, **kwargs)
         builtins.open = refuse
-        from siftpdf import _child, _probe
+        from siftpdf.child import main as _child, probe as _probe
         _child.apply_limits(2 << 30, 30)
         print(_probe.probe_memory_limit()["enforced"])
     """)

@@ -20,9 +20,9 @@ import pytest
 from children import Watch, at_once
 from conftest import run_siftpdf
 
-from siftpdf import pool
 from siftpdf.errors import BusyError
-from siftpdf.pool import QUEUE, SLOTS, WAITING, FileLock, Pool
+from siftpdf.workers import pool
+from siftpdf.workers.pool import QUEUE, SLOTS, WAITING, FileLock, Pool
 
 
 def _pdfs(tmp_path: Path, count: int) -> list[Path]:
@@ -340,7 +340,7 @@ def test_a_large_document_takes_a_second_slot_only_when_one_is_free(
 
 def test_a_small_document_holds_one_slot(fixtures: Path) -> None:
     from siftpdf.options import ReadOptions
-    from siftpdf.shared import extract
+    from siftpdf.read import extract
 
     pool = Pool(ReadOptions().cache.path)
     records = extract((fixtures / "three_page.pdf").read_bytes(), ReadOptions())

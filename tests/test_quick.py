@@ -1,5 +1,5 @@
 """The console's fast paths: a cache hit of pages or grep answered without click
-(siftpdf.quick), and --help from the generated text (siftpdf.helptext). Each must write what
+(siftpdf.console.quick), and --help from the generated text (siftpdf.console.helptext). Each must write what
 the click command writes, byte for byte, with its exit status; anything else goes to click."""
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 from conftest import run_siftpdf
 
-from siftpdf import quick
 from siftpdf.cli import COMMANDS
 from siftpdf.commands import options
-from siftpdf.helptext import HELP
+from siftpdf.console import quick
+from siftpdf.console.helptext import HELP
 
 CLICK = "import sys; sys.argv[0] = 'siftpdf'; from siftpdf.commands.group import main; main()"
 
@@ -197,7 +197,7 @@ def test_a_damaged_cache_is_reported_by_the_command(cached: tuple[Path, Path], o
     assert fast[:3] == _run(args, via_click=True)[:3]
 
 
-# -- the cold path (siftpdf.cold): extract, pages and map of one local PDF, without click -------
+# -- the cold path (siftpdf.console.cold): extract, pages and map of one local PDF, without click -------
 
 COLD = "siftpdf.commands.options"  # the click commands' options: imported by click's way only
 COLD_ANSWERED = [
@@ -343,8 +343,9 @@ def test_the_cold_path_gives_the_warm_child_its_job_early(fixtures: Path, tmp_pa
 
 
 def test_the_early_job_is_the_runners(monkeypatch: pytest.MonkeyPatch) -> None:
-    from siftpdf import cold, runner
+    from siftpdf.console import cold
     from siftpdf.options import Limits
+    from siftpdf.workers import runner
 
     asked: list[list[str]] = []
 
@@ -360,7 +361,7 @@ def test_the_early_job_is_the_runners(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_the_cold_path_declines_an_empty_cache_dir(fixtures: Path, tmp_path: Path) -> None:
     """click makes a path of it (the working folder): left to click."""
-    from siftpdf import cold
+    from siftpdf.console import cold
 
     pdf = str(fixtures / "three_page.pdf")
     for args in (["extract", "--cache-dir=", pdf], ["map", "--cache-dir", "", pdf]):

@@ -10,9 +10,9 @@ import make_fixtures
 import pytest
 from conftest import FIXTURES, records, run_siftpdf
 
-from siftpdf import runner
 from siftpdf.errors import UnreadableError
 from siftpdf.options import Limits
+from siftpdf.workers import runner
 
 PHRASES = list(make_fixtures.PHRASES.values())
 
@@ -45,7 +45,7 @@ def test_without_the_repair_pass_the_same_file_is_unreadable(no_trailer: Path) -
 
 
 def test_missing_pikepdf_degrades_to_a_typed_error(run_cli, monkeypatch, no_trailer: Path) -> None:
-    code = "import sys; sys.modules['pikepdf'] = None; import siftpdf._child as c; sys.exit(c.main(sys.argv[1:]))"
+    code = "import sys; sys.modules['pikepdf'] = None; import siftpdf.child.main as c; sys.exit(c.main(sys.argv[1:]))"
     monkeypatch.setattr(runner, "child_argv", lambda: [sys.executable, "-I", "-c", code])
     result = run_cli("extract", str(no_trailer))
     assert result.exit_code == 4

@@ -27,7 +27,7 @@ from httpserver import Route, Running, pattern
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 from soak import children_of  # noqa: E402  (one home: the soak counts what a server leaves too)
 
-from siftpdf import ocr  # noqa: E402
+from siftpdf.child import ocr  # noqa: E402
 
 START_TIMEOUT = 60.0
 
@@ -539,7 +539,7 @@ def _zombie_or_gone(pid: int) -> bool:
 
 
 def test_tokens_file_json_and_toml(tmp_path: Path) -> None:
-    from siftpdf.server import Caller, load_tokens
+    from siftpdf.http.app import Caller, load_tokens
 
     (tmp_path / "t.json").write_text(json.dumps({"tok": {"caller_id": "c1", "class": "restricted"}}))
     assert load_tokens(tmp_path / "t.json") == {"tok": Caller("c1", "restricted")}

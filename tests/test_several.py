@@ -19,7 +19,7 @@ from conftest import records, run_siftpdf
 
 from siftpdf.batch import base_name, is_finished, plan
 from siftpdf.docstream import schema
-from siftpdf.pool import Pool
+from siftpdf.workers.pool import Pool
 
 
 def _same(stream: str) -> list[dict[str, Any]]:

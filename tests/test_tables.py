@@ -11,11 +11,11 @@ from conftest import records
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen import canvas
 
-from siftpdf.layout import Item
-from siftpdf.markdown import page_markdown
 from siftpdf.organize import organize_records
+from siftpdf.organize.layout import Item
+from siftpdf.organize.tables import find_tables
 from siftpdf.settings import OrganizeOptions
-from siftpdf.tables import find_tables
+from siftpdf.views.markdown import page_markdown
 
 BODY = "The survey counted every gauge along the river and the table gives what was found."
 

@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 from conftest import records, run_siftpdf
 
-from siftpdf import warm
 from siftpdf.options import Limits
-from siftpdf.runner import run_child
+from siftpdf.workers import warm
+from siftpdf.workers.runner import run_child
 
-WARM = [sys.executable, "-I", "-m", "siftpdf._child", "--warm"]
+WARM = [sys.executable, "-I", "-m", "siftpdf.child.main", "--warm"]
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the warm child is Linux only")
 
 
@@ -49,7 +49,7 @@ def test_warm_child_refuses_a_bad_job(job: bytes) -> None:
 def test_warm_child_applies_the_jobs_limits_before_reading(fixtures: Path) -> None:
     """The limits come from the job: one that cannot be enforced fails before any PDF byte."""
     code = textwrap.dedent("""
-        import sys, siftpdf._child as c, siftpdf.system as s
+        import sys, siftpdf.child.main as c, siftpdf.system as s
         s.rlimit_enforced = lambda: False
         sys.exit(c.main(["--warm"]))
     """)
@@ -61,12 +61,12 @@ def test_warm_child_applies_the_jobs_limits_before_reading(fixtures: Path) -> No
 
 def test_warm_child_refuses_the_network_once_it_has_its_job() -> None:
     code = textwrap.dedent("""
-        import sys, siftpdf._child as c
+        import sys, siftpdf.child.main as c
         def fake_extract(data, opts):
             import socket
             socket.socket()
             yield {}
-        import siftpdf.extraction as e
+        import siftpdf.child.extraction as e
         e.extract_records = fake_extract
         sys.exit(c.main(["--warm"]))
     """)
@@ -126,7 +126,7 @@ def _warm_children() -> list[int]:
                 argv = handle.read().split(b"\0")
         except OSError:
             continue
-        if argv[0] == os.fsencode(sys.executable) and b"siftpdf._child" in argv and b"--warm" in argv:
+        if argv[0] == os.fsencode(sys.executable) and b"siftpdf.child.main" in argv and b"--warm" in argv:
             found.append(int(pid))
     return found
 

@@ -1,5 +1,5 @@
 """What extract, pages and map do once their options are read, without click: the click
-commands call these, and so does the console's cold path (:mod:`siftpdf.cold`), which reads a
+commands call these, and so does the console's cold path (:mod:`siftpdf.console.cold`), which reads a
 few command lines itself, so that both write the same bytes.
 
 Imports: what the commands' progress bar needs (os, sys); the library when a command runs.
@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 
-from ..quick import options_name
+from ..console.quick import options_name
 from .progress import PageProgress, before_output
 
 TYPE_CHECKING = False
@@ -30,7 +30,7 @@ def read_options(max_pages: int, deadline: float, memory_limit: int, password: s
     """The ReadOptions of the extraction options, and the progress bar they report to (the
     caller closes it when the command ends)."""
     if ocr != "never":
-        from ..ocr import require_engine
+        from ..child.ocr import require_engine
 
         require_engine()
     from ..options import Limits, ReadOptions
@@ -41,7 +41,7 @@ def read_options(max_pages: int, deadline: float, memory_limit: int, password: s
     options = ReadOptions(
         limits=Limits(deadline=deadline, max_pages=max_pages, memory=memory_limit << 20),
         password=password, in_process=in_process, on_page=progress, organize=organize, ocr=ocr,
-        # the options siftpdf.quick answers by name
+        # the options siftpdf.console.quick answers by name
         digest_name=None if settings or raw or ocr != "never" else options_name(max_pages))
     return options, progress
 
@@ -49,7 +49,7 @@ def read_options(max_pages: int, deadline: float, memory_limit: int, password: s
 def set_cache(options: ReadOptions, cache_dir: Path | None, no_cache: bool, caller_class: str, max_age: float,
               cache_size: str, allow_private: bool, verbose: bool, wait: float, cache_url: str | None = None) -> None:
     """How a call shares the cache, the pool and the network."""
-    from ..cache import CacheSettings, check_class, check_url, parse_size
+    from ..store.cache import CacheSettings, check_class, check_url, parse_size
 
     options.cache = CacheSettings(directory=cache_dir, enabled=not no_cache, caller_class=check_class(caller_class),
                                   max_age=max_age, size_limit=parse_size(cache_size), url=check_url(cache_url))
@@ -110,7 +110,7 @@ def extract(source: str | None, output: str, options: ReadOptions,
             write_document(doc, output, _out_flushed if output == "json" else out, save_render)
             return
         from ..ranges import PageRange
-        from ..slices import write_capped_json, write_text
+        from ..views.slices import write_capped_json, write_text
 
         records = doc.pages() if save_render is None else _saving(doc.pages(), save_render)
         if output == "json":
@@ -129,8 +129,8 @@ def pages(page_range: str, source: str | None, cap: int, output: str, options: R
           to: Output = STDOUT) -> None:
     """siftpdf pages: the pages RANGE of SOURCE."""
     from ..ranges import PageRange
-    from ..slices import write_json, write_text
     from ..sources import open_source
+    from ..views.slices import write_json, write_text
 
     wanted = PageRange.parse(page_range)
     # A cache hit then reads (and decodes) only the pages from the first to the last wanted.
@@ -145,9 +145,9 @@ def pages(page_range: str, source: str | None, cap: int, output: str, options: R
 
 def map_(source: str | None, cap: int, output: str, options: ReadOptions, to: Output = STDOUT) -> None:
     """siftpdf map: the map of SOURCE."""
-    from ..mapview import build_map, render_map
     from ..sources import open_source
-    from ..textview import page_renderer
+    from ..views.map import build_map, render_map
+    from ..views.text import page_renderer
 
     with open_source(source, options) as doc:
         doc_map = build_map(doc, cap, page_renderer(output))

@@ -35,10 +35,10 @@ def info(cache_dir: Path | None, cache_url: str | None, cache_size: str, as_json
       siftpdf cache info
       siftpdf cache info --json | jq .cache.bytes
     """
-    from ..cache import CacheSettings, check_url, open_store, parse_size
     from ..docstream import dumps
-    from ..pool import Pool
     from ..status import render_shared, shared_cache
+    from ..store.cache import CacheSettings, check_url, open_store, parse_size
+    from ..workers.pool import Pool
 
     url = check_url(cache_url)
     store = open_store(CacheSettings(directory=cache_dir, size_limit=parse_size(cache_size)))
@@ -72,7 +72,7 @@ def clear(cache_dir: Path | None, caller_class: str | None) -> None:
       siftpdf cache clear
       siftpdf cache clear --caller-class restricted
     """
-    from ..cache import CacheSettings, check_class, open_store
+    from ..store.cache import CacheSettings, check_class, open_store
 
     store = open_store(CacheSettings(directory=cache_dir))
     count = store.clear(check_class(caller_class) if caller_class else None)
@@ -90,7 +90,7 @@ def prune(cache_dir: Path | None, cache_size: str) -> None:
       siftpdf cache prune
       siftpdf cache prune --cache-size 200M
     """
-    from ..cache import CacheSettings, open_store, parse_size
+    from ..store.cache import CacheSettings, open_store, parse_size
 
     store = open_store(CacheSettings(directory=cache_dir, size_limit=parse_size(cache_size)))
     done = store.prune()

@@ -7,14 +7,14 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..errors import SiftError, UsageError
-from ..grepview import COLORS
+from ..views.grep import COLORS
 from .options import cap_option, complete_source, extraction_options, json_option, out, set_quiet
 
 if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
     from collections.abc import Iterator
 
-    from ..grepview import GrepSpec
     from ..options import ReadOptions
+    from ..views.grep import GrepSpec
 
 def _refuse_pcre(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     if value:
@@ -147,9 +147,9 @@ Examples:
 @extraction_options
 def command(words: tuple[str, ...], cap: int, as_json: bool, read_options: ReadOptions, **given: Any) -> None:
     """siftpdf grep: :data:`HELP`."""
-    from ..grepview import GrepState, write_source
     from ..ranges import PageRange
-    from ..search import compile_patterns, page_filter
+    from ..views.grep import GrepState, write_source
+    from ..views.search import compile_patterns, page_filter
     from .several import say_failed
 
     patterns, sources = _patterns_and_sources(words, given)
@@ -195,7 +195,7 @@ def _spec(given: dict[str, Any], cap: int, as_json: bool, several: bool) -> Grep
     """What to write of each source, from the flags."""
     import sys
 
-    from ..grepview import GrepSpec, mode_of, use_color
+    from ..views.grep import GrepSpec, mode_of, use_color
 
     context = given["context"]
     return GrepSpec(mode_of(given), context if given["before"] is None else given["before"],
@@ -212,7 +212,7 @@ def _open(source: str, read_options: ReadOptions) -> Any:
 
 def _patterns_and_sources(words: tuple[str, ...], given: dict[str, Any]) -> tuple[list[str], tuple[str, ...]]:
     """The patterns (of -e and -f, else the first word) and the sources (the other words)."""
-    from ..grepview import split_patterns
+    from ..views.grep import split_patterns
 
     patterns = split_patterns(given["regexps"])
     for name in given["pattern_files"]:

@@ -284,7 +284,7 @@ def _exit_now(code: int) -> None:
         except (OSError, ValueError):
             if stream is sys.stdout:  # the group's main already reported what it could not write
                 _silence_stdout()
-    from ..warm import discard
+    from ..workers.warm import discard
 
     discard()
     os._exit(code)

@@ -50,13 +50,13 @@ def command(roots: tuple[Path, ...], cap: int, read_options: ReadOptions) -> Non
         raise UsageError("mcp: --in-process is not for a server: a cancelled call must be able to kill its "
                          "extraction, which runs in a child")
     try:
-        from ..mcpserver import serve
+        from ..mcp.server import serve
     except ImportError as exc:
         if (exc.name or "").split(".")[0] not in EXTRA:
             raise
         raise UsageError("mcp: the MCP SDK is not installed", hint=INSTALL) from None
     import siftpdf
 
-    from ..mcptools import Roots, ToolConfig
+    from ..mcp.tools import Roots, ToolConfig
 
     serve(ToolConfig(read_options, cap, Roots([str(root) for root in roots])), siftpdf.__version__)

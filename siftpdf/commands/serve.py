@@ -61,9 +61,9 @@ def command(host: str, port: int, tokens_file: Path | None, no_auth: bool, cache
       siftpdf serve --host 0.0.0.0 --port 8765 --tokens tokens.toml
       curl -s localhost:8765/v1/fetch -d '{"url": "https://arxiv.org/pdf/1706.03762", "pages": "3-4"}'
     """
-    from ..cache import CacheSettings, check_url, parse_size
+    from ..http.app import ServerConfig, create_app, is_loopback, load_tokens
     from ..options import Limits
-    from ..server import ServerConfig, create_app, is_loopback, load_tokens
+    from ..store.cache import CacheSettings, check_url, parse_size
 
     if no_auth and not is_loopback(host):
         raise UsageError("--no-auth only on a loopback address (127.0.0.1, ::1)")

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..document import TEXT_STATUSES
-from ..textview import marker
+from ..views.text import marker
 
 CHUNK_CHARS = 1200
 OVERLAP_CHARS = 200

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..textview import marker
+from ..views.text import marker
 from .chunks import Chunk
 
 CITE_LINE = "When the document has `--- page N ---` markers, cite pages as (p. N)."

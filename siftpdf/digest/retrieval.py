@@ -13,8 +13,8 @@ from collections.abc import Iterable, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..cache import CacheSettings, shared_cache
 from ..document import TEXT_STATUSES
+from ..store.cache import CacheSettings, shared_cache
 from .chunks import CHUNK_CHARS, OVERLAP_CHARS, Chunk, chunk_pages
 from .tokens import tokenize
 

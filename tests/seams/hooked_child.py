@@ -23,7 +23,7 @@ def _crash_on(cls: Any, pages: set[int]) -> None:
 
 
 def _stall_on(page: int) -> None:
-    from siftpdf import extraction
+    from siftpdf.child import extraction
 
     original = extraction.extract_records
 
@@ -41,7 +41,8 @@ def _stall_on(page: int) -> None:
 
 def main() -> int:
     config = json.loads(sys.argv[1])
-    from siftpdf import _child, engines
+    from siftpdf.child import engines
+    from siftpdf.child import main as _child
 
     if config.get("crash"):
         pages = {int(p) for p in str(config["crash"]).split(",")}

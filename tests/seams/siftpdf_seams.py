@@ -46,12 +46,12 @@ _installed: list[bool] = []
 
 
 def install() -> None:
-    """Patch the parent side of extraction (siftpdf.runner). Idempotent; each hook reads the
+    """Patch the parent side of extraction (siftpdf.workers.runner). Idempotent; each hook reads the
     environment when a child starts, so a test can set it with monkeypatch."""
     if _installed:
         return
     _installed.append(True)
-    from siftpdf import runner
+    from siftpdf.workers import runner
 
     original_argv = runner.child_argv
     original_spawn = runner._Run.spawn
@@ -93,7 +93,7 @@ def _platform() -> None:
 
 
 def _service_bug() -> None:
-    from siftpdf import service
+    from siftpdf.http import service
 
     for name in ("clean", "digest"):
         original = getattr(service, name)

@@ -1,0 +1,191 @@
+"""The extraction child: ``python -I -m siftpdf.child.main``. Users never run it.
+
+Contract: the PDF on stdin (optionally preceded by a JSON-encoded password line),
+the doc stream on stdout. Limits and the audit hook are in place before the PDF is read.
+Started as ``--warm`` (``siftpdf.workers.warm``), it imports its engine first, then reads its options
+as a JSON list on the first line of stdin (end of file there: not needed, exit 0).
+Exit codes: 0 ok, 2 a limit that was asked for cannot be enforced, 3 encrypted, 4 unreadable,
+7 input too large.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from types import SimpleNamespace
+from typing import Any, NoReturn
+
+from ..defaults import CHUNK_PAGES, MAX_PAGES, MAX_PDF_BYTES, MEMORY_MIB
+
+EXIT_OK, EXIT_LIMITS, EXIT_ENCRYPTED, EXIT_UNREADABLE, EXIT_TOO_LARGE = 0, 2, 3, 4, 7
+MAX_INPUT = MAX_PDF_BYTES
+
+# Audit events that mean "talk to the network or start a program".
+_REFUSED_PREFIXES = ("socket.", "subprocess.", "os.exec", "os.posix_spawn", "os.spawn",
+                     "os.fork", "os.forkpty", "os.system", "pty.spawn", "os.startfile")
+
+
+def _refuse(event: str, _args: Any) -> None:
+    if event.startswith(_REFUSED_PREFIXES):
+        raise PermissionError(f"siftpdf child: {event} refused")
+
+
+def apply_limits(memory: int, cpu_seconds: int) -> None:
+    """Address-space and CPU limits. Asking for a memory limit that cannot be enforced here
+    fails (where the parent's watchdog holds the child to its limit, it asks for none)."""
+    import resource
+
+    from ..system import rlimit_enforced
+
+    if memory > 0:
+        if not rlimit_enforced():
+            raise OSError(f"a memory limit cannot be enforced on {sys.platform}")
+        _, hard = resource.getrlimit(resource.RLIMIT_AS)
+        if hard != resource.RLIM_INFINITY and hard < memory:
+            memory = hard  # already held to less than was asked: keep the stricter limit
+        resource.setrlimit(resource.RLIMIT_AS, (memory, hard if hard != resource.RLIM_INFINITY else memory))
+    if cpu_seconds > 0:
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 5))
+
+
+# One page's record past this is the page's evidence run wild (a hostile page with millions of
+# glyphs): the page keeps its text and loses its evidence, rather than the document its pages.
+MAX_RECORD = 32 << 20
+
+
+def encode_record(record: dict[str, Any]) -> bytes:
+    """One doc-stream line as UTF-8. Text that cannot be encoded was scrubbed where the record
+    was made; this is the last guard, so that no character can end the document."""
+    from ..docstream import dumps, scrub_record
+
+    line = dumps(record)
+    try:
+        data = line.encode("utf-8")
+    except UnicodeEncodeError:
+        count = scrub_record(record)
+        record["replaced_chars"] = record.get("replaced_chars", 0) + count
+        data = dumps(record).encode("utf-8")
+    if len(data) > MAX_RECORD and "evidence" in record:
+        record.pop("evidence")
+        record["evidence_dropped"] = f"the page's evidence was over {MAX_RECORD >> 20} MiB"
+        data = dumps(record).encode("utf-8")
+    return data + b"\n"
+
+
+# The child's options (the parent's runner writes them): name -> default, whose type is the
+# value's; flags default to False. Parsed by hand: argparse costs the child milliseconds of
+# start-up (its help formatter compiles regexes) for a command line no person types.
+_OPTIONS: dict[str, Any] = {"max-pages": MAX_PAGES, "memory": MEMORY_MIB << 20, "cpu": 0, "shard": 0, "shards": 1,
+                            "chunk": CHUNK_PAGES,
+                            "first-page": 1, "render": None, "image-mode": "none", "salvage": None,
+                            "ocr": "never"}
+_FLAGS = ("no-outline", "password-line", "evidence", "no-repair")
+_CHOICES = {"image-mode": ("none", "embedded"), "ocr": ("never", "auto", "always")}
+
+
+def _parse(argv: list[str] | None) -> SimpleNamespace:
+    values: dict[str, Any] = {**_OPTIONS, **dict.fromkeys(_FLAGS, False)}
+    words = list(sys.argv[1:] if argv is None else argv)
+    while words:
+        word = words.pop(0)
+        name, has_value, value = word.removeprefix("--").partition("=")
+        if not word.startswith("--") or (name not in _OPTIONS and name not in _FLAGS):
+            _usage(f"unrecognized argument: {word}")
+        if name in _FLAGS:
+            if has_value:
+                _usage(f"--{name} takes no value")
+            values[name] = True
+            continue
+        if not has_value:
+            if not words:
+                _usage(f"--{name} expects a value")
+            value = words.pop(0)
+        values[name] = _convert(name, value)
+    return SimpleNamespace(**{name.replace("-", "_"): value for name, value in values.items()})
+
+
+def _job(line: bytes) -> list[str]:
+    """A warm child's options, sent as a JSON list of strings."""
+    try:
+        words = json.loads(line)
+    except ValueError:
+        words = None
+    if not isinstance(words, list) or not all(isinstance(word, str) for word in words):
+        _usage("the job line is not a JSON list of options")
+    return words
+
+
+def _convert(name: str, value: str) -> Any:
+    if isinstance(_OPTIONS[name], int):
+        try:
+            return int(value)
+        except ValueError:
+            _usage(f"--{name}: invalid int value: {value!r}")
+    if name in _CHOICES and value not in _CHOICES[name]:
+        _usage(f"--{name}: invalid choice: {value!r}")
+    return value
+
+
+def _usage(problem: str) -> NoReturn:
+    print(f"siftpdf-child: error: {problem}", file=sys.stderr)
+    raise SystemExit(2)  # the status argparse gave a bad command line
+
+
+def main(argv: list[str] | None = None) -> int:
+    words = sys.argv[1:] if argv is None else argv
+    if words == ["--warm"]:
+        # The engine's import reads nothing of the PDF: it may come before the limits. So do
+        # the imports of the job (the meta's hash, the evidence), while the parent starts up.
+        import hashlib  # noqa: F401
+
+
+        job = sys.stdin.buffer.readline()
+        if not job:
+            return EXIT_OK  # the parent did not need this child, or is gone
+        words = _job(job)
+    args = _parse(words)
+    try:
+        apply_limits(args.memory, args.cpu)
+    except (OSError, ValueError) as exc:
+        print(f"cannot apply limits: {exc}", file=sys.stderr)
+        return EXIT_LIMITS
+    # Import the engines (native code, loaded via ctypes) before the hook closes the door.
+    from ..errors import EncryptedError, SiftError
+    from .extraction import ExtractOptions, extract_records
+
+    sys.addaudithook(_refuse)
+    stdin = sys.stdin.buffer
+    try:
+        password = json.loads(stdin.readline()) if args.password_line else None
+        data = stdin.read(MAX_INPUT + 1)
+    except MemoryError:
+        print("out of memory reading the PDF", file=sys.stderr)
+        return EXIT_TOO_LARGE
+    if len(data) > MAX_INPUT:
+        print(f"PDF over {MAX_INPUT >> 20} MiB", file=sys.stderr)
+        return EXIT_TOO_LARGE
+    opts = ExtractOptions(max_pages=args.max_pages, password=password, shard=args.shard,
+                          shards=args.shards, chunk=args.chunk, first_page=args.first_page,
+                          outline=not args.no_outline, evidence=args.evidence, image_mode=args.image_mode,
+                          render=args.render, repair=not args.no_repair, salvage=args.salvage, ocr=args.ocr)
+    out = sys.stdout.buffer
+    try:
+        for record in extract_records(data, opts):
+            out.write(encode_record(record))
+            out.flush()
+    except EncryptedError as exc:
+        print(exc.message, file=sys.stderr)
+        return EXIT_ENCRYPTED
+    except SiftError as exc:
+        print(exc.message, file=sys.stderr)
+        return EXIT_UNREADABLE
+    except MemoryError:
+        print(f"out of memory (limit {args.memory >> 20} MiB)", file=sys.stderr)
+        return EXIT_UNREADABLE
+    except BrokenPipeError:
+        return EXIT_OK
+    return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

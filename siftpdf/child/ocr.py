@@ -1,0 +1,584 @@
+"""Optical character recognition of a rendered page (SPEC §7.5), with an engine whose models
+are on this machine: nothing is downloaded, ever.
+
+Two engines, each for what it reads best (docs/bakeoff.md, "OCR engines", says why), chosen
+page by page from the script tesseract's orientation and script detection sees:
+
+- ``tesseract``: libtesseract in this process through tesserocr (its wheel carries the
+  library), with the system's trained data (``eng``, and ``chi_sim`` where installed: Debian's
+  tesseract-ocr-eng and tesseract-ocr-chi-sim, Homebrew's tesseract). Latin pages: fast, and
+  within 1 % of the text on clean scans.
+- ``rapidocr``: PP-OCR models run by onnxruntime, the models inside the rapidocr wheel
+  (Chinese and English in one model). Chinese and Japanese pages, which it reads at a third of
+  tesseract's errors (formulas and tables above all), for about twice the time; every page when
+  no tesseract data is found.
+
+Neither starts a program or opens a socket (the child's audit hook allows them both; rapidocr's
+import probes IPv6 with a socket, which the hook refuses and urllib3 shrugs off). Importing an
+engine happens on the first call, never at ``import siftpdf.child.ocr``.
+
+A page is rendered in grayscale at ``DPI``, its longest side held to ``MAX_SIDE`` pixels (a
+larger page is rendered at less, and says so: ``PageText.capped``). Boxes come back in PDF
+points in the page's user space, bottom-up, as the evidence's are (the page's rotation and
+crop box accounted for by PDFium's own device-to-page mapping).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+DPI = 200  # engines read 10-point text well from here up; 300 costs twice the time for little
+MAX_SIDE = 5000  # pixels: an A3 page at 300 dpi (4961); 25 MB of grayscale at most
+LANGUAGES = ("eng", "chi_sim")  # tesseract's, when installed; "eng" is required
+TESSDATA_DIRS = ("/usr/share/tesseract-ocr/5/tessdata", "/usr/share/tesseract-ocr/4.00/tessdata",
+                 "/usr/share/tessdata", "/usr/local/share/tessdata", "/opt/homebrew/share/tessdata",
+                 "/usr/local/share/tesseract-ocr/5/tessdata")
+INSTALL = ("pip install 'siftpdf[ocr]' (and the tesseract data: apt-get install tesseract-ocr-eng "
+           "tesseract-ocr-chi-sim, or brew install tesseract)")
+
+Box = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class EngineInfo:
+    name: str
+    version: str
+    languages: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Line:
+    """One recognized line. ``box`` is [x0, y0, x1, y1] in points (user space, bottom-up) once
+    placed on a page (``recognize_page``); in pixels of the bitmap (top-down) straight from
+    ``recognize_pixels``, where ``pixels`` is the same box."""
+
+    text: str
+    confidence: float  # 0-1
+    box: Box
+    pixels: tuple[int, int, int, int]
+    baseline: float | None = None  # y of the baseline (points; pixels from recognize_pixels)
+    words: tuple[tuple[str, Box], ...] = ()  # when the engine tells them, boxes as ``box``
+
+
+@dataclass(frozen=True)
+class PageText:
+    """What OCR read on a page."""
+
+    lines: list[Line]
+    engine: EngineInfo
+    confidence: float | None  # mean over the lines, weighted by their length; None: nothing read
+    dpi: float  # the resolution the page was read at (less than asked when capped)
+    capped: bool  # the render was held to MAX_SIDE pixels
+    size: tuple[int, int]  # the render, pixels
+    turned: int = 0  # degrees the scan was turned clockwise, when it was read turned upright
+
+    @property
+    def text(self) -> str:
+        return "\n".join(line.text for line in self.lines)
+
+
+class OcrError(RuntimeError):
+    """The engine failed on a page (not: read nothing)."""
+
+
+class OcrUnavailable(OcrError):
+    """No OCR engine is installed; the message names the install command."""
+
+    def __init__(self) -> None:
+        super().__init__(f"no OCR engine installed: {INSTALL}")
+
+
+# --- engines ------------------------------------------------------------------------------
+
+Reader = Callable[[Any, int, bool], list[Line]]  # (grayscale ndarray, threads, cjk) -> lines in pixels
+
+
+@dataclass
+class _Engine:
+    info: EngineInfo
+    read: Reader = field(repr=False)
+
+
+def _tessdata() -> tuple[str, tuple[str, ...]] | None:
+    """The first folder of tesseract data that has English, and the languages used from it."""
+    for folder in TESSDATA_DIRS:
+        if os.path.isfile(os.path.join(folder, "eng.traineddata")):
+            langs = tuple(lang for lang in LANGUAGES if os.path.isfile(os.path.join(folder, f"{lang}.traineddata")))
+            return folder, langs
+    return None
+
+
+def _tesseract() -> _Engine | None:
+    data = _tessdata()
+    if data is None:
+        return None
+    try:
+        import tesserocr
+    except ImportError:
+        return None
+    folder, langs = data
+    # tesserocr's wheel builds libtesseract without OpenMP: one thread, whatever ``threads`` says.
+    apis: dict[str, Any] = {}
+
+    def api_for(lang: str) -> Any:
+        if lang not in apis:
+            apis[lang] = tesserocr.PyTessBaseAPI(path=folder + "/", lang=lang, psm=tesserocr.PSM.AUTO,
+                                                 oem=tesserocr.OEM.LSTM_ONLY)
+        return apis[lang]
+
+    version = f"{tesserocr.tesseract_version().split()[1]} (tesserocr {tesserocr.__version__})"
+
+    def read(gray: Any, threads: int, cjk: bool) -> list[Line]:
+        from PIL import Image
+
+        # One language model a page: reading a Latin page with eng+chi_sim costs a third more
+        # time, and a Chinese page reads better with chi_sim alone (docs/bakeoff.md).
+        api = api_for("chi_sim" if cjk and "chi_sim" in langs else "eng")
+        api.SetImage(Image.fromarray(gray))
+        if not api.Recognize():  # leptonica's allocations failed (the memory limit), or the image is bad
+            raise OcrError("tesseract could not read the page (out of memory?)")
+        return _tesseract_lines(api.GetIterator(), tesserocr.RIL.TEXTLINE, tesserocr.RIL.WORD)
+
+    return _Engine(EngineInfo("tesseract", version, langs), read)
+
+
+CJK_SCRIPTS = frozenset({"Han", "HanS", "HanT", "Japanese", "Katakana", "Hiragana"})
+OSD_SCALE = 0.5  # the script is told as well from a render at half the resolution, in a third of the time
+
+
+@dataclass(frozen=True)
+class Osd:
+    """What tesseract's orientation and script detection sees on a page image."""
+
+    script: str | None  # tesseract's name (Latin, Han …); None when it cannot tell
+    turn: int = 0  # degrees the image is turned clockwise (0, 90, 180, 270)
+
+    @property
+    def cjk(self) -> bool:
+        return self.script in CJK_SCRIPTS
+
+
+@cache
+def _detector() -> Callable[[Any], Osd] | None:
+    """Tesseract's orientation and script detection of a grayscale page image; None without
+    tesseract or its ``osd`` data."""
+    data = _tessdata()
+    if data is None or not os.path.isfile(os.path.join(data[0], "osd.traineddata")):
+        return None
+    try:
+        import tesserocr
+    except ImportError:
+        return None
+    from PIL import Image
+
+    api = tesserocr.PyTessBaseAPI(path=data[0] + "/", lang="osd", psm=tesserocr.PSM.OSD_ONLY)
+
+    def detect(gray: Any) -> Osd:
+        image = Image.fromarray(gray)
+        small = image.resize((max(1, round(image.width * OSD_SCALE)), max(1, round(image.height * OSD_SCALE))))
+        api.SetImage(small)
+        try:
+            found = api.DetectOrientationScript()
+        except RuntimeError:  # too little text to tell (a blank page)
+            return Osd(None)
+        if not found:
+            return Osd(None)
+        return Osd(found.get("script_name"), int(found.get("orient_deg") or 0) % 360)
+
+    return detect
+
+
+def detect(gray: Any) -> Osd:
+    """The script and orientation of a page image, as far as tesseract can tell (nothing
+    without its data, or on a blank page)."""
+    detector = _detector()
+    return detector(gray) if detector is not None else Osd(None)
+
+
+def _tesseract_lines(iterator: Any, line_level: int, word_level: int) -> list[Line]:
+    """Tesseract's lines, each with its words, in one walk over the words."""
+    lines: list[Line] = []
+    words: list[tuple[str, Box]] = []
+    head: Line | None = None
+
+    def close() -> None:
+        if head is not None and head.text:
+            lines.append(Line(head.text, head.confidence, head.box, head.pixels, head.baseline, tuple(words)))
+
+    if iterator is None or iterator.Empty(word_level):  # a blank page: no words at all
+        return lines
+    while True:
+        if iterator.IsAtBeginningOf(line_level):
+            close()
+            words = []
+            bounds = iterator.BoundingBox(line_level) or (0, 0, 0, 0)
+            baseline = iterator.Baseline(line_level)
+            head = Line(tidy(iterator.GetUTF8Text(line_level) or ""),
+                        max(0.0, iterator.Confidence(line_level)) / 100, tuple(map(float, bounds)),  # type: ignore[arg-type]
+                        tuple(bounds), (baseline[0][1] + baseline[1][1]) / 2 if baseline else None)
+        text, bounds = (iterator.GetUTF8Text(word_level) or "").strip(), iterator.BoundingBox(word_level)
+        if text and bounds:
+            words.append((text, tuple(map(float, bounds))))  # type: ignore[arg-type]
+        if not iterator.Next(word_level):
+            break
+    close()
+    return lines
+
+
+# The detector sees the page at about 82 dpi (an A4 page's long side: 960 pixels): PP-OCR's
+# detection costs as many pixels as it is given, and finds 9-point text from there; the lines
+# it finds are read from the full render.
+DETECT_SIDE = 960
+REC_BATCH = 2  # lines read at once: onnxruntime's memory grows with the batch (6: +300 MB), not its speed
+
+
+M_MMAP_THRESHOLD = -3  # glibc's mallopt parameter
+MMAP_THRESHOLD = 1 << 20
+
+
+def _return_large_blocks() -> None:
+    """Have glibc give blocks of a megabyte or more back to the system when they are freed.
+    onnxruntime allocates each layer's tensors anew: glibc keeps the freed ones for reuse
+    (raising its threshold as it goes), so two workers reading Chinese pages held 1.1 GB
+    between them; with this, a worker's peak falls from 520 to 390 MB for about a tenth more
+    time. Elsewhere than glibc, nothing is done."""
+    import ctypes
+
+    try:
+        ctypes.CDLL(None).mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD)
+    except (OSError, AttributeError):
+        pass
+
+
+def _rapidocr() -> _Engine | None:
+    try:
+        from importlib.metadata import version
+
+        from rapidocr import RapidOCR
+    except ImportError:
+        return None
+    engines: dict[int, Any] = {}
+
+    def engine(threads: int) -> Any:
+        if threads not in engines:
+            _return_large_blocks()
+            engines[threads] = RapidOCR(params={
+                "Global.log_level": "error", "Global.use_cls": False,  # pages come upright from PDFium
+                "Global.max_side_len": MAX_SIDE, "Det.limit_type": "max", "Det.limit_side_len": DETECT_SIDE,
+                "Rec.rec_batch_num": REC_BATCH,
+                "EngineConfig.onnxruntime.intra_op_num_threads": threads,
+                "EngineConfig.onnxruntime.inter_op_num_threads": 1})
+        return engines[threads]
+
+    def read(gray: Any, threads: int, cjk: bool) -> list[Line]:
+        import numpy as np
+
+        out = engine(threads)(np.ascontiguousarray(np.repeat(gray[:, :, None], 3, axis=2)))
+        if out.boxes is None:
+            return []
+        lines = []
+        for quad, text, score in zip(out.boxes, out.txts, out.scores, strict=True):
+            xs, ys = [float(p[0]) for p in quad], [float(p[1]) for p in quad]
+            box = (min(xs), min(ys), max(xs), max(ys))
+            lines.append(Line(tidy(str(text)), float(score), box, tuple(round(v) for v in box)))  # type: ignore[arg-type]
+        return [line for line in lines if line.text]
+
+    return _Engine(EngineInfo("rapidocr", version("rapidocr"), ("ch", "en")), read)
+
+
+ENGINES: dict[str, Callable[[], _Engine | None]] = {"tesseract": _tesseract, "rapidocr": _rapidocr}
+
+
+@cache
+def _engine(name: str | None = None) -> _Engine | None:
+    for key, load in ENGINES.items():
+        if name in (None, key):
+            found = load()
+            if found is not None:
+                return found
+    return None
+
+
+def available(name: str | None = None) -> EngineInfo | None:
+    """The engine OCR would use for a Latin page (``name``: only that one), loading it; None
+    when none is installed."""
+    found = _engine(name)
+    return found.info if found else None
+
+
+def describe() -> str:
+    """The installed engines and what each reads, for ``engine status``."""
+    engines = [found for found in (_engine(key) for key in ENGINES) if found is not None]
+    if not engines:
+        return "none"
+    if len(engines) == 1:
+        return f"{engines[0].info.name} {engines[0].info.version}"
+    latin, cjk = engines
+    return f"{latin.info.name} {latin.info.version}; CJK pages: {cjk.info.name} {cjk.info.version}"
+
+
+def _pick(gray: Any, name: str | None) -> tuple[_Engine, Osd]:
+    """The engine that reads this page image (``name``: that one), and what tesseract's
+    detection sees on it: rapidocr reads Chinese and Japanese when it is installed, tesseract
+    the rest."""
+    tesseract, rapidocr = _engine("tesseract"), _engine("rapidocr")
+    chosen = _engine(name) if name is not None else tesseract or rapidocr
+    if chosen is None:
+        raise OcrUnavailable()
+    osd = detect(gray) if tesseract is not None else Osd(None)
+    if name is None and osd.cjk and rapidocr is not None:
+        chosen = rapidocr
+    return chosen, osd
+
+
+# A page is tried again turned upright when its read looks turned: most of its text in lines
+# that run down the page (tesseract reads those, but a page's order is not theirs), or lines
+# held with this little confidence (an upside-down scan reads as specks). Tesseract's detection
+# says which way; it is not trusted alone (on a render this small it calls some upright pages
+# upside down): the turned read is kept only when it reads more, and more surely.
+POOR_READ = 0.5
+
+
+def _read(found: _Engine, gray: Any, threads: int, osd: Osd) -> tuple[list[Line], int]:
+    """The engine's lines on a page image (boxes in its pixels, in reading order), and the
+    degrees it was turned (clockwise) when it was read turned upright."""
+    import numpy as np
+
+    best, turned = found.read(gray, threads, osd.cjk), 0
+    height, width = gray.shape[:2]
+    for turn in _turns_to_try(best, osd):
+        turns = turn // 90  # numpy turns counter-clockwise: this many quarter turns set it upright
+        lines = found.read(np.ascontiguousarray(np.rot90(gray, turns)), threads, osd.cjk)
+        if _weight(lines) > _weight(best) and not _runs_down(lines):
+            best, turned = [_unturned(line, turns, width, height) for line in lines], turn
+    return best, turned
+
+
+def _turns_to_try(lines: list[Line], osd: Osd) -> list[int]:
+    if _runs_down(lines):
+        return [osd.turn] if osd.turn in (90, 270) else [90, 270]
+    if lines and (mean_confidence(lines) or 0.0) < POOR_READ:
+        return [osd.turn] if osd.turn else [180]
+    return []
+
+
+def _runs_down(lines: list[Line]) -> bool:
+    """Most of the text is in lines taller than they are wide (of three characters or more)."""
+    down = sum(len(ln.text) for ln in lines if len(ln.text) >= 3 and ln.box[3] - ln.box[1] > ln.box[2] - ln.box[0])
+    return down > 0.5 * sum(len(ln.text) for ln in lines)
+
+
+def _weight(lines: list[Line]) -> float:
+    return sum(len(line.text) * line.confidence for line in lines)
+
+
+def _unturned(line: Line, turns: int, width: int, height: int) -> Line:
+    """A line read from the image turned ``turns`` quarter turns counter-clockwise, with its
+    boxes in the unturned image's pixels (no baseline: the line is not horizontal there)."""
+
+    def box(b: Box) -> Box:
+        corners = [_unturn_point(x, y, turns, width, height) for x in (b[0], b[2]) for y in (b[1], b[3])]
+        xs, ys = [c[0] for c in corners], [c[1] for c in corners]
+        return (min(xs), min(ys), max(xs), max(ys))
+
+    placed = box(line.box)
+    return Line(line.text, line.confidence, placed, tuple(round(v) for v in placed),  # type: ignore[arg-type]
+                None, tuple((text, box(b)) for text, b in line.words))
+
+
+def _unturn_point(x: float, y: float, turns: int, width: int, height: int) -> tuple[float, float]:
+    """A point of the image turned ``turns`` quarter turns counter-clockwise, in the unturned
+    image (``width`` x ``height``): a quarter turn took (x, y) of a w-wide image to (y, w - x)."""
+    for step in range(turns, 0, -1):
+        w = width if (step - 1) % 2 == 0 else height  # the width before this quarter turn
+        x, y = w - y, x
+    return x, y
+
+
+def installed() -> bool:
+    """Whether an engine is installed, found without loading one (the parent's check before it
+    starts a child that would need it)."""
+    from importlib.util import find_spec
+
+    return (_tessdata() is not None and find_spec("tesserocr") is not None) or find_spec("rapidocr") is not None
+
+
+def require_engine() -> None:
+    """A usage error (exit 2) naming the install command when OCR is asked for and no engine
+    is installed."""
+    if not installed():
+        from ..errors import UsageError
+
+        raise UsageError("--ocr: no OCR engine is installed", hint=INSTALL)
+
+
+def recognize_pixels(gray: Any, threads: int = 1, engine: str | None = None) -> list[Line]:
+    """Lines read from an 8-bit grayscale image (a 2-D numpy array), boxes in its pixels."""
+    found, osd = _pick(gray, engine)
+    return _read(found, gray, threads, osd)[0]
+
+
+_CJK = "\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef"
+_CJK_SPACE = re.compile(f"(?<=[{_CJK}]) (?=[{_CJK}])")
+
+
+def tidy(text: str) -> str:
+    """A line's text without the spaces tesseract puts between Chinese, Japanese or Korean
+    characters (their scripts have none)."""
+    return _CJK_SPACE.sub("", text.strip())
+
+
+# --- pages --------------------------------------------------------------------------------
+
+
+def render_scale(width: float, height: float, dpi: float = DPI, max_side: int = MAX_SIDE) -> tuple[float, bool]:
+    """Pixels per point for a page of ``width`` x ``height`` points at ``dpi``, and whether
+    the longest side had to be held to ``max_side`` pixels."""
+    scale = dpi / 72
+    longest = max(width, height, 1.0) * scale
+    if longest <= max_side:
+        return scale, False
+    return scale * max_side / longest, True
+
+
+def recognize_page(page: Any, dpi: float = DPI, regions: Sequence[Box] | None = None, threads: int = 1,
+                   engine: str | None = None) -> PageText:
+    """Render a pypdfium2 page and read it. ``regions`` (boxes in points, user space) limits
+    reading to those parts of the page, each read apart (``auto`` passes the page's images
+    that no text layer covers); lines are top to bottom."""
+    import numpy as np
+
+    first = _engine(engine)
+    if first is None:
+        raise OcrUnavailable()
+    scale, capped = render_scale(page.get_width(), page.get_height(), dpi)
+    bitmap = page.render(scale=scale, grayscale=True, may_draw_forms=False)
+    try:
+        width, height = bitmap.width, bitmap.height
+        gray = np.array(bitmap.to_numpy()).reshape(height, width)
+    finally:
+        bitmap.close()
+    to_page = _device_to_page(page, width, height)
+    crops = [(0, 0, width, height)] if regions is None else [_pixel_rect(to_page, region, width, height)
+                                                            for region in regions]
+    lines: list[Line] = []
+    read_by: dict[EngineInfo, int] = {}  # characters each engine read (a region at a time)
+    turned = 0
+    for x0, y0, x1, y1 in crops:
+        if x1 - x0 < 8 or y1 - y0 < 8:
+            continue
+        crop = np.ascontiguousarray(gray[y0:y1, x0:x1])
+        found, osd = _pick(crop, engine)
+        read, turn = _read(found, crop, threads, osd)
+        read_by[found.info] = read_by.get(found.info, 0) + sum(len(line.text) for line in read)
+        lines.extend(_placed(line, to_page, x0, y0) for line in read)
+        turned = turned or turn
+    if not turned:  # a turned scan's lines stay in the engine's reading order: the page's is not theirs
+        lines.sort(key=lambda ln: (-ln.box[3], ln.box[0]))
+    used = max(read_by, key=read_by.__getitem__) if read_by else first.info
+    return PageText(lines, used, mean_confidence(lines), round(scale * 72, 2), capped, (width, height), turned)
+
+
+def mean_confidence(lines: Iterable[Line]) -> float | None:
+    """The lines' mean confidence, weighted by their length; None when there are none."""
+    weights = [(len(line.text), line.confidence) for line in lines]
+    total = sum(n for n, _ in weights)
+    return round(sum(n * c for n, c in weights) / total, 3) if total else None
+
+
+Affine = tuple[float, float, float, float, float, float]  # x' = a*x + b*y + c, y' = d*x + e*y + f
+
+
+def _device_to_page(page: Any, width: int, height: int) -> Affine:
+    """The affine map from the render's pixels to the page's user space, from PDFium's own
+    mapping (rotation, crop box) of three corners."""
+    import ctypes
+
+    import pypdfium2.raw as pdfium_c
+
+    def point(x: int, y: int) -> tuple[float, float]:
+        px, py = ctypes.c_double(), ctypes.c_double()
+        pdfium_c.FPDF_DeviceToPage(page.raw, 0, 0, width, height, 0, x, y, ctypes.byref(px), ctypes.byref(py))
+        return px.value, py.value
+
+    (ox, oy), (rx, ry), (dx, dy) = point(0, 0), point(width, 0), point(0, height)
+    return ((rx - ox) / width, (dx - ox) / height, ox, (ry - oy) / width, (dy - oy) / height, oy)
+
+
+def _apply(m: Affine, x: float, y: float) -> tuple[float, float]:
+    return m[0] * x + m[1] * y + m[2], m[3] * x + m[4] * y + m[5]
+
+
+def _to_points(m: Affine, box: Box, dx: int, dy: int) -> Box:
+    corners = [_apply(m, x + dx, y + dy) for x in (box[0], box[2]) for y in (box[1], box[3])]
+    xs, ys = [c[0] for c in corners], [c[1] for c in corners]
+    return (round(min(xs), 2), round(min(ys), 2), round(max(xs), 2), round(max(ys), 2))
+
+
+def _pixel_rect(m: Affine, region: Box, width: int, height: int) -> tuple[int, int, int, int]:
+    """A box in points as the pixel rectangle that holds it, within the render."""
+    det = m[0] * m[4] - m[1] * m[3]
+    inverse = (m[4] / det, -m[1] / det, (m[1] * m[5] - m[4] * m[2]) / det,
+               -m[3] / det, m[0] / det, (m[3] * m[2] - m[0] * m[5]) / det)
+    corners = [_apply(inverse, x, y) for x in (region[0], region[2]) for y in (region[1], region[3])]
+    xs, ys = [c[0] for c in corners], [c[1] for c in corners]
+    return (max(0, int(min(xs))), max(0, int(min(ys))), min(width, int(max(xs)) + 1), min(height, int(max(ys)) + 1))
+
+
+def _placed(line: Line, m: Affine, dx: int, dy: int) -> Line:
+    """A line read from a crop at (dx, dy) of the render, in the page's points."""
+    box = _to_points(m, line.box, dx, dy)
+    baseline = None
+    if line.baseline is not None and abs(m[1]) < 1e-9 and abs(m[3]) < 1e-9:  # upright: a baseline is a y
+        baseline = round(_apply(m, 0, line.baseline + dy)[1], 2)
+    pixels = (line.pixels[0] + dx, line.pixels[1] + dy, line.pixels[2] + dx, line.pixels[3] + dy)
+    words = tuple((text, _to_points(m, wbox, dx, dy)) for text, wbox in line.words)
+    return Line(line.text, line.confidence, box, pixels, baseline, words)
+
+
+# --- evidence -------------------------------------------------------------------------------
+
+FONT = "OCR"  # the font name of a recognized run: no font is known
+GAP_EM = 1.0  # a space this many sizes wide (or wider) is marked as a gap, as the evidence does
+
+
+def evidence_lines(lines: Iterable[Line]) -> list[dict[str, Any]]:
+    """Placed lines (``recognize_page``) as evidence lines: ``{y, size, runs: [run]}``, one
+    run a line, shaped like siftpdf.child.evidence's (text, font, size, colour, box, and ``gaps`` for
+    wide spaces between words), so that organization reads them like a text layer's."""
+    out: list[tuple[float, float, dict[str, Any]]] = []
+    for line in lines:
+        x0, y0, x1, y1 = line.box
+        # A line's box runs from ascenders to descenders: about 1.2 of the font size.
+        size = round(max(y1 - y0, 1.0) / 1.2, 2)
+        baseline = line.baseline if line.baseline is not None else round(y0 + 0.2 * size, 2)
+        run: dict[str, Any] = {"text": line.text, "font": FONT, "size": size, "color": "#000000",
+                               "box": [x0, y0, x1, y1], "ocr": round(line.confidence, 3)}
+        gaps = _word_gaps(line, size)
+        if gaps:
+            run["gaps"] = gaps
+        out.append((baseline, x0, {"y": baseline, "size": size, "runs": [run]}))
+    out.sort(key=lambda item: (-item[0], item[1]))
+    return [line for _, _, line in out]
+
+
+def _word_gaps(line: Line, size: float) -> list[list[float]]:
+    """``[offset, x1, x0]`` for each wide space: its offset in the text, where the word before
+    it ends and the next begins (the evidence's ``gaps``)."""
+    if len(line.words) < 2:
+        return []
+    gaps: list[list[float]] = []
+    offset = 0
+    for (word, box), (_, after) in zip(line.words, line.words[1:], strict=False):
+        found = line.text.find(word, offset)
+        if found < 0:
+            return gaps
+        offset = found + len(word)
+        if offset < len(line.text) and line.text[offset] == " " and after[0] - box[2] >= GAP_EM * size:
+            gaps.append([offset, round(box[2], 2), round(after[0], 2)])
+    return gaps

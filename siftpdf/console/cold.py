@@ -1,0 +1,241 @@
+"""The console's cold path: ``siftpdf extract``, ``pages`` and ``map`` of one local PDF with
+the default extraction options, run without click.
+
+A cold one-page extraction is mostly start-up: click and its option machinery cost as much as
+the library's imports, and the extraction child, started first thing (:mod:`siftpdf.workers.warm`),
+waits for its job until the command has been parsed. When a command line is one this module
+knows to run the same way (one local PDF; --no-cache, --max-pages, --cache-dir, --cache-url,
+--wait, -q, --cap and the output flags), it builds the same options and calls the same functions the click commands
+call (:mod:`siftpdf.commands.bodies`), and reports a failure as the click group does. With
+--no-cache it starts the warm child when a pool slot is free for it (taken for the job), and
+gives it its job at once (:func:`siftpdf.workers.warm.send`), before the library is imported; the
+runner then takes that child over.
+
+Anything else (an option not listed here, a value click would refuse, stdin, a URL, a file
+that is not a PDF) returns None, having written nothing, and click runs the command.
+
+Imports: ``os`` and ``sys`` (and :mod:`siftpdf.console.quick`'s parser) until the command runs.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from ..defaults import CACHE_SIZE, CAP, CHUNK_PAGES, DEADLINE, MAX_AGE, MAX_PAGES, MEMORY_MIB, WAIT, WORKERS
+from .quick import DECLINE_ENV, _env, _is_class, _number, _seconds, invoke, parse
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+OUTPUTS = ("text", "markdown", "json")
+DEFAULT_OUTPUT = {"extract": "json", "pages": "text", "map": "text"}
+# The options answered here, as click spells them: name -> (key, takes a value, flag value).
+_COMMON: dict[str, tuple[str, bool, Any]] = {
+    "-q": ("quiet", False, True), "--quiet": ("quiet", False, True),
+    "--no-cache": ("no_cache", False, True),
+    "--max-pages": ("max_pages", True, None),
+    "--cache-dir": ("cache_dir", True, None),
+    "--cache-url": ("cache_url", True, None),
+    "--wait": ("wait", True, None),
+    "--cap": ("cap", True, None),
+    **{f"--{name}": (f"as_{name}", False, True) for name in OUTPUTS},
+}
+OPTIONS = {"extract": _COMMON, "pages": _COMMON, "map": _COMMON}
+
+# A larger PDF is not read ahead for an early job: the runner reads it (once) the usual way.
+EARLY_BYTES = 8 << 20
+
+
+def job_words(max_pages: int) -> list[str]:
+    """The options of the first child the runner starts for an organized extraction with the
+    default limits (siftpdf.workers.runner._Run.spawn)."""
+    from ..system import child_memory
+
+    return ["--max-pages", str(max_pages), "--memory", str(child_memory(MEMORY_MIB << 20)),
+            "--cpu", str(int(DEADLINE) + 5), "--shard", "0", "--shards", str(WORKERS),
+            "--chunk", str(CHUNK_PAGES), "--first-page", "1", "--evidence"]
+
+
+class Plan:
+    """A command line this path runs, read."""
+
+    def __init__(self, command: str, positional: list[str], output: str, cap: int | None, max_pages: int,
+                 no_cache: bool, quiet: bool, cache_dir: str | None, caller_class: str, wait: float,
+                 cache_url: str | None) -> None:
+        self.command, self.positional, self.output, self.cap = command, positional, output, cap
+        self.max_pages, self.no_cache, self.quiet = max_pages, no_cache, quiet
+        self.cache_dir, self.caller_class, self.wait = cache_dir, caller_class, wait
+        self.cache_url = cache_url
+        self.source = positional[-1]
+
+    @property
+    def pool_dir(self) -> str:
+        from ..workers.warm import pool_folder
+
+        return pool_folder(self.cache_dir)
+
+
+def answer(args: list[str]) -> int | None:
+    """Run a command line of this path and return its exit status, or None (having written
+    nothing) when click should run it."""
+    parsed = parse(args, OPTIONS)
+    if parsed is None or sys.stdout is None or any(_env(name) for name in DECLINE_ENV):
+        return None
+    plan = _plan(*parsed)
+    if plan is None:
+        return None
+    from ..workers.warm import prestart
+
+    prestart(args, plan.pool_dir)
+    if plan.no_cache:
+        _early(plan)
+    return _run(plan)
+
+
+def _plan(command: str, positional: list[str], given: dict[str, Any]) -> Plan | None:
+    max_pages = _number(given.get("max_pages", str(MAX_PAGES)), 1)
+    wait = _seconds(given.get("wait", _env("SIFTPDF_WAIT") or str(WAIT)))
+    if "cap" in given:
+        cap = _number(given["cap"], 200)
+    else:  # extract's default is the whole document (its --cap reads no environment)
+        cap = None if command == "extract" else _number(_env("SIFTPDF_CAP") or str(CAP), 200)
+    if max_pages is None or wait is None or (cap is None and (command != "extract" or "cap" in given)) \
+            or len(positional) != (2 if command == "pages" else 1):
+        return None
+    asked = [name for name in OUTPUTS if given.get(f"as_{name}")]
+    env_output = os.environ.get("SIFTPDF_FORMAT", "").strip().lower()
+    if len(asked) > 1 or (env_output and env_output not in OUTPUTS):
+        return None  # click's usage errors
+    cache_dir = given.get("cache_dir", _env("SIFTPDF_CACHE_DIR"))
+    caller_class = _env("SIFTPDF_CALLER_CLASS") or "default"
+    if cache_dir == "" or not _is_folder(cache_dir) or not _is_class(caller_class) or not _is_pdf(positional[-1]):
+        return None
+    if command == "pages" and not _is_range(positional[0]):
+        return None
+    return Plan(command, positional, (asked or [env_output or DEFAULT_OUTPUT[command]])[0], cap, max_pages,
+                bool(given.get("no_cache")), bool(given.get("quiet")), cache_dir, caller_class, wait,
+                given.get("cache_url", _env("SIFTPDF_CACHE_URL")))
+
+
+def _is_folder(path: str | None) -> bool:
+    """A --cache-dir click's Path(file_okay=False) takes as it is: absent (made later), or an
+    existing folder it may read (a file, or a folder it may not read, is click's error)."""
+    if path is None:
+        return True
+    import stat
+
+    try:
+        st = os.stat(path)
+    except OSError:
+        return True
+    except ValueError:  # a NUL byte: click says so
+        return False
+    return stat.S_ISDIR(st.st_mode) and os.access(path, os.R_OK)
+
+
+def _is_pdf(source: str) -> bool:
+    """A regular local file with a PDF header where the sniffer looks for one (not stdin, a
+    URL, a doc stream: click takes those)."""
+    if not source or source == "-" or "://" in source:
+        return False
+    import stat
+
+    try:  # a pipe is never opened here: its writer would take this for the command's reader
+        if not stat.S_ISREG(os.stat(source).st_mode):
+            return False
+    except (OSError, ValueError):
+        return False
+    from ..workers.warm import _is_pdf as looks_like_pdf
+
+    return looks_like_pdf(source)
+
+
+def _is_range(spec: str) -> bool:
+    from ..errors import SiftError
+    from ..ranges import PageRange
+
+    try:
+        PageRange.parse(spec)
+    except SiftError:
+        return False
+    return True
+
+
+def _early(plan: Plan) -> None:
+    """Give the warm child (if one was started, with a pool slot taken for it) its job now: the
+    PDF read here, the options the runner will ask for. The runner takes that child over when
+    it asks for the same job and bytes; else the child is killed and it starts one."""
+    if _env("SIFTPDF_CALLER_ID"):
+        return  # the caller's one-job lock comes first: the runner gives the child its job then
+    from ..workers import warm
+
+    if warm._Warm.child is None:
+        return
+    try:
+        with open(plan.source, "rb") as handle:
+            if os.fstat(handle.fileno()).st_size > EARLY_BYTES:
+                return
+            data = handle.read(EARLY_BYTES + 1)
+    except OSError:
+        return  # the command reports it
+    if len(data) > EARLY_BYTES:
+        return
+    warm.send(job_words(plan.max_pages), data)
+
+
+def _run(plan: Plan) -> int:
+    """The command, as the click group runs it: options built, the body run, a failure
+    reported the siftpdf way, stdout flushed; the exit status."""
+    try:
+        sys.stdout.reconfigure(encoding="utf-8", errors="replace")  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):
+        pass
+    from pathlib import Path
+
+    from ..commands import bodies
+
+    cache_dir = Path(plan.cache_dir) if plan.cache_dir else None
+    progress: Any = None
+
+    def run() -> None:
+        nonlocal progress
+        options, progress = bodies.read_options(plan.max_pages, DEADLINE, MEMORY_MIB, None, False,
+                                                (), False, plan.quiet)
+
+        bodies.set_cache(options, cache_dir, plan.no_cache, plan.caller_class, MAX_AGE,
+                         CACHE_SIZE, False, False, plan.wait, plan.cache_url)
+        if plan.command == "extract":
+            bodies.extract(plan.source, plan.output, options, cap=plan.cap)
+        elif plan.command == "pages":
+            bodies.pages(plan.positional[0], plan.source, plan.cap or CAP, plan.output, options)
+        else:
+            bodies.map_(plan.source, plan.cap or CAP, plan.output, options)
+
+    code = invoke(run, plan.output == "json", progress.close if progress is not None else None, cache_dir)
+    code = _flush(code)
+    from ..workers.warm import discard
+
+    discard()  # a warm child given no job (or another) is not left behind
+    return code
+
+
+def _flush(code: int) -> int:
+    """What the group's main does after a command: stdout written out now, a failure to write
+    it reported (unless the command failed already)."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader went away: not an error
+        from ..commands.group import _silence_stdout
+
+        _silence_stdout()
+    except (OSError, ValueError) as exc:
+        from ..commands.group import _silence_stdout, report, typed_error
+
+        _silence_stdout()  # what could not be written goes nowhere, quietly, at exit
+        if code in (0, 1):
+            unwritten = typed_error(exc)
+            report(unwritten, False)
+            return unwritten.exit_code
+    return code

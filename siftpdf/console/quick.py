@@ -1,0 +1,403 @@
+"""The console's fast path: a cache hit of ``siftpdf pages`` or ``siftpdf grep`` on a local
+PDF, answered without click and without building options.
+
+A cache hit is mostly start-up: click, the option machinery and the library's imports cost
+several times what reading the pages does. When a command line is one this module knows to
+answer the same way (one local source, the default extraction options but for --max-pages
+and --wait, for which a hit never waits, a handful of output options) and the cache knows
+the file as it is now (:meth:`siftpdf.store.cacheread.View.file`), the pages are written here
+with the same code the commands use (:func:`siftpdf.views.slices.write_text`,
+:func:`siftpdf.views.search.write_matches`). Anything else (an option not listed here, a value
+click would refuse, an error before the first byte of output, a miss) returns None and the
+command runs the usual way, which then says what is wrong.
+
+Imports: ``os`` and ``sys`` here; sqlite3, and for pages json (its records), for grep re2.
+Not typing, dataclasses, click, pickle; grep's text view not even json or re.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from ..defaults import CAP, MAX_PAGES
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    from ..store.cacheread import View
+    from ..store.redisread import RemoteView
+
+# The options answered here, as click spells them: name -> (key, takes a value, flag value);
+# an option whose flag value is APPEND may be given again, its values kept in a list.
+APPEND = "append"
+_COMMON: dict[str, tuple[str, bool, Any]] = {
+    "--cap": ("cap", True, None),
+    "-q": ("quiet", False, True), "--quiet": ("quiet", False, True),
+    "--cache-dir": ("cache_dir", True, None),
+    # A hit on this machine's cache is answered here with a shared server named or not: the
+    # commands too read this machine's cache first and ask the server only on a miss.
+    "--cache-url": ("cache_url", True, None),
+    "--max-pages": ("max_pages", True, None),
+    "--wait": ("wait", True, None),  # a hit never waits: only checked, as click checks it
+}
+_PAGES = {**_COMMON, "--text": ("text", False, True), "--json": ("json", False, True)}
+_GREP = {
+    **_COMMON,
+    "-i": ("case", False, "ignore"), "--ignore-case": ("case", False, "ignore"),
+    "-s": ("case", False, "sensitive"), "--case-sensitive": ("case", False, "sensitive"),
+    "-m": ("max_count", True, None), "--max-count": ("max_count", True, None),
+    "-C": ("context", True, None), "--context": ("context", True, None),
+    "-A": ("after", True, None), "--after-context": ("after", True, None),
+    "-B": ("before", True, None), "--before-context": ("before", True, None),
+    "--pages": ("pages", True, None), "--page-range": ("pages", True, None), "--json": ("json", False, True),
+    "-e": ("regexps", True, APPEND), "--regexp": ("regexps", True, APPEND),
+    "-F": ("fixed", False, True), "--fixed-strings": ("fixed", False, True),
+    "-w": ("word", False, True), "--word-regexp": ("word", False, True),
+    "-x": ("line", False, True), "--line-regexp": ("line", False, True),
+    "-v": ("invert", False, True), "--invert-match": ("invert", False, True),
+    "-o": ("only", False, True), "--only-matching": ("only", False, True),
+    "-c": ("count", False, True), "--count": ("count", False, True),
+    "-p": ("page_count", False, True), "--page-count": ("page_count", False, True),
+    "-l": ("files_with", False, True), "--files-with-matches": ("files_with", False, True),
+    "-L": ("files_without", False, True), "--files-without-match": ("files_without", False, True),
+    "--silent": ("quiet", False, True),  # -q and --quiet: grep's quiet here (the click command's too)
+    "-H": ("with_filename", False, True), "--with-filename": ("with_filename", False, True),
+    "-h": ("with_filename", False, False), "--no-filename": ("with_filename", False, False),
+    "-Z": ("null", False, True), "--null": ("null", False, True),
+    "-n": ("page_number", False, True), "--page-number": ("page_number", False, True),
+    "--line-number": ("page_number", False, True),
+}
+OPTIONS = {"pages": _PAGES, "grep": _GREP}
+# Environment variables of the commands' options; one this path does not read declines it.
+DECLINE_ENV = ("SIFTPDF_PASSWORD", "SIFTPDF_CACHE_SIZE", "SIFTPDF_OCR")
+
+
+def options_name(max_pages: int) -> str:
+    """The name the cache remembers the digest of the extraction options under when only
+    --max-pages is given (or nothing): the fast paths answer such command lines only."""
+    return f"cli:{max_pages}"
+
+
+def parse(args: list[str], tables: dict[str, dict[str, tuple[str, bool, Any]]] | None = None,
+          ) -> tuple[str, list[str], dict[str, Any]] | None:
+    """The command, its arguments and its options, when every word is one this path knows
+    (of ``tables``, by command: this path's by default); else None. Options may come between
+    arguments and take ``--name value``, ``--name=value`` and ``-x value`` (click's
+    spellings), the last one given winning."""
+    tables = OPTIONS if tables is None else tables
+    if not args or args[0] not in tables:
+        return None
+    known = tables[args[0]]
+    positional: list[str] = []
+    given: dict[str, Any] = {}
+    words = iter(args[1:])
+    for word in words:
+        if word == "-" or not word.startswith("-"):
+            positional.append(word)
+            continue
+        name, equals, value = word.partition("=") if word.startswith("--") else (word, "", "")
+        spec = known.get(name)
+        if spec is None:
+            return None  # '--', bundled short options, -m5, anything not answered here
+        key, takes_value, flag = spec
+        if not takes_value:
+            if equals:
+                return None
+            given[key] = flag
+            continue
+        if not equals:
+            value = next(words, None)  # type: ignore[assignment]
+            if value is None:
+                return None
+        if flag == APPEND:
+            given.setdefault(key, []).append(value)
+        else:
+            given[key] = value
+    return args[0], positional, given
+
+
+def _number(text: str | None, least: int) -> int | None:
+    """An integer option's value as click's IntRange(min=least) takes it, or None to decline
+    (only plain digits: click also takes signs, spaces and underscores, left to it)."""
+    if text is None or not text.isascii() or not text.isdigit():
+        return None
+    value = int(text)
+    return value if value >= least else None
+
+
+def _seconds(text: str | None) -> float | None:
+    """A number of seconds as click's FiniteFloatRange(min=0) takes it, or None to decline
+    (only plain decimals: click also takes signs, exponents and underscores, left to it)."""
+    if text is None or not text.isascii() or text.count(".") > 1 or not text.replace(".", "").isdigit():
+        return None
+    value = float(text)
+    return value if value != float("inf") else None
+
+
+def _env(name: str) -> str | None:
+    return os.environ.get(name) or None  # click ignores an empty variable
+
+
+def answer(args: list[str]) -> int | None:
+    """Answer a cache-hit command line and return its exit status, or None (having written
+    nothing) when the command should run the usual way."""
+    parsed = parse(args)
+    if parsed is None or any(_env(name) for name in DECLINE_ENV):
+        return None
+    command, positional, given = parsed
+    try:
+        return _answer(command, positional, given)
+    except Exception:  # noqa: BLE001  (a cache that cannot be read, before any output: click reports it)
+        return None
+
+
+def _answer(command: str, positional: list[str], given: dict[str, Any]) -> int | None:
+    cap = _number(given.get("cap", _env("SIFTPDF_CAP") or str(CAP)), 200)
+    max_pages = _number(given.get("max_pages", str(MAX_PAGES)), 1)
+    if command == "grep" and given.get("regexps"):  # -e: every argument is a source
+        positional = [given["regexps"], *positional]
+    if cap is None or max_pages is None or len(positional) != 2 or sys.stdout is None:
+        return None
+    if ("wait" in given or _env("SIFTPDF_WAIT")) and _seconds(given.get("wait", _env("SIFTPDF_WAIT"))) is None:
+        return None
+    given["max_pages"] = max_pages
+    source = positional[1]
+    if command == "pages":
+        output = "json" if given.get("json") else "text" if given.get("text") else _env_output()
+        if output is None or (given.get("json") and given.get("text")):
+            return None
+        return _pages(positional[0], source, cap, output, given)
+    return _grep(positional[0], source, cap, given)
+
+
+def _env_output() -> str | None:
+    """SIFTPDF_FORMAT as the pages command reads it: text when unset; None (decline) for the
+    Markdown view, which this path does not write, and for a wrong value, which click reports."""
+    value = os.environ.get("SIFTPDF_FORMAT", "").strip().lower()
+    return value if value in ("text", "json") else "text" if not value else None
+
+
+def _cached(source: str, given: dict[str, Any]) -> tuple[View | RemoteView, str, str, dict[str, Any]] | None:
+    """The view, content hash, options digest and document entry of a hit, or None."""
+    from ..store import cacheread
+    from ..system import default_cache_dir
+
+    if not source or source == "-" or ("://" in source and source.split("://", 1)[0].lower() in ("http", "https")):
+        return None
+    if given.get("cache_dir") == "":
+        return None  # click makes a path of it; left to it
+    url = given.get("cache_url", _env("SIFTPDF_CACHE_URL"))
+    if url and not cacheread.is_cache_url(url):
+        return None  # click's usage error
+    directory = given.get("cache_dir") or default_cache_dir()
+    cls = _env("SIFTPDF_CALLER_CLASS") or "default"
+    if not _is_class(cls) or not url and not os.path.isdir(directory):
+        return None
+    import stat
+
+    try:  # a pipe or a device is never opened here: its writer would see it closed again
+        if not stat.S_ISREG(os.stat(source).st_mode):
+            return None
+        fd = os.open(source, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except (OSError, ValueError):
+        return None
+    try:  # opened (as the command does: a file it may not read is an error), never read
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return None
+        path = os.path.realpath(source)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    stamp, name = cacheread.file_stamp(st), options_name(given["max_pages"])
+    if os.path.isdir(directory):
+        view = cacheread.View(directory)
+        sha = view.file(cls, path, stamp)
+        digest = view.digest(name) if sha else None
+        entry = view.document(cls, sha, digest) if sha and digest else None
+        if entry is not None and sha and digest:
+            return (view, sha, digest, entry) if entry.get("password_check") is None else None
+    if not url:
+        return None
+    from ..store.redisread import find  # a miss here: a hit on the shared server?
+
+    return find(url, cls, name, path, stamp, st.st_size, directory)
+
+
+_CLASS_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
+
+
+def _is_class(name: str) -> bool:
+    """A caller class cache.check_class takes (or declined: click says what is wrong)."""
+    return 0 < len(name) <= 64 and all(ch in _CLASS_CHARACTERS for ch in name)
+
+
+def _document(found: tuple[View | RemoteView, str, str, dict[str, Any]], source: str, first: int = 1,
+              last: int | None = None, text_only: bool = False, search: Any = None) -> Any:
+    """The Document of a hit, as :func:`siftpdf.read.open_cached` gives it for these needs."""
+    from ..document import Document, require_text, with_source
+
+    view, sha, digest, entry = found
+    cls = _env("SIFTPDF_CALLER_CLASS") or "default"
+    records, check = view.read(cls, sha, digest, entry, first, last, text_only, search)
+    return Document(with_source(require_text(records) if check else records, source))
+
+
+def _pages(spec: str, source: str, cap: int, output: str, given: dict[str, Any]) -> int | None:
+    from ..errors import SiftError
+    from ..ranges import PageRange
+
+    try:
+        wanted = PageRange.parse(spec)
+    except SiftError:
+        return None
+    found = _cached(source, given)
+    if found is None:
+        return None
+    first, last = wanted.bounds()
+    doc = _document(found, source, first, last)
+    try:
+        wanted.check(doc.extracted_count)
+    except SiftError:
+        doc.close()
+        return None
+
+    def run() -> int:
+        from ..views.slices import write_json, write_text
+
+        with doc:
+            if output == "json":
+                write_json(doc, wanted, _emit)
+            else:
+                write_text(doc, wanted, cap, source, output, sys.stdout.write)
+        return 0
+
+    return _settled(found, _finish(run, output == "json"))
+
+
+def _grep(pattern: str | list[str], source: str, cap: int, given: dict[str, Any]) -> int | None:
+    from ..errors import SiftError
+    from ..ranges import PageRange
+    from ..views.grep import GrepSpec, GrepState, mode_of, split_patterns, use_color, write_source
+    from ..views.search import compile_patterns, page_filter
+
+    max_count = _number(given.get("max_count", "100"), 1)
+    context = _number(given.get("context", "1"), 0)
+    before = _number(given.get("before", str(context)), 0)
+    after = _number(given.get("after", str(context)), 0)
+    if max_count is None or context is None or before is None or after is None:
+        return None
+    try:
+        wanted = PageRange.parse(given["pages"]) if given.get("pages") else None
+    except SiftError:
+        return None
+    found = _cached(source, given)
+    if found is None:
+        return None
+    try:  # compiled after the cache lookup: re2's import is for hits only
+        regex = compile_patterns(split_patterns(pattern if isinstance(pattern, list) else [pattern]),
+                                 {"ignore": True, "sensitive": False}.get(given.get("case") or ""),
+                                 bool(given.get("fixed")), bool(given.get("word")), bool(given.get("line")))
+    except SiftError:
+        return None
+    invert = bool(given.get("invert"))
+    doc = _document(found, source, text_only=True, search=None if invert else page_filter(regex))
+    if wanted:
+        try:
+            wanted.check(doc.extracted_count)
+        except SiftError:
+            doc.close()
+            return None
+    as_json = bool(given.get("json"))
+    spec = GrepSpec(mode_of(given), before, after, invert, max_count, cap, as_json, bool(given.get("with_filename")),
+                    bool(given.get("null")), color=not as_json and use_color("auto", sys.stdout))
+    state = GrepState()
+
+    def run() -> int:
+        with doc:
+            write_source(doc, regex, wanted, spec, source, state, sys.stdout.write)
+        return 0 if state.selected else 1
+
+    return _settled(found, _finish(run, as_json))
+
+
+def _settled(found: tuple[Any, str, str, dict[str, Any]], code: int) -> int:
+    """``code``, once a hit only the shared server held is on its way into this machine's
+    cache (:func:`siftpdf.store.redisread.copy_here`)."""
+    view = found[0]
+    if getattr(view, "copy", None) is not None:
+        from ..store.redisread import copy_here
+
+        copy_here(view)
+        view.close()
+    return code
+
+
+def _emit(record: dict[str, Any]) -> None:
+    from ..docstream import write_record
+
+    write_record(sys.stdout, record)
+
+
+def _finish(run: Callable[[], int], as_json: bool) -> int:
+    """Run the command's writing as the click group would: stdout UTF-8 whatever the locale,
+    then :func:`invoke`."""
+    try:
+        sys.stdout.reconfigure(encoding="utf-8", errors="replace")  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):
+        pass
+
+    def written() -> int:
+        code = run()
+        sys.stdout.flush()
+        return code
+
+    code = invoke(written, as_json)
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        _silence_stdout()
+    return code
+
+
+def invoke(run: Callable[[], int | None], as_json: bool, close: Callable[[], None] | None = None,
+           cache_dir: Any = None) -> int:
+    """What the group's invoke does around a command: its context closed first (a progress bar
+    taken off), a reader that went away no error, any other failure reported the siftpdf way."""
+    try:
+        try:
+            return run() or 0
+        finally:
+            if close is not None:
+                close()
+    except BrokenPipeError:
+        _silence_stdout()
+        return 0
+    except KeyboardInterrupt:
+        _say("siftpdf: interrupted")
+        return 130
+    except Exception as exc:  # noqa: BLE001  (what the group's invoke does with any failure)
+        from ..commands.group import report, typed_error
+
+        error = typed_error(exc, cache_dir)
+        report(error, as_json)
+        return error.exit_code
+
+
+def _silence_stdout() -> None:
+    from ..commands.group import _silence_stdout as silence
+
+    silence()
+
+
+def _say(text: str) -> None:
+    try:
+        sys.stderr.write(text + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
+

@@ -1,0 +1,1 @@
+"""The MCP server (``siftpdf mcp``, the ``mcp`` extra) and its tools."""

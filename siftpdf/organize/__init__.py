@@ -1,0 +1,471 @@
+"""Organization: the article, not the page (README, The article, not the page).
+
+``organize_records`` is a streaming transform over doc-stream records whose pages carry
+evidence: it holds a bounded window of pages (furniture is decided by repetition over the
+neighbouring pages; a paragraph continued across a page break needs the next page), never the
+whole document. Everything here is pure over the evidence dicts: a saved evidence stream is
+organized again, with other settings, without the PDF.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import deque
+from collections.abc import Generator, Iterable, Iterator
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from ..settings import OrganizeOptions
+from ..views.text import table_text
+from .headings import Levels, Outline
+from .layout import (
+    FLOATS,
+    Block,
+    Item,
+    body_size,
+    build_blocks,
+    coordinate,
+    figure_items,
+    join_text,
+    line_segments,
+    narrow_gutters,
+    next_word_fits,
+    reading_order,
+)
+from .tables import continues_table, find_tables, headed_tables, join_rows, unruled_tables
+
+MARGIN_SHARE = 0.12  # running heads and folios sit in the outer 12% of the page height
+MARGIN_LINES = 3  # and among the three outermost lines there
+MIN_REPEAT_PAGES = 3
+_DIGITS = re.compile(r"[0-9０-９]+")
+_ROMAN = re.compile(r"\b[ivxlc]+\b")
+_SPACE = re.compile(r"\s+")
+_PAGE_NUMBER = re.compile(r"^\W*(page|p\.|第)?\W*#\W*(页|/\W*#|of#)?\W*$", re.IGNORECASE)
+REPEAT_SHARE = 0.4  # of the pages in the window: alternating odd/even heads still qualify
+
+
+def template(text: str) -> str:
+    """A line's furniture template: digit runs (ASCII and full-width) and roman numerals
+    collapsed, spaces dropped, case folded; '— ５６ —' and '— ５７ —' are one template."""
+    text = _DIGITS.sub("#", text.lower())
+    return _SPACE.sub("", _ROMAN.sub("#", text))
+
+
+@dataclass
+class _Page:
+    """A page on its way through the window."""
+
+    record: dict[str, Any]
+    rows: list[list[Item]] = field(default_factory=list)  # segments by baseline, top down
+    margin: dict[int, str] = field(default_factory=dict)  # id(item) -> band:template
+    clipped: int = 0
+    blocks: list[Block] = field(default_factory=list)
+    furniture: list[dict[str, Any]] = field(default_factory=list)
+    error: str | None = None  # why organizing this page failed: it goes out with its raw text
+
+    @property
+    def number(self) -> int:
+        return int(self.record["page"])
+
+    @cached_property
+    def keys(self) -> set[str]:
+        """The margin's templates; asked of each page once per page of its window, and the
+        margin is complete once the page is prepared."""
+        return set(self.margin.values())
+
+
+def organize_records(records: Iterable[dict[str, Any]],
+                     opts: OrganizeOptions) -> Generator[dict[str, Any], None, None]:
+    """Organize a doc stream's pages; meta, done and errors pass through (done gains the
+    organization diagnostics). Pages without evidence pass through unchanged."""
+    state = _Stream(opts)
+    for record in records:
+        if "page" in record:
+            yield from state.push(record)
+        elif "meta" in record:
+            state.expected = _expected_pages(record["meta"])
+            state.outline = Outline(record["meta"].get("outline"))
+            yield record
+        else:
+            yield from state.flush()
+            if "done" in record and (state.organized or "organization" not in record["done"]):
+                record["done"]["organization"] = state.diagnostics()
+                record["done"]["organize_fallbacks"] = state.fallbacks
+            yield record
+    yield from state.flush()
+
+
+def _expected_pages(meta: dict[str, Any]) -> int:
+    pages, cap = int(meta.get("pages") or 0), int(meta.get("max_pages") or 0)
+    return min(pages, cap) if cap > 0 else pages
+
+
+# Evidence is whatever the engine saw in a hostile file: no page's content may end the document
+# (README, Safety), so each per-page step is guarded and a page it fails on keeps its raw text.
+_PAGE_FAULTS = (Exception, RecursionError)
+ERROR_CHARS = 300
+
+
+def _failure(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"[:ERROR_CHARS]
+
+
+class _Stream:
+    def __init__(self, opts: OrganizeOptions) -> None:
+        self.opts = opts
+        self.expected = 0
+        self.pending: deque[_Page] = deque()  # prepared, waiting for pages after them
+        self.history: deque[set[str]] = deque(maxlen=opts.window)  # margin keys of pages gone by
+        self.held: _Page | None = None  # organized, waiting for the next page's first block
+        self.seen = 0
+        self.organized = 0  # pages organized here (a saved stream without evidence has none)
+        self.without_evidence = 0
+        self.ruling_skipped = 0  # pages whose evidence has no ruling: too many paths to read
+        self.fallbacks = 0  # pages whose organization failed, sent out with their raw text
+        self.previous_body = 10.0
+        self.outline = Outline()  # the meta's outline: its titles become headings at its depths
+        self.levels = Levels()  # heading sizes seen so far: levels by rank
+
+    def repetition(self) -> bool:
+        return self.opts.furniture and max(self.expected, self.seen) >= MIN_REPEAT_PAGES
+
+    def diagnostics(self) -> dict[str, Any]:
+        result: dict[str, Any] = {"enabled": self.opts.enabled, "digest": self.opts.digest(),
+                                  "furniture_repetition_skipped": self.opts.enabled and not self.repetition()}
+        if result["furniture_repetition_skipped"]:
+            result["furniture_note"] = (f"furniture by repetition needs at least {MIN_REPEAT_PAGES} pages:"
+                                        " page numbers and small running heads were found by form alone"
+                                        if self.opts.furniture else "turned off (organize.furniture=false)")
+        if self.without_evidence:
+            result["pages_without_evidence"] = self.without_evidence
+        if self.ruling_skipped:
+            result["ruling_skipped_pages"] = self.ruling_skipped
+        return result
+
+    def push(self, record: dict[str, Any]) -> Iterator[dict[str, Any]]:
+        self.seen += 1
+        evidence = record.get("evidence")
+        if not isinstance(evidence, dict) or record.get("status") == "failed":
+            if record.get("status") != "failed":
+                self.without_evidence += 1
+            yield from self.flush()
+            yield self._finish_plain(record)
+            return
+        if not self.opts.enabled:
+            self.organized += 1
+            yield from self.flush()
+            yield self._finish_raw(record)
+            return
+        self.organized += 1
+        self.ruling_skipped += evidence.get("rules_skipped") is True
+        self.pending.append(self._prepared(record))
+        while len(self.pending) > self.opts.window:
+            yield from self._advance()
+
+    def _prepared(self, record: dict[str, Any]) -> _Page:
+        """The page prepared for the window; one that fails waits its turn in page order with
+        nothing in its margin, so it weighs on no neighbour's furniture."""
+        try:
+            return _prepare(record, self.opts)
+        except _PAGE_FAULTS as exc:  # noqa: BLE001 - this page falls back, the rest go on
+            return _Page(record, error=_failure(exc))
+
+    def flush(self) -> Iterator[dict[str, Any]]:
+        while self.pending:
+            yield from self._advance()
+        if self.held:
+            yield self._emit(self.held)
+            self.held = None
+
+    def _advance(self) -> Iterator[dict[str, Any]]:
+        page = self.pending.popleft()
+        if page.error is None:
+            self._organize_page(page)
+        held, self.held = self.held, None
+        if held is not None:
+            if page.error is None:
+                self._join(held, page)
+            yield self._emit(held)
+        if page.error is None:
+            self.held = page
+        else:
+            yield self._fallback(page)
+
+    def _organize_page(self, page: _Page) -> None:
+        try:
+            repeated = self._repeated(page) if self.repetition() else None if self.opts.furniture else set()
+            body = _organize(page, repeated, self.opts, self.previous_body, (self.outline, self.levels))
+        except _PAGE_FAULTS as exc:  # noqa: BLE001 - this page falls back, the rest go on
+            page.error = _failure(exc)
+            return
+        self.history.append(page.keys)
+        self.previous_body = body
+
+    def _join(self, before: _Page, after: _Page) -> None:
+        """A paragraph continued over the break; ``_continue`` changes nothing until it has
+        decided, so a failure leaves ``before`` whole and only ``after`` falls back."""
+        try:
+            if self.opts.continuation and before.number + 1 == after.number:
+                _continue(before, after, self.opts)
+                _continue_table(before, after)
+        except _PAGE_FAULTS as exc:  # noqa: BLE001 - this page falls back, the rest go on
+            after.error = _failure(exc)
+
+    def _repeated(self, page: _Page) -> set[str]:
+        """Templates of this page's margin lines that recur on at least three pages of the
+        window around it."""
+        around = list(self.history) + [p.keys for p in self.pending]
+        # The share is of a full window (or of the document when shorter): near the end of a
+        # document the window is short, and three hits there are no stronger evidence.
+        span = max(1 + len(around), min(2 * self.opts.window + 1, max(self.expected, self.seen)))
+        need = max(MIN_REPEAT_PAGES, math.ceil(REPEAT_SHARE * span))
+        return {key for key in page.keys if 1 + sum(key in keys for keys in around) >= need}
+
+    def _emit(self, page: _Page) -> dict[str, Any]:
+        try:
+            text, blocks = render_blocks(page.blocks), [b.to_record() for b in page.blocks]
+        except _PAGE_FAULTS as exc:  # noqa: BLE001 - this page falls back, the rest go on
+            page.error = _failure(exc)
+            return self._fallback(page)
+        record = page.record
+        raw = record.get("text", "")
+        record["text"], record["blocks"], record["furniture"] = text, blocks, page.furniture
+        return self._evidence_out(record, raw)
+
+    def _fallback(self, page: _Page) -> dict[str, Any]:
+        """A page whose organization failed: its raw text, and why (``organize_error``)."""
+        self.fallbacks += 1
+        record = self._finish_raw(page.record)
+        record["organize_error"] = page.error
+        return record
+
+    def _finish_raw(self, record: dict[str, Any]) -> dict[str, Any]:
+        evidence = record.get("evidence") or {}
+        # Damaged evidence may hold anything: text is a string whatever it holds.
+        raw = next((t for t in (evidence.get("raw_text"), record.get("text")) if isinstance(t, str)), "")
+        record["text"] = raw
+        record.pop("blocks", None)
+        record.pop("furniture", None)
+        return self._evidence_out(record, raw)
+
+    def _finish_plain(self, record: dict[str, Any]) -> dict[str, Any]:
+        return record
+
+    def _evidence_out(self, record: dict[str, Any], raw: str) -> dict[str, Any]:
+        evidence = record.pop("evidence", None)
+        if self.opts.emits_evidence and isinstance(evidence, dict):
+            evidence.setdefault("raw_text", raw)
+            record["evidence"] = evidence
+        return record
+
+
+def _prepare(record: dict[str, Any], opts: OrganizeOptions) -> _Page:
+    """Segments by baseline and the templates of the margin lines: all that the window needs."""
+    page = _Page(record)
+    evidence = record["evidence"]
+    _, height = page_size(evidence)
+    lines = evidence.get("lines", [])
+    channels = narrow_gutters(lines) if opts.columns else None
+    for line in lines:
+        items, dropped = line_segments(line, keep_clipped=not opts.clip, channels=channels)
+        page.clipped += dropped
+        if items:
+            page.rows.append(items)
+    top = [r for r in page.rows if r[0].y1 >= height * (1 - MARGIN_SHARE)][:MARGIN_LINES]
+    bottom = [r for r in page.rows if r[0].y0 <= height * MARGIN_SHARE][-MARGIN_LINES:]
+    for band, rows in (("top", top), ("bottom", bottom)):
+        for row in rows:
+            for item in row:
+                page.margin[id(item)] = f"{band}:{template(item.text)}"
+    return page
+
+
+def _organize(page: _Page, repeated: set[str] | None, opts: OrganizeOptions, previous_body: float,
+              headings: tuple[Outline, Levels] | None = None) -> float:
+    """Blocks and furniture of one page; returns the body size for the next page to fall back on.
+    ``headings``: the document's outline and its running heading levels."""
+    outline, levels = headings or (Outline(), Levels())
+    evidence = page.record["evidence"]
+    width, height = page_size(evidence)
+    rows: list[list[Item]] = []
+    furniture = _furniture_items(page, repeated)
+    for row in page.rows:
+        body = [i for i in row if id(i) not in furniture]
+        for item in row:
+            if id(item) in furniture:
+                page.furniture.append(_furniture(page.margin[id(item)], item, page.number))
+        if body:
+            rows.append(body)
+    if opts.tables:
+        rows = unruled_tables(headed_tables(find_tables(rows, evidence, width, height), width), width)
+    items = [item for row in rows for item in row]
+    chars = sum(len(i.text) for i in items)
+    body_pt = body_size(items, notes=True) if chars >= 200 else previous_body
+    if opts.figures and items:
+        items += figure_items(evidence.get("images", []), width * height)
+    ordered = reading_order(items, width, opts.columns)
+    page.blocks = build_blocks(ordered, page.number, body_pt, opts, outline.titles(page.number), levels, height)
+    return body_pt
+
+
+SEPARATION = 1.4  # a running head stands further from the body than body lines from each other
+
+
+def _furniture_items(page: _Page, repeated: set[str] | None) -> set[int]:
+    """Repeated margin items that are furniture: those on the outermost rows of the page,
+    set apart from the body by a wider gap than the page's usual line pitch. Lines that merely
+    repeat inside the text (a boilerplate sentence on every page) stay body. ``repeated`` is
+    None when the document is too short for repetition to tell: then form alone decides."""
+    if repeated is None:
+        return _lone_furniture(page)
+    if not repeated:
+        return set()
+    rows = page.rows
+    pitch = _row_pitch(rows)
+    found: set[int] = set()
+    for ordered in (rows, rows[::-1]):
+        chosen: list[list[Item]] = []
+        for row in ordered:
+            hits = [i for i in row if page.margin.get(id(i)) in repeated]
+            if not hits:
+                break
+            chosen.append(hits)
+        # The furniture ends where a wide gap sets it apart: take the longest such run.
+        for k in range(len(chosen), 0, -1):
+            if k == len(ordered) or abs(ordered[k - 1][0].y - ordered[k][0].y) >= SEPARATION * pitch:
+                found.update(id(i) for hits in chosen[:k] for i in hits)
+                break
+    if all(id(i) in found for row in rows for i in row):
+        return set()  # a header is told apart from a body: with no body there is nothing to tell
+    return found
+
+
+def _row_pitch(rows: list[list[Item]]) -> float:
+    """The common distance between baselines, not the gaps between parts of the page."""
+    steps = sorted(a[0].y - b[0].y for a, b in zip(rows, rows[1:], strict=False) if a[0].y > b[0].y)
+    return steps[len(steps) // 4] if steps else 0.0
+
+
+LONE_SEPARATION = 2.0  # with no repetition to go by, a running line stands clearly apart
+LONE_HEAD_CHARS = 80
+LONE_HEAD_SIZE = 0.95  # a running head on its own is set smaller than the body
+MIN_LONE_ROWS = 6
+
+
+def _lone_furniture(page: _Page) -> set[int]:
+    """Furniture of a page of a document too short for repetition: the outermost margin rows
+    that look it. A page number ('12', 'Page 3 of 9', '- 4 -') anywhere in the margin band; a
+    running head above the body, short and no larger than the body text. Each stands apart
+    from the body by a wide gap; a page without a body has nothing to set them apart from."""
+    rows = page.rows
+    if len(rows) < MIN_LONE_ROWS:
+        return set()
+    pitch = _row_pitch(rows)
+    body = body_size([i for row in rows for i in row])
+    found: set[int] = set()
+    for ordered in (rows, rows[::-1]):
+        for k, row in enumerate(ordered[:MARGIN_LINES]):
+            # A running head is the outermost line; page numbers may sit beyond it.
+            if not all(_looks_like_furniture(page.margin.get(id(i), ""), i, body, k == 0) for i in row):
+                break
+            if abs(row[0].y - ordered[k + 1][0].y) >= LONE_SEPARATION * max(pitch, body):
+                found.update(id(i) for r in ordered[:k + 1] for i in r)
+    return found
+
+
+def _looks_like_furniture(key: str, item: Item, body: float, outermost: bool) -> bool:
+    band, _, shape = key.partition(":")
+    if not band:
+        return False
+    if _PAGE_NUMBER.match(shape):
+        return True
+    return outermost and band == "top" and len(item.text) <= LONE_HEAD_CHARS and item.size <= LONE_HEAD_SIZE * body
+
+
+def _furniture(key: str, item: Item, page: int) -> dict[str, Any]:
+    band, _, shape = key.partition(":")
+    kind = "page_number" if _PAGE_NUMBER.match(shape) else ("header" if band == "top" else "footer")
+    return {"kind": kind, "text": item.text, "spans": [{"page": page, "rect": item.rect}]}
+
+
+_OPEN_KINDS = ("paragraph", "provision", "list_item")
+
+
+def _at_break(before: _Page, after: _Page) -> tuple[Block | None, Block | None]:
+    """The blocks either side of a page break: the last of ``before`` that is not a float,
+    the first of ``after`` that is not a figure or its caption."""
+    tail = next((b for b in reversed(before.blocks) if b.kind not in FLOATS), None)
+    head = next((b for b in after.blocks if b.kind not in ("figure", "caption")), None)
+    return tail, head
+
+
+def _continue(before: _Page, after: _Page, opts: OrganizeOptions) -> None:
+    """Join the paragraph running off the end of ``before`` with the one that opens ``after``
+    when the geometry says it runs on: its last line reaches the text edge, the next page's
+    first line is not indented and is set in the same size."""
+    tail, head = _at_break(before, after)
+    if tail is None or head is None or tail.kind not in _OPEN_KINDS or head.kind != "paragraph":
+        return
+    last, first = tail.last, head.first
+    if last is None or first is None or last.kind != "line" or first.kind != "line":
+        return
+    # A paragraph runs over the break only from the foot of one page to the head of the next.
+    if last.y0 > BREAK_ZONE * _height(before) or first.y1 < (1 - BREAK_ZONE) * _height(after):
+        return
+    em = last.size
+    if abs(first.size - last.size) > 0.1 * last.size or first.bold != last.bold:
+        return
+    if next_word_fits(last, first) or first.x0 > first.left + 0.8 * em:
+        return
+    text = join_text(tail.text, head.text, opts.hyphens)
+    # Decided: from here on nothing can fail, so a page is never left half joined.
+    tail.text = text
+    tail.spans.extend(head.spans)
+    tail.last = head.last
+    after.blocks = [b for b in after.blocks if b is not head]
+
+
+BREAK_ZONE = 0.35
+
+
+def _continue_table(before: _Page, after: _Page) -> None:
+    """A table broken by the page end (same columns, from the foot of one page to the head
+    of the next) becomes one table block on the page where it starts."""
+    tail, head = _at_break(before, after)
+    if tail is None or head is None or tail.table is None or head.table is None:
+        return
+    if tail.last is None or head.first is None:
+        return
+    if not continues_table(tail.table, head.table, tail.last.y0 / _height(before), head.first.y1 / _height(after),
+                           BREAK_ZONE):
+        return
+    rows = join_rows(tail.table, head.table)
+    # Decided: from here on nothing can fail, so a page is never left half joined.
+    tail.table = dict(tail.table, rows=rows)
+    tail.text = table_text(rows)
+    tail.spans.extend(head.spans)
+    after.blocks = [b for b in after.blocks if b is not head]
+
+
+def _height(page: _Page) -> float:
+    return page_size(page.record["evidence"])[1]
+
+
+def page_size(evidence: dict[str, Any]) -> tuple[float, float]:
+    """Width and height in points; US Letter when the evidence does not say."""
+    return coordinate(evidence.get("width") or 612.0), coordinate(evidence.get("height") or 792.0)
+
+
+def render_blocks(blocks: list[Block]) -> str:
+    """The text view of organized blocks: one block per line, a blank line between blocks;
+    the rows of one table stay on consecutive lines."""
+    parts: list[str] = []
+    for index, block in enumerate(blocks):
+        text = "[figure]" if block.kind == "figure" else block.text
+        if index:
+            table = block.kind == "table_row" and blocks[index - 1].kind == "table_row"
+            parts.append("\n" if table else "\n\n")
+        parts.append(text)
+    return "".join(parts)

@@ -1,0 +1,188 @@
+"""Headings and their levels: which lines are headings, and how deep each is.
+
+A line is a heading candidate on its own look (``layout.start_kind``: larger than the body,
+bold throughout, a numbered line in capitals). Here the page and the document decide:
+
+- a page where most lines would be headings has no headings by weight alone (a page of bold
+  lines, a cover set in one bold face);
+- the document's outline, when it has one, wins: a line whose text is an outline title on
+  its page is a heading at the outline's depth;
+- otherwise the level comes from the numbering (1 / 1.1 / 1.1.1, I. / A., Chapter, Section,
+  第一章 / 第一节), else from the rank of the heading's size among the heading sizes seen so
+  far in the document (the largest is level 1). The document title (the largest heading near
+  the top of the first page) is level 1 and numbered headings sit below it.
+
+Levels are decided as pages stream past: the rank is a running one over a bounded set of sizes,
+never the whole document.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any
+
+from ..lazyre import lazy
+
+HEADING_SHARE = 0.5  # a page whose lines are mostly "headings" has none by weight alone
+MIN_BOUND_LINES = 6  # a short page (a title page, a slide) may be mostly heading
+MAX_SIZES = 32  # distinct heading sizes remembered for the running rank
+SIZE_STEP = 0.5  # points: sizes closer than this are one size
+MAX_LEVEL = 6
+TITLE_ZONE = 0.4  # the document title sits in the top 40% of the first page
+OUTLINE_SPAN = 3  # lines an outline title may be set over
+
+NUMBERING = lazy(r"^(?:(?P<arabic>\d{1,2}(?:\.\d{1,3})*)\.?|(?P<roman>[IVX]{1,5})\.|(?P<letter>[A-H])\.)"
+                       r"(?=\s+\S)")
+_NAMED = lazy(r"^(?P<word>chapter|part|book|section|appendix|annex)\s+[\dIVXivx]+\b", re.IGNORECASE)
+_CJK_NAMED = lazy(r"^第[一二三四五六七八九十百千零〇两\d]+(?P<unit>[编部章节])")
+_NAMED_DEPTH = {"part": 1, "book": 1, "chapter": 1, "appendix": 1, "annex": 1, "section": 2}
+_CJK_DEPTH = {"编": 1, "部": 1, "章": 1, "节": 2}
+
+
+def numbering_depth(text: str) -> int | None:
+    """How deep a heading's own numbering puts it: '2' 1, '2.1' 2, '2.1.3' 3; 'IV.' 1 and 'B.' 2;
+    'Chapter 3' 1, 'Section 2' 2; '第三章' 1, '第二节' 2. None for an unnumbered heading."""
+    match = NUMBERING.match(text)
+    if match:
+        if match.group("arabic"):
+            return match.group("arabic").count(".") + 1
+        return 1 if match.group("roman") else 2
+    named = _NAMED.match(text)
+    if named:
+        return _NAMED_DEPTH[named.group("word").lower()]
+    cjk = _CJK_NAMED.match(text)
+    return _CJK_DEPTH[cjk.group("unit")] if cjk else None
+
+
+def normalized(text: str) -> str:
+    """Text for matching titles: letters and digits only, case folded, compatibility forms
+    (full-width, ligatures) unfolded."""
+    return "".join(filter(str.isalnum, unicodedata.normalize("NFKC", text).casefold()))
+
+
+_LEADING_NUMBER = lazy(r"^[\divx]+")
+
+
+def _numbered(title: str) -> bool:
+    return bool(NUMBERING.match(title) or _NAMED.match(title))
+
+
+def _unnumbered(key: str, title: str) -> str:
+    """An outline title without its leading number: outlines often drop (or add) it."""
+    return _without_number(key, _numbered(title))
+
+
+def _without_number(key: str, numbered: bool) -> str:
+    return _LEADING_NUMBER.sub("", key) if numbered else key
+
+
+class Outline:
+    """The document outline's titles by page, normalized, with their depths."""
+
+    def __init__(self, entries: Any = None) -> None:
+        self.pages: dict[int, dict[str, int]] = {}
+        for entry in entries if isinstance(entries, list) else []:
+            if not isinstance(entry, dict):
+                continue
+            title, page, level = entry.get("title"), entry.get("page"), entry.get("level")
+            if not isinstance(title, str) or not isinstance(page, int) or isinstance(page, bool):
+                continue
+            key = normalized(title)
+            if len(key) < 2:
+                continue
+            depth = level if isinstance(level, int) and not isinstance(level, bool) and level > 0 else 1
+            titles = self.pages.setdefault(page, {})
+            titles.setdefault(key, depth)
+            titles.setdefault(_unnumbered(key, title), depth)
+
+    def titles(self, page: int) -> dict[str, int]:
+        return self.pages.get(page, {})
+
+
+def outline_matches(texts: list[str], titles: dict[str, int]) -> dict[int, tuple[int, int]]:
+    """Lines that set an outline title: index of the first line -> (lines it spans, depth).
+    A title may run over up to three consecutive lines."""
+    if not titles:
+        return {}
+    keys = [normalized(t) for t in texts]
+    found: dict[int, tuple[int, int]] = {}
+    index = 0
+    while index < len(keys):
+        joined = ""
+        numbered: bool | None = None  # whether the line is numbered, once it is asked
+        for span in range(1, OUTLINE_SPAN + 1):
+            if index + span > len(keys):
+                break
+            joined += keys[index + span - 1]
+            depth = titles.get(joined)
+            if not depth:
+                if numbered is None:
+                    numbered = _numbered(texts[index])
+                depth = titles.get(_without_number(joined, numbered))
+            if depth and len(joined) >= 2:
+                found[index] = (span, depth)
+                break
+        index += found[index][0] if index in found else 1
+    return found
+
+
+CONTENTS = frozenset(("contents", "tableofcontents", "index", "目录", "目次", "inhalt", "inhaltsverzeichnis",
+                      "sommaire", "tabledesmatières", "índice", "indice", "contenido", "sumário"))
+
+
+def is_contents(text: str) -> bool:
+    """A heading over a table of contents or an index: the lines under it are entries."""
+    return normalized(text) in CONTENTS
+
+
+def too_many(kinds: list[str], weight_only: list[bool]) -> bool:
+    """Would this page be mostly headings? Then the ones that stand out by weight alone do
+    not: nothing stands out on a page where everything is bold."""
+    lines = len(kinds)
+    heads = sum(kind == "heading" for kind in kinds)
+    return lines >= MIN_BOUND_LINES and heads > HEADING_SHARE * lines and any(weight_only)
+
+
+class Levels:
+    """Heading levels as the document streams past: a running rank of the heading sizes seen
+    so far, and whether the document opened with a title."""
+
+    def __init__(self) -> None:
+        self.sizes: set[float] = set()
+        self.title = False
+        self.first_page: int | None = None
+
+    def see(self, size: float) -> None:
+        key = round(size / SIZE_STEP) * SIZE_STEP
+        if key in self.sizes or len(self.sizes) < MAX_SIZES:
+            self.sizes.add(key)
+
+    def rank(self, size: float) -> int:
+        key = round(size / SIZE_STEP) * SIZE_STEP
+        return 1 + sum(s > key for s in self.sizes)
+
+    def page(self, page: int, heads: list[tuple[str, float, float]], height: float) -> list[int]:
+        """Levels of one page's headings, given as (text, size, top) in reading order."""
+        for _, size, _ in heads:
+            self.see(size)
+        if self.first_page is None:
+            self.first_page = page
+        title = -1
+        if page == self.first_page and heads:
+            largest = max(size for _, size, _ in heads)
+            top_zone = (1 - TITLE_ZONE) * height
+            title = next((k for k, (text, size, top) in enumerate(heads)
+                          if size == largest and top >= top_zone and numbering_depth(text) is None), -1)
+            self.title = self.title or title >= 0
+        offset = 1 if self.title else 0
+        levels = []
+        for index, (text, size, _) in enumerate(heads):
+            depth = numbering_depth(text)
+            if index == title:
+                levels.append(1)
+            elif depth is not None:
+                levels.append(min(MAX_LEVEL, depth + offset))
+            else:
+                levels.append(min(MAX_LEVEL, self.rank(size) + (1 if self.title and self.rank(size) == 1 else 0)))
+        return levels

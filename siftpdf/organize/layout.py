@@ -1,0 +1,971 @@
+"""Page layout from evidence: segments, columns, reading order, blocks.
+
+Pure functions over the evidence dicts of ``siftpdf.child.evidence``: no PDF needed, so a saved
+evidence stream can be organized again with other settings. Coordinates are PDF points,
+y grows upwards; "top" means the larger y.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from ..lazyre import lazy
+from ..settings import OrganizeOptions
+from .headings import Levels, is_contents, numbering_depth, outline_matches, too_many
+from .xycut import GUTTER, no_channel, xy_cut
+
+FIGURE_MIN_SIDE = 24.0  # points: smaller images are bullets, rules and logos, not figures
+_BOLD = lazy(r"bold|black|heavy|semibold|demi|-medi|\.medi|cmbx|simhei|heiti|黑体", re.IGNORECASE)
+_WORDY = lazy(r"\w")
+_CJK = lazy(r"[\u2e80-\u9fff\u3000-\u303f\uf900-\ufaff\uff00-\uffef]")
+
+_CN_NUM = "一二三四五六七八九十百千零〇两"
+PROVISION = lazy(rf"^(第[{_CN_NUM}\d０-９]+条|(Article|ARTICLE|Art\.)\s*\d+|§+\s*\d+|"
+                       rf"\((?:[a-z]|[ivx]{{1,4}}|\d{{1,2}})\)\s|（[{_CN_NUM}\d]+）)")
+CJK_HEADING = lazy(rf"^第[{_CN_NUM}\d]+([编章节])\s*\S")
+LIST_ITEM = lazy(r"^([•◦▪‣●○■□·*–-]\s+|\d{1,2}[.)]\s+\S|[a-z][.)]\s+\S)")
+CAPTION = lazy(r"^((Fig\.|Figure|FIGURE|FIG\.|Table|TABLE|Tab\.)\s*([0-9]+|[IVX]+)\b|[图表]\s*[0-9０-９]+)")
+LEADER = lazy(r"((\.\s?){4,}|(…\s?){2,}|(·\s?){4,}|_{4,})\s*\S{1,6}$")  # a contents entry: leaders, then a page
+_DOTS = lazy(r"\.\s?\.")  # two dots of a leader: what LEADER needs before it is worth a search
+LETTERED = lazy(r"^[a-z][.)]\s+\S")  # 'a. ', 'b) ': items of a list, not sections
+_MONTH = (r"(?:january|february|march|april|may|june|july|august|september|october|november|december|"
+          r"jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?")
+# A line that is only a date: 'June 2023', '5 June 2023', 'June 5, 2023', '2023-06-05'.
+DATE = lazy(rf"^(?:(?:\d{{1,2}}\s+)?{_MONTH}(?:\s+\d{{1,2}},?)?\s+\d{{4}}"
+                  r"|\d{1,4}[./-]\d{1,2}[./-]\d{1,4})$", re.IGNORECASE)
+NUMBERED = lazy(r"^(\d+(?:\.\d+)*\.?|[IVX]+\.|[A-H]\.)\s+\S")
+
+
+@dataclass
+class Item:
+    """A piece of a line (a segment), a table row or a figure, in page coordinates."""
+
+    text: str
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    y: float  # baseline
+    size: float
+    bold: bool = False
+    bold_all: bool = False  # every word bold: a bold lead-in that runs on into the text is not
+    spread: bool = False  # pieces rejoined across a wide gap: a running head's left and right parts
+    kind: str = "line"  # line | table_row | table | figure
+    column: str = "F"  # L, R or F (full width)
+    section: int = 0
+    left: float = 0.0  # edges of the text column the item sits in
+    right: float = 0.0
+    cells: list[str] = field(default_factory=list)
+    # The runs a segment was made of, (x0, x1, text): a table splits a segment between cells.
+    pieces: list[tuple[float, float, str]] = field(default_factory=list, repr=False)
+    table: dict[str, Any] | None = None  # a table's rows and header rows (kind "table")
+
+    @property
+    def rect(self) -> list[float]:
+        return [round(self.x0, 2), round(self.y0, 2), round(self.x1, 2), round(self.y1, 2)]
+
+
+@dataclass
+class Block:
+    kind: str
+    text: str
+    spans: list[dict[str, Any]]
+    level: int | None = None
+    first: Item | None = None  # geometry of the first and last lines: joins across pages
+    last: Item | None = None
+    table: dict[str, Any] | None = None  # rows and header_rows of a table block
+
+    def to_record(self) -> dict[str, Any]:
+        record: dict[str, Any] = {"kind": self.kind, "text": self.text, "spans": self.spans}
+        if self.level is not None:
+            record["level"] = self.level
+        if self.table is not None:
+            record.update(self.table)
+        return record
+
+
+def is_leader(text: str) -> bool:
+    """Does ``text`` end in leaders and a page number (``LEADER``)? LEADER's search tries every
+    position of the line; the few marks a leader is made of are looked for first, so that
+    the lines without any (most) cost a scan of the text, not a search."""
+    return ("…" in text or "·" in text or "____" in text or _DOTS.search(text) is not None) and \
+        LEADER.search(text) is not None
+
+
+def is_cjk(ch: str) -> bool:
+    if type(ch) is str and ch < "\u2e80":
+        return False  # below every CJK block: most characters, told without a match
+    return bool(ch) and _CJK.match(ch) is not None
+
+
+_BULLETS = frozenset("•◦▪‣●○■□·*–-")  # LIST_ITEM's bullets
+
+
+def is_list_item(text: str) -> bool:
+    """``LIST_ITEM`` matches: tried only when the line starts as an item must."""
+    first = text[:1]
+    if "a" <= first <= "z":
+        if text[1:2] not in (".", ")"):
+            return False  # most lines: a word in small letters
+    elif first not in _BULLETS and not first.isdecimal():
+        return False
+    return LIST_ITEM.match(text) is not None
+
+
+def join_text(a: str, b: str, hyphens: bool = True) -> str:
+    """Join two line texts: no space at a CJK seam, a line-end hyphen rejoined."""
+    if not a:
+        return b
+    if not b:
+        return a
+    if hyphens and a.endswith("-") and len(a) > 1 and a[-2].isalpha() and b[0].islower():
+        return a[:-1] + b
+    if is_cjk(a[-1]) or is_cjk(b[0]):
+        return a + b
+    return a + " " + b
+
+
+def join_lines(texts: list[str], hyphens: bool = True) -> str:
+    """``join_text`` folded over many lines in time linear in their length: the rules look
+    only at the last two characters joined so far, so those are all that is kept in view."""
+    parts: list[str] = []
+    tail = ""  # the last two characters of the text joined so far
+    for text in texts:
+        if not text:
+            continue
+        if not parts:
+            parts.append(text)
+        elif hyphens and len(tail) > 1 and tail[-1] == "-" and tail[-2].isalpha() and text[0].islower():
+            parts[-1] = parts[-1][:-1]  # the hyphen is the last character of the last part
+            tail = tail[0]
+            parts.append(text)
+        else:
+            separator = "" if is_cjk(tail[-1]) or is_cjk(text[0]) else " "
+            parts.append(separator + text)
+            tail += separator
+        tail = (tail + text)[-2:]
+    return "".join(parts)
+
+
+# --- segments -------------------------------------------------------------------------------
+
+FAR = 1e9  # points, far beyond any page: within it every sum, difference and area stays finite
+
+
+def coordinate(value: Any) -> float:
+    """A number of the evidence as a finite float. A hand-edited or hostile stream may carry
+    1e308, and its double is infinity: clamped, no arithmetic on it overflows."""
+    return min(FAR, max(-FAR, float(value)))
+
+
+def line_segments(line: dict[str, Any], keep_clipped: bool,
+                  channels: list[float] | None = None) -> tuple[list[Item], int]:
+    """Split an evidence line at gaps wider than its size (the gutter of two columns, the
+    space between table cells), and at narrower gaps that one of the page's ``channels``
+    (``narrow_gutters``) runs through. Returns the segments and the clipped characters dropped."""
+    size = float(line["size"])
+    wide, narrow = max(size, 4.0), NARROW_GAP * size  # a gap wider always parts, a narrower never
+    items: list[Item] = []
+    dropped = 0
+    current: list[dict[str, Any]] = []
+    for run in line["runs"]:
+        if run.get("clipped") and not keep_clipped:
+            dropped += len(run["text"])
+            continue
+        if current:
+            left, right = current[-1]["box"][2], run["box"][0]
+            gap = right - left
+            if gap > wide or (channels and not gap < narrow and _in_channel(channels, left, right)):
+                items.append(_segment(current, line))
+                current = []
+        current.append(run)
+    if current:
+        items.append(_segment(current, line))
+    return items, dropped
+
+
+def _in_channel(channels: list[float], left: float, right: float) -> bool:
+    """Does one of the channels run through the gap from ``left`` to ``right``?"""
+    index = bisect_left(channels, left)
+    return index < len(channels) and channels[index] <= right
+
+
+NARROW_GAP = 0.5  # ems: wider than a word space in most setting, narrower than a tight gutter
+CHANNEL_LINES = 4  # lines whose gaps line up before the gaps are a gutter
+CHANNEL_SLACK = 2.0  # points: gaps whose middles lie this close line up
+
+
+def narrow_gutters(lines: list[dict[str, Any]]) -> list[float]:
+    """The x of each gutter narrower than an em: gaps of half an em or more between runs that
+    line up down the page on at least four lines. Two columns set a few points apart leave
+    such a channel; a wide word space in justified text falls at a different x on each line.
+    Sorted; empty on most pages. O(n log n) in the gaps."""
+    gaps: list[tuple[float, float, float]] = []  # (middle, left, right)
+    for line in lines:
+        try:
+            size = float(line["size"])
+            narrow, wide = NARROW_GAP * size, max(size, 4.0)
+            runs = line["runs"]
+            for prev, run in zip(runs, runs[1:], strict=False):
+                left, right = float(prev["box"][2]), float(run["box"][0])
+                if narrow <= right - left <= wide:
+                    gaps.append(((left + right) / 2, left, right))
+        except (KeyError, TypeError, ValueError, IndexError):
+            continue  # a malformed line is judged by line_segments, not here
+    gaps.sort()
+    channels: list[float] = []
+    start = 0
+    for end in range(len(gaps) + 1):
+        if end < len(gaps) and gaps[end][0] - gaps[start][0] <= CHANNEL_SLACK:
+            continue
+        group = gaps[start:end]
+        if len(group) >= CHANNEL_LINES:
+            lo, hi = max(g[1] for g in group), min(g[2] for g in group)
+            if lo <= hi:  # every gap of the group is clear at one x
+                channels.append((lo + hi) / 2)
+        start = end
+    return channels
+
+
+def _segment(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
+    if len(runs) == 1:
+        return _one_run(runs[0], line)
+    try:
+        return _runs_at_once(runs, line)
+    except Exception:  # noqa: BLE001 - a damaged run: the step by step path fails where it should
+        return _segment_by_steps(runs, line)
+
+
+def _segment_by_steps(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
+    """A segment of several runs, measured step by step: what ``_runs_at_once`` computes in
+    one pass, and where damaged evidence fails."""
+    # A baseline shared by two columns may group two sizes: each segment keeps its own.
+    size = float(max(runs, key=lambda r: len(r["text"]) * (r.get("y") is None))["size"])
+    text = runs[0]["text"]
+    for prev, run in zip(runs, runs[1:], strict=False):
+        gap = run["box"][0] - prev["box"][2]
+        # CJK needs no spaces between glyphs; a gap of a quarter em or more is a space set on purpose.
+        seam_cjk = is_cjk(text[-1:]) and is_cjk(run["text"][:1]) and gap < 0.25 * size
+        text += run["text"] if seam_cjk or gap < 0.15 * size else " " + run["text"]
+    chars = sum(len(r["text"]) for r in runs)
+    bold_chars = sum(len(r["text"]) for r in runs if bold_font(r.get("font", "")))
+    bold_all = all(bold_font(r.get("font", "")) for r in runs if _WORDY.search(r["text"]))
+    numbers: tuple[float, ...] = (min(r["box"][0] for r in runs), min(r["box"][1] for r in runs),
+                                  max(r["box"][2] for r in runs), max(r["box"][3] for r in runs),
+                                  float(line["y"]), size)
+    if not -FAR <= min(numbers) <= max(numbers) <= FAR:  # clamped once the segment is measured
+        numbers = tuple(map(coordinate, numbers))
+    x0, y0, x1, y1, y, size = numbers
+    pieces = [piece for r in runs for piece in run_pieces(r)]
+    return Item(text=text, x0=x0, y0=y0, x1=x1, y1=y1, y=y, size=size, bold=bold_chars * 2 > chars,
+                bold_all=bold_all and bold_chars > 0, pieces=pieces)
+
+
+def _one_run(run: dict[str, Any], line: dict[str, Any]) -> Item:
+    """``_segment`` of a single run (most lines of a page): the same steps, in the same order
+    (a damaged run fails where it would there), without the sums and joins over runs."""
+    text = run["text"]
+    chars = len(text)
+    size = float(run["size"])
+    # Bold over most characters, and over every word, are one and the same for one run.
+    bold = bold_font(run.get("font", "")) and chars > 0
+    if type(text) is not str:
+        _WORDY.search(text)  # a run whose text is no string fails here, as in ``_segment``
+    box = run["box"]
+    numbers: tuple[float, ...] = (box[0], box[1], box[2], box[3], float(line["y"]), size)
+    if not -FAR <= min(numbers) <= max(numbers) <= FAR:  # clamped once the segment is measured
+        numbers = tuple(map(coordinate, numbers))
+    x0, y0, x1, y1, y, size = numbers
+    # What run_pieces makes of a run without gaps (most of them), without the call.
+    pieces = run_pieces(run) if run.get("gaps") else [(box[0], box[2], text)]
+    return Item(text=text, x0=x0, y0=y0, x1=x1, y1=y1, y=y, size=size, bold=bold, bold_all=bold,
+                pieces=pieces)
+
+
+def _runs_at_once(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
+    """``_segment_by_steps`` in one pass over the runs for the sums, then the join. It does
+    every step that one does, and a few more checks: whenever it returns, that one would
+    have returned the same; a run it cannot read it leaves to that one."""
+    first = runs[0]
+    chosen, longest = first, -1
+    chars = bold_chars = 0
+    bold_all = True
+    box = first["box"]
+    x0, y0, x1, y1 = box[0], box[1], box[2], box[3]
+    pieces: list[tuple[float, float, str]] = []
+    gaps: list[float] = []  # before each run after the first
+    end = None
+    for run in runs:
+        text = run["text"]
+        if type(text) is not str:
+            raise TypeError("a run's text is no string")
+        # The size of the longest run set on the baseline (``max``'s first of the longest).
+        length = len(text) * (run.get("y") is None)
+        if length > longest:
+            chosen, longest = run, length
+        chars += len(text)
+        if bold_font(run.get("font", "")):
+            bold_chars += len(text)
+        elif _WORDY.search(text):
+            bold_all = False
+        box = run["box"]
+        left, bottom, right, top = box[0], box[1], box[2], box[3]
+        if end is not None:
+            gaps.append(left - end)
+        end = right
+        # As ``min`` and ``max`` compare: a later number replaces only a smaller (larger) one.
+        if left < x0:
+            x0 = left
+        if bottom < y0:
+            y0 = bottom
+        if right > x1:
+            x1 = right
+        if top > y1:
+            y1 = top
+        if run.get("gaps"):
+            pieces += run_pieces(run)
+        else:
+            pieces.append((left, right, text))  # what run_pieces makes of a run without gaps
+    size = float(chosen["size"])
+    joined = first["text"]
+    close, cjk_close = 0.15 * size, 0.25 * size  # gaps narrower than a space: in Latin, in CJK
+    for gap, run in zip(gaps, runs[1:], strict=True):
+        text = run["text"]
+        if gap < close or (gap < cjk_close and is_cjk(joined[-1:]) and is_cjk(text[:1])):
+            joined += text
+        else:
+            joined += " " + text
+    numbers: tuple[float, ...] = (x0, y0, x1, y1, float(line["y"]), size)
+    if not -FAR <= min(numbers) <= max(numbers) <= FAR:
+        numbers = tuple(map(coordinate, numbers))
+    x0, y0, x1, y1, y, size = numbers
+    return Item(text=joined, x0=x0, y0=y0, x1=x1, y1=y1, y=y, size=size, bold=bold_chars * 2 > chars,
+                bold_all=bold_all and bold_chars > 0, pieces=pieces)
+
+
+@lru_cache(maxsize=4096)
+def _bold_name(font: str) -> bool:
+    return _BOLD.search(font) is not None
+
+
+def bold_font(font: Any) -> bool:
+    """Is the font named a bold (or black, heavy, demi…) face? A page names a few fonts over
+    and over: each name is searched once."""
+    return _bold_name(font) if type(font) is str else _BOLD.search(font) is not None
+
+
+def run_pieces(run: dict[str, Any]) -> list[tuple[float, float, str]]:
+    """A run as (x0, x1, text) pieces, parted at its wide spaces (``gaps``: a table row drawn
+    by one text object); a gap that does not fit the run (a saved stream may hold anything)
+    leaves the run whole."""
+    x0, x1, text = run["box"][0], run["box"][2], run["text"]
+    gaps = run.get("gaps")
+    if not gaps or not isinstance(gaps, list):
+        return [(x0, x1, text)]
+    out: list[tuple[float, float, str]] = []
+    start, left = 0, x0
+    try:
+        for offset, end, begin in gaps[:len(text)]:
+            if not (isinstance(offset, int) and start < offset < len(text) and left <= end <= begin <= x1):
+                return [(x0, x1, text)]
+            out.append((left, float(end), text[start:offset].strip()))
+            start, left = offset, float(begin)
+    except (TypeError, ValueError):
+        return [(x0, x1, text)]
+    out.append((left, x1, text[start:].strip()))
+    return [piece for piece in out if piece[2]] or [(x0, x1, text)]
+
+
+NOTES_BELOW = 0.8  # of a size's characters, set below all the text of a larger size: notes
+NOTES_WEIGHT = 0.3  # the larger size holds at least this share of the notes' characters
+
+
+def body_size(items: list[Item], notes: bool = False) -> float:
+    """The size most text is set in, weighted by characters. With ``notes``: notes set small
+    at the foot of a page may outweigh a short page's text above them, so a larger size whose
+    text all sits above most of the most common size's, and that holds a fair share of
+    characters, is the body."""
+    weights: dict[float, int] = {}
+    lowest: dict[float, float] = {}  # the bottom of each size's lowest line
+    keys: dict[float, float] = {}  # a page has a few sizes: each rounded once
+    for item in items:
+        size, y0 = item.size, item.y0
+        key = keys.get(size)
+        if key is None:
+            key = keys[size] = round(size * 2) / 2
+        weight = weights.get(key)
+        if weight is None:
+            weights[key], lowest[key] = len(item.text), y0
+        else:
+            weights[key] = weight + len(item.text)
+            if y0 < lowest[key]:  # as min keeps the first of equals
+                lowest[key] = y0
+    if not weights:
+        return 10.0
+    most = max(weights, key=lambda k: weights[k])
+    if not notes:
+        return most
+    larger = [k for k in weights if k > most and weights[k] >= NOTES_WEIGHT * weights[most]]
+    if not larger:
+        return most
+    second = max(larger, key=lambda k: weights[k])
+    below = sum(len(i.text) for i in items if round(i.size * 2) / 2 == most and i.y1 <= lowest[second])
+    return second if below >= NOTES_BELOW * weights[most] else most
+
+
+# --- columns and reading order --------------------------------------------------------------
+
+GUTTER_STEP = 3.0
+GUTTER_PROBES = 200
+
+
+def find_gutter(items: list[Item], width: float) -> float | None:
+    """The x of a two-column gutter: where the fewest items cross and most lie either side.
+    None when the page reads as one column."""
+    if len(items) < 8:
+        return None
+    x0s = sorted(i.x0 for i in items)
+    x1s = sorted(i.x1 for i in items)
+    # A gutter needs three items ending left of it and three starting right of it: when the
+    # third end lies right of the third start from the right, no x scores (numbers all real).
+    if x1s[2] > x0s[-3] and math.isfinite(sum(x0s) + sum(x1s)):
+        return None
+    best, best_score = None, 0.0
+    # Every 3 pt on a paper-sized page; a page of any size gets as many tries, no more.
+    step = max(GUTTER_STEP, 0.4 * width / GUTTER_PROBES)
+    x = 0.3 * width
+    for _ in range(GUTTER_PROBES + 1):
+        if x > 0.7 * width:
+            break
+        left = bisect_right(x1s, x)
+        right = len(items) - bisect_left(x0s, x)
+        cross = len(items) - left - right
+        # Full-width titles and abstracts cross any gutter: they weigh, but do not veto.
+        score = min(left, right) - 0.5 * cross
+        if score > best_score:
+            best, best_score = x, score
+        x += step
+    if best is None or best_score < 3:
+        return None
+    lefts = [i.x1 - i.x0 for i in items if i.x1 <= best]
+    rights = [i.x1 - i.x0 for i in items if i.x0 >= best]
+    if _median(lefts) < 0.2 * width or _median(rights) < 0.2 * width:
+        return None  # narrow pieces either side are table cells or labels, not columns
+    return best
+
+
+def _median(values: list[float]) -> float:
+    return sorted(values)[len(values) // 2] if values else 0.0
+
+
+def reading_order(items: list[Item], width: float, columns: bool) -> list[Item]:
+    """Top to bottom; with a gutter, each stretch between full-width items reads its left
+    column, then its right column."""
+    items = sorted(items, key=lambda i: (-round(i.y, 1), i.x0))
+    gutter = find_gutter(items, width) if columns else None
+    if gutter is None:
+        by_whitespace = _by_whitespace(items, width) if columns else None
+        if by_whitespace is not None:
+            return _rejoin(by_whitespace)
+        _edges(items, "F", 0, _text_edges(_lines(items) or items, page_width=width))
+        return _rejoin(items)
+    # A full-width stretch measures its edges on the lines not placed in a column when it
+    # ends: the full-width lines above it and every line below. Placing a line in a column
+    # takes it out of that pool, so the pool only shrinks and its quantiles cost a logarithm,
+    # not a pass over the page for each stretch.
+    lines = [(index, item) for index, item in enumerate(items) if item.kind == "line"]
+    lefts = _Shrinking({index: item.x0 for index, item in lines})
+    rights = _Shrinking({index: item.x1 for index, item in lines})
+    ordered: list[Item] = []
+    section: list[Item] = []
+    full: list[Item] = []
+    number = 0
+    for index, item in enumerate(items):
+        item.column = "L" if item.x1 <= gutter else "R" if item.x0 >= gutter else "F"
+        if item.column == "F":
+            if section:
+                ordered += _flush(section, number)
+                number += 1
+                section = []
+            full.append(item)
+            continue
+        if item.kind == "line":
+            lefts.remove(index)
+            rights.remove(index)
+        if full:
+            _edges(full, "F", number, _pool_edges(lefts, rights))
+            ordered += full
+            number += 1
+            full = []
+        section.append(item)
+    if full:
+        _edges(full, "F", number, _pool_edges(lefts, rights))
+        ordered += full
+    ordered += _flush(section, number)
+    return _rejoin(ordered)
+
+
+def _by_whitespace(items: list[Item], width: float) -> list[Item] | None:
+    """The order the XY-cut finds, when it finds columns that the single gutter missed
+    (three columns, columns beside a figure, a layout that changes down the page); None when
+    the page reads as one column. Each leaf is a section; its lines take the edges of the
+    column it sits in."""
+    body = body_size(_lines(items) or items)
+    if no_channel(items, GUTTER * body):
+        return None  # no part of the page can be cut down a channel
+    leaves, columns = xy_cut(items, body, width)
+    if not any(leaf.split for leaf in leaves):
+        return None
+    edges = [_text_edges(_lines(c) or c, page_width=width if n == 0 else 0.0) for n, c in enumerate(columns)]
+    ordered: list[Item] = []
+    for number, leaf in enumerate(leaves):
+        group = sorted(leaf.items, key=lambda i: (-round(i.y, 1), i.x0))
+        x0, x1 = min(i.x0 for i in group), max(i.x1 for i in group)
+        label = "F" if leaf.column == 0 or x1 - x0 > 0.6 * width else "L" if (x0 + x1) < width else "R"
+        _edges(group, label, number, edges[leaf.column])
+        ordered += group
+    return ordered
+
+
+def _pool_edges(lefts: _Shrinking, rights: _Shrinking) -> tuple[float, float] | None:
+    """The edges ``_text_edges`` finds on the pool, None when it is empty."""
+    return (lefts.quantile(LEFT_EDGE), rights.quantile(RIGHT_EDGE)) if lefts.count else None
+
+
+class _Shrinking:
+    """A multiset of numbers that only loses members, with its quantiles in O(log n): a
+    Fenwick tree counts the members left at each rank of the sorted values."""
+
+    def __init__(self, values: dict[int, float]) -> None:
+        keys = sorted(values, key=values.__getitem__)
+        self.values = [values[k] for k in keys]
+        self.slot = {key: rank + 1 for rank, key in enumerate(keys)}
+        self.size = self.count = len(keys)
+        self.tree = [position & -position for position in range(self.size + 1)]  # all present
+
+    def remove(self, key: int) -> None:
+        position = self.slot[key]
+        self.count -= 1
+        while position <= self.size:
+            self.tree[position] -= 1
+            position += position & -position
+
+    def quantile(self, q: float) -> float:
+        """The member ``_percentile`` would pick from the members left."""
+        wanted = min(self.count - 1, int(q * self.count)) + 1
+        position, step = 0, 1 << self.size.bit_length()
+        while step:
+            if position + step <= self.size and self.tree[position + step] < wanted:
+                position += step
+                wanted -= self.tree[position]
+            step >>= 1
+        return self.values[position]
+
+
+def _lines(items: list[Item]) -> list[Item]:
+    return [i for i in items if i.kind == "line"]
+
+
+def _rejoin(items: list[Item]) -> list[Item]:
+    """Pieces of one line in one column (a contents entry and its page number, text and an
+    equation number) become one line again once columns no longer depend on them."""
+    out: list[Item] = []
+    pieces: list[str] = []  # of out[-1], joined once it is complete: a line of many pieces stays linear
+    length = 0
+    for item in items:
+        prev = out[-1] if out else None
+        # The baseline test first: most neighbours are two lines.
+        if prev and abs(prev.y - item.y) <= 0.25 * (item.size if item.size > prev.size else prev.size) and \
+                prev.kind == item.kind == "line" and prev.section == item.section and prev.column == item.column \
+                and item.x0 >= prev.x1:
+            if len(item.text) > length:
+                prev.bold = item.bold  # the style of the line is the style of most of it
+            prev.bold_all = prev.bold_all and item.bold_all
+            prev.spread = prev.spread or item.x0 - prev.x1 > SPREAD * max(prev.size, item.size)
+            pieces.append(item.text)
+            length += 1 + len(item.text)
+            prev.x1, prev.y0, prev.y1 = item.x1, min(prev.y0, item.y0), max(prev.y1, item.y1)
+            continue
+        if prev and len(pieces) > 1:
+            prev.text = " ".join(pieces)
+        out.append(item)
+        pieces, length = [item.text], len(item.text)
+    if out and len(pieces) > 1:
+        out[-1].text = " ".join(pieces)
+    return out
+
+
+SPREAD = 8.0  # ems of gap inside one line: its parts sit at the far edges, as a header's do
+
+
+def _flush(section: list[Item], number: int) -> list[Item]:
+    left = [i for i in section if i.column == "L"]
+    right = [i for i in section if i.column == "R"]
+    for item in section:
+        item.section = number
+    _edges(left, "L", number)
+    _edges(right, "R", number)
+    return left + right
+
+
+def _edges(group: list[Item], column: str, section: int, edges: tuple[float, float] | None = None) -> None:
+    """Place ``group`` in a column of a section, with the text edges given or its own."""
+    edges = edges or _text_edges(_lines(group) or group)
+    if edges is None:
+        return
+    for item in group:
+        item.column, item.section, (item.left, item.right) = column, section, edges
+
+
+LEFT_EDGE, RIGHT_EDGE = 0.2, 0.8  # quantiles: most lines start after the one, end before the other
+
+
+def _text_edges(pool: list[Item], page_width: float = 0.0) -> tuple[float, float] | None:
+    """The left and right text edges of a column: where most of its lines start and end. A
+    single-column page with few lines says little about its right edge: margins are taken to
+    be symmetric there, so a short line is not mistaken for a full one."""
+    if not pool:
+        return None
+    left = _percentile([i.x0 for i in pool], LEFT_EDGE)
+    right = _percentile([i.x1 for i in pool], RIGHT_EDGE)
+    if page_width and len(pool) <= 3:
+        right = max(right, page_width - left)
+    return left, right
+
+
+def _percentile(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+# --- blocks ---------------------------------------------------------------------------------
+
+def start_kind(item: Item, body: float, floor: dict[str, float], opts: OrganizeOptions) -> tuple[str, int | None]:
+    """What block a line would start, judged on the line alone."""
+    if item.kind in ("table_row", "table", "figure"):
+        return item.kind, None
+    text = item.text
+    if not opts.blocks:
+        return "paragraph", None
+    # Each pattern is tried only on a line that starts (or ends) as a match must: most lines
+    # are prose, and a pattern tried costs more than a character looked at.
+    first, last = text[:1], text[-1:]
+    if first == "第" and CJK_HEADING.match(text) and len(text) <= 40:
+        return "heading", None
+    if first in _PROVISION_STARTS and PROVISION.match(text):
+        return "provision", None
+    if first in _CAPTION_STARTS and CAPTION.match(text):
+        return "caption", None
+    ratio = item.size / body if body else 1.0
+    if ratio <= 0.9 and item.y1 < floor.get(item.column, floor.get("F", 0.0)):
+        return "footnote", None
+    lettered = "a" <= first <= "z" and LETTERED.match(text) is not None
+    if lettered or is_leader(text):
+        return ("list_item" if lettered else "paragraph"), None  # a contents entry, a lettered item
+    if (last.isdecimal() or last == "\n") and DATE.match(text):  # DATE ends in a digit, at the end or a newline
+        return "paragraph", None  # a date under a title is set large, yet heads nothing
+    if text.isdigit() and item.y1 < min(floor.values(), default=0.0):
+        return "paragraph", None  # a number below all the body text is a page number, however set
+    stands_out = ratio >= HEADING_RATIO or (item.bold_all and ratio >= 0.95) or _caps_heading(text)
+    if len(text) <= 160 and not item.spread and stands_out:
+        return "heading", None
+    if is_list_item(text):
+        return "list_item", None
+    return "paragraph", None
+
+
+HEADING_RATIO = 1.15  # a line this much larger than the body stands out by size
+_PROVISION_STARTS = frozenset("第A§(（")  # the first characters PROVISION can match
+_CAPTION_STARTS = frozenset("FT图表")  # and CAPTION
+_NUMBERED_STARTS = frozenset("IVXABCDEFGH")  # and NUMBERED, besides a digit
+
+
+def _caps_heading(text: str) -> bool:
+    """'I. INTRODUCTION', '2 RELATED WORK': a numbered line in capitals."""
+    first = text[:1]
+    match = NUMBERED.match(text) if first.isdecimal() or first in _NUMBERED_STARTS else None
+    rest = text[match.end() - 1:] if match else ""
+    letters = [c for c in rest if c.isalpha()]
+    return bool(match) and len(letters) >= 4 and all(c.isupper() for c in letters) and len(text) <= 80
+
+
+def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float) -> bool:
+    """Does ``item`` continue ``block`` (whose last line is ``prev``)? Geometry decides, not
+    punctuation: a new structural start, a change of style, a wide gap, a previous line that
+    stops short of the text edge, or an indented first line each end the block."""
+    if block.kind == "caption" and kind == "heading" and abs(item.size - prev.size) <= 0.05 * prev.size and \
+            item.bold == prev.bold:
+        kind = "paragraph"  # a caption's next line in the caption's own (bold) face goes on with it
+    if kind != "paragraph" and kind != block.kind:
+        return False
+    if kind in ("provision", "list_item", "caption", "table_row", "table", "figure") and kind == block.kind:
+        return False  # each numbered start opens its own block
+    if block.kind in ("table_row", "table", "figure") or is_leader(prev.text):
+        return False
+    if abs(item.size - prev.size) > 0.05 * prev.size or (item.bold != prev.bold and block.kind != "heading"):
+        return False
+    same_column = item.section == prev.section and item.column == prev.column
+    if block.kind == "heading":  # a title set over two lines: same style, close together
+        numbered = numbering_depth(item.text) is not None
+        return kind == "heading" and not numbered and same_column and prev.y - item.y <= 1.8 * item.size
+    if same_column and prev.y - item.y > max(1.35 * pitch, 1.3 * item.size) + 0.5:
+        return False
+    em = item.size
+    centred = abs((prev.x0 + prev.x1) / 2 - (prev.left + prev.right) / 2) < em and prev.x0 > prev.left + 2 * em
+    if not centred and next_word_fits(prev, item):
+        return False  # the line was ended by choice, not by the text edge
+    if block.kind not in ("provision", "list_item") and item.x0 > item.left + 0.8 * em and \
+            (not same_column or item.x0 > prev.x0 + 0.8 * em):
+        return False
+    return True
+
+
+FLOATS = ("footnote", "figure", "caption")
+
+
+def next_word_fits(prev: Item, item: Item) -> bool:
+    """Would the first word of ``item`` have fitted at the end of ``prev``? A typesetter
+    (justified or ragged) only breaks a line when the next word does not fit, so when it
+    would have fitted, ``prev`` ended its paragraph."""
+    text = item.text
+    space = text.find(" ")
+    word = text[:1] if is_cjk(text[:1]) else text if space < 0 else text[:space]
+    per_char = (item.x1 - item.x0) / max(1, len(text))
+    room = prev.right - prev.x1  # the edge of the column the line sits in
+    # A ragged right edge is only estimated from the longest lines: leave it some slack.
+    return (len(word) + 1) * per_char < room - 2.5 * item.size
+
+
+def build_blocks(items: list[Item], page: int, body: float, opts: OrganizeOptions,
+                 titles: dict[str, int] | None = None, levels: Levels | None = None,
+                 height: float = 0.0) -> list[Block]:
+    """Blocks in reading order from the ordered items of one page. ``titles``: the outline's
+    titles on this page (normalized) and their depths; ``levels``: the document's running
+    heading levels (a fresh one when the page stands alone)."""
+    pitch = _pitch(items, body)
+    kinds = _kinds(items, body, opts, titles or {}, pitch)
+    blocks: list[Block] = []
+    lines: dict[int, list[str]] = {}  # id(block) -> its line texts, joined once at the end
+    anchor = -1  # index of the last block that is not a float
+    deferred: list[Block] = []  # floats set inside a paragraph that resumed after them
+    for item, (kind, level) in zip(items, kinds, strict=True):
+        block = blocks[-1] if blocks else None
+        if block and block.kind in FLOATS and kind == "paragraph" and opts.join:
+            # A footnote, figure or caption set between two columns' worth of one paragraph
+            # does not end it: the paragraph resumes, the floats follow it.
+            before = blocks[anchor] if anchor >= 0 else None
+            if before and before.last and before.last.column != item.column and \
+                    continues(before, before.last, item, kind, pitch):
+                deferred += blocks[anchor + 1:]
+                del blocks[anchor + 1:]
+                block = before
+        if block and block.last and opts.join and (level == 0 or continues(block, block.last, item, kind, pitch)):
+            lines[id(block)].append(item.text)
+            _add_span(block, page, item)
+            block.last = item
+            continue
+        blocks += deferred  # floats only: the anchor stays where it is
+        deferred = []
+        blocks.append(Block(kind, item.text if item.kind != "figure" else "", [], level or None, item, item,
+                            item.table))
+        lines[id(blocks[-1])] = [blocks[-1].text]
+        anchor = len(blocks) - 1 if kind not in FLOATS else anchor
+        _add_span(blocks[-1], page, item)
+    blocks += deferred
+    for block in blocks:
+        block.text = join_lines(lines[id(block)], opts.hyphens)
+    _levels(blocks, page, levels or Levels(), height or max((i.y1 for i in items), default=0.0))
+    return blocks
+
+
+def _kinds(items: list[Item], body: float, opts: OrganizeOptions, titles: dict[str, int],
+           pitch: float) -> list[tuple[str, int | None]]:
+    """What block each line starts. The page has its say over the lines' own looks: a page
+    mostly of headings has none by weight alone, and outline titles are headings at the
+    outline's depth (level 0 marks a line that goes on with the outline title above it)."""
+    floor = _floors(items, body)
+    kinds = [start_kind(item, body, floor, opts) for item in items]
+    lines = [index for index, item in enumerate(items) if item.kind == "line"]
+    weight = [kinds[k][0] == "heading" and items[k].size < HEADING_RATIO * body and not _caps_heading(items[k].text)
+              for k in lines]
+    _contents(items, kinds, lines)
+    _prose_not_headings(items, kinds, lines)
+    _standalone_headings(items, kinds, lines, body, pitch)
+    _kickers(items, kinds, lines)
+    if too_many([kinds[k][0] for k in lines], weight):
+        for k, alone in zip(lines, weight, strict=True):
+            if alone:
+                kinds[k] = ("list_item" if is_list_item(items[k].text) else "paragraph", None)
+    if opts.blocks and titles:
+        found = outline_matches([items[k].text for k in lines], titles)
+        for start, (span, depth) in found.items():
+            kinds[lines[start]] = ("heading", depth)
+            for k in lines[start + 1:start + span]:
+                kinds[k] = ("heading", 0)
+    return kinds
+
+
+ALONE_GAP = 1.6  # pitches of space below (and above) a line that stands alone as a heading
+ALONE_WORDS = 8
+ALONE_CHARS = 60
+
+
+def _standalone_headings(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int],
+                         body: float, pitch: float) -> None:
+    """On a page with no heading by its looks (everything set in one face), a short line that
+    stands alone, with a wider gap than the line pitch below it and above it (or at the top
+    of its column), over a paragraph, is a heading: the space sets it apart, as size would."""
+    if any(kinds[k][0] == "heading" for k in lines):
+        return
+    for n, k in enumerate(lines):
+        item = items[k]
+        if kinds[k][0] != "paragraph" or not _title_like(item.text) or item.size < 0.95 * body:
+            continue
+        after = items[lines[n + 1]] if n + 1 < len(lines) else None
+        before = items[lines[n - 1]] if n > 0 else None
+        if after is None or (after.section, after.column) != (item.section, item.column) or \
+                kinds[lines[n + 1]][0] not in ("paragraph", "list_item") or len(after.text) <= len(item.text):
+            continue
+        step = ALONE_GAP * min(pitch, 1.5 * item.size)  # few lines tell the pitch poorly: leading caps it
+        if item.y - after.y < step or abs(after.size - item.size) > 0.05 * item.size:
+            continue
+        if before is not None and (before.section, before.column) == (item.section, item.column) and \
+                before.y - item.y < step:
+            continue
+        kinds[k] = ("heading", None)
+
+
+def _title_like(text: str) -> bool:
+    """A few words, capitalized, not ended by punctuation: a title, not a sentence or a label."""
+    if len(text) > ALONE_CHARS or not text[:1].isupper() or not text[-1:].isalnum():
+        return False  # the cheap tests first: most lines are long
+    return 2 <= len(text.split()) <= ALONE_WORDS and sum(c.isalpha() for c in text) >= 0.6 * len(text)
+
+
+KICKER = 1.25  # a heading right above one this much larger heads nothing: it is a kicker
+
+
+def _kickers(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int]) -> None:
+    """A heading with nothing under it before a heading set much larger (a series name over
+    a slide's title, a running head over a chapter title, a tag line over a masthead) heads
+    no text: it is a line of its own, not a heading."""
+    for n in range(len(lines) - 1):
+        k, after = lines[n], lines[n + 1]
+        if kinds[k] != ("heading", None) or kinds[after][0] != "heading" or after != k + 1 or \
+                items[after].size < KICKER * items[k].size:
+            continue
+        start = n  # the kicker may be set over more than one line
+        while start > 0 and kinds[lines[start - 1]] == ("heading", None) and \
+                _heading_goes_on(items[lines[start - 1]], items[lines[start]]):
+            start -= 1
+        for j in lines[start:n + 1]:
+            kinds[j] = ("paragraph", None)
+
+
+PROSE_LINES = 4  # a "heading" set over this many lines is a paragraph set large
+PROSE_WORDS = 16  # a sentence this long, ended by a full stop, is prose, not a heading
+
+
+def _prose_not_headings(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int]) -> None:
+    """Lines that stand out by size but read as prose (on a page whose body size is taken
+    from its many footnotes, the text above them is larger than the "body"): a run of heading
+    lines as one heading block would join them that goes on for four lines or more, or that
+    is a long sentence ending with a full stop, is a paragraph."""
+    start = 0
+    while start < len(lines):
+        end = start + 1
+        if kinds[lines[start]][0] == "heading":
+            while end < len(lines) and kinds[lines[end]][0] == "heading" and \
+                    _heading_goes_on(items[lines[end - 1]], items[lines[end]]):
+                end += 1
+            group = [items[k] for k in lines[start:end]]
+            text = " ".join(i.text for i in group)
+            if len(group) >= PROSE_LINES or (len(text.split()) > PROSE_WORDS and text.rstrip()[-1:] in ".!?"):
+                for k in lines[start:end]:
+                    kinds[k] = ("list_item" if is_list_item(items[k].text) else "paragraph", None)
+        start = end
+
+
+def _heading_goes_on(prev: Item, item: Item) -> bool:
+    """Would ``item`` continue the heading whose last line is ``prev`` (as ``continues`` has it)?"""
+    return numbering_depth(item.text) is None and (item.section, item.column) == (prev.section, prev.column) \
+        and abs(item.size - prev.size) <= 0.05 * prev.size and 0 <= prev.y - item.y <= 1.8 * item.size
+
+
+def _contents(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int]) -> None:
+    """Below a contents heading, lines that look like headings are its entries: one a line."""
+    start = next((n for n, k in enumerate(lines) if kinds[k][0] == "heading" and is_contents(items[k].text)), None)
+    if start is None:
+        return
+    size = items[lines[start]].size
+    for k in lines[start + 1:]:
+        if kinds[k][0] == "heading" and items[k].size <= size:
+            kinds[k] = ("paragraph", None)
+
+
+def _levels(blocks: list[Block], page: int, levels: Levels, height: float) -> None:
+    """Levels of the headings the outline did not place."""
+    guessed = [b for b in blocks if b.kind == "heading" and b.first is not None and b.level is None]
+    heads = [(b.text, b.first.size, b.first.y1) for b in guessed if b.first is not None]
+    for block, level in zip(guessed, levels.page(page, heads, height), strict=True):
+        block.level = level
+
+
+def _floors(items: list[Item], body: float) -> dict[str, float]:
+    """The lowest body-size line of each column: smaller text below it is a footnote."""
+    floor: dict[str, float] = {}
+    for item in items:
+        if item.kind == "line" and abs(item.size - body) < 0.05 * body:
+            floor[item.column] = min(floor.get(item.column, item.y0), item.y0)
+    if floor:  # full-width text is a footnote only below every column's body
+        floor["F"] = min(floor.values())
+    return floor
+
+
+def _pitch(items: list[Item], body: float) -> float:
+    """The usual distance between baselines of body lines in one column."""
+    steps: dict[float, int] = {}
+    most = 3 * body
+    for a, b in zip(items, items[1:], strict=False):
+        step = a.y - b.y
+        if 0 < step < most and abs(a.size - body) < 0.5 and a.section == b.section and a.column == b.column:
+            key = round(step, 0)
+            steps[key] = steps.get(key, 0) + 1
+    return max(steps, key=lambda k: steps[k]) if steps else 1.2 * body
+
+
+def _add_span(block: Block, page: int, item: Item) -> None:
+    last = block.spans[-1] if block.spans else None
+    if last and last["page"] == page and block.last is not None and \
+            block.last.section == item.section and block.last.column == item.column:
+        # The rect's numbers are rounded already, and rounding keeps order: only a number
+        # that moves an edge outwards needs rounding.
+        rect = last["rect"]
+        if item.x0 < rect[0]:
+            rect[0] = round(item.x0, 2)
+        if item.y0 < rect[1]:
+            rect[1] = round(item.y0, 2)
+        if item.x1 > rect[2]:
+            rect[2] = round(item.x1, 2)
+        if item.y1 > rect[3]:
+            rect[3] = round(item.y1, 2)
+    else:
+        block.spans.append({"page": page, "rect": item.rect})
+
+
+def figure_items(images: list[dict[str, Any]], page_area: float) -> list[Item]:
+    """Images big enough to be figures and smaller than the page (a page-sized image is a
+    scan or a background, not a figure)."""
+    items = []
+    for image in images:
+        x0, y0, x1, y1 = (coordinate(v) for v in image["rect"])
+        if min(x1 - x0, y1 - y0) < FIGURE_MIN_SIDE or (x1 - x0) * (y1 - y0) > 0.8 * page_area:
+            continue
+        # A figure is ordered by its top edge: that is where a reader meets it.
+        items.append(Item(text="[figure]", x0=x0, y0=y0, x1=x1, y1=y1, y=y1, size=0.0, kind="figure"))
+    return items

@@ -1,0 +1,918 @@
+"""Tables (``table`` blocks): cells, rows and spans from a page's ruling and its text alignment.
+
+Pure over the evidence's ``rules`` and the page's segments (``layout.Item``), like the rest of
+organization. Three kinds of table are found, in this order:
+
+* ruled grids: horizontal and vertical rules that cross; cells are the grid's boxes, a box
+  with no rule between it and its neighbour is one cell spanning both (colspan, rowspan);
+* rule-stacked tables: horizontal rules only (booktabs: a rule above, one under the header,
+  one below), the columns taken from the text's alignment between the rules;
+* unruled tables: consecutive lines of several narrow segments, columns from alignment.
+
+The reference design is pdfplumber's table finder (snap and join edges, then cells); here the
+grid is read off the rules' positions, which gives the spans directly. Every step is bounded:
+rules, intersections and cells per page are capped, beyond which the page has no table.
+"""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..lazyre import lazy
+from ..views.text import table_text
+from .layout import Item, join_lines
+
+SNAP = 3.0  # points: rules this close on their cross axis are one line (a double border)
+JOIN = 3.0  # points: collinear rules this close end to end are one rule
+MAX_RULES = 3000  # rules read from one page's evidence
+MAX_CROSSINGS = 200_000  # horizontal x vertical pairs tested for crossings on one page
+MAX_GRID = 40_000  # elementary cells of one grid
+MAX_CELLS = 20_000  # cells of one table written out
+MAX_TABLE_LINES = 2000  # lines of one region aligned into columns
+MIN_GAP_EM = 0.9  # a column gap is at least this many ems wide (word spaces are about 0.25)
+MIN_FILLED = 0.5  # share of a table's cells that hold text
+CHART_FILLED = 0.5  # a grid with fewer boxes holding text, and only numbers, is a chart's
+UNDERLINE_EM = 0.25  # ems under a baseline a rule may run and still be the text's underline
+LONG_RULE = 0.75  # share of a table's extent a rule meeting its frame at one end only must run
+STACK_SLACK = 0.06  # share of a rule's length its ends may differ from its stack's
+
+
+@dataclass
+class _Edge:
+    """A rule along one axis: ``pos`` across it, from ``lo`` to ``hi`` along it."""
+
+    pos: float
+    lo: float
+    hi: float
+    group: int = 0
+
+
+@dataclass
+class _Region:
+    """A table's box and the grid lines known from its rules (sorted, top first for ys)."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    xs: list[float]  # column boundaries from vertical rules (empty: from the text)
+    ys: list[float]  # row boundaries from horizontal rules, top down
+    horizontal: list[_Edge] = field(default_factory=list)
+    vertical: list[_Edge] = field(default_factory=list)
+    items: list[Item] = field(default_factory=list)
+
+    def holds(self, item: Item) -> bool:
+        cx, cy = (item.x0 + item.x1) / 2, (item.y0 + item.y1) / 2
+        return self.x0 - 1 <= cx <= self.x1 + 1 and self.y0 - 1 <= cy <= self.y1 + 1
+
+
+_NUMBER = lazy(r"[\s\d.,:%+\-\u2212\u2013()$€£¥]*")
+_STOP = lazy(r"[.!?:;][\"')\]\u201d\u2019]*$")  # a sentence or a clause ends here
+PROSE_WORDS = 4  # mean words of a cell from which columns of cells that run on are prose
+
+
+# --- rules ------------------------------------------------------------------------------------
+
+def read_rules(evidence: dict[str, Any], width: float, height: float) -> tuple[list[_Edge], list[_Edge]]:
+    """Horizontal and vertical rules of the evidence, checked (a saved stream may hold
+    anything), clipped to the page, snapped and joined."""
+    raw = evidence.get("rules")
+    horizontal: list[_Edge] = []
+    vertical: list[_Edge] = []
+    if not isinstance(raw, list):
+        return horizontal, vertical
+    right, top = width + 1, height + 1
+    for rule in raw[:MAX_RULES]:
+        numbers = _numbers(rule)
+        if numbers is None:
+            continue
+        x0, y0, x1, y1 = numbers
+        # Ordered and clipped to the page, as min and max would (a page draws many rules).
+        x0, x1 = (x1, x0) if x1 < x0 else (x0, x1) if x1 > x0 else (x0, x0)
+        y0, y1 = (y1, y0) if y1 < y0 else (y0, y1) if y1 > y0 else (y0, y0)
+        x0, y0 = x0 if x0 > -1.0 else -1.0, y0 if y0 > -1.0 else -1.0
+        x1, y1 = x1 if x1 < right else right, y1 if y1 < top else top
+        if y1 - y0 <= SNAP and x1 - x0 >= 2 * JOIN:
+            horizontal.append(_Edge((y0 + y1) / 2, x0, x1))
+        elif x1 - x0 <= SNAP and y1 - y0 >= 2 * JOIN:
+            vertical.append(_Edge((x0 + x1) / 2, y0, y1))
+    return _merge(horizontal), _merge(vertical)
+
+
+def _numbers(rule: Any) -> tuple[float, float, float, float] | None:
+    if not isinstance(rule, (list, tuple)) or len(rule) != 4:
+        return None
+    try:
+        x0, y0, x1, y1 = float(rule[0]), float(rule[1]), float(rule[2]), float(rule[3])
+    except (TypeError, ValueError, OverflowError):
+        return None
+    # Finite and less than 1e7 across: a NaN or an infinity fails the comparisons.
+    if not (-1e7 < x0 < 1e7 and -1e7 < y0 < 1e7 and -1e7 < x1 < 1e7 and -1e7 < y1 < 1e7):
+        return None
+    return x0, y0, x1, y1
+
+
+def _merge(edges: list[_Edge]) -> list[_Edge]:
+    """Snap rules whose positions lie within ``SNAP`` to their mean, then join the collinear
+    ones that overlap or nearly touch."""
+    edges.sort(key=lambda e: e.pos)
+    snapped: list[list[_Edge]] = []
+    for edge in edges:
+        if snapped and edge.pos - snapped[-1][0].pos <= SNAP:
+            snapped[-1].append(edge)
+        else:
+            snapped.append([edge])
+    out: list[_Edge] = []
+    for group in snapped:
+        pos = sum(e.pos for e in group) / len(group)
+        group.sort(key=lambda e: e.lo)
+        current = _Edge(pos, group[0].lo, group[0].hi)
+        for edge in group[1:]:
+            if edge.lo <= current.hi + JOIN:
+                current.hi = max(current.hi, edge.hi)
+            else:
+                out.append(current)
+                current = _Edge(pos, edge.lo, edge.hi)
+        out.append(current)
+    return out
+
+
+# --- regions ----------------------------------------------------------------------------------
+
+def _find(parent: list[int], i: int) -> int:
+    while parent[i] != i:
+        parent[i] = parent[parent[i]]
+        i = parent[i]
+    return i
+
+
+def grid_regions(horizontal: list[_Edge], vertical: list[_Edge]) -> list[_Region]:
+    """Boxes of rules that cross each other: each connected set of at least two horizontal
+    and two vertical rules is a grid."""
+    if not horizontal or not vertical or len(horizontal) * len(vertical) > MAX_CROSSINGS:
+        return []
+    parent = list(range(len(horizontal) + len(vertical)))
+    tol = JOIN
+    by_x = sorted(range(len(vertical)), key=lambda k: vertical[k].pos)
+    xs = [vertical[k].pos for k in by_x]
+    for h, edge in enumerate(horizontal):
+        for k in by_x[bisect_left(xs, edge.lo - tol):bisect_right(xs, edge.hi + tol)]:
+            v = vertical[k]
+            if v.lo - tol <= edge.pos <= v.hi + tol:
+                a, b = _find(parent, h), _find(parent, len(horizontal) + k)
+                if a != b:
+                    parent[a] = b
+    groups: dict[int, tuple[list[_Edge], list[_Edge]]] = {}
+    for h, edge in enumerate(horizontal):
+        groups.setdefault(_find(parent, h), ([], []))[0].append(edge)
+    for k, edge in enumerate(vertical):
+        groups.setdefault(_find(parent, len(horizontal) + k), ([], []))[1].append(edge)
+    regions = []
+    for hs, vs in groups.values():
+        if len(hs) < 2 or len(vs) < 2:
+            continue
+        x0, x1 = min(min(e.lo for e in hs), min(v.pos for v in vs)), max(max(e.hi for e in hs), max(v.pos for v in vs))
+        y0 = min(min(h.pos for h in hs), min(v.lo for v in vs))
+        y1 = max(max(h.pos for h in hs), max(v.hi for v in vs))
+        hs, vs = _structural(hs, vs, (x0, y0, x1, y1))
+        regions.append(_Region(x0, y0, x1, y1, _positions([v.pos for v in vs]),
+                               _positions([h.pos for h in hs])[::-1], hs, vs))
+    return regions
+
+
+def _structural(hs: list[_Edge], vs: list[_Edge], box: tuple[float, float, float, float]) -> tuple[list[_Edge],
+                                                                                                  list[_Edge]]:
+    """The rules that part cells: those whose both ends meet the table's border or another
+    such rule. A box drawn around a label inside a cell (or a shaded band's outline) meets
+    only itself, and would otherwise cut its cell into rows and columns of slivers."""
+    x0, y0, x1, y1 = box
+    keep_h = [abs(h.pos - y0) <= SNAP or abs(h.pos - y1) <= SNAP for h in hs]
+    keep_v = [abs(v.pos - x0) <= SNAP or abs(v.pos - x1) <= SNAP for v in vs]
+
+    def meets(end: float, pos: float, others: list[_Edge], kept: list[bool], lo: float, hi: float) -> bool:
+        if abs(end - lo) <= SNAP or abs(end - hi) <= SNAP:
+            return True
+        return any(k and abs(o.pos - end) <= SNAP and o.lo - SNAP <= pos <= o.hi + SNAP
+                   for o, k in zip(others, kept, strict=True))
+
+    def parts(edge: _Edge, others: list[_Edge], kept: list[bool], lo: float, hi: float) -> bool:
+        # Both ends meet the frame; or one does and the rule runs most of the way across (a
+        # column rule stopping short of an open bottom edge).
+        at_lo, at_hi = meets(edge.lo, edge.pos, others, kept, lo, hi), meets(edge.hi, edge.pos, others, kept, lo, hi)
+        return (at_lo and at_hi) or ((at_lo or at_hi) and edge.hi - edge.lo >= LONG_RULE * (hi - lo))
+
+    for _ in range(8):  # each pass adds the rules that meet those already kept: a few suffice
+        changed = False
+        for i, h in enumerate(hs):
+            if not keep_h[i] and parts(h, vs, keep_v, x0, x1):
+                keep_h[i] = changed = True
+        for i, v in enumerate(vs):
+            if not keep_v[i] and parts(v, hs, keep_h, y0, y1):
+                keep_v[i] = changed = True
+        if not changed:
+            break
+    return [h for h, k in zip(hs, keep_h, strict=True) if k], [v for v, k in zip(vs, keep_v, strict=True) if k]
+
+
+def _positions(values: list[float]) -> list[float]:
+    out: list[float] = []
+    for value in sorted(values):
+        if not out or value - out[-1] > SNAP:
+            out.append(value)
+    return out
+
+
+def stacked_regions(horizontal: list[_Edge], taken: list[_Region], rows: list[list[Item]]) -> list[_Region]:
+    """Horizontal rules of about the same extent stacked one above the other with text lines
+    between them (a booktabs table, a table ruled between rows only): one region per stack."""
+    free = [e for e in horizontal if not any(_inside(e, r) for r in taken)]
+    if not free:
+        return []
+    free.sort(key=lambda e: -e.pos)
+    baselines = sorted(row[0].y for row in rows if row)
+    regions = []
+    used = [False] * len(free)
+    for i, edge in enumerate(free):
+        if used[i]:
+            continue
+        stack = [edge]
+        slack = STACK_SLACK * (edge.hi - edge.lo) + JOIN
+        for j in range(i + 1, len(free)):
+            other = free[j]
+            if not used[j] and abs(other.lo - edge.lo) <= slack and abs(other.hi - edge.hi) <= slack:
+                lines = bisect_right(baselines, stack[-1].pos) - bisect_left(baselines, other.pos)
+                if lines > 40:
+                    break  # a page of prose between two rules is not a table
+                stack.append(other)
+                used[j] = True
+        if len(stack) >= 2:
+            regions.append(_Region(min(e.lo for e in stack), stack[-1].pos, max(e.hi for e in stack), stack[0].pos,
+                                   [], [e.pos for e in stack], stack, []))
+    return regions
+
+
+def _inside(edge: _Edge, region: _Region) -> bool:
+    return region.y0 - SNAP <= edge.pos <= region.y1 + SNAP and edge.lo >= region.x0 - SNAP and \
+        edge.hi <= region.x1 + SNAP
+
+
+# --- cells ------------------------------------------------------------------------------------
+
+@dataclass
+class _Piece:
+    """A run of text in a table region: where it sits and what it says."""
+
+    x0: float
+    x1: float
+    y: float  # baseline
+    top: float
+    bottom: float
+    size: float
+    text: str
+    bold: bool
+
+
+def _pieces(items: list[Item]) -> list[_Piece]:
+    out = []
+    for item in items:
+        runs = item.pieces or [(item.x0, item.x1, item.text)]
+        for x0, x1, text in runs:
+            try:
+                a, b = float(x0), float(x1)
+            except (TypeError, ValueError, OverflowError):
+                a, b = item.x0, item.x1
+            if not (math.isfinite(a) and math.isfinite(b)):
+                a, b = item.x0, item.x1
+            out.append(_Piece(min(a, b), max(a, b), item.y, item.y1, item.y0, item.size, str(text), item.bold))
+    return out
+
+
+def _cell_text(pieces: list[_Piece]) -> str:
+    """The pieces of one cell as text: lines top down, runs left to right, lines joined as a
+    paragraph's are."""
+    pieces.sort(key=lambda p: (-p.y, p.x0))
+    lines: list[str] = []
+    last: _Piece | None = None
+    for piece in pieces:
+        if last is not None and abs(piece.y - last.y) <= 0.3 * max(piece.size, last.size, 1.0):
+            gap = piece.x0 - last.x1
+            lines[-1] += (piece.text if gap < 0.15 * piece.size else " " + piece.text)
+        else:
+            lines.append(piece.text)
+        last = piece
+    return join_lines(lines)
+
+
+def _column_gaps(pieces: list[_Piece], lo: float, hi: float) -> list[float]:
+    """Column boundaries from alignment: x positions inside [lo, hi] that no line's text
+    covers, each gap at least ``MIN_GAP_EM`` wide; the boundary is the gap's middle."""
+    if not pieces:
+        return []
+    size = sorted(p.size for p in pieces)[len(pieces) // 2] or 10.0
+    spans = sorted((p.x0, p.x1) for p in pieces)
+    boundaries: list[float] = []
+    reach = spans[0][1]
+    for x0, x1 in spans[1:]:
+        if x0 - reach >= MIN_GAP_EM * size:
+            boundaries.append((x0 + reach) / 2)
+        reach = max(reach, x1)
+    return [b for b in boundaries if lo < b < hi]
+
+
+def _baseline_rows(pieces: list[_Piece]) -> list[list[_Piece]]:
+    """Pieces grouped by baseline, top down."""
+    pieces = sorted(pieces, key=lambda p: -p.y)
+    rows: list[list[_Piece]] = []
+    for piece in pieces:
+        if rows and abs(rows[-1][0].y - piece.y) <= 0.3 * max(piece.size, 1.0):
+            rows[-1].append(piece)
+        else:
+            rows.append([piece])
+    return rows
+
+
+def _spanning_free_gaps(rows: list[list[_Piece]], lo: float, hi: float) -> list[float]:
+    """Column gaps of the rows, a row that crosses a gap others leave open (a header over
+    two columns) left out of the reckoning when most rows agree on the gap."""
+    everything = [p for row in rows for p in row]
+    gaps = _column_gaps(everything, lo, hi)
+    if len(rows) < 3:
+        return gaps
+    # Rows that would close a gap: drop the fewest that let the most columns open.
+    wide = [row for row in rows if len(row) <= 2]
+    narrow = [row for row in rows if len(row) > 2]
+    if wide and len(narrow) >= 2:
+        more = _column_gaps([p for row in narrow for p in row], lo, hi)
+        if len(more) > len(gaps) and len(narrow) >= 0.6 * len(rows):
+            return more
+    return gaps
+
+
+def _grid_cells(region: _Region, pieces: list[_Piece]) -> tuple[list[float], list[float]]:
+    """Column and row boundaries of a region: its rules', with the text's alignment where
+    the rules say nothing (no vertical rules; bands of several lines between two rules)."""
+    xs = list(region.xs)
+    if len(xs) < 2 or xs[0] > region.x0 + SNAP or xs[-1] < region.x1 - SNAP:
+        xs = _positions(xs + [region.x0, region.x1])
+    if len(xs) <= 2:
+        rows = _baseline_rows(pieces)
+        xs = [region.x0] + _spanning_free_gaps(rows, region.x0, region.x1) + [region.x1]
+    ys = list(region.ys) or [region.y1]
+    if ys[0] < region.y1 - SNAP:
+        ys.insert(0, region.y1)
+    if ys[-1] > region.y0 + SNAP:
+        ys.append(region.y0)
+    if not region.vertical:  # rows ruled off in bands: a band of several rows is split by baseline
+        ys = _split_bands(ys, xs, pieces)
+    return xs, ys
+
+
+def _split_bands(ys: list[float], xs: list[float], pieces: list[_Piece]) -> list[float]:
+    """Between horizontal rules that do not part every row (the header rule of a booktabs
+    table), each baseline starts a row, unless its first column is empty: then it goes on
+    the cells of the line above (a cell of several lines). Bands of one or two lines stay
+    one row each."""
+    out = [ys[0]]
+    first = xs[1] if len(xs) > 2 else math.inf
+    # Pieces by the height of their middle: each band takes its own slice, not a pass over all.
+    ordered = sorted(pieces, key=lambda p: (p.top + p.bottom) / 2)
+    middles = [(p.top + p.bottom) / 2 for p in ordered]
+    for band, (top, bottom) in enumerate(zip(ys, ys[1:], strict=False)):
+        inside = ordered[bisect_right(middles, bottom):bisect_left(middles, top)]
+        rows = _baseline_rows(inside)
+        if band == 0 and len(ys) > 2:  # the header, above the rule under it
+            out += _header_lines(rows, xs)
+        elif len(rows) >= 3:
+            for upper, lower in zip(rows, rows[1:], strict=False):
+                size = max(p.size for p in lower)
+                leads = any((p.x0 + p.x1) / 2 < first for p in lower)
+                if leads or upper[0].y - lower[0].y > 2.0 * size:
+                    out.append((min(p.bottom for p in upper) + max(p.top for p in lower)) / 2)
+        out.append(bottom)
+    return out
+
+
+def _header_lines(rows: list[list[_Piece]], xs: list[float]) -> list[float]:
+    """Row boundaries inside a header band: its lines make one row, the heads of two or three
+    lines joined per column, except that a line of group heads spreading over several
+    columns stays a row of its own above them."""
+    def spreads(row: list[_Piece]) -> bool:
+        return any(p.x0 < x - 0.5 * p.size and p.x1 > x + 0.5 * p.size for p in row for x in xs[1:-1])
+
+    out = []
+    for upper, lower in zip(rows, rows[1:], strict=False):
+        if spreads(upper) and not spreads(lower):
+            out.append((min(p.bottom for p in upper) + max(p.top for p in lower)) / 2)
+    return out
+
+
+def build_table(region: _Region, items: list[Item]) -> dict[str, Any] | None:
+    """Rows of cells for the region (None when it is no table: fewer than two rows or two
+    columns hold text)."""
+    pieces = _pieces(items)
+    if not pieces:
+        return None
+    if region.vertical:
+        _drop_underlines(region, pieces)
+    xs, ys = _grid_cells(region, pieces)
+    ncols, nrows = len(xs) - 1, len(ys) - 1
+    if ncols < 1 or nrows < 1 or ncols * nrows > MAX_GRID:
+        return None
+    slots: dict[tuple[int, int], list[_Piece]] = {}
+    for piece in pieces:
+        cx, cy = (piece.x0 + piece.x1) / 2, (piece.top + piece.bottom) / 2
+        col = min(ncols - 1, max(0, bisect_right(xs, cx) - 1))
+        row = min(nrows - 1, max(0, _row_of(ys, cy)))
+        slots.setdefault((row, col), []).append(piece)
+    keep_cols = [c for c in range(ncols) if any((r, c) in slots for r in range(nrows))]
+    keep_rows = [r for r in range(nrows) if any((r, c) in slots for c in range(ncols))]
+    if len(keep_cols) < 2 or len(keep_rows) < 2 or _chart(slots, ncols * nrows):
+        return None
+    xs, ys, slots = _drop_empty(region, xs, ys, slots, keep_cols, keep_rows)
+    cells = _spans(region, xs, ys, slots)
+    if cells is None or sum(len(r) for r in cells) > MAX_CELLS or not _filled(cells):
+        return None
+    rows = [[_cell(text, cs, rs) for text, cs, rs in row] for row in cells]
+    return {"rows": rows, "header_rows": _header_rows(cells, slots, len(xs) - 1)}
+
+
+def _drop_underlines(region: _Region, pieces: list[_Piece]) -> None:
+    """Horizontal rules that run through a line of text, just under its baseline or across
+    its letters (an underline, a strike, a highlight's edge), part no rows: a cell's border
+    leaves room for the descenders."""
+    def struck(edge: _Edge) -> bool:
+        return any(p.y - UNDERLINE_EM * p.size < edge.pos < p.y + 0.6 * p.size and p.x0 < edge.hi and p.x1 > edge.lo
+                   for p in pieces)
+
+    kept = [e for e in region.horizontal if not struck(e)]
+    if len(kept) == len(region.horizontal) or len(kept) < 2:
+        return
+    region.horizontal = kept
+    region.ys = [y for y in region.ys if any(abs(e.pos - y) <= SNAP for e in kept)]
+
+
+def _chart(slots: dict[tuple[int, int], list[_Piece]], boxes: int) -> bool:
+    """Whether a grid is a chart's: its boxes mostly empty (gridlines, bars' outlines) and
+    what text it holds only numbers (data labels); a table says in words what it counts."""
+    if len(slots) >= CHART_FILLED * boxes:
+        return False
+    return all(_NUMBER.fullmatch(p.text) for pieces in slots.values() for p in pieces)
+
+
+def _row_of(ys: list[float], y: float) -> int:
+    """The band of ``ys`` (top down) that holds ``y``."""
+    lo, hi = 0, len(ys) - 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if ys[mid + 1] >= y:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo - 1 if lo == len(ys) - 1 else lo
+
+
+def _drop_empty(region: _Region, xs: list[float], ys: list[float], slots: dict[tuple[int, int], list[_Piece]],
+                keep_cols: list[int], keep_rows: list[int]) -> tuple[list[float], list[float],
+                                                                   dict[tuple[int, int], list[_Piece]]]:
+    """Columns and rows that hold no text (the sliver between a double border, a label's
+    box) are merged into their neighbours; of the boundaries between two kept ones, the
+    longest ruled stays."""
+    new_xs = [xs[0]] + [_best(region.vertical, xs, a + 1, b) for a, b in zip(keep_cols, keep_cols[1:], strict=False)]
+    new_ys = [ys[0]] + [_best(region.horizontal, ys, a + 1, b) for a, b in zip(keep_rows, keep_rows[1:], strict=False)]
+    col_map = {c: i for i, c in enumerate(keep_cols)}
+    row_map = {r: i for i, r in enumerate(keep_rows)}
+    moved = {(row_map[r], col_map[c]): v for (r, c), v in slots.items()}
+    return new_xs + [xs[-1]], new_ys + [ys[-1]], moved
+
+
+def _best(edges: list[_Edge], positions: list[float], first: int, last: int) -> float:
+    """Of ``positions[first..last]``, the one the rules cover furthest."""
+    if first == last:
+        return positions[first]
+    return max(positions[first:last + 1], key=lambda pos: sum(e.hi - e.lo for e in edges if abs(e.pos - pos) <= SNAP))
+
+
+def _spans(region: _Region, xs: list[float], ys: list[float],
+           slots: dict[tuple[int, int], list[_Piece]]) -> list[list[tuple[str, int, int]]] | None:
+    """Cells with their spans: neighbouring boxes with no rule between them are one cell.
+    Without vertical rules every box is its own cell (the text decided the columns), except
+    a piece of text that runs over a column boundary, which spans the columns it covers."""
+    ncols, nrows = len(xs) - 1, len(ys) - 1
+    parent = list(range(ncols * nrows))
+    if region.vertical:
+        across, down = _at(region.vertical, xs), _at(region.horizontal, ys)
+        for r in range(nrows):
+            for c in range(ncols):
+                if c + 1 < ncols and not _ruled(across[c + 1], ys[r + 1], ys[r]) and \
+                        not _apart(slots.get((r, c)), slots.get((r, c + 1))):
+                    _union(parent, r * ncols + c, r * ncols + c + 1)
+                if r + 1 < nrows and not _ruled(down[r + 1], xs[c], xs[c + 1]):
+                    _union(parent, r * ncols + c, (r + 1) * ncols + c)
+    else:
+        for (r, c), pieces in slots.items():
+            for piece in pieces:
+                for k in range(c + 1, ncols):
+                    if piece.x1 > xs[k] + 0.5 * piece.size:
+                        _union(parent, r * ncols + c, r * ncols + k)
+                for k in range(c - 1, -1, -1):
+                    if piece.x0 < xs[k + 1] - 0.5 * piece.size:
+                        _union(parent, r * ncols + c, r * ncols + k)
+    members: dict[int, list[int]] = {}
+    for index in range(ncols * nrows):
+        members.setdefault(_find(parent, index), []).append(index)
+    boxes: dict[int, list[int]] = {}
+    for root, group in members.items():
+        r0, r1 = min(i // ncols for i in group), max(i // ncols for i in group)
+        c0, c1 = min(i % ncols for i in group), max(i % ncols for i in group)
+        if (r1 - r0 + 1) * (c1 - c0 + 1) == len(group):
+            boxes[root] = [r0, c0, r1, c1]
+        else:  # a span that is no rectangle (a broken rule): its boxes stand alone
+            boxes.update((i, [i // ncols, i % ncols, i // ncols, i % ncols]) for i in group)
+    rows: list[list[tuple[str, int, int]]] = [[] for _ in range(nrows)]
+    for root in sorted(boxes, key=lambda k: (boxes[k][0], boxes[k][1])):
+        r0, c0, r1, c1 = boxes[root]
+        pieces = [p for r in range(r0, r1 + 1) for c in range(c0, c1 + 1) for p in slots.get((r, c), [])]
+        rows[r0].append((_cell_text(pieces), c1 - c0 + 1, r1 - r0 + 1))
+    return [row for row in rows if row]
+
+
+def _apart(left: list[_Piece] | None, right: list[_Piece] | None) -> bool:
+    """Whether two neighbouring boxes with no rule between them hold text of two columns:
+    all of one side's text ends a column gap before the other's starts (a rule missing over
+    a header, not one heading spread over both)."""
+    if not left or not right:
+        return False
+    size = max(p.size for p in left + right)
+    return min(p.x0 for p in right) - max(p.x1 for p in left) >= MIN_GAP_EM * size
+
+
+def _filled(rows: list[list[tuple[str, int, int]]]) -> bool:
+    """Whether the cells are filled like a table's: most rows say something in two cells or
+    more, or (a form to fill in) the first column labels every row and the first row every
+    column. A chart's gridlines hold one scattered label per row."""
+    full = sum(sum(bool(c[0]) for c in row) >= 2 for row in rows)
+    if full >= MIN_FILLED * len(rows):
+        return True
+    labels = all(row[0][0] for row in rows[1:])
+    heads = all(c[0] for c in rows[0][1:]) and len(rows[0]) >= 2
+    return labels and heads
+
+
+def _union(parent: list[int], a: int, b: int) -> None:
+    ra, rb = _find(parent, a), _find(parent, b)
+    if ra != rb:
+        parent[max(ra, rb)] = min(ra, rb)
+
+
+def _at(edges: list[_Edge], positions: list[float]) -> list[list[_Edge]]:
+    """The rules lying on each of ``positions`` (sorted either way), found once per table."""
+    order = sorted(range(len(positions)), key=positions.__getitem__)
+    ranked = [positions[i] for i in order]
+    found: list[list[_Edge]] = [[] for _ in positions]
+    for edge in edges:
+        for k in range(bisect_left(ranked, edge.pos - SNAP), bisect_right(ranked, edge.pos + SNAP)):
+            found[order[k]].append(edge)
+    return found
+
+
+def _ruled(edges: list[_Edge], lo: float, hi: float) -> bool:
+    """Whether the rules (all on one line) cover most of [lo, hi]."""
+    lo, hi = min(lo, hi), max(lo, hi)
+    covered = sum(max(0.0, min(hi, edge.hi) - max(lo, edge.lo)) for edge in edges)
+    return covered >= 0.5 * (hi - lo)
+
+
+def _cell(text: str, colspan: int, rowspan: int) -> dict[str, Any]:
+    cell: dict[str, Any] = {"text": text}
+    if colspan > 1:
+        cell["colspan"] = colspan
+    if rowspan > 1:
+        cell["rowspan"] = rowspan
+    return cell
+
+
+def _header_rows(cells: list[list[tuple[str, int, int]]], slots: dict[tuple[int, int], list[_Piece]],
+                 ncols: int) -> int:
+    """The header: the first row, and the rows below it while a cell above still spans
+    into them or spreads over several columns (a grouped header)."""
+    header = 1
+    reach = max((rs for _, _, rs in cells[0]), default=1)
+    spread = any(cs > 1 for _, cs, _ in cells[0]) and len(cells[0]) < ncols
+    while header < len(cells) - 1 and (header < reach or spread):
+        spread = False
+        reach = max(reach, header + max((rs for _, _, rs in cells[header]), default=1))
+        header += 1
+    return header
+
+
+# --- the page ---------------------------------------------------------------------------------
+
+def table_item(region: _Region, table: dict[str, Any], items: list[Item]) -> Item:
+    """One item standing for the whole table in the page's reading order."""
+    text = table_text(table["rows"])
+    size = sorted(i.size for i in items)[len(items) // 2]
+    top = max(i.y1 for i in items)
+    return Item(text=text, x0=min(region.x0, min(i.x0 for i in items)), y0=min(region.y0, min(i.y0 for i in items)),
+                x1=max(region.x1, max(i.x1 for i in items)), y1=max(region.y1, top), y=max(i.y for i in items),
+                size=size, kind="table", table=table)
+
+
+def _header_above(region: _Region, rows: list[list[Item]]) -> None:
+    """A grid whose top rule has a line of column heads just above it, one head over each of
+    some of its columns and none across a column rule (a header set on the page's ground,
+    the body boxed): that line is the grid's first row, the column rules read up to it."""
+    inner = [x for x in region.xs if region.x0 + SNAP < x < region.x1 - SNAP]
+    if not region.vertical or not inner:
+        return
+    above = [row for row in rows if row and min(i.y0 for i in row) >= region.y1 - SNAP]
+    if not above:
+        return
+    row = min(above, key=lambda r: min(i.y0 for i in r))
+    size = max(i.size for i in row)
+    if len(row) < 2 or min(i.y0 for i in row) - region.y1 > 1.5 * size or \
+            any(i.kind != "line" or i.x0 < region.x0 - SNAP or i.x1 > region.x1 + SNAP for i in row):
+        return
+    if any(i.x0 < x < i.x1 for i in row for x in inner):
+        return
+    top = max(i.y1 for i in row) + 1.0
+    for edge in region.vertical:
+        if edge.hi >= region.y1 - SNAP:
+            edge.hi = top
+    region.y1 = top
+
+
+def find_tables(rows: list[list[Item]], evidence: dict[str, Any], width: float, height: float) -> list[list[Item]]:
+    """The page's rows (baseline groups, top down) with each table's lines replaced by one
+    ``table`` item, placed where the table's first line was."""
+    horizontal, vertical = read_rules(evidence, width, height)
+    regions = grid_regions(horizontal, vertical)
+    for region in regions:
+        _header_above(region, rows)
+    regions += stacked_regions(horizontal, regions, rows)
+    if not regions:
+        return [list(row) for row in rows if row]  # most pages: no rules that make a table
+    regions.sort(key=lambda r: -r.y1)
+    claimed: dict[int, _Region] = {}
+    for region in regions:
+        for row in rows:
+            for item in row:
+                if id(item) not in claimed and item.kind == "line" and region.holds(item):
+                    claimed[id(item)] = region
+                    region.items.append(item)
+    tables: dict[int, Item] = {}
+    for region in regions:
+        if not region.items:
+            continue
+        table = build_table(region, region.items)
+        if table is not None:
+            tables[id(region)] = table_item(region, table, region.items)
+        else:
+            for item in region.items:
+                del claimed[id(item)]
+    out: list[list[Item]] = []
+    placed: set[int] = set()
+    for row in rows:
+        kept = []
+        for item in row:
+            owner = claimed.get(id(item))
+            if owner is None:
+                kept.append(item)
+            elif id(owner) not in placed:
+                placed.add(id(owner))
+                kept.append(tables[id(owner)])
+        if kept:
+            out.append(kept)
+    return out
+
+
+def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
+    """Runs of at least two consecutive baselines with three or more narrow segments (one
+    wide cell, a description, allowed) are a table without rules; columns from alignment."""
+    def is_row(group: list[Item]) -> bool:
+        return len(group) >= 3 and sum(i.x1 - i.x0 >= 0.3 * width for i in group) <= 1 and \
+            all(i.kind == "line" for i in group)
+
+    out: list[list[Item]] = []
+    index = 0
+    while index < len(rows):
+        end = index
+        while end < len(rows) and end - index < MAX_TABLE_LINES and is_row(rows[end]) and (
+                end == index or rows[end - 1][0].y - rows[end][0].y <= 3.0 * rows[end][0].size):
+            end += 1
+        table = None
+        if end - index >= 2:
+            items = [item for row in rows[index:end] for item in row]
+            region = _Region(min(i.x0 for i in items), min(i.y0 for i in items), max(i.x1 for i in items),
+                             max(i.y1 for i in items), [], [], [], [], items)
+            found = build_table(region, items)
+            if found is not None and _reads_on(found["rows"]):
+                found = None
+            table = table_item(region, found, items) if found is not None else None
+        if table is not None:
+            out.append([table])
+            index = end
+        else:
+            out.append(rows[index])
+            index += 1
+    return out
+
+
+def headed_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
+    """Tables without rules whose columns are anchored on a line of column heads: a line of
+    three or more bold parts set well apart, and below it lines whose segments each sit
+    inside one head's column (cells of several lines, shorter or longer than their
+    neighbours). Rows part where every column's text leaves a gap wider than a line's."""
+    out: list[list[Item]] = []
+    index = tries = 0
+    while index < len(rows):
+        found = None
+        if tries < MAX_HEAD_TRIES and _heads(rows[index], width):
+            tries += 1
+            found = _headed(rows, index, width)
+        if found is not None:
+            out.append([found[0]])
+            index = found[1]
+        else:
+            out.append(rows[index])
+            index += 1
+    return out
+
+
+MAX_HEAD_TRIES = 20  # lines of a page tried as a table's column heads
+HEAD_GAP_EM = 2.0  # column heads stand at least this many ems apart
+CELL_PITCH = 2.0  # lines of one cell stand at most this many of their ems apart
+TABLE_GAP = 4.0  # a wider gap (in ems) between two lines ends the table
+MAX_HEADS = 40  # column heads of one table
+MIN_BODY_ROWS = 3  # rows under the heads, each saying something in two columns or more
+
+
+def _heads(row: list[Item], width: float) -> bool:
+    if not 3 <= len(row) <= MAX_HEADS or any(i.kind != "line" or not i.bold or i.x1 - i.x0 >= 0.3 * width for i in row):
+        return False
+    parts = sorted(row, key=lambda i: i.x0)
+    return all(b.x0 - a.x1 >= HEAD_GAP_EM * max(a.size, b.size) for a, b in zip(parts, parts[1:], strict=False))
+
+
+def _column(anchors: list[float], item: Item, width: float) -> int | None:
+    """The column (from the heads' left edges) an item sits inside, None if it crosses one."""
+    em = item.size
+    col = bisect_right(anchors, item.x0 + em) - 1
+    if col < 0:
+        return None
+    right = anchors[col + 1] - 0.5 * em if col + 1 < len(anchors) else width
+    return col if item.x1 <= right else None
+
+
+def _headed(rows: list[list[Item]], index: int, width: float) -> tuple[Item, int] | None:
+    head = sorted(rows[index], key=lambda i: i.x0)
+    anchors = [i.x0 for i in head]
+    size = max(i.size for i in head)
+    body: list[tuple[Item, int]] = []
+    last = head[0].y
+    end = index + 1
+    while end < len(rows) and end - index < MAX_TABLE_LINES:
+        row = rows[end]
+        if last - row[0].y > TABLE_GAP * max(i.size for i in row) or \
+                any(i.kind != "line" or i.size > 1.15 * size for i in row):
+            break
+        cols = [_column(anchors, i, width) for i in row]
+        if any(c is None for c in cols):
+            break
+        body += [(i, c) for i, c in zip(row, cols, strict=True) if c is not None]
+        last = row[0].y
+        end += 1
+    bands = _bands(body, len(anchors))
+    if len(bands) < MIN_BODY_ROWS:
+        return None
+    cells = [[_cell_text(_pieces([i for i, c in band if c == k])) for k in range(len(anchors))] for band in bands]
+    if sum(sum(bool(t) for t in row) >= 2 for row in cells) < 0.7 * len(cells):
+        return None
+    out = [[_cell(i.text, 1, 1) for i in head]] + [[_cell(t, 1, 1) for t in row] for row in cells]
+    if _reads_on(out):
+        return None
+    table: dict[str, Any] = {"rows": out, "header_rows": 1}
+    items = head + [i for i, _ in body]
+    region = _Region(min(i.x0 for i in items), min(i.y0 for i in items), max(i.x1 for i in items),
+                     max(i.y1 for i in items), [], [], [], [], items)
+    return table_item(region, table, items), end
+
+
+def _bands(body: list[tuple[Item, int]], ncols: int) -> list[list[tuple[Item, int]]]:
+    """Body lines grouped into rows: a row ends between two lines where no column has a line
+    above and a line below standing closer than a cell's line pitch. A row that still holds
+    two cells of one column (a column's cell pitch bridged by a neighbour's longer, centred
+    cell) parts where only one column bridges, at the widest such gap."""
+    body = sorted(body, key=lambda e: -e[0].y)
+    links = _links(body, ncols)
+    bands: list[list[tuple[Item, int]]] = []
+    start = 0
+    for k in range(1, len(body) + 1):
+        if k == len(body) or (links[k] == 0 and not _same_line(body, k)):
+            bands += _part(body, start, k, links, ncols)
+            start = k
+    return bands
+
+
+def _same_line(body: list[tuple[Item, int]], k: int) -> bool:
+    return body[k - 1][0].y - body[k][0].y <= 0.5 * body[k][0].size
+
+
+def _links(body: list[tuple[Item, int]], ncols: int) -> list[int]:
+    """For the gap above each line: how many columns' cells run on across it."""
+    links = [0] * (len(body) + 2)
+    last: list[int | None] = [None] * ncols
+    for k, (item, col) in enumerate(body):
+        prev = last[col]
+        if prev is not None and _close(body[prev][0], item):
+            links[prev + 1] += 1  # marked at both ends, summed below: linear in the lines
+            links[k + 1] -= 1
+        last[col] = k
+    return _running(links)
+
+
+def _running(marks: list[int]) -> list[int]:
+    total = 0
+    out = []
+    for mark in marks:
+        total += mark
+        out.append(total)
+    return out
+
+
+def _close(upper: Item, lower: Item) -> bool:
+    return upper.y - lower.y <= CELL_PITCH * max(upper.size, lower.size)
+
+
+def _part(body: list[tuple[Item, int]], start: int, end: int, links: list[int],
+          ncols: int) -> list[list[tuple[Item, int]]]:
+    """One row, or several where it holds cells of one column apart (see ``_bands``): it
+    parts in the gaps that only one column bridges and that at least two columns' cells
+    end in, at the widest of each run of such gaps."""
+    breaks = [0] * (end + 2)
+    last: list[int | None] = [None] * ncols
+    for k in range(start, end):
+        item, col = body[k]
+        prev = last[col]
+        if prev is not None and not _close(body[prev][0], item):
+            breaks[prev + 1] += 1
+            breaks[k + 1] -= 1
+        last[col] = k
+    breaks = _running(breaks)
+    cuts: list[int] = []
+    run: list[int] = []
+    for k in range(start + 1, end + 1):
+        if k < end and not _same_line(body, k) and links[k] <= 1 and breaks[k] >= 2:
+            run.append(k)
+        elif run:
+            cuts.append(max(run, key=lambda g: body[g - 1][0].y - body[g][0].y))
+            run = []
+    bounds = [start] + cuts + [end]
+    return [body[a:b] for a, b in zip(bounds, bounds[1:], strict=False)]
+
+
+def _reads_on(rows: list[list[dict[str, Any]]]) -> bool:
+    """Whether cells found by alignment alone are lines of prose set side by side (a page's
+    text columns, a brochure's panels): their cells hold several words, and down the columns
+    most cells run on into the cell below as one sentence (no stop at the end, a small letter
+    at the start of the next). A table's cells each say their own thing."""
+    columns: dict[int, list[str]] = {}
+    for row in rows:
+        col = 0
+        for cell in row:
+            columns.setdefault(col, []).append(str(cell["text"]))
+            col += int(cell.get("colspan", 1))
+    texts = [t for column in columns.values() for t in column if t]
+    if not texts or sum(len(t.split()) for t in texts) < PROSE_WORDS * len(texts):
+        return False
+    pairs = runs = 0
+    for column in columns.values():
+        for upper, lower in zip(column, column[1:], strict=False):
+            if upper and lower:
+                pairs += 1
+                runs += not _STOP.search(upper) and lower[0].islower()
+    return pairs >= 3 and runs >= 0.5 * pairs
+
+
+def _width(rows: list[list[dict[str, Any]]]) -> int:
+    return max((sum(int(c.get("colspan", 1)) for c in row) for row in rows), default=0)
+
+
+def continues_table(tail: dict[str, Any], head: dict[str, Any], tail_bottom: float, head_top: float,
+                    zone: float) -> bool:
+    """Whether ``head`` (the first block of a page, a table starting in its top ``zone``)
+    goes on with ``tail`` (the last table of the page before, ending in its bottom
+    ``zone``): both as many columns wide. Heights are shares of the page (0 bottom, 1 top)."""
+    return tail_bottom <= zone and head_top >= 1 - zone and _width(tail["rows"]) == _width(head["rows"]) > 0
+
+
+def join_rows(tail: dict[str, Any], head: dict[str, Any]) -> list[list[dict[str, Any]]]:
+    """The rows of a table continued on the next page: a header repeated there is dropped."""
+    rows = head["rows"]
+    repeat = head.get("header_rows", 0)
+    if repeat and [[c["text"] for c in r] for r in rows[:repeat]] == \
+            [[c["text"] for c in r] for r in tail["rows"][:repeat]]:
+        rows = rows[repeat:]
+    return tail["rows"] + rows

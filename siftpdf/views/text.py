@@ -1,0 +1,52 @@
+"""The text view: page-marked text an agent can cite (docs/manual.md, DOC STREAM)."""
+
+from __future__ import annotations
+
+# Not typing's TYPE_CHECKING: typing costs the console's fast path (siftpdf.console.quick) its import.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    PageRenderer = Callable[[dict[str, Any], bool], str]
+TABLE_CELL_SEPARATOR = " | "  # how the text view joins a table row's cells
+
+_NOTES = {
+    "no_text": "[no text layer on this page: scanned? render it and OCR]",
+    "empty": "[empty page]",
+    "garbled": "[text layer unreadable on this page: scanned? render it and OCR]",
+}
+
+
+def table_text(rows: list[list[dict[str, Any]]]) -> str:
+    """A table as the text view writes it: one row a line, its cells joined."""
+    return "\n".join(TABLE_CELL_SEPARATOR.join(cell["text"] for cell in row) for row in rows)
+
+
+def marker(page: int) -> str:
+    return f"--- page {page} ---"
+
+
+def page_text(record: dict[str, Any]) -> str:
+    """A page's body as the text view shows it, with a note where there is no text."""
+    status = record.get("status")
+    if status == "failed":
+        return f"[page {record['page']} could not be extracted: {record.get('error', 'failed')}]"
+    if status in _NOTES and not (record.get("text") or "").strip():
+        return _NOTES[status]
+    return str(record.get("text") or "").strip("\n")
+
+
+def render_page(record: dict[str, Any], first: bool) -> str:
+    """One page with its marker; pages after the first get the blank line before the marker."""
+    head = "" if first else "\n"
+    return f"{head}{marker(record['page'])}\n\n{page_text(record)}\n"
+
+
+def page_renderer(output: str) -> PageRenderer:
+    """``render_page`` of the view named ``output``: ``markdown`` (docs/manual.md, MARKDOWN VIEW) or the text view."""
+    if output == "markdown":
+        from .markdown import render_page as markdown_page
+
+        return markdown_page
+    return render_page
