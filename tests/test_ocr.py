@@ -120,7 +120,9 @@ def test_a_scan_over_the_deadline_names_the_option_that_gives_it_time(scans: dic
 def test_a_scan_of_2000_pages_shows_progress_and_ends_at_the_deadline_with_its_pages(tmp_path: Path) -> None:
     path = tmp_path / "long-scan.pdf"
     path.write_bytes(make_scans.many_pages(2000, dpi=100))
-    stdout, screen, code = run_on_terminal(["extract", "--no-cache", "--raw", "--ocr", "auto", "--deadline", "8",
+    # A deadline long enough for a few pages on a busy machine (a page is 1-3 s a worker), far
+    # too short for 2,000 of them.
+    stdout, screen, code = run_on_terminal(["extract", "--no-cache", "--raw", "--ocr", "auto", "--deadline", "25",
                                             str(path)], {}, stderr_tty=True)
     assert code == 6
     counts = [int(n) for n in re.findall(rb"(\d+)/2000(?:\x1b\[[0-9;]*m)? pages", screen)]
