@@ -13,14 +13,14 @@ SIFT   := $(BIN)/siftpdf
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[dev,ocr,mcp,redis]' --config-settings editable_mode=compat
+	$(BIN)/pip install -q -e '.[dev,ocr,mcp,redis,serve]' --config-settings editable_mode=compat
 	touch $(STAMP)
 
 # The optional embedding model for `digest --semantic`: the CPU build of torch first, so that
 # sentence-transformers does not pull a GPU build.
 $(SEMANTIC): $(STAMP)
 	$(BIN)/pip install -q torch==2.13.0
-	$(BIN)/pip install -q -e '.[dev,ocr,mcp,redis,semantic]' --config-settings editable_mode=compat
+	$(BIN)/pip install -q -e '.[dev,ocr,mcp,redis,serve,semantic]' --config-settings editable_mode=compat
 	touch $(SEMANTIC)
 
 # The OCR engine's language data (`--ocr`; the library itself comes with the ocr extra), from

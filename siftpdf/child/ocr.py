@@ -32,13 +32,15 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from ..extras import install
+
 DPI = 200  # engines read 10-point text well from here up; 300 costs twice the time for little
 MAX_SIDE = 5000  # pixels: an A3 page at 300 dpi (4961); 25 MB of grayscale at most
 LANGUAGES = ("eng", "chi_sim")  # tesseract's, when installed; "eng" is required
 TESSDATA_DIRS = ("/usr/share/tesseract-ocr/5/tessdata", "/usr/share/tesseract-ocr/4.00/tessdata",
                  "/usr/share/tessdata", "/usr/local/share/tessdata", "/opt/homebrew/share/tessdata",
                  "/usr/local/share/tesseract-ocr/5/tessdata")
-INSTALL = ("pip install 'siftpdf[ocr]' (and the tesseract data: apt-get install tesseract-ocr-eng "
+INSTALL = (install("ocr") + " (and the tesseract data: apt-get install tesseract-ocr-eng "
            "tesseract-ocr-chi-sim, or brew install tesseract)")
 
 Box = tuple[float, float, float, float]

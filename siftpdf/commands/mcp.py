@@ -13,10 +13,6 @@ from .options import cap_option, extraction_options
 if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
     from ..options import ReadOptions
 
-INSTALL = "pip install 'siftpdf[mcp]'"
-# What the server needs beyond siftpdf itself: the extra's packages.
-EXTRA = frozenset({"mcp", "mcp_types", "anyio", "jsonschema"})
-
 
 @click.command("mcp", short_help="Serve map, pages, grep, digest, sniff and fetch as MCP tools over stdio.")
 @click.option("--root", "roots", multiple=True, metavar="DIR",
@@ -49,14 +45,12 @@ def command(roots: tuple[Path, ...], cap: int, read_options: ReadOptions) -> Non
     if read_options.in_process:
         raise UsageError("mcp: --in-process is not for a server: a cancelled call must be able to kill its "
                          "extraction, which runs in a child")
-    try:
-        from ..mcp.server import serve
-    except ImportError as exc:
-        if (exc.name or "").split(".")[0] not in EXTRA:
-            raise
-        raise UsageError("mcp: the MCP SDK is not installed", hint=INSTALL) from None
+    from .. import extras
+
+    extras.require("mcp", "mcp: the MCP SDK is not installed")
     import siftpdf
 
+    from ..mcp.server import serve
     from ..mcp.tools import Roots, ToolConfig
 
     serve(ToolConfig(read_options, cap, Roots([str(root) for root in roots])), siftpdf.__version__)

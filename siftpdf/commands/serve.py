@@ -53,7 +53,8 @@ def command(host: str, port: int, tokens_file: Path | None, no_auth: bool, cache
     one cache, single-flight and the caller rule. Also GET /healthz, /metrics (Prometheus) and
     /openapi.json. Every answer carries an X-Request-Id; a bug answers 500
     (code internal) and logs that id with its traceback on stderr.
-    SIGTERM lets requests in flight finish, then exits.
+    SIGTERM lets requests in flight finish, then exits. Needs the HTTP
+    server: pip install 'siftpdf[serve]'.
 
     \b
     Examples:
@@ -61,6 +62,9 @@ def command(host: str, port: int, tokens_file: Path | None, no_auth: bool, cache
       siftpdf serve --host 0.0.0.0 --port 8765 --tokens tokens.toml
       curl -s localhost:8765/v1/fetch -d '{"url": "https://arxiv.org/pdf/1706.03762", "pages": "3-4"}'
     """
+    from .. import extras
+
+    extras.require("serve", "serve: the HTTP server is not installed")
     from ..http.app import ServerConfig, create_app, is_loopback, load_tokens
     from ..options import Limits
     from ..store.cache import CacheSettings, check_url, parse_size

@@ -695,7 +695,8 @@ HELP = {
         '  cache, single-flight and the caller rule. Also GET /healthz, /metrics\n'
         '  (Prometheus) and /openapi.json. Every answer carries an X-Request-Id; a bug\n'
         '  answers 500 (code internal) and logs that id with its traceback on stderr.\n'
-        '  SIGTERM lets requests in flight finish, then exits.\n'
+        '  SIGTERM lets requests in flight finish, then exits. Needs the HTTP server:\n'
+        "  pip install 'siftpdf[serve]'.\n"
         '\n'
         'Options:\n'
         '  --host TEXT                   Address to listen on.  [default: 127.0.0.1]\n'

@@ -139,7 +139,9 @@ class Caches:
         try:
             from .rediscache import ERRORS, shared_store
         except ImportError:
-            self._failed(health, ImportError("the Redis client is not installed: pip install 'siftpdf[redis]'"))
+            from ..extras import install
+
+            self._failed(health, ImportError(f"the Redis client is not installed: {install('redis')}"))
             return default
         try:
             result = call(shared_store(url))

@@ -24,6 +24,8 @@ when one of these variables is set:
   ``https://arxiv.org/pdf/…`` from a loopback server), and the answer keeps the URL asked for.
   Patched into ``siftpdf.fetch`` when that module is imported, so a process that downloads
   nothing pays nothing for it.
+- ``SIFTPDF_TEST_ABSENT=NAME[,NAME…]``: those top-level modules cannot be imported, as when
+  their package is not installed (an extra left out), however they are looked for.
 
 The child runs isolated (``-I``, empty environment), so its hooks travel in its argv: the
 child command becomes ``hooked_child.py CONFIG`` with CONFIG a JSON object.
@@ -110,6 +112,16 @@ def _service_bug() -> None:
 def wanted() -> bool:
     return any(name.startswith(("SIFTPDF_TEST_CHILD_", "SIFTPDF_TEST_SERVICE_", "SIFTPDF_TEST_PLATFORM_"))
                for name in os.environ)
+
+
+ABSENT = "SIFTPDF_TEST_ABSENT"
+
+
+def make_absent(names: str) -> None:
+    """What Python does for a module in ``sys.modules`` as None: ``import`` raises
+    ModuleNotFoundError and ``importlib.util.find_spec`` answers None."""
+    for name in filter(None, (part.strip() for part in names.split(","))):
+        sys.modules[name] = None  # type: ignore[assignment]
 
 
 FETCH_VIA = "SIFTPDF_TEST_FETCH_VIA"

@@ -5,6 +5,9 @@ import os
 
 import siftpdf_seams
 
+if os.environ.get(siftpdf_seams.ABSENT):
+    siftpdf_seams.make_absent(os.environ[siftpdf_seams.ABSENT])
+
 if siftpdf_seams.wanted():
     siftpdf_seams.install()
 elif os.environ.get(siftpdf_seams.FETCH_VIA):
