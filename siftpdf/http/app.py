@@ -374,37 +374,96 @@ class Unauthorized(Exception):
     pass
 
 
+class _Routes:
+    """What the routes share: the server's configuration, its metrics, and who is calling."""
+
+    def __init__(self, config: ServerConfig, metrics: Metrics) -> None:
+        self.config, self.metrics = config, metrics
+
+    def caller_of(self, request: Request) -> Caller:
+        header = request.headers.get("authorization", "")
+        scheme, _, token = header.partition(" ")
+        known = self.config.tokens.get(token.strip()) if scheme.lower() == "bearer" else None
+        if known is not None:
+            return known
+        if self.config.no_auth:  # any other token (SDKs insist on sending one) is anonymous
+            return Caller(None)
+        raise Unauthorized("unknown bearer token" if token.strip() else "a bearer token is required")
+
+    def options_for(self, caller: Caller, max_age: float | None = None, deadline: float | None = None,
+                    max_pages: int | None = None, ocr: str = "never") -> ReadOptions:
+        cache = replace(self.config.cache, caller_class=caller.caller_class)
+        if max_age is not None:
+            cache.max_age = max_age
+        limits = self.config.limits
+        if deadline is not None or max_pages is not None:
+            limits = replace(limits, deadline=min(limits.deadline, deadline or limits.deadline),
+                             max_pages=min(limits.max_pages, max_pages or limits.max_pages))
+        return ReadOptions(limits=limits, cache=cache, allow_private=self.config.allow_private,
+                           verbose=self.config.verbose, caller_id=caller.caller_id, on_event=self.metrics.observe,
+                           ocr=ocr)
+
+    def outcome(self, caller: Caller, route: str, outcome_: str, started: float, **detail: Any) -> None:
+        Log(self.config.verbose, caller.caller_class == "restricted").event(
+            "request", outcome_, route=route, ms=int((time.monotonic() - started) * 1000), **detail)
+
+    async def fetch(self, body: FetchRequest, request: Request) -> Response:
+        started = time.monotonic()
+        try:
+            caller = self.caller_of(request)
+        except Unauthorized as exc:
+            return _error_v1(401, "unauthorized", str(exc))
+        options = self.options_for(caller, ocr=body.ocr)
+        try:
+            if body.ocr != "never":
+                require_engine()
+            if body.mode == "digest":
+                answer = await run_in_threadpool(service.digest, body.url, options, self.config.cap,
+                                                 body.question or "", index_store(options.cache))
+            else:
+                answer = await run_in_threadpool(service.clean, body.url, options, self.config.cap, body.pages,
+                                                 body.grep, body.format == "markdown")
+        except SiftError as error:
+            self.outcome(caller, "/v1/fetch", error.code, started, url=body.url)
+            return _sift_error_v1(error)
+        self.outcome(caller, "/v1/fetch", "ok", started, url=body.url)
+        return JSONResponse(answer.to_record(body.mode))
+
+    async def scrape(self, body: ScrapeRequest, request: Request) -> Response:
+        started = time.monotonic()
+        try:
+            caller = self.caller_of(request)
+        except Unauthorized as exc:
+            return _error_v2(401, str(exc), "unauthorized")
+        pdf = next((p for p in body.parsers or [] if isinstance(p, Parser) and p.type == "pdf"),
+                   Parser(maxPages=None, mode="fast"))
+        ocr = OCR_OF_MODE[pdf.mode]
+        options = self.options_for(caller, max_age=None if body.maxAge is None else body.maxAge / 1000,
+                              deadline=None if body.timeout is None else max(0.1, body.timeout / 1000),
+                              max_pages=pdf.maxPages, ocr=ocr)
+        try:
+            if ocr != "never":
+                require_engine()
+            answer = await run_in_threadpool(service.clean, body.url, options, self.config.cap, markdown=True)
+        except SiftError as error:
+            self.outcome(caller, "/v2/scrape", error.code, started, url=body.url)
+            return _error_v2(error.status, error.message, error.code,
+                             _http_hint(error, '"parsers": [{"type": "pdf", "mode": "auto"}]'))
+        self.outcome(caller, "/v2/scrape", "ok", started, url=body.url)
+        markdown = answer.content if body.pageMarkers else service.strip_markers(answer.content)
+        metadata: dict[str, Any] = {"title": answer.title, "sourceURL": body.url, "url": answer.final_url,
+                                    "statusCode": 200, "contentType": answer.content_type}
+        if answer.pdf is not None:
+            metadata.update(numPages=answer.extracted, totalPages=answer.pdf["pages"])
+        return JSONResponse({"success": True, "data": {"markdown": markdown, "metadata": metadata}})
+
+
 def create_app(config: ServerConfig) -> FastAPI:
     app = FastAPI(title="siftpdf", version=__version__,
                   description="Read PDFs safely: page-marked text, maps, page slices, grep and digests.")
     metrics = Metrics()
     app.state.config, app.state.metrics = config, metrics
-
-    def caller_of(request: Request) -> Caller:
-        header = request.headers.get("authorization", "")
-        scheme, _, token = header.partition(" ")
-        known = config.tokens.get(token.strip()) if scheme.lower() == "bearer" else None
-        if known is not None:
-            return known
-        if config.no_auth:  # any other token (SDKs insist on sending one) is anonymous
-            return Caller(None)
-        raise Unauthorized("unknown bearer token" if token.strip() else "a bearer token is required")
-
-    def options_for(caller: Caller, max_age: float | None = None, deadline: float | None = None,
-                    max_pages: int | None = None, ocr: str = "never") -> ReadOptions:
-        cache = replace(config.cache, caller_class=caller.caller_class)
-        if max_age is not None:
-            cache.max_age = max_age
-        limits = config.limits
-        if deadline is not None or max_pages is not None:
-            limits = replace(limits, deadline=min(limits.deadline, deadline or limits.deadline),
-                             max_pages=min(limits.max_pages, max_pages or limits.max_pages))
-        return ReadOptions(limits=limits, cache=cache, allow_private=config.allow_private,
-                           verbose=config.verbose, caller_id=caller.caller_id, on_event=metrics.observe, ocr=ocr)
-
-    def outcome(caller: Caller, route: str, outcome_: str, started: float, **detail: Any) -> None:
-        Log(config.verbose, caller.caller_class == "restricted").event(
-            "request", outcome_, route=route, ms=int((time.monotonic() - started) * 1000), **detail)
+    routes = _Routes(config, metrics)
 
     @app.get("/healthz", summary="Liveness")
     async def healthz() -> dict[str, str]:
@@ -417,56 +476,21 @@ def create_app(config: ServerConfig) -> FastAPI:
     @app.post("/v1/fetch", summary="Read a URL: text or map, pages, grep, or a digest",
               responses={200: {"model": FetchResponse}, **_errors(ErrorResponse)})
     async def fetch(body: FetchRequest, request: Request) -> Response:
-        started = time.monotonic()
-        try:
-            caller = caller_of(request)
-        except Unauthorized as exc:
-            return _error_v1(401, "unauthorized", str(exc))
-        options = options_for(caller, ocr=body.ocr)
-        try:
-            if body.ocr != "never":
-                require_engine()
-            if body.mode == "digest":
-                answer = await run_in_threadpool(service.digest, body.url, options, config.cap,
-                                                 body.question or "", index_store(options.cache))
-            else:
-                answer = await run_in_threadpool(service.clean, body.url, options, config.cap, body.pages, body.grep,
-                                                 body.format == "markdown")
-        except SiftError as error:
-            outcome(caller, "/v1/fetch", error.code, started, url=body.url)
-            return _sift_error_v1(error)
-        outcome(caller, "/v1/fetch", "ok", started, url=body.url)
-        return JSONResponse(answer.to_record(body.mode))
+        return await routes.fetch(body, request)
 
     @app.post("/v2/scrape", summary="Firecrawl-compatible scrape: markdown and metadata",
               responses={200: {"model": ScrapeResponse}, **_errors(ScrapeError)})
     async def scrape(body: ScrapeRequest, request: Request) -> Response:
-        started = time.monotonic()
-        try:
-            caller = caller_of(request)
-        except Unauthorized as exc:
-            return _error_v2(401, str(exc), "unauthorized")
-        pdf = next((p for p in body.parsers or [] if isinstance(p, Parser) and p.type == "pdf"),
-                   Parser(maxPages=None, mode="fast"))
-        ocr = OCR_OF_MODE[pdf.mode]
-        options = options_for(caller, max_age=None if body.maxAge is None else body.maxAge / 1000,
-                              deadline=None if body.timeout is None else max(0.1, body.timeout / 1000),
-                              max_pages=pdf.maxPages, ocr=ocr)
-        try:
-            if ocr != "never":
-                require_engine()
-            answer = await run_in_threadpool(service.clean, body.url, options, config.cap, markdown=True)
-        except SiftError as error:
-            outcome(caller, "/v2/scrape", error.code, started, url=body.url)
-            return _error_v2(error.status, error.message, error.code,
-                             _http_hint(error, '"parsers": [{"type": "pdf", "mode": "auto"}]'))
-        outcome(caller, "/v2/scrape", "ok", started, url=body.url)
-        markdown = answer.content if body.pageMarkers else service.strip_markers(answer.content)
-        metadata: dict[str, Any] = {"title": answer.title, "sourceURL": body.url, "url": answer.final_url,
-                                    "statusCode": 200, "contentType": answer.content_type}
-        if answer.pdf is not None:
-            metadata.update(numPages=answer.extracted, totalPages=answer.pdf["pages"])
-        return JSONResponse({"success": True, "data": {"markdown": markdown, "metadata": metadata}})
+        return await routes.scrape(body, request)
+
+    _error_handlers(app)
+    app.add_middleware(JsonBodies)
+    app.add_middleware(RequestMiddleware, metrics=metrics, access_log=config.access_log)
+    return app
+
+
+def _error_handlers(app: FastAPI) -> None:
+    """Refusals of a request before a route runs, in the same shapes as every other error."""
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> Response:
@@ -482,8 +506,6 @@ def create_app(config: ServerConfig) -> FastAPI:
             return _error_v2(400, message, "usage", hint)
         return _error_v1(400, "usage", message, hint)
 
-    app.add_middleware(JsonBodies)
-    app.add_middleware(RequestMiddleware, metrics=metrics, access_log=config.access_log)
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
         """The framework's own refusals (a body that does not parse, an unknown route) in the
@@ -492,8 +514,6 @@ def create_app(config: ServerConfig) -> FastAPI:
         if request.url.path.startswith("/v2/"):
             return _error_v2(exc.status_code, str(exc.detail), code)
         return _error_v1(exc.status_code, code, str(exc.detail))
-
-    return app
 
 
 def _headers(status: int) -> dict[str, str] | None:
