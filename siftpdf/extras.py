@@ -1,6 +1,6 @@
 """The optional features and the extras that install them (pyproject.toml's
 ``[project.optional-dependencies]``): one home for the check a command makes before it needs
-one, and for the ``pip install`` line its usage error names (exit 2, SPEC §10).
+one, and for the ``pip install`` line its usage error names (exit 2: docs/manual.md, EXIT STATUS).
 
 The check looks for the packages without importing them, so it costs a command nothing.
 """
