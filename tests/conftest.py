@@ -11,6 +11,7 @@ import struct
 import subprocess
 import sys
 import termios
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -142,6 +143,11 @@ def run_on_terminal(args: list[str], env: dict[str, str], stderr_tty: bool) -> t
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 120, 0, 0))
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL, env=full_env)
     os.close(slave)
+    # stdout is drained meanwhile: a command that writes more than a pipe holds before it closes
+    # the terminal would otherwise wait on us while we wait on the terminal.
+    out: list[bytes] = []
+    drain = threading.Thread(target=lambda: out.append(proc.stdout.read() if proc.stdout else b""), daemon=True)
+    drain.start()
     screen = bytearray()
     while True:
         try:
@@ -151,7 +157,8 @@ def run_on_terminal(args: list[str], env: dict[str, str], stderr_tty: bool) -> t
         if not chunk:
             break
         screen += chunk
-    stdout = proc.stdout.read() if proc.stdout else b""
+    drain.join(timeout=180)
+    stdout = out[0] if out else b""
     code = proc.wait(timeout=180)
     os.close(master)
     return stdout, bytes(screen), code
