@@ -43,14 +43,14 @@ def _flush_stdout() -> SiftError | None:
         if sys.stdout is not None:
             sys.stdout.flush()
     except BrokenPipeError:
-        _silence_stdout()
+        silence_stdout()
     except (OSError, ValueError) as exc:
-        _silence_stdout()  # what could not be written goes nowhere, quietly, at exit
+        silence_stdout()  # what could not be written goes nowhere, quietly, at exit
         return typed_error(exc)
     return None
 
 
-def _silence_stdout() -> None:
+def silence_stdout() -> None:
     """After a broken pipe, point stdout at /dev/null so the interpreter's final flush is quiet."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -201,7 +201,7 @@ class SiftGroup(click.Group):
             click.echo("siftpdf: interrupted", err=True)
             code = 130
         except BrokenPipeError:
-            _silence_stdout()
+            silence_stdout()
             code = 0
         except Exception as exc:  # raised outside a command (parsing, closing): same rules
             if _debugging(argv):
@@ -222,7 +222,7 @@ class SiftGroup(click.Group):
         except (click.ClickException, click.exceptions.Exit, click.Abort):
             raise
         except BrokenPipeError:
-            _silence_stdout()
+            silence_stdout()
             ctx.exit(0)
         except KeyboardInterrupt:
             click.echo("siftpdf: interrupted", err=True)
@@ -283,7 +283,7 @@ def _exit_now(code: int) -> None:
                 stream.flush()
         except (OSError, ValueError):
             if stream is sys.stdout:  # the group's main already reported what it could not write
-                _silence_stdout()
+                silence_stdout()
     from ..workers.warm import discard
 
     discard()

@@ -147,7 +147,7 @@ def _is_pdf(source: str) -> bool:
             return False
     except (OSError, ValueError):
         return False
-    from ..workers.warm import _is_pdf as looks_like_pdf
+    from ..workers.warm import is_pdf as looks_like_pdf
 
     return looks_like_pdf(source)
 
@@ -227,13 +227,13 @@ def _flush(code: int) -> int:
     try:
         sys.stdout.flush()
     except BrokenPipeError:  # the reader went away: not an error
-        from ..commands.group import _silence_stdout
+        from ..commands.group import silence_stdout
 
-        _silence_stdout()
+        silence_stdout()
     except (OSError, ValueError) as exc:
-        from ..commands.group import _silence_stdout, report, typed_error
+        from ..commands.group import report, silence_stdout, typed_error
 
-        _silence_stdout()  # what could not be written goes nowhere, quietly, at exit
+        silence_stdout()  # what could not be written goes nowhere, quietly, at exit
         if code in (0, 1):
             unwritten = typed_error(exc)
             report(unwritten, False)

@@ -389,7 +389,7 @@ def invoke(run: Callable[[], int | None], as_json: bool, close: Callable[[], Non
 
 
 def _silence_stdout() -> None:
-    from ..commands.group import _silence_stdout as silence
+    from ..commands.group import silence_stdout as silence
 
     silence()
 

@@ -111,10 +111,10 @@ def wanted(args: list[str], commands: frozenset[str] = COMMANDS) -> bool:
     no_child = NO_CHILD - {"-h"} if words[0] == "grep" else NO_CHILD  # grep's -h: --no-filename
     if any(word in no_child for word in options) or NO_CACHE not in options:
         return False
-    return any(_is_pdf(word) for word in rest if word != "--" and not word.startswith("-"))
+    return any(is_pdf(word) for word in rest if word != "--" and not word.startswith("-"))
 
 
-def _is_pdf(path: str) -> bool:
+def is_pdf(path: str) -> bool:
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except (OSError, ValueError):
