@@ -13,6 +13,8 @@ from __future__ import annotations
 import os
 import sys
 
+from .commands import COMMANDS
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -20,19 +22,6 @@ if TYPE_CHECKING:
 HELP_OPTIONS = ("-h", "--help")
 # Commands where -h means something else: grep's is --no-filename, as grep's and pdfgrep's.
 H_IS_NOT_HELP = frozenset({"grep"})
-COMMANDS = {
-    "sniff": "siftpdf.commands.sniff",
-    "extract": "siftpdf.commands.extract",
-    "map": "siftpdf.commands.map",
-    "pages": "siftpdf.commands.pages",
-    "grep": "siftpdf.commands.grep",
-    "fetch": "siftpdf.commands.fetch",
-    "cache": "siftpdf.commands.cache",
-    "digest": "siftpdf.commands.digest",
-    "engine": "siftpdf.commands.engine",
-    "serve": "siftpdf.commands.serve",
-    "mcp": "siftpdf.commands.mcp",
-}
 
 
 def main() -> None:

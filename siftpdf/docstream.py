@@ -86,7 +86,7 @@ def write_document(doc: Document, output: str, write: Callable[[str], object],
     extract`` writes, to stdout or to a file. ``on_page`` sees each page record before it is
     written (and may take fields off it)."""
     if output != "json":
-        from .views.text import page_renderer
+        from .views.renderers import page_renderer
 
         render_page = page_renderer(output)
         for index, record in enumerate(doc.pages()):

@@ -147,7 +147,9 @@ def test_the_parser_reads_click_spellings_and_declines_the_rest() -> None:
 
 
 def test_the_fast_path_names_options_as_the_commands() -> None:
-    assert quick.options_name(7) == options.options_name(7) != options.options_name(8)
+    from siftpdf.store.cacheread import options_name
+
+    assert options_name(7) == options.options_name(7) != options.options_name(8)
 
 
 @pytest.mark.parametrize("name", ["", *COMMANDS])

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 
-from ..console.quick import options_name
+from ..store.cacheread import options_name
 from .progress import PageProgress, before_output
 
 TYPE_CHECKING = False
@@ -147,7 +147,7 @@ def map_(source: str | None, cap: int, output: str, options: ReadOptions, to: Ou
     """siftpdf map: the map of SOURCE."""
     from ..sources import open_source
     from ..views.map import build_map, render_map
-    from ..views.text import page_renderer
+    from ..views.renderers import page_renderer
 
     with open_source(source, options) as doc:
         doc_map = build_map(doc, cap, page_renderer(output))

@@ -14,9 +14,9 @@ from typing import Any
 
 import click
 
-from ..cli import COMMANDS
 from ..errors import SiftError, UsageError, typed_error
 from ..errors import one_line as _one_line
+from . import COMMANDS
 
 
 def report(error: SiftError, as_json: bool) -> None:

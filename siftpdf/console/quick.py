@@ -75,12 +75,6 @@ OPTIONS = {"pages": _PAGES, "grep": _GREP}
 DECLINE_ENV = ("SIFTPDF_PASSWORD", "SIFTPDF_CACHE_SIZE", "SIFTPDF_OCR")
 
 
-def options_name(max_pages: int) -> str:
-    """The name the cache remembers the digest of the extraction options under when only
-    --max-pages is given (or nothing): the fast paths answer such command lines only."""
-    return f"cli:{max_pages}"
-
-
 def parse(args: list[str], tables: dict[str, dict[str, tuple[str, bool, Any]]] | None = None,
           ) -> tuple[str, list[str], dict[str, Any]] | None:
     """The command, its arguments and its options, when every word is one this path knows
@@ -213,7 +207,7 @@ def _cached(source: str, given: dict[str, Any]) -> tuple[View | RemoteView, str,
         return None
     finally:
         os.close(fd)
-    stamp, name = cacheread.file_stamp(st), options_name(given["max_pages"])
+    stamp, name = cacheread.file_stamp(st), cacheread.options_name(given["max_pages"])
     if os.path.isdir(directory):
         view = cacheread.View(directory)
         sha = view.file(cls, path, stamp)

@@ -20,9 +20,9 @@ from ..options import ReadOptions
 from ..ranges import PageRange
 from ..views.map import build_map, render_map
 from ..views.markdown import escape
+from ..views.renderers import page_renderer
 from ..views.search import capped_groups, compile_pattern, format_group
 from ..views.slices import MAX_PAGES_PER_CALL, rest_of, take_pages
-from ..views.text import page_renderer
 
 MAX_MATCHES = 100
 NEXT = 'next: use pages="a-b" for a slice, grep="PATTERN" for lines, or mode="digest" with a question'

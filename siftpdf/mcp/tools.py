@@ -25,8 +25,8 @@ from ..errors import SiftError, UsageError, typed_error
 from ..options import ReadOptions
 from ..ranges import PageRange
 from ..sources import is_url, open_source
+from ..views.renderers import page_renderer
 from ..views.slices import MAX_PAGES_PER_CALL, rest_of, take_pages
-from ..views.text import page_renderer
 
 MAX_MATCHES = 100  # grep's -m default: lines a call returns at most
 NEXT = ('next: the pages tool for a slice (range "a-b"), grep for lines (pattern), '

@@ -55,6 +55,12 @@ def is_cache_url(url: str) -> bool:
     return bool(sep and rest) and scheme.lower() in CACHE_URL_SCHEMES
 
 
+def options_name(max_pages: int) -> str:
+    """The name the cache remembers the digest of the extraction options under when only
+    --max-pages is given (or nothing): the fast paths answer such command lines only."""
+    return f"cli:{max_pages}"
+
+
 # -- keys ----------------------------------------------------------------------------------------
 
 def doc_key(cls: str, sha: str, digest: str) -> str:

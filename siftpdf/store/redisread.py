@@ -51,7 +51,7 @@ def url_key(cls: str, url: str) -> str:
 
 
 def digest_key(cls: str, name: str, code: str) -> str:
-    """The options digest the commands use under ``name`` (siftpdf.console.quick.options_name) with
+    """The options digest the commands use under ``name`` (siftpdf.store.cacheread.options_name) with
     this extraction code: what a process that builds no options needs to find a document."""
     return f"{PREFIX}:{cls}:digest:{name}:{code}"
 

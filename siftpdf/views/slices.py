@@ -7,7 +7,8 @@ a cache hit's pages with :func:`write_text` and :func:`write_json`, as the comma
 from __future__ import annotations
 
 from ..document import TEXT_STATUSES
-from .text import page_renderer, render_page
+from .renderers import page_renderer
+from .text import render_page
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -41,12 +41,3 @@ def render_page(record: dict[str, Any], first: bool) -> str:
     """One page with its marker; pages after the first get the blank line before the marker."""
     head = "" if first else "\n"
     return f"{head}{marker(record['page'])}\n\n{page_text(record)}\n"
-
-
-def page_renderer(output: str) -> PageRenderer:
-    """``render_page`` of the view named ``output``: ``markdown`` (docs/manual.md, MARKDOWN VIEW) or the text view."""
-    if output == "markdown":
-        from .markdown import render_page as markdown_page
-
-        return markdown_page
-    return render_page
