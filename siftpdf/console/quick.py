@@ -208,6 +208,7 @@ def _cached(source: str, given: dict[str, Any]) -> tuple[View | RemoteView, str,
     finally:
         os.close(fd)
     stamp, name = cacheread.file_stamp(st), cacheread.options_name(given["max_pages"])
+    sha = None
     if os.path.isdir(directory):
         view = cacheread.View(directory)
         sha = view.file(cls, path, stamp)
@@ -219,7 +220,7 @@ def _cached(source: str, given: dict[str, Any]) -> tuple[View | RemoteView, str,
         return None
     from ..store.redisread import find  # a miss here: a hit on the shared server?
 
-    return find(url, cls, name, path, stamp, st.st_size, directory)
+    return find(url, cls, name, path, stamp, st.st_size, directory, sha)
 
 
 _CLASS_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")

@@ -171,10 +171,10 @@ class Caches:
 
     def share_digest(self, name: str, digest: str) -> None:
         """Name the digest of the options a command calls ``name`` on the shared server too
-        (see :meth:`siftpdf.store.rediscache.RedisStore.put_digest`), unless it knows it already."""
+        (see :meth:`siftpdf.store.rediscache.RedisStore.put_digest`): one write, made only when
+        a call extracted a document there or copied one from it."""
         cls = self.cls
-        if self.shared(lambda server: server.digest(cls, name), None) != digest:
-            self.shared(lambda server: server.put_digest(cls, name, digest), None)
+        self.shared(lambda server: server.put_digest(cls, name, digest), None)
 
     def _copy(self, sha: str, digest: str) -> bool:
         """Copy a whole document from the shared server into this machine's cache."""

@@ -47,7 +47,7 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from .cacheread import code_identity
-from .redisread import PREFIX, TIMEOUT
+from .redisread import PREFIX, TIMEOUT, URL_FIELDS, entry, page
 from .redisread import digest_key as _digest_key
 from .redisread import doc_key as _doc_key
 from .redisread import pages_key as _pages_key
@@ -124,21 +124,6 @@ def _json(value: Any) -> bytes:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
-def _unpack(raw: Any) -> Any:
-    return json.loads(zlib.decompress(raw))
-
-
-# The fields a reader of each entry counts on: an entry without them (written by some other
-# program, or damaged) is no entry.
-_DOCUMENT = frozenset({"meta", "done", "page_numbers"})
-_URL = frozenset({"sha256", "final_url", "fetched_at"})
-
-
-def _entry(raw: Any, fields: frozenset[str]) -> dict[str, Any] | None:
-    entry = json.loads(raw) if raw is not None else None
-    return entry if isinstance(entry, dict) and fields <= entry.keys() else None
-
-
 class RedisStore:
     """The shared cache on one server; one per process and URL (:func:`shared_store`), used by
     all its threads (redis-py's connection pool is thread-safe)."""
@@ -154,14 +139,14 @@ class RedisStore:
 
     # -- documents -----------------------------------------------------------------------------
     def document(self, cls: str, sha: str, digest: str) -> dict[str, Any] | None:
-        return _entry(self.client.get(_doc_key(cls, sha, digest)), _DOCUMENT)
+        return entry(self.client.get(_doc_key(cls, sha, digest)))
 
     def pages(self, cls: str, sha: str, digest: str, numbers: list[int]) -> dict[int, dict[str, Any]]:
         """Those of the pages that the server holds (a page evicted by the server's own memory
         policy is missing: the caller takes the document for absent)."""
         values = self.client.hmget(_pages_key(_doc_key(cls, sha, digest)), [str(n) for n in numbers])
-        found = {n: _unpack(raw) for n, raw in zip(numbers, values, strict=True) if raw is not None}
-        return {n: page for n, page in found.items() if isinstance(page, dict) and page.get("page") == n}
+        found = {n: page(raw, n) for n, raw in zip(numbers, values, strict=True)}
+        return {n: record for n, record in found.items() if record is not None}
 
     def remove(self, cls: str, sha: str, digest: str) -> None:
         """Forget a document (found without all its pages)."""
@@ -174,10 +159,6 @@ class RedisStore:
     def writer(self, cls: str, sha: str, digest: str, size_limit: int) -> RedisWriter:
         return RedisWriter(self, _doc_key(cls, sha, digest), size_limit)
 
-    def digest(self, cls: str, name: str) -> str | None:
-        raw = self.client.get(_digest_key(cls, name, code_identity()))
-        return raw.decode() if isinstance(raw, bytes) else None
-
     def put_digest(self, cls: str, name: str, digest: str) -> None:
         """Name the digest of options (the CLI's defaults) for this code, for a process that
         builds no options (the console's fast path, :mod:`siftpdf.store.redisread`)."""
@@ -185,7 +166,7 @@ class RedisStore:
 
     # -- URLs ----------------------------------------------------------------------------------
     def url(self, cls: str, url: str) -> dict[str, Any] | None:
-        return _entry(self.client.get(_url_key(cls, url)), _URL)
+        return entry(self.client.get(_url_key(cls, url)), URL_FIELDS)
 
     def put_url(self, cls: str, url: str, entry: dict[str, Any]) -> None:
         self.client.set(_url_key(cls, url), _json(entry), ex=URL_KEEP)

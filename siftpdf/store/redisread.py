@@ -173,19 +173,16 @@ class RemoteView:
         return iter([{"meta": dict(entry["meta"])}, *pages, {"done": dict(entry["done"])}])
 
     def pages(self, sha: str, digest: str, numbers: list[int]) -> list[dict[str, Any]] | None:
-        import json
-        import zlib
-
         key = pages_key(doc_key(self.cls, sha, digest))
         pages: list[dict[str, Any]] = []
         for start in range(0, len(numbers), _BATCH):
             batch = numbers[start:start + _BATCH]
             values = self.connection.call(["HMGET", key, *map(str, batch)])[0]
             for number, raw in zip(batch, values, strict=True):
-                page = json.loads(zlib.decompress(raw)) if raw is not None else None
-                if not isinstance(page, dict) or page.get("page") != number:
+                record = page(raw, number)
+                if record is None:
                     return None
-                pages.append(page)
+                pages.append(record)
         return pages
 
     def close(self) -> None:
@@ -193,11 +190,13 @@ class RemoteView:
 
 
 def find(url: str, cls: str, name: str, path: str, stamp: str, size: int, directory: str,
-         ) -> tuple[RemoteView, str, str, dict[str, Any]] | None:
+         sha: str | None = None) -> tuple[RemoteView, str, str, dict[str, Any]] | None:
     """The view, content hash, options digest and entry of the local PDF at ``path`` (of
     ``size`` bytes, :func:`siftpdf.store.cacheread.file_stamp` ``stamp``) on the server, for the
     options remembered under ``name``; None when this path cannot tell (a miss, an error).
-    ``directory`` is this machine's cache, where the document is copied after the answer."""
+    ``directory`` is this machine's cache, where the document is copied after the answer;
+    ``sha``, the file's content hash when this machine's cache knows it for this stamp (the file
+    is then not read)."""
     if _address(url) is None or url in FAILED:
         return None
     try:
@@ -210,7 +209,7 @@ def find(url: str, cls: str, name: str, path: str, stamp: str, size: int, direct
     try:
         if size > MAX_PDF_BYTES:
             return None  # the commands refuse it
-        sha = _sha256(path)
+        sha = sha or _sha256(path)
         connection = Connection(url)
     except (OSError, ReplyError) as exc:
         if isinstance(exc, OSError) and not isinstance(exc, FileNotFoundError | PermissionError):
@@ -220,17 +219,17 @@ def find(url: str, cls: str, name: str, path: str, stamp: str, size: int, direct
     try:
         digest = connection.call(["GET", digest_key(cls, name, code_identity())])[0]
         raw = connection.call(["GET", doc_key(cls, sha, digest.decode())])[0] if digest else None
-        entry = _entry(raw)
+        found = entry(raw)
     except (OSError, ReplyError, ValueError) as exc:
         if isinstance(exc, OSError):
             FAILED[url] = exc
         view.close()
         return None
-    if entry is None or entry.get("password_check") is not None:
+    if found is None or found.get("password_check") is not None:
         view.close()
         return None
     view.copy = [directory, path, stamp, sha, digest.decode(), name]
-    return view, sha, digest.decode(), entry
+    return view, sha, digest.decode(), found
 
 
 def _sha256(path: str) -> str:
@@ -243,16 +242,33 @@ def _sha256(path: str) -> str:
     return digest.hexdigest()
 
 
-_DOCUMENT = ("meta", "done", "page_numbers")  # the fields a reader counts on (as rediscache's)
+# The fields a reader of each entry counts on: an entry without them (written by some other
+# program, or damaged) is no entry.
+DOCUMENT_FIELDS = frozenset({"meta", "done", "page_numbers"})
+URL_FIELDS = frozenset({"sha256", "final_url", "fetched_at"})
 
 
-def _entry(raw: bytes | None) -> dict[str, Any] | None:
+def entry(raw: bytes | str | None, fields: frozenset[str] = DOCUMENT_FIELDS) -> dict[str, Any] | None:
+    """A document (or URL) entry as the server keeps it (JSON), or None."""
     if raw is None:
         return None
     import json
 
-    entry = json.loads(raw)
-    return entry if isinstance(entry, dict) and all(field in entry for field in _DOCUMENT) else None
+    found = json.loads(raw)
+    return found if isinstance(found, dict) and fields <= found.keys() else None
+
+
+def page(raw: bytes | str | None, number: int) -> dict[str, Any] | None:
+    """Page ``number``'s record as the server keeps it (JSON compressed by zlib), or None for a
+    page the server does not hold or holds as something else (bytes that do not decompress
+    raise zlib.error, which callers take for a failing server)."""
+    if not isinstance(raw, bytes):
+        return None
+    import json
+    import zlib
+
+    record = json.loads(zlib.decompress(raw))
+    return record if isinstance(record, dict) and record.get("page") == number else None
 
 
 # -- the copy here -------------------------------------------------------------------------------
