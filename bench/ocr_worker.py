@@ -158,8 +158,15 @@ def _tesserocr(lang: str, threads: int) -> tuple[Recognize, str]:
 
 
 def _siftpdf(lang: str, threads: int) -> tuple[Recognize, str]:
-    from siftpdf.child import ocr
+    from pathlib import Path
 
+    from siftpdf.child import ocr
+    from siftpdf.store import ocrmodels
+    from siftpdf.system import default_cache_dir
+
+    # PP-OCR's int8 models, as a machine's --ocr calls read with them after the first.
+    models = ocrmodels.make_here(Path(default_cache_dir()))
+    ocr.use_int8(str(models.folder) if models.folder else None)
     info = ocr.available()
     if info is None:
         raise SystemExit("siftpdf.child.ocr: no engine installed")

@@ -107,16 +107,54 @@ def _put_back(first: dict[str, Any] | None, records: Iterator[dict[str, Any]]) -
     yield from records
 
 
+def _ocr_models(options: ReadOptions) -> str | None:
+    """The folder of PP-OCR's int8 models in the cache folder, when they are made
+    (:mod:`siftpdf.store.ocrmodels`)."""
+    if options.ocr == "never":
+        return None
+    from .store import ocrmodels
+
+    folder = ocrmodels.state(options.cache.path).folder
+    return str(folder) if folder is not None else None
+
+
+def _watch_ocr(records: Iterator[dict[str, Any]], options: ReadOptions) -> Generator[dict[str, Any], None, None]:
+    """``records``; at the last one (``done``), when PP-OCR read a page with its float models,
+    the making of the int8 ones is started for the next call (only a machine that reads
+    Chinese or Japanese scans needs them)."""
+    floats = False
+    try:
+        for record in records:
+            engine = record["ocr"].get("engine") if isinstance(record.get("ocr"), dict) else None
+            floats = floats or (isinstance(engine, str) and engine.startswith("rapidocr")
+                                and not engine.endswith("int8"))
+            if floats and "done" in record:  # the last record: a reader may stop at it
+                from .store import ocrmodels
+
+                ocrmodels.ready(options.cache.path)
+            yield record
+    finally:
+        close = getattr(records, "close", None)
+        if close is not None:
+            close()  # the children stop when a reader stops early
+
+
 def _extract(data: bytes, options: ReadOptions) -> Generator[dict[str, Any], None, None]:
+    records = _extract_records(data, options)
+    return _watch_ocr(records, options) if options.ocr != "never" else records
+
+
+def _extract_records(data: bytes, options: ReadOptions) -> Generator[dict[str, Any], None, None]:
     settings = options.organize
     evidence = settings.needs_evidence
+    int8 = _ocr_models(options)
     if options.in_process:
         from .child.extraction import ExtractOptions, extract_records
 
         yield from extract_records(data, ExtractOptions(max_pages=options.limits.max_pages,
                                                         password=options.password, evidence=evidence,
                                                         image_mode=settings.image_mode, render=options.render,
-                                                        ocr=options.ocr))
+                                                        ocr=options.ocr, ocr_models=int8))
         return
     from .workers.runner import run_child
 
@@ -131,7 +169,7 @@ def _extract(data: bytes, options: ReadOptions) -> Generator[dict[str, Any], Non
             yield from run_child(data, options.password, limits, slots=job, evidence=evidence,
                                  image_mode=settings.image_mode, render=options.render,
                                  meanwhile=_load_organizer if evidence else None, ocr=options.ocr,
-                                 cancel=options.cancel)
+                                 cancel=options.cancel, ocr_models=int8)
     except BusyError as error:
         _log(options).event("pool", error.code if error.status == 503 else "caller_busy",
                             wait_ms=int((time.monotonic() - waited) * 1000))

@@ -137,6 +137,11 @@ def engine_status(cache: str | os.PathLike[str] | None = None, memory: int | Non
                         "role": ROLES.get(item["name"], ""), "error": item.get("error")})
     limit = memory_limit(memory, guard, found)
     folder = cache_dir(cache)
+    for engine in engines:
+        if engine["name"] == "ocr" and engine["loads"] and "rapidocr" in (engine["version"] or ""):
+            from .store.ocrmodels import state
+
+            engine["models"] = state(folder).note
     size, files = folder_bytes(folder)
     default = next((e for e in engines if e["name"] == "pdfium"), None)
     shared = {"shared_cache": shared_cache(cache_url)} if cache_url else {}
@@ -160,6 +165,8 @@ def render_status(status: dict[str, Any]) -> str:
         if engine["loads"]:
             what = engine["version"] + (f", {engine['build']}" if engine.get("build") else "")
             lines.append(f"  {engine['name']:<{width}}  loads   {what} — {engine['role']}")
+            if engine.get("models"):
+                lines.append(f"  {'':<{width}}          CJK pages read with {engine['models']}")
         elif (engine.get("error") or "").startswith("not installed"):
             lines.append(f"  {engine['name']:<{width}}  absent  {engine['error']}")
         else:

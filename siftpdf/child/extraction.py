@@ -39,6 +39,7 @@ class ExtractOptions(NamedTuple):
     #: them, so the salvage chain reads them (text only) or they are marked failed.
     salvage: str | None = None
     ocr: str = "never"  # never | auto (pages without a usable text layer) | always (--ocr)
+    ocr_models: str | None = None  # the folder of PP-OCR's int8 models (siftpdf.store.ocrmodels)
 
 
 def shard_of(page: int, shards: int, chunk: int) -> int:
@@ -104,6 +105,7 @@ def _pages(doc: Any, opts: ExtractOptions, fallback: _Fallback, limit: int) -> I
 
     render = _range(opts.render)
     salvage = _range(opts.salvage)
+    hint = None  # what OCR learnt of the document's script (siftpdf.child.ocr.Hint)
     for page in range(max(1, opts.first_page), limit + 1):
         if shard_of(page, opts.shards, opts.chunk) != opts.shard:
             continue
@@ -112,9 +114,11 @@ def _pages(doc: Any, opts: ExtractOptions, fallback: _Fallback, limit: int) -> I
         else:
             record = _extract_page(doc, page, opts, fallback)
         if opts.ocr != "never" and record["status"] != "failed":
+            from .ocr import Hint
             from .ocrpage import recognize
 
-            record = recognize(doc, record, opts.ocr)
+            hint = hint or Hint()
+            record = recognize(doc, record, opts.ocr, opts.ocr_models, hint)
         count = _scrub_page(record)
         if count:
             record["replaced_chars"] = count

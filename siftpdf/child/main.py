@@ -78,7 +78,7 @@ def encode_record(record: dict[str, Any]) -> bytes:
 _OPTIONS: dict[str, Any] = {"max-pages": MAX_PAGES, "memory": MEMORY_MIB << 20, "cpu": 0, "shard": 0, "shards": 1,
                             "chunk": CHUNK_PAGES,
                             "first-page": 1, "render": None, "image-mode": "none", "salvage": None,
-                            "ocr": "never"}
+                            "ocr": "never", "ocr-models": None}
 _FLAGS = ("no-outline", "password-line", "evidence", "no-repair")
 _CHOICES = {"image-mode": ("none", "embedded"), "ocr": ("never", "auto", "always")}
 
@@ -167,7 +167,8 @@ def main(argv: list[str] | None = None) -> int:
     opts = ExtractOptions(max_pages=args.max_pages, password=password, shard=args.shard,
                           shards=args.shards, chunk=args.chunk, first_page=args.first_page,
                           outline=not args.no_outline, evidence=args.evidence, image_mode=args.image_mode,
-                          render=args.render, repair=not args.no_repair, salvage=args.salvage, ocr=args.ocr)
+                          render=args.render, repair=not args.no_repair, salvage=args.salvage, ocr=args.ocr,
+                          ocr_models=args.ocr_models)
     out = sys.stdout.buffer
     try:
         for record in extract_records(data, opts):

@@ -285,6 +285,22 @@ def _give_back() -> None:
         libc.malloc_trim(0)
 
 
+# The folder of PP-OCR's int8 models, made on this machine by siftpdf.store.ocrmodels (the
+# parent names it: ``--ocr-models``); None: the float models inside rapidocr's wheel.
+_INT8: str | None = None
+
+
+def use_int8(folder: str | None) -> None:
+    """Read with the int8 models in ``folder`` (``det.onnx``, ``rec.onnx``), when both are
+    there; else with the float models."""
+    global _INT8
+    whole = bool(folder) and all(os.path.isfile(os.path.join(folder or "", f"{m}.onnx")) for m in ("det", "rec"))
+    found = folder if whole else None
+    if found != _INT8:
+        _INT8 = found
+        _engine.cache_clear()
+
+
 def _rapidocr() -> _Engine | None:
     try:
         from importlib.metadata import version
@@ -293,6 +309,8 @@ def _rapidocr() -> _Engine | None:
     except ImportError:
         return None
     engines: dict[int, Any] = {}
+    int8 = {"Det.model_path": os.path.join(_INT8, "det.onnx"),
+            "Rec.model_path": os.path.join(_INT8, "rec.onnx")} if _INT8 else {}
 
     def engine(threads: int) -> Any:
         if threads not in engines:
@@ -302,7 +320,7 @@ def _rapidocr() -> _Engine | None:
                 "Global.max_side_len": MAX_SIDE, "Det.limit_type": "max", "Det.limit_side_len": DETECT_SIDE,
                 "Rec.rec_batch_num": REC_BATCH,
                 "EngineConfig.onnxruntime.intra_op_num_threads": threads,
-                "EngineConfig.onnxruntime.inter_op_num_threads": 1})
+                "EngineConfig.onnxruntime.inter_op_num_threads": 1, **int8})
         return engines[threads]
 
     def read(gray: Any, threads: int, cjk: bool) -> list[Line]:
@@ -321,7 +339,7 @@ def _rapidocr() -> _Engine | None:
             lines.append(Line(tidy(str(text)), float(score), box, tuple(round(v) for v in box)))  # type: ignore[arg-type]
         return [line for line in lines if line.text]
 
-    return _Engine(EngineInfo("rapidocr", version("rapidocr"), ("ch", "en")), read)
+    return _Engine(EngineInfo("rapidocr", version("rapidocr") + (" int8" if int8 else ""), ("ch", "en")), read)
 
 
 ENGINES: dict[str, Callable[[], _Engine | None]] = {"tesseract": _tesseract, "rapidocr": _rapidocr}
@@ -457,6 +475,7 @@ def recognize_pixels(gray: Any, threads: int = 1, engine: str | None = None) -> 
 
 
 _CJK = "\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef"
+_CJK_CHAR = re.compile(f"[{_CJK}]")
 _CJK_SPACE = re.compile(f"(?<=[{_CJK}]) (?=[{_CJK}])")
 
 
@@ -479,11 +498,27 @@ def render_scale(width: float, height: float, dpi: float = DPI, max_side: int = 
     return scale * max_side / longest, True
 
 
+@dataclass
+class Hint:
+    """What a document's last page told of its script, for the next page: it goes to the
+    engine that read the last one, without tesseract's script detection (a sixth of a Chinese
+    page's time, a tenth of a Latin page's). That read is kept when it looks right (upright
+    lines, read with confidence, and mostly CJK characters from PP-OCR); otherwise the page is
+    read again the usual way, its script detected: a mixed document pays one read more at each
+    change of script."""
+
+    script: str | None = None  # "cjk" (read by rapidocr), "latin" (by tesseract), None: detect
+
+
+CJK_SHARE = 0.3  # of a read's letters, the least share of CJK characters that keeps a Hint's cjk
+
+
 def recognize_page(page: Any, dpi: float = DPI, regions: Sequence[Box] | None = None, threads: int = 1,
-                   engine: str | None = None) -> PageText:
+                   engine: str | None = None, hint: Hint | None = None) -> PageText:
     """Render a pypdfium2 page and read it. ``regions`` (boxes in points, user space) limits
     reading to those parts of the page, each read apart (``auto`` passes the page's images
-    that no text layer covers); lines are top to bottom."""
+    that no text layer covers); lines are top to bottom. ``hint``: the document's
+    (:class:`Hint`), read and updated."""
     import numpy as np
 
     first = _engine(engine)
@@ -506,8 +541,14 @@ def recognize_page(page: Any, dpi: float = DPI, regions: Sequence[Box] | None = 
         if x1 - x0 < 8 or y1 - y0 < 8:
             continue
         crop = np.ascontiguousarray(gray[y0:y1, x0:x1])
-        found, osd = _pick(crop, engine)
-        read, turn = _read(found, crop, threads, osd)
+        hinted = _read_hinted(crop, threads, hint) if hint is not None and engine is None else None
+        if hinted is not None:
+            found, read, turn = *hinted, 0
+        else:
+            found, osd = _pick(crop, engine)
+            read, turn = _read(found, crop, threads, osd)
+            if hint is not None and engine is None:
+                hint.script = _script(found, read, osd) if not turn else None
         read_by[found.info] = read_by.get(found.info, 0) + sum(len(line.text) for line in read)
         lines.extend(_placed(line, to_page, x0, y0) for line in read)
         turned = turned or turn
@@ -515,6 +556,36 @@ def recognize_page(page: Any, dpi: float = DPI, regions: Sequence[Box] | None = 
         lines.sort(key=lambda ln: (-ln.box[3], ln.box[0]))
     used = max(read_by, key=read_by.__getitem__) if read_by else first.info
     return PageText(lines, used, mean_confidence(lines), round(scale * 72, 2), capped, (width, height), turned)
+
+
+def _read_hinted(gray: Any, threads: int, hint: Hint) -> tuple[_Engine, list[Line]] | None:
+    """The page read by the engine of the document's last page (:class:`Hint`), when that
+    read looks right; None when it must be read the usual way."""
+    found = _engine({"cjk": "rapidocr", "latin": "tesseract"}.get(hint.script or ""))
+    if hint.script is None or found is None:
+        return None
+    lines = found.read(gray, threads, hint.script == "cjk")
+    if _script(found, lines, Osd("Han" if hint.script == "cjk" else "Latin")) != hint.script:
+        hint.script = None
+        return None
+    return found, lines
+
+
+def _script(found: _Engine, lines: list[Line], osd: Osd) -> str | None:
+    """What a page's read tells the next page (:class:`Hint`): ``cjk`` for upright lines of
+    mostly CJK characters read by rapidocr, ``latin`` for upright lines tesseract read of a
+    page not detected as CJK, read with confidence; None otherwise (a blank page too)."""
+    if not lines or _runs_down(lines) or (mean_confidence(lines) or 0.0) < POOR_READ:
+        return None
+    if found.info.name == "rapidocr":
+        return "cjk" if osd.cjk and _cjk_share(lines) >= CJK_SHARE else None
+    return "latin" if not osd.cjk else None
+
+
+def _cjk_share(lines: Iterable[Line]) -> float:
+    """The share of CJK characters among the letters of the lines read."""
+    letters = [ch for line in lines for ch in line.text if ch.isalpha()]
+    return sum(1 for ch in letters if _CJK_CHAR.match(ch)) / len(letters) if letters else 0.0
 
 
 def mean_confidence(lines: Iterable[Line]) -> float | None:

@@ -26,8 +26,11 @@ MIN_CONFIDENCE = 0.3
 Box = tuple[float, float, float, float]  # [x0, y0, x1, y1], points
 
 
-def recognize(doc: Any, record: dict[str, Any], mode: str) -> dict[str, Any]:
-    """The record with what OCR read on its page (``mode`` auto or always)."""
+def recognize(doc: Any, record: dict[str, Any], mode: str, int8: str | None = None,
+              hint: Any = None) -> dict[str, Any]:
+    """The record with what OCR read on its page (``mode`` auto or always; ``int8``: the
+    folder of PP-OCR's int8 models, :func:`siftpdf.child.ocr.use_int8`; ``hint``: the
+    document's :class:`siftpdf.child.ocr.Hint`)."""
     status = record["status"]
     regions: list[Box] | None = None
     if status == "text" and mode == "auto":
@@ -40,9 +43,10 @@ def recognize(doc: Any, record: dict[str, Any], mode: str) -> dict[str, Any]:
         return _failed(record, "the page was read by a salvage engine, which cannot render it")
     from . import ocr
 
+    ocr.use_int8(int8)
     try:
         with doc.rendered(record["page"] - 1) as page:
-            found = ocr.recognize_page(page, regions=regions)
+            found = ocr.recognize_page(page, regions=regions, hint=hint)
     except (ocr.OcrError, MemoryError) as exc:
         return _failed(record, str(exc) or type(exc).__name__)
     kept = [line for line in found.lines if line.confidence >= MIN_CONFIDENCE]

@@ -373,7 +373,8 @@ class Slots(Protocol):
 def run_child(data: bytes, password: str | None = None, limits: Limits | None = None,
               slots: Slots | None = None, evidence: bool = False, image_mode: str = "none",
               render: str | None = None, meanwhile: Callable[[], None] | None = None,
-              ocr: str = "never", cancel: Cancel | None = None) -> Iterator[dict[str, Any]]:
+              ocr: str = "never", cancel: Cancel | None = None,
+              ocr_models: str | None = None) -> Iterator[dict[str, Any]]:
     """Extract ``data`` in child processes; yield meta, pages in order, then a merged done.
     With ``evidence`` each page record carries its evidence.
 
@@ -386,7 +387,7 @@ def run_child(data: bytes, password: str | None = None, limits: Limits | None = 
     if ocr != "never":
         # A page read by OCR costs seconds: pages alternate between the children, so that a
         # short scan keeps both cores busy.
-        extra += ["--ocr", ocr]
+        extra += ["--ocr", ocr] + (["--ocr-models", ocr_models] if ocr_models else [])
         limits = replace(limits, chunk=OCR_CHUNK)
     run = _Run(data, password, limits, extra)
     started = time.monotonic()
