@@ -164,3 +164,17 @@ def test_each_page_of_a_mixed_scan_goes_to_its_engine_and_detection_runs_where_t
     assert len(detected) == 3
     for page, reference in zip(pages, references, strict=True):
         assert make_scans.cer(page["text"], reference) < 0.08
+
+
+@needs_both
+def test_two_builds_at_once_end_with_one_folder_of_models(tmp_path: Path) -> None:
+    folder = ocrmodels.state(tmp_path).to_make
+    assert folder is not None
+    builds = [subprocess.Popen([sys.executable, "-I", "-m", "siftpdf.store.ocrmodels", str(folder)],
+                               stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    for build in builds:
+        _, err = build.communicate(timeout=300)
+        assert build.returncode == 0, err
+    assert ocrmodels.state(tmp_path).folder == folder
+    assert sorted(p.name for p in folder.iterdir()) == ["det.onnx", "rec.onnx"]  # no "failed"
+    assert [p.name for p in folder.parent.iterdir()] == [folder.name]  # no work folder left

@@ -117,17 +117,20 @@ def _start(folder: Path) -> None:
     try:
         folder.parent.mkdir(parents=True, exist_ok=True)
         try:
+            os.close(os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+        except FileExistsError:
             if time.time() - lock.stat().st_mtime < STALE_LOCK:
                 return  # under way
-        except FileNotFoundError:
-            pass
-        lock.touch()
+            lock.touch()  # a build that died: this one takes its place
+    except OSError:
+        return  # a cache folder that cannot be written
+    try:
         with open(folder.with_name(folder.name + ".log"), "ab") as log:
             subprocess.Popen([sys.executable, "-I", "-m", "siftpdf.store.ocrmodels", str(folder)],
                              stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True,
                              close_fds=True)
     except OSError:
-        pass
+        lock.unlink(missing_ok=True)
 
 
 # -- the making (in its own process) -------------------------------------------------------------
@@ -209,7 +212,12 @@ def build(folder: Path) -> None:
             if digest != table[name]["sha256"]:
                 raise BuildError(f"{path.name} is not the model the ranges were measured on")
             quantize(name, graph(name, path), table[name]["ranges"], work / f"{name}.onnx")
-        os.replace(work, folder)
+        try:
+            os.replace(work, folder)
+        except OSError:
+            if not all((folder / f"{name}.onnx").is_file() for name in MODELS):
+                raise  # not another build's models, made meanwhile
+
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
