@@ -23,6 +23,9 @@ _ENTITY = re.compile(r"&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{0
 # or thematic break, an ordered-list enumerator.
 _LINE_START = re.compile(r"^(?:[#>]|[-+](?=[ \t]|$)|[-=](?=[-=]*[ \t]*$))")
 _ENUMERATOR_START = re.compile(r"^(\d{1,9})([.)])(?=[ \t]|$)")
+# A line of only pipes, colons, dashes and spaces may be read as a table's delimiter row, and
+# the line above it as the table's head: a backslash before its first colon or dash keeps it text.
+_DELIMITER_ROW = re.compile(r"^[|:\-\\ \t]*-[|:\-\\ \t]*$")
 _BULLET = re.compile(r"^[•◦▪‣●○■□·*–—-][ \t]+")
 _ORDERED = re.compile(r"^(0|[1-9][0-9]{0,8})([.)])[ \t]+")
 _BREAKS = re.compile(r"\r\n?")
@@ -62,6 +65,9 @@ def _escape_line_start(line: str) -> str:
         return f"{match.group(1)}\\{line[match.end(1):]}"
     if _LINE_START.match(line):
         return "\\" + line
+    if _DELIMITER_ROW.match(line):
+        at = min(i for i in (line.find(":"), line.find("-")) if i >= 0)
+        return f"{line[:at]}\\{line[at:]}"
     return line
 
 
