@@ -4,16 +4,17 @@ rapidocr's wheel carries PP-OCR's detector and recognizer in 32-bit floats. Thei
 versions (onnxruntime's static QDQ quantization, per channel) read the bench's Chinese scans
 as well and cost the detector a quarter of its time and the recognizer two thirds
 (docs/bakeoff.md, "OCR engines"). Static quantization needs each activation's range, measured
-on sample pages: :mod:`tools.ocr_int8` measures them on corpus pages once and keeps them in
-``ocr_int8.json`` beside this module (a few hundred kilobytes; the models themselves would
-add 16 MB to every install). This module makes the int8 models from the installed float
+on sample pages: ``tools/ocr_int8.py`` measures them on corpus pages once and keeps them in
+``ocr_int8.json`` beside this module (36 kB; the models themselves would add 9 MB to every
+install). This module makes the int8 models from the installed float
 models and those ranges, the same bytes every time, into the cache folder's ``models/``:
 
-- **First use.** The first ``--ocr`` call on a machine reads with the float models and starts
-  a process of its own (:func:`main`, ``python -I -m siftpdf.store.ocrmodels FOLDER``: a
-  session of its own, output into ``build.log``) that makes the int8 models in a few seconds,
-  under a lock, written to a temporary folder and renamed into place whole. Later calls read
-  with them.
+- **First use.** The first ``--ocr`` call that reads a Chinese or Japanese page with the float
+  models starts, at its last record, a process of its own (:func:`main`, ``python -I -m
+  siftpdf.store.ocrmodels FOLDER``: a session of its own, output into ``FOLDER.log``) that
+  makes the int8 models in a few seconds, one build at a time (``FOLDER.lock``), written to a
+  temporary folder and renamed into place whole. Later calls read with them. A machine that
+  reads only Latin scans never makes them.
 - **When it cannot be done** (``onnx`` missing, the installed models or onnxruntime's graph
   not those the ranges were measured on, a read-only cache folder), calls go on with the float
   models: slower, never wrong. A failed build leaves ``failed`` with its reason, and is not
@@ -38,8 +39,7 @@ RANGES = Path(__file__).with_name("ocr_int8.json")
 MODELS = ("det", "rec")  # rapidocr's detector and recognizer; its files in FILES
 FILES = {"det": "PP-OCRv6_det_small.onnx", "rec": "PP-OCRv6_rec_small.onnx"}
 OPSET = 13  # per-channel QuantizeLinear needs 13; the models come at 11
-STALE_LOCK = 600.0  # seconds after which a build's lock file is another's leftover
-BUILD_TIMEOUT = 600.0
+STALE_LOCK = 600.0  # seconds after which a build's lock file is a dead build's leftover
 
 
 @dataclass(frozen=True)
