@@ -114,11 +114,14 @@ def _pages(doc: Any, opts: ExtractOptions, fallback: _Fallback, limit: int) -> I
         else:
             record = _extract_page(doc, page, opts, fallback)
         if opts.ocr != "never" and record["status"] != "failed":
-            from .ocr import Hint
             from .ocrpage import recognize
 
-            hint = hint or Hint()
-            record = recognize(doc, record, opts.ocr, opts.ocr_models, hint)
+            if hint is None:
+                from . import ocr
+
+                ocr.use_int8(opts.ocr_models)
+                hint = ocr.Hint()
+            record = recognize(doc, record, opts.ocr, hint)
         count = _scrub_page(record)
         if count:
             record["replaced_chars"] = count

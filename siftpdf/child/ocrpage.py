@@ -12,7 +12,10 @@ as it was, with ``ocr_error``, and is counted.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .ocr import Hint
 
 AUTO_STATUSES = ("no_text", "garbled")
 # In auto mode, an image of a text page is read when it covers this share of the page and no
@@ -26,11 +29,9 @@ MIN_CONFIDENCE = 0.3
 Box = tuple[float, float, float, float]  # [x0, y0, x1, y1], points
 
 
-def recognize(doc: Any, record: dict[str, Any], mode: str, int8: str | None = None,
-              hint: Any = None) -> dict[str, Any]:
-    """The record with what OCR read on its page (``mode`` auto or always; ``int8``: the
-    folder of PP-OCR's int8 models, :func:`siftpdf.child.ocr.use_int8`; ``hint``: the
-    document's :class:`siftpdf.child.ocr.Hint`)."""
+def recognize(doc: Any, record: dict[str, Any], mode: str, hint: Hint | None = None) -> dict[str, Any]:
+    """The record with what OCR read on its page (``mode`` auto or always; ``hint``: the
+    document's, :class:`siftpdf.child.ocr.Hint`)."""
     status = record["status"]
     regions: list[Box] | None = None
     if status == "text" and mode == "auto":
@@ -43,7 +44,6 @@ def recognize(doc: Any, record: dict[str, Any], mode: str, int8: str | None = No
         return _failed(record, "the page was read by a salvage engine, which cannot render it")
     from . import ocr
 
-    ocr.use_int8(int8)
     try:
         with doc.rendered(record["page"] - 1) as page:
             found = ocr.recognize_page(page, regions=regions, hint=hint)
