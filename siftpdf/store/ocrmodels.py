@@ -32,6 +32,7 @@ import json
 import os
 import sys
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +63,7 @@ def rapidocr_models() -> Path | None:
     return folder if all((folder / name).is_file() for name in FILES.values()) else None
 
 
+@cache
 def _key() -> str | None:
     """What the int8 models are made from: the ranges, rapidocr's and onnxruntime's versions
     (the float files are checked against the ranges' digests when the models are made)."""
