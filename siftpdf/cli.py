@@ -107,11 +107,9 @@ def _exit(code: int) -> None:
                 stream.flush()
         except (OSError, ValueError):
             if stream is sys.stdout:
-                try:
-                    devnull = os.open(os.devnull, os.O_WRONLY)
-                    os.dup2(devnull, sys.stdout.fileno())
-                except (OSError, ValueError, AttributeError):
-                    pass
+                from .system import silence_stdout
+
+                silence_stdout()
     os._exit(code)
 
 

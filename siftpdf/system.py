@@ -22,6 +22,16 @@ RLIMIT = "rlimit"
 WATCHDOG = "watchdog"
 
 
+def silence_stdout() -> None:
+    """After a broken pipe, point stdout at /dev/null so the interpreter's final flush is quiet
+    (the reader went away: what is left goes nowhere)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 class PlatformError(ImportError):
     """siftpdf imported on a system it cannot run on (Windows without WSL): its pool, its
     child's limits and its locks are POSIX calls (fcntl, resource, process groups)."""

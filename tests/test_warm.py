@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -159,3 +160,26 @@ def test_poll_does_not_wait_behind_a_wait(fixtures: Path) -> None:
         warm.discard()
         waiter.join(10)
     assert not waiter.is_alive() and child.returncode is not None
+
+
+def test_a_named_pipe_is_never_opened_to_look_for_a_pdf(tmp_path: Path) -> None:
+    # Opening a pipe would let its writer go on as if the command were reading it (and die
+    # writing to no reader once the look closed it again).
+    fifo = tmp_path / "in.pdf"
+    os.mkfifo(fifo)
+    writer = subprocess.Popen(["sh", "-c", f"printf '%%PDF-1.4' > '{fifo}' && echo written"], stdout=subprocess.PIPE)
+    wchan = Path(f"/proc/{writer.pid}/wchan")
+    try:
+        for _ in range(500):  # the writer waits in the kernel for a reader
+            if wchan.read_text() == "wait_for_partner":
+                break
+            time.sleep(0.01)
+        assert not warm.wanted(["extract", "--no-cache", str(fifo)])
+        for _ in range(20):  # ... and goes on waiting: nobody opened the pipe
+            assert wchan.read_text() == "wait_for_partner"
+            time.sleep(0.01)
+        with open(fifo, "rb") as reader:  # the real reader comes
+            assert reader.read() == b"%PDF-1.4"
+        assert writer.communicate(timeout=30)[0] == b"written\n"
+    finally:
+        writer.kill()

@@ -16,6 +16,7 @@ import click
 
 from ..errors import SiftError, UsageError, typed_error
 from ..errors import one_line as _one_line
+from ..system import silence_stdout
 from . import COMMANDS
 
 
@@ -48,15 +49,6 @@ def _flush_stdout() -> SiftError | None:
         silence_stdout()  # what could not be written goes nowhere, quietly, at exit
         return typed_error(exc)
     return None
-
-
-def silence_stdout() -> None:
-    """After a broken pipe, point stdout at /dev/null so the interpreter's final flush is quiet."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError, AttributeError):
-        pass
 
 
 # --- what a failure says: click's usage errors, OS errors, bugs -----------------------------

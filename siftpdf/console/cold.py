@@ -140,13 +140,6 @@ def _is_pdf(source: str) -> bool:
     URL, a doc stream: click takes those)."""
     if not source or source == "-" or "://" in source:
         return False
-    import stat
-
-    try:  # a pipe is never opened here: its writer would take this for the command's reader
-        if not stat.S_ISREG(os.stat(source).st_mode):
-            return False
-    except (OSError, ValueError):
-        return False
     from ..workers.warm import is_pdf as looks_like_pdf
 
     return looks_like_pdf(source)
@@ -227,11 +220,12 @@ def _flush(code: int) -> int:
     try:
         sys.stdout.flush()
     except BrokenPipeError:  # the reader went away: not an error
-        from ..commands.group import silence_stdout
+        from ..system import silence_stdout
 
         silence_stdout()
     except (OSError, ValueError) as exc:
-        from ..commands.group import report, silence_stdout, typed_error
+        from ..commands.group import report, typed_error
+        from ..system import silence_stdout
 
         silence_stdout()  # what could not be written goes nowhere, quietly, at exit
         if code in (0, 1):

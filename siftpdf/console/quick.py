@@ -384,9 +384,9 @@ def invoke(run: Callable[[], int | None], as_json: bool, close: Callable[[], Non
 
 
 def _silence_stdout() -> None:
-    from ..commands.group import silence_stdout as silence
+    from ..system import silence_stdout
 
-    silence()
+    silence_stdout()
 
 
 def _say(text: str) -> None:

@@ -115,13 +115,18 @@ def wanted(args: list[str], commands: frozenset[str] = COMMANDS) -> bool:
 
 
 def is_pdf(path: str) -> bool:
+    """A regular file with a PDF header where the sniffer looks for one. A pipe (or a device)
+    is never opened: its writer would take this for the command's reader, and the close that
+    follows would end it."""
+    import stat
+
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return False
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except (OSError, ValueError):
         return False
     try:
-        import stat
-
         return stat.S_ISREG(os.fstat(fd).st_mode) and b"%PDF-" in os.read(fd, SNIFF)
     except OSError:
         return False
