@@ -99,6 +99,7 @@ def _organized(records: Iterator[dict[str, Any]], options: ReadOptions) -> Gener
 
 def _load_organizer() -> None:
     """Import the organizer while the extraction child starts up (the parent would be idle)."""
+    from . import organize  # noqa: F401
 
 
 def _put_back(first: dict[str, Any] | None, records: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:

@@ -342,3 +342,14 @@ def test_scanned_pages_keep_their_status_under_organization(run_cli, fixtures):
     assert result.exit_code == 5
     lines = [line for line in result.output.splitlines() if line.startswith("{")]  # stderr is mixed in
     assert [r["status"] for r in records("\n".join(lines)) if "page" in r] == ["no_text", "no_text"]
+
+
+def test_the_read_path_loads_the_organizer_while_the_child_starts() -> None:
+    # run_child calls it as soon as the first child is started: the import (about 13 ms) then
+    # overlaps the child's own start instead of waiting for the first page.
+    import subprocess
+    import sys
+
+    code = ("import sys; from siftpdf import read; assert 'siftpdf.organize' not in sys.modules; "
+            "read._load_organizer(); assert 'siftpdf.organize' in sys.modules")
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True).returncode == 0
