@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
     from typing import Any
 
-# The statuses of a page that has text: read from its text layer, or recognized (OCR, §7.5).
+# The statuses of a page that has text: read from its text layer, or recognized (OCR, ``--ocr``).
 TEXT_STATUSES = frozenset({"text", "ocr"})
 
 

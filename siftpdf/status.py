@@ -113,7 +113,9 @@ def shared_cache(url: str) -> dict[str, Any]:
     try:
         from .store.rediscache import ERRORS, RedisStore
     except ImportError:
-        return {**found, "error": "the Redis client is not installed: pip install 'siftpdf[redis]'"}
+        from .extras import install
+
+        return {**found, "error": f"the Redis client is not installed: {install('redis')}"}
     try:
         return {**found, "reachable": True, **RedisStore(url).info()}
     except ERRORS as exc:

@@ -15,7 +15,6 @@ import pytest
 from conftest import run_siftpdf
 
 from siftpdf.cli import COMMANDS
-from siftpdf.commands import options
 from siftpdf.console import quick
 from siftpdf.console.helptext import HELP
 
@@ -146,10 +145,18 @@ def test_the_parser_reads_click_spellings_and_declines_the_rest() -> None:
         assert quick.parse(args) is None, args
 
 
-def test_the_fast_path_names_options_as_the_commands() -> None:
+def test_the_commands_name_the_options_the_fast_path_answers() -> None:
+    from siftpdf.commands.bodies import read_options
     from siftpdf.store.cacheread import options_name
 
-    assert options_name(7) == options.options_name(7) != options.options_name(8)
+    def name(max_pages: int, **changed: object) -> str | None:
+        given: dict[str, object] = {"max_pages": max_pages, "deadline": 60.0, "memory_limit": 2048, "password": None,
+                                    "in_process": False, "settings": (), "raw": False, "quiet": True, **changed}
+        return read_options(**given)[0].digest_name  # type: ignore[arg-type]
+
+    assert name(7) == options_name(7) != name(8)
+    # Options the fast path does not answer are not named: a hit for them goes through click.
+    assert name(7, raw=True) is None and name(7, settings=("organize.clip=false",)) is None
 
 
 @pytest.mark.parametrize("name", ["", *COMMANDS])

@@ -21,7 +21,6 @@ if TYPE_CHECKING:
 
     from ..options import ReadOptions
 
-__all__ = ["options_name"]
 
 
 def read_options(max_pages: int, deadline: float, memory_limit: int, password: str | None, in_process: bool,

@@ -14,14 +14,13 @@ import click
 from .. import defaults
 from .bodies import (
     emit,
-    options_name,
     out,
     read_options,
     set_cache,
     source_label,
 )
 
-__all__ = ["emit", "options_name", "out", "source_label"]
+__all__ = ["emit", "out", "source_label"]
 
 if TYPE_CHECKING:  # completion is imported when a shell asks for it; the library when a command runs
     from click.shell_completion import CompletionItem

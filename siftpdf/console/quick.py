@@ -7,7 +7,7 @@ answer the same way (one local source, the default extraction options but for --
 and --wait, for which a hit never waits, a handful of output options) and the cache knows
 the file as it is now (:meth:`siftpdf.store.cacheread.View.file`), the pages are written here
 with the same code the commands use (:func:`siftpdf.views.slices.write_text`,
-:func:`siftpdf.views.search.write_matches`). Anything else (an option not listed here, a value
+:func:`siftpdf.views.grep.write_source`). Anything else (an option not listed here, a value
 click would refuse, an error before the first byte of output, a miss) returns None and the
 command runs the usual way, which then says what is wrong.
 

@@ -462,7 +462,6 @@ def create_app(config: ServerConfig) -> FastAPI:
     app = FastAPI(title="siftpdf", version=__version__,
                   description="Read PDFs safely: page-marked text, maps, page slices, grep and digests.")
     metrics = Metrics()
-    app.state.config, app.state.metrics = config, metrics
     routes = _Routes(config, metrics)
 
     @app.get("/healthz", summary="Liveness")

@@ -18,10 +18,12 @@ if TYPE_CHECKING:
 
 _BATCH = 64
 TEXT = "text"  # the last part of the key of a document's text blob (page keys end in a number)
-# The files whose code decides what a document extracts to (and how options are keyed): their
-# size and mtime are part of every cache key, so an upgrade or edit changes the keys.
-CODE_FILES = ("child/extraction.py", "child/engines.py", "child/main.py", "child/evidence.py",
-              "organize/layout.py", "organize/__init__.py", "settings.py", "options.py", "docstream.py")
+# The files whose code decides what a document extracts and organizes to (and how options are
+# keyed): their size and CRC-32 are part of every cache key, so an upgrade or edit changes the keys.
+CODE_FILES = ("child/extraction.py", "child/engines.py", "child/main.py", "child/evidence.py", "child/pdfium.py",
+              "child/ocr.py", "child/ocrpage.py", "organize/__init__.py", "organize/layout.py",
+              "organize/tables.py", "organize/headings.py", "organize/xycut.py", "settings.py", "options.py",
+              "docstream.py")
 _CODE: list[str] = []
 
 
@@ -122,8 +124,8 @@ def file_stamp(st: os.stat_result) -> str:
 
 
 def slim(record: dict[str, Any]) -> dict[str, Any]:
-    """The fields of a page record that the text view and grep read (``textview.page_text``,
-    ``render_page``, ``search.grep_pages``): what a document's text blob keeps of each page."""
+    """The fields of a page record that the text view and grep read (``views.text.page_text``
+    and ``render_page``, ``views.search.grep_pages``): what a document's text blob keeps of each page."""
     return {key: record[key] for key in ("page", "status", "text", "error") if key in record}
 
 
@@ -188,7 +190,7 @@ class View:
         return sha if known == stamp and sha else None
 
     def digest(self, name: str) -> str | None:
-        """The options digest remembered under ``name`` for this code (see shared.remember)."""
+        """The options digest remembered under ``name`` for this code (:func:`siftpdf.read._remember_digest`)."""
         entry = self._get("docs", digest_key(name))
         return entry if isinstance(entry, str) else None
 

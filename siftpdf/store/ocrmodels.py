@@ -88,7 +88,9 @@ def state(cache_root: Path) -> State:
     if rapidocr_models() is None:
         return State(None, "rapidocr is not installed")
     if find_spec("onnx") is None:
-        return State(None, "float models (int8 needs the onnx package: pip install 'siftpdf[ocr]')")
+        from ..extras import install
+
+        return State(None, f"float models (int8 needs the onnx package: {install('ocr')})")
     folder = folder_for(cache_root)
     if folder is None:
         return State(None, "float models (no int8 ranges for them)")
@@ -203,7 +205,9 @@ def build(folder: Path) -> None:
     try:
         import onnx  # noqa: F401
     except ImportError as exc:
-        raise BuildError("the onnx package is not installed (pip install 'siftpdf[ocr]')") from exc
+        from ..extras import install
+
+        raise BuildError(f"the onnx package is not installed ({install('ocr')})") from exc
     table = json.loads(RANGES.read_text())
     folder.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=folder.name + ".", dir=folder.parent))

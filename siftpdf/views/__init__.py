@@ -1,2 +1,3 @@
 """What a reader sees of a doc stream: the page-marked text and Markdown views, the map,
-slices of pages, and grep (search, and grepview's output)."""
+slices of pages, grep (``search``, and its output: ``grep``), and the choice of a view's
+renderer (``renderers``)."""

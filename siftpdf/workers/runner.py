@@ -79,8 +79,11 @@ def _memory_guard(limit: int) -> tuple[int, MemoryWatch | None]:
 
 
 def child_argv() -> list[str]:
-    """The command that starts one extraction child (tests may replace it)."""
-    return [sys.executable, "-I", "-m", "siftpdf.child.main"]
+    """The command that starts one extraction child (tests may replace it): the warm child's,
+    so that a warm child is adopted only when it was started as this one would be."""
+    from .warm import default_argv
+
+    return default_argv()
 
 
 class Process(Protocol):
