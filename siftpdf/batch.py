@@ -36,10 +36,10 @@ from pathlib import Path
 from typing import Any
 
 from .defaults import SLOTS
-from .docstream import write_document
 from .errors import UsageError
 from .options import ReadOptions
 from .sources import is_url, open_source
+from .views.renderers import write_document
 
 SUFFIXES = {"json": ".jsonl", "text": ".txt", "markdown": ".md"}
 # Extensions a source's name loses before its output's suffix is added.

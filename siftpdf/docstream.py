@@ -15,7 +15,7 @@ from .errors import UnreadableError, from_record
 # Not typing's TYPE_CHECKING: typing costs the console's fast path (siftpdf.console.quick) its import.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Iterator
+    from collections.abc import Iterable, Iterator
     from typing import IO, Any
 
 FORMAT = 1
@@ -77,29 +77,6 @@ def write_record(out: IO[str], record: dict[str, Any]) -> None:
     out.write(dumps(record))
     out.write("\n")
     out.flush()
-
-
-def write_document(doc: Document, output: str, write: Callable[[str], object],
-                   on_page: Callable[[dict[str, Any]], None] | None = None) -> None:
-    """Write ``doc`` as its doc stream (``output`` ``json``: meta, pages, done, one line per
-    call of ``write``) or as its text or Markdown view (one page per call): what ``siftpdf
-    extract`` writes, to stdout or to a file. ``on_page`` sees each page record before it is
-    written (and may take fields off it)."""
-    if output != "json":
-        from .views.renderers import page_renderer
-
-        render_page = page_renderer(output)
-        for index, record in enumerate(doc.pages()):
-            if on_page is not None:
-                on_page(record)
-            write(render_page(record, index == 0))
-        return
-    write(dumps({"meta": doc.meta}) + "\n")
-    for record in doc.pages():
-        if on_page is not None:
-            on_page(record)
-        write(dumps(record) + "\n")
-    write(dumps({"done": doc.done or {}}) + "\n")
 
 
 def read_records(lines: Iterable[bytes | str]) -> Iterator[dict[str, Any]]:

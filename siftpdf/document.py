@@ -15,6 +15,15 @@ if TYPE_CHECKING:
 
 # The statuses of a page that has text: read from its text layer, or recognized (OCR, ``--ocr``).
 TEXT_STATUSES = frozenset({"text", "ocr"})
+# A table block's text in the doc stream (what the text view shows): one row a line, its
+# cells joined by this; the Markdown view splits a row back into its cells by it.
+TABLE_CELL_SEPARATOR = " | "
+
+
+def table_text(rows: list[list[dict[str, Any]]]) -> str:
+    """A table block's text: one row a line, its cells joined."""
+    return "\n".join(TABLE_CELL_SEPARATOR.join(cell["text"] for cell in row) for row in rows)
+
 
 
 def require_text(records: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:

@@ -101,8 +101,8 @@ def extract(source: str | None, output: str, options: ReadOptions,
             save_render: Callable[[dict[str, Any]], None] | None = None, cap: int | None = None) -> None:
     """siftpdf extract (and fetch): the doc stream (or its text or Markdown view) of SOURCE;
     with ``cap``, only the pages that fit in that many characters, and where it was cut."""
-    from ..docstream import write_document
     from ..sources import open_source
+    from ..views.renderers import write_document
 
     with open_source(source, options) as doc:
         if cap is None:

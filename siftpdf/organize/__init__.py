@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from ..document import table_text
 from ..settings import OrganizeOptions
-from ..views.text import table_text
 from .headings import Levels, Outline
 from .layout import (
     FLOATS,

@@ -21,8 +21,8 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..document import table_text
 from ..lazyre import lazy
-from ..views.text import table_text
 from .layout import Item, join_lines
 
 SNAP = 3.0  # points: rules this close on their cross axis are one line (a double border)

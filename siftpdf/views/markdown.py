@@ -11,7 +11,8 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from .text import TABLE_CELL_SEPARATOR, marker, page_text
+from ..document import TABLE_CELL_SEPARATOR
+from .text import marker, page_text
 
 # Characters that mean something inside a line; each is judged in context by ``_inline_one``.
 # A tilde strikes through only when paired, so a text with a single one ('~495') keeps it bare.

@@ -9,18 +9,12 @@ if TYPE_CHECKING:
     from typing import Any
 
     PageRenderer = Callable[[dict[str, Any], bool], str]
-TABLE_CELL_SEPARATOR = " | "  # how the text view joins a table row's cells
 
 _NOTES = {
     "no_text": "[no text layer on this page: scanned? render it and OCR]",
     "empty": "[empty page]",
     "garbled": "[text layer unreadable on this page: scanned? render it and OCR]",
 }
-
-
-def table_text(rows: list[list[dict[str, Any]]]) -> str:
-    """A table as the text view writes it: one row a line, its cells joined."""
-    return "\n".join(TABLE_CELL_SEPARATOR.join(cell["text"] for cell in row) for row in rows)
 
 
 def marker(page: int) -> str:
