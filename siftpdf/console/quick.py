@@ -208,11 +208,11 @@ def _cached(source: str, given: dict[str, Any]) -> tuple[View | RemoteView, str,
     finally:
         os.close(fd)
     stamp, name = cacheread.file_stamp(st), cacheread.options_name(given["max_pages"])
-    sha = None
+    sha = digest = None
     if os.path.isdir(directory):
         view = cacheread.View(directory)
         sha = view.file(cls, path, stamp)
-        digest = view.digest(name) if sha else None
+        digest = view.digest(name) if sha or url else None  # the server is asked only for what is not known here
         entry = view.document(cls, sha, digest) if sha and digest else None
         if entry is not None and sha and digest:
             return (view, sha, digest, entry) if entry.get("password_check") is None else None
@@ -220,7 +220,7 @@ def _cached(source: str, given: dict[str, Any]) -> tuple[View | RemoteView, str,
         return None
     from ..store.redisread import find  # a miss here: a hit on the shared server?
 
-    return find(url, cls, name, path, stamp, st.st_size, directory, sha)
+    return find(url, cls, name, path, stamp, st.st_size, directory, sha, digest)
 
 
 _CLASS_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")

@@ -174,10 +174,10 @@ class RemoteView:
 
     def pages(self, sha: str, digest: str, numbers: list[int]) -> list[dict[str, Any]] | None:
         key = pages_key(doc_key(self.cls, sha, digest))
+        batches = [numbers[start:start + _BATCH] for start in range(0, len(numbers), _BATCH)]
+        replies = self.connection.call(*[["HMGET", key, *map(str, batch)] for batch in batches]) if batches else []
         pages: list[dict[str, Any]] = []
-        for start in range(0, len(numbers), _BATCH):
-            batch = numbers[start:start + _BATCH]
-            values = self.connection.call(["HMGET", key, *map(str, batch)])[0]
+        for batch, values in zip(batches, replies, strict=True):  # one round trip for them all
             for number, raw in zip(batch, values, strict=True):
                 record = page(raw, number)
                 if record is None:
@@ -190,13 +190,14 @@ class RemoteView:
 
 
 def find(url: str, cls: str, name: str, path: str, stamp: str, size: int, directory: str,
-         sha: str | None = None) -> tuple[RemoteView, str, str, dict[str, Any]] | None:
+         sha: str | None = None, digest: str | None = None) -> tuple[RemoteView, str, str, dict[str, Any]] | None:
     """The view, content hash, options digest and entry of the local PDF at ``path`` (of
     ``size`` bytes, :func:`siftpdf.store.cacheread.file_stamp` ``stamp``) on the server, for the
     options remembered under ``name``; None when this path cannot tell (a miss, an error).
     ``directory`` is this machine's cache, where the document is copied after the answer;
     ``sha``, the file's content hash when this machine's cache knows it for this stamp (the file
-    is then not read)."""
+    is then not read); ``digest``, the options digest when this machine's cache remembers it
+    under ``name`` (the same on the server: both follow from the options and the code)."""
     if _address(url) is None or url in FAILED:
         return None
     try:
@@ -217,19 +218,21 @@ def find(url: str, cls: str, name: str, path: str, stamp: str, size: int, direct
         return None
     view = RemoteView(connection, url, cls)
     try:
-        digest = connection.call(["GET", digest_key(cls, name, code_identity())])[0]
-        raw = connection.call(["GET", doc_key(cls, sha, digest.decode())])[0] if digest else None
+        if digest is None:
+            named = connection.call(["GET", digest_key(cls, name, code_identity())])[0]
+            digest = named.decode() if named else None
+        raw = connection.call(["GET", doc_key(cls, sha, digest)])[0] if digest else None
         found = entry(raw)
     except (OSError, ReplyError, ValueError) as exc:
         if isinstance(exc, OSError):
             FAILED[url] = exc
         view.close()
         return None
-    if found is None or found.get("password_check") is not None:
+    if found is None or found.get("password_check") is not None or digest is None:
         view.close()
         return None
-    view.copy = [directory, path, stamp, sha, digest.decode(), name]
-    return view, sha, digest.decode(), found
+    view.copy = [directory, path, stamp, sha, digest, name]
+    return view, sha, digest, found
 
 
 def _sha256(path: str) -> str:
