@@ -267,6 +267,21 @@ def many_pages(count: int, dpi: int = 200, seed: int = 7, corpus: Path = CORPUS,
     return image_pdf([((0.0, 0.0, width, height), [0])] * count, [placed])
 
 
+def mixed_pages(sources: Sequence[Source], dpi: int = 150, seed: int = 7,
+                corpus: Path = CORPUS) -> tuple[bytes, list[str]]:
+    """An image-only PDF of one scanned page of each source, in order, and each page's
+    reference text."""
+    pages, images, references = [], [], []
+    for index, source in enumerate(sources):
+        path = corpus / source.path
+        image, _ = degrade(render_gray(path, source.page, dpi), seed + index)
+        width, height = page_size(path, source.page)
+        images.append(Placed(jpeg(image), image.width, image.height, (0.0, 0.0, width, height)))
+        pages.append(((0.0, 0.0, width, height), [index]))
+        references.append(reference_text(path, source.page))
+    return image_pdf(pages, images), references
+
+
 def huge_page(pixels: int = 20000, side: float = 14400.0) -> bytes:
     """A page of ``side`` points (PDF's largest) whose image claims ``pixels`` square: a
     render at any usual resolution would be gigabytes, so a reader must cap it."""

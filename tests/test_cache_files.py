@@ -111,8 +111,8 @@ def test_without_the_cache_the_file_is_always_read(tmp_path: Path, counted: dict
 
 
 def _total_size(store: Store) -> int:
-    """The bytes of every document the cache holds, as its size cap counts them."""
-    return sum(int(entry.get("size") or 0) for _, entry in store.entries())
+    """The bytes of every document the cache holds, as its size cap counts them (``cache info``'s)."""
+    return int(store.info()["bytes"])
 
 
 def _entry(own_cache: Path) -> tuple[View, str, str, dict[str, Any]]:

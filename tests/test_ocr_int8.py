@@ -7,37 +7,33 @@ tesseract data (``apt-get install tesseract-ocr-eng tesseract-ocr-osd tesseract-
 from __future__ import annotations
 
 import json
-import os
+import logging
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import make_scans
 import pytest
+from conftest import records, run_siftpdf
+from test_ocr_engine import needs_both, needs_corpus
 
 from siftpdf.child import ocr
 from siftpdf.store import ocrmodels
 
-needs_corpus = pytest.mark.skipif(not make_scans.CORPUS.is_dir(), reason="../shared/corpus is absent")
-needs_both = pytest.mark.skipif(ocr.available("tesseract") is None or ocr.available("rapidocr") is None
-                                or ocrmodels.state(Path("/nonexistent")).to_make is None,
-                                reason=f"needs both OCR engines and onnx: {ocr.INSTALL}")
+needs_onnx = pytest.mark.skipif(ocrmodels.state(Path("/nonexistent")).to_make is None,
+                                reason=f"the int8 models need onnx: {ocr.INSTALL}")
 
 
-def _extract(pdf: Path, cache: Path) -> list[dict]:
-    done = subprocess.run([sys.executable, "-m", "siftpdf", "extract", "--ocr", "auto", "--no-cache", str(pdf)],
-                          capture_output=True, text=True, timeout=300,
-                          env={**os.environ, "SIFTPDF_CACHE_DIR": str(cache)})
+def _pages(pdf: Path) -> list[dict[str, Any]]:
+    done = run_siftpdf("extract", "--ocr", "auto", "--no-cache", str(pdf), timeout=300)
     assert done.returncode == 0, done.stderr
-    return [json.loads(line) for line in done.stdout.splitlines()]
+    return [r for r in records(done.stdout.decode()) if "page" in r and "status" in r]
 
 
-def _pages(records: list[dict]) -> list[dict]:
-    return [r for r in records if "page" in r and "status" in r]
-
-
-def _wait_for(predicate, seconds: float) -> bool:  # type: ignore[no-untyped-def]
+def _wait_for(predicate: Callable[[], bool], seconds: float) -> bool:
     ends = time.monotonic() + seconds
     while time.monotonic() < ends:
         if predicate():
@@ -47,43 +43,45 @@ def _wait_for(predicate, seconds: float) -> bool:  # type: ignore[no-untyped-def
 
 
 @needs_both
+@needs_onnx
 @needs_corpus
-def test_a_chinese_scan_read_with_floats_has_the_int8_models_made_for_the_next_call(tmp_path: Path) -> None:
+def test_a_chinese_scan_read_with_floats_has_the_int8_models_made_for_the_next_call(
+        tmp_path: Path, own_cache: Path) -> None:
     scan = make_scans.scan(make_scans.CJK[0], dpi=200)
     pdf = tmp_path / "law.pdf"
     pdf.write_bytes(scan.pdf)
-    cache = tmp_path / "cache"
-    assert ocrmodels.state(cache).folder is None
+    assert ocrmodels.state(own_cache).folder is None
 
-    first = _pages(_extract(pdf, cache))
+    first = _pages(pdf)
     assert first[0]["ocr"]["engine"] == f"rapidocr {ocr.available('rapidocr').version}"  # type: ignore[union-attr]
-    # The first call started the making in a process of its own; it ends with both models.
-    assert _wait_for(lambda: ocrmodels.state(cache).folder is not None, 120), ocrmodels.state(cache).note
-    assert not list((cache / "models").glob("*.lock"))
+    # The first call started the making in a process of its own; it ends with both models,
+    # its lock gone.
+    assert _wait_for(lambda: ocrmodels.state(own_cache).folder is not None
+                     and not list((own_cache / "models").glob("*.lock")), 120), ocrmodels.state(own_cache).note
 
-    second = _pages(_extract(pdf, cache))
+    second = _pages(pdf)
     assert second[0]["ocr"]["engine"].endswith(" int8")
     assert make_scans.cer(second[0]["text"], scan.reference) < 0.02  # as the float models read it
-    status = subprocess.run([sys.executable, "-m", "siftpdf", "engine", "status"], capture_output=True, text=True,
-                            env={**os.environ, "SIFTPDF_CACHE_DIR": str(cache)}, timeout=120)
-    assert "CJK pages read with int8 models in " + str(cache) in status.stdout
+    status = run_siftpdf("engine", "status")
+    assert "CJK pages read with int8 models in " + str(own_cache) in status.stdout.decode()
 
 
 @needs_both
+@needs_onnx
 @needs_corpus
-def test_an_english_scan_makes_no_int8_models(tmp_path: Path) -> None:
+def test_an_english_scan_makes_no_int8_models(tmp_path: Path, own_cache: Path) -> None:
     pdf = tmp_path / "e2e.pdf"
     pdf.write_bytes(make_scans.scan(make_scans.ENGLISH[0], dpi=200).pdf)
-    cache = tmp_path / "cache"
-    pages = _pages(_extract(pdf, cache))
-    assert pages[0]["ocr"]["engine"].startswith("tesseract")
-    time.sleep(1)
-    assert not (cache / "models").exists()  # only a machine that reads Chinese or Japanese scans needs them
+    assert _pages(pdf)[0]["ocr"]["engine"].startswith("tesseract")
+    # The making would have begun before the command's last record: nothing was begun.
+    assert not (own_cache / "models").exists()  # only a machine that reads Chinese or Japanese scans needs them
 
 
 @needs_both
+@needs_onnx
 def test_models_that_do_not_fit_the_ranges_leave_the_floats_and_say_why(tmp_path: Path,
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(logging, "disable", lambda *_: None)  # make() quiets the quantizer's advice, not the tests'
     table = json.loads(ocrmodels.RANGES.read_text())
     table["det"]["sha256"] = "0" * 64
     ranges = tmp_path / "ocr_int8.json"
@@ -102,6 +100,7 @@ def test_models_that_do_not_fit_the_ranges_leave_the_floats_and_say_why(tmp_path
 
 
 @needs_both
+@needs_onnx
 def test_ranges_measured_on_another_graph_are_refused(tmp_path: Path) -> None:
     source = ocrmodels.rapidocr_models()
     assert source is not None
@@ -110,34 +109,41 @@ def test_ranges_measured_on_another_graph_are_refused(tmp_path: Path) -> None:
         ocrmodels.quantize("det", graph, {"no.such.tensor": [0.0, 1.0]}, tmp_path / "det.onnx")
 
 
+@needs_both
 def test_a_child_told_of_a_folder_without_both_models_reads_with_the_floats(tmp_path: Path) -> None:
     (tmp_path / "det.onnx").write_bytes(b"")
     try:
         ocr.use_int8(str(tmp_path))
-        assert ocr._INT8 is None
+        assert not ocr.available("rapidocr").version.endswith(" int8")  # type: ignore[union-attr]
         (tmp_path / "rec.onnx").write_bytes(b"")
         ocr.use_int8(str(tmp_path))
-        assert ocr._INT8 == str(tmp_path)
+        assert ocr.available("rapidocr").version.endswith(" int8")  # type: ignore[union-attr]
     finally:
         ocr.use_int8(None)
-    assert ocr._INT8 is None
+    assert not ocr.available("rapidocr").version.endswith(" int8")  # type: ignore[union-attr]
+
+
+@needs_both
+@needs_onnx
+def test_two_builds_at_once_end_with_one_folder_of_models(tmp_path: Path) -> None:
+    folder = ocrmodels.state(tmp_path).to_make
+    assert folder is not None
+    builds = [subprocess.Popen([sys.executable, "-I", "-m", "siftpdf.store.ocrmodels", str(folder)],
+                               stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    try:
+        for build in builds:
+            _, err = build.communicate(timeout=300)
+            assert build.returncode == 0, err
+    finally:
+        for build in builds:
+            build.kill()
+            build.wait()
+    assert ocrmodels.state(tmp_path).folder == folder
+    assert sorted(p.name for p in folder.iterdir()) == ["det.onnx", "rec.onnx"]  # no "failed"
+    assert [p.name for p in folder.parent.iterdir()] == [folder.name]  # no work folder left
 
 
 # --- the script handed on from page to page -----------------------------------------------------
-
-def _mixed() -> tuple[bytes, list[str]]:
-    """A five-page scan: Chinese, Chinese, English, English, Chinese."""
-    sources = [make_scans.CJK[0], make_scans.CJK[1], make_scans.ENGLISH[0], make_scans.ENGLISH[3], make_scans.CJK[0]]
-    pages, images, references = [], [], []
-    for index, source in enumerate(sources):
-        path = make_scans.CORPUS / source.path
-        image, _ = make_scans.degrade(make_scans.render_gray(path, source.page, 150), 7 + index)
-        width, height = make_scans.page_size(path, source.page)
-        images.append(make_scans.Placed(make_scans.jpeg(image), image.width, image.height, (0.0, 0.0, width, height)))
-        pages.append(((0.0, 0.0, width, height), [index]))
-        references.append(make_scans.reference_text(path, source.page))
-    return make_scans.image_pdf(pages, images), references
-
 
 @needs_both
 @needs_corpus
@@ -145,36 +151,23 @@ def test_each_page_of_a_mixed_scan_goes_to_its_engine_and_detection_runs_where_t
         monkeypatch: pytest.MonkeyPatch) -> None:
     from siftpdf.child.extraction import ExtractOptions, extract_records
 
-    data, references = _mixed()
-    detected: list[str | None] = []
+    sources = [make_scans.CJK[0], make_scans.CJK[1], make_scans.ENGLISH[0], make_scans.ENGLISH[3], make_scans.CJK[0]]
+    data, references = make_scans.mixed_pages(sources)
+    detected: list[bool] = []  # whether each detection saw CJK
     detect = ocr.detect
 
-    def counted(gray):  # type: ignore[no-untyped-def]
+    def counted(gray: Any) -> ocr.Osd:
         found = detect(gray)
-        detected.append(found.script)
+        detected.append(found.cjk)
         return found
 
     monkeypatch.setattr(ocr, "detect", counted)
     pages = [r for r in extract_records(data, ExtractOptions(ocr="auto")) if "status" in r and "page" in r]
-    engines = [page["ocr"]["engine"].split()[0] for page in pages]
-    assert engines == ["rapidocr", "rapidocr", "tesseract", "tesseract", "rapidocr"]
-    # Page 1 is detected; page 2 is read as page 1 was; page 3, read as Chinese first, shows
-    # Latin and is detected; page 4 is read as page 3; page 5, read as Latin first, reads
-    # poorly and is detected.
-    assert len(detected) == 3
+    assert [page["ocr"]["engine"].split()[0] for page in pages] == [
+        "rapidocr", "rapidocr", "tesseract", "tesseract", "rapidocr"]
+    # Page 1 is detected (Chinese); page 2 is read as page 1 was; page 3, read as Chinese
+    # first, shows Latin and is detected (Latin); page 4 is read as page 3; page 5, read as
+    # Latin first, reads poorly and is detected (Chinese).
+    assert detected == [True, False, True]
     for page, reference in zip(pages, references, strict=True):
         assert make_scans.cer(page["text"], reference) < 0.08
-
-
-@needs_both
-def test_two_builds_at_once_end_with_one_folder_of_models(tmp_path: Path) -> None:
-    folder = ocrmodels.state(tmp_path).to_make
-    assert folder is not None
-    builds = [subprocess.Popen([sys.executable, "-I", "-m", "siftpdf.store.ocrmodels", str(folder)],
-                               stderr=subprocess.PIPE, text=True) for _ in range(2)]
-    for build in builds:
-        _, err = build.communicate(timeout=300)
-        assert build.returncode == 0, err
-    assert ocrmodels.state(tmp_path).folder == folder
-    assert sorted(p.name for p in folder.iterdir()) == ["det.onnx", "rec.onnx"]  # no "failed"
-    assert [p.name for p in folder.parent.iterdir()] == [folder.name]  # no work folder left

@@ -236,10 +236,11 @@ def lock_table(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, 
         assert pool._locked_inodes() is None
 
 
-def test_the_line_is_first_come_first_served(own_cache: Path, held, lock_table: None,
-                                             request: pytest.FixtureRequest) -> None:
-    """With one slot, jobs get it in the order they joined the line (threads of this process:
-    flock locks of two descriptors conflict even within a process)."""
+def test_the_line_is_first_come_first_served_and_each_waiter_gets_the_slot(
+        own_cache: Path, held, lock_table: None, request: pytest.FixtureRequest) -> None:
+    """With one slot, every job gets it once; in the order they joined the line where the
+    kernel's lock table tells the line (threads of this process: flock locks of two
+    descriptors conflict even within a process)."""
     pool = Pool(own_cache, slots=1, wait=60)
     (slot,) = held("slot.0")
     order: list[int] = []
