@@ -2,7 +2,8 @@
 commands call these, and so does the console's cold path (:mod:`siftpdf.console.cold`), which reads a
 few command lines itself, so that both write the same bytes.
 
-Imports: what the commands' progress bar needs (os, sys); the library when a command runs.
+Imports: what the commands' progress bar needs (os, sys), and the cache's key names
+(:mod:`siftpdf.store.cacheread`: os and time); the library when a command runs.
 """
 
 from __future__ import annotations

@@ -164,7 +164,7 @@ def _early(plan: Plan) -> None:
         return  # the caller's one-job lock comes first: the runner gives the child its job then
     from ..workers import warm
 
-    if warm._Warm.child is None:
+    if not warm.started():
         return
     try:
         with open(plan.source, "rb") as handle:

@@ -134,6 +134,11 @@ def is_pdf(path: str) -> bool:
         os.close(fd)
 
 
+def started() -> bool:
+    """Whether this process started a warm child (:func:`prestart`) that is still its own."""
+    return _Warm.child is not None
+
+
 def prestart(args: list[str], pool_dir: str | None = None) -> None:
     """Start the warm child when ``args`` (the console's) will likely need one and a pool
     slot is free for it now (taken for the job: :func:`claim_slot`; ``pool_dir`` is the pool's
