@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 
+from .docline import FORMAT, dumps, has_surrogate, scrub, scrub_record  # noqa: F401  (named here too)
 from .document import Document, require_text, with_source  # noqa: F401  (named here too)
 from .errors import UnreadableError, from_record
 
@@ -18,58 +19,8 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
     from typing import IO, Any
 
-FORMAT = 1
-
-# UTF-16 halves: a pair is one character beyond the BMP, a lone one cannot be written as UTF-8.
-SURROGATE = re.compile("[\ud800-\udfff]")
-# A JSON escape that decodes to one of them.
+# A JSON escape that decodes to a UTF-16 half (siftpdf.docline.has_surrogate).
 _ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
-
-
-# Line breaks to str.splitlines and to JavaScript before ES2019, though JSON allows them raw:
-# escaped, so a reader that splits the stream on any of them still gets whole records.
-_LINE_BREAKS = str.maketrans({"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"})
-
-
-def dumps(record: dict[str, Any]) -> str:
-    """One record as one line of the doc stream (UTF-8 text, nothing that reads as a break)."""
-    line = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
-    if "\x85" in line or "\u2028" in line or "\u2029" in line:
-        line = line.translate(_LINE_BREAKS)
-    return line
-
-
-def scrub(text: str) -> tuple[str, int]:
-    """``text`` made encodable: surrogate pairs joined into their character, a lone surrogate
-    replaced by U+FFFD. Returns the text and how many characters were replaced."""
-    if SURROGATE.search(text) is None:
-        return text, 0
-    before = text.count("\ufffd")
-    fixed = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
-    return fixed, fixed.count("\ufffd") - before
-
-
-def scrub_record(value: Any) -> int:
-    """Scrub every string in a record (dicts and lists, in place); returns the characters
-    replaced. Nothing in one page's content may fail the document it is written in."""
-    replaced = 0
-    stack = [value]
-    while stack:
-        node = stack.pop()
-        items = node.items() if isinstance(node, dict) else enumerate(node)
-        for key, item in items:
-            if isinstance(item, str):
-                if SURROGATE.search(item) is not None:
-                    node[key], count = scrub(item)
-                    replaced += count
-            elif isinstance(item, (dict, list)):
-                stack.append(item)
-        if isinstance(node, dict):  # a key too, in a stream read back (JSON keys are strings)
-            for key in [k for k in node if SURROGATE.search(k)]:
-                fixed, count = scrub(key)
-                node[fixed] = node.pop(key)
-                replaced += count
-    return replaced
 
 
 def write_record(out: IO[str], record: dict[str, Any]) -> None:

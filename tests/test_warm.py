@@ -3,7 +3,7 @@ job on stdin, killed when not needed; never parsing before its limits and hook a
 
 from __future__ import annotations
 
-import json
+import io
 import os
 import subprocess
 import sys
@@ -33,7 +33,7 @@ def test_warm_child_without_a_job_exits_quietly() -> None:
 
 def test_warm_child_does_its_job_like_a_child(fixtures: Path) -> None:
     data = (fixtures / "three_page.pdf").read_bytes()
-    done = _warm(json.dumps(["--max-pages", "2"]).encode() + b"\n" + data)
+    done = _warm(warm.job_bytes(["--max-pages", "2"]) + data)
     assert done.returncode == 0
     lines = records(done.stdout.decode())
     plain = subprocess.run(WARM[:-1] + ["--max-pages", "2"], input=data, capture_output=True, env={}, timeout=60)
@@ -41,8 +41,22 @@ def test_warm_child_does_its_job_like_a_child(fixtures: Path) -> None:
     assert [r["page"] for r in lines[1:-1]] == [1, 2]
 
 
-@pytest.mark.parametrize("job", [b"{\"max-pages\": 2}\n", b"not json\n", b"[1]\n", b"[\"--nope\"]\n"])
+def test_warm_job_carries_any_option_word() -> None:
+    """Option words reach the child as they are: quotes, backslashes, line breaks, non-ASCII
+    and undecodable file names (the JSON line before took plain ASCII words only)."""
+    from siftpdf.child.main import _job
+
+    words = ["--ocr-models", '/tmp/a "b"\\c\nd/模型/\udcff', "--max-pages", "3", ""]
+    reader = io.BytesIO(warm.job_bytes(words) + b"%PDF-1.4")
+    assert _job(reader) == words and reader.read() == b"%PDF-1.4"
+    assert _job(io.BytesIO(b"")) is None
+
+
+@pytest.mark.parametrize("job", [b'["--max-pages", "2"]\n', b"40\n--max-pages\x00", b"3\nabc",
+                                 b"-1\n", b"99999999999\n", warm.job_bytes(["--nope"])])
 def test_warm_child_refuses_a_bad_job(job: bytes) -> None:
+    """A job that is not a length and NUL-ended options (JSON was the old form), is cut short,
+    or names an unknown option: a usage error, before any PDF byte."""
     done = _warm(job + b"%PDF-1.4")
     assert done.returncode == 2 and done.stdout == b""
 
@@ -54,7 +68,7 @@ def test_warm_child_applies_the_jobs_limits_before_reading(fixtures: Path) -> No
         s.rlimit_enforced = lambda: False
         sys.exit(c.main(["--warm"]))
     """)
-    job = json.dumps(["--memory", str(1 << 30)]).encode() + b"\n"
+    job = warm.job_bytes(["--memory", str(1 << 30)])
     done = subprocess.run([sys.executable, "-I", "-c", code], input=job + (fixtures / "three_page.pdf").read_bytes(),
                           capture_output=True, env={}, timeout=60)
     assert done.returncode == 2 and b"cannot apply limits" in done.stderr and done.stdout == b""
@@ -71,8 +85,8 @@ def test_warm_child_refuses_the_network_once_it_has_its_job() -> None:
         e.extract_records = fake_extract
         sys.exit(c.main(["--warm"]))
     """)
-    done = subprocess.run([sys.executable, "-I", "-c", code], input=b"[]\n%PDF-1.4\n", capture_output=True,
-                          env={}, timeout=60)
+    done = subprocess.run([sys.executable, "-I", "-c", code], input=warm.job_bytes([]) + b"%PDF-1.4\n",
+                          capture_output=True, env={}, timeout=60)
     assert done.returncode != 0 and b"siftpdf child: socket." in done.stderr
 
 

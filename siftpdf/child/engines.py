@@ -7,12 +7,18 @@ from __future__ import annotations
 
 import ctypes
 import io
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Any, NamedTuple
 
 from ..errors import EncryptedError, UnreadableError
 from . import pdfium as pdfium_c
+
+# Not typing's, nor contextlib's contextmanager: with what they import (re, collections,
+# functools) they cost the child's start more than reading a short page.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+    from typing import Any
+
+    PageShape = tuple[float, float, list[tuple[float, float, float, float]], list[tuple[float, float, float, float]]]
 
 MAX_OUTLINE_ITEMS = 10_000
 MAX_OUTLINE_DEPTH = 64
@@ -26,17 +32,17 @@ _TEXT_FIXES = (("\r", ""), ("\x00", ""), ("\x02", "-"), ("\ufffe", "-"))
 def engine_info() -> dict[str, str]:
     """Which pypdfium2 and PDFium build read the document, from the version files they ship
     (importing ``pypdfium2.version`` would load all of pypdfium2 in the child)."""
-    import json
-    from importlib.util import find_spec
+    from ..docline import loads
 
     found: dict[str, dict[str, Any]] = {}
     for package in ("pypdfium2", "pypdfium2_raw"):
-        spec = find_spec(package)
-        folders = list(spec.submodule_search_locations or []) if spec else []
+        folders = pdfium_c.package_folders(package)
         try:
             with open(f"{folders[0]}/version.json", encoding="utf-8") as file:
-                found[package] = json.load(file)
+                found[package] = loads(file.read())
         except (IndexError, OSError, ValueError):
+            found[package] = {}
+        if not isinstance(found[package], dict):
             found[package] = {}
     ours, pdfium = found["pypdfium2"], found["pypdfium2_raw"]
     tag = ".".join(str(ours.get(part, "?")) for part in ("major", "minor", "patch"))
@@ -53,18 +59,29 @@ def clean_text(text: str) -> str:
     return "\n".join(line.rstrip() for line in text.split("\n")).strip("\n")
 
 
-class PageShape(NamedTuple):
-    width: float
-    height: float
-    images: list[tuple[float, float, float, float]]  # boxes [x0, y0, x1, y1], points
-    text: list[tuple[float, float, float, float]]
+class PageResult:  # not a dataclass nor a NamedTuple: the child's start (see above)
+    __slots__ = ("text", "status", "engine", "evidence")
+
+    def __init__(self, text: str, status: str, engine: str, evidence: dict[str, Any] | None = None) -> None:
+        self.text = text
+        self.status = status  # text | no_text | garbled | empty
+        self.engine = engine
+        self.evidence = evidence
 
 
-class PageResult(NamedTuple):  # not a dataclass: the child would import inspect for it
-    text: str
-    status: str  # text | no_text | garbled | empty
-    engine: str
-    evidence: dict[str, Any] | None = None
+class _Closing:
+    """``with`` gives ``value`` and calls ``close`` at its end, whatever happens."""
+
+    __slots__ = ("value", "close")
+
+    def __init__(self, value: Any, close: Callable[[], object]) -> None:
+        self.value, self.close = value, close
+
+    def __enter__(self) -> Any:
+        return self.value
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
 
 
 class PdfiumDoc:
@@ -136,7 +153,8 @@ class PdfiumDoc:
         return PageResult(text, status, self.name, found)
 
     def page_shape(self, index: int) -> PageShape:
-        """The page's size, its images' boxes and its text's, without the per-character evidence
+        """The page's width and height, its images' boxes and its text's ([x0, y0, x1, y1], in
+        points), without the per-character evidence
         (``--raw --ocr auto`` looks for the images no text lies over). The text's boxes are
         asked only when there is an image."""
         from .evidence import page_images
@@ -149,8 +167,7 @@ class PdfiumDoc:
                 for i in range(max(0, pdfium_c.FPDFText_CountRects(textpage, 0, -1))):
                     if pdfium_c.FPDFText_GetRect(textpage, i, left, top, right, bottom):
                         text.append((left.value, bottom.value, right.value, top.value))
-            return PageShape(pdfium_c.FPDF_GetPageWidthF(page), pdfium_c.FPDF_GetPageHeightF(page),
-                             images, text)
+            return pdfium_c.FPDF_GetPageWidthF(page), pdfium_c.FPDF_GetPageHeightF(page), images, text
 
     def _raw_text(self, index: int) -> str:
         """Page text through PDFium's C API directly: the helper objects cost more than the
@@ -158,22 +175,21 @@ class PdfiumDoc:
         with self._handles(index) as (_page, textpage):
             return _text_of(textpage)
 
-    @contextmanager
-    def _handles(self, index: int) -> Iterator[tuple[Any, Any]]:
-        """The raw page and text-page handles of one page, closed whatever happens."""
+    def _handles(self, index: int) -> _Closing:
+        """The raw page and text-page handles of one page (``with``), closed whatever happens."""
         page = pdfium_c.FPDF_LoadPage(self.pdf, index)
         if not page:
             raise pdfium_c.PdfiumError(f"PDFium cannot load page {index + 1}")
-        try:
-            textpage = pdfium_c.FPDFText_LoadPage(page)
-            if not textpage:
-                raise pdfium_c.PdfiumError(f"PDFium cannot read the text of page {index + 1}")
-            try:
-                yield page, textpage
-            finally:
-                pdfium_c.FPDFText_ClosePage(textpage)
-        finally:
+        textpage = pdfium_c.FPDFText_LoadPage(page)
+        if not textpage:
             pdfium_c.FPDF_ClosePage(page)
+            raise pdfium_c.PdfiumError(f"PDFium cannot read the text of page {index + 1}")
+
+        def close() -> None:
+            pdfium_c.FPDFText_ClosePage(textpage)
+            pdfium_c.FPDF_ClosePage(page)
+
+        return _Closing((page, textpage), close)
 
     def render_png(self, index: int) -> bytes:
         from .evidence import render_png
@@ -181,20 +197,16 @@ class PdfiumDoc:
         with self.rendered(index) as page:
             return render_png(page)
 
-    @contextmanager
-    def rendered(self, index: int) -> Iterator[Any]:
-        """A pypdfium2 page, to render: rendering goes through pypdfium2's helpers (bitmap
-        formats, forms, annotations), on a second handle to the same bytes, opened the first
-        time a page is rendered."""
+    def rendered(self, index: int) -> _Closing:
+        """A pypdfium2 page (``with``), to render: rendering goes through pypdfium2's helpers
+        (bitmap formats, forms, annotations), on a second handle to the same bytes, opened the
+        first time a page is rendered."""
         import pypdfium2
 
         if self.renderer is None:
             self.renderer = pypdfium2.PdfDocument(self.data, password=self.password)
         page = self.renderer[index]
-        try:
-            yield page
-        finally:
-            page.close()
+        return _Closing(page, page.close)
 
     def close(self) -> None:
         if self.renderer is not None:

@@ -12,17 +12,19 @@ Only the extraction child (or ``--in-process``) imports this module: it loads na
 
 from __future__ import annotations
 
-import base64
 import ctypes
 import math
-import re
-import struct
-import zlib
 from itertools import repeat
-from typing import Any
 
-from ..docstream import SURROGATE, scrub_record
+from ..docline import has_surrogate, scrub_record
 from . import pdfium as pdfium_c
+
+# Not typing's, and no re: with enum, which re imports, they cost the child's start (every cold
+# command waits for it) more than a short page's evidence (siftpdf.docline).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from re import Pattern
+    from typing import Any
 
 _VP, _INT = ctypes.c_void_p, ctypes.c_int
 
@@ -157,7 +159,7 @@ def page_evidence(page: Any, textpage: Any, raw: str, image_mode: str = "none") 
     # The evidence's strings are made encodable here, so that the page's writer need not walk
     # its thousands of numbers: run texts are cut from ``chars`` (or spelled again glyph by
     # glyph); font names, colours and image data are Latin-1 or ASCII.
-    if _PROBE.respelled or SURROGATE.search(chars) is not None:
+    if _PROBE.respelled or has_surrogate(chars):
         scrub_record(found)
     return found
 
@@ -181,7 +183,8 @@ def _runs(textpage: int, tp: ctypes.c_void_p, chars: str, count: int) -> list[di
 
 # A merged stretch: [start, end, first object, its font size, its matrix's vertical scale, font
 # handle, clip box]: what the run of it needs of its object, looked up once.
-_Stretch = list[Any]
+if TYPE_CHECKING:
+    _Stretch = list[Any]
 
 
 def _merge(spans: list[tuple[int, int, int]], chars: str,
@@ -236,7 +239,7 @@ def _spans(tp: ctypes.c_void_p, chars: str, count: int) -> list[tuple[int, int, 
     PDFium reorders a line holding right-to-left script (Unicode's bidirectional algorithm):
     an object's characters may then be apart, and only galloping from each start is used."""
     spans: list[tuple[int, int, int]] = []
-    if _RIGHT_TO_LEFT.search(chars) is not None:
+    if has_right_to_left(chars):
         start = 0
         while start < count:
             obj = _GET_TEXT_OBJECT(tp, start) or 0
@@ -315,9 +318,19 @@ def _gallop(tp: ctypes.c_void_p, chars: str, start: int, obj: int, count: int) -
 
 
 # Characters of right-to-left scripts, and the marks that make text right-to-left (a superset
-# of the strong right-to-left characters of the Basic Multilingual Plane, and beyond it).
-_RIGHT_TO_LEFT = re.compile("[\u0590-\u08ff\u200f\u202b\u202e\u2067\ufb1d-\ufdff\ufe70-\ufeff"
-                            "\U00010800-\U00010fff\U0001e800-\U0001efff]")
+# of the strong right-to-left characters of the Basic Multilingual Plane, and beyond it), as
+# ranges of code points, first to last.
+RIGHT_TO_LEFT = (("\u0590", "\u08ff"), ("\u200f", "\u200f"), ("\u202b", "\u202b"), ("\u202e", "\u202e"),
+                 ("\u2067", "\u2067"), ("\ufb1d", "\ufdff"), ("\ufe70", "\ufeff"),
+                 ("\U00010800", "\U00010fff"), ("\U0001e800", "\U0001efff"))
+
+
+def has_right_to_left(chars: str) -> bool:
+    """Whether ``chars`` holds a character of :data:`RIGHT_TO_LEFT`: each distinct character
+    past U+058F is looked up (a page has few), the rest of the page at the codec's speed."""
+    if chars.isascii():
+        return False
+    return any(first <= char <= last for char in set(chars) if char >= "\u0590" for first, last in RIGHT_TO_LEFT)
 
 
 def _next_break(chars: str, start: int, count: int) -> int:
@@ -433,9 +446,12 @@ def _gaps(tp: ctypes.c_void_p, first: int, text: str, size: float) -> list[list[
     length = len(text)
     out: list[list[float]] = []
     held, held_ok = -1, 0  # the glyph whose box the buffer holds, and whether it was measured
-    for match in _SPACES.finditer(text):
-        index, end = match.span()
-        if index == 0 or end >= length or budget <= 0:
+    index = text.find(" ")
+    while index > 0:
+        end = index + 1  # past the spaces from ``index``
+        while end < length and text[end] == " ":
+            end += 1
+        if end >= length or budget <= 0:
             break
         budget -= 2
         ok = held_ok if index - 1 == held else _LOOSE_BOX(tp, first + index - 1, ref)
@@ -445,11 +461,10 @@ def _gaps(tp: ctypes.c_void_p, first: int, text: str, size: float) -> list[list[
             held, held_ok = end, _LOOSE_BOX(tp, first + end, ref)
             if held_ok and rect.left - right >= wide:
                 out.append([index, round(right, 2), round(rect.left, 2)])
+        index = text.find(" ", end)
     probe.gap_probes = budget
     return out
 
-
-_SPACES = re.compile(" +")
 
 
 def _in_page_space(handle: int, first: int, size: float) -> bool:
@@ -880,6 +895,8 @@ def _invisible_fill(handle: int) -> bool:
 
 def _image_bytes(obj: Any) -> dict[str, Any]:
     """The image stream as stored (JPEG stays JPEG), base64, with its filters."""
+    import base64
+
     size = pdfium_c.FPDFImageObj_GetImageDataRaw(obj, None, 0)
     if size <= 0:
         return {"data_error": "no image data"}
@@ -900,19 +917,34 @@ def looks_unreadable(text: str, evidence: dict[str, Any] | None) -> bool:
     unmapped = evidence.get("unmapped_chars", 0) if evidence else 0
     if _surely_readable(text, unmapped):
         return False
-    visible = len(text) - len(_SPACE.findall(text))
+    space, unreadable_class = _classes()
+    visible = len(text) - len(space.findall(text))
     if not visible:
         return False
-    unreadable = len(_UNREADABLE.findall(text))
+    unreadable = len(unreadable_class.findall(text))
     return unreadable > 0.5 * visible or unmapped > 0.5 * visible
 
 
-_SPACE = re.compile(r"\s")
+SPACE = r"\s"
 # Not a letter or digit of any script, not space, not ordinary punctuation.
-_UNREADABLE = re.compile(r"[^\w\s.,;:!?()\[\]'\"\-–—/%&，。、；：！？（）《》「」“”]|_")
-# The same two classes over ASCII, as bytes for bytes.translate; and every byte past ASCII.
-_ASCII_SPACE = bytes(b for b in range(128) if _SPACE.match(chr(b)))
-_ASCII_UNREADABLE = bytes(b for b in range(128) if _UNREADABLE.match(chr(b)))
+UNREADABLE = r"[^\w\s.,;:!?()\[\]'\"\-–—/%&，。、；：！？（）《》「」“”]|_"
+_CLASSES: list[Pattern[str]] = []
+
+
+def _classes() -> list[Pattern[str]]:
+    """:data:`SPACE` and :data:`UNREADABLE` compiled, when a page first needs them."""
+    if not _CLASSES:
+        import re
+
+        _CLASSES.extend((re.compile(SPACE), re.compile(UNREADABLE)))
+    return _CLASSES
+
+
+# The same two classes over ASCII (the tests hold them to the patterns), as bytes for
+# bytes.translate; and every byte past ASCII.
+_ASCII_SPACE = bytes(b for b in range(128) if chr(b).isspace())
+_ASCII_UNREADABLE = bytes(b for b in range(128)
+                          if not (chr(b).isalnum() or chr(b).isspace() or chr(b) in ".,;:!?()[]'\"-/%&"))
 _HIGH_BYTES = bytes(range(128, 256))
 
 
@@ -947,6 +979,9 @@ def render_png(page: Any, dpi: int = RENDER_DPI) -> bytes:
     grey). The bitmap's channels are written as they come: RGB on the white background
     pypdfium2 fills by default (RGBA or grey for such a bitmap). PNG is written with zlib
     directly so rendering needs no imaging library."""
+    import struct
+    import zlib
+
     bitmap = page.render(scale=dpi / 72, rev_byteorder=True)
     try:
         width, height, stride, channels = bitmap.width, bitmap.height, bitmap.stride, bitmap.n_channels
@@ -962,4 +997,7 @@ def render_png(page: Any, dpi: int = RENDER_DPI) -> bytes:
 
 
 def _chunk(kind: bytes, body: bytes) -> bytes:
+    import struct
+    import zlib
+
     return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)

@@ -3,19 +3,24 @@
 Contract: the PDF on stdin (optionally preceded by a JSON-encoded password line),
 the doc stream on stdout. Limits and the audit hook are in place before the PDF is read.
 Started as ``--warm`` (``siftpdf.workers.warm``), it imports its engine first, then reads its options
-as a JSON list on the first line of stdin (end of file there: not needed, exit 0).
+from stdin: a line with their length in bytes, then each option in UTF-8 ended by a NUL (end of
+file before them: not needed, exit 0).
 Exit codes: 0 ok, 2 a limit that was asked for cannot be enforced, 3 encrypted, 4 unreadable,
 7 input too large.
 """
 
 from __future__ import annotations
 
-import json
 import sys
 from types import SimpleNamespace
-from typing import Any, NoReturn
 
 from ..defaults import CHUNK_PAGES, MAX_PAGES, MAX_PDF_BYTES, MEMORY_MIB
+
+# Not typing's TYPE_CHECKING: the child's start is on the path of every cold command, and typing
+# (with re, json and enum) cost it more than its interpreter's own start (siftpdf.docline).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, NoReturn
 
 EXIT_OK, EXIT_LIMITS, EXIT_ENCRYPTED, EXIT_UNREADABLE, EXIT_TOO_LARGE = 0, 2, 3, 4, 7
 MAX_INPUT = MAX_PDF_BYTES
@@ -56,7 +61,7 @@ MAX_RECORD = 32 << 20
 def encode_record(record: dict[str, Any]) -> bytes:
     """One doc-stream line as UTF-8. Text that cannot be encoded was scrubbed where the record
     was made; this is the last guard, so that no character can end the document."""
-    from ..docstream import dumps, scrub_record
+    from ..docline import dumps, scrub_record
 
     line = dumps(record)
     try:
@@ -104,15 +109,24 @@ def _parse(argv: list[str] | None) -> SimpleNamespace:
     return SimpleNamespace(**{name.replace("-", "_"): value for name, value in values.items()})
 
 
-def _job(line: bytes) -> list[str]:
-    """A warm child's options, sent as a JSON list of strings."""
+def _job(stdin: Any) -> list[str] | None:
+    """A warm child's options (``siftpdf.workers.warm.job_bytes`` writes them): a line with
+    their length in bytes, then each option in UTF-8 ended by a NUL, which no option can hold;
+    None at the end of the input."""
+    line = stdin.readline()
+    if not line:
+        return None
     try:
-        words = json.loads(line)
+        size = int(line)
     except ValueError:
-        words = None
-    if not isinstance(words, list) or not all(isinstance(word, str) for word in words):
-        _usage("the job line is not a JSON list of options")
-    return words
+        size = -1
+    payload = stdin.read(size) if 0 <= size <= MAX_JOB else b""
+    if len(payload) != size or (size and not payload.endswith(b"\0")):
+        _usage("the job is not a length line and NUL-ended options")
+    return payload.decode("utf-8", "surrogateescape").split("\0")[:-1]
+
+
+MAX_JOB = 1 << 20  # bytes of options: a warm child's job is a few hundred
 
 
 def _convert(name: str, value: str) -> Any:
@@ -139,10 +153,10 @@ def main(argv: list[str] | None = None) -> int:
         import hashlib  # noqa: F401
 
 
-        job = sys.stdin.buffer.readline()
-        if not job:
+        job = _job(sys.stdin.buffer)
+        if job is None:
             return EXIT_OK  # the parent did not need this child, or is gone
-        words = _job(job)
+        words = job
     args = _parse(words)
     try:
         apply_limits(args.memory, args.cpu)
@@ -156,7 +170,11 @@ def main(argv: list[str] | None = None) -> int:
     sys.addaudithook(_refuse)
     stdin = sys.stdin.buffer
     try:
-        password = json.loads(stdin.readline()) if args.password_line else None
+        password = None
+        if args.password_line:
+            import json
+
+            password = json.loads(stdin.readline())
         data = stdin.read(MAX_INPUT + 1)
     except MemoryError:
         print("out of memory reading the PDF", file=sys.stderr)

@@ -17,9 +17,14 @@ from __future__ import annotations
 
 import ctypes
 import os
+import sys
 from ctypes import POINTER, c_char_p, c_double, c_float, c_int, c_size_t, c_uint, c_ulong, c_ushort, c_void_p
-from importlib.util import find_spec
-from typing import Any
+
+# Not typing's, nor importlib.util's find_spec: with what they import (re, collections,
+# contextlib) they cost the child's start more than these bindings.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class FS_RECTF(ctypes.Structure):  # noqa: N801 - PDFium's names
@@ -112,12 +117,23 @@ _SIGNATURES: dict[str, tuple[Any, tuple[Any, ...]]] = {
 }
 
 
+def package_folders(name: str) -> list[str]:
+    """The folders of the top-level package ``name``, found without importing it: the import
+    system's finders asked in turn, as ``importlib.util.find_spec`` asks them."""
+    for finder in sys.meta_path:
+        find = getattr(finder, "find_spec", None)
+        spec = find(name, None) if find is not None else None
+        if spec is not None:
+            return list(spec.submodule_search_locations or [])
+    return []
+
+
 def library_path() -> str:
     """pypdfium2's own build of PDFium, found without importing pypdfium2."""
-    spec = find_spec("pypdfium2_raw")
-    if spec is None or not spec.submodule_search_locations:
+    folders = package_folders("pypdfium2_raw")
+    if not folders:
         raise ImportError("pypdfium2 is not installed (pip install pypdfium2)")
-    for folder in spec.submodule_search_locations:
+    for folder in folders:
         for name in ("libpdfium.so", "libpdfium.dylib", "pdfium.dll"):
             if os.path.exists(os.path.join(folder, name)):
                 return os.path.join(folder, name)

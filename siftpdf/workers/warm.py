@@ -241,21 +241,25 @@ def _take(argv: list[str], data: bytes | None) -> tuple[Spawned, bytes | None] |
     if child.poll() is not None:  # it died while it waited: the usual way then
         _close(child)
         return None
-    import json
+    return child, job_bytes(argv[len(prefix):])
 
-    return child, (json.dumps(argv[len(prefix):]) + "\n").encode()
+
+def job_bytes(words: list[str]) -> bytes:
+    """A warm child's options as it reads them (``siftpdf.child.main``): a line with their
+    length in bytes, then each option in UTF-8 ended by a NUL (no command-line word holds one),
+    so that the child needs no JSON decoder to start."""
+    payload = "".join(word + "\0" for word in words).encode("utf-8", "surrogateescape")
+    return b"%d\n" % len(payload) + payload
 
 
 def send(job: list[str], data: bytes) -> bool:
     """Give the warm child its job now, ahead of the runner, which then takes the child (with
-    :func:`take`) if it asks for the same job. ``job`` is the child's options, plain ASCII
-    words (written as JSON here: the json module is not imported yet); the PDF is written by
-    a thread, as the runner's feeder does, since a pipe holds only so much."""
+    :func:`take`) if it asks for the same job. ``job`` is the child's options; the PDF is
+    written by a thread, as the runner's feeder does, since a pipe holds only so much."""
     child = _Warm.child
-    if child is None or _Warm.job is not None or child.stdin is None or \
-            not all(word.isascii() and word.isprintable() and '"' not in word and "\\" not in word for word in job):
+    if child is None or _Warm.job is not None or child.stdin is None or any("\0" in word for word in job):
         return False
-    line = ("[" + ", ".join(f'"{word}"' for word in job) + "]\n").encode("ascii")
+    line = job_bytes(job)
     _Warm.job, _Warm.data = list(job), data
     _thread.start_new_thread(feed, (child.stdin, line, data))
     return True

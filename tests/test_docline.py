@@ -1,0 +1,85 @@
+"""The doc stream's line writer and the child's JSON reader (siftpdf.docline): json's C encoder
+and scanner called without the json module must give what json.dumps and json.loads give, and
+the extraction child must start without the modules this saves it."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from siftpdf import docline
+
+SURROGATE = re.compile("[\ud800-\udfff]")
+# Floats as the evidence holds them, the text of any page (surrogates included), nested records.
+SCALARS = st.none() | st.booleans() | st.integers() | st.floats() | st.text(st.characters(codec=None))
+RECORDS = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4)
+                       | st.dictionaries(st.text(max_size=6), inner, max_size=4), max_leaves=20)
+
+
+def test_the_c_routes_are_taken_here() -> None:
+    """On CPython both go through json's C code; the fallbacks are for other Pythons."""
+    assert docline._encode is docline._c_dumps and docline._decode is docline._c_loads
+
+
+@settings(max_examples=400, deadline=None)
+@given(RECORDS)
+def test_dumps_writes_what_json_dumps_writes(record: object) -> None:
+    expected = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+    for escaped, plain in (("\\u0085", "\x85"), ("\\u2028", "\u2028"), ("\\u2029", "\u2029")):
+        expected = expected.replace(plain, escaped)
+    assert docline.dumps(record) == expected  # type: ignore[arg-type]
+    assert json.loads(docline.dumps(record)) == json.loads(expected)  # type: ignore[arg-type]
+
+
+def test_dumps_refuses_what_json_refuses() -> None:
+    with pytest.raises(TypeError, match="not JSON serializable"):
+        docline.dumps({"a": {1, 2}})
+    loop: list[object] = []
+    loop.append(loop)
+    with pytest.raises(ValueError, match="Circular"):
+        docline.dumps({"a": loop})
+
+
+@settings(max_examples=400, deadline=None)
+@given(RECORDS)
+def test_loads_reads_what_json_loads_reads(record: object) -> None:
+    text = json.dumps(record, indent=1)
+    assert repr(docline.loads(f" \n{text}\t ")) == repr(json.loads(text))
+
+
+@pytest.mark.parametrize("text", ["", "{", '{"a": 1} x', "nul", "[1,]", '"\\x"', "'a'"])
+def test_loads_refuses_what_json_refuses(text: str) -> None:
+    with pytest.raises(ValueError):
+        json.loads(text)
+    with pytest.raises(ValueError):
+        docline.loads(text)
+
+
+@given(st.text(st.characters(codec=None)))
+def test_surrogates_are_found_as_the_pattern_finds_them(text: str) -> None:
+    assert docline.has_surrogate(text) == (SURROGATE.search(text) is not None)
+    fixed, count = docline.scrub(text)
+    assert not docline.has_surrogate(fixed) and count <= len(text)
+
+
+def test_the_child_starts_without_what_it_does_not_need(fixtures: Path) -> None:
+    """The child reads a page with evidence, as every cold command has it do, without typing,
+    re, enum, json or collections (the most of its imports before: every cold command waited
+    for them)."""
+    code = ("import sys; from siftpdf.child.main import main; main(['--evidence']); "
+            "sys.stderr.write(' '.join(sorted(sys.modules)))")
+    before = subprocess.run([sys.executable, "-I", "-c", "import sys; print(' '.join(sys.modules))"],
+                            capture_output=True, text=True, env={}, timeout=60).stdout.split()
+    done = subprocess.run([sys.executable, "-I", "-c", code], input=(fixtures / "three_page.pdf").read_bytes(),
+                          capture_output=True, env={}, timeout=60)
+    assert [json.loads(line).get("page") for line in done.stdout.splitlines()][1:-1] == [1, 2, 3]
+    loaded = set(done.stderr.decode().split()) - set(before)
+    assert "siftpdf.child.evidence" in loaded
+    assert not loaded & {"typing", "re", "enum", "json", "collections", "contextlib", "dataclasses", "inspect"}
