@@ -146,8 +146,6 @@ def grep(pattern: str, source: Source, *, ignore_case: bool | None = None, conte
     ``"3-5,9"``; at most ``max_count`` matches. A bad pattern or range raises
     :class:`siftpdf.errors.UsageError`.
     """
-    from dataclasses import replace
-
     from .ranges import PageRange
     from .views.search import capped_groups, compile_pattern, match_records, page_filter
 
@@ -155,7 +153,7 @@ def grep(pattern: str, source: Source, *, ignore_case: bool | None = None, conte
     wanted = PageRange.parse(pages) if pages else None
     label = "-" if source is None or source == "-" else os.fspath(source)
     # Only the text of the pages the pattern may match is read (a cache hit's text blob).
-    options = replace(options or read_options(**kwargs), text_only=True, search=page_filter(regex))
+    options = (options or read_options(**kwargs)).replace(text_only=True, search=page_filter(regex))
     with open_doc(source, options) as doc:
         if wanted:
             wanted.check(doc.extracted_count)

@@ -232,11 +232,11 @@ class Batch:
         return caches_for(options).take_caller(options.caller_id)
 
     def _job_options(self, jobs: int) -> ReadOptions:
-        options = dataclasses.replace(self.options, caller_id=None)
+        options = self.options.replace(caller_id=None)
         if jobs > 1:
             # Each job one child, so a job never takes the slot its sibling waits for; and no
             # progress bar, which draws one document at a time.
-            options.limits = dataclasses.replace(options.limits, workers=1)
+            options.limits = options.limits.replace(workers=1)
             options.on_page = None
         return options
 
@@ -249,7 +249,7 @@ class Batch:
         futures: dict[Future[Outcome], Item] = {}
         try:
             for item in todo:
-                futures[executor.submit(self._job, item, dataclasses.replace(options))] = item
+                futures[executor.submit(self._job, item, options.replace())] = item
             for future in as_completed(futures):
                 outcome = future.result()
                 outcomes[outcome.item] = self._tell(outcome)

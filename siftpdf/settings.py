@@ -7,13 +7,15 @@ A feature that reads a setting adds its key to :data:`KNOWN_SETTINGS`, with one 
 
 from __future__ import annotations
 
-import dataclasses
 import json
-from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any
 
 from .errors import UsageError
+from .record import FrozenRecord
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
 
 IMAGE_MODES = ("none", "embedded")
 
@@ -34,23 +36,40 @@ KNOWN_SETTINGS: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True)
-class OrganizeOptions:
+class OrganizeOptions(FrozenRecord):
     """Every organization step can be switched off on its own; ``enabled=False`` is ``--raw``."""
 
-    enabled: bool = True
-    furniture: bool = True  # running headers, footers, page numbers, by repetition
-    columns: bool = True  # column detection and reading order
-    join: bool = True  # lines into paragraphs by geometry
-    hyphens: bool = True  # rejoin words hyphenated at a line end
-    blocks: bool = True  # headings, provisions, list items, captions, footnotes
-    tables: bool = True  # tables as blocks of rows and cells
-    figures: bool = True  # figures placed where they sat
-    continuation: bool = True  # paragraphs continued across page breaks
-    clip: bool = True  # drop text drawn outside its clip
-    window: int = 4  # pages looked at on each side when deciding furniture by repetition
-    evidence: bool = False  # output.evidence: page evidence in the doc stream
-    image_mode: str = "none"  # extract.image_mode: "embedded" adds image bytes to the evidence
+    enabled: bool
+    furniture: bool
+    columns: bool
+    join: bool
+    hyphens: bool
+    blocks: bool
+    tables: bool
+    figures: bool
+    continuation: bool
+    clip: bool
+    window: int
+    evidence: bool
+    image_mode: str
+
+    def __init__(self, enabled: bool = True, furniture: bool = True, columns: bool = True, join: bool = True,
+                 hyphens: bool = True, blocks: bool = True, tables: bool = True, figures: bool = True,
+                 continuation: bool = True, clip: bool = True, window: int = 4, evidence: bool = False,
+                 image_mode: str = "none") -> None:
+        self._set(enabled=enabled,
+                  furniture=furniture,  # running headers, footers, page numbers, by repetition
+                  columns=columns,  # column detection and reading order
+                  join=join,  # lines into paragraphs by geometry
+                  hyphens=hyphens,  # rejoin words hyphenated at a line end
+                  blocks=blocks,  # headings, provisions, list items, captions, footnotes
+                  tables=tables,  # tables as blocks of rows and cells
+                  figures=figures,  # figures placed where they sat
+                  continuation=continuation,  # paragraphs continued across page breaks
+                  clip=clip,  # drop text drawn outside its clip
+                  window=window,  # pages looked at on each side when deciding furniture by repetition
+                  evidence=evidence,  # output.evidence: page evidence in the doc stream
+                  image_mode=image_mode)  # extract.image_mode: "embedded" adds image bytes to the evidence
 
     @property
     def emits_evidence(self) -> bool:
@@ -70,14 +89,14 @@ class OrganizeOptions:
         return self.computed_digest()
 
     def computed_digest(self) -> str:
-        text = json.dumps(dataclasses.asdict(self), sort_keys=True, separators=(",", ":"))
+        text = json.dumps(self.as_dict(), sort_keys=True, separators=(",", ":"))
         import hashlib
 
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 _DEFAULTS = OrganizeOptions()
-_NAMES = tuple(f.name for f in dataclasses.fields(OrganizeOptions))
+_NAMES = tuple(_DEFAULTS.as_dict())
 # OrganizeOptions().computed_digest(), which a test holds equal: a field added, or a default
 # changed, changes it.
 DEFAULT_DIGEST = "6e58e486ad30e130a2241f89f0691dfedf00edfcea1b49ebaebc0ec76312048d"
@@ -85,8 +104,7 @@ DEFAULT_DIGEST = "6e58e486ad30e130a2241f89f0691dfedf00edfcea1b49ebaebc0ec7631204
 
 # --set keys and the field each sets.
 _KEYS = {"organize": "enabled", "output.evidence": "evidence", "extract.image_mode": "image_mode"}
-_KEYS.update({f"organize.{f.name}": f.name for f in dataclasses.fields(OrganizeOptions)
-              if f.name not in ("enabled", "evidence", "image_mode")})
+_KEYS.update({f"organize.{name}": name for name in _NAMES if name not in ("enabled", "evidence", "image_mode")})
 assert set(_KEYS) == set(KNOWN_SETTINGS), "every setting is documented, every documented key works"
 
 
@@ -103,7 +121,7 @@ def parse_settings(pairs: Iterable[str], base: OrganizeOptions | None = None) ->
         if not sep or key not in _KEYS:
             raise UsageError(f"--set {pair}: expected KEY=VALUE with KEY one of {', '.join(setting_keys())}")
         changes[_KEYS[key]] = _value(_KEYS[key], value.strip(), pair)
-    return dataclasses.replace(base or OrganizeOptions(), **changes)
+    return (base or OrganizeOptions()).replace(**changes)
 
 
 def _value(name: str, value: str, pair: str) -> Any:

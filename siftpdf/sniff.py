@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from .record import FrozenRecord
 
 SNIFF_BYTES = 1024
 PDF_TYPES = ("application/pdf", "application/x-pdf")
@@ -11,10 +11,12 @@ _DOCSTREAM_STARTS = (b'{"meta"', b'{"error":{"code":"')
 _HTML_MARKERS = (b"<!doctype html", b"<html", b"<head", b"<body", b"<title", b"<meta", b"<div", b"<p>")
 
 
-@dataclass(frozen=True)
-class Sniffed:
-    kind: str  # pdf | docstream | html | json | text | binary
+class Sniffed(FrozenRecord):
+    kind: str
     detail: str
+
+    def __init__(self, kind: str, detail: str) -> None:
+        self._set(kind=kind, detail=detail)  # kind: pdf | docstream | html | json | text | binary
 
     def describe(self) -> str:
         return f"{self.kind} ({self.detail})" if self.detail else self.kind

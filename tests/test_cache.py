@@ -3,12 +3,12 @@ key, whole-document eviction, passwords, the cache command, and a hit path free 
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import make_fixtures
 import pytest
@@ -73,13 +73,15 @@ def test_options_that_change_the_output_are_in_the_key(sixty_four: Path, child_l
 
 
 def test_a_new_read_option_changes_the_digest_by_itself() -> None:
-    @dataclasses.dataclass
     class Wider(ReadOptions):
-        organize: bool = True
+        def __init__(self, widest: bool = True, **fields: Any) -> None:
+            super().__init__(**fields)
+            self.widest = widest
 
     base = ReadOptions()
     assert Wider().digest() != base.digest()
-    assert Wider(organize=False).digest() != Wider().digest()
+    assert Wider(widest=False).digest() != Wider().digest()
+    assert Wider(widest=False).replace(widest=True).digest() == Wider().digest()
     assert ReadOptions(password="x", verbose=True, allow_private=True).digest() == base.digest()
     longer = ReadOptions()
     longer.limits.max_pages = 5

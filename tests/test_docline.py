@@ -35,7 +35,6 @@ def test_dumps_writes_what_json_dumps_writes(record: object) -> None:
     for escaped, plain in (("\\u0085", "\x85"), ("\\u2028", "\u2028"), ("\\u2029", "\u2029")):
         expected = expected.replace(plain, escaped)
     assert docline.dumps(record) == expected  # type: ignore[arg-type]
-    assert json.loads(docline.dumps(record)) == json.loads(expected)  # type: ignore[arg-type]
 
 
 def test_dumps_refuses_what_json_refuses() -> None:

@@ -10,7 +10,6 @@ overlapping lines, sizes of zero. ``make fuzz`` runs the same properties with ma
 from __future__ import annotations
 
 import copy
-import dataclasses
 import gc
 import os
 import random
@@ -319,7 +318,7 @@ def test_organization_never_fails_a_page(pages, opts):
 @given(pages=documents(), opts=options)
 def test_no_word_is_lost_on_any_page(pages, opts):
     # A paragraph continued over a break moves words to the page before.
-    opts = dataclasses.replace(opts, continuation=False)
+    opts = opts.replace(continuation=False)
     out = [r for r in _organize(pages, opts) if "page" in r]
     for page, given_page in zip(out, pages, strict=True):
         assert _kept(page) == _given(given_page, opts), page["page"]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -59,7 +58,7 @@ def command(sources: tuple[str, ...], output_dir: Path | None, render: str | Non
         from ..ranges import PageRange
 
         PageRange.parse(render)  # a bad range is a usage error before any work
-        read_options = dataclasses.replace(read_options, render=render)
+        read_options = read_options.replace(render=render)
     if output_dir is not None:
         if cap is not None:  # a cut file would be taken for a finished one and never redone
             raise UsageError("extract: --cap cuts what goes to stdout; -o DIR writes whole documents",

@@ -15,7 +15,7 @@ import time
 import tomllib
 import traceback
 from collections.abc import Awaitable, Callable, MutableMapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -392,13 +392,13 @@ class _Routes:
 
     def options_for(self, caller: Caller, max_age: float | None = None, deadline: float | None = None,
                     max_pages: int | None = None, ocr: str = "never") -> ReadOptions:
-        cache = replace(self.config.cache, caller_class=caller.caller_class)
+        cache = self.config.cache.replace(caller_class=caller.caller_class)
         if max_age is not None:
             cache.max_age = max_age
         limits = self.config.limits
         if deadline is not None or max_pages is not None:
-            limits = replace(limits, deadline=min(limits.deadline, deadline or limits.deadline),
-                             max_pages=min(limits.max_pages, max_pages or limits.max_pages))
+            limits = limits.replace(deadline=min(limits.deadline, deadline or limits.deadline),
+                                    max_pages=min(limits.max_pages, max_pages or limits.max_pages))
         return ReadOptions(limits=limits, cache=cache, allow_private=self.config.allow_private,
                            verbose=self.config.verbose, caller_id=caller.caller_id, on_event=self.metrics.observe,
                            ocr=ocr)

@@ -12,7 +12,6 @@ the server was started with ``--allow-private``).
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -78,7 +77,7 @@ class ToolConfig:
 
     def read_options(self, cancel: Cancel | None) -> ReadOptions:
         """This call's own copy of the options (a reader sets its slice on them)."""
-        return dataclasses.replace(self.options, cancel=cancel, on_page=None)
+        return self.options.replace(cancel=cancel, on_page=None)
 
 
 @dataclass

@@ -13,7 +13,6 @@ import math
 import re
 from collections import deque
 from collections.abc import Generator, Iterable, Iterator
-from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -53,17 +52,17 @@ def template(text: str) -> str:
     return _SPACE.sub("", _ROMAN.sub("#", text))
 
 
-@dataclass
 class _Page:
     """A page on its way through the window."""
 
-    record: dict[str, Any]
-    rows: list[list[Item]] = field(default_factory=list)  # segments by baseline, top down
-    margin: dict[int, str] = field(default_factory=dict)  # id(item) -> band:template
-    clipped: int = 0
-    blocks: list[Block] = field(default_factory=list)
-    furniture: list[dict[str, Any]] = field(default_factory=list)
-    error: str | None = None  # why organizing this page failed: it goes out with its raw text
+    def __init__(self, record: dict[str, Any], error: str | None = None) -> None:
+        self.record = record
+        self.rows: list[list[Item]] = []  # segments by baseline, top down
+        self.margin: dict[int, str] = {}  # id(item) -> band:template
+        self.clipped = 0
+        self.blocks: list[Block] = []
+        self.furniture: list[dict[str, Any]] = []
+        self.error = error  # why organizing this page failed: it goes out with its raw text
 
     @property
     def number(self) -> int:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 import re
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -41,44 +40,53 @@ DATE = lazy(rf"^(?:(?:\d{{1,2}}\s+)?{_MONTH}(?:\s+\d{{1,2}},?)?\s+\d{{4}}"
 NUMBERED = lazy(r"^(\d+(?:\.\d+)*\.?|[IVX]+\.|[A-H]\.)\s+\S")
 
 
-@dataclass
 class Item:
-    """A piece of a line (a segment), a table row or a figure, in page coordinates."""
+    """A piece of a line (a segment), a table row or a figure, in page coordinates. (Not a
+    dataclass, as none of organization's classes: siftpdf.record says why.)"""
 
-    text: str
-    x0: float
-    y0: float
-    x1: float
-    y1: float
-    y: float  # baseline
-    size: float
-    bold: bool = False
-    bold_all: bool = False  # every word bold: a bold lead-in that runs on into the text is not
-    spread: bool = False  # pieces rejoined across a wide gap: a running head's left and right parts
-    kind: str = "line"  # line | table_row | table | figure
-    column: str = "F"  # L, R or F (full width)
-    section: int = 0
-    left: float = 0.0  # edges of the text column the item sits in
-    right: float = 0.0
-    cells: list[str] = field(default_factory=list)
-    # The runs a segment was made of, (x0, x1, text): a table splits a segment between cells.
-    pieces: list[tuple[float, float, str]] = field(default_factory=list, repr=False)
-    table: dict[str, Any] | None = None  # a table's rows and header rows (kind "table")
+    __slots__ = ("text", "x0", "y0", "x1", "y1", "y", "size", "bold", "bold_all", "spread", "kind", "column",
+                 "section", "left", "right", "cells", "pieces", "table")
+
+    def __init__(self, text: str, x0: float, y0: float, x1: float, y1: float, y: float, size: float,
+                 bold: bool = False, bold_all: bool = False, spread: bool = False, kind: str = "line",
+                 column: str = "F", section: int = 0, left: float = 0.0, right: float = 0.0,
+                 cells: list[str] | None = None, pieces: list[tuple[float, float, str]] | None = None,
+                 table: dict[str, Any] | None = None) -> None:
+        self.text = text
+        self.x0, self.y0, self.x1, self.y1 = x0, y0, x1, y1
+        self.y = y  # baseline
+        self.size = size
+        self.bold = bold
+        self.bold_all = bold_all  # every word bold: a bold lead-in that runs on into the text is not
+        self.spread = spread  # pieces rejoined across a wide gap: a running head's left and right parts
+        self.kind = kind  # line | table_row | table | figure
+        self.column = column  # L, R or F (full width)
+        self.section = section
+        self.left, self.right = left, right  # edges of the text column the item sits in
+        self.cells: list[str] = [] if cells is None else cells
+        # The runs a segment was made of, (x0, x1, text): a table splits a segment between cells.
+        self.pieces: list[tuple[float, float, str]] = [] if pieces is None else pieces
+        self.table = table  # a table's rows and header rows (kind "table")
+
+    def __repr__(self) -> str:
+        return f"Item({self.kind} {self.text[:40]!r} at {self.rect}, size {self.size})"
 
     @property
     def rect(self) -> list[float]:
         return [round(self.x0, 2), round(self.y0, 2), round(self.x1, 2), round(self.y1, 2)]
 
 
-@dataclass
 class Block:
-    kind: str
-    text: str
-    spans: list[dict[str, Any]]
-    level: int | None = None
-    first: Item | None = None  # geometry of the first and last lines: joins across pages
-    last: Item | None = None
-    table: dict[str, Any] | None = None  # rows and header_rows of a table block
+    __slots__ = ("kind", "text", "spans", "level", "first", "last", "table")
+
+    def __init__(self, kind: str, text: str, spans: list[dict[str, Any]], level: int | None = None,
+                 first: Item | None = None, last: Item | None = None, table: dict[str, Any] | None = None) -> None:
+        self.kind, self.text, self.spans, self.level = kind, text, spans, level
+        self.first, self.last = first, last  # geometry of the first and last lines: joins across pages
+        self.table = table  # rows and header_rows of a table block
+
+    def __repr__(self) -> str:
+        return f"Block({self.kind} {self.text[:40]!r})"
 
     def to_record(self) -> dict[str, Any]:
         record: dict[str, Any] = {"kind": self.kind, "text": self.text, "spans": self.spans}

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..document import table_text
@@ -40,29 +39,29 @@ LONG_RULE = 0.75  # share of a table's extent a rule meeting its frame at one en
 STACK_SLACK = 0.06  # share of a rule's length its ends may differ from its stack's
 
 
-@dataclass
 class _Edge:
     """A rule along one axis: ``pos`` across it, from ``lo`` to ``hi`` along it."""
 
-    pos: float
-    lo: float
-    hi: float
-    group: int = 0
+    __slots__ = ("pos", "lo", "hi", "group")
+
+    def __init__(self, pos: float, lo: float, hi: float, group: int = 0) -> None:
+        self.pos, self.lo, self.hi, self.group = pos, lo, hi, group
 
 
-@dataclass
 class _Region:
     """A table's box and the grid lines known from its rules (sorted, top first for ys)."""
 
-    x0: float
-    y0: float
-    x1: float
-    y1: float
-    xs: list[float]  # column boundaries from vertical rules (empty: from the text)
-    ys: list[float]  # row boundaries from horizontal rules, top down
-    horizontal: list[_Edge] = field(default_factory=list)
-    vertical: list[_Edge] = field(default_factory=list)
-    items: list[Item] = field(default_factory=list)
+    __slots__ = ("x0", "y0", "x1", "y1", "xs", "ys", "horizontal", "vertical", "items")
+
+    def __init__(self, x0: float, y0: float, x1: float, y1: float, xs: list[float], ys: list[float],
+                 horizontal: list[_Edge] | None = None, vertical: list[_Edge] | None = None,
+                 items: list[Item] | None = None) -> None:
+        self.x0, self.y0, self.x1, self.y1 = x0, y0, x1, y1
+        self.xs = xs  # column boundaries from vertical rules (empty: from the text)
+        self.ys = ys  # row boundaries from horizontal rules, top down
+        self.horizontal: list[_Edge] = [] if horizontal is None else horizontal
+        self.vertical: list[_Edge] = [] if vertical is None else vertical
+        self.items: list[Item] = [] if items is None else items
 
     def holds(self, item: Item) -> bool:
         cx, cy = (item.x0 + item.x1) / 2, (item.y0 + item.y1) / 2
@@ -261,18 +260,16 @@ def _inside(edge: _Edge, region: _Region) -> bool:
 
 # --- cells ------------------------------------------------------------------------------------
 
-@dataclass
 class _Piece:
     """A run of text in a table region: where it sits and what it says."""
 
-    x0: float
-    x1: float
-    y: float  # baseline
-    top: float
-    bottom: float
-    size: float
-    text: str
-    bold: bool
+    __slots__ = ("x0", "x1", "y", "top", "bottom", "size", "text", "bold")
+
+    def __init__(self, x0: float, x1: float, y: float, top: float, bottom: float, size: float, text: str,
+                 bold: bool) -> None:
+        self.x0, self.x1 = x0, x1
+        self.y = y  # baseline
+        self.top, self.bottom, self.size, self.text, self.bold = top, bottom, size, text, bold
 
 
 def _pieces(items: list[Item]) -> list[_Piece]:

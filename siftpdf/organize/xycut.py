@@ -12,7 +12,6 @@ Pure over boxes; work is bounded (a fixed depth, a sort per region and level).
 from __future__ import annotations
 
 from bisect import bisect_left
-from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
 MAX_DEPTH = 12
@@ -35,13 +34,15 @@ class Box(Protocol):
 B = TypeVar("B", bound=Box)
 
 
-@dataclass
 class Leaf(Generic[B]):
     """Items read together, and the column (the piece of the last vertical cut) they sit in."""
 
-    items: list[B]
-    column: int  # index into the columns found; 0 is the whole page
-    split: bool  # whether any vertical cut lies above this leaf
+    __slots__ = ("items", "column", "split")
+
+    def __init__(self, items: list[B], column: int, split: bool) -> None:
+        self.items = items
+        self.column = column  # index into the columns found; 0 is the whole page
+        self.split = split  # whether any vertical cut lies above this leaf
 
 
 def xy_cut(items: list[B], body: float, width: float) -> tuple[list[Leaf[B]], list[list[B]]]:

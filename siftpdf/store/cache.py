@@ -35,12 +35,12 @@ import json
 import re
 import threading
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..defaults import CACHE_BYTES, MAX_AGE
 from ..errors import UsageError
+from ..record import Record
 from .cacheread import (  # noqa: F401  (View and _fetch: the cache's reading side, named here too)
     View,
     _fetch,
@@ -80,18 +80,21 @@ def check_class(name: str) -> str:
     return name
 
 
-@dataclass
-class CacheSettings:
+class CacheSettings(Record):
     """Where the cache lives and how it is used by one call."""
 
-    directory: Path | None = None
-    enabled: bool = True
-    caller_class: str = "default"
-    max_age: float = MAX_AGE
-    size_limit: int = CACHE_BYTES
-    #: A shared cache server (``redis://…``, ``--cache-url``) in front of which this machine's cache
-    #: sits; None: this machine's cache alone. Never logged as it is: see :func:`redacted`.
-    url: str | None = field(default=None, repr=False)
+    HIDDEN = frozenset({"url"})
+
+    def __init__(self, directory: Path | None = None, enabled: bool = True, caller_class: str = "default",
+                 max_age: float = MAX_AGE, size_limit: int = CACHE_BYTES, url: str | None = None) -> None:
+        self.directory = directory
+        self.enabled = enabled
+        self.caller_class = caller_class
+        self.max_age = max_age
+        self.size_limit = size_limit
+        #: A shared cache server (``redis://…``, ``--cache-url``) in front of which this machine's
+        #: cache sits; None: this machine's cache alone. Never logged as it is: see :func:`redacted`.
+        self.url = url
 
     @property
     def path(self) -> Path:

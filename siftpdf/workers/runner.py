@@ -14,7 +14,6 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
 from typing import IO, TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:  # imported where used: a cache hit reads Limits from here and starts nothing
@@ -145,15 +144,17 @@ class _Ahead:
             self.ready.notify_all()
 
 
-@dataclass
 class _Child:
-    proc: Process
-    stderr: bytearray = field(default_factory=bytearray)
-    threads: list[threading.Thread] = field(default_factory=list)
-    gave_up_after: float = 0.0  # set when a page's own time budget ran out and it was killed
-    ahead: _Ahead | None = None
-    watch: MemoryWatch | None = None  # the memory watchdog holding it to its limit, if any
-    over_memory: int = 0  # resident bytes when the watchdog killed it over the limit
+    """A running extraction child and what watches it. (Not a dataclass: siftpdf.record.)"""
+
+    def __init__(self, proc: Process) -> None:
+        self.proc = proc
+        self.stderr = bytearray()
+        self.threads: list[threading.Thread] = []
+        self.gave_up_after = 0.0  # set when a page's own time budget ran out and it was killed
+        self.ahead: _Ahead | None = None
+        self.watch: MemoryWatch | None = None  # the memory watchdog holding it to its limit, if any
+        self.over_memory = 0  # resident bytes when the watchdog killed it over the limit
 
     @classmethod
     def start(cls, argv: list[str], data: bytes, password: str | None, limit: int) -> _Child:
@@ -391,7 +392,7 @@ def run_child(data: bytes, password: str | None = None, limits: Limits | None = 
         # A page read by OCR costs seconds: pages alternate between the children, so that a
         # short scan keeps both cores busy.
         extra += ["--ocr", ocr] + (["--ocr-models", ocr_models] if ocr_models else [])
-        limits = replace(limits, chunk=OCR_CHUNK)
+        limits = limits.replace(chunk=OCR_CHUNK)
     run = _Run(data, password, limits, extra)
     started = time.monotonic()
     run.timer.start()
