@@ -4,11 +4,15 @@ no host, URL, title, path or text (docs/manual.md, SERVICE: Callers)."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
 
 #: Told of every event, verbose or not, as ``observer(what, outcome, detail)`` (metrics).
-Observer = Callable[[str, str, dict[str, Any]], None]
+if TYPE_CHECKING:
+    Observer = Callable[[str, str, dict[str, Any]], None]
 
 
 class Log:

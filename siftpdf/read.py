@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable, Generator, Iterator
-from typing import Any
 
 from .docstream import Document, require_text, with_source
 from .errors import BusyError, FetchError, NotPdfError, SiftError
@@ -33,6 +31,11 @@ from .store.cache import password_check
 from .store.cacheread import file_stamp
 from .store.caches import Caches, DocumentWriter, TieredLock, caches_for
 from .workers.pool import MAX_WAIT, FileLock, Pool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Generator, Iterator
+    from typing import Any
 
 # A follower waits for the leader's download (≤120 s), its wait in the pool's line and its
 # extraction (the deadline).

@@ -5,15 +5,18 @@ from __future__ import annotations
 import os
 import stat
 import sys
-from collections.abc import Callable, Iterator
 from fnmatch import fnmatchcase
-from typing import IO, Any
 
 from .defaults import MAX_PDF_BYTES
 from .docstream import Document, read_records, require_text, with_source
 from .errors import TooLargeError, UnreadableError, UsageError
 from .options import ReadOptions
 from .sniff import SNIFF_BYTES, Sniffed, sniff_bytes
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+    from typing import IO, Any
 
 
 def _organized(records: Iterator[dict[str, Any]], options: ReadOptions) -> Iterator[dict[str, Any]]:

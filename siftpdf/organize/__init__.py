@@ -12,9 +12,7 @@ from __future__ import annotations
 import math
 import re
 from collections import deque
-from collections.abc import Generator, Iterable, Iterator
 from functools import cached_property
-from typing import Any
 
 from ..document import table_text
 from ..settings import OrganizeOptions
@@ -34,6 +32,11 @@ from .layout import (
     reading_order,
 )
 from .tables import continues_table, find_tables, headed_tables, join_rows, unruled_tables
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Generator, Iterable, Iterator
+    from typing import Any
 
 MARGIN_SHARE = 0.12  # running heads and folios sit in the outer 12% of the page height
 MARGIN_LINES = 3  # and among the three outermost lines there

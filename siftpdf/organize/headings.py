@@ -20,9 +20,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Any
 
 from ..lazyre import lazy
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 HEADING_SHARE = 0.5  # a page whose lines are mostly "headings" has none by weight alone
 MIN_BOUND_LINES = 6  # a short page (a title page, a slide) may be mostly heading

@@ -11,12 +11,15 @@ import math
 import re
 from bisect import bisect_left, bisect_right
 from functools import lru_cache
-from typing import Any
 
 from ..lazyre import lazy
 from ..settings import OrganizeOptions
 from .headings import Levels, is_contents, numbering_depth, outline_matches, too_many
 from .xycut import GUTTER, no_channel, xy_cut
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 FIGURE_MIN_SIDE = 24.0  # points: smaller images are bullets, rules and logos, not figures
 _BOLD = lazy(r"bold|black|heavy|semibold|demi|-medi|\.medi|cmbx|simhei|heiti|黑体", re.IGNORECASE)
@@ -527,15 +530,15 @@ def _by_whitespace(items: list[Item], width: float) -> list[Item] | None:
     if no_channel(items, GUTTER * body):
         return None  # no part of the page can be cut down a channel
     leaves, columns = xy_cut(items, body, width)
-    if not any(leaf.split for leaf in leaves):
+    if not any(split for _, _, split in leaves):
         return None
     edges = [_text_edges(_lines(c) or c, page_width=width if n == 0 else 0.0) for n, c in enumerate(columns)]
     ordered: list[Item] = []
-    for number, leaf in enumerate(leaves):
-        group = sorted(leaf.items, key=lambda i: (-round(i.y, 1), i.x0))
+    for number, (leaf, column, _) in enumerate(leaves):
+        group = sorted(leaf, key=lambda i: (-round(i.y, 1), i.x0))
         x0, x1 = min(i.x0 for i in group), max(i.x1 for i in group)
-        label = "F" if leaf.column == 0 or x1 - x0 > 0.6 * width else "L" if (x0 + x1) < width else "R"
-        _edges(group, label, number, edges[leaf.column])
+        label = "F" if column == 0 or x1 - x0 > 0.6 * width else "L" if (x0 + x1) < width else "R"
+        _edges(group, label, number, edges[column])
         ordered += group
     return ordered
 

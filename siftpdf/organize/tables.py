@@ -18,11 +18,14 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left, bisect_right
-from typing import Any
 
 from ..document import table_text
 from ..lazyre import lazy
 from .layout import Item, join_lines
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 SNAP = 3.0  # points: rules this close on their cross axis are one line (a double border)
 JOIN = 3.0  # points: collinear rules this close end to end are one rule

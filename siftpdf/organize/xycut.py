@@ -12,7 +12,6 @@ Pure over boxes; work is bounded (a fixed depth, a sort per region and level).
 from __future__ import annotations
 
 from bisect import bisect_left
-from typing import Generic, Protocol, TypeVar
 
 MAX_DEPTH = 12
 GUTTER = 0.8  # a column gutter is at least this many body sizes of whitespace: wider than a word space
@@ -21,28 +20,23 @@ MIN_COLUMN_CHARS = 40  # a column holds some text, not a lone label
 PROSE_WIDTH = 0.15  # of the page width: lines narrower than this are labels or table cells
 PROSE_SHARE = 0.5  # of a column's characters, set in lines of prose width
 
+# Not typing's TYPE_CHECKING: typing costs every cold command its import (siftpdf.record).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Protocol, TypeVar
 
-class Box(Protocol):
-    text: str
-    kind: str
-    x0: float
-    y0: float
-    x1: float
-    y1: float
+    class Box(Protocol):
+        text: str
+        kind: str
+        x0: float
+        y0: float
+        x1: float
+        y1: float
 
-
-B = TypeVar("B", bound=Box)
-
-
-class Leaf(Generic[B]):
-    """Items read together, and the column (the piece of the last vertical cut) they sit in."""
-
-    __slots__ = ("items", "column", "split")
-
-    def __init__(self, items: list[B], column: int, split: bool) -> None:
-        self.items = items
-        self.column = column  # index into the columns found; 0 is the whole page
-        self.split = split  # whether any vertical cut lies above this leaf
+    B = TypeVar("B", bound=Box)
+    #: Items read together; the column (the piece of the last vertical cut, 0 the whole page)
+    #: they sit in; whether any vertical cut lies above them.
+    Leaf = tuple[list[B], int, bool]
 
 
 def xy_cut(items: list[B], body: float, width: float) -> tuple[list[Leaf[B]], list[list[B]]]:
@@ -63,7 +57,7 @@ def xy_cut(items: list[B], body: float, width: float) -> tuple[list[Leaf[B]], li
         if bands:
             stack.extend((band, column, depth + 1, split) for band in reversed(bands))
             continue
-        leaves.append(Leaf(region, column, split))
+        leaves.append((region, column, split))
     return leaves, columns
 
 

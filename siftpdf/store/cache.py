@@ -36,7 +36,6 @@ import re
 import threading
 import time
 from pathlib import Path
-from typing import Any
 
 from ..defaults import CACHE_BYTES, MAX_AGE
 from ..errors import UsageError
@@ -56,6 +55,10 @@ from .cacheread import (  # noqa: F401  (View and _fetch: the cache's reading si
     text_key,
     url_key,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 RESTRICTED = "restricted"
 _CLASS = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")

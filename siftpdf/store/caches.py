@@ -29,9 +29,7 @@ from __future__ import annotations
 import sys
 import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..document import TEXT_STATUSES
 from ..errors import CallerBusyError
@@ -41,12 +39,17 @@ from . import redisread
 from .cache import CacheSettings, Store, failure, open_store, redacted
 from .cacheread import View, slim
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any, TypeVar
+
     from ..cancel import Cancel
     from ..options import ReadOptions
     from .rediscache import RedisLock, RedisStore
 
-T = TypeVar("T")
+    T = TypeVar("T")
+
 RETRY_AFTER = 2.0  # seconds a failing shared server is left alone before the next try
 BATCH = 64  # pages a document's writer sends to the shared server at once (and a copy reads)
 

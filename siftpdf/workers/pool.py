@@ -30,15 +30,15 @@ import fcntl
 import os
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..defaults import QUEUE, SLOTS
 from ..errors import BusyError, CallerBusyError
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ..cancel import Cancel
 
 __all__ = ["SLOTS", "WAITING", "MAX_WAIT", "QUEUE", "CALLER_BUSY", "Pool", "flight_lock", "take_caller"]
@@ -150,6 +150,12 @@ class Job:
         while self._slots:
             self._slots.pop().release()
 
+    def __enter__(self) -> Job:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.release()
+
 
 class _CallerLock(FileLock):
     def __init__(self, path: Path, caller_id: str, held_by: dict[str, _CallerLock]) -> None:
@@ -235,16 +241,17 @@ class Pool:
 
         return FileLock.adopt(take_slot(os.fspath(self.dir)))
 
-    @contextmanager
-    def job(self) -> Iterator[Job]:
-        """Hold a slot for one extraction job (waiting for it in the line if need be). The
-        caller's one-job lock is taken before (:meth:`siftpdf.store.caches.Caches.take_caller`)."""
+    def job(self) -> Job:
+        """A slot held for one extraction job (waited for in the line if need be), released at
+        the end of ``with``. The caller's one-job lock is taken before
+        (:meth:`siftpdf.store.caches.Caches.take_caller`)."""
         job = Job(self, [])
         try:
             job._slots.append(self._claimed() or self._wait_for_slot())
-            yield job
-        finally:
+        except BaseException:
             job.release()
+            raise
+        return job
 
     def _wait_for_slot(self) -> FileLock:
         end = time.monotonic() + self.max_wait

@@ -13,14 +13,6 @@ import json
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator
-from typing import IO, TYPE_CHECKING, Any, Protocol
-
-if TYPE_CHECKING:  # imported where used: a cache hit reads Limits from here and starts nothing
-    import threading
-
-    from ..cancel import Cancel
-    from .memwatch import MemoryWatch
 
 from ..child.extraction import count_page, shard_of, tally
 from ..errors import (
@@ -33,6 +25,15 @@ from ..errors import (
     UsageError,
 )
 from ..options import Limits
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # threading imported where used: a cache hit reads Limits from here and starts nothing
+    import threading
+    from collections.abc import Callable, Iterator
+    from typing import IO, Any, Protocol
+
+    from ..cancel import Cancel
+    from .memwatch import MemoryWatch
 
 STDERR_KEEP = 4 << 10
 # A child that dies on a page is replaced; past this many replacements the pages left to that
@@ -85,18 +86,18 @@ def child_argv() -> list[str]:
     return default_argv()
 
 
-class Process(Protocol):
-    """A started child: a ``subprocess.Popen`` or a warm child (``siftpdf.workers.warm.Spawned``)."""
+if TYPE_CHECKING:
+    class Process(Protocol):
+        """A started child: a ``subprocess.Popen`` or a warm child (``siftpdf.workers.warm.Spawned``)."""
 
-    pid: int
-    stdin: IO[bytes] | None
-    stdout: IO[bytes] | None
-    stderr: IO[bytes] | None
+        pid: int
+        stdin: IO[bytes] | None
+        stdout: IO[bytes] | None
+        stderr: IO[bytes] | None
 
-    def poll(self) -> int | None: ...
+        def poll(self) -> int | None: ...
 
-    def wait(self) -> int: ...
-
+        def wait(self) -> int: ...
 
 class _Ahead:
     """A child's output lines, read by a thread ahead of the parent. The last line is the one
@@ -362,16 +363,17 @@ class _Run:
             self.watch.close()  # its thread ends with the children
 
 
-class Slots(Protocol):
-    """Who grants extraction children beyond the first (the pool)."""
+if TYPE_CHECKING:
+    class Slots(Protocol):
+        """Who grants extraction children beyond the first (the pool)."""
 
-    def add_slot(self) -> bool:
-        """One more child now, or False: never waits."""
-        ...
+        def add_slot(self) -> bool:
+            """One more child now, or False: never waits."""
+            ...
 
-    def drop_slot(self) -> None:
-        """Give back the slot of a child that was not needed."""
-        ...
+        def drop_slot(self) -> None:
+            """Give back the slot of a child that was not needed."""
+            ...
 
 
 def run_child(data: bytes, password: str | None = None, limits: Limits | None = None,
