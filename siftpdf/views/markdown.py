@@ -8,11 +8,15 @@ Markdown would read as markup is escaped, so that no word turns into syntax and 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from typing import Any
 
 from ..document import TABLE_CELL_SEPARATOR
 from .text import marker, page_text
+
+# Not typing's TYPE_CHECKING: typing costs every cold command its import (siftpdf.record).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
 
 # Characters that mean something inside a line; each is judged in context by ``_inline_one``.
 # A tilde strikes through only when paired, so a text with a single one ('~495') keeps it bare.
