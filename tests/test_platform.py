@@ -161,7 +161,7 @@ def no_proc(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 
 def test_platform_without_proc_the_pool_counts_what_is_held(own_cache: Path, no_proc: None) -> None:
     pool_ = Pool(own_cache)
-    locks = [FileLock(pool_.dir / name) for name in ("slot.1", "wait.0", "wait.3")]
+    locks = [FileLock(os.path.join(pool_.dir, name)) for name in ("slot.1", "wait.0", "wait.3")]
     assert all(lock.try_acquire() for lock in locks)
     try:
         assert pool_.status() == {"running": 1, "waiting": 2, "slots": 2, "places": 32}
@@ -175,7 +175,7 @@ def test_platform_without_proc_the_pool_counts_what_is_held(own_cache: Path, no_
 def test_platform_without_proc_commands_wait_in_line_and_run(tmp_path: Path, own_cache: Path, no_proc: None) -> None:
     """Two jobs of this process behind a held slot: both wait in line and both run."""
     pool_ = Pool(own_cache, slots=1, wait=60)
-    slot = FileLock(pool_.dir / "slot.0")
+    slot = FileLock(os.path.join(pool_.dir, "slot.0"))
     assert slot.try_acquire()
     ran: list[int] = []
 

@@ -185,11 +185,13 @@ def _run(plan: Plan) -> int:
         sys.stdout.reconfigure(encoding="utf-8", errors="replace")  # type: ignore[union-attr]
     except (AttributeError, ValueError, OSError):
         pass
-    from pathlib import Path
-
     from ..commands import bodies
 
-    cache_dir = Path(plan.cache_dir) if plan.cache_dir else None
+    cache_dir = None
+    if plan.cache_dir:
+        from pathlib import Path
+
+        cache_dir = Path(plan.cache_dir)
     progress: Any = None
 
     def run() -> None:

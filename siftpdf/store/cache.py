@@ -32,10 +32,10 @@ first. This module imports no PDF engine and no HTTP client: a cache hit stays c
 from __future__ import annotations
 
 import json
+import os
 import re
 import threading
 import time
-from pathlib import Path
 
 from ..defaults import CACHE_BYTES, MAX_AGE
 from ..errors import UsageError
@@ -57,7 +57,8 @@ from .cacheread import (  # noqa: F401  (View and _fetch: the cache's reading si
 )
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # pathlib too: a cold command without the cache has no use for it
+    from pathlib import Path
     from typing import Any
 
 RESTRICTED = "restricted"
@@ -101,9 +102,16 @@ class CacheSettings(Record):
 
     @property
     def path(self) -> Path:
+        from pathlib import Path
+
+        return Path(self.folder)
+
+    @property
+    def folder(self) -> str:
+        """:attr:`path` as a string (pathlib is not imported for it)."""
         from ..system import default_cache_dir
 
-        return self.directory or Path(default_cache_dir())
+        return os.fspath(self.directory) if self.directory else default_cache_dir()
 
     @property
     def restricted(self) -> bool:

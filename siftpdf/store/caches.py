@@ -29,7 +29,6 @@ from __future__ import annotations
 import sys
 import threading
 import time
-from pathlib import Path
 
 from ..document import TEXT_STATUSES
 from ..errors import CallerBusyError
@@ -42,6 +41,7 @@ from .cacheread import View, slim
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from pathlib import Path
     from typing import Any, TypeVar
 
     from ..cancel import Cancel
@@ -388,6 +388,7 @@ def copy_main(argv: list[str]) -> int:
     them. ``argv``: the cache folder, the PDF's path and stamp, its content hash, the options'
     digest and name; the server's URL is in the environment."""
     import os
+    from pathlib import Path
 
     directory, path, stamp, sha, digest, name = argv
     cls = os.environ.get("SIFTPDF_CALLER_CLASS") or "default"

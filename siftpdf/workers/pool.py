@@ -30,7 +30,6 @@ import fcntl
 import os
 import threading
 import time
-from pathlib import Path
 
 from ..defaults import QUEUE, SLOTS
 from ..errors import BusyError, CallerBusyError
@@ -38,6 +37,7 @@ from ..errors import BusyError, CallerBusyError
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from os import PathLike
 
     from ..cancel import Cancel
 
@@ -76,8 +76,8 @@ def poll(try_acquire: Callable[[], bool], timeout: float, cancel: Cancel | None 
 class FileLock:
     """An exclusive ``flock`` on one file, released by :meth:`release` or by process exit."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
+    def __init__(self, path: str | PathLike[str]) -> None:
+        self.path = os.fspath(path)
         self._fd: int | None = None
 
     @classmethod
@@ -86,12 +86,12 @@ class FileLock:
         :mod:`siftpdf.workers.warm`, which cannot import this module); None for None."""
         if taken is None:
             return None
-        lock = cls(Path(taken[0]))
+        lock = cls(taken[0])
         lock._fd = taken[1]
         return lock
 
     def try_acquire(self) -> bool:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        os.makedirs(os.path.dirname(self.path), exist_ok=True)
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -120,10 +120,10 @@ def _name(key: str) -> str:
     return hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
 
 
-def pool_dir(cache_dir: Path) -> Path:
+def pool_dir(cache_dir: str | PathLike[str]) -> str:
     from .warm import pool_folder
 
-    return Path(pool_folder(os.fspath(cache_dir)))
+    return pool_folder(os.fspath(cache_dir))
 
 
 class Job:
@@ -158,7 +158,7 @@ class Job:
 
 
 class _CallerLock(FileLock):
-    def __init__(self, path: Path, caller_id: str, held_by: dict[str, _CallerLock]) -> None:
+    def __init__(self, path: str, caller_id: str, held_by: dict[str, _CallerLock]) -> None:
         super().__init__(path)
         self.caller_id = caller_id
         self._held_by = held_by
@@ -186,13 +186,13 @@ def _callers() -> dict[str, _CallerLock]:
 CALLER_BUSY = "busy: this caller already has a PDF job in flight"
 
 
-def take_caller(cache_dir: Path, caller_id: str) -> FileLock | None:
+def take_caller(cache_dir: str | PathLike[str], caller_id: str) -> FileLock | None:
     """The caller's one-job lock on this machine (:meth:`siftpdf.store.caches.Caches.take_caller` adds
     the shared server's); None when this thread holds it already; busy when another does."""
     held = _callers()
     if caller_id in held:
         return None
-    lock = _CallerLock(pool_dir(cache_dir) / f"caller.{_name(caller_id)}", caller_id, held)
+    lock = _CallerLock(os.path.join(pool_dir(cache_dir), f"caller.{_name(caller_id)}"), caller_id, held)
     if not lock.try_acquire():
         raise CallerBusyError(CALLER_BUSY)
     held[caller_id] = lock
@@ -200,7 +200,7 @@ def take_caller(cache_dir: Path, caller_id: str) -> FileLock | None:
 
 
 class Pool:
-    def __init__(self, cache_dir: Path, slots: int = SLOTS, waiting: int = WAITING,
+    def __init__(self, cache_dir: str | PathLike[str], slots: int = SLOTS, waiting: int = WAITING,
                  max_wait: float = MAX_WAIT, wait: float | None = None, cancel: Cancel | None = None) -> None:
         """``wait`` is the caller's own wait (``--wait``): the job may then join anywhere in
         the ``QUEUE`` places and waits that long; None is the service's line (``waiting``
@@ -215,10 +215,10 @@ class Pool:
             self.waiting, self.max_wait = QUEUE, wait
 
     def _slot(self, index: int) -> FileLock:
-        return FileLock(self.dir / f"slot.{index}")
+        return FileLock(os.path.join(self.dir, f"slot.{index}"))
 
     def _place(self, index: int) -> FileLock:
-        return FileLock(self.dir / f"wait.{index}")
+        return FileLock(os.path.join(self.dir, f"wait.{index}"))
 
     def _take_slot(self) -> FileLock | None:
         for index in range(self.slots):
@@ -231,15 +231,15 @@ class Pool:
         """A slot free now, unless a job waits for one (:func:`siftpdf.workers.warm.free_slot`)."""
         from .warm import free_slot
 
-        self.dir.mkdir(parents=True, exist_ok=True)
-        return FileLock.adopt(free_slot(os.fspath(self.dir), self.slots))
+        os.makedirs(self.dir, exist_ok=True)
+        return FileLock.adopt(free_slot(self.dir, self.slots))
 
     def _claimed(self) -> FileLock | None:
         """The slot the console took for this job before the pool was imported
         (:func:`siftpdf.workers.warm.claim_slot`), if it was taken in this pool."""
         from .warm import take_slot
 
-        return FileLock.adopt(take_slot(os.fspath(self.dir)))
+        return FileLock.adopt(take_slot(self.dir))
 
     def job(self) -> Job:
         """A slot held for one extraction job (waited for in the line if need be), released at
@@ -324,9 +324,9 @@ class Pool:
         no table (a waiter moving into it that moment tries again at its next poll)."""
         locked = _locked_inodes()
         if locked is None:
-            return not self._held_now(self.dir / f"wait.{index}")
+            return not self._held_now(os.path.join(self.dir, f"wait.{index}"))
         try:
-            return os.stat(self.dir / f"wait.{index}").st_ino not in locked
+            return os.stat(os.path.join(self.dir, f"wait.{index}")).st_ino not in locked
         except FileNotFoundError:
             return True
 
@@ -351,7 +351,7 @@ class Pool:
         locked = _locked_inodes()
         held = []
         for index in range(count):
-            path = self.dir / f"{prefix}.{index}"
+            path = os.path.join(self.dir, f"{prefix}.{index}")
             if locked is not None:
                 try:
                     if os.stat(path).st_ino in locked:
@@ -364,7 +364,7 @@ class Pool:
         return held
 
     @staticmethod
-    def _held_now(path: Path) -> bool:
+    def _held_now(path: str) -> bool:
         """Whether another holds the lock of ``path``, found by taking it and giving it back."""
         lock = FileLock(path)
         if lock.try_acquire():
@@ -396,5 +396,5 @@ def _locked_inodes() -> set[int] | None:
     return inodes
 
 
-def flight_lock(cache_dir: Path, key: str) -> FileLock:
-    return FileLock(pool_dir(cache_dir) / "flight" / _name(key))
+def flight_lock(cache_dir: str | PathLike[str], key: str) -> FileLock:
+    return FileLock(os.path.join(pool_dir(cache_dir), "flight", _name(key)))
