@@ -197,3 +197,18 @@ def test_a_named_pipe_is_never_opened_to_look_for_a_pdf(tmp_path: Path) -> None:
         assert writer.communicate(timeout=30)[0] == b"written\n"
     finally:
         writer.kill()
+
+
+def test_the_child_is_isolated_and_starts_without_site() -> None:
+    """The child's interpreter: isolated (no environment, no user site, no script folder) and
+    without site's work, yet it finds this package and PDFium's bindings on the path it is
+    given, after the standard library's."""
+    argv = warm.default_argv()
+    assert argv[1:4] == ["-I", "-S", "-c"] and argv[4].endswith("from siftpdf.child.main import main; sys.exit(main())")
+    probe = argv[4].replace("from siftpdf.child.main import main; sys.exit(main())",
+                            "import siftpdf, siftpdf.child.pdfium as p; "
+                            "print(sys.flags.isolated, sys.flags.no_site, 'site' in sys.modules, "
+                            "sys.path.index(siftpdf.__path__[0].rsplit('/', 1)[0]) > "
+                            "sys.path.index(p.os.path.dirname(p.os.__file__)))")
+    done = subprocess.run(argv[:4] + [probe], capture_output=True, text=True, env={}, timeout=60)
+    assert done.stdout.split() == ["1", "1", "False", "True"], done.stderr
