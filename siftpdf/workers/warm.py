@@ -42,8 +42,8 @@ FD_FOLDER = "/proc/self/fd"  # this process's open descriptors (Linux)
 def default_argv() -> list[str]:
     """The command of an extraction child (``siftpdf.workers.runner.child_argv``'s default):
     isolated (``-I``) and without ``site`` (``-S``), whose work (the .pth files, one of which
-    imports a module of setuptools') was a third of the interpreter's start; the folders it
-    would have added come on the command line instead (:func:`child_path`)."""
+    imports a module of setuptools') was a third of the interpreter's start; the folders site
+    gave this process come on the command line instead (:func:`child_path`)."""
     if not _ARGV:
         boot = f"import sys; sys.path.extend({child_path()!r}); from siftpdf.child.main import main; sys.exit(main())"
         _ARGV.extend([sys.executable, "-I", "-S", "-c", boot])
@@ -55,12 +55,11 @@ _ARGV: list[str] = []
 
 def child_path() -> list[str]:
     """The folders a child imports from besides the standard library's: the one that holds
-    this package, and the site-packages of this Python (as ``-I`` would have them: not the
-    user's, nor PYTHONPATH's)."""
-    import site
-
+    this package, then those this process imports from (its site-packages and what their .pth
+    files added), but its script's folder or the current one, which ``-I`` leaves out."""
     here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    folders = [here] + [folder for folder in site.getsitepackages() if os.path.isdir(folder)]
+    entries = sys.path[0 if sys.flags.safe_path else 1:]
+    folders = [here] + [entry for entry in entries if entry and os.path.isabs(entry) and os.path.exists(entry)]
     return list(dict.fromkeys(folders))
 
 
