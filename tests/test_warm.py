@@ -212,3 +212,23 @@ def test_the_child_is_isolated_and_starts_without_site() -> None:
                             "sys.path.index(p.os.path.dirname(p.os.__file__)))")
     done = subprocess.run(argv[:4] + [probe], capture_output=True, text=True, env={}, timeout=60)
     assert done.stdout.split() == ["1", "1", "False", "True"], done.stderr
+
+
+def test_threads_asking_for_the_child_command_at_once_get_one_command(monkeypatch) -> None:
+    """The command is made once per process; requests served by threads (serve, mcp) that ask
+    for it first at the same moment each get it whole, never two commands run together."""
+    import threading
+
+    monkeypatch.setattr(warm, "_ARGV", None)
+    start, got = threading.Barrier(16), []
+
+    def ask() -> None:
+        start.wait()
+        got.append(warm.default_argv())
+
+    threads = [threading.Thread(target=ask) for _ in range(16)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(got) == 16 and all(argv == got[0] and len(argv) == 5 for argv in got)

@@ -149,9 +149,11 @@ def main(argv: list[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else argv
     if words == ["--warm"]:
         # The engine's import reads nothing of the PDF: it may come before the limits. So do
-        # the imports of the job (the meta's hash, the evidence), while the parent starts up.
+        # the imports of the job (the meta's hash, the extraction, the evidence), while the
+        # parent starts up or looks in its cache.
         import hashlib  # noqa: F401
 
+        from . import evidence, extraction  # noqa: F401
 
         job = _job(sys.stdin.buffer)
         if job is None:

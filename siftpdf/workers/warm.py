@@ -44,13 +44,14 @@ def default_argv() -> list[str]:
     isolated (``-I``) and without ``site`` (``-S``), whose work (the .pth files, one of which
     imports a module of setuptools') was a third of the interpreter's start; the folders site
     gave this process come on the command line instead (:func:`child_path`)."""
-    if not _ARGV:
+    global _ARGV
+    if _ARGV is None:  # made once; threads that make it at once make the same one
         boot = f"import sys; sys.path.extend({child_path()!r}); from siftpdf.child.main import main; sys.exit(main())"
-        _ARGV.extend([sys.executable, "-I", "-S", "-c", boot])
+        _ARGV = (sys.executable, "-I", "-S", "-c", boot)
     return list(_ARGV)
 
 
-_ARGV: list[str] = []
+_ARGV: tuple[str, ...] | None = None
 
 
 def child_path() -> list[str]:
