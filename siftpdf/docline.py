@@ -45,7 +45,7 @@ try:
     _PROBE = {"é\u2028": [1.5, -0.0, 10**20, None, True, '"\\\x01'], "": {}}
     _encode = _c_dumps if _c_dumps(_PROBE) == '{"é\u2028":[1.5,-0.0,100000000000000000000,null,true,' \
                                                '"\\"\\\\\\u0001"],"":{}}' else _json_dumps
-except (ImportError, TypeError, ValueError):  # another Python's json: its own dumps, then
+except Exception:  # noqa: BLE001 - another Python's json: its own dumps, then (every command imports this)
     _encode = _json_dumps
 
 
@@ -80,7 +80,7 @@ try:
 
     _decode = _c_loads if _c_loads(' {"a": [1, 2.5, "\\u00e9", null, false]} ') == \
         {"a": [1, 2.5, "é", None, False]} else _json_loads
-except (ImportError, TypeError, ValueError, AttributeError):
+except Exception:  # noqa: BLE001 - as for dumps
     _decode = _json_loads
 
 

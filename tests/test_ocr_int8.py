@@ -171,3 +171,22 @@ def test_each_page_of_a_mixed_scan_goes_to_its_engine_and_detection_runs_where_t
     assert detected == [True, False, True]
     for page, reference in zip(pages, references, strict=True):
         assert make_scans.cer(page["text"], reference) < 0.08
+
+
+@pytest.mark.parametrize("script", ["cjk", "latin"])
+def test_a_blank_page_keeps_the_script_handed_on(monkeypatch: pytest.MonkeyPatch, script: str) -> None:
+    """A page the hinted engine finds no line on is blank (no engine finds one where its
+    detector found none): it comes back empty at once, and the next page keeps the hint, rather
+    than being detected and read again (tesseract reading a blank scan's grain, turned)."""
+    asked: list[str] = []
+
+    class Blank:
+        def read(self, gray: Any, threads: int, cjk: bool) -> list[Any]:
+            return []
+
+    monkeypatch.setattr(ocr, "_engine", lambda name: asked.append(name) or Blank())
+    hint = ocr.Hint()
+    hint.script = script
+    found, lines = ocr._read_hinted(None, 1, hint)
+    assert lines == [] and hint.script == script
+    assert asked == ["rapidocr" if script == "cjk" else "tesseract"]

@@ -186,8 +186,10 @@ class PdfiumDoc:
             raise pdfium_c.PdfiumError(f"PDFium cannot read the text of page {index + 1}")
 
         def close() -> None:
-            pdfium_c.FPDFText_ClosePage(textpage)
-            pdfium_c.FPDF_ClosePage(page)
+            try:
+                pdfium_c.FPDFText_ClosePage(textpage)
+            finally:
+                pdfium_c.FPDF_ClosePage(page)
 
         return _Closing((page, textpage), close)
 

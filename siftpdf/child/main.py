@@ -109,11 +109,24 @@ def _parse(argv: list[str] | None) -> SimpleNamespace:
     return SimpleNamespace(**{name.replace("-", "_"): value for name, value in values.items()})
 
 
+def _password(stdin: Any) -> str:
+    """The password line: one JSON string (``siftpdf.workers.runner`` writes it)."""
+    from ..docline import loads
+
+    try:
+        password = loads(stdin.readline(MAX_JOB).decode("utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        password = None
+    if not isinstance(password, str):
+        _usage("the password line is not a JSON string")
+    return password
+
+
 def _job(stdin: Any) -> list[str] | None:
     """A warm child's options (``siftpdf.workers.warm.job_bytes`` writes them): a line with
     their length in bytes, then each option in UTF-8 ended by a NUL, which no option can hold;
     None at the end of the input."""
-    line = stdin.readline()
+    line = stdin.readline(32)
     if not line:
         return None
     try:
@@ -172,11 +185,7 @@ def main(argv: list[str] | None = None) -> int:
     sys.addaudithook(_refuse)
     stdin = sys.stdin.buffer
     try:
-        password = None
-        if args.password_line:
-            import json
-
-            password = json.loads(stdin.readline())
+        password = _password(stdin) if args.password_line else None
         data = stdin.read(MAX_INPUT + 1)
     except MemoryError:
         print("out of memory reading the PDF", file=sys.stderr)

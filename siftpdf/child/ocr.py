@@ -560,13 +560,15 @@ def recognize_page(page: Any, dpi: float = DPI, regions: Sequence[Box] | None = 
 
 def _read_hinted(gray: Any, threads: int, hint: Hint) -> tuple[_Engine, list[Line]] | None:
     """The page read by the engine of the document's last page (:class:`Hint`), when that
-    read looks right; None when it must be read the usual way."""
+    read looks right or finds nothing; None when it must be read the usual way."""
     if hint.script is None:
         return None
     found = _engine("rapidocr" if hint.script == "cjk" else "tesseract")
     if found is None:
         return None
     lines = found.read(gray, threads, hint.script == "cjk")
+    if not lines:  # a blank page: no engine finds a line where this one found none; the hint stands
+        return found, lines
     if _script(found, lines, Osd("Han" if hint.script == "cjk" else "Latin")) != hint.script:
         hint.script = None
         return None

@@ -12,9 +12,10 @@ as it was, with ``ocr_error``, and is counted.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
+TYPE_CHECKING = False  # not typing's: the child imports no typing (siftpdf.docline)
 if TYPE_CHECKING:
+    from typing import Any
+
     from .ocr import Hint
 
 AUTO_STATUSES = ("no_text", "garbled")

@@ -267,7 +267,10 @@ def _take(argv: list[str], data: bytes | None) -> tuple[Spawned, bytes | None] |
 def job_bytes(words: list[str]) -> bytes:
     """A warm child's options as it reads them (``siftpdf.child.main``): a line with their
     length in bytes, then each option in UTF-8 ended by a NUL (no command-line word holds one),
-    so that the child needs no JSON decoder to start."""
+    so that the child needs no JSON decoder to start. A word cannot hold a NUL: ValueError,
+    as for a command line."""
+    if any("\0" in word for word in words):
+        raise ValueError("an option of the extraction child holds a NUL")
     payload = "".join(word + "\0" for word in words).encode("utf-8", "surrogateescape")
     return b"%d\n" % len(payload) + payload
 
@@ -277,9 +280,12 @@ def send(job: list[str], data: bytes) -> bool:
     :func:`take`) if it asks for the same job. ``job`` is the child's options; the PDF is
     written by a thread, as the runner's feeder does, since a pipe holds only so much."""
     child = _Warm.child
-    if child is None or _Warm.job is not None or child.stdin is None or any("\0" in word for word in job):
+    if child is None or _Warm.job is not None or child.stdin is None:
         return False
-    line = job_bytes(job)
+    try:
+        line = job_bytes(job)
+    except ValueError:
+        return False
     _Warm.job, _Warm.data = list(job), data
     _thread.start_new_thread(feed, (child.stdin, line, data))
     return True
