@@ -312,3 +312,9 @@ def test_a_long_document_split_over_two_children_comes_out_in_page_order(tmp_pat
     data = make_fixtures.dense_doc(80)
     found = [r["page"] for r in run_child(data, limits=Limits(), evidence=True) if "page" in r]
     assert found == list(range(1, 81))
+
+
+@pytest.mark.parametrize("line", [b"not json\n", b"42\n", b'"\xff"\n'])
+def test_a_bad_password_line_is_a_usage_error(line: bytes) -> None:
+    done = child(line + b"%PDF-1.4\n", "--password-line")
+    assert done.returncode == 2 and b"password line" in done.stderr and b"Traceback" not in done.stderr
