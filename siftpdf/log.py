@@ -10,8 +10,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-#: Told of every event, verbose or not, as ``observer(what, outcome, detail)`` (metrics).
-if TYPE_CHECKING:
+    #: Told of every event, verbose or not, as ``observer(what, outcome, detail)`` (metrics).
     Observer = Callable[[str, str, dict[str, Any]], None]
 
 

@@ -21,6 +21,7 @@ import os
 import sys
 
 from ..defaults import CAP, MAX_PAGES
+from ..system import silence_stdout
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -355,7 +356,7 @@ def _finish(run: Callable[[], int], as_json: bool) -> int:
     try:
         sys.stdout.flush()
     except (OSError, ValueError):
-        _silence_stdout()
+        silence_stdout()
     return code
 
 
@@ -370,7 +371,7 @@ def invoke(run: Callable[[], int | None], as_json: bool, close: Callable[[], Non
             if close is not None:
                 close()
     except BrokenPipeError:
-        _silence_stdout()
+        silence_stdout()
         return 0
     except KeyboardInterrupt:
         _say("siftpdf: interrupted")
@@ -381,12 +382,6 @@ def invoke(run: Callable[[], int | None], as_json: bool, close: Callable[[], Non
         error = typed_error(exc, cache_dir)
         report(error, as_json)
         return error.exit_code
-
-
-def _silence_stdout() -> None:
-    from ..system import silence_stdout
-
-    silence_stdout()
 
 
 def _say(text: str) -> None:

@@ -45,10 +45,10 @@ STACK_SLACK = 0.06  # share of a rule's length its ends may differ from its stac
 class _Edge:
     """A rule along one axis: ``pos`` across it, from ``lo`` to ``hi`` along it."""
 
-    __slots__ = ("pos", "lo", "hi", "group")
+    __slots__ = ("pos", "lo", "hi")
 
-    def __init__(self, pos: float, lo: float, hi: float, group: int = 0) -> None:
-        self.pos, self.lo, self.hi, self.group = pos, lo, hi, group
+    def __init__(self, pos: float, lo: float, hi: float) -> None:
+        self.pos, self.lo, self.hi = pos, lo, hi
 
 
 class _Region:
@@ -57,13 +57,11 @@ class _Region:
     __slots__ = ("x0", "y0", "x1", "y1", "xs", "ys", "horizontal", "vertical", "items")
 
     def __init__(self, x0: float, y0: float, x1: float, y1: float, xs: list[float], ys: list[float],
-                 horizontal: list[_Edge] | None = None, vertical: list[_Edge] | None = None,
-                 items: list[Item] | None = None) -> None:
+                 horizontal: list[_Edge], vertical: list[_Edge], items: list[Item] | None = None) -> None:
         self.x0, self.y0, self.x1, self.y1 = x0, y0, x1, y1
         self.xs = xs  # column boundaries from vertical rules (empty: from the text)
         self.ys = ys  # row boundaries from horizontal rules, top down
-        self.horizontal: list[_Edge] = [] if horizontal is None else horizontal
-        self.vertical: list[_Edge] = [] if vertical is None else vertical
+        self.horizontal, self.vertical = horizontal, vertical
         self.items: list[Item] = [] if items is None else items
 
     def holds(self, item: Item) -> bool:

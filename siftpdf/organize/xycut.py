@@ -20,7 +20,7 @@ MIN_COLUMN_CHARS = 40  # a column holds some text, not a lone label
 PROSE_WIDTH = 0.15  # of the page width: lines narrower than this are labels or table cells
 PROSE_SHARE = 0.5  # of a column's characters, set in lines of prose width
 
-# Not typing's TYPE_CHECKING: typing costs every cold command its import (siftpdf.record).
+# Not typing's TYPE_CHECKING: typing costs every cold command its import (docs/speed.md).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Protocol, TypeVar

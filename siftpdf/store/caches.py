@@ -235,14 +235,14 @@ class Caches:
     def flight(self, work: str) -> TieredLock:
         """The single-flight lock of ``work`` (``url|URL``, ``content|SHA|OPTIONS``) for this
         caller class, on this machine and on the shared server."""
-        return TieredLock(self, flight_lock(self.settings.path, f"{self.cls}|{work}"),
+        return TieredLock(self, flight_lock(self.settings.folder, f"{self.cls}|{work}"),
                           lambda server: server.lock(self.cls, work))
 
     def take_caller(self, caller_id: str) -> TieredLock | None:
         """The caller's one-job lock; None when this thread holds it already (a download and its
         extraction are one job); busy (:class:`CallerBusyError`) when anyone else does, on any
         machine sharing the server."""
-        local = take_caller(self.settings.path, caller_id)
+        local = take_caller(self.settings.folder, caller_id)
         if local is None:
             return None
         lock = TieredLock(self, local, lambda server: server.caller(caller_id))
@@ -392,7 +392,7 @@ def copy_main(argv: list[str]) -> int:
 
     directory, path, stamp, sha, digest, name = argv
     cls = os.environ.get("SIFTPDF_CALLER_CLASS") or "default"
-    lock = flight_lock(Path(directory), f"{cls}|copy|{sha}|{digest}")
+    lock = flight_lock(directory, f"{cls}|copy|{sha}|{digest}")
     if not lock.try_acquire():
         return 0  # another process is copying it (the fast path answered twice meanwhile)
     try:

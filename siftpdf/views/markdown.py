@@ -12,7 +12,7 @@ import re
 from ..document import TABLE_CELL_SEPARATOR
 from .text import marker, page_text
 
-# Not typing's TYPE_CHECKING: typing costs every cold command its import (siftpdf.record).
+# Not typing's TYPE_CHECKING: typing costs every cold command its import (docs/speed.md).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable

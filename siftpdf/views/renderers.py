@@ -5,7 +5,6 @@ need not know the Markdown view, which is built on it."""
 
 from __future__ import annotations
 
-from ..docstream import dumps
 from .text import render_page
 
 TYPE_CHECKING = False
@@ -40,6 +39,8 @@ def write_document(doc: Document, output: str, write: Callable[[str], object],
                 on_page(record)
             write(render_page(record, index == 0))
         return
+    from ..docline import dumps  # the doc stream's writer: not the text view's readers' import
+
     write(dumps({"meta": doc.meta}) + "\n")
     for record in doc.pages():
         if on_page is not None:

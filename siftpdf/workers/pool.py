@@ -91,7 +91,7 @@ class FileLock:
         return lock
 
     def try_acquire(self) -> bool:
-        os.makedirs(os.path.dirname(self.path), exist_ok=True)
+        os.makedirs(os.path.dirname(self.path) or ".", exist_ok=True)
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -207,7 +207,6 @@ class Pool:
         places, ``max_wait`` seconds). A ``cancel`` set while the job waits takes it out of
         the line (CancelledError)."""
         self.cancel = cancel
-        self.cache_dir = cache_dir
         self.dir = pool_dir(cache_dir)
         self.slots, self.waiting, self.max_wait = slots, waiting, max_wait
         self.wait = wait

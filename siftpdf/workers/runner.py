@@ -27,7 +27,7 @@ from ..errors import (
 from ..options import Limits
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:  # threading imported where used: a cache hit reads Limits from here and starts nothing
+if TYPE_CHECKING:  # threading imported where a child is started
     import threading
     from collections.abc import Callable, Iterator
     from typing import IO, Any, Protocol

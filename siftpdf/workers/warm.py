@@ -12,8 +12,9 @@ The console's cold path (``siftpdf.console.cold``) may give the child its job at
 with a pool slot taken for it (:func:`claim_slot`); the runner and the pool then take over
 the child (:func:`take`) and the slot (:func:`take_slot`) instead of starting or taking others.
 
-This module imports only ``os``, ``sys`` and ``_thread`` (built in, loaded at start-up), and
-fcntl for an early job: it runs before everything else.
+At import this module loads only ``os``, ``sys`` and ``_thread`` (built in, loaded at
+start-up) and the defaults; fcntl, stat and signal where a job needs them: it runs before
+everything else.
 """
 
 from __future__ import annotations
@@ -59,7 +60,9 @@ def child_path() -> list[str]:
     this package, then those this process imports from (its site-packages and what their .pth
     files added), but its script's folder or the current one, which ``-I`` leaves out."""
     here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    entries = sys.path[0 if sys.flags.safe_path else 1:]
+    script = os.path.dirname(os.path.realpath(sys.argv[0])) if sys.argv and sys.argv[0] else ""
+    left_out = {"", os.getcwd(), script} if not sys.flags.safe_path else set()
+    entries = [entry for index, entry in enumerate(sys.path) if index or entry not in left_out]
     folders = [here] + [entry for entry in entries if entry and os.path.isabs(entry) and os.path.exists(entry)]
     return list(dict.fromkeys(folders))
 
