@@ -232,3 +232,20 @@ def test_threads_asking_for_the_child_command_at_once_get_one_command(monkeypatc
     for thread in threads:
         thread.join()
     assert len(got) == 16 and all(argv == got[0] and len(argv) == 5 for argv in got)
+
+
+def test_the_childs_path_leaves_out_only_the_script_and_current_folders(tmp_path: Path, monkeypatch) -> None:
+    """The child imports from where this process imports, but the folder of the script that
+    started it or the current one (which -I leaves out); a folder an embedding program put
+    first on the path stays, or the child would not find what it put there."""
+    vendor, script = tmp_path / "vendor", tmp_path / "bin"
+    vendor.mkdir()
+    script.mkdir()
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "argv", [str(script / "tool")])
+    monkeypatch.setattr(sys, "path", [str(vendor), *sys.path])
+    assert str(vendor) in warm.child_path()
+    for first in (str(script), str(tmp_path), ""):
+        monkeypatch.setattr(sys, "path", [first, str(vendor), *sys.path[1:]])
+        path = warm.child_path()
+        assert first not in path and str(vendor) in path
