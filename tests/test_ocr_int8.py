@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import subprocess
 import sys
 import time
@@ -95,7 +96,7 @@ def test_models_that_do_not_fit_the_ranges_leave_the_floats_and_say_why(tmp_path
     assert reason == f"{ocrmodels.FILES['det']} is not the model the ranges were measured on"
     found = ocrmodels.state(cache)
     assert found.folder is None and found.to_make is None  # not tried again
-    assert found.note == f"float models (int8 could not be made: {reason})"
+    assert found.note == f"float models (int8 could not be made: {reason}; remove {folder} to try again)"
     assert ocrmodels.ready(cache) is None and not folder.with_name(folder.name + ".lock").exists()
 
 
@@ -190,3 +191,20 @@ def test_a_blank_page_keeps_the_script_handed_on(monkeypatch: pytest.MonkeyPatch
     found, lines = ocr._read_hinted(None, 1, hint)
     assert lines == [] and hint.script == script
     assert asked == ["rapidocr" if script == "cjk" else "tesseract"]
+
+
+@needs_both
+@needs_onnx
+def test_a_build_that_never_ended_is_not_started_again(tmp_path: Path) -> None:
+    """A lock left by a build that was killed (older than STALE_LOCK): the call gives up on
+    the int8 models and says why, rather than starting a build every few minutes."""
+    cache = tmp_path / "cache"
+    folder = ocrmodels.state(cache).to_make
+    assert folder is not None
+    folder.parent.mkdir(parents=True)
+    lock = folder.with_name(folder.name + ".lock")
+    lock.touch()
+    os.utime(lock, (time.time() - ocrmodels.STALE_LOCK - 1,) * 2)
+    assert ocrmodels.ready(cache) is None
+    found = ocrmodels.state(cache)
+    assert found.to_make is None and "did not end" in found.note and not folder.with_name(folder.name + ".log").exists()

@@ -9,17 +9,18 @@ on sample pages: ``tools/ocr_int8.py`` measures them on corpus pages once and ke
 install). This module makes the int8 models from the installed float
 models and those ranges, the same bytes every time, into the cache folder's ``models/``:
 
-- **First use.** The first ``--ocr`` call that reads a Chinese or Japanese page with the float
-  models starts, at its last record, a process of its own (:func:`main`, ``python -I -m
-  siftpdf.store.ocrmodels FOLDER``: a session of its own, output into ``FOLDER.log``) that
-  makes the int8 models in a few seconds, one build at a time (``FOLDER.lock``), written to a
-  temporary folder and renamed into place whole. Later calls read with them. A machine that
-  reads only Latin scans never makes them.
+- **First use.** The first ``--ocr`` call that reads a page with rapidocr's float models (a
+  Chinese or Japanese page; any page where tesseract's data is missing) starts, at its last
+  record, a process of its own (:func:`main`, isolated, on the extraction child's import path:
+  a session of its own, output into ``FOLDER.log``) that makes the int8 models in a few
+  seconds, one build at a time (``FOLDER.lock``, which the build gives back), written to a
+  temporary folder and renamed into place whole. Later calls read with them. A machine whose
+  pages all go to tesseract never makes them.
 - **When it cannot be done** (``onnx`` missing, the installed models or onnxruntime's graph
-  not those the ranges were measured on, a read-only cache folder), calls go on with the float
-  models: slower, never wrong. A failed build leaves ``failed`` with its reason, and is not
-  tried again for the same models and ranges. ``siftpdf engine status`` says which models OCR
-  uses, and why.
+  not those the ranges were measured on, a read-only cache folder, a build killed before it
+  ended), calls go on with the float models: slower, never wrong. A failed build leaves
+  ``failed`` with its reason, and is not tried again for the same models and ranges until that
+  folder is removed. ``siftpdf engine status`` says which models OCR uses, and why.
 
 The child is told the folder (``--ocr-models``) and checks nothing more than that its two
 files are there; it has no cache folder of its own.
@@ -65,12 +66,13 @@ def rapidocr_models() -> Path | None:
 
 @cache
 def _key() -> str | None:
-    """What the int8 models are made from: the ranges, rapidocr's and onnxruntime's versions
-    (the float files are checked against the ranges' digests when the models are made)."""
+    """What the int8 models are made from: the ranges, rapidocr's, onnxruntime's and onnx's
+    versions (onnx converts the graph; the float files are checked against the ranges' digests
+    when the models are made)."""
     from importlib.metadata import PackageNotFoundError, version
 
     try:
-        made = f"{version('rapidocr')}/{version('onnxruntime')}/".encode()
+        made = f"{version('rapidocr')}/{version('onnxruntime')}/{version('onnx')}/".encode()
         return hashlib.sha256(made + RANGES.read_bytes()).hexdigest()[:16]
     except (PackageNotFoundError, OSError):
         return None
@@ -98,7 +100,8 @@ def state(cache_root: Path) -> State:
         return State(folder, f"int8 models in {folder}")
     failed = folder / "failed"
     if failed.is_file():
-        return State(None, f"float models (int8 could not be made: {failed.read_text(errors='replace').strip()[:200]})")
+        reason = failed.read_text(errors="replace").strip()[:200]
+        return State(None, f"float models (int8 could not be made: {reason}; remove {folder} to try again)")
     return State(None, "float models (int8 made on the first --ocr call)", folder)
 
 
@@ -123,18 +126,32 @@ def _start(folder: Path) -> None:
         try:
             os.close(os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
         except FileExistsError:
-            if time.time() - lock.stat().st_mtime < STALE_LOCK:
-                return  # under way
-            lock.touch()  # a build that died: this one takes its place
+            if time.time() - lock.stat().st_mtime >= STALE_LOCK:  # a build that died (killed)
+                _failed(folder, f"a build began and did not end (see {folder.name}.log)")
+            return  # under way, or given up
     except OSError:
         return  # a cache folder that cannot be written
+    from ..workers.warm import child_path
+
+    # Isolated and on the extraction child's import path (siftpdf and its extras wherever
+    # this process finds them).
+    boot = f"import sys; sys.path.extend({child_path()!r}); from siftpdf.store.ocrmodels import main; sys.exit(main())"
     try:
         with open(folder.with_name(folder.name + ".log"), "ab") as log:
-            subprocess.Popen([sys.executable, "-I", "-m", "siftpdf.store.ocrmodels", str(folder)],
-                             stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True,
-                             close_fds=True)
+            subprocess.Popen([sys.executable, "-I", "-S", "-c", boot, str(folder)], stdin=subprocess.DEVNULL,
+                             stdout=log, stderr=log, start_new_session=True, close_fds=True)
     except OSError:
         lock.unlink(missing_ok=True)
+
+
+def _failed(folder: Path, reason: str) -> None:
+    """Keep why the int8 models were not made: the float models go on, and no build is tried
+    again (``engine status`` says so, and how to try again)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "failed").write_text(reason[:500] + "\n")
+    except OSError:
+        pass
 
 
 # -- the making (in its own process) -------------------------------------------------------------
@@ -234,20 +251,13 @@ def make(folder: Path) -> str | None:
     import logging
 
     logging.disable(logging.WARNING)  # onnxruntime's quantizer advises on pre-processing at each model
-    lock = folder.with_name(folder.name + ".lock")
     try:
         build(folder)
         return None
     except Exception as exc:  # noqa: BLE001 - any failure leaves the float models, with its reason
         reason = str(exc) if isinstance(exc, BuildError) else f"{type(exc).__name__}: {exc}"
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            (folder / "failed").write_text(reason[:500] + "\n")
-        except OSError:
-            pass
+        _failed(folder, reason)
         return reason
-    finally:
-        lock.unlink(missing_ok=True)
 
 
 def make_here(cache_root: Path) -> State:
@@ -261,8 +271,13 @@ def make_here(cache_root: Path) -> State:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -I -m siftpdf.store.ocrmodels FOLDER``: :func:`make`, in a process of its own."""
-    reason = make(Path((sys.argv[1:] if argv is None else argv)[0]))
+    """The build :func:`_start` starts (``python -m siftpdf.store.ocrmodels FOLDER``):
+    :func:`make`, in a process of its own, which then gives back the lock it was started with."""
+    folder = Path((sys.argv[1:] if argv is None else argv)[0])
+    try:
+        reason = make(folder)
+    finally:
+        folder.with_name(folder.name + ".lock").unlink(missing_ok=True)
     if reason is not None:
         print(f"siftpdf: the int8 OCR models were not made: {reason}", file=sys.stderr)
     return 0 if reason is None else 1
