@@ -158,8 +158,10 @@ def run() -> None:
                 raise SystemExit("bench_cache: a timed command started an extraction child (not a cache hit)")
             times = _rounds({"python -c pass": base_argv, **commands}, env, RUNS)
             peer_times = _rounds({"pdfgrep -n -i": ["pdfgrep", "-n", "-i", pattern, str(path)]}, env, PEER_RUNS)
-            base = statistics.median(times.pop("python -c pass")[0])
+            floor = times.pop("python -c pass")
+            base = statistics.median(floor[0])
             peer = statistics.median(peer_times["pdfgrep -n -i"][0])
+            print(_row(path.name, str(count), "python -c pass (beside it)", floor, base, None))
             for name, measured in [*times.items(), *peer_times.items()]:
                 print(_row(path.name, str(count), name, measured, base, peer))
             grep = statistics.median(times["siftpdf grep (hit)"][0])

@@ -2,27 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
-
 from ..docstream import Document
 from .text import render_page
 
+TYPE_CHECKING = False  # not typing's: a cold map imports neither typing nor dataclasses (docs/speed.md)
 if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
     from .text import PageRenderer
 
 
-@dataclass
 class DocMap:
-    title: str
-    pages: int
-    extracted: int
-    chars: int
-    outline: list[dict[str, Any]]
-    leading: list[str] = field(default_factory=list)  # rendered pages that fit
-    returned: tuple[int, int] | None = None
-    whole: bool = False
+    def __init__(self, title: str, pages: int, extracted: int, chars: int, outline: list[dict[str, Any]]) -> None:
+        self.title, self.pages, self.extracted, self.chars, self.outline = title, pages, extracted, chars, outline
+        self.leading: list[str] = []  # rendered pages that fit
+        self.returned: tuple[int, int] | None = None
+        self.whole = False
 
     @property
     def tokens(self) -> int:
