@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from siftpdf import docline
+from siftpdf.workers import warm
 
 SURROGATE = re.compile("[\ud800-\udfff]")
 # Floats as the evidence holds them, the text of any page (surrogates included), nested records.
@@ -61,6 +61,7 @@ def test_loads_refuses_what_json_refuses(text: str) -> None:
         docline.loads(text)
 
 
+@settings(deadline=None)
 @given(st.text(st.characters(codec=None)))
 def test_surrogates_are_found_as_the_pattern_finds_them(text: str) -> None:
     assert docline.has_surrogate(text) == (SURROGATE.search(text) is not None)
@@ -72,13 +73,11 @@ def test_the_child_starts_without_what_it_does_not_need(fixtures: Path) -> None:
     """The child reads a page with evidence, as every cold command has it do, without typing,
     re, enum, json or collections (the most of its imports before: every cold command waited
     for them)."""
-    code = ("import sys; from siftpdf.child.main import main; main(['--evidence']); "
-            "sys.stderr.write(' '.join(sorted(sys.modules)))")
-    before = subprocess.run([sys.executable, "-I", "-c", "import sys; print(' '.join(sys.modules))"],
-                            capture_output=True, text=True, env={}, timeout=60).stdout.split()
-    done = subprocess.run([sys.executable, "-I", "-c", code], input=(fixtures / "three_page.pdf").read_bytes(),
+    argv = warm.default_argv()  # as every child is started: python -I -S, nothing imported but by it
+    code = argv[4].replace("sys.exit(main())", "main(['--evidence']); sys.stderr.write(' '.join(sorted(sys.modules)))")
+    done = subprocess.run(argv[:4] + [code], input=(fixtures / "three_page.pdf").read_bytes(),
                           capture_output=True, env={}, timeout=60)
     assert [json.loads(line).get("page") for line in done.stdout.splitlines()][1:-1] == [1, 2, 3]
-    loaded = set(done.stderr.decode().split()) - set(before)
+    loaded = set(done.stderr.decode().split())
     assert "siftpdf.child.evidence" in loaded
     assert not loaded & {"typing", "re", "enum", "json", "collections", "contextlib", "dataclasses", "inspect"}
