@@ -72,7 +72,7 @@ DECLINED = [
     "pages x {three}",
     "pages 2 --cap 100 {three}",
     "pages 2 --text --json {three}",
-    "pages 2 --raw {three}",
+    "pages 2 --set organize.clip=false {three}",
     "grep ( {three}",
     "grep -m5 a {three}",
     "grep -iC0 a {three}",
@@ -220,6 +220,10 @@ COLD_ANSWERED = [
     "pages 2 --wait=0.5 {three}",
     "map --no-cache --wait 0 {three}",
     "extract --no-cache --max-pages 2 {long}",
+    "extract --no-cache --raw {three}",
+    "extract --raw --text {long}",
+    "pages --no-cache --raw 2-3 {three}",
+    "map --raw --no-cache {long}",
     "extract --json --no-cache --max-pages=1 {three}",
     "extract {three}",
     "extract --markdown --quiet {long}",
@@ -251,7 +255,7 @@ COLD_ANSWERED = [
     "extract --no-cache {junk}",
 ]
 COLD_DECLINED = [
-    "extract --no-cache --raw {three}",
+    "extract --no-cache --raw --set organize.clip=false {three}",
     "extract --no-cache --set organize.furniture=false {three}",
     "extract --no-cache --password x {encrypted}",
     "extract --no-cache --deadline 5 {three}",
@@ -342,10 +346,12 @@ def test_the_cold_path_reads_the_environment_as_click_does(fixtures: Path, tmp_p
     assert fast[:3] == _cold_run(args, tmp_path / "slow", via_click=True)[:3]
 
 
-def test_the_cold_path_gives_the_warm_child_its_job_early(fixtures: Path, tmp_path: Path, child_log: Any) -> None:
+@pytest.mark.parametrize("raw", [[], ["--raw"]])
+def test_the_cold_path_gives_the_warm_child_its_job_early(fixtures: Path, tmp_path: Path, child_log: Any,
+                                                          raw: list[str]) -> None:
     """One child does the work: the warm one, given its job by the cold path, taken over by the
     runner (a child given another job would be killed, and a second one started)."""
-    args = ["extract", "--no-cache", "--max-pages", "2", str(fixtures / "long.pdf")]
+    args = ["extract", "--no-cache", *raw, "--max-pages", "2", str(fixtures / "long.pdf")]
     fast = _cold_run(args, tmp_path / "fast")
     assert fast[0] == 0 and not fast[3] and child_log() == 1
     assert fast[:3] == _cold_run(args, tmp_path / "slow", via_click=True)[:3]
@@ -363,9 +369,10 @@ def test_the_early_job_is_the_runners(monkeypatch: pytest.MonkeyPatch) -> None:
         raise RuntimeError("enough")
 
     monkeypatch.setattr(runner._Child, "start", start)
-    with pytest.raises(RuntimeError):  # the default limits but for --max-pages
-        list(runner.run_child(b"%PDF-1.4", limits=Limits(max_pages=7), evidence=True))
-    assert asked[0] == runner.child_argv() + cold.job_words(7)
+    for evidence in (True, False):  # the default limits but for --max-pages; organized or --raw
+        with pytest.raises(RuntimeError):
+            list(runner.run_child(b"%PDF-1.4", limits=Limits(max_pages=7), evidence=evidence))
+        assert asked[-1] == runner.child_argv() + cold.job_words(7, raw=not evidence)
 
 
 def test_the_cold_path_declines_an_empty_cache_dir(fixtures: Path, tmp_path: Path) -> None:

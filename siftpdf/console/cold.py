@@ -4,12 +4,13 @@ the default extraction options, run without click.
 A cold one-page extraction is mostly start-up: click and its option machinery cost as much as
 the library's imports, and the extraction child, started first thing (:mod:`siftpdf.workers.warm`),
 waits for its job until the command has been parsed. When a command line is one this module
-knows to run the same way (one local PDF; --no-cache, --max-pages, --cache-dir, --cache-url,
---wait, -q, --cap and the output flags), it builds the same options and calls the same functions the click commands
-call (:mod:`siftpdf.commands.bodies`), and reports a failure as the click group does. With
---no-cache it starts the warm child when a pool slot is free for it (taken for the job), and
-gives it its job at once (:func:`siftpdf.workers.warm.send`), before the library is imported; the
-runner then takes that child over.
+knows to run the same way (one local PDF; --no-cache, --raw, --max-pages, --cache-dir,
+--cache-url, --wait, -q, --cap and the output flags), it builds the same options and calls
+the same functions the click commands call (:mod:`siftpdf.commands.bodies`), and reports a
+failure as the click group does. With --no-cache it starts the warm child when a pool slot is
+free for it (taken for the job), and gives it its job at once
+(:func:`siftpdf.workers.warm.send`), before the library is imported; the runner then takes
+that child over.
 
 Anything else (an option not listed here, a value click would refuse, stdin, a URL, a file
 that is not a PDF) returns None, having written nothing, and click runs the command.
@@ -35,6 +36,7 @@ DEFAULT_OUTPUT = {"extract": "json", "pages": "text", "map": "text"}
 _COMMON: dict[str, tuple[str, bool, Any]] = {
     "-q": ("quiet", False, True), "--quiet": ("quiet", False, True),
     "--no-cache": ("no_cache", False, True),
+    "--raw": ("raw", False, True),
     "--max-pages": ("max_pages", True, None),
     "--cache-dir": ("cache_dir", True, None),
     "--cache-url": ("cache_url", True, None),
@@ -48,14 +50,14 @@ OPTIONS = {"extract": _COMMON, "pages": _COMMON, "map": _COMMON}
 EARLY_BYTES = 8 << 20
 
 
-def job_words(max_pages: int) -> list[str]:
-    """The options of the first child the runner starts for an organized extraction with the
-    default limits (siftpdf.workers.runner._Run.spawn)."""
+def job_words(max_pages: int, raw: bool = False) -> list[str]:
+    """The options of the first child the runner starts for an extraction with the default
+    limits, organized (evidence asked for) or ``raw`` (siftpdf.workers.runner._Run.spawn)."""
     from ..system import child_memory
 
     return ["--max-pages", str(max_pages), "--memory", str(child_memory(MEMORY_MIB << 20)),
             "--cpu", str(int(DEADLINE) + 5), "--shard", "0", "--shards", str(WORKERS),
-            "--chunk", str(CHUNK_PAGES), "--first-page", "1", "--evidence"]
+            "--chunk", str(CHUNK_PAGES), "--first-page", "1", *([] if raw else ["--evidence"])]
 
 
 class Plan:
@@ -63,11 +65,11 @@ class Plan:
 
     def __init__(self, command: str, positional: list[str], output: str, cap: int | None, max_pages: int,
                  no_cache: bool, quiet: bool, cache_dir: str | None, caller_class: str, wait: float,
-                 cache_url: str | None) -> None:
+                 cache_url: str | None, raw: bool) -> None:
         self.command, self.positional, self.output, self.cap = command, positional, output, cap
         self.max_pages, self.no_cache, self.quiet = max_pages, no_cache, quiet
         self.cache_dir, self.caller_class, self.wait = cache_dir, caller_class, wait
-        self.cache_url = cache_url
+        self.cache_url, self.raw = cache_url, raw
         self.source = positional[-1]
 
     @property
@@ -116,7 +118,7 @@ def _plan(command: str, positional: list[str], given: dict[str, Any]) -> Plan | 
         return None
     return Plan(command, positional, (asked or [env_output or DEFAULT_OUTPUT[command]])[0], cap, max_pages,
                 bool(given.get("no_cache")), bool(given.get("quiet")), cache_dir, caller_class, wait,
-                given.get("cache_url", _env("SIFTPDF_CACHE_URL")))
+                given.get("cache_url", _env("SIFTPDF_CACHE_URL")), bool(given.get("raw")))
 
 
 def _is_folder(path: str | None) -> bool:
@@ -175,7 +177,7 @@ def _early(plan: Plan) -> None:
         return  # the command reports it
     if len(data) > EARLY_BYTES:
         return
-    warm.send(job_words(plan.max_pages), data)
+    warm.send(job_words(plan.max_pages, plan.raw), data)
 
 
 def _run(plan: Plan) -> int:
@@ -197,7 +199,7 @@ def _run(plan: Plan) -> int:
     def run() -> None:
         nonlocal progress
         options, progress = bodies.read_options(plan.max_pages, DEADLINE, MEMORY_MIB, None, False,
-                                                (), False, plan.quiet)
+                                                (), plan.raw, plan.quiet)
 
         bodies.set_cache(options, cache_dir, plan.no_cache, plan.caller_class, MAX_AGE,
                          CACHE_SIZE, False, False, plan.wait, plan.cache_url)
