@@ -339,16 +339,6 @@ def test_a_large_document_takes_a_second_slot_only_when_one_is_free(
     assert Path(os.environ["SIFTPDF_TEST_CHILD_LOG"]).read_text().splitlines()[-1].endswith("shard=0/1")
 
 
-def test_a_short_document_in_a_big_file_starts_one_child(corpus: Path, child_log) -> None:
-    paper = corpus / "paper" / "datastores_dynamo-amazons-highly-available-key-value-store.pdf"
-    assert paper.stat().st_size > 512 << 10  # 16 pages, its figures make the file big
-    result = run_siftpdf("extract", "--no-cache", str(paper))
-    assert result.returncode == 0, result.stderr
-    assert sum(1 for line in result.stdout.decode().splitlines() if line.startswith('{"page"')) == 16
-    # One chunk's worth of pages: a second child would have had nothing to do.
-    assert child_log() == 1
-
-
 def test_a_small_document_holds_one_slot(fixtures: Path) -> None:
     from siftpdf.options import ReadOptions
     from siftpdf.read import extract

@@ -48,6 +48,7 @@ SALVAGE_SECONDS = 10.0
 SALVAGE_SHARE = 0.25
 # A record's line may be longer than its text (JSON, evidence) by this much.
 LINE_SLACK = 32 << 20
+EARLY_SPLIT_BYTES = 512 << 10
 # Lines a child may have written that the parent has not taken yet: about a chunk of dense
 # pages with their evidence; past it the child waits (memory stays bounded).
 AHEAD_BYTES = 16 << 20
@@ -399,10 +400,12 @@ def run_child(data: bytes, password: str | None = None, limits: Limits | None = 
     run.timer.start()
     unwatch = cancel.watch(run.cancel) if cancel is not None else None
     try:
-        # The second worker starts once the first has counted the pages: the first child's
-        # chunk takes longer than its start, and a short document (a paper's figures make
-        # its file big) spares the start it would not use.
         first = run.spawn(0, limits.workers)
+        # A big file is likely a long document: start its second worker at once rather than
+        # after the first one has counted the pages.
+        early = run.spawn(1, limits.workers, outline=False) if (
+            limits.workers > 1 and len(data) >= EARLY_SPLIT_BYTES
+            and (slots is None or slots.add_slot())) else None
         if meanwhile is not None:
             meanwhile()
         meta_record = run.read(first)
@@ -412,7 +415,7 @@ def run_child(data: bytes, password: str | None = None, limits: Limits | None = 
         yield meta_record
 
         count = min(meta["pages"], limits.max_pages) if limits.max_pages > 0 else meta["pages"]
-        owners = _owners(run, first, slots, count)
+        owners = _owners(run, first, early, slots, count)
         shards = len(owners)
         done = tally(meta, count < meta["pages"])
         engine = meta.get("engine", {}).get("name", "pdfium")
@@ -430,13 +433,18 @@ def run_child(data: bytes, password: str | None = None, limits: Limits | None = 
         run.close()
 
 
-def _owners(run: _Run, first: _Child, slots: Slots | None, count: int) -> dict[int, _Child]:
+def _owners(run: _Run, first: _Child, early: _Child | None, slots: Slots | None, count: int) -> dict[int, _Child]:
     """The children that extract a document of ``count`` pages, by shard: the first one alone
-    when the document fits one chunk or no slot is free for a second one, else one per worker,
-    each past its meta record."""
+    when the document fits one chunk or no slot is free for a second one (the early second
+    child given back then), else one per worker, each past its meta record."""
     limits = run.limits
     shards = limits.workers if count > limits.chunk else 1
-    if shards > 1 and slots is not None and not slots.add_slot():
+    if early is not None and shards == 1:
+        early.kill()  # the document fits one chunk after all
+        early.reap()  # gone before its slot is: the pool's children stay within its slots
+        if slots is not None:
+            slots.drop_slot()
+    if shards > 1 and early is None and slots is not None and not slots.add_slot():
         # The first child skips the other shards' chunks: replace it by one that does all
         # (once it is gone: one slot, one child).
         first.kill()
@@ -447,7 +455,7 @@ def _owners(run: _Run, first: _Child, slots: Slots | None, count: int) -> dict[i
         shards = 1
     owners: dict[int, _Child] = {0: first}
     for shard in range(1, shards):
-        owners[shard] = run.spawn(shard, limits.workers, outline=False)
+        owners[shard] = early if early is not None else run.spawn(shard, limits.workers, outline=False)
         if run.read(owners[shard]) is None:  # its meta: the first child's is the one we keep
             raise run.failure(owners[shard])
     return owners
