@@ -314,7 +314,16 @@ def test_a_long_document_split_over_two_children_comes_out_in_page_order(tmp_pat
     assert found == list(range(1, 81))
 
 
-@pytest.mark.parametrize("line", [b"not json\n", b"42\n", b'"\xff"\n'])
+@pytest.mark.parametrize("line", [b"not json\n", b"42\n", b'"\xff"\n', b"[" * 200000 + b"\n",
+                                  b'"\\ud800"\n'])
 def test_a_bad_password_line_is_a_usage_error(line: bytes) -> None:
     done = child(line + b"%PDF-1.4\n", "--password-line")
     assert done.returncode == 2 and b"password line" in done.stderr and b"Traceback" not in done.stderr
+
+
+def test_a_password_of_bytes_that_are_not_utf8_reaches_pdfium(fixtures: Path) -> None:
+    """--password from a command line that is not UTF-8 arrives as surrogate escapes: PDFium
+    gets its bytes (an unencrypted PDF opens whatever the password)."""
+    done = child(b'"\\udcff"\n' + (fixtures / "three_page.pdf").read_bytes(), "--password-line")
+    assert done.returncode == 0, done.stderr
+    assert [r["page"] for r in records(done.stdout.decode()) if "page" in r] == [1, 2, 3]

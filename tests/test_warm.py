@@ -53,7 +53,8 @@ def test_warm_job_carries_any_option_word() -> None:
 
 
 @pytest.mark.parametrize("job", [b'["--max-pages", "2"]\n', b"40\n--max-pages\x00", b"3\nabc",
-                                 b"-1\n", b"99999999999\n", warm.job_bytes(["--nope"])])
+                                 b"-1\n", b"99999999999\n", warm.job_bytes(["--nope"]),
+                                 b"0" * 32 + b"9\n--memory\x00"])
 def test_warm_child_refuses_a_bad_job(job: bytes) -> None:
     """A job that is not a length and NUL-ended options (JSON was the old form), is cut short,
     or names an unknown option: a usage error, before any PDF byte."""

@@ -110,12 +110,18 @@ def _parse(argv: list[str] | None) -> SimpleNamespace:
 
 
 def _password(stdin: Any) -> str:
-    """The password line: one JSON string (``siftpdf.workers.runner`` writes it)."""
+    """The password line: one JSON string (``siftpdf.workers.runner`` writes it). A password
+    given as bytes that are not UTF-8 comes as surrogate escapes, which PDFium gets back as
+    those bytes; any other UTF-16 half is no password."""
     from ..docline import loads
 
+    line = stdin.readline(MAX_PASSWORD)
     try:
-        password = loads(stdin.readline(MAX_JOB).decode("utf-8"))
-    except (ValueError, UnicodeDecodeError):
+        # A string, not anything nested: the scanner recurses into arrays and objects.
+        password = loads(line.decode("utf-8")) if line.startswith(b'"') else None
+        if isinstance(password, str):
+            password.encode("utf-8", "surrogateescape")
+    except (ValueError, UnicodeError):
         password = None
     if not isinstance(password, str):
         _usage("the password line is not a JSON string")
@@ -130,7 +136,7 @@ def _job(stdin: Any) -> list[str] | None:
     if not line:
         return None
     try:
-        size = int(line)
+        size = int(line) if line.endswith(b"\n") else -1
     except ValueError:
         size = -1
     payload = stdin.read(size) if 0 <= size <= MAX_JOB else b""
@@ -140,6 +146,7 @@ def _job(stdin: Any) -> list[str] | None:
 
 
 MAX_JOB = 1 << 20  # bytes of options: a warm child's job is a few hundred
+MAX_PASSWORD = 1 << 20  # bytes of the password line
 
 
 def _convert(name: str, value: str) -> Any:

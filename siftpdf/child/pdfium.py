@@ -168,7 +168,7 @@ class Document:
 
     def __init__(self, data: bytes, password: str | None = None) -> None:
         self._data = data  # held: PDFium does not copy it
-        secret = (password + "\x00").encode("utf-8") if password is not None else None
+        secret = (password + "\x00").encode("utf-8", "surrogateescape") if password is not None else None
         self.raw = _LIB.FPDF_LoadMemDocument64(data, len(data), secret) or 0
         if _LIB.FPDF_GetPageCount(self.raw) < 1:
             code = int(_LIB.FPDF_GetLastError())
