@@ -27,10 +27,24 @@ def test_clean_text_is_the_translation_it_replaces() -> None:
         assert clean_text(text) == expected.strip("\n")
 
 
+# The classes looks_unreadable counts, as patterns: its plain definition.
+SPACE = r"\s"
+UNREADABLE = r"[^\w\s.,;:!?()\[\]'\"\-–—/%&，。、；：！？（）《》「」“”]|_"
+
+
+def test_the_unreadable_class_is_the_pattern_in_every_code_point() -> None:
+    space, unreadable = re.compile(SPACE), re.compile(UNREADABLE)
+    for code in range(0x110000):
+        char = chr(code)
+        assert evidence.unreadable_char(char) == bool(unreadable.match(char)), hex(code)
+        assert char.isspace() == bool(space.match(char)), hex(code)
+
+
 def test_looks_unreadable_counts_as_its_regexes_do() -> None:
-    """The byte tables that settle most pages (built without re, which the child does not
-    import) class ASCII as the patterns do, and the answer is the patterns' own."""
-    space, unreadable = re.compile(evidence.SPACE), re.compile(evidence.UNREADABLE)
+    """The byte tables that settle most pages, and the count over distinct characters (no re,
+    which the child does not import), class text as the patterns do, and the answer is the
+    patterns' own."""
+    space, unreadable = re.compile(SPACE), re.compile(UNREADABLE)
     assert evidence._ASCII_SPACE == bytes(b for b in range(128) if space.match(chr(b)))
     assert evidence._ASCII_UNREADABLE == bytes(b for b in range(128) if unreadable.match(chr(b)))
     rng = random.Random(2)

@@ -23,7 +23,6 @@ from . import pdfium as pdfium_c
 # command waits for it) more than a short page's evidence (siftpdf.docline).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from re import Pattern
     from typing import Any
 
 _VP, _INT = ctypes.c_void_p, ctypes.c_int
@@ -917,41 +916,35 @@ def looks_unreadable(text: str, evidence: dict[str, Any] | None) -> bool:
     unmapped = evidence.get("unmapped_chars", 0) if evidence else 0
     if _surely_readable(text, unmapped):
         return False
-    space, unreadable_class = _classes()
-    visible = len(text) - len(space.findall(text))
+    visible = unreadable = 0
+    for char in set(text):  # a page has few distinct characters: each counted at the codec's speed
+        if not char.isspace():
+            count = text.count(char)
+            visible += count
+            unreadable += count if unreadable_char(char) else 0
     if not visible:
         return False
-    unreadable = len(unreadable_class.findall(text))
     return unreadable > 0.5 * visible or unmapped > 0.5 * visible
 
 
-SPACE = r"\s"
-# Not a letter or digit of any script, not space, not ordinary punctuation.
-UNREADABLE = r"[^\w\s.,;:!?()\[\]'\"\-–—/%&，。、；：！？（）《》「」“”]|_"
-_CLASSES: list[Pattern[str]] = []
+PUNCTUATION = frozenset(".,;:!?()[]'\"-–—/%&，。、；：！？（）《》「」“”")  # ordinary, in any script
 
 
-def _classes() -> list[Pattern[str]]:
-    """:data:`SPACE` and :data:`UNREADABLE` compiled, when a page first needs them."""
-    if not _CLASSES:
-        import re
-
-        _CLASSES.extend((re.compile(SPACE), re.compile(UNREADABLE)))
-    return _CLASSES
+def unreadable_char(char: str) -> bool:
+    """Not a letter or digit of any script, not space, not ordinary punctuation (or '_')."""
+    return char == "_" or not (char.isalnum() or char.isspace() or char in PUNCTUATION)
 
 
-# The same two classes over ASCII (the tests hold them to the patterns), as bytes for
-# bytes.translate; and every byte past ASCII.
+# The same two classes over ASCII, as bytes for bytes.translate; and every byte past ASCII.
 _ASCII_SPACE = bytes(b for b in range(128) if chr(b).isspace())
-_ASCII_UNREADABLE = bytes(b for b in range(128)
-                          if not (chr(b).isalnum() or chr(b).isspace() or chr(b) in ".,;:!?()[]'\"-/%&"))
+_ASCII_UNREADABLE = bytes(b for b in range(128) if unreadable_char(chr(b)))
 _HIGH_BYTES = bytes(range(128, 256))
 
 
 def _surely_readable(text: str, unmapped: int) -> bool:
-    """A bound that settles most pages without the regexes (which build a list of every
-    match): ASCII characters are classed exactly by byte counts, and each other character is
-    taken as unreadable and as not visible. False means only that the bound cannot tell."""
+    """A bound that settles most pages without a pass over each distinct character: ASCII
+    characters are classed exactly by byte counts, and each other character is taken as
+    unreadable and as not visible. False means only that the bound cannot tell."""
     data = text.encode("utf-8", "surrogatepass")
     ascii_part = data.translate(None, _HIGH_BYTES)  # UTF-8 keeps each ASCII character one byte
     others = len(text) - len(ascii_part)
