@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import re
 
-from .docline import FORMAT, dumps, has_surrogate, scrub, scrub_record  # noqa: F401  (named here too)
+from .docline import FORMAT, dumps, scrub, scrub_record  # noqa: F401  (named here too, as before)
 from .document import Document, require_text, with_source  # noqa: F401  (named here too)
 from .errors import UnreadableError, from_record
 
