@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ctypes
 import io
+import os
 
 from ..errors import EncryptedError, UnreadableError
 from . import pdfium as pdfium_c
@@ -35,8 +36,9 @@ def engine_info() -> dict[str, str]:
     from ..docline import loads
 
     found: dict[str, dict[str, Any]] = {}
-    for package in ("pypdfium2", "pypdfium2_raw"):
-        folders = pdfium_c.package_folders(package)
+    # pypdfium2_raw's folder is the library's, found when it was loaded.
+    for package, folders in (("pypdfium2", pdfium_c.package_folders("pypdfium2")),
+                             ("pypdfium2_raw", [os.path.dirname(pdfium_c.LIBRARY)])):
         try:
             with open(f"{folders[0]}/version.json", encoding="utf-8") as file:
                 found[package] = loads(file.read())

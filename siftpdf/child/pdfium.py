@@ -140,7 +140,8 @@ def library_path() -> str:
     raise ImportError("pypdfium2's PDFium library is missing")
 
 
-_LIB = ctypes.CDLL(library_path())
+LIBRARY = library_path()
+_LIB = ctypes.CDLL(LIBRARY)
 for _name, (_result, _args) in _SIGNATURES.items():
     _function = getattr(_LIB, _name)
     _function.restype, _function.argtypes = _result, _args
