@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -97,7 +98,13 @@ def test_models_that_do_not_fit_the_ranges_leave_the_floats_and_say_why(tmp_path
     found = ocrmodels.state(cache)
     assert found.folder is None and found.to_make is None  # not tried again
     assert found.note == f"float models (int8 could not be made: {reason}; remove {folder} to try again)"
-    assert ocrmodels.ready(cache) is None and not folder.with_name(folder.name + ".lock").exists()
+    assert ocrmodels.ready(cache) is None
+    # The build process gives back the lock it was started with, whatever became of it.
+    shutil.rmtree(folder)
+    lock = folder.with_name(folder.name + ".lock")
+    lock.touch()
+    assert ocrmodels.main([str(folder)]) == 1
+    assert not lock.exists() and (folder / "failed").is_file()
 
 
 @needs_both
@@ -195,7 +202,7 @@ def test_a_blank_page_keeps_the_script_handed_on(monkeypatch: pytest.MonkeyPatch
 
 @needs_both
 @needs_onnx
-def test_a_build_that_never_ended_is_not_started_again(tmp_path: Path) -> None:
+def test_a_build_that_never_ended_is_not_started_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A lock left by a build that was killed (older than STALE_LOCK): the call gives up on
     the int8 models and says why, rather than starting a build every few minutes."""
     cache = tmp_path / "cache"
@@ -208,3 +215,24 @@ def test_a_build_that_never_ended_is_not_started_again(tmp_path: Path) -> None:
     assert ocrmodels.ready(cache) is None
     found = ocrmodels.state(cache)
     assert found.to_make is None and "did not end" in found.note and not folder.with_name(folder.name + ".log").exists()
+    # What engine status says to do starts a build again.
+    started: list[list[str]] = []
+    monkeypatch.setattr(subprocess, "Popen", lambda argv, **_: started.append(argv))
+    shutil.rmtree(folder)
+    assert ocrmodels.ready(cache) is None
+    assert len(started) == 1 and started[0][-1] == str(folder) and lock.exists()
+
+
+@needs_both
+@needs_onnx
+def test_a_slow_build_given_up_on_still_leaves_its_models(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A build that outlived STALE_LOCK was marked failed by another call; when it ends, its
+    models replace that note."""
+    folder = ocrmodels.state(tmp_path / "cache").to_make
+    assert folder is not None
+    folder.mkdir(parents=True)
+    (folder / "failed").write_text("a build began and did not end")
+    monkeypatch.setattr(ocrmodels, "quantize", lambda name, graph, ranges, out: out.write_bytes(b"model"))
+    monkeypatch.setattr(ocrmodels, "graph", lambda name, path: None)
+    assert ocrmodels.make(folder) is None
+    assert sorted(os.listdir(folder)) == sorted(f"{name}.onnx" for name in ocrmodels.MODELS)

@@ -127,7 +127,10 @@ def _start(folder: Path) -> None:
             os.close(os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
         except FileExistsError:
             if time.time() - lock.stat().st_mtime >= STALE_LOCK:  # a build that died (killed)
+                # The note keeps the next calls from building; the lock goes, so that removing
+                # the folder (as engine status says) tries again.
                 _failed(folder, f"a build began and did not end (see {folder.name}.log)")
+                lock.unlink(missing_ok=True)
             return  # under way, or given up
     except OSError:
         return  # a cache folder that cannot be written
@@ -235,6 +238,8 @@ def build(folder: Path) -> None:
             if digest != table[name]["sha256"]:
                 raise BuildError(f"{path.name} is not the model the ranges were measured on")
             quantize(name, graph(name, path), table[name]["ranges"], work / f"{name}.onnx")
+        if set(_listing(folder)) == {"failed"}:
+            shutil.rmtree(folder, ignore_errors=True)  # given up on while this build ran (slowly): it stands
         try:
             os.replace(work, folder)
         except OSError:
@@ -243,6 +248,13 @@ def build(folder: Path) -> None:
 
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def _listing(folder: Path) -> list[str]:
+    try:
+        return os.listdir(folder)
+    except OSError:
+        return []
 
 
 def make(folder: Path) -> str | None:
@@ -271,7 +283,7 @@ def make_here(cache_root: Path) -> State:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """The build :func:`_start` starts (``python -m siftpdf.store.ocrmodels FOLDER``):
+    """The build :func:`_start` starts (``python -I -S -c BOOT FOLDER``):
     :func:`make`, in a process of its own, which then gives back the lock it was started with."""
     folder = Path((sys.argv[1:] if argv is None else argv)[0])
     try:
