@@ -375,6 +375,27 @@ def test_the_early_job_is_the_runners(monkeypatch: pytest.MonkeyPatch) -> None:
         assert asked[-1] == runner.child_argv() + cold.job_words(7, raw=not evidence)
 
 
+def test_the_cold_path_takes_its_progress_bar_off_when_the_command_fails(
+        fixtures: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """As click's context does: the bar is closed before the error is written."""
+    from siftpdf.commands import bodies, progress
+    from siftpdf.console import cold
+
+    closed: list[bool] = []
+    monkeypatch.setattr(progress.PageProgress, "close", lambda self: closed.append(True))
+
+    def fail(*_args: Any, **_kwargs: Any) -> None:
+        raise RuntimeError("the disk went away")
+
+    monkeypatch.setattr(bodies, "extract", fail)
+    parsed = quick.parse(["extract", "--no-cache", str(fixtures / "three_page.pdf")], cold.OPTIONS)
+    assert parsed is not None
+    plan = cold._plan(*parsed)
+    assert plan is not None
+    assert cold._run(plan) == 70 and closed == [True]
+    assert "the disk went away" in capsys.readouterr().err
+
+
 def test_the_cold_path_declines_an_empty_cache_dir(fixtures: Path, tmp_path: Path) -> None:
     """click makes a path of it (the working folder): left to click."""
     from siftpdf.console import cold

@@ -210,7 +210,11 @@ def _run(plan: Plan) -> int:
         else:
             bodies.map_(plan.source, plan.cap or CAP, plan.output, options)
 
-    code = invoke(run, plan.output == "json", progress.close if progress is not None else None, cache_dir)
+    def close() -> None:  # the bar, once run() has made it
+        if progress is not None:
+            progress.close()
+
+    code = invoke(run, plan.output == "json", close, cache_dir)
     code = _flush(code)
     from ..workers.warm import discard
 
