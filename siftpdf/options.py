@@ -9,7 +9,7 @@ import json
 
 from . import defaults
 from .docline import FORMAT
-from .record import Record
+from .record import Record, field
 from .settings import OrganizeOptions
 from .store.cache import CacheSettings
 from .store.cacheread import code_identity
@@ -26,75 +26,66 @@ class Limits(Record):
     """What an extraction may take: the child's deadline, memory and output, the pages it
     reads, the children a document is split over and the pages of each job."""
 
-    def __init__(self, deadline: float = defaults.DEADLINE, max_text: int = defaults.MAX_TEXT,
-                 max_pages: int = defaults.MAX_PAGES, memory: int = defaults.MEMORY_MIB << 20,
-                 workers: int = defaults.WORKERS, chunk: int = defaults.CHUNK_PAGES, repair: bool = True) -> None:
-        self.deadline = deadline
-        self.max_text = max_text
-        self.max_pages = max_pages
-        self.memory = memory
-        self.workers = workers
-        self.chunk = chunk
-        self.repair = repair
+    deadline: float = defaults.DEADLINE
+    max_text: int = defaults.MAX_TEXT
+    max_pages: int = defaults.MAX_PAGES
+    memory: int = defaults.MEMORY_MIB << 20
+    workers: int = defaults.WORKERS
+    chunk: int = defaults.CHUNK_PAGES
+    repair: bool = True
 
 
 class ReadOptions(Record):
     """How a PDF source becomes a doc stream."""
 
-    def __init__(self, limits: Limits | None = None, password: str | None = None, in_process: bool = False,
-                 cache: CacheSettings | None = None, allow_private: bool = False, verbose: bool = False,
-                 caller_id: str | None = None, wait: float | None = None,
-                 on_page: Callable[[int, int], None] | None = None, organize: OrganizeOptions | None = None,
-                 render: str | None = None, ocr: str = "never",
-                 on_event: Callable[[str, str, dict[str, Any]], None] | None = None, first_page: int = 1,
-                 last_page: int | None = None, text_only: bool = False, search: Any = None,
-                 digest_name: str | None = None, cancel: Cancel | None = None) -> None:
-        self.limits = limits if limits is not None else Limits()
-        self.password = password
-        self.in_process = in_process
-        # How this call shares work with others (never part of the cache key):
-        self.cache = cache if cache is not None else CacheSettings()
-        self.allow_private = allow_private
-        self.verbose = verbose
-        self.caller_id = caller_id
-        #: Seconds to wait in the extraction pool's line for a worker (the command line's
-        #: ``--wait``); None: the service's short line (:data:`siftpdf.workers.pool.MAX_WAIT`, busy beyond).
-        self.wait = wait
-        #: Called as ``on_page(done, total)`` after each extracted page (total: pages to extract),
-        #: so a caller can show progress; it must not write to stdout.
-        self.on_page = on_page
-        self.organize = organize if organize is not None else OrganizeOptions()
-        self.render = render  # pages (a range spec) whose records also carry a PNG render
-        #: OCR of pages (``--ocr``): ``never``, ``auto`` (pages with no usable text layer, and
-        #: scanned parts of pages that have one) or ``always`` (every page).
-        self.ocr = ocr
-        #: Told of every fetch, extraction, cache hit and pool wait as ``on_event(what, outcome,
-        #: detail)`` (see :class:`siftpdf.log.Log`), so a service can count them.
-        self.on_event = on_event
-        #: A reader that needs only the pages ``first_page`` to ``last_page`` (a slice): a cache
-        #: hit then reads and decodes no other page. An extraction still yields every page.
-        self.first_page = first_page
-        self.last_page = last_page
-        #: A reader that uses only each page's ``page``, ``status``, ``text`` and ``error`` (the text
-        #: view, grep): a cache hit may then serve the pages from the document's text blob, in one
-        #: read and one decode, as records with only those fields.
-        self.text_only = text_only
-        #: A reader that searches every page's text with this compiled pattern and passes over the
-        #: pages it does not match (grep's page filter): a cache hit from the text blob may then
-        #: leave those pages out, found by one search of the whole blob.
-        self.search = search
-        #: A name under which the cache remembers these options' digest, so that the console's fast
-        #: path (:mod:`siftpdf.console.quick`) finds a cache hit without building options (the CLI
-        #: names its default options).
-        self.digest_name = digest_name
-        #: Set from another thread to stop this read: its extraction children are killed at once
-        #: and it raises CancelledError (see :mod:`siftpdf.cancel`).
-        self.cancel = cancel
+    HIDDEN = frozenset({"password"})
+
+    limits: Limits = field(default_factory=Limits)
+    password: str | None = None
+    in_process: bool = False
+    # How this call shares work with others (never part of the cache key):
+    cache: CacheSettings = field(default_factory=CacheSettings)
+    allow_private: bool = False
+    verbose: bool = False
+    caller_id: str | None = None
+    #: Seconds to wait in the extraction pool's line for a worker (the command line's
+    #: ``--wait``); None: the service's short line (:data:`siftpdf.workers.pool.MAX_WAIT`, busy beyond).
+    wait: float | None = None
+    #: Called as ``on_page(done, total)`` after each extracted page (total: pages to extract),
+    #: so a caller can show progress; it must not write to stdout.
+    on_page: Callable[[int, int], None] | None = None
+    organize: OrganizeOptions = field(default_factory=OrganizeOptions)
+    render: str | None = None  # pages (a range spec) whose records also carry a PNG render
+    #: OCR of pages (``--ocr``): ``never``, ``auto`` (pages with no usable text layer, and
+    #: scanned parts of pages that have one) or ``always`` (every page).
+    ocr: str = "never"
+    #: Told of every fetch, extraction, cache hit and pool wait as ``on_event(what, outcome,
+    #: detail)`` (see :class:`siftpdf.log.Log`), so a service can count them.
+    on_event: Callable[[str, str, dict[str, Any]], None] | None = None
+    #: A reader that needs only the pages ``first_page`` to ``last_page`` (a slice): a cache
+    #: hit then reads and decodes no other page. An extraction still yields every page.
+    first_page: int = 1
+    last_page: int | None = None
+    #: A reader that uses only each page's ``page``, ``status``, ``text`` and ``error`` (the text
+    #: view, grep): a cache hit may then serve the pages from the document's text blob, in one
+    #: read and one decode, as records with only those fields.
+    text_only: bool = False
+    #: A reader that searches every page's text with this compiled pattern and passes over the
+    #: pages it does not match (grep's page filter): a cache hit from the text blob may then
+    #: leave those pages out, found by one search of the whole blob.
+    search: Any = None
+    #: A name under which the cache remembers these options' digest, so that the console's fast
+    #: path (:mod:`siftpdf.console.quick`) finds a cache hit without building options (the CLI
+    #: names its default options).
+    digest_name: str | None = None
+    #: Set from another thread to stop this read: its extraction children are killed at once
+    #: and it raises CancelledError (see :mod:`siftpdf.cancel`).
+    cancel: Cancel | None = None
 
     def digest(self) -> str:
         """A short hash of every option that changes the extracted output: part of each cache
         key. A field added to this class counts unless it is listed in ``_NOT_OUTPUT``."""
-        values = {name: value for name, value in vars(self).items() if name not in _NOT_OUTPUT}
+        values = {name: value for name, value in self.as_dict().items() if name not in _NOT_OUTPUT}
         values.update(max_pages=self.limits.max_pages, format=FORMAT, code=code_identity())
         text = json.dumps(values, sort_keys=True, default=_plain)
         import hashlib

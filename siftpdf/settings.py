@@ -39,37 +39,19 @@ KNOWN_SETTINGS: dict[str, str] = {
 class OrganizeOptions(FrozenRecord):
     """Every organization step can be switched off on its own; ``enabled=False`` is ``--raw``."""
 
-    enabled: bool
-    furniture: bool
-    columns: bool
-    join: bool
-    hyphens: bool
-    blocks: bool
-    tables: bool
-    figures: bool
-    continuation: bool
-    clip: bool
-    window: int
-    evidence: bool
-    image_mode: str
-
-    def __init__(self, enabled: bool = True, furniture: bool = True, columns: bool = True, join: bool = True,
-                 hyphens: bool = True, blocks: bool = True, tables: bool = True, figures: bool = True,
-                 continuation: bool = True, clip: bool = True, window: int = 4, evidence: bool = False,
-                 image_mode: str = "none") -> None:
-        self._set(enabled=enabled,
-                  furniture=furniture,  # running headers, footers, page numbers, by repetition
-                  columns=columns,  # column detection and reading order
-                  join=join,  # lines into paragraphs by geometry
-                  hyphens=hyphens,  # rejoin words hyphenated at a line end
-                  blocks=blocks,  # headings, provisions, list items, captions, footnotes
-                  tables=tables,  # tables as blocks of rows and cells
-                  figures=figures,  # figures placed where they sat
-                  continuation=continuation,  # paragraphs continued across page breaks
-                  clip=clip,  # drop text drawn outside its clip
-                  window=window,  # pages looked at on each side when deciding furniture by repetition
-                  evidence=evidence,  # output.evidence: page evidence in the doc stream
-                  image_mode=image_mode)  # extract.image_mode: "embedded" adds image bytes to the evidence
+    enabled: bool = True
+    furniture: bool = True  # running headers, footers, page numbers, by repetition
+    columns: bool = True  # column detection and reading order
+    join: bool = True  # lines into paragraphs by geometry
+    hyphens: bool = True  # rejoin words hyphenated at a line end
+    blocks: bool = True  # headings, provisions, list items, captions, footnotes
+    tables: bool = True  # tables as blocks of rows and cells
+    figures: bool = True  # figures placed where they sat
+    continuation: bool = True  # paragraphs continued across page breaks
+    clip: bool = True  # drop text drawn outside its clip
+    window: int = 4  # pages looked at on each side when deciding furniture by repetition
+    evidence: bool = False  # output.evidence: page evidence in the doc stream
+    image_mode: str = "none"  # extract.image_mode: "embedded" adds image bytes to the evidence
 
     @property
     def emits_evidence(self) -> bool:

@@ -12,11 +12,8 @@ _HTML_MARKERS = (b"<!doctype html", b"<html", b"<head", b"<body", b"<title", b"<
 
 
 class Sniffed(FrozenRecord):
-    kind: str
+    kind: str  # pdf | docstream | html | json | text | binary
     detail: str
-
-    def __init__(self, kind: str, detail: str) -> None:
-        self._set(kind=kind, detail=detail)  # kind: pdf | docstream | html | json | text | binary
 
     def describe(self) -> str:
         return f"{self.kind} ({self.detail})" if self.detail else self.kind

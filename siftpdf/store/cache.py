@@ -89,16 +89,14 @@ class CacheSettings(Record):
 
     HIDDEN = frozenset({"url"})
 
-    def __init__(self, directory: Path | None = None, enabled: bool = True, caller_class: str = "default",
-                 max_age: float = MAX_AGE, size_limit: int = CACHE_BYTES, url: str | None = None) -> None:
-        self.directory = directory
-        self.enabled = enabled
-        self.caller_class = caller_class
-        self.max_age = max_age
-        self.size_limit = size_limit
-        #: A shared cache server (``redis://…``, ``--cache-url``) in front of which this machine's
-        #: cache sits; None: this machine's cache alone. Never logged as it is: see :func:`redacted`.
-        self.url = url
+    directory: Path | None = None
+    enabled: bool = True
+    caller_class: str = "default"
+    max_age: float = MAX_AGE
+    size_limit: int = CACHE_BYTES
+    #: A shared cache server (``redis://…``, ``--cache-url``) in front of which this machine's
+    #: cache sits; None: this machine's cache alone. Never logged as it is: see :func:`redacted`.
+    url: str | None = None
 
     @property
     def path(self) -> Path:
