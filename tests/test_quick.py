@@ -319,6 +319,29 @@ def test_the_cold_path_writes_what_the_command_writes(fixtures: Path, tmp_path: 
         assert not again[3] and again[:3] == _cold_run(args, tmp_path / "slow", via_click=True)[:3]
 
 
+HEAVY = {"typing", "dataclasses", "inspect", "ast", "click"}  # what the cold path is there to spare
+
+
+@pytest.mark.parametrize("line", ["extract --no-cache {three}", "extract --no-cache --raw --markdown {long}",
+                                  "pages --no-cache 2 {three}", "map --no-cache {long}", "extract {three}"])
+def test_a_cold_command_imports_none_of_the_heavy_modules(fixtures: Path, tmp_path: Path, line: str) -> None:
+    """The parent of a cold command (the child has its own test in test_docline): neither
+    typing, dataclasses (with inspect and ast) nor click; nor pathlib without the cache."""
+    args = _cold_args(line, fixtures, tmp_path)
+    # As a user runs it: without the test seams on PYTHONPATH (their sitecustomize imports what
+    # a user's start does not), the cache in the platform's place (here under tmp_path).
+    full = {name: value for name, value in os.environ.items() if name not in ("PYTHONPATH", "SIFTPDF_CACHE_DIR")}
+    full.update(PYTHONPROFILEIMPORTTIME="1", XDG_CACHE_HOME=str(tmp_path / "xdg"))
+    done = subprocess.run([sys.executable, "-m", "siftpdf", *args], capture_output=True, env=full, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "xdg" / "siftpdf").is_dir()
+    loaded = {line.split("|")[-1].strip() for line in done.stderr.decode().splitlines()
+              if line.startswith("import time:")}
+    # platformdirs, which finds the cache folder off Linux, imports pathlib.
+    heavy = HEAVY | ({"pathlib"} if "--no-cache" in args and sys.platform.startswith("linux") else set())
+    assert not loaded & heavy, sorted(loaded & heavy)
+
+
 @pytest.mark.parametrize("line", COLD_DECLINED)
 def test_what_the_cold_path_does_not_answer_goes_to_click(fixtures: Path, tmp_path: Path, line: str) -> None:
     args = _cold_args(line, fixtures, tmp_path)
