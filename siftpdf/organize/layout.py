@@ -530,11 +530,11 @@ def _by_whitespace(items: list[Item], width: float) -> list[Item] | None:
     if no_channel(items, GUTTER * body):
         return None  # no part of the page can be cut down a channel
     leaves, columns = xy_cut(items, body, width)
-    if not any(split for _, _, split in leaves):
+    if len(columns) == 1:  # no vertical cut
         return None
     edges = [_text_edges(_lines(c) or c, page_width=width if n == 0 else 0.0) for n, c in enumerate(columns)]
     ordered: list[Item] = []
-    for number, (leaf, column, _) in enumerate(leaves):
+    for number, (leaf, column) in enumerate(leaves):
         group = sorted(leaf, key=lambda i: (-round(i.y, 1), i.x0))
         x0, x1 = min(i.x0 for i in group), max(i.x1 for i in group)
         label = "F" if column == 0 or x1 - x0 > 0.6 * width else "L" if (x0 + x1) < width else "R"

@@ -64,6 +64,12 @@ class _Region:
         self.horizontal, self.vertical = horizontal, vertical
         self.items: list[Item] = [] if items is None else items
 
+    @classmethod
+    def around(cls, items: list[Item]) -> _Region:
+        """The box of ``items``, without rules: a table whose columns come from the text."""
+        return cls(min(i.x0 for i in items), min(i.y0 for i in items), max(i.x1 for i in items),
+                   max(i.y1 for i in items), [], [], [], [], items)
+
     def holds(self, item: Item) -> bool:
         cx, cy = (item.x0 + item.x1) / 2, (item.y0 + item.y1) / 2
         return self.x0 - 1 <= cx <= self.x1 + 1 and self.y0 - 1 <= cy <= self.y1 + 1
@@ -703,8 +709,7 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
         table = None
         if end - index >= 2:
             items = [item for row in rows[index:end] for item in row]
-            region = _Region(min(i.x0 for i in items), min(i.y0 for i in items), max(i.x1 for i in items),
-                             max(i.y1 for i in items), [], [], [], [], items)
+            region = _Region.around(items)
             found = build_table(region, items)
             if found is not None and _reads_on(found["rows"]):
                 found = None
@@ -793,8 +798,7 @@ def _headed(rows: list[list[Item]], index: int, width: float) -> tuple[Item, int
         return None
     table: dict[str, Any] = {"rows": out, "header_rows": 1}
     items = head + [i for i, _ in body]
-    region = _Region(min(i.x0 for i in items), min(i.y0 for i in items), max(i.x1 for i in items),
-                     max(i.y1 for i in items), [], [], [], [], items)
+    region = _Region.around(items)
     return table_item(region, table, items), end
 
 

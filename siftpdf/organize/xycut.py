@@ -34,9 +34,9 @@ if TYPE_CHECKING:
         y1: float
 
     B = TypeVar("B", bound=Box)
-    #: Items read together; the column (the piece of the last vertical cut, 0 the whole page)
-    #: they sit in; whether any vertical cut lies above them.
-    Leaf = tuple[list[B], int, bool]
+    #: Items read together, and the column (the piece of the last vertical cut, 0 the whole
+    #: page: no vertical cut lies above them) they sit in.
+    Leaf = tuple[list[B], int]
 
 
 def xy_cut(items: list[B], body: float, width: float) -> tuple[list[Leaf[B]], list[list[B]]]:
@@ -44,20 +44,20 @@ def xy_cut(items: list[B], body: float, width: float) -> tuple[list[Leaf[B]], li
     columns: list[list[B]] = [items]
     leaves: list[Leaf[B]] = []
     # An explicit stack: hostile evidence must not recurse deep; pushed in reverse order.
-    stack: list[tuple[list[B], int, int, bool]] = [(items, 0, 0, False)]
+    stack: list[tuple[list[B], int, int]] = [(items, 0, 0)]
     while stack:
-        region, column, depth, split = stack.pop()
+        region, column, depth = stack.pop()
         parts = None if depth >= MAX_DEPTH or len(region) < 2 else _vertical(region, body, width)
         if parts:
             for part in reversed(parts):
                 columns.append(part)
-                stack.append((part, len(columns) - 1, depth + 1, True))
+                stack.append((part, len(columns) - 1, depth + 1))
             continue
         bands = None if depth >= MAX_DEPTH or len(region) < 2 else _horizontal(region, body)
         if bands:
-            stack.extend((band, column, depth + 1, split) for band in reversed(bands))
+            stack.extend((band, column, depth + 1) for band in reversed(bands))
             continue
-        leaves.append((region, column, split))
+        leaves.append((region, column))
     return leaves, columns
 
 
