@@ -260,11 +260,12 @@ def _take(argv: list[str], data: bytes | None) -> tuple[Spawned, bytes | None] |
     if job is not None:
         _Warm.child = _Warm.data = None
         return child, None  # even if it died meanwhile: its exit status says why, as any child's
+    line = job_bytes(argv[len(prefix):])  # before the child is taken: a bad word leaves it to discard()
     _Warm.child = None
     if child.poll() is not None:  # it died while it waited: the usual way then
         _close(child)
         return None
-    return child, job_bytes(argv[len(prefix):])
+    return child, line
 
 
 def job_bytes(words: list[str]) -> bytes:
