@@ -3,7 +3,7 @@
     python tests/fuzz_child.py --seconds 60
 
 Hypothesis draws a seed document and one to three mutations (bench/mutate.py), feeds the
-mutant to the real child entry point (``python -I -m siftpdf.child.main`` with its limits) and
+mutant to the real child as the runner starts it (``child_argv()``, with its limits) and
 requires a contracted ending: exit 0, 3, 4 or 7, no traceback, within the time limit, and, on
 exit 0, a doc stream that starts with meta and ends with done. A failure is shrunk to a minimal
 recipe and appended to tests/fuzz_regressions.json, which tests/test_fuzz.py replays through the

@@ -1,4 +1,5 @@
-"""The extraction child: ``python -I -m siftpdf.child.main``. Users never run it.
+"""The extraction child: ``python -I -S -c BOOT`` calling :func:`main` (the command
+``siftpdf.workers.warm.default_argv`` makes). Users never run it.
 
 Contract: the PDF on stdin (optionally preceded by a JSON-encoded password line),
 the doc stream on stdout. Limits and the audit hook are in place before the PDF is read.
