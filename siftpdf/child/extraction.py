@@ -11,6 +11,7 @@ import time
 from ..defaults import CHUNK_PAGES, MAX_PAGES
 from ..docline import FORMAT, scrub, scrub_record
 from ..errors import UnreadableError
+from ..record import Record
 
 # Not typing's: typing, with the re it imports, costs the child's start (siftpdf.docline).
 TYPE_CHECKING = False
@@ -22,37 +23,36 @@ if TYPE_CHECKING:
 
 
 
-class ExtractOptions:
+class ExtractOptions(Record):
     """What to extract. ``shard``/``shards``/``chunk`` split pages across worker processes:
-    chunk k (pages k*chunk+1 … (k+1)*chunk) belongs to shard k % shards. (A plain class: a
+    chunk k (pages k*chunk+1 … (k+1)*chunk) belongs to shard k % shards. (A record: a
     dataclass would bring inspect into the child's start, a NamedTuple typing and re.)"""
 
-    __slots__ = ("max_pages", "password", "shard", "shards", "chunk", "first_page", "outline", "evidence",
-                 "image_mode", "render", "repair", "salvage", "ocr", "ocr_models")
+    HIDDEN = frozenset({"password"})
 
-    def __init__(self, max_pages: int = MAX_PAGES, password: str | None = None, shard: int = 0, shards: int = 1,
-                 chunk: int = CHUNK_PAGES, first_page: int = 1, outline: bool = True, evidence: bool = False,
-                 image_mode: str = "none", render: str | None = None, repair: bool = True,
-                 salvage: str | None = None, ocr: str = "never", ocr_models: str | None = None) -> None:
-        self.max_pages, self.password = max_pages, password
-        self.shard, self.shards, self.chunk, self.first_page = shard, shards, chunk, first_page
-        self.outline = outline
-        self.evidence = evidence  # page evidence for organization or output
-        self.image_mode = image_mode  # "embedded": evidence carries image bytes
-        self.render = render  # a page range whose pages also come back as PNG (base64)
-        self.repair = repair
-        #: Pages (a range spec) the document's engine is not to touch: it crashed the process on
-        #: them, so the salvage chain reads them (text only) or they are marked failed.
-        self.salvage = salvage
-        self.ocr = ocr  # never | auto (pages without a usable text layer) | always (--ocr)
-        self.ocr_models = ocr_models  # the folder of PP-OCR's int8 models (siftpdf.store.ocrmodels)
+    max_pages: int = MAX_PAGES
+    password: str | None = None
+    shard: int = 0
+    shards: int = 1
+    chunk: int = CHUNK_PAGES
+    first_page: int = 1
+    outline: bool = True
+    evidence: bool = False  # page evidence for organization or output
+    image_mode: str = "none"  # "embedded": evidence carries image bytes
+    render: str | None = None  # a page range whose pages also come back as PNG (base64)
+    repair: bool = True
+    #: Pages (a range spec) the document's engine is not to touch: it crashed the process on
+    #: them, so the salvage chain reads them (text only) or they are marked failed.
+    salvage: str | None = None
+    ocr: str = "never"  # never | auto (pages without a usable text layer) | always (--ocr)
+    ocr_models: str | None = None  # the folder of PP-OCR's int8 models (siftpdf.store.ocrmodels)
 
 
 def shard_of(page: int, shards: int, chunk: int) -> int:
     return ((page - 1) // chunk) % shards
 
 
-def extract_records(data: bytes, opts: ExtractOptions = ExtractOptions()) -> Iterator[dict[str, Any]]:
+def extract_records(data: bytes, opts: ExtractOptions | None = None) -> Iterator[dict[str, Any]]:
     """Yield ``meta``, then one record per page of this shard, then ``done``.
 
     Raises EncryptedError / UnreadableError when the document as a whole cannot be opened;
@@ -61,6 +61,7 @@ def extract_records(data: bytes, opts: ExtractOptions = ExtractOptions()) -> Ite
     from .engines import open_document
 
     started = time.monotonic()
+    opts = opts if opts is not None else ExtractOptions()
     doc = open_document(data, opts.password, allow_repair=opts.repair)
     fallback = _Fallback(doc.name, data, opts.password, opts.repair)
     try:
