@@ -20,16 +20,75 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-BENCH = ROOT.parent / "shared" / "bench"
+
+
+def _bench_folder() -> Path:
+    """The benchmarks: $SIFTPDF_BENCH, else ../shared/bench beside this checkout, or beside the
+    main checkout when this one is a git worktree (its .git is a file naming the main one's)."""
+    if os.environ.get("SIFTPDF_BENCH"):
+        return Path(os.environ["SIFTPDF_BENCH"])
+    beside = ROOT.parent / "shared" / "bench"
+    git = ROOT / ".git"
+    if not beside.is_dir() and git.is_file() and git.read_text().startswith("gitdir:"):
+        main_git = Path(git.read_text().split(":", 1)[1].strip()).parent.parent
+        return main_git.parent.parent / "shared" / "bench"
+    return beside
+
+
+BENCH = _bench_folder()
 SETS = ("dpbench", "icdar2013", "readingorder")
 HALVES = ("a", "b")
+# siftpdf's exit status when the machine's PDF workers are all busy (EX_TEMPFAIL: other commands
+# run beside the benchmark), how long its hint says to wait, and how often to try again; the
+# document's seconds are those of the attempt that ran.
+BUSY_EXIT, BUSY_PAUSE, BUSY_TRIES = 75, 10.0, 6
 _MARKER = re.compile(r"^--- page \d+ ---\n\n?", re.MULTILINE)
+# pdf-inspector's Markdown read this way (its wheel has no command): the whole document's, or
+# nothing for the pages it sends to OCR instead (it judges their text layer unreliable).
+_PDF_INSPECTOR = ("import sys, pdf_inspector; markdown = pdf_inspector.process_pdf(sys.argv[1]).markdown or ''; "
+                  "sys.stdout.buffer.write(markdown.encode('utf-8', 'replace'))")
+
+
+@dataclass(frozen=True)
+class Engine:
+    """A converter of PDFs to Markdown: its cold command for one PDF (the file's path goes last),
+    the page separator it writes (``None``: none) and what takes its place (the ground truth has
+    no page separators), the module it needs (``None``: siftpdf itself), and how it was run."""
+
+    name: str
+    command: tuple[str, ...]
+    separator: re.Pattern[str] | None
+    joiner: str
+    module: str | None
+    how: str
+
+    def strip(self, markdown: str) -> str:
+        """The Markdown with this engine's page separators taken out, the text around kept."""
+        return self.separator.sub(self.joiner, markdown) if self.separator else markdown
+
+
+ENGINES = {engine.name: engine for engine in (
+    Engine("siftpdf", (sys.executable, "-m", "siftpdf", "extract", "--markdown", "--no-cache"), _MARKER, "", None,
+           "`siftpdf extract --markdown --no-cache FILE`; its `--- page N ---` lines taken out"),
+    Engine("pdf-inspector", (sys.executable, "-c", _PDF_INSPECTOR), None, "", "pdf_inspector",
+           "`pdf_inspector.process_pdf(FILE).markdown` (its Python module: the wheel has no command); "
+           "it writes no page separators"),
+    # Its `lit` command (the module it runs) with its defaults but OCR: off, the text layer only,
+    # as siftpdf reads it here. Its pages are joined by a line of five dashes.
+    Engine("liteparse", (sys.executable, "-m", "liteparse.cli", "parse", "--format", "markdown", "--no-ocr", "-q"),
+           re.compile(r"\n\n-----\n\n"), "\n\n", "liteparse",
+           "`lit parse --format markdown --no-ocr -q FILE`, otherwise its defaults; the `-----` line "
+           "it writes between pages taken out"),
+)}
+PEERS = ("pdf-inspector", "liteparse")
 
 
 def _group(doc_id: str) -> str:
@@ -52,15 +111,34 @@ def documents(name: str) -> list[Path]:
 
 
 def convert(pdf: Path, into: Path, siftpdf: list[str]) -> str | None:
-    """One PDF to ``into/<id>.md``; the reason when the command failed (the page then scores empty)."""
+    """One PDF to ``into/<id>.md`` by ``siftpdf``'s command; the reason when it failed (the page
+    then scores empty)."""
+    base = ENGINES["siftpdf"]
+    engine = Engine(base.name, (*siftpdf, *base.command[3:]), base.separator, base.joiner, None, base.how)
+    return run_engine(engine, pdf, into)[0]
+
+
+def run_engine(engine: Engine, pdf: Path, into: Path) -> tuple[str | None, float]:
+    """One PDF to ``into/<id>.md`` by one cold command of ``engine``, its separators taken out:
+    the reason when the command failed (the page then scores empty) and its wall seconds."""
     env = {**os.environ, "NO_COLOR": "1"}
-    done = subprocess.run([*siftpdf, "extract", "--markdown", "--no-cache", str(pdf)], capture_output=True,
-                          env=env, timeout=600)
+    for attempt in range(BUSY_TRIES):
+        if attempt:
+            time.sleep(BUSY_PAUSE)
+        started = time.perf_counter()
+        try:
+            done = subprocess.run([*engine.command, str(pdf)], capture_output=True, env=env, timeout=600)
+        except subprocess.TimeoutExpired:
+            (into / f"{pdf.stem}.md").write_text("", encoding="utf-8")
+            return f"{pdf.stem}: timed out", time.perf_counter() - started
+        seconds = time.perf_counter() - started
+        if done.returncode != BUSY_EXIT or engine.name != "siftpdf":
+            break
     markdown = done.stdout.decode("utf-8", "replace") if done.returncode == 0 else ""
-    (into / f"{pdf.stem}.md").write_text(_MARKER.sub("", markdown), encoding="utf-8")
+    (into / f"{pdf.stem}.md").write_text(engine.strip(markdown), encoding="utf-8")
     if done.returncode != 0:
-        return f"{pdf.stem}: exit {done.returncode}: {done.stderr.decode(errors='replace').strip()[:120]}"
-    return None
+        return f"{pdf.stem}: exit {done.returncode}: {done.stderr.decode(errors='replace').strip()[:120]}", seconds
+    return None, seconds
 
 
 def convert_all(pdfs: list[Path], into: Path, siftpdf: list[str], jobs: int = 2) -> list[str]:
