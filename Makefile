@@ -77,10 +77,15 @@ install-docs:
 bench: $(STAMP) redis-server
 	$(BIN)/python bench/run.py
 
-# The Markdown view on DP-Bench (../shared/bench/dpbench): one cold `extract --markdown` per
-# page, scored by the benchmark's own script beside the published results of docling, marker,
-# opendataloader and pymupdf4llm; writes docs/quality.md (about a minute). Also run by `make bench`.
+# The article on the three benchmarks of ../shared/bench (DP-Bench, ICDAR 2013 tables, reading
+# order), half by half: one cold command per PDF of siftpdf and of two rule-based peers,
+# pdf-inspector and liteparse (the bench extra, installed here when missing), each scored by the
+# set's own script; DP-Bench also beside the published outputs of docling, marker,
+# opendataloader and pymupdf4llm. Writes docs/quality.md (a few minutes). `make bench` runs it
+# too, with whichever peers are installed.
 bench-quality: $(STAMP)
+	@$(BIN)/python -c 'import pdf_inspector, liteparse' 2>/dev/null || \
+		$(BIN)/pip install -q -e '.[bench]' --config-settings editable_mode=compat
 	$(BIN)/python bench/run.py quality
 
 # Engine comparison over ../shared/corpus and 200 mutants, then the hostile fixtures; writes
