@@ -258,9 +258,9 @@ def section(result: SetResult) -> list[str]:
         summary = siftpdf.scores[None]["json"]["summary"]
         lines += [_wrap(f"TEDS counts the {summary.get('teds_count', '?')} pages whose ground truth has a "
                         f"table, MHS the {summary.get('mhs_count', '?')} pages with a heading; a page without "
-                        "a prediction there scores 0. The published rows are the outputs each engine's "
-                        "authors published for these pages (`../shared/bench/dpbench/peers/`), scored here "
-                        "by the same script; pdftotext's are its published figures (whole set only)."), ""]
+                        "a prediction there scores 0. The published rows are the outputs published with the "
+                        "benchmark for these pages (`../shared/bench/dpbench/peers/`), scored here by the "
+                        "same script; pdftotext's are its published figures (whole set only)."), ""]
         if result.bare:
             lines += [_wrap(cold_line(list(siftpdf.seconds.values()), result.bare) + "."), ""]
     if result.name == "icdar2013":
@@ -307,7 +307,8 @@ def report(results: list[SetResult], engines: list[qs.Engine]) -> str:
         lines += [_wrap("The peers are rule-based converters from PyPI, pinned in the `bench` extra of "
                         "`pyproject.toml` (`make bench-quality` installs it): pdf-inspector (Rust, by "
                         "Firecrawl) and liteparse (Rust, by LlamaIndex), both run without OCR, as siftpdf is "
-                        "here, and given the same PDFs."
+                        "here, and given the same PDFs; each needs nothing beyond its wheel (liteparse's carries its "
+                        "own PDFium; no Node.js)."
                         + (" pdf-inspector writes no Markdown for a page whose text layer it judges unreliable "
                            "(it sends such pages to OCR): those pages score as empty, and the notes name them."
                            if "pdf-inspector" in {engine.name for engine in ran} else "")), ""]
