@@ -489,3 +489,99 @@ def test_headed_table_rows_packed_close_part_where_the_short_cells_end(run_cli, 
     tables = _tables(_extract(run_cli, path))
     assert len(tables) == 1
     assert _texts(tables[0])[1:] == [[" ".join(cell) for cell in row] for row in cells]
+
+
+def _statistics_grid(c: canvas.Canvas, top: float) -> list[tuple[str, ...]]:
+    """A statistics table ruled around its heads and its body, with column rules, but none
+    between the body's rows; one label centred on two lines beside its figures. Returns the
+    rows a reader sees."""
+    xs = [80, 260, 350, 440, 520]
+    bottom = top - 150
+    for y in (top, top - 30, bottom):
+        c.line(xs[0], y, xs[-1], y)
+    for x in xs:
+        c.line(x, top, x, bottom)
+    c.setFont("Helvetica-Bold", 9)
+    for x, head in zip(xs[1:-1], ("To air", "To water", "To land"), strict=True):
+        c.drawString(x + 8, top - 18, head)
+    c.setFont("Helvetica", 9)
+    rows = [("Ammonia", "10 000", "-", "-"), ("Carbon monoxide", "500 000", "-", "-"),
+            ("Chlorine and compounds (as HCl)", "10 000", "200", "-"), ("Halons", "1", "-", "-"),
+            ("Nitrogen oxides", "100 000", "-", "50")]
+    y = top - 44
+    for label, *figures in rows:
+        if label.startswith("Chlorine"):  # two lines, the figures centred between them
+            c.drawString(86, y + 4, "Chlorine and compounds")
+            c.drawString(86, y - 6, "(as HCl)")
+            y -= 6
+        else:
+            c.drawString(86, y, label)
+        for x, figure in zip(xs[1:-1], figures, strict=True):
+            c.drawRightString(x + 70, y, figure)
+        y -= 18
+    return [("", "To air", "To water", "To land"), *rows]
+
+
+def test_grid_ruled_between_groups_of_rows_parts_its_lines_of_figures(run_cli, tmp_path):
+    """A statistics grid whose body is one ruled band: each line of figures is a row, a label
+    of two lines goes with its figures; inside the page's frame of rules, it is still found."""
+    path = tmp_path / "statistics.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.rect(40, 40, 515, 762)  # a frame around the whole page
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 760, BODY)
+    expected = _statistics_grid(c, 700)
+    c.drawString(72, 500, "The thresholds apply to each facility on its own.")
+    c.showPage()
+    c.save()
+    tables = _tables(_extract(run_cli, path))
+    assert len(tables) == 1
+    assert [tuple(row) for row in _texts(tables[0])] == expected
+
+
+def test_grid_of_text_cells_keeps_its_cells_of_several_lines(run_cli, tmp_path):
+    """The same grid with words in its cells: a cell of several lines is one cell."""
+    path = tmp_path / "text_grid.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 760, BODY)
+    xs, top, bottom = [80, 260, 520], 700, 600
+    for y in (top, top - 30, bottom):
+        c.line(xs[0], y, xs[-1], y)
+    for x in xs:
+        c.line(x, top, x, bottom)
+    c.drawString(86, top - 18, "Step")
+    c.drawString(266, top - 18, "What is done")
+    lines = [("Gauges read", "Every gauge is read at dawn"), ("and logged", "and the log is signed")]
+    for k, (a, b) in enumerate(lines):
+        c.drawString(86, top - 48 - 14 * k, a)
+        c.drawString(266, top - 48 - 14 * k, b)
+    c.showPage()
+    c.save()
+    tables = _tables(_extract(run_cli, path))
+    assert len(tables) == 1
+    assert _texts(tables[0]) == [["Step", "What is done"],
+                                 ["Gauges read and logged", "Every gauge is read at dawn and the log is signed"]]
+
+
+def test_code_box_with_line_numbers_is_no_table(run_cli, tmp_path):
+    """A listing in a framed box ruled under each line, its lines numbered from 1: a numbered
+    listing, not a table of two columns; its lines are all read."""
+    path = tmp_path / "listing.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 760, BODY)
+    c.rect(70, 650, 450, 74)
+    code = ["{deps, [", '{sync, ".*",', '{git, "https://example.org/sync.git"}}', "]}."]
+    c.setFont("Courier", 9)
+    for k, line in enumerate(code):
+        if k:
+            c.line(70, 706 - 16 * (k - 1), 520, 706 - 16 * (k - 1))
+        c.drawRightString(92, 710 - 16 * k, str(k + 1))
+        c.drawString(110, 710 - 16 * k, line)
+    c.showPage()
+    c.save()
+    recs = _extract(run_cli, path)
+    assert _tables(recs) == []
+    text = next(r for r in recs if "page" in r)["text"]
+    assert all(line in text for line in code)

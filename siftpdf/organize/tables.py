@@ -371,6 +371,8 @@ def _grid_cells(region: _Region, pieces: list[_Piece]) -> tuple[list[float], lis
         ys.append(region.y0)
     if not region.vertical:  # rows ruled off in bands: a band of several rows is split by baseline
         ys = _split_bands(ys, xs, pieces)
+    elif len(xs) > 2:  # a grid whose body is ruled off in bands of data lines
+        ys = _split_data_bands(ys, xs, pieces)
     return xs, ys
 
 
@@ -399,6 +401,41 @@ def _split_bands(ys: list[float], xs: list[float], pieces: list[_Piece]) -> list
     return out
 
 
+def _split_data_bands(ys: list[float], xs: list[float], pieces: list[_Piece]) -> list[float]:
+    """Rows of a grid ruled between groups of rows, not between rows (a statistics table):
+    in a band holding two lines of figures or more, each line of figures is a row, and the
+    lines of its label (above or below it, centred on two lines) go with the nearest one;
+    column heads above the first line of figures are a row of their own. A band with fewer
+    lines of figures, or whose figures are not named in words at their left (a chart's axis),
+    is one row: a cell of several lines in a ruled grid is text."""
+    if not pieces:
+        return ys
+    out = [ys[0]]
+    # The end of the first column that holds text (a double border leaves empty slivers).
+    leftmost = min((p.x0 + p.x1) / 2 for p in pieces)
+    label = xs[min(len(xs) - 1, bisect_right(xs, leftmost))]
+    ordered = sorted(pieces, key=lambda p: (p.top + p.bottom) / 2)
+    middles = [(p.top + p.bottom) / 2 for p in ordered]
+    for top, bottom in zip(ys, ys[1:], strict=False):
+        rows = _baseline_rows(ordered[bisect_right(middles, bottom):bisect_left(middles, top)])
+        figures = [k for k, row in enumerate(rows) if _figures(row, label)]
+        # Most lines of figures named in words at their left: a chart's axis is numbers too.
+        named = sum(any((p.x0 + p.x1) / 2 < label and not _NUMBER.fullmatch(p.text) for p in rows[k]) for k in figures)
+        if len(figures) >= 2 and named >= 0.5 * len(figures):
+            heads = [k for k in range(figures[0]) if any((p.x0 + p.x1) / 2 >= label for p in rows[k])]
+            parts = list(zip(figures, figures[1:], strict=False))
+            for upper, lower in ([(heads[-1], heads[-1] + 1)] if heads else []) + parts:
+                out.append((min(p.bottom for p in rows[upper]) + max(p.top for p in rows[lower])) / 2)
+        out.append(bottom)
+    return out
+
+
+def _figures(row: list[_Piece], label: float) -> bool:
+    """Whether a line gives figures (numbers, dashes) right of the label column, and only those."""
+    rest = [p for p in row if (p.x0 + p.x1) / 2 >= label]
+    return bool(rest) and all(p.text.strip() and _NUMBER.fullmatch(p.text) for p in rest)
+
+
 def _header_lines(rows: list[list[_Piece]], xs: list[float]) -> list[float]:
     """Row boundaries inside a header band: its lines make one row, the heads of two or three
     lines joined per column, except that a line of group heads spreading over several
@@ -422,6 +459,7 @@ def build_table(region: _Region, items: list[Item]) -> dict[str, Any] | None:
     if region.vertical:
         _drop_underlines(region, pieces)
     xs, ys = _grid_cells(region, pieces)
+    ruled_columns = any(region.x0 + SNAP < x < region.x1 - SNAP for x in region.xs)
     ncols, nrows = len(xs) - 1, len(ys) - 1
     if ncols < 1 or nrows < 1 or ncols * nrows > MAX_GRID:
         return None
@@ -438,6 +476,10 @@ def build_table(region: _Region, items: list[Item]) -> dict[str, Any] | None:
     xs, ys, slots = _drop_empty(region, xs, ys, slots, keep_cols, keep_rows)
     cells = _spans(region, xs, ys, slots)
     if cells is None or sum(len(r) for r in cells) > MAX_CELLS or not _filled(cells):
+        return None
+    # Columns read from the text alone: at least two rows that say something in two columns,
+    # and no numbered listing (a code box with its line numbers).
+    if not ruled_columns and (sum(sum(bool(c[0]) for c in row) >= 2 for row in cells) < 2 or _numbered_lines(cells)):
         return None
     rows = [[_cell(text, cs, rs) for text, cs, rs in row] for row in cells]
     return {"rows": rows, "header_rows": _header_rows(cells, slots, len(xs) - 1)}
@@ -513,7 +555,8 @@ def _spans(region: _Region, xs: list[float], ys: list[float],
                 if c + 1 < ncols and not _ruled(across[c + 1], ys[r + 1], ys[r]) and \
                         not _apart(slots.get((r, c)), slots.get((r, c + 1))):
                     _union(parent, r * ncols + c, r * ncols + c + 1)
-                if r + 1 < nrows and not _ruled(down[r + 1], xs[c], xs[c + 1]):
+                # No rule at all on a row boundary: the text's lines parted the rows there.
+                if r + 1 < nrows and down[r + 1] and not _ruled(down[r + 1], xs[c], xs[c + 1]):
                     _union(parent, r * ncols + c, (r + 1) * ncols + c)
     else:
         for (r, c), pieces in slots.items():
@@ -563,6 +606,25 @@ def _filled(rows: list[list[tuple[str, int, int]]]) -> bool:
     labels = all(row[0][0] for row in rows[1:])
     heads = all(c[0] for c in rows[0][1:]) and len(rows[0]) >= 2
     return labels and heads
+
+
+_LEADING_NUMBER = lazy(r"\s*(\d{1,6})\b")
+
+
+def _numbered_lines(rows: list[list[tuple[str, int, int]]]) -> bool:
+    """Whether the first column, read from the text alone, numbers the lines from 1 (a code
+    listing's line numbers, a numbered legal text): 1, 2, 3 down the rows, the first row
+    included. A table that numbers its rows heads that column ("No.", "#") above them."""
+    numbers = []
+    for row in rows:
+        found = _LEADING_NUMBER.match(row[0][0]) if row else None
+        if found is not None:
+            numbers.append(int(found.group(1)))
+    if len(numbers) < 2 or len(numbers) < 0.5 * len(rows) or numbers[0] != 1 or not rows[0]:
+        return False
+    if _LEADING_NUMBER.match(rows[0][0][0]) is None:
+        return False
+    return all(b == a + 1 for a, b in zip(numbers, numbers[1:], strict=False))
 
 
 def _union(parent: list[int], a: int, b: int) -> None:
@@ -658,16 +720,18 @@ def find_tables(rows: list[list[Item]], evidence: dict[str, Any], width: float, 
     regions += stacked_regions(horizontal, regions, rows)
     if not regions:
         return [list(row) for row in rows if row]  # most pages: no rules that make a table
-    regions.sort(key=lambda r: -r.y1)
+    # The innermost region first: a line inside a grid that is itself inside a frame of rules
+    # (the page's border, a box around a figure and its table) is the grid's, and what a
+    # region that makes no table held goes back to the regions around it.
+    regions.sort(key=lambda r: ((r.x1 - r.x0) * (r.y1 - r.y0), -r.y1))
     claimed: dict[int, _Region] = {}
+    tables: dict[int, Item] = {}
     for region in regions:
         for row in rows:
             for item in row:
                 if id(item) not in claimed and item.kind == "line" and region.holds(item):
                     claimed[id(item)] = region
                     region.items.append(item)
-    tables: dict[int, Item] = {}
-    for region in regions:
         if not region.items:
             continue
         table = build_table(region, region.items)
@@ -676,6 +740,7 @@ def find_tables(rows: list[list[Item]], evidence: dict[str, Any], width: float, 
         else:
             for item in region.items:
                 del claimed[id(item)]
+            region.items = []
     out: list[list[Item]] = []
     placed: set[int] = set()
     for row in rows:
