@@ -506,8 +506,8 @@ def _statistics_grid(c: canvas.Canvas, top: float) -> list[tuple[str, ...]]:
         c.drawString(x + 8, top - 18, head)
     c.setFont("Helvetica", 9)
     rows = [("Ammonia", "10 000", "-", "-"), ("Carbon monoxide", "500 000", "-", "-"),
-            ("Chlorine and compounds (as HCl)", "10 000", "200", "-"), ("Halons", "1", "-", "-"),
-            ("Nitrogen oxides", "100 000", "-", "50")]
+            ("Chlorine and compounds (as HCl)", "10 000", "200", "-"), ("Halons", "1", "(X)", "***"),
+            ("Nitrogen oxides", "*100 000", "–", "50a")]
     y = top - 44
     for label, *figures in rows:
         if label.startswith("Chlorine"):  # two lines, the figures centred between them

@@ -431,9 +431,20 @@ def _split_data_bands(ys: list[float], xs: list[float], pieces: list[_Piece]) ->
 
 
 def _figures(row: list[_Piece], label: float) -> bool:
-    """Whether a line gives figures (numbers, dashes) right of the label column, and only those."""
+    """Whether a line gives figures right of the label column, and only those."""
     rest = [p for p in row if (p.x0 + p.x1) / 2 >= label]
-    return bool(rest) and all(p.text.strip() and _NUMBER.fullmatch(p.text) for p in rest)
+    return bool(rest) and all(_figure(p.text) for p in rest)
+
+
+def _figure(text: str) -> bool:
+    """A statistics table's entry: a number with its signs and marks (``*2,247``, ``12.5a``,
+    ``(X)``), a dash or a short mark standing for none (``–``, ``***``, ``NA``): at most two
+    letters, and a digit unless it is that short. A bracket left open is the first line of a
+    cell that wraps (``200 (as`` over ``BTEX)``)."""
+    text = text.strip()
+    if not text or sum(ch.isalpha() for ch in text) > 2 or text.count("(") != text.count(")"):
+        return False
+    return any(ch.isdigit() for ch in text) or len(text) <= 5
 
 
 def _header_lines(rows: list[list[_Piece]], xs: list[float]) -> list[float]:
