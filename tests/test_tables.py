@@ -585,3 +585,33 @@ def test_code_box_with_line_numbers_is_no_table(run_cli, tmp_path):
     assert _tables(recs) == []
     text = next(r for r in recs if "page" in r)["text"]
     assert all(line in text for line in code)
+
+
+def test_table_drawn_as_bands_of_boxes_apart_is_one_table(run_cli, tmp_path):
+    """A table drawn band by band, each band's boxes a few points below the last one's (their
+    borders never meet), an area's label boxed beside its competences: one table, the label
+    spanning its rows."""
+    path = tmp_path / "bands.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 760, BODY)
+    bands = [("Area", ["Competence"]), ("1. Values", ["1.1 Valuing", "1.2 Fairness"]),
+             ("2. Complexity", ["2.1 Systems", "2.2 Critical", "2.3 Framing"])]
+    top = 720
+    for label, items in bands:
+        height = 24 * len(items)
+        c.rect(80, top - height, 185, height)
+        c.drawString(86, top - height / 2 - 3, label)
+        for k, item in enumerate(items):
+            c.rect(265, top - 24 * (k + 1), 250, 24)
+            c.drawString(271, top - 24 * k - 15, item)
+        top -= height + 5  # the next band's boxes start five points lower
+    c.showPage()
+    c.save()
+    tables = _tables(_extract(run_cli, path))
+    assert len(tables) == 1
+    rows = _texts(tables[0])
+    assert rows == [["Area", "Competence"], ["1. Values", "1.1 Valuing"], ["1.2 Fairness"],
+                    ["2. Complexity", "2.1 Systems"], ["2.2 Critical"], ["2.3 Framing"]]
+    spans = {c["text"]: c.get("rowspan", 1) for row in tables[0]["rows"] for c in row}
+    assert (spans["1. Values"], spans["2. Complexity"], spans["2.1 Systems"]) == (2, 3, 1)

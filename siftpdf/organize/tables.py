@@ -189,6 +189,46 @@ def grid_regions(horizontal: list[_Edge], vertical: list[_Edge]) -> list[_Region
     return regions
 
 
+GRID_GAP = 12.0  # points: grids stacked closer than this, sharing a column rule, are one table
+MAX_GRIDS = 200  # grids of one page tried for joining
+
+
+def joined_grids(regions: list[_Region]) -> list[_Region]:
+    """Grids stacked one above the other, a few points apart, that share a column rule: one
+    table drawn as bands of boxes whose borders do not meet (a gap between each band's
+    boxes, a band whose label cell is shaded instead of ruled)."""
+    if len(regions) < 2 or len(regions) > MAX_GRIDS:
+        return regions
+    regions = sorted(regions, key=lambda r: -r.y1)
+    out = [regions[0]]
+    for region in regions[1:]:
+        for other in out:
+            if _stacked(other, region):
+                _absorb(other, region)
+                break
+        else:
+            out.append(region)
+    return out
+
+
+def _stacked(upper: _Region, lower: _Region) -> bool:
+    gap = min(abs(upper.y0 - lower.y1), abs(lower.y0 - upper.y1))
+    overlap = min(upper.x1, lower.x1) - max(upper.x0, lower.x0)
+    if gap > GRID_GAP or overlap < 0.5 * min(upper.x1 - upper.x0, lower.x1 - lower.x0):
+        return False
+    inner = [x for x in lower.xs if lower.x0 + SNAP < x < lower.x1 - SNAP] or lower.xs
+    return any(abs(x - y) <= SNAP for x in inner for y in upper.xs)
+
+
+def _absorb(region: _Region, other: _Region) -> None:
+    region.x0, region.x1 = min(region.x0, other.x0), max(region.x1, other.x1)
+    region.y0, region.y1 = min(region.y0, other.y0), max(region.y1, other.y1)
+    region.xs = _positions(region.xs + other.xs)
+    region.ys = _positions(region.ys + other.ys)[::-1]
+    region.horizontal += other.horizontal
+    region.vertical += other.vertical
+
+
 def _structural(hs: list[_Edge], vs: list[_Edge], box: tuple[float, float, float, float]) -> tuple[list[_Edge],
                                                                                                   list[_Edge]]:
     """The rules that part cells: those whose both ends meet the table's border or another
@@ -609,10 +649,19 @@ def _apart(left: list[_Piece] | None, right: list[_Piece] | None) -> bool:
 
 def _filled(rows: list[list[tuple[str, int, int]]]) -> bool:
     """Whether the cells are filled like a table's: most rows say something in two cells or
-    more, or (a form to fill in) the first column labels every row and the first row every
-    column. A chart's gridlines hold one scattered label per row."""
-    full = sum(sum(bool(c[0]) for c in row) >= 2 for row in rows)
-    if full >= MIN_FILLED * len(rows):
+    more (a cell spanning rows says it in each, where two rows at least have two cells of
+    their own: a diagram's boxes have one), or (a form to fill in) the first column labels
+    every row and the first row every column. A chart's gridlines hold one scattered label
+    per row."""
+    said = [0] * len(rows)  # cells saying something in each row, a cell spanning rows in each
+    for r, row in enumerate(rows):
+        for text, _, rowspan in row:
+            if text:
+                for k in range(r, min(len(rows), r + rowspan)):
+                    said[k] += 1
+    own = sum(sum(bool(c[0]) for c in row) >= 2 for row in rows)  # rows with two cells of their own
+    full = sum(n >= 2 for n in said)
+    if own >= 2 and full >= MIN_FILLED * len(rows) or own >= MIN_FILLED * len(rows):
         return True
     labels = all(row[0][0] for row in rows[1:])
     heads = all(c[0] for c in rows[0][1:]) and len(rows[0]) >= 2
@@ -725,7 +774,7 @@ def find_tables(rows: list[list[Item]], evidence: dict[str, Any], width: float, 
     """The page's rows (baseline groups, top down) with each table's lines replaced by one
     ``table`` item, placed where the table's first line was."""
     horizontal, vertical = read_rules(evidence, width, height)
-    regions = grid_regions(horizontal, vertical)
+    regions = joined_grids(grid_regions(horizontal, vertical))
     for region in regions:
         _header_above(region, rows)
     regions += stacked_regions(horizontal, regions, rows)
