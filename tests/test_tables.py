@@ -615,3 +615,36 @@ def test_table_drawn_as_bands_of_boxes_apart_is_one_table(run_cli, tmp_path):
                     ["2. Complexity", "2.1 Systems"], ["2.2 Critical"], ["2.3 Framing"]]
     spans = {c["text"]: c.get("rowspan", 1) for row in tables[0]["rows"] for c in row}
     assert (spans["1. Values"], spans["2. Complexity"], spans["2.1 Systems"]) == (2, 3, 1)
+
+
+def test_grid_ruling_groups_of_columns_parts_them_by_alignment(run_cli, tmp_path):
+    """Age and count set three times across the page, a rule between the groups only, none
+    between the rows: each group's two columns part where the text leaves a gap, each line
+    is a row; the heads' band above stays the header."""
+    path = tmp_path / "groups.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 760, BODY)
+    groups, top, bottom = [72, 226, 380, 534], 700, 560
+    for y in (top, top - 26, bottom):
+        c.line(groups[0], y, groups[-1], y)
+    for x in groups:
+        c.line(x, top, x, bottom)
+    c.setFont("Helvetica", 9)
+    expected: list[list[str]] = [["Age", "Count"] * 3]
+    for x in groups[:-1]:
+        c.drawString(x + 6, top - 16, "Age")
+        c.drawRightString(x + 146, top - 16, "Count")
+    for line in range(6):
+        row = []
+        for k, x in enumerate(groups[:-1]):
+            age, count = f"{40 * k + line} years", f"{(7 - line) * 311 + 97 * k:,}"
+            c.drawString(x + 6, top - 42 - 18 * line, age)
+            c.drawRightString(x + 146, top - 42 - 18 * line, count)
+            row += [age, count]
+        expected.append(row)
+    c.showPage()
+    c.save()
+    tables = _tables(_extract(run_cli, path))
+    assert len(tables) == 1
+    assert _texts(tables[0]) == expected

@@ -412,8 +412,30 @@ def _grid_cells(region: _Region, pieces: list[_Piece]) -> tuple[list[float], lis
     if not region.vertical:  # rows ruled off in bands: a band of several rows is split by baseline
         ys = _split_bands(ys, xs, pieces)
     elif len(xs) > 2:  # a grid whose body is ruled off in bands of data lines
-        ys = _split_data_bands(ys, xs, pieces)
+        ruled = any(region.x0 + SNAP < x < region.x1 - SNAP for x in region.xs)
+        if ruled:
+            xs = _subcolumns(xs, pieces)
+        ys = _split_data_bands(ys, xs, pieces, ruled)
     return xs, ys
+
+
+MIN_SUBCOLUMN_ROWS = 3  # lines of a ruled column with text on both sides of a gap in it
+
+
+def _subcolumns(xs: list[float], pieces: list[_Piece]) -> list[float]:
+    """Column boundaries inside ruled columns: a column gap in a ruled column's text that most
+    of its lines, three at least, have text on both sides of (a grid ruling off groups of
+    columns: age and count, three times across the page)."""
+    out = [xs[0]]
+    for a, b in zip(xs, xs[1:], strict=False):
+        rows = _baseline_rows([p for p in pieces if a <= (p.x0 + p.x1) / 2 < b])
+        if len(rows) >= MIN_SUBCOLUMN_ROWS:
+            for gap in _spanning_free_gaps(rows, a, b):
+                both = sum(any(p.x1 <= gap for p in row) and any(p.x0 >= gap for p in row) for row in rows)
+                if both >= MIN_SUBCOLUMN_ROWS and both >= 0.5 * len(rows):
+                    out.append(gap)
+        out.append(b)
+    return out
 
 
 def _split_bands(ys: list[float], xs: list[float], pieces: list[_Piece]) -> list[float]:
@@ -441,13 +463,14 @@ def _split_bands(ys: list[float], xs: list[float], pieces: list[_Piece]) -> list
     return out
 
 
-def _split_data_bands(ys: list[float], xs: list[float], pieces: list[_Piece]) -> list[float]:
+def _split_data_bands(ys: list[float], xs: list[float], pieces: list[_Piece], ruled: bool) -> list[float]:
     """Rows of a grid ruled between groups of rows, not between rows (a statistics table):
     in a band holding two lines of figures or more, each line of figures is a row, and the
     lines of its label (above or below it, centred on two lines) go with the nearest one;
     column heads above the first line of figures are a row of their own. A band with fewer
     lines of figures, or whose figures are not named in words at their left (a chart's axis),
-    is one row: a cell of several lines in a ruled grid is text."""
+    is one row: a cell of several lines in a ruled grid is text; unless (``ruled``: rules
+    part its columns) its lines are rows of short entries (``_short_lines``)."""
     if not pieces:
         return ys
     out = [ys[0]]
@@ -466,8 +489,46 @@ def _split_data_bands(ys: list[float], xs: list[float], pieces: list[_Piece]) ->
             parts = list(zip(figures, figures[1:], strict=False))
             for upper, lower in ([(heads[-1], heads[-1] + 1)] if heads else []) + parts:
                 out.append((min(p.bottom for p in rows[upper]) + max(p.top for p in rows[lower])) / 2)
+        elif ruled and (joins := _short_lines(rows, xs, label)) is not None:
+            for upper, lower, join in zip(rows, rows[1:], joins, strict=False):
+                # A line without a label, or whose cell runs on, goes on the one above.
+                if not join and any((p.x0 + p.x1) / 2 < label for p in lower):
+                    out.append((min(p.bottom for p in upper) + max(p.top for p in lower)) / 2)
         out.append(bottom)
     return out
+
+
+def _short_lines(rows: list[list[_Piece]], xs: list[float], label: float) -> list[bool] | None:
+    """Whether the lines of a band are rows of short entries (three lines or more, each with
+    text in two columns or more, a few words to a cell: a cell of prose runs on over many
+    words; most of them labelled in the first column: column heads of several lines leave it
+    empty), and then, for each line after the first, whether it goes on the row above: one
+    of its cells runs on from the cell above it (no stop there, a small letter here)."""
+    if len(rows) < MIN_SUBCOLUMN_ROWS:
+        return None
+    if sum(any((p.x0 + p.x1) / 2 < label for p in row) for row in rows) < LABELLED * len(rows):
+        return None
+    cells = words = 0
+    joins: list[bool] = []
+    last: dict[int, str] = {}  # each column's text on the line above
+    for row in rows:
+        columns: dict[int, str] = {}
+        for p in sorted(row, key=lambda p: p.x0):
+            col = bisect_right(xs, (p.x0 + p.x1) / 2)
+            columns[col] = f"{columns[col]} {p.text}" if col in columns else p.text
+        if len(columns) < 2:
+            return None
+        if last:
+            joins.append(any(last.get(col) and not _STOP.search(last[col]) and text[:1].islower()
+                             for col, text in columns.items()))
+        last = columns
+        cells += len(columns)
+        words += sum(len(text.split()) for text in columns.values())
+    return joins if words < SHORT_WORDS * cells else None
+
+
+SHORT_WORDS = 3  # mean words of a cell in a band whose every line is a row
+LABELLED = 2 / 3  # share of such a band's lines with a label in the first column
 
 
 def _figures(row: list[_Piece], label: float) -> bool:
