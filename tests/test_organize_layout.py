@@ -385,3 +385,53 @@ def test_text_above_notes_that_outweigh_it_is_the_body():
     out = organize([page(1, lines)])[0]
     assert headings(out) == []
     assert "Baird" in out["text"] and "Travellers from Arabia" in out["text"]
+
+
+def squeezed_line(y: float, text: str, x0: float, size: float, width: float) -> dict[str, Any]:
+    """A line whose glyphs take far less room than its stated size: scaled down, or set sideways."""
+    return {"y": y, "size": size, "runs": [{"text": text, "font": "Helvetica-Bold", "size": size, "color": "#000000",
+                                            "box": [x0, y - 0.2 * size, x0 + width, y + 0.8 * size]}]}
+
+
+def test_figure_labels_and_a_margin_stamp_of_a_large_stated_size_are_not_headings():
+    lines = [line(740, "Learning a Classifier", x0=200, size=16, bold=True), *body_lines(700, "a", 4),
+             squeezed_line(630, "Acc (25Hz)", x0=160, size=24, width=32),
+             squeezed_line(600, "Feature extraction", x0=156, size=18, width=41),
+             squeezed_line(400, "arXiv:1711.02387v1 [eess.SP] 7 Nov 2017", x0=14, size=20, width=23),
+             *body_lines(560, "b", 4)]
+    out = organize([page(1, lines)])[0]
+    assert headings(out) == [(1, "Learning a Classifier")]
+    assert "Acc (25Hz)" in out["text"] and "Feature extraction" in out["text"]
+
+
+def test_a_bulleted_line_in_bold_is_a_list_entry_not_a_heading():
+    lines = [line(740, "Features", size=14, bold=True), *body_lines(720, "a", 3),
+             line(676, "• Support for both front ends", x0=80, bold=True),
+             line(664, "➢ Typed programming interface", x0=80, bold=True), *body_lines(650, "b", 3)]
+    out = organize([page(1, lines)])[0]
+    assert headings(out) == [(1, "Features")]
+    assert "Support for both front ends" in out["text"]
+
+
+def test_the_second_line_of_a_bold_list_entry_goes_on_with_the_entry():
+    lines = [line(740, "Usage", size=14, bold=True), *body_lines(720, "a", 3),
+             line(676, "* This work is still in progress; the code and data may change as we", bold=True),
+             line(664, "learn more, so be careful with versions", bold=True), *body_lines(640, "b", 3)]
+    out = organize([page(1, lines)])[0]
+    assert headings(out) == [(1, "Usage")]
+    assert any(b["kind"] == "list_item" and b["text"].endswith("be careful with versions") for b in out["blocks"])
+
+
+def test_a_numbered_title_in_body_type_on_a_line_set_apart_is_a_heading():
+    lines = [line(740, "II. MATERIALS", x0=150), line(722, "A. Sensors"), *body_lines(707, "a", 4),
+             line(642, "B. Data acquisition"), *body_lines(627, "b", 4)]
+    out = organize([page(1, lines)])[0]
+    assert [text for _, text in headings(out)] == ["II. MATERIALS", "A. Sensors", "B. Data acquisition"]
+
+
+def test_numbered_list_entries_and_a_folio_before_a_running_head_are_not_headings():
+    indented = [line(700 - 18 * k, f"{k}. Record the question", x0=90) for k in range(1, 4)]
+    at_pitch = [line(600 - 12 * k, f"{k}. Carry the sample home") for k in range(1, 4)]
+    lines = [line(760, "16 Face Your World"), *body_lines(740, "a", 3), *indented, *body_lines(630, "b", 2),
+             *at_pitch, *body_lines(540, "c", 3)]
+    assert headings(organize([page(1, lines)])[0]) == []

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from bisect import bisect_left, bisect_right
 from functools import lru_cache
 
 from ..lazyre import lazy
 from ..settings import OrganizeOptions
-from .headings import Levels, is_contents, numbering_depth, outline_matches, too_many
+from .headings import NUMBERING, Levels, is_contents, numbering_depth, outline_matches, too_many
 from .xycut import GUTTER, no_channel, xy_cut
 
 TYPE_CHECKING = False
@@ -683,7 +684,7 @@ def start_kind(item: Item, body: float, floor: dict[str, float], opts: OrganizeO
     if text.isdigit() and item.y1 < min(floor.values(), default=0.0):
         return "paragraph", None  # a number below all the body text is a page number, however set
     stands_out = ratio >= HEADING_RATIO or (item.bold_all and ratio >= 0.95) or _caps_heading(text)
-    if len(text) <= 160 and not item.spread and stands_out:
+    if len(text) <= 160 and not item.spread and stands_out and not _bulleted(text) and not squeezed(item):
         return "heading", None
     if is_list_item(text):
         return "list_item", None
@@ -691,6 +692,21 @@ def start_kind(item: Item, body: float, floor: dict[str, float], opts: OrganizeO
 
 
 HEADING_RATIO = 1.15  # a line this much larger than the body stands out by size
+SQUEEZED = 0.25  # ems of width a character takes at the least in a line set at its stated size
+SQUEEZED_CHARS = 4  # characters a line needs before its width says anything of its size
+
+
+def squeezed(item: Item) -> bool:
+    """Is the line far narrower than its stated size would set it? Then the size is not what
+    the reader sees: text in a figure scaled down, a stamp set up the margin sideways."""
+    chars = len(item.text)
+    return chars >= SQUEEZED_CHARS and item.x1 - item.x0 < SQUEEZED * item.size * chars
+
+
+def _bulleted(text: str) -> bool:
+    """'• Item', '➢ Item': a line after a bullet is a list's entry, however it is set."""
+    first = text[:1]
+    return text[1:2].isspace() and (first in _BULLETS or unicodedata.category(first) == "So")
 _PROVISION_STARTS = frozenset("第A§(（")  # the first characters PROVISION can match
 _CAPTION_STARTS = frozenset("FT图表")  # and CAPTION
 _NUMBERED_STARTS = frozenset("IVXABCDEFGH")  # and NUMBERED, besides a digit
@@ -805,8 +821,10 @@ def _kinds(items: list[Item], body: float, opts: OrganizeOptions, titles: dict[s
     weight = [kinds[k][0] == "heading" and items[k].size < HEADING_RATIO * body and not _caps_heading(items[k].text)
               for k in lines]
     _contents(items, kinds, lines)
+    _items_go_on(items, kinds, lines)
     _prose_not_headings(items, kinds, lines)
     _standalone_headings(items, kinds, lines, body, pitch)
+    _numbered_headings(items, kinds, lines, body, pitch)
     _kickers(items, kinds, lines)
     if too_many([kinds[k][0] for k in lines], weight):
         for k, alone in zip(lines, weight, strict=True):
@@ -849,6 +867,49 @@ def _standalone_headings(items: list[Item], kinds: list[tuple[str, int | None]],
                 before.y - item.y < step:
             continue
         kinds[k] = ("heading", None)
+
+
+NUMBERED_GAP = 1.3  # pitches of space above a numbered line that stands as a heading in body type
+
+
+def _numbered_headings(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int],
+                       body: float, pitch: float) -> None:
+    """A numbered title in the body's own type ('A. Sensors', '2.3 Results', set in italic or
+    roman) on a line of its own: flush with the column's left edge, with more space above it
+    than the line pitch (or at the top of its column), ended by choice over a paragraph that
+    is not numbered. A list's entries are indented, or follow each other at the pitch."""
+    for n, k in enumerate(lines):
+        item = items[k]
+        if kinds[k][0] not in ("paragraph", "list_item") or numbering_depth(item.text) is None or \
+                not _numbered_title(item.text) or item.size < 0.95 * body:
+            continue
+        after = items[lines[n + 1]] if n + 1 < len(lines) else None
+        before = items[lines[n - 1]] if n > 0 else None
+        if after is None or (after.section, after.column) != (item.section, item.column) or \
+                kinds[lines[n + 1]][0] != "paragraph" or numbering_depth(after.text) is not None or \
+                abs(after.size - item.size) > 0.05 * item.size or item.y <= after.y:
+            continue
+        em = item.size
+        if item.x0 > item.left + 0.5 * em or not next_word_fits(item, after) or after.x1 < after.right - 3 * em:
+            continue  # indented, or run short of its paragraph's full line
+        step = NUMBERED_GAP * min(pitch, 1.5 * item.size)
+        if item.y - after.y > 2 * step:
+            continue  # a heading sits over its text
+        if before is not None and (before.section, before.column) == (item.section, item.column) and \
+                before.y - item.y < step:
+            continue
+        kinds[k] = ("heading", None)
+
+
+def _numbered_title(text: str) -> bool:
+    """After its number, a few words not ended as a sentence or a clause is."""
+    if len(text) > ALONE_CHARS or text[-1:] in ".,;":
+        return False
+    number = NUMBERING.match(text)
+    if number and "." not in number.group(0):
+        return False  # '16 Face Your World': a page number before a running head, not a section
+    words = len(text.split()) - 1
+    return 1 <= words <= ALONE_WORDS and sum(c.isalpha() for c in text) >= 0.5 * len(text)
 
 
 def _title_like(text: str) -> bool:
@@ -906,6 +967,20 @@ def _heading_goes_on(prev: Item, item: Item) -> bool:
     """Would ``item`` continue the heading whose last line is ``prev`` (as ``continues`` has it)?"""
     return numbering_depth(item.text) is None and (item.section, item.column) == (prev.section, prev.column) \
         and abs(item.size - prev.size) <= 0.05 * prev.size and 0 <= prev.y - item.y <= 1.8 * item.size
+
+
+def _items_go_on(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int]) -> None:
+    """A bold list entry set over two lines: its second line, in the entry's face right under
+    it, goes on with the entry, not as a heading of its own."""
+    entry = False  # the line before is an entry's, or goes on with one
+    for n in range(1, len(lines)):
+        k, before = lines[n], items[lines[n - 1]]
+        entry = entry or kinds[lines[n - 1]][0] == "list_item"
+        if entry and kinds[k][0] == "heading" and before.bold == items[k].bold and \
+                _heading_goes_on(before, items[k]):
+            kinds[k] = ("paragraph", None)
+        else:
+            entry = False
 
 
 def _contents(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int]) -> None:
