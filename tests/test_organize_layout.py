@@ -435,3 +435,21 @@ def test_numbered_list_entries_and_a_folio_before_a_running_head_are_not_heading
     lines = [line(760, "16 Face Your World"), *body_lines(740, "a", 3), *indented, *body_lines(630, "b", 2),
              *at_pitch, *body_lines(540, "c", 3)]
     assert headings(organize([page(1, lines)])[0]) == []
+
+
+def test_the_byline_under_a_bold_title_is_not_a_heading():
+    lines = [line(700, "Copysets: Reducing Data Loss", x0=150, size=18, bold=True),
+             line(660, "Asaf Cidon, Stephen Rumble and Ryan Stutsman", x0=160, size=12),
+             line(646, "Stanford University", x0=230, size=12),
+             line(610, "ABSTRACT", size=12, bold=True), *body_lines(590, "a", 4),
+             line(530, "1. INTRODUCTION", size=12, bold=True), *body_lines(510, "b", 4)]
+    out = organize([page(1, lines), page(2, [line(740, "Sachin Katti", size=12), *body_lines(720, "c", 4)])])
+    assert [text for _, text in headings(out[0])] == ["Copysets: Reducing Data Loss", "ABSTRACT", "1. INTRODUCTION"]
+    assert "Asaf Cidon" in out[0]["text"] and "Stanford University" in out[0]["text"]
+    assert [text for _, text in headings(out[1])] == ["Sachin Katti"]  # past the first page, size speaks
+
+
+def test_a_short_figure_label_of_a_large_stated_size_is_not_a_heading():
+    lines = [*body_lines(740, "a", 4), squeezed_line(680, "90%", x0=335, size=24, width=9),
+             *body_lines(660, "b", 4)]
+    assert headings(organize([page(1, lines)])[0]) == []

@@ -693,7 +693,7 @@ def start_kind(item: Item, body: float, floor: dict[str, float], opts: OrganizeO
 
 HEADING_RATIO = 1.15  # a line this much larger than the body stands out by size
 SQUEEZED = 0.25  # ems of width a character takes at the least in a line set at its stated size
-SQUEEZED_CHARS = 4  # characters a line needs before its width says anything of its size
+SQUEEZED_CHARS = 2  # characters a line needs before its width says anything of its size
 
 
 def squeezed(item: Item) -> bool:
@@ -996,10 +996,30 @@ def _contents(items: list[Item], kinds: list[tuple[str, int | None]], lines: lis
 
 def _levels(blocks: list[Block], page: int, levels: Levels, height: float) -> None:
     """Levels of the headings the outline did not place."""
+    if levels.first_page is None:
+        _bylines(blocks)
     guessed = [b for b in blocks if b.kind == "heading" and b.first is not None and b.level is None]
     heads = [(b.text, b.first.size, b.first.y1) for b in guessed if b.first is not None]
     for block, level in zip(guessed, levels.page(page, heads, height), strict=True):
         block.level = level
+
+
+def _bylines(blocks: list[Block]) -> None:
+    """Under a title set in bold on the document's first page, the lines set large in a lighter
+    face (the authors, their institutions) head nothing: they are the byline, not headings."""
+    heads = [b for b in blocks if b.kind == "heading" and b.level is None and b.first is not None]
+    if not heads:
+        return
+    largest = max(b.first.size for b in heads if b.first is not None)
+    start = next(k for k, b in enumerate(blocks) if b in heads and b.first is not None and b.first.size == largest)
+    title = blocks[start].first
+    if title is None or not title.bold:
+        return
+    for block in blocks[start + 1:]:
+        line = block.first
+        if block.kind != "heading" or block.level is not None or line is None or line.bold or line.size > title.size:
+            break
+        block.kind = "paragraph"
 
 
 def _floors(items: list[Item], body: float) -> dict[str, float]:
