@@ -453,3 +453,21 @@ def test_a_short_figure_label_of_a_large_stated_size_is_not_a_heading():
     lines = [*body_lines(740, "a", 4), squeezed_line(680, "90%", x0=335, size=24, width=9),
              *body_lines(660, "b", 4)]
     assert headings(organize([page(1, lines)])[0]) == []
+
+
+def test_an_unnumbered_heading_in_the_face_of_numbered_ones_takes_their_level():
+    lines = [line(760, "A Study of Rivers", x0=200, size=20), line(720, "Part One", size=16),
+             *body_lines(700, "a", 3), line(640, "1 Sources", size=12, bold=True), *body_lines(620, "b", 3),
+             line(560, "1.1 Springs", bold=True), *body_lines(540, "c", 3)]
+    second = [line(740, "References", size=12, bold=True), *body_lines(720, "r", 3)]
+    out = organize([page(1, lines), page(2, second)])
+    assert headings(out[0]) == [(1, "A Study of Rivers"), (2, "Part One"), (2, "1 Sources"), (3, "1.1 Springs")]
+    assert headings(out[1]) == [(2, "References")]  # by size alone it would rank third
+
+
+def test_outline_entries_sit_below_a_title_the_outline_does_not_hold():
+    lines = [line(740, "A Study of Rivers", x0=200, size=20, bold=True), *body_lines(700, "a", 3),
+             line(640, "Introduction", size=12, bold=True), *body_lines(620, "b", 3)]
+    outline = [{"title": "Introduction", "page": 1, "level": 1}]
+    out = organize([page(1, lines)], outline)[0]
+    assert headings(out) == [(1, "A Study of Rivers"), (2, "Introduction")]
