@@ -471,3 +471,21 @@ def test_outline_entries_sit_below_a_title_the_outline_does_not_hold():
     outline = [{"title": "Introduction", "page": 1, "level": 1}]
     out = organize([page(1, lines)], outline)[0]
     assert headings(out) == [(1, "A Study of Rivers"), (2, "Introduction")]
+
+
+def test_a_large_sum_sign_and_an_address_for_mail_are_not_headings():
+    lines = [line(740, "Bounds", size=14, bold=True), *body_lines(720, "a", 3),
+             line(676, "∑ ∑", x0=150, size=20), *body_lines(650, "b", 3),
+             line(600, "heather.miller@epfl.ch", x0=150, size=14), *body_lines(580, "c", 3)]
+    out = organize([page(1, lines)])[0]
+    assert headings(out) == [(1, "Bounds")]
+    assert "heather.miller@epfl.ch" in out["text"]
+
+
+def test_a_bold_exhibit_or_chart_caption_is_a_caption_not_a_heading():
+    lines = [*body_lines(740, "a", 3), line(690, "Exhibit 3: Revenue by region", bold=True),
+             *body_lines(670, "b", 3), line(620, "Chart 2. Share of exports", bold=True), *body_lines(600, "c", 3)]
+    out = organize([page(1, lines)])[0]
+    assert headings(out) == []
+    assert [b["text"] for b in out["blocks"] if b["kind"] == "caption"] == \
+        ["Exhibit 3: Revenue by region", "Chart 2. Share of exports"]

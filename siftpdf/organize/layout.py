@@ -32,7 +32,8 @@ PROVISION = lazy(rf"^(第[{_CN_NUM}\d０-９]+条|(Article|ARTICLE|Art\.)\s*\d+|
                        rf"\((?:[a-z]|[ivx]{{1,4}}|\d{{1,2}})\)\s|（[{_CN_NUM}\d]+）)")
 CJK_HEADING = lazy(rf"^第[{_CN_NUM}\d]+([编章节])\s*\S")
 LIST_ITEM = lazy(r"^([•◦▪‣●○■□·*–-]\s+|\d{1,2}[.)]\s+\S|[a-z][.)]\s+\S)")
-CAPTION = lazy(r"^((Fig\.|Figure|FIGURE|FIG\.|Table|TABLE|Tab\.)\s*([0-9]+|[IVX]+)\b|[图表]\s*[0-9０-９]+)")
+CAPTION = lazy(r"^((Fig\.|Figure|FIGURE|FIG\.|Table|TABLE|Tab\.|Chart|CHART|Exhibit|EXHIBIT|Graph|Plate|Scheme|"
+                 r"Listing)\s*([0-9]+|[IVX]+)\b|[图表]\s*[0-9０-９]+)")
 LEADER = lazy(r"((\.\s?){4,}|(…\s?){2,}|(·\s?){4,}|_{4,})\s*\S{1,6}$")  # a contents entry: leaders, then a page
 _DOTS = lazy(r"\.\s?\.")  # two dots of a leader: what LEADER needs before it is worth a search
 LETTERED = lazy(r"^[a-z][.)]\s+\S")  # 'a. ', 'b) ': items of a list, not sections
@@ -684,7 +685,8 @@ def start_kind(item: Item, body: float, floor: dict[str, float], opts: OrganizeO
     if text.isdigit() and item.y1 < min(floor.values(), default=0.0):
         return "paragraph", None  # a number below all the body text is a page number, however set
     stands_out = ratio >= HEADING_RATIO or (item.bold_all and ratio >= 0.95) or _caps_heading(text)
-    if len(text) <= 160 and not item.spread and stands_out and not _bulleted(text) and not squeezed(item):
+    if len(text) <= 160 and not item.spread and stands_out and not _bulleted(text) and not squeezed(item) and \
+            _says_something(text):
         return "heading", None
     if is_list_item(text):
         return "list_item", None
@@ -703,12 +705,21 @@ def squeezed(item: Item) -> bool:
     return chars >= SQUEEZED_CHARS and item.x1 - item.x0 < SQUEEZED * item.size * chars
 
 
+_EMAIL = lazy(r"[\w.+-]+@[\w-]+\.[\w.-]+")
+
+
+def _says_something(text: str) -> bool:
+    """Could the line head text? Not a formula's symbols alone (a large sum sign), not an
+    address for mail: both are set large or bold without heading anything."""
+    return any(c.isalnum() for c in text) and ("@" not in text or _EMAIL.search(text) is None)
+
+
 def _bulleted(text: str) -> bool:
     """'• Item', '➢ Item': a line after a bullet is a list's entry, however it is set."""
     first = text[:1]
     return text[1:2].isspace() and (first in _BULLETS or unicodedata.category(first) == "So")
 _PROVISION_STARTS = frozenset("第A§(（")  # the first characters PROVISION can match
-_CAPTION_STARTS = frozenset("FT图表")  # and CAPTION
+_CAPTION_STARTS = frozenset("FTCEGPSL图表")  # and CAPTION
 _NUMBERED_STARTS = frozenset("IVXABCDEFGH")  # and NUMBERED, besides a digit
 
 
