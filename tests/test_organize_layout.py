@@ -489,3 +489,9 @@ def test_a_bold_exhibit_or_chart_caption_is_a_caption_not_a_heading():
     assert headings(out) == []
     assert [b["text"] for b in out["blocks"] if b["kind"] == "caption"] == \
         ["Exhibit 3: Revenue by region", "Chart 2. Share of exports"]
+
+
+def test_the_last_entry_of_a_spaced_numbered_list_is_not_a_heading():
+    entries = [line(700 - 18 * k, f"{k}. Carry the sample home") for k in range(1, 4)]
+    lines = [*body_lines(740, "a", 3), *entries, *body_lines(628, "b", 3)]
+    assert headings(organize([page(1, lines)])[0]) == []

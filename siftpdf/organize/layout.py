@@ -909,7 +909,24 @@ def _numbered_headings(items: list[Item], kinds: list[tuple[str, int | None]], l
         if before is not None and (before.section, before.column) == (item.section, item.column) and \
                 before.y - item.y < step:
             continue
+        if _after_an_entry(items, kinds, lines, n):
+            continue  # the last entry of a numbered list, spaced as its paragraphs are
         kinds[k] = ("heading", None)
+
+
+ENTRY_LINES = 4  # lines an entry of a list is looked for above a numbered line
+
+
+def _after_an_entry(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int], n: int) -> bool:
+    """Does a numbered entry of a list start a few lines above line ``n``, in its column?"""
+    item = items[lines[n]]
+    for k in reversed(lines[max(0, n - ENTRY_LINES):n]):
+        other = items[k]
+        if (other.section, other.column) != (item.section, item.column) or kinds[k][0] == "heading":
+            return False
+        if kinds[k][0] == "list_item" or numbering_depth(other.text) is not None:
+            return True
+    return False
 
 
 def _numbered_title(text: str) -> bool:
