@@ -495,3 +495,22 @@ def test_the_last_entry_of_a_spaced_numbered_list_is_not_a_heading():
     entries = [line(700 - 18 * k, f"{k}. Carry the sample home") for k in range(1, 4)]
     lines = [*body_lines(740, "a", 3), *entries, *body_lines(628, "b", 3)]
     assert headings(organize([page(1, lines)])[0]) == []
+
+
+def test_a_bold_phrase_that_fills_its_line_and_runs_on_is_not_a_heading():
+    texts = prose(24, "lead")
+    lead = line(700, texts[0], bold=True)
+    rest = {"y": 688, "size": 10, "runs": [run("bold still", 72, 688, font="Times-Bold"),
+                                          run(texts[1][:48], 127, 688)]}
+    lines = [line(740, "Findings", size=14, bold=True), *body_lines(724, "a", 2), lead, rest,
+             *body_lines(676, "b", 3)]
+    out = organize([page(1, lines)])[0]
+    assert headings(out) == [(1, "Findings")]
+
+
+def test_a_long_bold_title_that_reaches_the_edge_over_a_new_sentence_stays_a_heading():
+    title = line(700, "4.1 Word-Frequency Based Embedding Sizes of the Vocabulary", bold=True)
+    lines = [*body_lines(740, "a", 3), title, line(688, "Predefined " + prose(12, "b")[0][:48]),
+             *body_lines(676, "c", 3)]
+    out = organize([page(1, lines)])[0]
+    assert [text for _, text in headings(out)] == ["4.1 Word-Frequency Based Embedding Sizes of the Vocabulary"]

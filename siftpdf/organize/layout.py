@@ -833,6 +833,7 @@ def _kinds(items: list[Item], body: float, opts: OrganizeOptions, titles: dict[s
               for k in lines]
     _contents(items, kinds, lines)
     _items_go_on(items, kinds, lines)
+    _lead_ins(items, kinds, lines, body)
     _prose_not_headings(items, kinds, lines)
     _standalone_headings(items, kinds, lines, body, pitch)
     _numbered_headings(items, kinds, lines, body, pitch)
@@ -1009,6 +1010,21 @@ def _items_go_on(items: list[Item], kinds: list[tuple[str, int | None]], lines: 
             kinds[k] = ("paragraph", None)
         else:
             entry = False
+
+
+def _lead_ins(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int], body: float) -> None:
+    """A bold line of body size that runs to the column's edge and goes on into a lighter line
+    below (the next word would not have fitted; the sentence goes on, in small letters or after
+    a hyphen) is a bold phrase opening a paragraph, however long: a heading ends by choice."""
+    for n in range(len(lines) - 1):
+        k, after = lines[n], items[lines[n + 1]]
+        item = items[k]
+        if kinds[k] != ("heading", None) or item.size >= HEADING_RATIO * body or _caps_heading(item.text) or \
+                kinds[lines[n + 1]][0] != "paragraph" or after.bold_all or \
+                not _heading_goes_on(item, after) or next_word_fits(item, after) or \
+                not (after.text[:1].islower() or item.text.endswith("-")):
+            continue  # a title may reach the edge too: the line below must go on with its sentence
+        kinds[k] = ("paragraph", None)
 
 
 def _contents(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int]) -> None:
