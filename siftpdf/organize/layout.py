@@ -696,6 +696,9 @@ def start_kind(item: Item, body: float, floor: dict[str, float], opts: OrganizeO
 HEADING_RATIO = 1.15  # a line this much larger than the body stands out by size
 SQUEEZED = 0.25  # ems of width a character takes at the least in a line set at its stated size
 SQUEEZED_CHARS = 2  # characters a line needs before its width says anything of its size
+_PROVISION_STARTS = frozenset("第A§(（")  # the first characters PROVISION can match
+_CAPTION_STARTS = frozenset("FTCEGPSL图表")  # and CAPTION
+_NUMBERED_STARTS = frozenset("IVXABCDEFGH")  # and NUMBERED, besides a digit
 
 
 def squeezed(item: Item) -> bool:
@@ -718,9 +721,6 @@ def _bulleted(text: str) -> bool:
     """'• Item', '➢ Item': a line after a bullet is a list's entry, however it is set."""
     first = text[:1]
     return text[1:2].isspace() and (first in _BULLETS or unicodedata.category(first) == "So")
-_PROVISION_STARTS = frozenset("第A§(（")  # the first characters PROVISION can match
-_CAPTION_STARTS = frozenset("FTCEGPSL图表")  # and CAPTION
-_NUMBERED_STARTS = frozenset("IVXABCDEFGH")  # and NUMBERED, besides a digit
 
 
 def _caps_heading(text: str) -> bool:
@@ -1060,7 +1060,8 @@ def _bylines(blocks: list[Block]) -> None:
     if not heads:
         return
     largest = max(b.first.size for b in heads if b.first is not None)
-    start = next(k for k, b in enumerate(blocks) if b in heads and b.first is not None and b.first.size == largest)
+    candidates = {id(b) for b in heads if b.first is not None and b.first.size == largest}
+    start = next(k for k, b in enumerate(blocks) if id(b) in candidates)
     title = blocks[start].first
     if title is None or not title.bold:
         return
