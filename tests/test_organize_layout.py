@@ -385,3 +385,132 @@ def test_text_above_notes_that_outweigh_it_is_the_body():
     out = organize([page(1, lines)])[0]
     assert headings(out) == []
     assert "Baird" in out["text"] and "Travellers from Arabia" in out["text"]
+
+
+def squeezed_line(y: float, text: str, x0: float, size: float, width: float) -> dict[str, Any]:
+    """A line whose glyphs take far less room than its stated size: scaled down, or set sideways."""
+    return {"y": y, "size": size, "runs": [{"text": text, "font": "Helvetica-Bold", "size": size, "color": "#000000",
+                                            "box": [x0, y - 0.2 * size, x0 + width, y + 0.8 * size]}]}
+
+
+def test_figure_labels_and_a_margin_stamp_of_a_large_stated_size_are_not_headings():
+    lines = [line(740, "Learning a Classifier", x0=200, size=16, bold=True), *body_lines(700, "a", 4),
+             squeezed_line(630, "Acc (25Hz)", x0=160, size=24, width=32),
+             squeezed_line(600, "Feature extraction", x0=156, size=18, width=41),
+             squeezed_line(400, "arXiv:1711.02387v1 [eess.SP] 7 Nov 2017", x0=14, size=20, width=23),
+             *body_lines(560, "b", 4)]
+    out = organize([page(1, lines)])[0]
+    assert headings(out) == [(1, "Learning a Classifier")]
+    assert "Acc (25Hz)" in out["text"] and "Feature extraction" in out["text"]
+
+
+def test_a_bulleted_line_in_bold_is_a_list_entry_not_a_heading():
+    lines = [line(740, "Features", size=14, bold=True), *body_lines(720, "a", 3),
+             line(676, "• Support for both front ends", x0=80, bold=True),
+             line(664, "➢ Typed programming interface", x0=80, bold=True), *body_lines(650, "b", 3)]
+    out = organize([page(1, lines)])[0]
+    assert headings(out) == [(1, "Features")]
+    assert "Support for both front ends" in out["text"]
+
+
+def test_the_second_line_of_a_bold_list_entry_goes_on_with_the_entry():
+    lines = [line(740, "Usage", size=14, bold=True), *body_lines(720, "a", 3),
+             line(676, "* This work is still in progress; the code and data may change as we", bold=True),
+             line(664, "learn more, so be careful with versions", bold=True), *body_lines(640, "b", 3)]
+    out = organize([page(1, lines)])[0]
+    assert headings(out) == [(1, "Usage")]
+    assert any(b["kind"] == "list_item" and b["text"].endswith("be careful with versions") for b in out["blocks"])
+
+
+def test_a_numbered_title_in_body_type_on_a_line_set_apart_is_a_heading():
+    lines = [line(740, "II. MATERIALS", x0=150), line(722, "A. Sensors"), *body_lines(707, "a", 4),
+             line(642, "B. Data acquisition"), *body_lines(627, "b", 4)]
+    out = organize([page(1, lines)])[0]
+    assert [text for _, text in headings(out)] == ["II. MATERIALS", "A. Sensors", "B. Data acquisition"]
+
+
+def test_numbered_list_entries_and_a_folio_before_a_running_head_are_not_headings():
+    indented = [line(700 - 18 * k, f"{k}. Record the question", x0=90) for k in range(1, 4)]
+    at_pitch = [line(600 - 12 * k, f"{k}. Carry the sample home") for k in range(1, 4)]
+    lines = [line(760, "16 Face Your World"), *body_lines(740, "a", 3), *indented, *body_lines(630, "b", 2),
+             *at_pitch, *body_lines(540, "c", 3)]
+    assert headings(organize([page(1, lines)])[0]) == []
+
+
+def test_the_byline_under_a_bold_title_is_not_a_heading():
+    lines = [line(700, "Copysets: Reducing Data Loss", x0=150, size=18, bold=True),
+             line(660, "Asaf Cidon, Stephen Rumble and Ryan Stutsman", x0=160, size=12),
+             line(646, "Stanford University", x0=230, size=12),
+             line(610, "ABSTRACT", size=12, bold=True), *body_lines(590, "a", 4),
+             line(530, "1. INTRODUCTION", size=12, bold=True), *body_lines(510, "b", 4)]
+    out = organize([page(1, lines), page(2, [line(740, "Sachin Katti", size=12), *body_lines(720, "c", 4)])])
+    assert [text for _, text in headings(out[0])] == ["Copysets: Reducing Data Loss", "ABSTRACT", "1. INTRODUCTION"]
+    assert "Asaf Cidon" in out[0]["text"] and "Stanford University" in out[0]["text"]
+    assert [text for _, text in headings(out[1])] == ["Sachin Katti"]  # past the first page, size speaks
+
+
+def test_a_short_figure_label_of_a_large_stated_size_is_not_a_heading():
+    lines = [*body_lines(740, "a", 4), squeezed_line(680, "90%", x0=335, size=24, width=9),
+             *body_lines(660, "b", 4)]
+    assert headings(organize([page(1, lines)])[0]) == []
+
+
+def test_an_unnumbered_heading_in_the_face_of_numbered_ones_takes_their_level():
+    lines = [line(760, "A Study of Rivers", x0=200, size=20), line(720, "Part One", size=16),
+             *body_lines(700, "a", 3), line(640, "1 Sources", size=12, bold=True), *body_lines(620, "b", 3),
+             line(560, "1.1 Springs", bold=True), *body_lines(540, "c", 3)]
+    second = [line(740, "References", size=12, bold=True), *body_lines(720, "r", 3)]
+    out = organize([page(1, lines), page(2, second)])
+    assert headings(out[0]) == [(1, "A Study of Rivers"), (2, "Part One"), (2, "1 Sources"), (3, "1.1 Springs")]
+    assert headings(out[1]) == [(2, "References")]  # by size alone it would rank third
+
+
+def test_outline_entries_sit_below_a_title_the_outline_does_not_hold():
+    lines = [line(740, "A Study of Rivers", x0=200, size=20, bold=True), *body_lines(700, "a", 3),
+             line(640, "Introduction", size=12, bold=True), *body_lines(620, "b", 3)]
+    outline = [{"title": "Introduction", "page": 1, "level": 1}]
+    out = organize([page(1, lines)], outline)[0]
+    assert headings(out) == [(1, "A Study of Rivers"), (2, "Introduction")]
+
+
+def test_a_large_sum_sign_and_an_address_for_mail_are_not_headings():
+    lines = [line(740, "Bounds", size=14, bold=True), *body_lines(720, "a", 3),
+             line(676, "∑ ∑", x0=150, size=20), *body_lines(650, "b", 3),
+             line(600, "heather.miller@epfl.ch", x0=150, size=14), *body_lines(580, "c", 3)]
+    out = organize([page(1, lines)])[0]
+    assert headings(out) == [(1, "Bounds")]
+    assert "heather.miller@epfl.ch" in out["text"]
+
+
+def test_a_bold_exhibit_or_chart_caption_is_a_caption_not_a_heading():
+    lines = [*body_lines(740, "a", 3), line(690, "Exhibit 3: Revenue by region", bold=True),
+             *body_lines(670, "b", 3), line(620, "Chart 2. Share of exports", bold=True), *body_lines(600, "c", 3)]
+    out = organize([page(1, lines)])[0]
+    assert headings(out) == []
+    assert [b["text"] for b in out["blocks"] if b["kind"] == "caption"] == \
+        ["Exhibit 3: Revenue by region", "Chart 2. Share of exports"]
+
+
+def test_the_last_entry_of_a_spaced_numbered_list_is_not_a_heading():
+    entries = [line(700 - 18 * k, f"{k}. Carry the sample home") for k in range(1, 4)]
+    lines = [*body_lines(740, "a", 3), *entries, *body_lines(628, "b", 3)]
+    assert headings(organize([page(1, lines)])[0]) == []
+
+
+def test_a_bold_phrase_that_fills_its_line_and_runs_on_is_not_a_heading():
+    texts = prose(24, "lead")
+    lead = line(700, texts[0], bold=True)
+    rest = {"y": 688, "size": 10, "runs": [run("bold still", 72, 688, font="Times-Bold"),
+                                          run(texts[1][:48], 127, 688)]}
+    lines = [line(740, "Findings", size=14, bold=True), *body_lines(724, "a", 2), lead, rest,
+             *body_lines(676, "b", 3)]
+    out = organize([page(1, lines)])[0]
+    assert headings(out) == [(1, "Findings")]
+
+
+def test_a_long_bold_title_that_reaches_the_edge_over_a_new_sentence_stays_a_heading():
+    title = line(700, "4.1 Word-Frequency Based Embedding Sizes of the Vocabulary", bold=True)
+    lines = [*body_lines(740, "a", 3), title, line(688, "Predefined " + prose(12, "b")[0][:48]),
+             *body_lines(676, "c", 3)]
+    out = organize([page(1, lines)])[0]
+    assert [text for _, text in headings(out)] == ["4.1 Word-Frequency Based Embedding Sizes of the Vocabulary"]

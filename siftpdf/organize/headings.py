@@ -8,9 +8,11 @@ bold throughout, a numbered line in capitals). Here the page and the document de
 - the document's outline, when it has one, wins: a line whose text is an outline title on
   its page is a heading at the outline's depth;
 - otherwise the level comes from the numbering (1 / 1.1 / 1.1.1, I. / A., Chapter, Section,
-  第一章 / 第一节), else from the rank of the heading's size among the heading sizes seen so
-  far in the document (the largest is level 1). The document title (the largest heading near
-  the top of the first page) is level 1 and numbered headings sit below it.
+  第一章 / 第一节); an unnumbered heading set in the face (size and weight) of numbered ones
+  takes their level ('References' after '5 Results'); else the level is the rank of the
+  heading's size among the heading sizes seen so far in the document (the largest is level 1).
+  The document title (the largest heading near the top of the first page) is level 1, and
+  numbered headings and the outline's entries sit below it.
 
 Levels are decided as pages stream past: the rank is a running one over a bounded set of sizes,
 never the whole document.
@@ -149,10 +151,12 @@ def too_many(kinds: list[str], weight_only: list[bool]) -> bool:
 
 class Levels:
     """Heading levels as the document streams past: a running rank of the heading sizes seen
-    so far, and whether the document opened with a title."""
+    so far, the levels its numbered headings gave their faces, and whether the document opened
+    with a title."""
 
     def __init__(self) -> None:
         self.sizes: set[float] = set()
+        self.faces: dict[tuple[float, bool], int] = {}  # (size, bold) -> level of numbered headings so set
         self.title = False
         self.first_page: int | None = None
 
@@ -165,27 +169,39 @@ class Levels:
         key = round(size / SIZE_STEP) * SIZE_STEP
         return 1 + sum(s > key for s in self.sizes)
 
-    def page(self, page: int, heads: list[tuple[str, float, float]], height: float) -> list[int]:
-        """Levels of one page's headings, given as (text, size, top) in reading order."""
-        for _, size, _ in heads:
+    def _face(self, size: float, bold: bool) -> tuple[float, bool]:
+        return round(size / SIZE_STEP) * SIZE_STEP, bold
+
+    def page(self, page: int, heads: list[tuple[str, float, float, bool]], height: float) -> list[int]:
+        """Levels of one page's headings, given as (text, size, top, bold) in reading order.
+        An unnumbered heading set in the face of numbered ones ('References' after '5 Results')
+        takes their level; others rank by size."""
+        for _, size, _, _ in heads:
             self.see(size)
         if self.first_page is None:
             self.first_page = page
         title = -1
         if page == self.first_page and heads:
-            largest = max(size for _, size, _ in heads)
+            largest = max(size for _, size, _, _ in heads)
             top_zone = (1 - TITLE_ZONE) * height
-            title = next((k for k, (text, size, top) in enumerate(heads)
+            title = next((k for k, (text, size, top, _) in enumerate(heads)
                           if size == largest and top >= top_zone and numbering_depth(text) is None), -1)
             self.title = self.title or title >= 0
         offset = 1 if self.title else 0
+        depths = [numbering_depth(text) for text, _, _, _ in heads]
+        for (_, size, _, bold), depth in zip(heads, depths, strict=True):
+            face = self._face(size, bold)
+            if depth is not None and (face in self.faces or len(self.faces) < MAX_SIZES):
+                self.faces[face] = min(self.faces.get(face, MAX_LEVEL), min(MAX_LEVEL, depth + offset))
         levels = []
-        for index, (text, size, _) in enumerate(heads):
-            depth = numbering_depth(text)
+        for index, ((_, size, _, bold), depth) in enumerate(zip(heads, depths, strict=True)):
+            known = self.faces.get(self._face(size, bold))
             if index == title:
                 levels.append(1)
             elif depth is not None:
                 levels.append(min(MAX_LEVEL, depth + offset))
+            elif known is not None:
+                levels.append(known)
             else:
                 levels.append(min(MAX_LEVEL, self.rank(size) + (1 if self.title and self.rank(size) == 1 else 0)))
         return levels

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from bisect import bisect_left, bisect_right
 from functools import lru_cache
 
 from ..lazyre import lazy
 from ..settings import OrganizeOptions
-from .headings import Levels, is_contents, numbering_depth, outline_matches, too_many
+from .headings import MAX_LEVEL, NUMBERING, Levels, is_contents, numbering_depth, outline_matches, too_many
 from .xycut import GUTTER, no_channel, xy_cut
 
 TYPE_CHECKING = False
@@ -31,7 +32,8 @@ PROVISION = lazy(rf"^(第[{_CN_NUM}\d０-９]+条|(Article|ARTICLE|Art\.)\s*\d+|
                        rf"\((?:[a-z]|[ivx]{{1,4}}|\d{{1,2}})\)\s|（[{_CN_NUM}\d]+）)")
 CJK_HEADING = lazy(rf"^第[{_CN_NUM}\d]+([编章节])\s*\S")
 LIST_ITEM = lazy(r"^([•◦▪‣●○■□·*–-]\s+|\d{1,2}[.)]\s+\S|[a-z][.)]\s+\S)")
-CAPTION = lazy(r"^((Fig\.|Figure|FIGURE|FIG\.|Table|TABLE|Tab\.)\s*([0-9]+|[IVX]+)\b|[图表]\s*[0-9０-９]+)")
+CAPTION = lazy(r"^((Fig\.|Figure|FIGURE|FIG\.|Table|TABLE|Tab\.|Chart|CHART|Exhibit|EXHIBIT|Graph|Plate|Scheme|"
+                 r"Listing)\s*([0-9]+|[IVX]+)\b|[图表]\s*[0-9０-９]+)")
 LEADER = lazy(r"((\.\s?){4,}|(…\s?){2,}|(·\s?){4,}|_{4,})\s*\S{1,6}$")  # a contents entry: leaders, then a page
 _DOTS = lazy(r"\.\s?\.")  # two dots of a leader: what LEADER needs before it is worth a search
 LETTERED = lazy(r"^[a-z][.)]\s+\S")  # 'a. ', 'b) ': items of a list, not sections
@@ -683,7 +685,8 @@ def start_kind(item: Item, body: float, floor: dict[str, float], opts: OrganizeO
     if text.isdigit() and item.y1 < min(floor.values(), default=0.0):
         return "paragraph", None  # a number below all the body text is a page number, however set
     stands_out = ratio >= HEADING_RATIO or (item.bold_all and ratio >= 0.95) or _caps_heading(text)
-    if len(text) <= 160 and not item.spread and stands_out:
+    if len(text) <= 160 and not item.spread and stands_out and not _bulleted(text) and not squeezed(item) and \
+            _says_something(text):
         return "heading", None
     if is_list_item(text):
         return "list_item", None
@@ -691,9 +694,33 @@ def start_kind(item: Item, body: float, floor: dict[str, float], opts: OrganizeO
 
 
 HEADING_RATIO = 1.15  # a line this much larger than the body stands out by size
+SQUEEZED = 0.25  # ems of width a character takes at the least in a line set at its stated size
+SQUEEZED_CHARS = 2  # characters a line needs before its width says anything of its size
 _PROVISION_STARTS = frozenset("第A§(（")  # the first characters PROVISION can match
-_CAPTION_STARTS = frozenset("FT图表")  # and CAPTION
+_CAPTION_STARTS = frozenset("FTCEGPSL图表")  # and CAPTION
 _NUMBERED_STARTS = frozenset("IVXABCDEFGH")  # and NUMBERED, besides a digit
+
+
+def squeezed(item: Item) -> bool:
+    """Is the line far narrower than its stated size would set it? Then the size is not what
+    the reader sees: text in a figure scaled down, a stamp set up the margin sideways."""
+    chars = len(item.text)
+    return chars >= SQUEEZED_CHARS and item.x1 - item.x0 < SQUEEZED * item.size * chars
+
+
+_EMAIL = lazy(r"[\w.+-]+@[\w-]+\.[\w.-]+")
+
+
+def _says_something(text: str) -> bool:
+    """Could the line head text? Not a formula's symbols alone (a large sum sign), not an
+    address for mail: both are set large or bold without heading anything."""
+    return any(c.isalnum() for c in text) and ("@" not in text or _EMAIL.search(text) is None)
+
+
+def _bulleted(text: str) -> bool:
+    """'• Item', '➢ Item': a line after a bullet is a list's entry, however it is set."""
+    first = text[:1]
+    return text[1:2].isspace() and (first in _BULLETS or unicodedata.category(first) == "So")
 
 
 def _caps_heading(text: str) -> bool:
@@ -805,8 +832,11 @@ def _kinds(items: list[Item], body: float, opts: OrganizeOptions, titles: dict[s
     weight = [kinds[k][0] == "heading" and items[k].size < HEADING_RATIO * body and not _caps_heading(items[k].text)
               for k in lines]
     _contents(items, kinds, lines)
+    _items_go_on(items, kinds, lines)
+    _lead_ins(items, kinds, lines, body)
     _prose_not_headings(items, kinds, lines)
     _standalone_headings(items, kinds, lines, body, pitch)
+    _numbered_headings(items, kinds, lines, body, pitch)
     _kickers(items, kinds, lines)
     if too_many([kinds[k][0] for k in lines], weight):
         for k, alone in zip(lines, weight, strict=True):
@@ -849,6 +879,66 @@ def _standalone_headings(items: list[Item], kinds: list[tuple[str, int | None]],
                 before.y - item.y < step:
             continue
         kinds[k] = ("heading", None)
+
+
+NUMBERED_GAP = 1.3  # pitches of space above a numbered line that stands as a heading in body type
+
+
+def _numbered_headings(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int],
+                       body: float, pitch: float) -> None:
+    """A numbered title in the body's own type ('A. Sensors', '2.3 Results', set in italic or
+    roman) on a line of its own: flush with the column's left edge, with more space above it
+    than the line pitch (or at the top of its column), ended by choice over a paragraph that
+    is not numbered. A list's entries are indented, or follow each other at the pitch."""
+    for n, k in enumerate(lines):
+        item = items[k]
+        if kinds[k][0] not in ("paragraph", "list_item") or numbering_depth(item.text) is None or \
+                not _numbered_title(item.text) or item.size < 0.95 * body:
+            continue
+        after = items[lines[n + 1]] if n + 1 < len(lines) else None
+        before = items[lines[n - 1]] if n > 0 else None
+        if after is None or (after.section, after.column) != (item.section, item.column) or \
+                kinds[lines[n + 1]][0] != "paragraph" or numbering_depth(after.text) is not None or \
+                abs(after.size - item.size) > 0.05 * item.size or item.y <= after.y:
+            continue
+        em = item.size
+        if item.x0 > item.left + 0.5 * em or not next_word_fits(item, after) or after.x1 < after.right - 3 * em:
+            continue  # indented, or run short of its paragraph's full line
+        step = NUMBERED_GAP * min(pitch, 1.5 * item.size)
+        if item.y - after.y > 2 * step:
+            continue  # a heading sits over its text
+        if before is not None and (before.section, before.column) == (item.section, item.column) and \
+                before.y - item.y < step:
+            continue
+        if _after_an_entry(items, kinds, lines, n):
+            continue  # the last entry of a numbered list, spaced as its paragraphs are
+        kinds[k] = ("heading", None)
+
+
+ENTRY_LINES = 4  # lines an entry of a list is looked for above a numbered line
+
+
+def _after_an_entry(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int], n: int) -> bool:
+    """Does a numbered entry of a list start a few lines above line ``n``, in its column?"""
+    item = items[lines[n]]
+    for k in reversed(lines[max(0, n - ENTRY_LINES):n]):
+        other = items[k]
+        if (other.section, other.column) != (item.section, item.column) or kinds[k][0] == "heading":
+            return False
+        if kinds[k][0] == "list_item" or numbering_depth(other.text) is not None:
+            return True
+    return False
+
+
+def _numbered_title(text: str) -> bool:
+    """After its number, a few words not ended as a sentence or a clause is."""
+    if len(text) > ALONE_CHARS or text[-1:] in ".,;":
+        return False
+    number = NUMBERING.match(text)
+    if number and "." not in number.group(0):
+        return False  # '16 Face Your World': a page number before a running head, not a section
+    words = len(text.split()) - 1
+    return 1 <= words <= ALONE_WORDS and sum(c.isalpha() for c in text) >= 0.5 * len(text)
 
 
 def _title_like(text: str) -> bool:
@@ -908,6 +998,35 @@ def _heading_goes_on(prev: Item, item: Item) -> bool:
         and abs(item.size - prev.size) <= 0.05 * prev.size and 0 <= prev.y - item.y <= 1.8 * item.size
 
 
+def _items_go_on(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int]) -> None:
+    """A bold list entry set over two lines: its second line, in the entry's face right under
+    it, goes on with the entry, not as a heading of its own."""
+    entry = False  # the line before is an entry's, or goes on with one
+    for n in range(1, len(lines)):
+        k, before = lines[n], items[lines[n - 1]]
+        entry = entry or kinds[lines[n - 1]][0] == "list_item"
+        if entry and kinds[k][0] == "heading" and before.bold == items[k].bold and \
+                _heading_goes_on(before, items[k]):
+            kinds[k] = ("paragraph", None)
+        else:
+            entry = False
+
+
+def _lead_ins(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int], body: float) -> None:
+    """A bold line of body size that runs to the column's edge and goes on into a lighter line
+    below (the next word would not have fitted; the sentence goes on, in small letters or after
+    a hyphen) is a bold phrase opening a paragraph, however long: a heading ends by choice."""
+    for n in range(len(lines) - 1):
+        k, after = lines[n], items[lines[n + 1]]
+        item = items[k]
+        if kinds[k] != ("heading", None) or item.size >= HEADING_RATIO * body or _caps_heading(item.text) or \
+                kinds[lines[n + 1]][0] != "paragraph" or after.bold_all or \
+                not _heading_goes_on(item, after) or next_word_fits(item, after) or \
+                not (after.text[:1].islower() or item.text.endswith("-")):
+            continue  # a title may reach the edge too: the line below must go on with its sentence
+        kinds[k] = ("paragraph", None)
+
+
 def _contents(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int]) -> None:
     """Below a contents heading, lines that look like headings are its entries: one a line."""
     start = next((n for n, k in enumerate(lines) if kinds[k][0] == "heading" and is_contents(items[k].text)), None)
@@ -920,11 +1039,37 @@ def _contents(items: list[Item], kinds: list[tuple[str, int | None]], lines: lis
 
 
 def _levels(blocks: list[Block], page: int, levels: Levels, height: float) -> None:
-    """Levels of the headings the outline did not place."""
+    """Levels of the headings the outline did not place. When the document opened with a
+    title the outline does not hold, the outline's entries sit one level below it."""
+    if levels.first_page is None:
+        _bylines(blocks)
+    placed = [b for b in blocks if b.kind == "heading" and b.level is not None]
     guessed = [b for b in blocks if b.kind == "heading" and b.first is not None and b.level is None]
-    heads = [(b.text, b.first.size, b.first.y1) for b in guessed if b.first is not None]
+    heads = [(b.text, b.first.size, b.first.y1, b.first.bold) for b in guessed if b.first is not None]
     for block, level in zip(guessed, levels.page(page, heads, height), strict=True):
         block.level = level
+    if levels.title:
+        for block in placed:
+            block.level = min(MAX_LEVEL, (block.level or 0) + 1)
+
+
+def _bylines(blocks: list[Block]) -> None:
+    """Under a title set in bold on the document's first page, the lines set large in a lighter
+    face (the authors, their institutions) head nothing: they are the byline, not headings."""
+    heads = [b for b in blocks if b.kind == "heading" and b.level is None and b.first is not None]
+    if not heads:
+        return
+    largest = max(b.first.size for b in heads if b.first is not None)
+    candidates = {id(b) for b in heads if b.first is not None and b.first.size == largest}
+    start = next(k for k, b in enumerate(blocks) if id(b) in candidates)
+    title = blocks[start].first
+    if title is None or not title.bold:
+        return
+    for block in blocks[start + 1:]:
+        line = block.first
+        if block.kind != "heading" or block.level is not None or line is None or line.bold or line.size > title.size:
+            break
+        block.kind = "paragraph"
 
 
 def _floors(items: list[Item], body: float) -> dict[str, float]:
