@@ -385,3 +385,17 @@ def test_text_above_notes_that_outweigh_it_is_the_body():
     out = organize([page(1, lines)])[0]
     assert headings(out) == []
     assert "Baird" in out["text"] and "Travellers from Arabia" in out["text"]
+
+
+def test_a_heading_beside_the_other_column_is_parted_from_it_at_the_gutter():
+    # The right column's heading is set larger than the body: the gutter is wider than the
+    # body's em but narrower than the heading's, and one evidence line holds both columns.
+    record = justified_columns_page(11.0)
+    lines = record["evidence"]["lines"]
+    row = lines[10]
+    right = row["runs"][1]
+    heading = {**run("3 Results", right["box"][0], row["y"], size=12.0), "font": "Times-Bold"}
+    lines[10] = {**row, "size": 12.0, "runs": [row["runs"][0], heading]}
+    text = organize([record])[0]["text"]
+    assert order_of_columns(text, 2) == [0, 1]
+    assert text.index("c0w119") < text.index("c1w53") < text.index("3 Results") < text.index("c1w60")

@@ -209,12 +209,15 @@ def _in_channel(channels: list[float], left: float, right: float) -> bool:
 NARROW_GAP = 0.5  # ems: wider than a word space in most setting, narrower than a tight gutter
 CHANNEL_LINES = 4  # lines whose gaps line up before the gaps are a gutter
 CHANNEL_SLACK = 2.0  # points: gaps whose middles lie this close line up
+GUTTER_PROSE = 10.0  # ems of text either side of a wide gap: two columns of prose, not table cells
 
 
 def narrow_gutters(lines: list[dict[str, Any]]) -> list[float]:
-    """The x of each gutter narrower than an em: gaps of half an em or more between runs that
-    line up down the page on at least four lines. Two columns set a few points apart leave
-    such a channel; a wide word space in justified text falls at a different x on each line.
+    """The x of each gutter a line may not part at by its own size: gaps of half an em or more
+    between runs that line up down the page on at least four lines. Two columns set a few points
+    apart leave such a channel; a wide word space in justified text falls at a different x on
+    each line. Gaps wider than an em between prose either side count too: a line set larger
+    (a heading beside the other column's text) parts where its neighbours' gutter runs.
     Sorted; empty on most pages. O(n log n) in the gaps."""
     gaps: list[tuple[float, float, float]] = []  # (middle, left, right)
     for line in lines:
@@ -222,9 +225,14 @@ def narrow_gutters(lines: list[dict[str, Any]]) -> list[float]:
             size = float(line["size"])
             narrow, wide = NARROW_GAP * size, max(size, 4.0)
             runs = line["runs"]
+            start, end = float(runs[0]["box"][0]), float(runs[-1]["box"][2])
+            prose = GUTTER_PROSE * size
             for prev, run in zip(runs, runs[1:], strict=False):
                 left, right = float(prev["box"][2]), float(run["box"][0])
-                if narrow <= right - left <= wide:
+                # A wide gap parts its line anyway; between two columns of prose it marks
+                # where the gutter runs, for a line set larger that leaves a narrower gap there.
+                if narrow <= right - left <= wide or (right - left > wide and left - start >= prose
+                                                       and end - right >= prose):
                     gaps.append(((left + right) / 2, left, right))
         except (KeyError, TypeError, ValueError, IndexError):
             continue  # a malformed line is judged by line_segments, not here
