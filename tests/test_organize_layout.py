@@ -399,3 +399,32 @@ def test_a_heading_beside_the_other_column_is_parted_from_it_at_the_gutter():
     text = organize([record])[0]["text"]
     assert order_of_columns(text, 2) == [0, 1]
     assert text.index("c0w119") < text.index("c1w53") < text.index("3 Results") < text.index("c1w60")
+
+
+def test_an_overfull_line_run_on_over_the_next_column_stays_in_its_own():
+    # A left-column line set past the gutter, over the first words of the right column's line
+    # beside it; its last word comes after that line's run in the evidence.
+    record = justified_columns_page(12.0)
+    lines = record["evidence"]["lines"]
+    row = lines[10]
+    left, right = row["runs"]
+    y = row["y"]
+    over = {**run("c0w58 overfull", left["box"][2] - 40, y),
+            "box": [left["box"][2] - 40, y - 2, right["box"][0] + 20, y + 8]}
+    tail = run("c0w59", right["box"][0] + 22, y)
+    lines[10] = {**row, "runs": [{**left, "text": left["text"].rsplit(" ", 2)[0],
+                                  "box": [left["box"][0], y - 2, left["box"][2] - 42, y + 8]}, over, right, tail]}
+    text = organize([record])[0]["text"]
+    assert order_of_columns(text, 2) == [0, 1]
+    assert "c0w58 overfull c0w59" in text and "c0w59 c0w60" in text.replace("\n\n", " ")
+
+
+def test_an_accent_set_back_over_its_word_does_not_part_the_line():
+    lines = body_lines(700, "acc", 6)
+    first = lines[2]["runs"][0]
+    accent = {**run("\u00a8", 100.0, lines[2]["y"])}
+    rest = run("tail of the line", first["box"][2] + 2.5, lines[2]["y"])
+    lines[2] = {**lines[2], "runs": [first, accent, rest]}
+    out = organize([page(1, lines)])[0]
+    assert [b["kind"] for b in out["blocks"]] == ["paragraph"]
+    assert f"{first['text']}\u00a8 tail of the line acc31" in out["text"]

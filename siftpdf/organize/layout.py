@@ -178,10 +178,13 @@ def line_segments(line: dict[str, Any], keep_clipped: bool,
                   channels: list[float] | None = None) -> tuple[list[Item], int]:
     """Split an evidence line at gaps wider than its size (the gutter of two columns, the
     space between table cells), and at narrower gaps that one of the page's ``channels``
-    (``narrow_gutters``) runs through. Returns the segments and the clipped characters dropped."""
+    (``narrow_gutters``) runs through. A run that starts well inside the text before it is
+    set over that text (a line of one column run on past the gutter, over the next column's
+    line): it goes on the segment it follows, or starts one. Returns the segments and the
+    clipped characters dropped."""
     size = float(line["size"])
     wide, narrow = max(size, 4.0), NARROW_GAP * size  # a gap wider always parts, a narrower never
-    items: list[Item] = []
+    parts: list[list[dict[str, Any]]] = []
     dropped = 0
     current: list[dict[str, Any]] = []
     for run in line["runs"]:
@@ -191,13 +194,37 @@ def line_segments(line: dict[str, Any], keep_clipped: bool,
         if current:
             left, right = current[-1]["box"][2], run["box"][0]
             gap = right - left
-            if gap > wide or (channels and not gap < narrow and _in_channel(channels, left, right)):
-                items.append(_segment(current, line))
+            if gap < -OVERPRINT * size and (home := _followed(parts[-OVERPRINT_PARTS:], run, size, wide)) is not None:
+                current = home
+                if not home:
+                    parts.append(current)
+            elif gap > wide or (channels and not gap < narrow and _in_channel(channels, left, right)):
                 current = []
+                parts.append(current)
+        else:
+            parts.append(current)
         current.append(run)
-    if current:
-        items.append(_segment(current, line))
-    return items, dropped
+    return [_segment(part, line) for part in parts], dropped
+
+
+OVERPRINT = 1.0  # ems a run may start inside the text before it and still follow it (kerning, an accent)
+OVERPRINT_RUN = 2.0  # ems: a run set over other text is words, not an accent or a mark
+OVERPRINT_PARTS = 8  # segments of a line an overprinted run looks back over
+SMALL_RUN = 0.85  # of the line's size: smaller runs are its superscripts, stacked limits, marks
+
+
+def _followed(parts: list[list[dict[str, Any]]], run: dict[str, Any], size: float,
+              wide: float) -> list[dict[str, Any]] | None:
+    """Where a run that starts inside the text before it goes: on the segment (of ``parts``)
+    that ends just before it, else on a segment of its own (an empty list) when it is words
+    set in the line's size; None (it stays where it is) when it is a mark or an accent."""
+    x = run["box"][0]
+    for part in reversed(parts):
+        if -OVERPRINT * size <= x - part[-1]["box"][2] <= wide:
+            return part
+    if run["box"][2] - x >= OVERPRINT_RUN * size and float(run["size"]) >= SMALL_RUN * size:
+        return []
+    return None
 
 
 def _in_channel(channels: list[float], left: float, right: float) -> bool:
@@ -504,8 +531,9 @@ def reading_order(items: list[Item], width: float, columns: bool) -> list[Item]:
     section: list[Item] = []
     full: list[Item] = []
     number = 0
+    overrun = _overruns(items, gutter)
     for index, item in enumerate(items):
-        item.column = "L" if item.x1 <= gutter else "R" if item.x0 >= gutter else "F"
+        item.column = "L" if item.x1 <= gutter else "R" if item.x0 >= gutter else overrun.get(index, "F")
         if item.column == "F":
             if section:
                 ordered += _flush(section, number)
@@ -527,6 +555,31 @@ def reading_order(items: list[Item], width: float, columns: bool) -> list[Item]:
         ordered += full
     ordered += _flush(section, number)
     return _rejoin(ordered)
+
+
+def _overruns(items: list[Item], gutter: float) -> dict[int, str]:
+    """Lines that cross the gutter only because they run on over the other column's line on
+    their baseline (an overfull line set over its neighbour's first words): the column each
+    belongs to, by index in ``items`` (sorted by baseline). A line that spans both columns
+    shares its baseline with no line of either."""
+    out: dict[int, str] = {}
+    start = 0
+    for end in range(1, len(items) + 1):
+        if end < len(items) and round(items[end].y, 1) == round(items[start].y, 1):
+            continue
+        if end - start > 1:
+            row = range(start, end)
+            right = min((items[k].x0 for k in row if items[k].x0 >= gutter), default=FAR)
+            left = max((items[k].x1 for k in row if items[k].x1 <= gutter), default=-FAR)
+            for k in row:
+                item = items[k]
+                if item.kind == "line" and item.x0 < gutter < item.x1:
+                    if right < item.x1:
+                        out[k] = "L"
+                    elif left > item.x0:
+                        out[k] = "R"
+        start = end
+    return out
 
 
 def _by_whitespace(items: list[Item], width: float) -> list[Item] | None:
