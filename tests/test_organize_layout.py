@@ -428,3 +428,10 @@ def test_an_accent_set_back_over_its_word_does_not_part_the_line():
     out = organize([page(1, lines)])[0]
     assert [b["kind"] for b in out["blocks"]] == ["paragraph"]
     assert f"{first['text']}\u00a8 tail of the line acc31" in out["text"]
+
+
+def test_an_equation_number_at_the_head_of_a_lone_page_is_no_page_number():
+    lines = [line(760, "(15.19)"), *body_lines(720, "eq", 10), line(40, "341", x0=300)]
+    out = organize([page(1, lines)])[0]
+    assert [(f["kind"], f["text"]) for f in out["furniture"]] == [("page_number", "341")]
+    assert out["text"].startswith("(15.19)")

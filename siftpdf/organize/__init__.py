@@ -44,7 +44,9 @@ MIN_REPEAT_PAGES = 3
 _DIGITS = re.compile(r"[0-9０-９]+")
 _ROMAN = re.compile(r"\b[ivxlc]+\b")
 _SPACE = re.compile(r"\s+")
-_PAGE_NUMBER = re.compile(r"^\W*(page|p\.|第)?\W*#\W*(页|/\W*#|of#)?\W*$", re.IGNORECASE)
+# One number, with its marks ('- 4 -', '[12]', 'Page 3', 'Page 3 of 9', '3 / 9', '第3页'); not two
+# numbers joined by a point or a dash: '(15.19)' numbers an equation, '2.1' a section.
+_PAGE_NUMBER = re.compile(r"^[^\w#]*(page|p\.|第)?[^\w#]*#[^\w#]*((页|/[^\w#]*#|of#)[^\w#]*)?$", re.IGNORECASE)
 REPEAT_SHARE = 0.4  # of the pages in the window: alternating odd/even heads still qualify
 
 
