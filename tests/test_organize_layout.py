@@ -435,3 +435,27 @@ def test_an_equation_number_at_the_head_of_a_lone_page_is_no_page_number():
     out = organize([page(1, lines)])[0]
     assert [(f["kind"], f["text"]) for f in out["furniture"]] == [("page_number", "341")]
     assert out["text"].startswith("(15.19)")
+
+
+def turned(text: str, x0: float, y0: float, size: float = 20.0) -> dict[str, Any]:
+    """A line turned to run up the page from ``y0``, its glyphs stacked one above the other."""
+    box = [x0, y0, x0 + size, y0 + CHAR * size / 10 * len(text)]
+    return {"y": y0, "size": size, "rotated": True,
+            "runs": [{"text": text, "font": "Times-Roman", "size": size, "color": "#808080", "box": box,
+                      "angle": 90}]}
+
+
+def test_a_stamp_up_the_side_margin_is_set_aside_on_any_page():
+    stamp = "arXiv:1703.00983v1 [cs.DB] 2 Mar 2017"
+    lines = [*body_lines(700, "a", 8), turned(stamp, 14.0, 240.0), *body_lines(560, "b", 8)]
+    for pages in ([page(1, lines)], [page(n, lines if n == 1 else body_lines(700, f"p{n}", 8)) for n in (1, 2, 3, 4)]):
+        out = organize(pages)[0]
+        assert [(f["kind"], f["text"]) for f in out["furniture"]] == [("stamp", stamp)]
+        assert "arXiv" not in out["text"] and headings(out) == []
+
+
+def test_turned_labels_down_a_form_margin_are_not_stamps():
+    labels = [turned(f"Part {k} of the form", 14.0, 100.0 + 150 * k, size=8.0) for k in range(4)]
+    out = organize([page(1, [*body_lines(700, "a", 20), *labels])])[0]
+    assert out["furniture"] == []
+    assert all(f"Part {k} of the form" in out["text"] for k in range(4))

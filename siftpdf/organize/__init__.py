@@ -64,6 +64,7 @@ class _Page:
         self.record = record
         self.rows: list[list[Item]] = []  # segments by baseline, top down
         self.margin: dict[int, str] = {}  # id(item) -> band:template
+        self.stamps: dict[int, str] = {}  # id(item) -> side:template, text set up the side margin
         self.clipped = 0
         self.blocks: list[Block] = []
         self.furniture: list[dict[str, Any]] = []
@@ -140,7 +141,8 @@ class _Stream:
                                   "furniture_repetition_skipped": self.opts.enabled and not self.repetition()}
         if result["furniture_repetition_skipped"]:
             result["furniture_note"] = (f"furniture by repetition needs at least {MIN_REPEAT_PAGES} pages:"
-                                        " page numbers and small running heads were found by form alone"
+                                        " page numbers, small running heads and side-margin stamps were found"
+                                        " by form alone"
                                         if self.opts.furniture else "turned off (organize.furniture=false)")
         if self.without_evidence:
             result["pages_without_evidence"] = self.without_evidence
@@ -272,11 +274,16 @@ def _prepare(record: dict[str, Any], opts: OrganizeOptions) -> _Page:
     _, height = page_size(evidence)
     lines = evidence.get("lines", [])
     channels = narrow_gutters(lines) if opts.columns else None
+    rotated: list[Item] = []
     for line in lines:
         items, dropped = line_segments(line, keep_clipped=not opts.clip, channels=channels)
         page.clipped += dropped
         if items:
             page.rows.append(items)
+            if line.get("rotated"):
+                rotated += items
+    if rotated:
+        page.stamps = _side_stamps(rotated, page.rows, page_size(evidence)[0])
     top = [r for r in page.rows if r[0].y1 >= height * (1 - MARGIN_SHARE)][:MARGIN_LINES]
     bottom = [r for r in page.rows if r[0].y0 <= height * MARGIN_SHARE][-MARGIN_LINES:]
     for band, rows in (("top", top), ("bottom", bottom)):
@@ -284,6 +291,28 @@ def _prepare(record: dict[str, Any], opts: OrganizeOptions) -> _Page:
             for item in row:
                 page.margin[id(item)] = f"{band}:{template(item.text)}"
     return page
+
+
+STAMP_MARGIN = 0.12  # of the page width: a stamp runs up the outer 12% at either side
+STAMP_LINES = 2  # a stamp is a line or two; more turned lines there are a form's or a table's labels
+STAMP_GAP = 1.0  # body sizes of whitespace between a stamp and the text beside it
+
+
+def _side_stamps(rotated: list[Item], rows: list[list[Item]], width: float) -> dict[int, str]:
+    """Text turned to run up the side margin, clear of all the page's other text: a download or
+    archive stamp ('arXiv:1703.00983v1 [cs.DB] 2 Mar 2017', 'Downloaded from … on …'), never
+    the article's. A side with more turned lines than a stamp has holds labels; a page with no
+    other text has no margin to tell."""
+    turned = {id(item) for item in rotated}
+    others = [item for row in rows for item in row if id(item) not in turned]
+    if not others:
+        return {}
+    left, right = min(i.x0 for i in others), max(i.x1 for i in others)
+    gap = STAMP_GAP * body_size(others)
+    sides = {"left": [i for i in rotated if i.x1 <= min(STAMP_MARGIN * width, left - gap)],
+             "right": [i for i in rotated if i.x0 >= max((1 - STAMP_MARGIN) * width, right + gap)]}
+    return {id(item): f"side:{template(item.text)}" for items in sides.values() if len(items) <= STAMP_LINES
+            for item in items}
 
 
 def _organize(page: _Page, repeated: set[str] | None, opts: OrganizeOptions, previous_body: float,
@@ -295,11 +324,14 @@ def _organize(page: _Page, repeated: set[str] | None, opts: OrganizeOptions, pre
     width, height = page_size(evidence)
     rows: list[list[Item]] = []
     furniture = _furniture_items(page, repeated)
+    if opts.furniture:
+        furniture |= page.stamps.keys()
     for row in page.rows:
         body = [i for i in row if id(i) not in furniture]
         for item in row:
             if id(item) in furniture:
-                page.furniture.append(_furniture(page.margin[id(item)], item, page.number))
+                page.furniture.append(_furniture(page.margin.get(id(item)) or page.stamps[id(item)], item,
+                                                 page.number))
         if body:
             rows.append(body)
     if opts.tables:
@@ -390,7 +422,8 @@ def _looks_like_furniture(key: str, item: Item, body: float, outermost: bool) ->
 
 def _furniture(key: str, item: Item, page: int) -> dict[str, Any]:
     band, _, shape = key.partition(":")
-    kind = "page_number" if _PAGE_NUMBER.match(shape) else ("header" if band == "top" else "footer")
+    kind = "page_number" if _PAGE_NUMBER.match(shape) else "stamp" if band == "side" else \
+        "header" if band == "top" else "footer"
     return {"kind": kind, "text": item.text, "spans": [{"page": page, "rect": item.rect}]}
 
 
