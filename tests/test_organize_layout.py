@@ -459,3 +459,21 @@ def test_turned_labels_down_a_form_margin_are_not_stamps():
     out = organize([page(1, [*body_lines(700, "a", 20), *labels])])[0]
     assert out["furniture"] == []
     assert all(f"Part {k} of the form" in out["text"] for k in range(4))
+
+
+def test_a_lone_page_sets_aside_the_lines_only_a_page_edge_carries():
+    lines = [line(770, "Journal of Rivers, Vol. 32, No. 2, April 1985, pp. 374-382.", size=10),
+             *body_lines(720, "a", 20),
+             line(40, "Downloaded from https://rivers.example.org on 5 May 2021", x0=150, size=8)]
+    out = organize([page(1, lines)])[0]
+    kinds = [(f["kind"], f["text"][:10]) for f in out["furniture"]]
+    assert kinds == [("header", "Journal of"), ("footer", "Downloaded")]
+    assert "Rivers" not in out["text"] and "Downloaded" not in out["text"]
+
+
+def test_such_a_form_in_the_last_line_of_the_text_stays_in_the_body():
+    # The same words closing the text, at its leading, are the text's.
+    body = body_lines(300, "a", 18)
+    lines = [*body, line(body[-1]["y"] - 12, "as printed in Vol. 32, No. 2 of the same journal.")]
+    out = organize([page(1, lines)])[0]
+    assert out["furniture"] == [] and out["text"].endswith("of the same journal.")

@@ -392,8 +392,9 @@ MIN_LONE_ROWS = 6
 
 def _lone_furniture(page: _Page) -> set[int]:
     """Furniture of a page of a document too short for repetition: the outermost margin rows
-    that look it. A page number ('12', 'Page 3 of 9', '- 4 -') anywhere in the margin band; a
-    running head above the body, short and no larger than the body text. Each stands apart
+    that look it. A page number ('12', 'Page 3 of 9', '- 4 -') or a line of a form only the edge
+    of a page carries (``RUNNING_FORM``) anywhere in the margin band; a running head above the
+    body, short and no larger than the body text. Each stands apart
     from the body by a wide gap; a page without a body has nothing to set them apart from."""
     rows = page.rows
     if len(rows) < MIN_LONE_ROWS:
@@ -411,11 +412,21 @@ def _lone_furniture(page: _Page) -> set[int]:
     return found
 
 
+# Lines only the edge of a page carries: where and when it was fetched, whose it is, where it
+# was printed ('Downloaded from … on …', '© 2010 …; licensee …', 'Vol. 32, No. 2, April 1985',
+# 'Page 9 of 11' beside a running title).
+RUNNING_FORM = re.compile(r"\bdownloaded (from|by)\b|^\W*(©|copyright\b)|\ball rights reserved\b|"
+                          r"\b(vol\.|volume)\s*\d+\W+(no\.|number|issue)\s*\d+|\bpage \d+ of \d+\b", re.IGNORECASE)
+LONE_LINE_CHARS = 160  # a running line is one line of the margin, not a paragraph
+
+
 def _looks_like_furniture(key: str, item: Item, body: float, outermost: bool) -> bool:
     band, _, shape = key.partition(":")
     if not band:
         return False
     if _PAGE_NUMBER.match(shape):
+        return True
+    if len(item.text) <= LONE_LINE_CHARS and RUNNING_FORM.search(item.text):
         return True
     return outermost and band == "top" and len(item.text) <= LONE_HEAD_CHARS and item.size <= LONE_HEAD_SIZE * body
 
