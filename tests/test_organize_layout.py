@@ -477,3 +477,43 @@ def test_such_a_form_in_the_last_line_of_the_text_stays_in_the_body():
     lines = [*body, line(body[-1]["y"] - 12, "as printed in Vol. 32, No. 2 of the same journal.")]
     out = organize([page(1, lines)])[0]
     assert out["furniture"] == [] and out["text"].endswith("of the same journal.")
+
+
+def test_columns_of_lines_broken_by_equations_read_in_turn():
+    # Half the lines of each column are an equation's narrow pieces, and a full-width line set
+    # close under the columns leaves no whitespace to cut the page at.
+    lines = []
+    for c in range(2):
+        x0 = 72 + c * 243
+        for row in range(20):
+            y = 700 - 12 * row
+            if row % 2:
+                pieces = [run(f"c{c}e{row}p{k}", x0 + 55 * k, y) for k in range(4)]
+                lines.append({"y": y, "size": 10.0, "runs": pieces})
+            else:
+                text = " ".join(f"c{c}w{row}k{k}" for k in range(5))
+                box = [x0, y - 2, x0 + 225, y + 8]
+                lines.append({"y": y, "size": 10.0, "runs": [{**run(text, x0, y), "box": box}]})
+    lines.append({"y": 466.0, "size": 10.0, "runs": [{**run("A line across the page", 72, 466.0),
+                                                       "box": [72.0, 464.0, 540.0, 471.0]}]})
+    text = organize([page(1, lines)])[0]["text"]
+    assert order_of_columns(text, 2) == [0, 1] and text.rstrip().endswith("A line across the page")
+
+
+def test_a_page_whose_text_runs_across_is_no_two_columns_however_its_lines_break():
+    # One column; most lines run across the middle, the rest break there at a gap between an
+    # equation's pieces: the broken lines' halves are wide, yet most text crosses the middle.
+    from siftpdf.organize.layout import Item, find_gutter
+
+    items = []
+    for row in range(30):
+        y = 700.0 - 12 * row
+        if row % 3:
+            items.append(Item(f"across {row} " * 8, 72, y - 2, 540, y + 8, y, 10.0))
+        else:
+            items += [Item(f"left {row} " * 5, 72, y - 2, 260, y + 8, y, 10.0),
+                      *(Item(sign, x, y - 2, x + 6, y + 8, y, 10.0) for sign, x in (("x", 270), ("+", 280),
+                                                                                     ("=", 312), ("y", 322))),
+                      Item(f"right {row} " * 5, 340, y - 2, 540, y + 8, y, 10.0)]
+    assert find_gutter(items, 612.0) is None
+    assert find_gutter(items, 612.0, lenient=True) is None

@@ -470,9 +470,10 @@ GUTTER_STEP = 3.0
 GUTTER_PROBES = 200
 
 
-def find_gutter(items: list[Item], width: float) -> float | None:
+def find_gutter(items: list[Item], width: float, lenient: bool = False) -> float | None:
     """The x of a two-column gutter: where the fewest items cross and most lie either side.
-    None when the page reads as one column."""
+    None when the page reads as one column. ``lenient``: columns whose lines are broken into
+    narrow pieces (equations, symbols) count too, when most of their text is in wide lines."""
     if len(items) < 8:
         return None
     x0s = sorted(i.x0 for i in items)
@@ -498,15 +499,37 @@ def find_gutter(items: list[Item], width: float) -> float | None:
         x += step
     if best is None or best_score < 3:
         return None
-    lefts = [i.x1 - i.x0 for i in items if i.x1 <= best]
-    rights = [i.x1 - i.x0 for i in items if i.x0 >= best]
-    if _median(lefts) < 0.2 * width or _median(rights) < 0.2 * width:
-        return None  # narrow pieces either side are table cells or labels, not columns
-    return best
+    lefts = [i for i in items if i.x1 <= best]
+    rights = [i for i in items if i.x0 >= best]
+    column = 0.2 * width
+    if _median([i.x1 - i.x0 for i in lefts]) >= column and _median([i.x1 - i.x0 for i in rights]) >= column:
+        return best
+    # Narrow pieces either side are table cells or labels, not columns, unless most of the text
+    # either side is set in wide lines (an equation's pieces, a chart's labels set in a column)
+    # and the page's text does not run across the gutter (lines parted at gaps of their own).
+    if not lenient or _text_width(lefts) < column or _text_width(rights) < column:
+        return None
+    across = sum(len(i.text) for i in items if i.x0 < best < i.x1)
+    return best if across < CROSSING_TEXT * sum(len(i.text) for i in items) else None
+
+
+CROSSING_TEXT = 0.4  # of a page's characters, in lines across a gutter: then it is none
 
 
 def _median(values: list[float]) -> float:
     return sorted(values)[len(values) // 2] if values else 0.0
+
+
+def _text_width(items: list[Item]) -> float:
+    """The width of the line most of the characters are set in (the median weighted by
+    characters): a column's lines, not the pieces of an equation or a chart's labels in it."""
+    ordered = sorted(items, key=lambda i: i.x1 - i.x0)
+    half, seen = sum(len(i.text) for i in ordered) / 2, 0
+    for item in ordered:
+        seen += len(item.text)
+        if seen >= half:
+            return item.x1 - item.x0
+    return 0.0
 
 
 def reading_order(items: list[Item], width: float, columns: bool) -> list[Item]:
@@ -514,10 +537,13 @@ def reading_order(items: list[Item], width: float, columns: bool) -> list[Item]:
     column, then its right column."""
     items = sorted(items, key=lambda i: (-round(i.y, 1), i.x0))
     gutter = find_gutter(items, width) if columns else None
-    if gutter is None:
-        by_whitespace = _by_whitespace(items, width) if columns else None
+    if gutter is None and columns:
+        by_whitespace = _by_whitespace(items, width)
         if by_whitespace is not None:
             return _rejoin(by_whitespace)
+        # Neither finds columns of whole lines: columns of lines broken by equations may be there.
+        gutter = find_gutter(items, width, lenient=True)
+    if gutter is None:
         _edges(items, "F", 0, _text_edges(_lines(items) or items, page_width=width))
         return _rejoin(items)
     # A full-width stretch measures its edges on the lines not placed in a column when it
