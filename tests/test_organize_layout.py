@@ -517,3 +517,13 @@ def test_a_page_whose_text_runs_across_is_no_two_columns_however_its_lines_break
                       Item(f"right {row} " * 5, 340, y - 2, 540, y + 8, y, 10.0)]
     assert find_gutter(items, 612.0) is None
     assert find_gutter(items, 612.0, lenient=True) is None
+
+
+def test_a_stamp_drawn_in_pieces_up_the_margin_is_one_stamp():
+    pieces = ["Downloaded from", "https://rivers.example.org", "on 5 May 2021"]
+    lines, y0 = [*body_lines(700, "a", 8), *body_lines(560, "b", 8)], 150.0
+    for text in pieces:
+        lines.append(turned(text, 580.0, y0, size=9.0))
+        y0 += CHAR * 0.9 * len(text) + 5
+    out = organize([page(1, lines)])[0]
+    assert [f["text"] for f in out["furniture"] if f["kind"] == "stamp"] == pieces

@@ -311,8 +311,27 @@ def _side_stamps(rotated: list[Item], rows: list[list[Item]], width: float) -> d
     gap = STAMP_GAP * body_size(others)
     sides = {"left": [i for i in rotated if i.x1 <= min(STAMP_MARGIN * width, left - gap)],
              "right": [i for i in rotated if i.x0 >= max((1 - STAMP_MARGIN) * width, right + gap)]}
-    return {id(item): f"side:{template(item.text)}" for items in sides.values() if len(items) <= STAMP_LINES
-            for item in items}
+    return {id(item): f"side:{template(item.text)}" for items in sides.values()
+            if _turned_lines(items) <= STAMP_LINES for item in items}
+
+
+def _turned_lines(items: list[Item]) -> int:
+    """How many lines turned up the page ``items`` make: the pieces of one follow one another
+    up the same x, a word space apart; labels down a form's margin stand further apart."""
+    ends: list[Item] = []  # the last piece of each line so far
+    for item in sorted(items, key=lambda i: i.y0):
+        line = next((k for k, end in enumerate(ends) if end.x0 < item.x1 and item.x0 < end.x1
+                     and -item.size <= item.y0 - end.y1 <= TURNED_SPACE * item.size), None)
+        if line is None:
+            ends.append(item)
+        else:
+            ends[line] = item
+        if len(ends) > STAMP_LINES:
+            break  # enough to tell: bounded however many pieces a hostile page turns
+    return len(ends)
+
+
+TURNED_SPACE = 1.5  # sizes between the pieces of one turned line
 
 
 def _organize(page: _Page, repeated: set[str] | None, opts: OrganizeOptions, previous_body: float,
