@@ -21,7 +21,7 @@ IMAGE_MODES = ("none", "embedded")
 
 KNOWN_SETTINGS: dict[str, str] = {
     "organize": "Organize pages into an article (true) or keep the engine's page text (false).",
-    "organize.furniture": "Move running headers, footers and page numbers out of the body.",
+    "organize.furniture": "Move running headers, footers, page numbers and side-margin stamps out of the body.",
     "organize.columns": "Detect columns and read each column in turn.",
     "organize.join": "Join lines into paragraphs by geometry (false: one block per line).",
     "organize.hyphens": "Rejoin words hyphenated at a line end.",

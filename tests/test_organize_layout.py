@@ -514,3 +514,145 @@ def test_a_long_bold_title_that_reaches_the_edge_over_a_new_sentence_stays_a_hea
              *body_lines(676, "c", 3)]
     out = organize([page(1, lines)])[0]
     assert [text for _, text in headings(out)] == ["4.1 Word-Frequency Based Embedding Sizes of the Vocabulary"]
+
+
+def test_a_heading_beside_the_other_column_is_parted_from_it_at_the_gutter():
+    # The right column's heading is set larger than the body: the gutter is wider than the
+    # body's em but narrower than the heading's, and one evidence line holds both columns.
+    record = justified_columns_page(11.0)
+    lines = record["evidence"]["lines"]
+    row = lines[10]
+    right = row["runs"][1]
+    heading = {**run("3 Results", right["box"][0], row["y"], size=12.0), "font": "Times-Bold"}
+    lines[10] = {**row, "size": 12.0, "runs": [row["runs"][0], heading]}
+    text = organize([record])[0]["text"]
+    assert order_of_columns(text, 2) == [0, 1]
+    assert text.index("c0w119") < text.index("c1w53") < text.index("3 Results") < text.index("c1w60")
+
+
+def test_an_overfull_line_run_on_over_the_next_column_stays_in_its_own():
+    # A left-column line set past the gutter, over the first words of the right column's line
+    # beside it; its last word comes after that line's run in the evidence.
+    record = justified_columns_page(12.0)
+    lines = record["evidence"]["lines"]
+    row = lines[10]
+    left, right = row["runs"]
+    y = row["y"]
+    over = {**run("c0w58 overfull", left["box"][2] - 40, y),
+            "box": [left["box"][2] - 40, y - 2, right["box"][0] + 20, y + 8]}
+    tail = run("c0w59", right["box"][0] + 22, y)
+    lines[10] = {**row, "runs": [{**left, "text": left["text"].rsplit(" ", 2)[0],
+                                  "box": [left["box"][0], y - 2, left["box"][2] - 42, y + 8]}, over, right, tail]}
+    text = organize([record])[0]["text"]
+    assert order_of_columns(text, 2) == [0, 1]
+    assert "c0w58 overfull c0w59" in text and "c0w59 c0w60" in text.replace("\n\n", " ")
+
+
+def test_an_accent_set_back_over_its_word_does_not_part_the_line():
+    lines = body_lines(700, "acc", 6)
+    first = lines[2]["runs"][0]
+    accent = {**run("\u00a8", 100.0, lines[2]["y"])}
+    rest = run("tail of the line", first["box"][2] + 2.5, lines[2]["y"])
+    lines[2] = {**lines[2], "runs": [first, accent, rest]}
+    out = organize([page(1, lines)])[0]
+    assert [b["kind"] for b in out["blocks"]] == ["paragraph"]
+    assert f"{first['text']}\u00a8 tail of the line acc31" in out["text"]
+
+
+def test_an_equation_number_at_the_head_of_a_lone_page_is_no_page_number():
+    lines = [line(760, "(15.19)"), *body_lines(720, "eq", 10), line(40, "341", x0=300)]
+    out = organize([page(1, lines)])[0]
+    assert [(f["kind"], f["text"]) for f in out["furniture"]] == [("page_number", "341")]
+    assert out["text"].startswith("(15.19)")
+
+
+def turned(text: str, x0: float, y0: float, size: float = 20.0) -> dict[str, Any]:
+    """A line turned to run up the page from ``y0``, its glyphs stacked one above the other."""
+    box = [x0, y0, x0 + size, y0 + CHAR * size / 10 * len(text)]
+    return {"y": y0, "size": size, "rotated": True,
+            "runs": [{"text": text, "font": "Times-Roman", "size": size, "color": "#808080", "box": box,
+                      "angle": 90}]}
+
+
+def test_a_stamp_up_the_side_margin_is_set_aside_on_any_page():
+    stamp = "arXiv:1703.00983v1 [cs.DB] 2 Mar 2017"
+    lines = [*body_lines(700, "a", 8), turned(stamp, 14.0, 240.0), *body_lines(560, "b", 8)]
+    for pages in ([page(1, lines)], [page(n, lines if n == 1 else body_lines(700, f"p{n}", 8)) for n in (1, 2, 3, 4)]):
+        out = organize(pages)[0]
+        assert [(f["kind"], f["text"]) for f in out["furniture"]] == [("stamp", stamp)]
+        assert "arXiv" not in out["text"] and headings(out) == []
+
+
+def test_turned_labels_down_a_form_margin_are_not_stamps():
+    labels = [turned(f"Part {k} of the form", 14.0, 100.0 + 150 * k, size=8.0) for k in range(4)]
+    out = organize([page(1, [*body_lines(700, "a", 20), *labels])])[0]
+    assert out["furniture"] == []
+    assert all(f"Part {k} of the form" in out["text"] for k in range(4))
+
+
+def test_a_lone_page_sets_aside_the_lines_only_a_page_edge_carries():
+    lines = [line(770, "Journal of Rivers, Vol. 32, No. 2, April 1985, pp. 374-382.", size=10),
+             *body_lines(720, "a", 20),
+             line(40, "Downloaded from https://rivers.example.org on 5 May 2021", x0=150, size=8)]
+    out = organize([page(1, lines)])[0]
+    kinds = [(f["kind"], f["text"][:10]) for f in out["furniture"]]
+    assert kinds == [("header", "Journal of"), ("footer", "Downloaded")]
+    assert "Rivers" not in out["text"] and "Downloaded" not in out["text"]
+
+
+def test_such_a_form_in_the_last_line_of_the_text_stays_in_the_body():
+    # The same words closing the text, at its leading, are the text's.
+    body = body_lines(300, "a", 18)
+    lines = [*body, line(body[-1]["y"] - 12, "as printed in Vol. 32, No. 2 of the same journal.")]
+    out = organize([page(1, lines)])[0]
+    assert out["furniture"] == [] and out["text"].endswith("of the same journal.")
+
+
+def test_columns_of_lines_broken_by_equations_read_in_turn():
+    # Half the lines of each column are an equation's narrow pieces, and a full-width line set
+    # close under the columns leaves no whitespace to cut the page at.
+    lines = []
+    for c in range(2):
+        x0 = 72 + c * 243
+        for row in range(20):
+            y = 700 - 12 * row
+            if row % 2:
+                pieces = [run(f"c{c}e{row}p{k}", x0 + 55 * k, y) for k in range(4)]
+                lines.append({"y": y, "size": 10.0, "runs": pieces})
+            else:
+                text = " ".join(f"c{c}w{row}k{k}" for k in range(5))
+                box = [x0, y - 2, x0 + 225, y + 8]
+                lines.append({"y": y, "size": 10.0, "runs": [{**run(text, x0, y), "box": box}]})
+    lines.append({"y": 466.0, "size": 10.0, "runs": [{**run("A line across the page", 72, 466.0),
+                                                       "box": [72.0, 464.0, 540.0, 471.0]}]})
+    text = organize([page(1, lines)])[0]["text"]
+    assert order_of_columns(text, 2) == [0, 1] and text.rstrip().endswith("A line across the page")
+
+
+def test_a_page_whose_text_runs_across_is_no_two_columns_however_its_lines_break():
+    # One column; most lines run across the middle, the rest break there at a gap between an
+    # equation's pieces: the broken lines' halves are wide, yet most text crosses the middle.
+    from siftpdf.organize.layout import Item, find_gutter
+
+    items = []
+    for row in range(30):
+        y = 700.0 - 12 * row
+        if row % 3:
+            items.append(Item(f"across {row} " * 8, 72, y - 2, 540, y + 8, y, 10.0))
+        else:
+            items += [Item(f"left {row} " * 5, 72, y - 2, 260, y + 8, y, 10.0),
+                      *(Item(sign, x, y - 2, x + 6, y + 8, y, 10.0) for sign, x in (("x", 270), ("+", 280),
+                                                                                     ("=", 312), ("y", 322))),
+                      Item(f"right {row} " * 5, 340, y - 2, 540, y + 8, y, 10.0)]
+    assert find_gutter(items, 612.0) is None
+    assert find_gutter(items, 612.0, lenient=True) is None
+
+
+def test_a_stamp_drawn_in_pieces_up_the_margin_is_one_stamp():
+    pieces = ["Downloaded from", "https://rivers.example.org", "on 5 May 2021"]
+    lines, y0 = [*body_lines(700, "a", 8), *body_lines(560, "b", 8)], 150.0
+    for text in pieces:
+        lines.append(turned(text, 580.0, y0, size=9.0))
+        y0 += CHAR * 0.9 * len(text) + 5
+    out = organize([page(1, lines)])[0]
+    assert [f["text"] for f in out["furniture"] if f["kind"] == "stamp"] == pieces

@@ -44,7 +44,9 @@ MIN_REPEAT_PAGES = 3
 _DIGITS = re.compile(r"[0-9０-９]+")
 _ROMAN = re.compile(r"\b[ivxlc]+\b")
 _SPACE = re.compile(r"\s+")
-_PAGE_NUMBER = re.compile(r"^\W*(page|p\.|第)?\W*#\W*(页|/\W*#|of#)?\W*$", re.IGNORECASE)
+# One number, with its marks ('- 4 -', '[12]', 'Page 3', 'Page 3 of 9', '3 / 9', '第3页'); not two
+# numbers joined by a point or a dash: '(15.19)' numbers an equation, '2.1' a section.
+_PAGE_NUMBER = re.compile(r"^[^\w#]*(page|p\.|第)?[^\w#]*#[^\w#]*((页|/[^\w#]*#|of#)[^\w#]*)?$", re.IGNORECASE)
 REPEAT_SHARE = 0.4  # of the pages in the window: alternating odd/even heads still qualify
 
 
@@ -62,6 +64,7 @@ class _Page:
         self.record = record
         self.rows: list[list[Item]] = []  # segments by baseline, top down
         self.margin: dict[int, str] = {}  # id(item) -> band:template
+        self.stamps: dict[int, str] = {}  # id(item) -> side:template, text set up the side margin
         self.clipped = 0
         self.blocks: list[Block] = []
         self.furniture: list[dict[str, Any]] = []
@@ -138,7 +141,8 @@ class _Stream:
                                   "furniture_repetition_skipped": self.opts.enabled and not self.repetition()}
         if result["furniture_repetition_skipped"]:
             result["furniture_note"] = (f"furniture by repetition needs at least {MIN_REPEAT_PAGES} pages:"
-                                        " page numbers and small running heads were found by form alone"
+                                        " page numbers, small running heads and side-margin stamps were found"
+                                        " by form alone"
                                         if self.opts.furniture else "turned off (organize.furniture=false)")
         if self.without_evidence:
             result["pages_without_evidence"] = self.without_evidence
@@ -270,11 +274,16 @@ def _prepare(record: dict[str, Any], opts: OrganizeOptions) -> _Page:
     _, height = page_size(evidence)
     lines = evidence.get("lines", [])
     channels = narrow_gutters(lines) if opts.columns else None
+    rotated: list[Item] = []
     for line in lines:
         items, dropped = line_segments(line, keep_clipped=not opts.clip, channels=channels)
         page.clipped += dropped
         if items:
             page.rows.append(items)
+            if line.get("rotated"):
+                rotated += items
+    if rotated:
+        page.stamps = _side_stamps(rotated, page.rows, page_size(evidence)[0])
     top = [r for r in page.rows if r[0].y1 >= height * (1 - MARGIN_SHARE)][:MARGIN_LINES]
     bottom = [r for r in page.rows if r[0].y0 <= height * MARGIN_SHARE][-MARGIN_LINES:]
     for band, rows in (("top", top), ("bottom", bottom)):
@@ -282,6 +291,47 @@ def _prepare(record: dict[str, Any], opts: OrganizeOptions) -> _Page:
             for item in row:
                 page.margin[id(item)] = f"{band}:{template(item.text)}"
     return page
+
+
+STAMP_MARGIN = 0.12  # of the page width: a stamp runs up the outer 12% at either side
+STAMP_LINES = 2  # a stamp is a line or two; more turned lines there are a form's or a table's labels
+STAMP_GAP = 1.0  # body sizes of whitespace between a stamp and the text beside it
+
+
+def _side_stamps(rotated: list[Item], rows: list[list[Item]], width: float) -> dict[int, str]:
+    """Text turned to run up the side margin, clear of all the page's other text: a download or
+    archive stamp ('arXiv:1703.00983v1 [cs.DB] 2 Mar 2017', 'Downloaded from … on …'), never
+    the article's. A side with more turned lines than a stamp has holds labels; a page with no
+    other text has no margin to tell."""
+    turned = {id(item) for item in rotated}
+    others = [item for row in rows for item in row if id(item) not in turned]
+    if not others:
+        return {}
+    left, right = min(i.x0 for i in others), max(i.x1 for i in others)
+    gap = STAMP_GAP * body_size(others)
+    sides = {"left": [i for i in rotated if i.x1 <= min(STAMP_MARGIN * width, left - gap)],
+             "right": [i for i in rotated if i.x0 >= max((1 - STAMP_MARGIN) * width, right + gap)]}
+    return {id(item): f"side:{template(item.text)}" for items in sides.values()
+            if _turned_lines(items) <= STAMP_LINES for item in items}
+
+
+def _turned_lines(items: list[Item]) -> int:
+    """How many lines turned up the page ``items`` make: the pieces of one follow one another
+    up the same x, a word space apart; labels down a form's margin stand further apart."""
+    ends: list[Item] = []  # the last piece of each line so far
+    for item in sorted(items, key=lambda i: i.y0):
+        line = next((k for k, end in enumerate(ends) if end.x0 < item.x1 and item.x0 < end.x1
+                     and -item.size <= item.y0 - end.y1 <= TURNED_SPACE * item.size), None)
+        if line is None:
+            ends.append(item)
+        else:
+            ends[line] = item
+        if len(ends) > STAMP_LINES:
+            break  # enough to tell: bounded however many pieces a hostile page turns
+    return len(ends)
+
+
+TURNED_SPACE = 1.5  # sizes between the pieces of one turned line
 
 
 def _organize(page: _Page, repeated: set[str] | None, opts: OrganizeOptions, previous_body: float,
@@ -293,11 +343,14 @@ def _organize(page: _Page, repeated: set[str] | None, opts: OrganizeOptions, pre
     width, height = page_size(evidence)
     rows: list[list[Item]] = []
     furniture = _furniture_items(page, repeated)
+    if opts.furniture:
+        furniture |= page.stamps.keys()
     for row in page.rows:
         body = [i for i in row if id(i) not in furniture]
         for item in row:
             if id(item) in furniture:
-                page.furniture.append(_furniture(page.margin[id(item)], item, page.number))
+                page.furniture.append(_furniture(page.margin.get(id(item)) or page.stamps[id(item)], item,
+                                                 page.number))
         if body:
             rows.append(body)
     if opts.tables:
@@ -358,8 +411,9 @@ MIN_LONE_ROWS = 6
 
 def _lone_furniture(page: _Page) -> set[int]:
     """Furniture of a page of a document too short for repetition: the outermost margin rows
-    that look it. A page number ('12', 'Page 3 of 9', '- 4 -') anywhere in the margin band; a
-    running head above the body, short and no larger than the body text. Each stands apart
+    that look it. A page number ('12', 'Page 3 of 9', '- 4 -') or a line of a form only the edge
+    of a page carries (``RUNNING_FORM``) anywhere in the margin band; a running head above the
+    body, short and no larger than the body text. Each stands apart
     from the body by a wide gap; a page without a body has nothing to set them apart from."""
     rows = page.rows
     if len(rows) < MIN_LONE_ROWS:
@@ -377,18 +431,29 @@ def _lone_furniture(page: _Page) -> set[int]:
     return found
 
 
+# Lines only the edge of a page carries: where and when it was fetched, whose it is, where it
+# was printed ('Downloaded from … on …', '© 2010 …; licensee …', 'Vol. 32, No. 2, April 1985',
+# 'Page 9 of 11' beside a running title).
+RUNNING_FORM = re.compile(r"\bdownloaded (from|by)\b|^\W*(©|copyright\b)|\ball rights reserved\b|"
+                          r"\b(vol\.|volume)\s*\d+\W+(no\.|number|issue)\s*\d+|\bpage \d+ of \d+\b", re.IGNORECASE)
+LONE_LINE_CHARS = 160  # a running line is one line of the margin, not a paragraph
+
+
 def _looks_like_furniture(key: str, item: Item, body: float, outermost: bool) -> bool:
     band, _, shape = key.partition(":")
     if not band:
         return False
     if _PAGE_NUMBER.match(shape):
         return True
+    if len(item.text) <= LONE_LINE_CHARS and RUNNING_FORM.search(item.text):
+        return True
     return outermost and band == "top" and len(item.text) <= LONE_HEAD_CHARS and item.size <= LONE_HEAD_SIZE * body
 
 
 def _furniture(key: str, item: Item, page: int) -> dict[str, Any]:
     band, _, shape = key.partition(":")
-    kind = "page_number" if _PAGE_NUMBER.match(shape) else ("header" if band == "top" else "footer")
+    kind = "page_number" if _PAGE_NUMBER.match(shape) else "stamp" if band == "side" else \
+        "header" if band == "top" else "footer"
     return {"kind": kind, "text": item.text, "spans": [{"page": page, "rect": item.rect}]}
 
 

@@ -180,10 +180,13 @@ def line_segments(line: dict[str, Any], keep_clipped: bool,
                   channels: list[float] | None = None) -> tuple[list[Item], int]:
     """Split an evidence line at gaps wider than its size (the gutter of two columns, the
     space between table cells), and at narrower gaps that one of the page's ``channels``
-    (``narrow_gutters``) runs through. Returns the segments and the clipped characters dropped."""
+    (``narrow_gutters``) runs through. A run that starts well inside the text before it is
+    set over that text (a line of one column run on past the gutter, over the next column's
+    line): it goes on the segment it follows, or starts one. Returns the segments and the
+    clipped characters dropped."""
     size = float(line["size"])
     wide, narrow = max(size, 4.0), NARROW_GAP * size  # a gap wider always parts, a narrower never
-    items: list[Item] = []
+    parts: list[list[dict[str, Any]]] = []
     dropped = 0
     current: list[dict[str, Any]] = []
     for run in line["runs"]:
@@ -193,13 +196,37 @@ def line_segments(line: dict[str, Any], keep_clipped: bool,
         if current:
             left, right = current[-1]["box"][2], run["box"][0]
             gap = right - left
-            if gap > wide or (channels and not gap < narrow and _in_channel(channels, left, right)):
-                items.append(_segment(current, line))
+            if gap < -OVERPRINT * size and (home := _followed(parts[-OVERPRINT_PARTS:], run, size, wide)) is not None:
+                current = home
+                if not home:
+                    parts.append(current)
+            elif gap > wide or (channels and not gap < narrow and _in_channel(channels, left, right)):
                 current = []
+                parts.append(current)
+        else:
+            parts.append(current)
         current.append(run)
-    if current:
-        items.append(_segment(current, line))
-    return items, dropped
+    return [_segment(part, line) for part in parts], dropped
+
+
+OVERPRINT = 1.0  # ems a run may start inside the text before it and still follow it (kerning, an accent)
+OVERPRINT_RUN = 2.0  # ems: a run set over other text is words, not an accent or a mark
+OVERPRINT_PARTS = 8  # segments of a line an overprinted run looks back over
+SMALL_RUN = 0.85  # of the line's size: smaller runs are its superscripts, stacked limits, marks
+
+
+def _followed(parts: list[list[dict[str, Any]]], run: dict[str, Any], size: float,
+              wide: float) -> list[dict[str, Any]] | None:
+    """Where a run that starts inside the text before it goes: on the segment (of ``parts``)
+    that ends just before it, else on a segment of its own (an empty list) when it is words
+    set in the line's size; None (it stays where it is) when it is a mark or an accent."""
+    x = run["box"][0]
+    for part in reversed(parts):
+        if -OVERPRINT * size <= x - part[-1]["box"][2] <= wide:
+            return part
+    if run["box"][2] - x >= OVERPRINT_RUN * size and float(run["size"]) >= SMALL_RUN * size:
+        return []
+    return None
 
 
 def _in_channel(channels: list[float], left: float, right: float) -> bool:
@@ -211,12 +238,15 @@ def _in_channel(channels: list[float], left: float, right: float) -> bool:
 NARROW_GAP = 0.5  # ems: wider than a word space in most setting, narrower than a tight gutter
 CHANNEL_LINES = 4  # lines whose gaps line up before the gaps are a gutter
 CHANNEL_SLACK = 2.0  # points: gaps whose middles lie this close line up
+GUTTER_PROSE = 10.0  # ems of text either side of a wide gap: two columns of prose, not table cells
 
 
 def narrow_gutters(lines: list[dict[str, Any]]) -> list[float]:
-    """The x of each gutter narrower than an em: gaps of half an em or more between runs that
-    line up down the page on at least four lines. Two columns set a few points apart leave
-    such a channel; a wide word space in justified text falls at a different x on each line.
+    """The x of each gutter a line may not part at by its own size: gaps of half an em or more
+    between runs that line up down the page on at least four lines. Two columns set a few points
+    apart leave such a channel; a wide word space in justified text falls at a different x on
+    each line. Gaps wider than an em between prose either side count too: a line set larger
+    (a heading beside the other column's text) parts where its neighbours' gutter runs.
     Sorted; empty on most pages. O(n log n) in the gaps."""
     gaps: list[tuple[float, float, float]] = []  # (middle, left, right)
     for line in lines:
@@ -224,9 +254,14 @@ def narrow_gutters(lines: list[dict[str, Any]]) -> list[float]:
             size = float(line["size"])
             narrow, wide = NARROW_GAP * size, max(size, 4.0)
             runs = line["runs"]
+            start, end = float(runs[0]["box"][0]), float(runs[-1]["box"][2])
+            prose = GUTTER_PROSE * size
             for prev, run in zip(runs, runs[1:], strict=False):
                 left, right = float(prev["box"][2]), float(run["box"][0])
-                if narrow <= right - left <= wide:
+                # A wide gap parts its line anyway; between two columns of prose it marks
+                # where the gutter runs, for a line set larger that leaves a narrower gap there.
+                if narrow <= right - left <= wide or (right - left > wide and left - start >= prose
+                                                       and end - right >= prose):
                     gaps.append(((left + right) / 2, left, right))
         except (KeyError, TypeError, ValueError, IndexError):
             continue  # a malformed line is judged by line_segments, not here
@@ -437,9 +472,10 @@ GUTTER_STEP = 3.0
 GUTTER_PROBES = 200
 
 
-def find_gutter(items: list[Item], width: float) -> float | None:
+def find_gutter(items: list[Item], width: float, lenient: bool = False) -> float | None:
     """The x of a two-column gutter: where the fewest items cross and most lie either side.
-    None when the page reads as one column."""
+    None when the page reads as one column. ``lenient``: columns whose lines are broken into
+    narrow pieces (equations, symbols) count too, when most of their text is in wide lines."""
     if len(items) < 8:
         return None
     x0s = sorted(i.x0 for i in items)
@@ -465,15 +501,37 @@ def find_gutter(items: list[Item], width: float) -> float | None:
         x += step
     if best is None or best_score < 3:
         return None
-    lefts = [i.x1 - i.x0 for i in items if i.x1 <= best]
-    rights = [i.x1 - i.x0 for i in items if i.x0 >= best]
-    if _median(lefts) < 0.2 * width or _median(rights) < 0.2 * width:
-        return None  # narrow pieces either side are table cells or labels, not columns
-    return best
+    lefts = [i for i in items if i.x1 <= best]
+    rights = [i for i in items if i.x0 >= best]
+    column = 0.2 * width
+    if _median([i.x1 - i.x0 for i in lefts]) >= column and _median([i.x1 - i.x0 for i in rights]) >= column:
+        return best
+    # Narrow pieces either side are table cells or labels, not columns, unless most of the text
+    # either side is set in wide lines (an equation's pieces, a chart's labels set in a column)
+    # and the page's text does not run across the gutter (lines parted at gaps of their own).
+    if not lenient or _text_width(lefts) < column or _text_width(rights) < column:
+        return None
+    across = sum(len(i.text) for i in items if i.x0 < best < i.x1)
+    return best if across < CROSSING_TEXT * sum(len(i.text) for i in items) else None
+
+
+CROSSING_TEXT = 0.4  # of a page's characters, in lines across a gutter: then it is none
 
 
 def _median(values: list[float]) -> float:
     return sorted(values)[len(values) // 2] if values else 0.0
+
+
+def _text_width(items: list[Item]) -> float:
+    """The width of the line most of the characters are set in (the median weighted by
+    characters): a column's lines, not the pieces of an equation or a chart's labels in it."""
+    ordered = sorted(items, key=lambda i: i.x1 - i.x0)
+    half, seen = sum(len(i.text) for i in ordered) / 2, 0
+    for item in ordered:
+        seen += len(item.text)
+        if seen >= half:
+            return item.x1 - item.x0
+    return 0.0
 
 
 def reading_order(items: list[Item], width: float, columns: bool) -> list[Item]:
@@ -481,10 +539,13 @@ def reading_order(items: list[Item], width: float, columns: bool) -> list[Item]:
     column, then its right column."""
     items = sorted(items, key=lambda i: (-round(i.y, 1), i.x0))
     gutter = find_gutter(items, width) if columns else None
-    if gutter is None:
-        by_whitespace = _by_whitespace(items, width) if columns else None
+    if gutter is None and columns:
+        by_whitespace = _by_whitespace(items, width)
         if by_whitespace is not None:
             return _rejoin(by_whitespace)
+        # Neither finds columns of whole lines: columns of lines broken by equations may be there.
+        gutter = find_gutter(items, width, lenient=True)
+    if gutter is None:
         _edges(items, "F", 0, _text_edges(_lines(items) or items, page_width=width))
         return _rejoin(items)
     # A full-width stretch measures its edges on the lines not placed in a column when it
@@ -498,8 +559,9 @@ def reading_order(items: list[Item], width: float, columns: bool) -> list[Item]:
     section: list[Item] = []
     full: list[Item] = []
     number = 0
+    overrun = _overruns(items, gutter)
     for index, item in enumerate(items):
-        item.column = "L" if item.x1 <= gutter else "R" if item.x0 >= gutter else "F"
+        item.column = "L" if item.x1 <= gutter else "R" if item.x0 >= gutter else overrun.get(index, "F")
         if item.column == "F":
             if section:
                 ordered += _flush(section, number)
@@ -521,6 +583,31 @@ def reading_order(items: list[Item], width: float, columns: bool) -> list[Item]:
         ordered += full
     ordered += _flush(section, number)
     return _rejoin(ordered)
+
+
+def _overruns(items: list[Item], gutter: float) -> dict[int, str]:
+    """Lines that cross the gutter only because they run on over the other column's line on
+    their baseline (an overfull line set over its neighbour's first words): the column each
+    belongs to, by index in ``items`` (sorted by baseline). A line that spans both columns
+    shares its baseline with no line of either."""
+    out: dict[int, str] = {}
+    start = 0
+    for end in range(1, len(items) + 1):
+        if end < len(items) and round(items[end].y, 1) == round(items[start].y, 1):
+            continue
+        if end - start > 1:
+            row = range(start, end)
+            right = min((items[k].x0 for k in row if items[k].x0 >= gutter), default=FAR)
+            left = max((items[k].x1 for k in row if items[k].x1 <= gutter), default=-FAR)
+            for k in row:
+                item = items[k]
+                if item.kind == "line" and item.x0 < gutter < item.x1:
+                    if right < item.x1:
+                        out[k] = "L"
+                    elif left > item.x0:
+                        out[k] = "R"
+        start = end
+    return out
 
 
 def _by_whitespace(items: list[Item], width: float) -> list[Item] | None:

@@ -490,10 +490,10 @@ def _split_data_bands(ys: list[float], xs: list[float], pieces: list[_Piece], ru
             for upper, lower in ([(heads[-1], heads[-1] + 1)] if heads else []) + parts:
                 out.append((min(p.bottom for p in rows[upper]) + max(p.top for p in rows[lower])) / 2)
         elif ruled and (joins := _short_lines(rows, xs, label)) is not None:
-            for upper, lower, join in zip(rows, rows[1:], joins, strict=False):
+            for above, line, join in zip(rows, rows[1:], joins, strict=False):
                 # A line without a label, or whose cell runs on, goes on the one above.
-                if not join and any((p.x0 + p.x1) / 2 < label for p in lower):
-                    out.append((min(p.bottom for p in upper) + max(p.top for p in lower)) / 2)
+                if not join and any((p.x0 + p.x1) / 2 < label for p in line):
+                    out.append((min(p.bottom for p in above) + max(p.top for p in line)) / 2)
         out.append(bottom)
     return out
 
