@@ -301,3 +301,30 @@ def test_the_exit_status_of_a_real_process(tmp_path: Path, fixtures: Path) -> No
     done = run_siftpdf("grep", "-c", "--json", "crimson", three, stream)
     assert done.returncode == 0
     assert [json.loads(line)["count"]["lines"] for line in done.stdout.decode().splitlines()] == [1, 1, 0]
+
+
+def test_grep_finds_what_a_running_footer_prints(run_cli, tmp_path: Path) -> None:
+    """A URL and an identifier in a running footer are set aside from the article, yet grep
+    finds them on every page as pdfgrep does, and says in --json that the line is furniture."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfgen import canvas
+
+    path = tmp_path / "footer.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    for page in range(4):
+        c.setFont("Helvetica", 10)
+        for k in range(30):
+            c.drawString(72, 740 - 18 * k, f"Line {k} of page {page + 1} says what the gauges read this week.")
+        c.setFont("Helvetica", 8)
+        c.drawString(72, 40, "Report draft_v2 at https://example.org/report_v2")
+        c.drawString(500, 40, str(page + 1))
+        c.showPage()
+    c.save()
+    body = run_cli("extract", "--in-process", "--text", str(path))
+    assert "draft_v2" not in body.output  # furniture: not in the article
+    found = run_cli("grep", "--in-process", "-c", "draft_v2", str(path))
+    assert found.exit_code == 0 and found.output.strip() == "4"
+    matches = [r["match"] for r in _valid(run_cli("grep", "--in-process", "--json", "draft_v2|gauges read",
+                                                  str(path)).output) if "match" in r]
+    assert {m["page"] for m in matches if m.get("furniture")} == {1, 2, 3, 4}
+    assert any("gauges read" in m["text"] and "furniture" not in m for m in matches)

@@ -102,7 +102,9 @@ bytes, smart case: case-insensitive unless it has upper case (-i and -s
 force). Several patterns (-e, -f, or lines of one) match where any does.
 Context lines read 'p. N- line'; groups are separated by '--'. With
 several sources (or -r) each line starts with its source. The lines of a
-page are its lines of text, blank ones left out. Exit 0 when a line was
+page are its lines of text, blank ones left out, then its running heads,
+footers, page numbers and stamps (marked "furniture": true in --json), as
+pdfgrep finds them. Exit 0 when a line was
 selected, 1 when none was, 2 on error (-q: 0 when one was, errors or not).
 
 \b

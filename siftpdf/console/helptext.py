@@ -325,8 +325,10 @@ HELP = {
         '  Several patterns (-e, -f, or lines of one) match where any does. Context\n'
         "  lines read 'p. N- line'; groups are separated by '--'. With several sources\n"
         '  (or -r) each line starts with its source. The lines of a page are its lines\n'
-        '  of text, blank ones left out. Exit 0 when a line was selected, 1 when none\n'
-        '  was, 2 on error (-q: 0 when one was, errors or not).\n'
+        '  of text, blank ones left out, then its running heads, footers, page numbers\n'
+        '  and stamps (marked "furniture": true in --json), as pdfgrep finds them. Exit\n'
+        '  0 when a line was selected, 1 when none was, 2 on error (-q: 0 when one was,\n'
+        '  errors or not).\n'
         '\n'
         '  grep(1) and pdfgrep(1) flags in siftpdf grep:\n'
         '    -e PAT, -f FILE, -F, -i   the same (several patterns: any of them)\n'

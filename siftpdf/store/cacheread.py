@@ -123,10 +123,17 @@ def file_stamp(st: os.stat_result) -> str:
     return f"{st.st_dev}:{st.st_ino}:{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}"
 
 
-def slim(record: dict[str, Any]) -> dict[str, Any]:
+def slim(record: dict[str, Any], furniture: bool = False) -> dict[str, Any]:
     """The fields of a page record that the text view and grep read (``views.text.page_text``
-    and ``render_page``, ``views.search.grep_pages``): what a document's text blob keeps of each page."""
-    return {key: record[key] for key in ("page", "status", "text", "error") if key in record}
+    and ``render_page``, ``views.search.grep_pages``): what a document's text blob keeps of each
+    page; with ``furniture``, the text of its furniture too (grep searches it)."""
+    out: dict[str, Any] = {key: record[key] for key in ("page", "status", "text", "error") if key in record}
+    if furniture and isinstance(record.get("furniture"), list):
+        texts = [{"text": " ".join(f["text"].split("\n"))} for f in record["furniture"]
+                 if isinstance(f, dict) and isinstance(f.get("text"), str) and f["text"].strip()]
+        if texts:
+            out["furniture"] = texts
+    return out
 
 
 class View:
@@ -289,7 +296,10 @@ def encode_text(pages: list[dict[str, Any]]) -> bytes | str:
         if not isinstance(text, str):
             return json.dumps(pages, ensure_ascii=False, separators=(",", ":"))  # as it is, then
         data = text.encode("utf-8", "surrogatepass")  # whatever the text holds comes back as it was
-        others = {key: page[key] for key in ("status", "error") if key in page}
+        others: dict[str, Any] = {key: page[key] for key in ("status", "error") if key in page}
+        if page.get("furniture"):  # its lines after the body's, where one search of the blob finds them
+            others["body"] = len(data)
+            data += b"\n" + "\n".join(f["text"] for f in page["furniture"]).encode("utf-8", "surrogatepass")
         index.append([page["page"], offset, offset + len(data), "text" in page, others])
         texts.append(data)
         offset += len(data) + 1
@@ -302,8 +312,9 @@ _MAGIC = b"siftpdf text 1\n"
 
 class TextBlob:
     """A document's text blob: a magic line, the length of the index and the index (marshal's
-    bytes: per page its number, where its text lies, whether it has one, status and error),
-    then the texts in UTF-8 after a line break, a line break between two. Reading it is one read
+    bytes: per page its number, where its text lies, whether it has one, status and error, and
+    where its body ends when its furniture's lines follow it), then the texts in UTF-8 after a
+    line break, a line break between two. Reading it is one read
     and slices (a JSON list of the texts would be scanned for escapes character by character,
     20 ms on a 2,000-page document), and one search of the whole of it tells which pages a
     pattern may match (:meth:`pages`). A JSON list of the pages themselves (text) reads too."""
@@ -351,7 +362,11 @@ class TextBlob:
             if "status" in others:
                 page["status"] = others["status"]
             if has_text:
-                page["text"] = raw[base + start:base + end].decode("utf-8", "surrogatepass")
+                body = start + others["body"] if "body" in others else end
+                page["text"] = raw[base + start:base + body].decode("utf-8", "surrogatepass")
+                if body < end:
+                    lines = raw[base + body + 1:base + end].decode("utf-8", "surrogatepass").split("\n")
+                    page["furniture"] = [{"text": line} for line in lines]
             if "error" in others:
                 page["error"] = others["error"]
             yield page

@@ -352,7 +352,7 @@ class DocumentWriter:
         for record in records:
             self.numbers.append(int(record["page"]))
             self.text_pages += record.get("status") in TEXT_STATUSES
-            self.text.append(slim(record))
+            self.text.append(slim(record, furniture=True))
         if self.remote is not None:
             self._batch += records
             if len(self._batch) >= BATCH:

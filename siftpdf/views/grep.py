@@ -161,8 +161,9 @@ def _highlight(text: str, regex: Any, spec: GrepSpec) -> str:
     return "".join(out) + text[at:]
 
 
-def _selected(pages: Iterable[dict[str, Any]], regex: Any, spec: GrepSpec) -> Iterator[tuple[int, int, str]]:
-    """(page, line number, line) of each selected line, in order."""
+def _selected(pages: Iterable[dict[str, Any]], regex: Any,
+              spec: GrepSpec) -> Iterator[tuple[int, int, str, bool]]:
+    """(page, line number, line, whether it is furniture) of each selected line, in order."""
     from .search import page_filter
 
     pf = page_filter(regex)
@@ -171,7 +172,7 @@ def _selected(pages: Iterable[dict[str, Any]], regex: Any, spec: GrepSpec) -> It
         if found is not None:
             lines, hits = found
             for index, _ in hits:
-                yield record["page"], lines.numbers[index], lines.lines[index]
+                yield record["page"], lines.numbers[index], lines.lines[index], index >= lines.body
 
 
 def _only(pages: Iterable[dict[str, Any]], regex: Any, spec: GrepSpec, source: str, state: GrepState,
@@ -180,7 +181,7 @@ def _only(pages: Iterable[dict[str, Any]], regex: Any, spec: GrepSpec, source: s
     with -v nothing, as grep (the lines still count for the exit status)."""
     found = 0
     prefix = spec.prefix(source)
-    for page, number, line in _selected(pages, regex, spec):
+    for page, number, line, furniture in _selected(pages, regex, spec):
         found += 1
         state.selected += 1
         for match in () if spec.invert else regex.finditer(line):
@@ -189,8 +190,8 @@ def _only(pages: Iterable[dict[str, Any]], regex: Any, spec: GrepSpec, source: s
                 continue
             text = window(line[start:end], 0, end - start)
             if spec.as_json:
-                _json({"match": {"source": source, "page": page, "line": number, "text": text, "before": [],
-                                 "after": []}}, write)
+                match = {"source": source, "page": page, "line": number, "text": text, "before": [], "after": []}
+                _json({"match": {**match, "furniture": True} if furniture else match}, write)
             elif not _put(prefix + spec.page(page, ":") + spec.paint(text, _MATCH) + "\n", spec, state, write):
                 return
         if found >= spec.max_count:
@@ -203,7 +204,7 @@ def _counts(pages: Iterable[dict[str, Any]], regex: Any, spec: GrepSpec, source:
     one (-p); with JSON, a ``count`` record for each such page, then one for the source."""
     per_page: dict[int, int] = {}
     total = 0
-    for page, _number, _line in _selected(pages, regex, spec):
+    for page, _number, _line, _furniture in _selected(pages, regex, spec):
         per_page[page] = per_page.get(page, 0) + 1
         total += 1
         if total >= spec.max_count:

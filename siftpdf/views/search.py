@@ -20,16 +20,17 @@ WINDOW = 200  # characters shown around a match in a long line
 class Line:
     """A line grep shows: a match, or context around one."""
 
-    __slots__ = ("page", "text", "is_match", "number")
+    __slots__ = ("page", "text", "is_match", "number", "furniture")
 
-    def __init__(self, page: int, text: str, is_match: bool, number: int) -> None:
+    def __init__(self, page: int, text: str, is_match: bool, number: int, furniture: bool = False) -> None:
         self.page = page
         self.text = text
         self.is_match = is_match
         self.number = number  # 1-based line number within the page
+        self.furniture = furniture  # a running head, footer, page number or stamp, not the body
 
-    def _key(self) -> tuple[int, str, bool, int]:
-        return self.page, self.text, self.is_match, self.number
+    def _key(self) -> tuple[int, str, bool, int, bool]:
+        return self.page, self.text, self.is_match, self.number, self.furniture
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Line) and self._key() == other._key()
@@ -38,7 +39,8 @@ class Line:
         return hash(self._key())
 
     def __repr__(self) -> str:
-        return f"Line(page={self.page!r}, text={self.text!r}, is_match={self.is_match!r}, number={self.number!r})"
+        return (f"Line(page={self.page!r}, text={self.text!r}, is_match={self.is_match!r}, number={self.number!r}"
+                + (", furniture=True)" if self.furniture else ")"))
 
 
 def compile_pattern(pattern: str, ignore_case: bool | None = None) -> Any:
@@ -208,12 +210,27 @@ def capped_groups(pages: Iterable[dict[str, Any]], regex: Any, max_count: int, c
 
 class PageLines:
     """A page's lines as grep sees them: the non-blank lines of its text (blank lines only
-    separate blocks of the text view), with their 1-based line numbers within the page."""
+    separate blocks of the text view), with their 1-based line numbers within the page, then
+    its furniture's lines (``body``: how many lines the body has), numbered on after them."""
 
-    __slots__ = ("lines", "numbers")
+    __slots__ = ("lines", "numbers", "body")
 
-    def __init__(self, lines: list[str], numbers: list[int]) -> None:
+    def __init__(self, lines: list[str], numbers: list[int], body: int | None = None) -> None:
         self.lines, self.numbers = lines, numbers
+        self.body = len(lines) if body is None else body
+
+
+def searched_text(record: dict[str, Any]) -> tuple[str, int]:
+    """The text grep searches on a page: its body as the text view shows it, then the lines the
+    organization set aside as furniture (running heads, footers, page numbers, stamps), which
+    pdfgrep finds too; and how many lines of it are the body's."""
+    text = page_text(record)
+    furniture = record.get("furniture")
+    if not furniture or not isinstance(furniture, list):
+        return text, text.count("\n") + 1
+    extra = [str(f.get("text") or "").replace("\n", " ") for f in furniture if isinstance(f, dict)]
+    extra = [line for line in extra if line.strip()]
+    return ("\n".join([text, *extra]) if extra else text), text.count("\n") + 1
 
 
 def page_hits(record: dict[str, Any], regex: Any, page_filter: Any, invert: bool = False,
@@ -222,7 +239,7 @@ def page_hits(record: dict[str, Any], regex: Any, page_filter: Any, invert: bool
     ``invert``); None for a page that has no text, or none that matches (unless ``invert``)."""
     if record.get("status") not in TEXT_STATUSES:
         return None
-    text = page_text(record)
+    text, body = searched_text(record)
     every: list[str] | None = None
     matching_every: set[int] | None = None
     if page_filter is not None:
@@ -241,7 +258,7 @@ def page_hits(record: dict[str, Any], regex: Any, page_filter: Any, invert: bool
                 matching_every = _matching_lines_of_text(text, every, page_filter)
     every = every if every is not None else text.split("\n")
     keep = [i for i, line in enumerate(every) if line.strip()]
-    lines = PageLines([every[i] for i in keep], [i + 1 for i in keep])
+    lines = PageLines([every[i] for i in keep], [i + 1 for i in keep], sum(i < body for i in keep))
     hits: list[tuple[int, tuple[int, int] | None]] = []
     for index, line in enumerate(lines.lines):
         if matching_every is not None and keep[index] not in matching_every:
@@ -259,7 +276,7 @@ def page_hits(record: dict[str, Any], regex: Any, page_filter: Any, invert: bool
 def _groups(page: int, lines: PageLines, hits: list[tuple[int, tuple[int, int] | None]], before: int,
             after: int) -> Iterator[list[Line]]:
     """The groups of one page's selected lines with their context (see :func:`grep_pages`)."""
-    texts, numbers = lines.lines, lines.numbers
+    texts, numbers, body = lines.lines, lines.numbers, lines.body
     selected = {index for index, _ in hits}
     group: list[Line] = []
     last_shown = -1
@@ -269,14 +286,14 @@ def _groups(page: int, lines: PageLines, hits: list[tuple[int, tuple[int, int] |
             yield group
             group = []
         for j in range(lo, index):
-            group.append(Line(page, _short(texts[j]), False, numbers[j]))
+            group.append(Line(page, _short(texts[j]), False, numbers[j], j >= body))
         text = texts[index]
-        group.append(Line(page, window(text, *span) if span else _short(text), True, numbers[index]))
+        group.append(Line(page, window(text, *span) if span else _short(text), True, numbers[index], index >= body))
         last_shown = index
         for j in range(index + 1, min(len(texts) - 1, index + after) + 1):
             if j in selected:
                 break  # the next one is shown as selected
-            group.append(Line(page, _short(texts[j]), False, numbers[j]))
+            group.append(Line(page, _short(texts[j]), False, numbers[j], j >= body))
             last_shown = j
     if group:
         yield group
@@ -368,14 +385,18 @@ def format_group(group: list[Line], prefix: str = "") -> str:
 
 def match_records(group: list[Line], source: str) -> Iterator[dict[str, Any]]:
     """Each match of a group as the body of a ``match`` record: source, page, line number, text,
-    and the context lines before and after it (up to the neighbouring match)."""
+    and the context lines before and after it (up to the neighbouring match); ``furniture``
+    true where the line is a running head, footer, page number or stamp."""
     for index, line in enumerate(group):
         if not line.is_match:
             continue
         before = [x.text for x in _context(group[:index][::-1])][::-1]
         after = [x.text for x in _context(group[index + 1:])]
-        yield {"source": source, "page": line.page, "line": line.number, "text": line.text,
-               "before": before, "after": after}
+        match = {"source": source, "page": line.page, "line": line.number, "text": line.text,
+                 "before": before, "after": after}
+        if line.furniture:
+            match["furniture"] = True
+        yield match
 
 
 def _context(lines: list[Line]) -> list[Line]:
