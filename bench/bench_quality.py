@@ -320,9 +320,10 @@ def report(results: list[SetResult], engines: list[qs.Engine]) -> str:
     lines += [
         "## Commands",
         "",
-        "From the repository root:",
+        "From the repository root (a block of commands to copy, not run by the documentation's tests: each",
+        "runs the benchmarks for minutes):",
         "",
-        "```sh",
+        "```text",
         "make bench-quality   # installs the bench extra when missing, then: .venv/bin/python bench/run.py quality",
         ".venv/bin/python bench/bench_quality.py --out -                       # print, write nothing",
         ".venv/bin/python bench/bench_quality.py --sets dpbench --peers none --out -   # siftpdf alone, one set",

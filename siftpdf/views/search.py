@@ -281,7 +281,9 @@ def _groups(page: int, lines: PageLines, hits: list[tuple[int, tuple[int, int] |
     group: list[Line] = []
     last_shown = -1
     for index, span in hits:
-        lo = max(0, index - before, last_shown + 1)
+        # Context stays on its side of the body's end: a footer is no context of the text.
+        side_lo, side_hi = (body, len(texts) - 1) if index >= body else (0, body - 1)
+        lo = max(side_lo, index - before, last_shown + 1)
         if group and lo > last_shown + 1:
             yield group
             group = []
@@ -290,7 +292,7 @@ def _groups(page: int, lines: PageLines, hits: list[tuple[int, tuple[int, int] |
         text = texts[index]
         group.append(Line(page, window(text, *span) if span else _short(text), True, numbers[index], index >= body))
         last_shown = index
-        for j in range(index + 1, min(len(texts) - 1, index + after) + 1):
+        for j in range(index + 1, min(side_hi, index + after) + 1):
             if j in selected:
                 break  # the next one is shown as selected
             group.append(Line(page, _short(texts[j]), False, numbers[j], j >= body))
