@@ -9,12 +9,14 @@ import io
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.pdfgen import canvas
 
 import siftpdf
 from siftpdf.child import evidence, spacing
+from siftpdf.docstream import schema
 
 CODE = "unsigned char e_ident[EI_NIDENT];"
 COURIER = 6.0  # points: Courier's advance at 10 points
@@ -115,6 +117,28 @@ def test_the_evidence_runs_hold_the_words_and_their_wide_gaps_still_fit() -> Non
     run = {"text": f"a{spacing.MARK}b{spacing.MARK}c d{spacing.MARK}e", "gaps": [[5, 10.0, 30.0]]}
     evidence._unmark(run)
     assert run == {"text": "abc de", "gaps": [[3, 10.0, 30.0]]}
+
+
+def test_a_word_in_two_colours_reads_whole_in_the_organized_page() -> None:
+    """Highlighted code: a letter-spaced word whose brackets are set in another colour is two
+    runs of the evidence, the second marked joined; the organized line reads the word whole, as
+    ``--raw`` does."""
+    def highlighted(c: canvas.Canvas) -> None:
+        x = 72.0
+        for char in "e_ident[EI_NIDENT];":
+            c.setFillColorRGB(0.8 if char in "[];" else 0, 0, 0)
+            c.setFont("Courier", 10)
+            c.drawString(x, 700, char)
+            x += COURIER + 2
+
+    data = _pdf(highlighted)
+    raw, _ = _texts(data, raw=True)
+    organized, pages = _texts(data, settings=["output.evidence=true"])
+    assert raw == organized == "e_ident[EI_NIDENT];"
+    runs = [run for line in pages[0]["evidence"]["lines"] for run in line["runs"]]
+    assert [run["text"] for run in runs] == ["e_ident", "[", "EI_NIDENT", "];"]
+    assert [run.get("joined", False) for run in runs] == [False, True, True, True]
+    jsonschema.Draft202012Validator(schema()).validate(pages[0])
 
 
 def _ordinary(c: canvas.Canvas) -> None:

@@ -176,11 +176,17 @@ def _runs(textpage: int, tp: ctypes.c_void_p, chars: str, count: int) -> list[di
     fonts = _Fonts()
     clips: dict[int, tuple[float, float, float, float] | None] = {}
     runs: list[dict[str, Any]] = []
+    marked = _PROBE.marked
     for start, end, obj, size, scale, font, clip in _merge(_spans(tp, chars, count), chars, clips):
         text = chars[start:end]
         if not text.isspace():
             run = _make_runs(textpage, obj, start, text, fonts.name(font or 0), size, scale, clip)
             run[0]["unmapped"] = _unmapped(tp, start, end)
+            first = start + len(text) - len(text.lstrip())
+            if marked and chars[first - 1:first] == MARK:
+                # The run goes on with the word before it (a letter-spaced word's letters in
+                # another colour or font): the organized line joins them without a space.
+                run[0]["joined"] = True
             runs.extend(run)
     return runs
 
