@@ -186,10 +186,11 @@ def _stretch(text: str, found: int) -> list[tuple[int, int]]:
     at most ``MAX_SPACES`` spaces, and at either end the longer token that ends them ('t(BA_OS)'
     of 'f s t a t(BA_OS)')."""
     tokens = [(found, found + 1)]
-    while (token := _token_before(text, tokens[0][0])) is not None:
-        tokens.insert(0, token)
+    while (token := _token_before(text, tokens[-1][0])) is not None:
+        tokens.append(token)
         if token[1] - token[0] > MAX_TOKEN:
             break
+    tokens.reverse()
     while (token := _token_after(text, tokens[-1][1])) is not None:
         tokens.append(token)
         if token[1] - token[0] > MAX_TOKEN:
