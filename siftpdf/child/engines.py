@@ -139,11 +139,12 @@ class PdfiumDoc:
         """Text and evidence from the raw C handles: the helper objects cost as much as the
         evidence on a short page."""
         with self._handles(index) as (page, textpage):
-            raw = _text_of(textpage)
-            found = _page_evidence(page, textpage, raw, image_mode)
+            read = _text_of(textpage)
+            raw = _respaced(textpage, read)  # the spaces inside letter-spaced words marked
+            found = _page_evidence(page, textpage, raw, image_mode, raw is not read)
         if found is None:  # evidence failed: the page is still read, without it
             return self.extract_page(index)
-        text = clean_text(raw)
+        text = clean_text(_unmarked(raw) if raw is not read else raw)
         if not text.strip():
             return PageResult("", "no_text" if found["images"] else "empty", self.name, found)
         status = "text"
@@ -175,7 +176,9 @@ class PdfiumDoc:
         """Page text through PDFium's C API directly: the helper objects cost more than the
         text itself on short pages."""
         with self._handles(index) as (_page, textpage):
-            return _text_of(textpage)
+            read = _text_of(textpage)
+            raw = _respaced(textpage, read)
+            return _unmarked(raw) if raw is not read else raw
 
     def _handles(self, index: int) -> _Closing:
         """The raw page and text-page handles of one page (``with``), closed whatever happens."""
@@ -228,13 +231,30 @@ def _text_of(textpage: Any) -> str:
     return buffer.raw[: max(0, written - 1) * 2].decode("utf-16-le", errors="surrogatepass")
 
 
-def _page_evidence(page: Any, textpage: Any, raw: str, image_mode: str) -> dict[str, Any] | None:
+def _respaced(textpage: Any, text: str) -> str:
+    """The text with the spaces inside letter-spaced words marked (siftpdf.child.spacing), or
+    ``text`` itself when it has none."""
+    from .spacing import respace
+
+    try:
+        return respace(textpage, text)
+    except (Exception, RecursionError):  # noqa: BLE001 - the text as read is still the page's text
+        return text
+
+
+def _unmarked(text: str) -> str:
+    from .spacing import MARK
+
+    return text.replace(MARK, "")
+
+
+def _page_evidence(page: Any, textpage: Any, raw: str, image_mode: str, marked: bool) -> dict[str, Any] | None:
     """The page's evidence; None when collecting it fails, so the page keeps its text and
     passes through organization unchanged rather than being lost."""
     from .evidence import page_evidence
 
     try:
-        return page_evidence(page, textpage, raw, image_mode)
+        return page_evidence(page, textpage, raw, image_mode, marked)
     except (Exception, RecursionError):  # noqa: BLE001 - evidence is optional, the text is not
         return None
 

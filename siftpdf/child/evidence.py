@@ -18,6 +18,7 @@ from itertools import repeat
 
 from ..docline import has_surrogate, scrub_record
 from . import pdfium as pdfium_c
+from .spacing import MARK
 
 # Not typing's, and no re: with enum, which re imports, they cost the child's start (every cold
 # command waits for it) more than a short page's evidence (siftpdf.docline).
@@ -98,6 +99,7 @@ class _Probe:
         self.fx_ref, self.fy_ref = _address(self.fx), _address(self.fy)
         self.gap_probes = 0  # glyph boxes left to measure word gaps with on this page
         self.respelled = False  # a run's text was read again glyph by glyph on this page
+        self.marked = False  # the page's text marks the spaces inside letter-spaced words
 
 
 def _address(buffer: Any) -> ctypes.c_void_p:
@@ -131,14 +133,17 @@ class _Fonts:
         return self.names[key]
 
 
-def page_evidence(page: Any, textpage: Any, raw: str, image_mode: str = "none") -> dict[str, Any]:
+def page_evidence(page: Any, textpage: Any, raw: str, image_mode: str = "none",
+                  marked: bool = False) -> dict[str, Any]:
     """The evidence of one page from PDFium's raw page and text-page handles (FPDF_PAGE,
-    FPDF_TEXTPAGE). ``raw`` is the text page's text as PDFium returned it."""
+    FPDF_TEXTPAGE). ``raw`` is the text page's text as PDFium returned it; ``marked``: with
+    the spaces inside letter-spaced words marked (siftpdf.child.spacing)."""
     width, height = pdfium_c.FPDF_GetPageWidthF(page), pdfium_c.FPDF_GetPageHeightF(page)
     tp = _PROBE.textpage = _VP(_handle(textpage))
     _PROBE.page_box = _page_box(page)
     _PROBE.gap_probes = MAX_GAP_PROBES
     _PROBE.respelled = False
+    _PROBE.marked = marked
     count = pdfium_c.FPDFText_CountChars(textpage)
     # PDFium marks a line-end hyphen it kept as U+FFFE or 0x02: one character for one, so
     # character indexes stay aligned.
@@ -171,11 +176,17 @@ def _runs(textpage: int, tp: ctypes.c_void_p, chars: str, count: int) -> list[di
     fonts = _Fonts()
     clips: dict[int, tuple[float, float, float, float] | None] = {}
     runs: list[dict[str, Any]] = []
+    marked = _PROBE.marked
     for start, end, obj, size, scale, font, clip in _merge(_spans(tp, chars, count), chars, clips):
         text = chars[start:end]
         if not text.isspace():
             run = _make_runs(textpage, obj, start, text, fonts.name(font or 0), size, scale, clip)
             run[0]["unmapped"] = _unmapped(tp, start, end)
+            first = start + len(text) - len(text.lstrip())
+            if marked and chars[first - 1:first] == MARK:
+                # The run goes on with the word before it (a letter-spaced word's letters in
+                # another colour or font): the organized line joins them without a space.
+                run[0]["joined"] = True
             runs.extend(run)
     return runs
 
@@ -204,7 +215,7 @@ def _merge(spans: list[tuple[int, int, int]], chars: str,
     hypot = math.hypot
     for start, end, obj in spans:
         if not obj:
-            if chars[start:end] != " ":
+            if chars[start:end] not in (" ", MARK):
                 last_key = None  # a line break or a wide generated gap ends any run
             continue
         handle = _VP(obj)
@@ -392,7 +403,18 @@ def _make_runs(textpage: Any, handle: int, start: int, text: str, font: str, fon
         gaps = _gaps(tp, first, stripped, size)
         if gaps:
             run["gaps"] = gaps
+    if probe.marked and MARK in stripped:
+        _unmark(run)
     return [run]
+
+
+def _unmark(run: dict[str, Any]) -> None:
+    """Drop the marks of spaces that part no words (siftpdf.child.spacing) from a run's text;
+    its wide gaps' offsets move back by the marks before them."""
+    text = run["text"]
+    for gap in run.get("gaps", ()):
+        gap[0] -= text.count(MARK, 0, gap[0])
+    run["text"] = text.replace(MARK, "")
 
 
 _COLOR_NAMES: dict[tuple[int, int, int], str] = {}

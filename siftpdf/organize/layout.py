@@ -299,7 +299,8 @@ def _segment_by_steps(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
         gap = run["box"][0] - prev["box"][2]
         # CJK needs no spaces between glyphs; a gap of a quarter em or more is a space set on purpose.
         seam_cjk = is_cjk(text[-1:]) and is_cjk(run["text"][:1]) and gap < 0.25 * size
-        text += run["text"] if seam_cjk or gap < 0.15 * size else " " + run["text"]
+        # A run marked joined goes on with the word before it (the letters of a letter-spaced word).
+        text += run["text"] if seam_cjk or gap < 0.15 * size or run.get("joined") is True else " " + run["text"]
     chars = sum(len(r["text"]) for r in runs)
     bold_chars = sum(len(r["text"]) for r in runs if bold_font(r.get("font", "")))
     bold_all = all(bold_font(r.get("font", "")) for r in runs if _WORDY.search(r["text"]))
@@ -384,7 +385,7 @@ def _runs_at_once(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
     close, cjk_close = 0.15 * size, 0.25 * size  # gaps narrower than a space: in Latin, in CJK
     for gap, run in zip(gaps, runs[1:], strict=True):
         text = run["text"]
-        if gap < close or (gap < cjk_close and is_cjk(joined[-1:]) and is_cjk(text[:1])):
+        if gap < close or (gap < cjk_close and is_cjk(joined[-1:]) and is_cjk(text[:1])) or run.get("joined") is True:
             joined += text
         else:
             joined += " " + text
