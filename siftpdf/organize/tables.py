@@ -25,6 +25,7 @@ from .layout import Item, join_lines
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from typing import Any
 
 SNAP = 3.0  # points: rules this close on their cross axis are one line (a double border)
@@ -69,6 +70,11 @@ class _Region:
         """The box of ``items``, without rules: a table whose columns come from the text."""
         return cls(min(i.x0 for i in items), min(i.y0 for i in items), max(i.x1 for i in items),
                    max(i.y1 for i in items), [], [], [], [], items)
+
+    @property
+    def inner_xs(self) -> list[float]:
+        """Its column rules inside its frame: what parts its columns (empty: only the text does)."""
+        return [x for x in self.xs if self.x0 + SNAP < x < self.x1 - SNAP]
 
     def holds(self, item: Item) -> bool:
         cx, cy = (item.x0 + item.x1) / 2, (item.y0 + item.y1) / 2
@@ -216,7 +222,7 @@ def _stacked(upper: _Region, lower: _Region) -> bool:
     overlap = min(upper.x1, lower.x1) - max(upper.x0, lower.x0)
     if gap > GRID_GAP or overlap < 0.5 * min(upper.x1 - upper.x0, lower.x1 - lower.x0):
         return False
-    inner = [x for x in lower.xs if lower.x0 + SNAP < x < lower.x1 - SNAP] or lower.xs
+    inner = lower.inner_xs or lower.xs
     return any(abs(x - y) <= SNAP for x in inner for y in upper.xs)
 
 
@@ -318,6 +324,11 @@ class _Piece:
         self.y = y  # baseline
         self.top, self.bottom, self.size, self.text, self.bold = top, bottom, size, text, bold
 
+    @property
+    def middle(self) -> float:
+        """Where it stands across: the column it sits in is the one holding its middle."""
+        return (self.x0 + self.x1) / 2
+
 
 def _pieces(items: list[Item]) -> list[_Piece]:
     out = []
@@ -412,14 +423,14 @@ def _grid_cells(region: _Region, pieces: list[_Piece]) -> tuple[list[float], lis
     if not region.vertical:  # rows ruled off in bands: a band of several rows is split by baseline
         ys = _split_bands(ys, xs, pieces)
     elif len(xs) > 2:  # a grid whose body is ruled off in bands of data lines
-        ruled = any(region.x0 + SNAP < x < region.x1 - SNAP for x in region.xs)
+        ruled = bool(region.inner_xs)
         if ruled:
             xs = _subcolumns(xs, pieces)
         ys = _split_data_bands(ys, xs, pieces, ruled)
     return xs, ys
 
 
-MIN_SUBCOLUMN_ROWS = 3  # lines of a ruled column with text on both sides of a gap in it
+MIN_LINES = 3  # lines with text on both sides of a gap in a ruled column; lines of a band of short rows
 
 
 def _subcolumns(xs: list[float], pieces: list[_Piece]) -> list[float]:
@@ -428,14 +439,28 @@ def _subcolumns(xs: list[float], pieces: list[_Piece]) -> list[float]:
     columns: age and count, three times across the page)."""
     out = [xs[0]]
     for a, b in zip(xs, xs[1:], strict=False):
-        rows = _baseline_rows([p for p in pieces if a <= (p.x0 + p.x1) / 2 < b])
-        if len(rows) >= MIN_SUBCOLUMN_ROWS:
+        rows = _baseline_rows([p for p in pieces if a <= p.middle < b])
+        if len(rows) >= MIN_LINES:
             for gap in _spanning_free_gaps(rows, a, b):
                 both = sum(any(p.x1 <= gap for p in row) and any(p.x0 >= gap for p in row) for row in rows)
-                if both >= MIN_SUBCOLUMN_ROWS and both >= 0.5 * len(rows):
+                if both >= MIN_LINES and both >= 0.5 * len(rows):
                     out.append(gap)
         out.append(b)
     return out
+
+
+def _ruled_bands(ys: list[float], pieces: list[_Piece]) -> Iterator[tuple[float, list[list[_Piece]]]]:
+    """Each band between ``ys`` (top down): its bottom and its pieces by baseline. Pieces are
+    sorted by the height of their middle once: each band takes its own slice, not a pass over all."""
+    ordered = sorted(pieces, key=lambda p: (p.top + p.bottom) / 2)
+    middles = [(p.top + p.bottom) / 2 for p in ordered]
+    for top, bottom in zip(ys, ys[1:], strict=False):
+        yield bottom, _baseline_rows(ordered[bisect_right(middles, bottom):bisect_left(middles, top)])
+
+
+def _between(upper: list[_Piece], lower: list[_Piece]) -> float:
+    """The row boundary between two lines: midway from the upper one's foot to the lower one's top."""
+    return (min(p.bottom for p in upper) + max(p.top for p in lower)) / 2
 
 
 def _split_bands(ys: list[float], xs: list[float], pieces: list[_Piece]) -> list[float]:
@@ -445,20 +470,15 @@ def _split_bands(ys: list[float], xs: list[float], pieces: list[_Piece]) -> list
     one row each."""
     out = [ys[0]]
     first = xs[1] if len(xs) > 2 else math.inf
-    # Pieces by the height of their middle: each band takes its own slice, not a pass over all.
-    ordered = sorted(pieces, key=lambda p: (p.top + p.bottom) / 2)
-    middles = [(p.top + p.bottom) / 2 for p in ordered]
-    for band, (top, bottom) in enumerate(zip(ys, ys[1:], strict=False)):
-        inside = ordered[bisect_right(middles, bottom):bisect_left(middles, top)]
-        rows = _baseline_rows(inside)
+    for band, (bottom, rows) in enumerate(_ruled_bands(ys, pieces)):
         if band == 0 and len(ys) > 2:  # the header, above the rule under it
             out += _header_lines(rows, xs)
         elif len(rows) >= 3:
             for upper, lower in zip(rows, rows[1:], strict=False):
                 size = max(p.size for p in lower)
-                leads = any((p.x0 + p.x1) / 2 < first for p in lower)
+                leads = any(p.middle < first for p in lower)
                 if leads or upper[0].y - lower[0].y > 2.0 * size:
-                    out.append((min(p.bottom for p in upper) + max(p.top for p in lower)) / 2)
+                    out.append(_between(upper, lower))
         out.append(bottom)
     return out
 
@@ -475,25 +495,21 @@ def _split_data_bands(ys: list[float], xs: list[float], pieces: list[_Piece], ru
         return ys
     out = [ys[0]]
     # The end of the first column that holds text (a double border leaves empty slivers).
-    leftmost = min((p.x0 + p.x1) / 2 for p in pieces)
-    label = xs[min(len(xs) - 1, bisect_right(xs, leftmost))]
-    ordered = sorted(pieces, key=lambda p: (p.top + p.bottom) / 2)
-    middles = [(p.top + p.bottom) / 2 for p in ordered]
-    for top, bottom in zip(ys, ys[1:], strict=False):
-        rows = _baseline_rows(ordered[bisect_right(middles, bottom):bisect_left(middles, top)])
+    label = xs[min(len(xs) - 1, bisect_right(xs, min(p.middle for p in pieces)))]
+    for bottom, rows in _ruled_bands(ys, pieces):
         figures = [k for k, row in enumerate(rows) if _figures(row, label)]
         # Most lines of figures named in words at their left: a chart's axis is numbers too.
-        named = sum(any((p.x0 + p.x1) / 2 < label and not _NUMBER.fullmatch(p.text) for p in rows[k]) for k in figures)
+        named = sum(any(p.middle < label and not _NUMBER.fullmatch(p.text) for p in rows[k]) for k in figures)
         if len(figures) >= 2 and named >= 0.5 * len(figures):
-            heads = [k for k in range(figures[0]) if any((p.x0 + p.x1) / 2 >= label for p in rows[k])]
+            heads = [k for k in range(figures[0]) if any(p.middle >= label for p in rows[k])]
             parts = list(zip(figures, figures[1:], strict=False))
             for upper, lower in ([(heads[-1], heads[-1] + 1)] if heads else []) + parts:
-                out.append((min(p.bottom for p in rows[upper]) + max(p.top for p in rows[lower])) / 2)
+                out.append(_between(rows[upper], rows[lower]))
         elif ruled and (joins := _short_lines(rows, xs, label)) is not None:
             for above, line, join in zip(rows, rows[1:], joins, strict=False):
                 # A line without a label, or whose cell runs on, goes on the one above.
-                if not join and any((p.x0 + p.x1) / 2 < label for p in line):
-                    out.append((min(p.bottom for p in above) + max(p.top for p in line)) / 2)
+                if not join and any(p.middle < label for p in line):
+                    out.append(_between(above, line))
         out.append(bottom)
     return out
 
@@ -504,9 +520,9 @@ def _short_lines(rows: list[list[_Piece]], xs: list[float], label: float) -> lis
     words; most of them labelled in the first column: column heads of several lines leave it
     empty), and then, for each line after the first, whether it goes on the row above: one
     of its cells runs on from the cell above it (no stop there, a small letter here)."""
-    if len(rows) < MIN_SUBCOLUMN_ROWS:
+    if len(rows) < MIN_LINES:
         return None
-    if sum(any((p.x0 + p.x1) / 2 < label for p in row) for row in rows) < LABELLED * len(rows):
+    if sum(any(p.middle < label for p in row) for row in rows) < LABELLED * len(rows):
         return None
     cells = words = 0
     joins: list[bool] = []
@@ -514,7 +530,7 @@ def _short_lines(rows: list[list[_Piece]], xs: list[float], label: float) -> lis
     for row in rows:
         columns: dict[int, str] = {}
         for p in sorted(row, key=lambda p: p.x0):
-            col = bisect_right(xs, (p.x0 + p.x1) / 2)
+            col = bisect_right(xs, p.middle)
             columns[col] = f"{columns[col]} {p.text}" if col in columns else p.text
         if len(columns) < 2:
             return None
@@ -533,7 +549,7 @@ LABELLED = 2 / 3  # share of such a band's lines with a label in the first colum
 
 def _figures(row: list[_Piece], label: float) -> bool:
     """Whether a line gives figures right of the label column, and only those."""
-    rest = [p for p in row if (p.x0 + p.x1) / 2 >= label]
+    rest = [p for p in row if p.middle >= label]
     return bool(rest) and all(_figure(p.text) for p in rest)
 
 
@@ -558,7 +574,7 @@ def _header_lines(rows: list[list[_Piece]], xs: list[float]) -> list[float]:
     out = []
     for upper, lower in zip(rows, rows[1:], strict=False):
         if spreads(upper) and not spreads(lower):
-            out.append((min(p.bottom for p in upper) + max(p.top for p in lower)) / 2)
+            out.append(_between(upper, lower))
     return out
 
 
@@ -571,7 +587,6 @@ def build_table(region: _Region, items: list[Item]) -> dict[str, Any] | None:
     if region.vertical:
         _drop_underlines(region, pieces)
     xs, ys = _grid_cells(region, pieces)
-    ruled_columns = any(region.x0 + SNAP < x < region.x1 - SNAP for x in region.xs)
     ncols, nrows = len(xs) - 1, len(ys) - 1
     if ncols < 1 or nrows < 1 or ncols * nrows > MAX_GRID:
         return None
@@ -591,7 +606,7 @@ def build_table(region: _Region, items: list[Item]) -> dict[str, Any] | None:
         return None
     # Columns read from the text alone: at least two rows that say something in two columns,
     # and no numbered listing (a code box with its line numbers).
-    if not ruled_columns and (sum(sum(bool(c[0]) for c in row) >= 2 for row in cells) < 2 or _numbered_lines(cells)):
+    if not region.inner_xs and (sum(sum(bool(c[0]) for c in row) >= 2 for row in cells) < 2 or _numbered_lines(cells)):
         return None
     rows = [[_cell(text, cs, rs) for text, cs, rs in row] for row in cells]
     return {"rows": rows, "header_rows": _header_rows(cells, slots, len(xs) - 1)}
@@ -811,7 +826,7 @@ def _header_above(region: _Region, rows: list[list[Item]]) -> None:
     """A grid whose top rule has a line of column heads just above it, one head over each of
     some of its columns and none across a column rule (a header set on the page's ground,
     the body boxed): that line is the grid's first row, the column rules read up to it."""
-    inner = [x for x in region.xs if region.x0 + SNAP < x < region.x1 - SNAP]
+    inner = region.inner_xs
     if not region.vertical or not inner:
         return
     above = [row for row in rows if row and min(i.y0 for i in row) >= region.y1 - SNAP]
