@@ -128,11 +128,11 @@ def slim(record: dict[str, Any], furniture: bool = False) -> dict[str, Any]:
     and ``render_page``, ``views.search.grep_pages``): what a document's text blob keeps of each
     page; with ``furniture``, the text of its furniture too (grep searches it)."""
     out: dict[str, Any] = {key: record[key] for key in ("page", "status", "text", "error") if key in record}
-    if furniture and isinstance(record.get("furniture"), list):
-        texts = [{"text": " ".join(f["text"].split("\n"))} for f in record["furniture"]
-                 if isinstance(f, dict) and isinstance(f.get("text"), str) and f["text"].strip()]
-        if texts:
-            out["furniture"] = texts
+    if furniture:
+        from ..views.text import furniture_lines
+
+        if lines := furniture_lines(record):
+            out["furniture"] = [{"text": line} for line in lines]
     return out
 
 

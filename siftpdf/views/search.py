@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..document import TEXT_STATUSES
 from ..errors import UsageError
-from .text import page_text
+from .text import furniture_lines, page_text
 
 # Not typing's TYPE_CHECKING, and no dataclass: the console's fast path (siftpdf.console.quick) greps
 # a cache hit with this module and does without those imports.
@@ -225,11 +225,7 @@ def searched_text(record: dict[str, Any]) -> tuple[str, int]:
     organization set aside as furniture (running heads, footers, page numbers, stamps), which
     pdfgrep finds too; and how many lines of it are the body's."""
     text = page_text(record)
-    furniture = record.get("furniture")
-    if not furniture or not isinstance(furniture, list):
-        return text, text.count("\n") + 1
-    extra = [str(f.get("text") or "").replace("\n", " ") for f in furniture if isinstance(f, dict)]
-    extra = [line for line in extra if line.strip()]
+    extra = furniture_lines(record)
     return ("\n".join([text, *extra]) if extra else text), text.count("\n") + 1
 
 

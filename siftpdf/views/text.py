@@ -31,6 +31,16 @@ def page_text(record: dict[str, Any]) -> str:
     return str(record.get("text") or "").strip("\n")
 
 
+def furniture_lines(record: dict[str, Any]) -> list[str]:
+    """The page's furniture (running heads, footers, page numbers, stamps) as lines of text,
+    each on one line, blank ones left out: what grep searches after the page's body."""
+    furniture = record.get("furniture")
+    if not isinstance(furniture, list):
+        return []
+    texts = (f.get("text") for f in furniture if isinstance(f, dict))
+    return [" ".join(text.split("\n")) for text in texts if isinstance(text, str) and text.strip()]
+
+
 def render_page(record: dict[str, Any], first: bool) -> str:
     """One page with its marker; pages after the first get the blank line before the marker."""
     head = "" if first else "\n"
