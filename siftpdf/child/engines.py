@@ -238,7 +238,7 @@ def _respaced(textpage: Any, text: str) -> str:
 
     try:
         return respace(textpage, text)
-    except (Exception, RecursionError):  # noqa: BLE001 - the text as read is still the page's text
+    except Exception:  # noqa: BLE001 - the text as read is still the page's text
         return text
 
 

@@ -126,7 +126,7 @@ class _Fonts:
         """The name of the font whose handle ``_FONT`` gave (0: none)."""
         if key not in self.names:
             size = _FONT_NAME(key, self.buffer, 256) if key else 0
-            raw = self.buffer.value if size else b""
+            raw = self.buffer.value if 0 < size <= 256 else b""  # a longer name is not copied
             # Subset fonts are named ABCDEF+Times-Bold: the tag says nothing to a reader.
             name = raw.decode("latin-1", "replace")
             self.names[key] = name.split("+", 1)[1] if len(name) > 7 and name[6] == "+" else name
@@ -182,10 +182,9 @@ def _runs(textpage: int, tp: ctypes.c_void_p, chars: str, count: int) -> list[di
         if not text.isspace():
             run = _make_runs(textpage, obj, start, text, fonts.name(font or 0), size, scale, clip)
             run[0]["unmapped"] = _unmapped(tp, start, end)
-            first = start + len(text) - len(text.lstrip())
-            if marked and chars[first - 1:first] == MARK:
+            if marked and _joined(chars, start + len(text) - len(text.lstrip())):
                 # The run goes on with the word before it (a letter-spaced word's letters in
-                # another colour or font): the organized line joins them without a space.
+                # another colour or text object): the organized line joins them without a space.
                 run[0]["joined"] = True
             runs.extend(run)
     return runs
@@ -341,6 +340,12 @@ def has_right_to_left(chars: str) -> bool:
     if chars.isascii():
         return False
     return any(first <= char <= last for char in set(chars) if char >= "\u0590" for first, last in RIGHT_TO_LEFT)
+
+
+def _joined(chars: str, first: int) -> bool:
+    """Whether the character before ``first`` is a marked space (siftpdf.child.spacing): the run
+    from ``first`` goes on with the word before it."""
+    return first > 0 and chars[first - 1] == MARK
 
 
 def _next_break(chars: str, start: int, count: int) -> int:

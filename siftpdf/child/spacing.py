@@ -176,7 +176,8 @@ class _Probe:
 
     def named_mono(self, font: int) -> bool:
         size = _FONT_NAME(font, self.name_buffer, 256)
-        name = self.name_buffer.value.decode("latin-1").lower() if size else ""
+        # A longer name is not copied (PDFium returns the length it needs): then it says nothing.
+        name = self.name_buffer.value.decode("latin-1").lower() if 0 < size <= 256 else ""
         return any(hint in name for hint in MONO_NAMES)
 
 

@@ -15,6 +15,7 @@ from collections import deque
 from functools import cached_property
 
 from ..document import table_text
+from ..lazyre import lazy
 from ..settings import OrganizeOptions
 from .headings import Levels, Outline
 from .layout import (
@@ -271,7 +272,7 @@ def _prepare(record: dict[str, Any], opts: OrganizeOptions) -> _Page:
     """Segments by baseline and the templates of the margin lines: all that the window needs."""
     page = _Page(record)
     evidence = record["evidence"]
-    _, height = page_size(evidence)
+    width, height = page_size(evidence)
     lines = evidence.get("lines", [])
     channels = narrow_gutters(lines) if opts.columns else None
     rotated: list[Item] = []
@@ -283,7 +284,7 @@ def _prepare(record: dict[str, Any], opts: OrganizeOptions) -> _Page:
             if line.get("rotated"):
                 rotated += items
     if rotated:
-        page.stamps = _side_stamps(rotated, page.rows, page_size(evidence)[0])
+        page.stamps = _side_stamps(rotated, page.rows, width)
     top = [r for r in page.rows if r[0].y1 >= height * (1 - MARGIN_SHARE)][:MARGIN_LINES]
     bottom = [r for r in page.rows if r[0].y0 <= height * MARGIN_SHARE][-MARGIN_LINES:]
     for band, rows in (("top", top), ("bottom", bottom)):
@@ -434,8 +435,8 @@ def _lone_furniture(page: _Page) -> set[int]:
 # Lines only the edge of a page carries: where and when it was fetched, whose it is, where it
 # was printed ('Downloaded from … on …', '© 2010 …; licensee …', 'Vol. 32, No. 2, April 1985',
 # 'Page 9 of 11' beside a running title).
-RUNNING_FORM = re.compile(r"\bdownloaded (from|by)\b|^\W*(©|copyright\b)|\ball rights reserved\b|"
-                          r"\b(vol\.|volume)\s*\d+\W+(no\.|number|issue)\s*\d+|\bpage \d+ of \d+\b", re.IGNORECASE)
+RUNNING_FORM = lazy(r"\bdownloaded (from|by)\b|^\W*(©|copyright\b)|\ball rights reserved\b|"
+                    r"\b(vol\.|volume)\s*\d+\W+(no\.|number|issue)\s*\d+|\bpage \d+ of \d+\b", re.IGNORECASE)
 LONE_LINE_CHARS = 160  # a running line is one line of the margin, not a paragraph
 
 

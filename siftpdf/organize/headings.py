@@ -161,16 +161,16 @@ class Levels:
         self.first_page: int | None = None
 
     def see(self, size: float) -> None:
-        key = round(size / SIZE_STEP) * SIZE_STEP
+        key = _step(size)
         if key in self.sizes or len(self.sizes) < MAX_SIZES:
             self.sizes.add(key)
 
     def rank(self, size: float) -> int:
-        key = round(size / SIZE_STEP) * SIZE_STEP
+        key = _step(size)
         return 1 + sum(s > key for s in self.sizes)
 
     def _face(self, size: float, bold: bool) -> tuple[float, bool]:
-        return round(size / SIZE_STEP) * SIZE_STEP, bold
+        return _step(size), bold
 
     def page(self, page: int, heads: list[tuple[str, float, float, bool]], height: float) -> list[int]:
         """Levels of one page's headings, given as (text, size, top, bold) in reading order.
@@ -205,3 +205,8 @@ class Levels:
             else:
                 levels.append(min(MAX_LEVEL, self.rank(size) + (1 if self.title and self.rank(size) == 1 else 0)))
         return levels
+
+
+def _step(size: float) -> float:
+    """A size to the nearest ``SIZE_STEP``: sizes that differ by less are one."""
+    return round(size / SIZE_STEP) * SIZE_STEP
