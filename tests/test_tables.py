@@ -405,6 +405,55 @@ def test_booktabs_heads_of_several_lines_are_one_header_row(run_cli, tmp_path):
     assert tables[0]["header_rows"] == 2
 
 
+def test_booktabs_table_under_a_ruled_running_head_and_heads_set_close(run_cli, tmp_path):
+    """A rule under the running head as long as the table's: the glossary entry, the paragraph
+    and the caption between it and the table's top rule are no part of the table. The heads over the figures
+    are set closer than the columns below them (one line of words): the columns the rows all
+    leave open still part, and the heads' line spans them."""
+    path = tmp_path / "statistics.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Times-Italic", 10)
+    c.drawString(72, 790, "Borrowing for graduate study")
+    c.line(72, 784, 480, 784)
+    c.setFont("Times-Roman", 10)
+    c.setFont("Times-Bold", 10)
+    c.drawString(72, 774, "Amount borrowed")
+    c.drawRightString(480, 774, "AMTBOR")  # a glossary's entry: a line of two parts
+    c.setFont("Times-Roman", 10)
+    c.drawString(72, 760, BODY)
+    c.drawString(72, 746, "Most students borrowed less than the year before, and fewer borrowed at all.")
+    c.drawString(72, 732, "The amounts are in current dollars and the rows give the type of institution.")
+    c.setFont("Times-Bold", 10)
+    c.drawString(72, 720, "Table 4.  Amount borrowed, by type of institution: 2003")
+    c.setFont("Times-Roman", 10)
+    c.line(72, 710, 480, 710)
+    c.drawString(76, 698, "Type of institution")
+    c.drawString(230, 698, "Borrowed")
+    c.drawString(300, 698, "Under 10,000 10,000 to 30,000 More")
+    c.line(72, 690, 480, 690)
+    body = [["Public 4-year", "44.4", "25.5", "10.2", "26.9"],
+            ["Non-doctorate-granting", "40.0", "27.3", "11.3", "32.4"],
+            ["Doctorate-granting", "46.5", "24.7", "9.7", "24.6"],
+            ["Private not-for-profit", "45.9", "20.3", "10.3", "25.7"],
+            ["Other", "41.3", "11.2", "11.2", "43.2"], ["Total", "44.8", "23.2", "10.3", "27.0"]]
+    for r, row in enumerate(body):
+        c.drawString(76, 676 - 12 * r, row[0])
+        for x, cell in zip((270, 330, 400, 460), row[1:], strict=True):
+            c.drawRightString(x, 676 - 12 * r, cell)
+    c.line(72, 600, 480, 600)
+    c.drawString(72, 580, "After the table the text goes on as before.")
+    c.showPage()
+    c.save()
+    recs = _extract(run_cli, path)
+    tables = _tables(recs)
+    assert len(tables) == 1
+    rows = _texts(tables[0])
+    assert rows == [["Type of institution", "Borrowed", "Under 10,000 10,000 to 30,000 More"], *body]
+    assert [cell.get("colspan", 1) for cell in tables[0]["rows"][0]] == [1, 1, 3]
+    assert all("Most students" not in cell for row in rows for cell in row)
+    assert "Most students borrowed" in page_markdown(next(r for r in recs if "page" in r))
+
+
 def test_panels_of_prose_side_by_side_are_no_table(run_cli, tmp_path):
     """Three panels of a brochure, each a short paragraph wrapped over a few lines, their
     lines on shared baselines: they read as paragraphs, not as rows of a table."""

@@ -284,7 +284,8 @@ def stacked_regions(horizontal: list[_Edge], taken: list[_Region], rows: list[li
     if not free:
         return []
     free.sort(key=lambda e: -e.pos)
-    baselines = sorted(row[0].y for row in rows if row)
+    placed = sorted((row[0].y, index) for index, row in enumerate(rows) if row)
+    baselines = [y for y, _ in placed]
     regions = []
     used = [False] * len(free)
     for i, edge in enumerate(free):
@@ -295,15 +296,45 @@ def stacked_regions(horizontal: list[_Edge], taken: list[_Region], rows: list[li
         for j in range(i + 1, len(free)):
             other = free[j]
             if not used[j] and abs(other.lo - edge.lo) <= slack and abs(other.hi - edge.hi) <= slack:
-                lines = bisect_right(baselines, stack[-1].pos) - bisect_left(baselines, other.pos)
-                if lines > 40:
-                    break  # a page of prose between two rules is not a table
+                between = placed[bisect_left(baselines, other.pos):bisect_right(baselines, stack[-1].pos)]
+                if len(between) > 40 or _running_text([rows[k] for _, k in between], edge):
+                    break  # a page, or a few lines, of prose between two rules is not a table
                 stack.append(other)
                 used[j] = True
         if len(stack) >= 2:
             regions.append(_Region(min(e.lo for e in stack), stack[-1].pos, max(e.hi for e in stack), stack[0].pos,
                                    [], [e.pos for e in stack], stack, []))
     return regions
+
+
+def _running_text(rows: list[list[Item]], rule: _Edge) -> bool:
+    """Whether the lines between two rules of a stack are running text, not a table's rows:
+    all of them prose and one as wide as a paragraph's line (a caption and the paragraph
+    above a table), or ``RUNNING_LINES`` such lines among others (a glossary's entries)."""
+    prose = [_prose(row) for row in rows]
+    em = max((i.size for row in rows for i in row), default=0.0)
+    wide = [p and row[0].x0 <= rule.lo + 2 * em and row[0].x1 - row[0].x0 >= PROSE_WIDTH * (rule.hi - rule.lo)
+            for p, row in zip(prose, rows, strict=True)]
+    return bool(rows) and (all(prose) and any(wide) or sum(wide) >= RUNNING_LINES)
+
+
+def _prose(row: list[Item]) -> bool:
+    """A line of running text (a caption, a note, a paragraph's line), never a table's row of
+    cells: one segment, and its last piece holds most of its width (a caption's label may
+    stand apart from its text by a wide space; a figure apart at the end is a row's cell)."""
+    if len(row) != 1 or row[0].kind != "line":
+        return False
+    item = row[0]
+    if len(item.pieces) <= 1:
+        return True
+    x0, x1, _ = max(item.pieces)
+    return x1 - x0 >= PROSE_SHARE * (item.x1 - item.x0)
+
+
+PROSE_SHARE = 0.6  # of a line's width one piece of running text holds
+PROSE_WIDTH = 0.6  # of a rule's length a line of running text between two rules spans, from its
+# left end (a row naming a group of the rows below it is short; a cell's lines start in its column)
+RUNNING_LINES = 3  # such lines between two rules, among others, that are a page's text
 
 
 def _inside(edge: _Edge, region: _Region) -> bool:
@@ -402,8 +433,65 @@ def _spanning_free_gaps(rows: list[list[_Piece]], lo: float, hi: float) -> list[
     if wide and len(narrow) >= 2:
         more = _column_gaps([p for row in narrow for p in row], lo, hi)
         if len(more) > len(gaps) and len(narrow) >= 0.6 * len(rows):
-            return more
+            gaps = more
+    if len(rows) >= VOTE_ROWS:
+        voted = _voted_gaps(rows, lo, hi)
+        if len(voted) > len(gaps) and _own_columns(rows, voted):
+            return voted
     return gaps
+
+
+VOTE_ROWS = 5  # rows from which a few that cross a column gap others leave open may span it
+CROSSING = 0.2  # share of the rows that may cross such a gap (heads over several columns, totals)
+
+
+def _voted_gaps(rows: list[list[_Piece]], lo: float, hi: float) -> list[float]:
+    """Column gaps that all rows but a few leave open: x ranges at least ``MIN_GAP_EM`` wide
+    that at most ``CROSSING`` of the rows cover (column heads set closer than the columns
+    below them, a heading over two columns); the boundary is the range's middle. Each row
+    counts once however many of its pieces cover a point."""
+    everything = [p for row in rows for p in row]
+    size = sorted(p.size for p in everything)[len(everything) // 2] or 10.0
+    events: list[tuple[float, int]] = []
+    for row in rows:
+        spans = sorted((p.x0, p.x1) for p in row)
+        start, reach = spans[0]
+        for x0, x1 in spans[1:]:
+            if x0 > reach:
+                events += [(start, 1), (reach, -1)]
+                start = x0
+            reach = max(reach, x1)
+        events += [(start, 1), (reach, -1)]
+    events.sort(key=lambda e: (e[0], -e[1]))
+    allowed = int(CROSSING * len(rows))
+    left, right = events[0][0], events[-1][0]
+    boundaries: list[float] = []
+    covered, opened = 0, None
+    for x, step in events:
+        covered += step
+        if covered <= allowed and opened is None:
+            opened = x
+        elif covered > allowed and opened is not None:
+            if x - opened >= MIN_GAP_EM * size and left < opened and x < right:
+                boundaries.append((opened + x) / 2)
+            opened = None
+    return [b for b in boundaries if lo < b < hi]
+
+
+def _own_columns(rows: list[list[_Piece]], boundaries: list[float]) -> bool:
+    """Whether each column between the boundaries holds text of its own (a piece inside it)
+    on ``OWN_ROWS`` of the rows: a column, not the room long labels and a centred head leave
+    beside the short labels under it."""
+    edges = [-math.inf, *boundaries, math.inf]
+    own = [0] * (len(edges) - 1)
+    for row in rows:
+        inside = {bisect_right(edges, p.x0) for p in row if bisect_right(edges, p.x0) == bisect_left(edges, p.x1)}
+        for col in inside:
+            own[col - 1] += 1
+    return min(own) >= max(2, OWN_ROWS * len(rows))
+
+
+OWN_ROWS = 0.25  # share of a table's rows with text inside each column the rows' gaps make
 
 
 def _grid_cells(region: _Region, pieces: list[_Piece]) -> tuple[list[float], list[float]]:
