@@ -374,6 +374,67 @@ def test_underlined_labels_and_a_header_missing_its_column_rule(run_cli, tmp_pat
                                             ["Daughter cells", "2", "4"]]]
 
 
+def test_grid_whose_rows_sit_on_their_borders_keeps_its_rows(run_cli, tmp_path):
+    """Cells as tight as a word processor sets them: each row's baseline under a quarter of an
+    em above the border below it, which runs on across the column rule. That border parts
+    the rows (an underline would stay inside its cell)."""
+    path = tmp_path / "tight.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Times-Roman", 12)
+    c.drawString(72, 780, BODY)
+    rows = [["Income level of individual or geography", "% of the area median income"],
+            ["Low-income", "Less than 50"], ["Moderate-income", "At least 50 and less than 80"],
+            ["Middle-income", "At least 80 and less than 120"], ["Upper-income", "120 or more"]]
+    top, pitch = 700.0, 14.2
+    for r, row in enumerate(rows):
+        y = top - pitch * (r + 1)
+        c.line(72, y, 540, y)
+        for x in (72, 311.4, 540):
+            c.line(x, y + 0.2, x, y + pitch - 0.2)  # each row's column rules its own
+        c.drawString(77.4, y + 2.7, row[0])
+        c.drawString(316.8, y + 2.7, row[1])
+    c.line(72, top, 540, top)
+    c.line(72, top - pitch * len(rows) - 1.5, 540, top - pitch * len(rows) - 1.5)  # the frame's foot, apart
+    c.showPage()
+    c.save()
+    tables = _tables(_extract(run_cli, path))
+    assert [_texts(t) for t in tables] == [rows]
+
+
+def test_shaded_heads_edge_under_a_head_parts_no_rows(run_cli, tmp_path):
+    """A shading's edge just under a group head, the border under that head a little lower:
+    the edge parts no rows, and the head on the left spans both rows of heads."""
+    path = tmp_path / "shaded.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 9)
+    c.drawString(72, 780, BODY)
+    c.line(58, 700, 363, 700)
+    c.line(59, 688.6, 362, 688.6)  # the shading's edge, 2.1 points under the group head's baseline
+    c.line(130, 685.2, 363, 685.2)  # the border under the group head
+    c.line(58, 672, 363, 672)
+    c.line(58, 658, 363, 658)
+    c.line(58, 644, 363, 644)
+    for x in (58, 130, 363):
+        c.line(x, 644, x, 700)
+    for x in (208, 286):
+        c.line(x, 644, x, 685.2)
+    c.drawString(177, 690.7, "How healthy do you think you are?")
+    c.drawString(79, 680.5, "Gender")
+    for x, head in zip((144, 220, 304), ("Very healthy", "Quite healthy", "Unhealthy"), strict=True):
+        c.drawString(x, 676, head)
+    for y, row in ((661, ("Male", "36", "102", "16")), (647, ("Female", "33", "270", "32"))):
+        for x, cell in zip((60, 196, 270, 352), row, strict=True):
+            c.drawString(x, y, cell)
+    c.showPage()
+    c.save()
+    tables = _tables(_extract(run_cli, path))
+    assert len(tables) == 1
+    head = tables[0]["rows"][0]
+    assert head[0] == {"text": "Gender", "rowspan": 2}
+    assert _texts(tables[0])[1:] == [["Very healthy", "Quite healthy", "Unhealthy"], ["Male", "36", "102", "16"],
+                                     ["Female", "33", "270", "32"]]
+
+
 def test_booktabs_heads_of_several_lines_are_one_header_row(run_cli, tmp_path):
     """Above the rule under the header: a line of group heads over two columns each, then
     heads of two or three lines; each head is one cell of one row."""

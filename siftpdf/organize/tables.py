@@ -39,6 +39,7 @@ MIN_GAP_EM = 0.9  # a column gap is at least this many ems wide (word spaces are
 MIN_FILLED = 0.5  # share of a table's cells that hold text
 CHART_FILLED = 0.5  # a grid with fewer boxes holding text, and only numbers, is a chart's
 UNDERLINE_EM = 0.25  # ems under a baseline a rule may run and still be the text's underline
+SHADED_EM = 0.5  # ems between a shading's edge under a line of text and the border under it
 LONG_RULE = 0.75  # share of a table's extent a rule meeting its frame at one end only must run
 STACK_SLACK = 0.06  # share of a rule's length its ends may differ from its stack's
 
@@ -397,7 +398,7 @@ def _column_gaps(pieces: list[_Piece], lo: float, hi: float) -> list[float]:
     covers, each gap at least ``MIN_GAP_EM`` wide; the boundary is the gap's middle."""
     if not pieces:
         return []
-    size = sorted(p.size for p in pieces)[len(pieces) // 2] or 10.0
+    size = _size(pieces)
     spans = sorted((p.x0, p.x1) for p in pieces)
     boundaries: list[float] = []
     reach = spans[0][1]
@@ -406,6 +407,11 @@ def _column_gaps(pieces: list[_Piece], lo: float, hi: float) -> list[float]:
             boundaries.append((x0 + reach) / 2)
         reach = max(reach, x1)
     return [b for b in boundaries if lo < b < hi]
+
+
+def _size(pieces: list[_Piece]) -> float:
+    """The pieces' middle size (10 points where they say none)."""
+    return sorted(p.size for p in pieces)[len(pieces) // 2] or 10.0 if pieces else 10.0
 
 
 def _baseline_rows(pieces: list[_Piece]) -> list[list[_Piece]]:
@@ -451,7 +457,7 @@ def _voted_gaps(rows: list[list[_Piece]], lo: float, hi: float) -> list[float]:
     below them, a heading over two columns); the boundary is the range's middle. Each row
     counts once however many of its pieces cover a point."""
     everything = [p for row in rows for p in row]
-    size = sorted(p.size for p in everything)[len(everything) // 2] or 10.0
+    size = _size(everything)
     events: list[tuple[float, int]] = []
     for row in rows:
         spans = sorted((p.x0, p.x1) for p in row)
@@ -703,10 +709,26 @@ def build_table(region: _Region, items: list[Item]) -> dict[str, Any] | None:
 def _drop_underlines(region: _Region, pieces: list[_Piece]) -> None:
     """Horizontal rules that run through a line of text, just under its baseline or across
     its letters (an underline, a strike, a highlight's edge), part no rows: a cell's border
-    leaves room for the descenders."""
+    leaves room for the descenders. A rule only under baselines that runs on across a column
+    rule is a row's border however close the text above sits to it (an underline stays
+    inside its cell), unless a rule just under it along most of it is the border (it edges a
+    shading)."""
+    size = _size(pieces)
+
+    def crosses(edge: _Edge) -> bool:
+        if any(0 < edge.pos - e.pos <= SHADED_EM * size and
+               min(e.hi, edge.hi) - max(e.lo, edge.lo) >= 0.5 * (edge.hi - edge.lo) for e in region.horizontal):
+            return False
+        return any(edge.lo + SNAP < v.pos < edge.hi - SNAP and v.lo - JOIN <= edge.pos <= v.hi + JOIN
+                   for v in region.vertical)
+
     def struck(edge: _Edge) -> bool:
-        return any(p.y - UNDERLINE_EM * p.size < edge.pos < p.y + 0.6 * p.size and p.x0 < edge.hi and p.x1 > edge.lo
-                   for p in pieces)
+        under = through = False
+        for p in pieces:
+            if p.x0 < edge.hi and p.x1 > edge.lo and p.y - UNDERLINE_EM * p.size < edge.pos < p.y + 0.6 * p.size:
+                through = through or edge.pos >= p.y
+                under = True
+        return through or under and not crosses(edge)
 
     kept = [e for e in region.horizontal if not struck(e)]
     if len(kept) == len(region.horizontal) or len(kept) < 2:
