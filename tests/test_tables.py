@@ -435,6 +435,43 @@ def test_shaded_heads_edge_under_a_head_parts_no_rows(run_cli, tmp_path):
                                      ["Female", "33", "270", "32"]]
 
 
+def test_long_booktabs_table_and_a_page_of_two_columns_between_rules(run_cli, tmp_path):
+    """Fifty rows of figures between a table's rules are one table; a page of two columns of
+    prose between a rule under its running head and one over its foot, as long, is none."""
+    path = tmp_path / "long.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 7.5)
+    c.line(44, 800, 300, 800)
+    for x, head in zip((46, 100, 150, 190), ("State", "Deaths", "Rate", "Share"), strict=True):
+        c.drawString(x, 790, head)
+    c.line(44, 785, 300, 785)
+    states = [(f"Area{k + 1:02d}", f"{1000 + 37 * k:,}", f"{150 - k * 1.1:.1f}", f"{k % 7 + 2}.{k % 10}")
+              for k in range(50)]
+    for r, row in enumerate(states):  # each row one text object, its cells parted by word spacing
+        text = c.beginText(46, 775 - 11 * r)
+        text.setFont("Helvetica", 7.5)
+        text.setWordSpace(30)
+        text.textOut(" ".join(row))
+        c.drawText(text)
+    c.line(44, 775 - 11 * 50 + 5, 300, 775 - 11 * 50 + 5)
+    c.showPage()
+    c.setFont("Times-Roman", 10)
+    c.drawString(72, 800, "Journal of Examples")
+    c.line(72, 794, 523, 794)
+    words = "the gauges were read at dawn and at dusk and the readings were logged".split()
+    for r in range(50):
+        for x in (72, 306):
+            c.drawString(x, 780 - 14 * r, " ".join(words[(r + k) % len(words)] for k in range(6)))
+    c.line(72, 70, 523, 70)
+    c.showPage()
+    c.save()
+    recs = _extract(run_cli, path)
+    tables = [[b for b in r["blocks"] if b["kind"] == "table"] for r in recs if "page" in r]
+    assert len(tables[0]) == 1 and _texts(tables[0][0]) == [["State", "Deaths", "Rate", "Share"],
+                                                             *[list(row) for row in states]]
+    assert tables[1] == []
+
+
 def test_booktabs_heads_of_several_lines_are_one_header_row(run_cli, tmp_path):
     """Above the rule under the header: a line of group heads over two columns each, then
     heads of two or three lines; each head is one cell of one row."""
@@ -674,14 +711,19 @@ def test_grid_of_text_cells_keeps_its_cells_of_several_lines(run_cli, tmp_path):
                                  ["Gauges read and logged", "Every gauge is read at dawn and the log is signed"]]
 
 
-def test_code_box_with_line_numbers_is_no_table(run_cli, tmp_path):
+@pytest.mark.parametrize("titled", [False, True])
+def test_code_box_with_line_numbers_is_no_table(run_cli, tmp_path, titled):
     """A listing in a framed box ruled under each line, its lines numbered from 1: a numbered
-    listing, not a table of two columns; its lines are all read."""
+    listing, not a table of two columns; its lines are all read. A title over the listing, in
+    the box, ruled off from it, changes nothing."""
     path = tmp_path / "listing.pdf"
     c = canvas.Canvas(str(path), pagesize=A4)
     c.setFont("Helvetica", 10)
     c.drawString(72, 760, BODY)
-    c.rect(70, 650, 450, 74)
+    c.rect(70, 650, 450, 74 + (18 if titled else 0))
+    if titled:
+        c.drawString(76, 728, "rebar.config")
+        c.line(70, 724, 520, 724)
     code = ["{deps, [", '{sync, ".*",', '{git, "https://example.org/sync.git"}}', "]}."]
     c.setFont("Courier", 9)
     for k, line in enumerate(code):

@@ -297,8 +297,9 @@ def stacked_regions(horizontal: list[_Edge], taken: list[_Region], rows: list[li
         for j in range(i + 1, len(free)):
             other = free[j]
             if not used[j] and abs(other.lo - edge.lo) <= slack and abs(other.hi - edge.hi) <= slack:
-                between = placed[bisect_left(baselines, other.pos):bisect_right(baselines, stack[-1].pos)]
-                if len(between) > 40 or _running_text([rows[k] for _, k in between], edge):
+                between = _under(edge, [rows[k] for _, k in placed[bisect_left(baselines, other.pos):
+                                                                      bisect_right(baselines, stack[-1].pos)]])
+                if _running_text(between, edge) or len(between) > STACK_LINES and not _cells(between):
                     break  # a page, or a few lines, of prose between two rules is not a table
                 stack.append(other)
                 used[j] = True
@@ -306,6 +307,19 @@ def stacked_regions(horizontal: list[_Edge], taken: list[_Region], rows: list[li
             regions.append(_Region(min(e.lo for e in stack), stack[-1].pos, max(e.hi for e in stack), stack[0].pos,
                                    [], [e.pos for e in stack], stack, []))
     return regions
+
+
+def _under(rule: _Edge, rows: list[list[Item]]) -> list[list[Item]]:
+    """The parts of the rows that stand under a rule (not the next column's lines beside it)."""
+    kept = ([i for i in row if rule.lo - SNAP <= (i.x0 + i.x1) / 2 <= rule.hi + SNAP] for row in rows)
+    return [row for row in kept if row]
+
+
+def _cells(rows: list[list[Item]]) -> bool:
+    """Whether the rows read as a table's (``CELL_ROWS`` of them parted in three pieces or more),
+    not as a page's lines in two columns."""
+    return len(rows) <= MAX_TABLE_LINES and \
+        sum(sum(max(1, len(i.pieces)) for i in row) >= 3 for row in rows) >= CELL_ROWS * len(rows)
 
 
 def _running_text(rows: list[list[Item]], rule: _Edge) -> bool:
@@ -336,6 +350,8 @@ PROSE_SHARE = 0.6  # of a line's width one piece of running text holds
 PROSE_WIDTH = 0.6  # of a rule's length a line of running text between two rules spans, from its
 # left end (a row naming a group of the rows below it is short; a cell's lines start in its column)
 RUNNING_LINES = 3  # such lines between two rules, among others, that are a page's text
+STACK_LINES = 40  # lines between two rules past which only rows of cells are a table's
+CELL_ROWS = 0.6  # share of those lines parted in three pieces or more
 
 
 def _inside(edge: _Edge, region: _Region) -> bool:
@@ -860,7 +876,10 @@ _LEADING_NUMBER = lazy(r"\s*(\d{1,6})\b")
 def _numbered_lines(rows: list[list[tuple[str, int, int]]]) -> bool:
     """Whether the first column, read from the text alone, numbers the lines from 1 (a code
     listing's line numbers, a numbered legal text): 1, 2, 3 down the rows, the first row
-    included. A table that numbers its rows heads that column ("No.", "#") above them."""
+    included. A table that numbers its rows heads that column ("No.", "#") above them; a
+    listing's title (a first row of one cell across it) heads nothing."""
+    if len(rows) > 1 and len(rows[0]) == 1:
+        rows = rows[1:]
     numbers = []
     for row in rows:
         found = _LEADING_NUMBER.match(row[0][0]) if row else None
