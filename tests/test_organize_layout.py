@@ -656,3 +656,62 @@ def test_a_stamp_drawn_in_pieces_up_the_margin_is_one_stamp():
         y0 += CHAR * 0.9 * len(text) + 5
     out = organize([page(1, lines)])[0]
     assert [f["text"] for f in out["furniture"] if f["kind"] == "stamp"] == pieces
+
+
+def two_column_rows(left: list[list[tuple[float, str]]], right: list[str], top: float = 700.0) -> dict[str, Any]:
+    """Two justified columns (72-297 and 315-540), each baseline one evidence line holding both
+    columns' runs. ``left``: each baseline's runs in the left column as (x0, text), a whole
+    line of prose being [(72, text)] (set to the column's full width); ``right``: each
+    baseline's prose in the right column (full width), "" for none, a text ending in "." the
+    last line of its paragraph (set short)."""
+    lines = []
+    for row in range(max(len(left), len(right))):
+        y = top - 12 * row
+        runs = []
+        for x0, text in left[row] if row < len(left) else []:
+            box = run(text, x0, y)["box"]
+            runs.append({**run(text, x0, y), "box": [x0, box[1], 297.0 if x0 == 72 else box[2], box[3]]})
+        text = right[row] if row < len(right) else ""
+        if text:
+            box = run(text, 315, y)["box"]
+            runs.append({**run(text, 315, y), "box": [315.0, box[1], box[2] if text.endswith(".") else 540.0, box[3]]})
+        if runs:
+            lines.append({"y": y, "size": 10.0, "runs": runs})
+    return page(1, lines)
+
+
+def column_words(column: int, count: int) -> list[str]:
+    return [" ".join(f"c{column}w{k * 6 + j}" for j in range(6)) for k in range(count)]
+
+
+def test_an_equation_beside_the_other_columns_prose_is_no_table():
+    """An equation set in three pieces over three baselines of the left column, the right
+    column's prose running on beside it on the same baselines: the left column reads whole
+    before the right one, the prose is not cut into a table's cells."""
+    prose_left = column_words(0, 14)
+    equation = [[(110, "n=1"), (170, "f(x) + g(x)"), (280, "(8)")],
+                [(110, "sum"), (170, "h(x) - k(x)"), (280, "")],
+                [(110, "N"), (170, "p(x) / q(x)"), (280, "(9)")]]
+    equation = [[(x, t) for x, t in row if t] for row in equation]
+    left = [[(72, t)] for t in prose_left[:6]] + equation + [[(72, t)] for t in prose_left[6:]]
+    out = organize([two_column_rows(left, column_words(1, 17))])[0]
+    assert [b for b in out["blocks"] if b["kind"] == "table"] == []
+    assert order_of_columns(out["text"], 2) == [0, 1]
+    assert out["text"].index("p(x) / q(x)") < out["text"].index("c1w0 ")
+
+
+def test_a_table_in_one_column_keeps_out_the_prose_beside_it():
+    """A small table in the left column, the right column's paragraph running on beside it and
+    ending on a short last line beside the table: the table holds its own cells only, and the
+    right column's text reads whole after the left column."""
+    cells = [["Gauge", "Depth", "Flow"], ["North", "1.2", "14.3"], ["East", "2.0", "21.7"], ["West", "0.8", "9.9"]]
+    prose_left = column_words(0, 12)
+    table = [[(x, t) for x, t in zip((80, 160, 230), row, strict=True)] for row in cells]
+    left = [[(72, t)] for t in prose_left[:6]] + table + [[(72, t)] for t in prose_left[6:]]
+    right = column_words(1, 8) + ["c1w48 c1w49 last."] + column_words(2, 9)
+    out = organize([two_column_rows(left, right)])[0]
+    tables = [b for b in out["blocks"] if b["kind"] == "table"]
+    assert [[c["text"] for c in row] for row in tables[0]["rows"]] == cells
+    assert "c1w" not in tables[0]["text"] and "c2w" not in tables[0]["text"]
+    text = out["text"]
+    assert text.index("c0w71") < text.index("c1w0 ") < text.index("c1w49 last.") < text.index("c2w0 ")

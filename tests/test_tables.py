@@ -13,7 +13,7 @@ from reportlab.pdfgen import canvas
 
 from siftpdf.organize import organize_records
 from siftpdf.organize.layout import Item
-from siftpdf.organize.tables import find_tables
+from siftpdf.organize.tables import find_tables, unruled_tables
 from siftpdf.settings import OrganizeOptions
 from siftpdf.views.markdown import page_markdown
 
@@ -800,3 +800,48 @@ def test_grid_ruling_groups_of_columns_parts_them_by_alignment(run_cli, tmp_path
     tables = _tables(_extract(run_cli, path))
     assert len(tables) == 1
     assert _texts(tables[0]) == expected
+
+
+def _segment(y: float, *cells: tuple[float, float, str]) -> Item:
+    """One segment drawn as the runs ``cells`` (x0, x1, text) on baseline ``y``."""
+    return Item(text=" ".join(t for _, _, t in cells), x0=cells[0][0], y0=y - 2, x1=cells[-1][1], y1=y + 8, y=y,
+                size=10, pieces=list(cells))
+
+
+def _two_column_page(beside: list[list[Item]]) -> list[list[Item]]:
+    """Ten baselines of two columns of prose (72-297, 315-540), then ``beside``'s rows, each
+    with a right-column line of prose filling its column, then ten more of two columns."""
+    def prose(x0: float, y: float) -> Item:
+        return Item(text=BODY[:50], x0=x0, y0=y - 2, x1=x0 + 225, y1=y + 8, y=y, size=10)
+    rows = [[prose(72, 700 - 12 * k), prose(315, 700 - 12 * k)] for k in range(10)]
+    for k, row in enumerate(beside):
+        y = 580 - 12 * k
+        rows.append([*(Item(text=i.text, x0=i.x0, y0=y - 2, x1=i.x1, y1=y + 8, y=y, size=10, pieces=i.pieces)
+                       for i in row), prose(315, y)])
+    top = 580 - 12 * len(beside)
+    rows += [[prose(72, top - 12 * k), prose(315, top - 12 * k)] for k in range(1, 11)]
+    return rows
+
+
+def test_a_table_in_one_column_drawn_as_two_segments_a_row_beside_prose():
+    """Each row of a left-column table drawn as two segments (a label with its figures in one
+    text object, a last figure apart), a line of the right column's prose on each baseline:
+    the table has its four cells a row and none of the prose."""
+    figures = [("Read/s", "15513", "14590", "0.94"), ("Write/s", "31003", "7232", "0.23"),
+               ("Scan/s", "27000", "9100", "0.34")]
+    beside = [[_segment(0, (80, 110, a), (140, 170, b), (190, 220, c)), _segment(0, (250, 270, d))]
+              for a, b, c, d in figures]
+    rows = unruled_tables(_two_column_page(beside), 612)
+    tables = [i for row in rows for i in row if i.kind == "table"]
+    assert len(tables) == 1 and tables[0].table is not None
+    assert [[c["text"] for c in row] for row in tables[0].table["rows"]] == [list(row) for row in figures]
+    assert sum(i.text == BODY[:50] for row in rows for i in row) == 20 + 20 + 3  # every line of prose kept
+
+
+def test_numbered_lines_beside_the_other_columns_prose_are_no_table():
+    """A listing in the left column, each line a number and its code (two cells), beside the
+    right column's prose: without the prose a row has two cells, as it would alone: no table."""
+    beside = [[_segment(0, (76, 82, str(k + 2))), _segment(0, (96, 250, f"val day{k} = await(future{k})"))]
+              for k in range(4)]
+    rows = unruled_tables(_two_column_page(beside), 612)
+    assert all(i.kind == "line" for row in rows for i in row)

@@ -21,7 +21,7 @@ from bisect import bisect_left, bisect_right
 
 from ..document import table_text
 from ..lazyre import lazy
-from .layout import Item, join_lines
+from .layout import Item, find_gutter, join_lines
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -1022,23 +1022,32 @@ def find_tables(rows: list[list[Item]], evidence: dict[str, Any], width: float, 
     return out
 
 
+WIDE_CELL = 0.3  # of the page width: a wider segment is a description, at most one to a row
+COLUMN_FILL = 0.85  # of a column's width: a segment one side of the gutter filling this much is its text
+TEXT_PITCH = 1.6  # ems from a line of a column's text down to the next line of its paragraph
+
+
 def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
     """Runs of at least two consecutive baselines with three or more narrow segments (one
-    wide cell, a description, allowed) are a table without rules; columns from alignment."""
-    def is_row(group: list[Item]) -> bool:
-        return len(group) >= 3 and sum(i.x1 - i.x0 >= 0.3 * width for i in group) <= 1 and \
-            all(i.kind == "line" for i in group)
+    wide cell, a description, allowed) are a table without rules; columns from alignment.
+    The lines of a column's text beside the run (``_beside_text``) are not its cells; what a row
+    keeps without them has three cells still, counted by the wide gaps between its runs (a row
+    of a table in one column is often drawn as one segment, the text beside it another)."""
+    def is_row(group: list[Item], beside: list[Item]) -> bool:
+        return (len(group) >= 3 or bool(beside) and len(group) >= 2 and _gapped(group) >= 3) and \
+            sum(i.x1 - i.x0 >= WIDE_CELL * width for i in group) <= 1 and all(i.kind == "line" for i in group)
 
+    parts = _beside_text(rows, width)
     out: list[list[Item]] = []
     index = 0
     while index < len(rows):
         end = index
-        while end < len(rows) and end - index < MAX_TABLE_LINES and is_row(rows[end]) and (
-                end == index or rows[end - 1][0].y - rows[end][0].y <= 3.0 * rows[end][0].size):
+        while end < len(rows) and end - index < MAX_TABLE_LINES and is_row(*parts[end]) and (
+                end == index or parts[end - 1][0][0].y - parts[end][0][0].y <= 3.0 * parts[end][0][0].size):
             end += 1
         table = None
         if end - index >= 2:
-            items = [item for row in rows[index:end] for item in row]
+            items = [item for cells, _ in parts[index:end] for item in cells]
             region = _Region.around(items)
             found = build_table(region, items)
             if found is not None and _reads_on(found["rows"]):
@@ -1046,10 +1055,71 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
             table = table_item(region, found, items) if found is not None else None
         if table is not None:
             out.append([table])
+            out += [text for _, text in parts[index:end] if text]
             index = end
         else:
             out.append(rows[index])
             index += 1
+    return out
+
+
+def _gapped(group: list[Item]) -> int:
+    """The cells of a row: its segments' runs, parted where they stand a table's column gap apart."""
+    cells = 0
+    for item in group:
+        runs = sorted(item.pieces or [(item.x0, item.x1, item.text)])
+        cells += 1 + sum(b[0] - a[1] >= MIN_GAP_EM * item.size for a, b in zip(runs, runs[1:], strict=False))
+    return cells
+
+
+def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item], list[Item]]]:
+    """Each row parted into what may be a table's cells and the lines of a column's text beside
+    them. On a two-column page a segment wholly one side of the gutter that fills its column from
+    edge to edge is that column's prose running on beside a table, an equation or a chart's labels
+    set in the other column: a float set full width interrupts both columns, so no line of theirs
+    shares its baselines. So is the line under it that starts where it starts, at a line's pitch,
+    alone on its side (a paragraph's last line). The gutter is looked for only when some row of
+    three or more segments holds a wide one, what such a line is."""
+    plain: list[tuple[list[Item], list[Item]]] = [(row, []) for row in rows]
+    if not any(len(row) >= 3 and any(i.x1 - i.x0 >= WIDE_CELL * width for i in row) for row in rows):
+        return plain
+    items = [item for row in rows for item in row]
+    gutter = find_gutter(items, width)
+    if gutter is None:
+        return plain
+    # find_gutter leaves three items or more wholly either side of the gutter.
+    columns = {"L": gutter - min(i.x0 for i in items if i.x1 <= gutter),
+               "R": max(i.x1 for i in items if i.x0 >= gutter) - gutter}
+    above: dict[str, tuple[Item, bool]] = {}  # each column's last line so far, and whether it was text
+
+    def text(item: Item, side: str, alone: bool) -> bool:
+        if item.kind != "line":
+            return False
+        if item.x1 - item.x0 >= COLUMN_FILL * columns[side]:
+            return True
+        last, was_text = above.get(side, (None, False))
+        return alone and was_text and last is not None and abs(item.x0 - last.x0) <= item.size and \
+            last.y - item.y <= TEXT_PITCH * item.size
+
+    out: list[tuple[list[Item], list[Item]]] = []
+    for row in rows:
+        beside: list[Item] = []
+        seen: dict[str, tuple[Item, bool]] = {}
+        sides = ["L" if item.x1 <= gutter else "R" if item.x0 >= gutter else "" for item in row]
+        alone = {side: sides.count(side) == 1 for side in ("L", "R")}
+        for item, side in zip(row, sides, strict=True):
+            if side:
+                is_text = text(item, side, alone[side])
+                if is_text:
+                    beside.append(item)
+                if side not in seen or is_text:
+                    seen[side] = (item, is_text)
+        above.update(seen)
+        if beside:
+            aside = {id(item) for item in beside}
+            out.append(([item for item in row if id(item) not in aside], beside))
+        else:
+            out.append((row, []))
     return out
 
 
