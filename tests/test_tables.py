@@ -472,6 +472,36 @@ def test_long_booktabs_table_and_a_page_of_two_columns_between_rules(run_cli, tm
     assert tables[1] == []
 
 
+def test_labels_in_a_column_left_unruled_between_rows_stay_one_a_row(run_cli, tmp_path):
+    """A cost sheet: the figures' boxes ruled row by row, the labels' column ruled only round
+    its frame. Each label stands on its row's figures: one row each, not one cell of all."""
+    path = tmp_path / "costs.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 8)
+    c.drawString(72, 780, BODY)
+    rows = [("Salaries", "1,314,000", "373,250"), ("Fringe Benefits", "352,000", "99,988"),
+            ("Consultant Services", "26,000", "14,000"), ("Staff Travel", "94,000", "20,000"),
+            ("Office Rent", "170,000", "170,000")]
+    top, pitch = 740, 10
+    c.line(72, top + 14, 340, top + 14)
+    for x, head in zip((76, 210, 280), ("Cost Category", "Total", "Indirect"), strict=True):
+        c.drawString(x, top + 4, head)
+    bottom = top - pitch * len(rows)
+    for x in (72, 200, 270, 340):
+        c.line(x, bottom, x, top + 14)
+    for r, row in enumerate(rows):
+        y = top - pitch * r
+        c.line(72 if r == 0 else 200, y, 340, y)  # under the heads, then the figures' boxes only
+        c.drawString(74, y - 8, row[0])
+        c.drawRightString(266, y - 8, row[1])
+        c.drawRightString(336, y - 8, row[2])
+    c.line(72, bottom, 340, bottom)
+    c.showPage()
+    c.save()
+    tables = _tables(_extract(run_cli, path))
+    assert [_texts(t) for t in tables] == [[["Cost Category", "Total", "Indirect"], *[list(row) for row in rows]]]
+
+
 def test_booktabs_heads_of_several_lines_are_one_header_row(run_cli, tmp_path):
     """Above the rule under the header: a line of group heads over two columns each, then
     heads of two or three lines; each head is one cell of one row."""

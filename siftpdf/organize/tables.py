@@ -809,7 +809,8 @@ def _spans(region: _Region, xs: list[float], ys: list[float],
                         not _apart(slots.get((r, c)), slots.get((r, c + 1))):
                     _union(parent, r * ncols + c, r * ncols + c + 1)
                 # No rule at all on a row boundary: the text's lines parted the rows there.
-                if r + 1 < nrows and down[r + 1] and not _ruled(down[r + 1], xs[c], xs[c + 1]):
+                if r + 1 < nrows and down[r + 1] and not _ruled(down[r + 1], xs[c], xs[c + 1]) and \
+                        not (_in_line(slots, r, c, ncols) and _in_line(slots, r + 1, c, ncols)):
                     _union(parent, r * ncols + c, (r + 1) * ncols + c)
     else:
         for (r, c), pieces in slots.items():
@@ -837,6 +838,17 @@ def _spans(region: _Region, xs: list[float], ys: list[float],
         pieces = [p for r in range(r0, r1 + 1) for c in range(c0, c1 + 1) for p in slots.get((r, c), [])]
         rows[r0].append((_cell_text(pieces), c1 - c0 + 1, r1 - r0 + 1))
     return [row for row in rows if row]
+
+
+def _in_line(slots: dict[tuple[int, int], list[_Piece]], r: int, c: int, ncols: int) -> bool:
+    """Whether box (r, c) holds text and all of it stands on the baselines of figures in the
+    other boxes of its row: a row's label in a column left unruled between rows, not a line
+    of a cell that runs on into the box below (nor a line of a head of several lines)."""
+    own = slots.get((r, c))
+    if not own:
+        return False
+    figures = [p.y for k in range(ncols) if k != c for p in slots.get((r, k), ()) if _figure(p.text)]
+    return all(any(abs(p.y - y) <= 0.3 * p.size for y in figures) for p in own)
 
 
 def _apart(left: list[_Piece] | None, right: list[_Piece] | None) -> bool:
