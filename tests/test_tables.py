@@ -502,6 +502,34 @@ def test_labels_in_a_column_left_unruled_between_rows_stay_one_a_row(run_cli, tm
     assert [_texts(t) for t in tables] == [[["Cost Category", "Total", "Indirect"], *[list(row) for row in rows]]]
 
 
+def test_booktabs_body_of_two_lines_of_figures_is_two_rows(run_cli, tmp_path):
+    """Two lines of figures between the rule under the heads and the bottom rule are two rows;
+    two lines whose second only runs on the first's label are one row of a cell that wraps."""
+    path = tmp_path / "two.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Times-Roman", 8)
+    c.drawString(72, 780, BODY)
+    heads = ("Model", "H6 (Avg.)", "ARC", "MMLU", "GSM8K")
+    for top, body in ((740, [("Cand. 1", "73.73", "70.48", "65.73", "66.57"),
+                             ("Cand. 2", "73.28", "71.59", "66.14", "59.14")]),
+                      (640, [("Merge v1", "74.00", "71.16", "66.14", "64.90"), ("(average)",)])):
+        c.line(150, top, 440, top)
+        for x, head in zip((156, 220, 280, 340, 400), heads, strict=True):
+            c.drawString(x, top - 10, head)
+        c.line(150, top - 14, 440, top - 14)
+        for r, row in enumerate(body):
+            for x, cell in zip((156, 220, 280, 340, 400), row, strict=False):
+                c.drawString(x, top - 24 - 9 * r, cell)
+        c.line(150, top - 44, 440, top - 44)
+        c.drawString(72, top - 60, "Table 6: Performance of the two candidates and of the merged model on each task.")
+    c.showPage()
+    c.save()
+    tables = _tables(_extract(run_cli, path))
+    assert [_texts(t) for t in tables] == [
+        [list(heads), ["Cand. 1", "73.73", "70.48", "65.73", "66.57"], ["Cand. 2", "73.28", "71.59", "66.14", "59.14"]],
+        [list(heads), ["Merge v1 (average)", "74.00", "71.16", "66.14", "64.90"]]]
+
+
 def test_booktabs_heads_of_several_lines_are_one_header_row(run_cli, tmp_path):
     """Above the rule under the header: a line of group heads over two columns each, then
     heads of two or three lines; each head is one cell of one row."""

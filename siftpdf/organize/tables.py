@@ -576,13 +576,16 @@ def _between(upper: list[_Piece], lower: list[_Piece]) -> float:
 def _split_bands(ys: list[float], xs: list[float], pieces: list[_Piece]) -> list[float]:
     """Between horizontal rules that do not part every row (the header rule of a booktabs
     table), each baseline starts a row, unless its first column is empty: then it goes on
-    the cells of the line above (a cell of several lines). Bands of one or two lines stay
-    one row each."""
+    the cells of the line above (a cell of several lines). A band of two lines stays one
+    row, unless rules bound it and each line gives figures in most columns (two rows, not a
+    cell that wraps; two lines alone, without rules, are too few to tell)."""
     out = [ys[0]]
     first = xs[1] if len(xs) > 2 else math.inf
     for band, (bottom, rows) in enumerate(_ruled_bands(ys, pieces)):
         if band == 0 and len(ys) > 2:  # the header, above the rule under it
             out += _header_lines(rows, xs)
+        elif len(rows) == 2 and len(ys) > 2 and all(_fills(row, xs) and _figures(row, first) for row in rows):
+            out.append(_between(rows[0], rows[1]))
         elif len(rows) >= 3:
             for upper, lower in zip(rows, rows[1:], strict=False):
                 size = max(p.size for p in lower)
@@ -591,6 +594,15 @@ def _split_bands(ys: list[float], xs: list[float], pieces: list[_Piece]) -> list
                     out.append(_between(upper, lower))
         out.append(bottom)
     return out
+
+
+def _fills(row: list[_Piece], xs: list[float]) -> bool:
+    """Whether a line has text in ``FILLED_COLUMNS`` of the columns, two at least."""
+    columns = {bisect_right(xs, p.middle) for p in row}
+    return len(columns) >= max(2, FILLED_COLUMNS * (len(xs) - 1))
+
+
+FILLED_COLUMNS = 0.6  # share of a table's columns a line of one row fills
 
 
 def _split_data_bands(ys: list[float], xs: list[float], pieces: list[_Piece], ruled: bool) -> list[float]:
