@@ -530,6 +530,37 @@ def test_booktabs_body_of_two_lines_of_figures_is_two_rows(run_cli, tmp_path):
         [list(heads), ["Merge v1 (average)", "74.00", "71.16", "66.14", "64.90"]]]
 
 
+def test_caption_and_source_set_in_a_tables_frame_are_no_rows(run_cli, tmp_path):
+    """A grid whose frame holds its caption in a first row across it and its source in a last
+    one: the table is the rows between; the caption and the source read as the page's lines,
+    before and after it."""
+    path = tmp_path / "exhibit.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 9)
+    c.drawString(72, 780, BODY)
+    xs, ys = [72, 200, 330, 460], [740, 720, 700, 680, 660, 640]
+    for y in ys:
+        c.line(xs[0], y, xs[-1], y)
+    for x in xs:
+        c.line(x, ys[1] if x not in (xs[0], xs[-1]) else ys[0], x, ys[-2] if x not in (xs[0], xs[-1]) else ys[-1])
+    c.drawString(76, 726, "Exhibit 9 Characteristics of Types of Assessments")
+    rows = [["Standard", "General", "Alternate"], ["Content taught", "Grade level", "Extensions"],
+            ["Achievement", "Grade level", "Alternate level"]]
+    for r, row in enumerate(rows):
+        for x, cell in zip(xs, row, strict=False):
+            c.drawString(x + 4, ys[1] - 14 - 20 * r, cell)
+    c.drawString(76, 646, "Source: Adapted from the National Alternate Assessment Center, July 2005.")
+    c.drawString(72, 610, "After the table the text goes on as before.")
+    c.showPage()
+    c.save()
+    recs = _extract(run_cli, path)
+    tables = _tables(recs)
+    assert [_texts(t) for t in tables] == [rows]
+    md = page_markdown(next(r for r in recs if "page" in r))
+    caption, table, source = md.index("Exhibit 9"), md.index("| Standard"), md.index("Source: Adapted")
+    assert caption < table < source
+
+
 def test_booktabs_heads_of_several_lines_are_one_header_row(run_cli, tmp_path):
     """Above the rule under the header: a line of group heads over two columns each, then
     heads of two or three lines; each head is one cell of one row."""

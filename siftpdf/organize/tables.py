@@ -21,7 +21,7 @@ from bisect import bisect_left, bisect_right
 
 from ..document import table_text
 from ..lazyre import lazy
-from .layout import Item, find_gutter, join_lines
+from .layout import CAPTION, Item, find_gutter, join_lines
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -364,13 +364,14 @@ def _inside(edge: _Edge, region: _Region) -> bool:
 class _Piece:
     """A run of text in a table region: where it sits and what it says."""
 
-    __slots__ = ("x0", "x1", "y", "top", "bottom", "size", "text", "bold")
+    __slots__ = ("x0", "x1", "y", "top", "bottom", "size", "text", "bold", "item")
 
     def __init__(self, x0: float, x1: float, y: float, top: float, bottom: float, size: float, text: str,
-                 bold: bool) -> None:
+                 bold: bool, item: Item | None = None) -> None:
         self.x0, self.x1 = x0, x1
         self.y = y  # baseline
         self.top, self.bottom, self.size, self.text, self.bold = top, bottom, size, text, bold
+        self.item = item  # the line it is a piece of
 
     @property
     def middle(self) -> float:
@@ -389,7 +390,7 @@ def _pieces(items: list[Item]) -> list[_Piece]:
                 a, b = item.x0, item.x1
             if not (math.isfinite(a) and math.isfinite(b)):
                 a, b = item.x0, item.x1
-            out.append(_Piece(min(a, b), max(a, b), item.y, item.y1, item.y0, item.size, str(text), item.bold))
+            out.append(_Piece(min(a, b), max(a, b), item.y, item.y1, item.y0, item.size, str(text), item.bold, item))
     return out
 
 
@@ -700,9 +701,10 @@ def _header_lines(rows: list[list[_Piece]], xs: list[float]) -> list[float]:
     return out
 
 
-def build_table(region: _Region, items: list[Item]) -> dict[str, Any] | None:
+def build_table(region: _Region, items: list[Item], outside: list[Item] | None = None) -> dict[str, Any] | None:
     """Rows of cells for the region (None when it is no table: fewer than two rows or two
-    columns hold text)."""
+    columns hold text). With ``outside``, a caption set in the frame's first row and a note
+    in its last (``_caption_and_note``) are no rows of it: their lines go there."""
     pieces = _pieces(items)
     if not pieces:
         return None
@@ -730,8 +732,35 @@ def build_table(region: _Region, items: list[Item]) -> dict[str, Any] | None:
     # and no numbered listing (a code box with its line numbers).
     if not region.inner_xs and (sum(sum(bool(c[0]) for c in row) >= 2 for row in cells) < 2 or _numbered_lines(cells)):
         return None
+    heads = _header_rows(cells, slots, len(xs) - 1)
+    if outside is not None:
+        first, last = _caption_and_note(cells, len(xs) - 1)
+        if first or last:
+            lines = {id(p.item): p.item for (r, _), row in slots.items() if r < first or r >= len(cells) - last
+                     for p in row if p.item is not None}
+            outside += lines.values()
+            cells = cells[first:len(cells) - last]
+            heads = max(0, heads - first)
     rows = [[_cell(text, cs, rs) for text, cs, rs in row] for row in cells]
-    return {"rows": rows, "header_rows": _header_rows(cells, slots, len(xs) - 1)}
+    return {"rows": rows, "header_rows": heads}
+
+
+_NOTE = lazy(r"^(Sources?|Notes?|NOTES?|SOURCES?|Exhibit reads|Reading note|Key|\*)\b")
+NOTE_WORDS = 12  # words of a last row across the table that is its note, whatever its first word
+
+
+def _caption_and_note(cells: list[list[tuple[str, int, int]]], ncols: int) -> tuple[int, int]:
+    """Rows at the frame's top and foot that are no rows of the table: a first row of one
+    cell across it that is a caption ("Exhibit 9 …"), a last such row that is a note (a
+    source, a key, a sentence on how to read it). Counts (0 or 1 each); none when fewer
+    than two rows would be left."""
+    def across(row: list[tuple[str, int, int]]) -> str | None:
+        return row[0][0] if len(row) == 1 and row[0][1] == ncols and ncols >= 2 else None
+
+    first = int((text := across(cells[0])) is not None and CAPTION.match(text) is not None)
+    tail = across(cells[-1]) if len(cells) - first >= 2 else None
+    last = int(tail is not None and (_NOTE.match(tail) is not None or len(tail.split()) >= NOTE_WORDS))
+    return (first, last) if len(cells) - first - last >= 2 else (0, 0)
 
 
 def _drop_underlines(region: _Region, pieces: list[_Piece]) -> None:
@@ -1023,8 +1052,12 @@ def find_tables(rows: list[list[Item]], evidence: dict[str, Any], width: float, 
                     region.items.append(item)
         if not region.items:
             continue
-        table = build_table(region, region.items)
+        outside: list[Item] = []
+        table = build_table(region, region.items, outside)
         if table is not None:
+            for item in outside:  # a caption or a note set in the table's frame: lines of the page
+                del claimed[id(item)]
+            region.items = [i for i in region.items if id(i) in claimed]
             tables[id(region)] = table_item(region, table, region.items)
         else:
             for item in region.items:
