@@ -93,3 +93,17 @@ def test_form_text_clipped_out_of_its_cell_is_dropped_and_counted(run_cli, corpu
 def test_form_ledger_rows_one_per_line(run_cli, corpus):
     pages = _pages(run_cli, corpus / LEDGER_FORM)
     assert any(b["kind"] == "table_row" for b in pages[0]["blocks"])
+
+
+CHART_PAGES = [("paper/virtual_machines_live-migration-of-virtual-machines.pdf", 6),
+               ("paper/distributed_systems_byzantine-chain-replication.pdf", 12),
+               ("paper/distributed_systems_a-versatile-scheme-for-routing-highly-variable-traffic-in-service-overlays-and-ip.pdf",
+                7)]
+
+
+@pytest.mark.parametrize(("name", "number"), CHART_PAGES)
+def test_plots_and_equations_between_two_rules_are_no_tables(run_cli, corpus, name, number):
+    """A plot's frame, or the rules of a display, are two rules of one length with a plot's
+    ticks and labels, or an equation's pieces, between them: no table."""
+    pages = _pages(run_cli, corpus / name, "--max-pages", str(number))
+    assert [b for b in pages[number - 1]["blocks"] if b["kind"] == "table"] == []

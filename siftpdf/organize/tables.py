@@ -443,9 +443,10 @@ def _baseline_rows(pieces: list[_Piece]) -> list[list[_Piece]]:
     return rows
 
 
-def _spanning_free_gaps(rows: list[list[_Piece]], lo: float, hi: float) -> list[float]:
+def _spanning_free_gaps(rows: list[list[_Piece]], lo: float, hi: float, vote: bool = False) -> list[float]:
     """Column gaps of the rows, a row that crosses a gap others leave open (a header over
-    two columns) left out of the reckoning when most rows agree on the gap."""
+    two columns) left out of the reckoning when most rows agree on the gap; with ``vote``
+    (rules bound the rows: they are a table's), a few rows may cross it (``_voted_gaps``)."""
     everything = [p for row in rows for p in row]
     gaps = _column_gaps(everything, lo, hi)
     if len(rows) < 3:
@@ -457,7 +458,7 @@ def _spanning_free_gaps(rows: list[list[_Piece]], lo: float, hi: float) -> list[
         more = _column_gaps([p for row in narrow for p in row], lo, hi)
         if len(more) > len(gaps) and len(narrow) >= 0.6 * len(rows):
             gaps = more
-    if len(rows) >= VOTE_ROWS:
+    if vote and len(rows) >= VOTE_ROWS:
         voted = _voted_gaps(rows, lo, hi)
         if len(voted) > len(gaps) and _own_columns(rows, voted):
             return voted
@@ -514,7 +515,7 @@ def _own_columns(rows: list[list[_Piece]], boundaries: list[float]) -> bool:
     return min(own) >= max(2, OWN_ROWS * len(rows))
 
 
-OWN_ROWS = 0.25  # share of a table's rows with text inside each column the rows' gaps make
+OWN_ROWS = 0.5  # share of a table's rows with text inside each column the rows' gaps make (a plot's ticks fill fewer)
 
 
 def _grid_cells(region: _Region, pieces: list[_Piece]) -> tuple[list[float], list[float]]:
@@ -525,7 +526,7 @@ def _grid_cells(region: _Region, pieces: list[_Piece]) -> tuple[list[float], lis
         xs = _positions(xs + [region.x0, region.x1])
     if len(xs) <= 2:
         rows = _baseline_rows(pieces)
-        xs = [region.x0] + _spanning_free_gaps(rows, region.x0, region.x1) + [region.x1]
+        xs = [region.x0] + _spanning_free_gaps(rows, region.x0, region.x1, bool(region.horizontal)) + [region.x1]
     ys = list(region.ys) or [region.y1]
     if ys[0] < region.y1 - SNAP:
         ys.insert(0, region.y1)
