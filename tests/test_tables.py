@@ -561,6 +561,33 @@ def test_caption_and_source_set_in_a_tables_frame_are_no_rows(run_cli, tmp_path)
     assert caption < table < source
 
 
+def test_rows_of_a_short_label_and_a_long_title_between_rules_are_a_table(run_cli, tmp_path):
+    """Rows of a short label and a long title that wraps, between two rules: the title holds
+    most of each line, as a caption's text does after its label, yet the labels stand in a
+    column of their own and no label ends as a caption's does: a table, not running text."""
+    path = tmp_path / "clusters.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Times-Roman", 9)
+    c.drawString(72, 780, BODY)
+    rows = [("cs.LG", ["On Unifying Deep Generative Models"]),
+            ("stat.ML", ["Learning Disentangled Representations", "with Semi-Supervised Generative Models"]),
+            ("cs.LG", ["Denoising Criterion for Variational Auto-", "Encoding Framework"]),
+            ("cs.CV", ["Variational methods for conditional multi-", "modal deep learning"])]
+    c.line(300, 750, 520, 750)
+    y = 738
+    for label, title in rows:
+        c.drawRightString(333, y, label)  # under a word space's width more than a column gap
+        for line in title:
+            c.drawString(341.5, y, line)
+            y -= 10
+    c.line(300, y + 2, 520, y + 2)
+    c.drawString(300, y - 14, "Table 7: Sampled papers in two clusters.")
+    c.showPage()
+    c.save()
+    tables = _tables(_extract(run_cli, path))
+    assert [[row[0] for row in _texts(t)] for t in tables] == [[label for label, _ in rows]]
+
+
 def test_booktabs_heads_of_several_lines_are_one_header_row(run_cli, tmp_path):
     """Above the rule under the header: a line of group heads over two columns each, then
     heads of two or three lines; each head is one cell of one row."""

@@ -335,18 +335,26 @@ def _running_text(rows: list[list[Item]], rule: _Edge) -> bool:
 
 def _prose(row: list[Item]) -> bool:
     """A line of running text (a caption, a note, a paragraph's line), never a table's row of
-    cells: one segment, and its last piece holds most of its width (a caption's label may
-    stand apart from its text by a wide space; a figure apart at the end is a row's cell)."""
+    cells: one segment whose runs stand no column gap apart, or only its first, when that is
+    a caption's or a note's label ("Source:", "Table 4.—") before text that holds most of the
+    line. A short cell apart before or after the rest of the line makes a row ("cs.LG   On
+    Unifying Deep Models", "Further studies (in higher education)   15")."""
     if len(row) != 1 or row[0].kind != "line":
         return False
     item = row[0]
-    if len(item.pieces) <= 1:
+    pieces = sorted(item.pieces)
+    wide = [k for k, (a, b) in enumerate(zip(pieces, pieces[1:], strict=False))
+            if b[0] - a[1] >= MIN_GAP_EM * item.size]
+    if not wide:
         return True
-    x0, x1, _ = max(item.pieces)
-    return x1 - x0 >= PROSE_SHARE * (item.x1 - item.x0)
+    if wide != [0] or item.x1 - pieces[1][0] < PROSE_SHARE * (item.x1 - item.x0):
+        return False
+    # A label set in small capitals reads "tABLE 2." in the text layer.
+    return pieces[0][2].rstrip().endswith(LABEL_ENDS) or CAPTION.match(item.text[:16].capitalize()) is not None
 
 
-PROSE_SHARE = 0.6  # of a line's width one piece of running text holds
+LABEL_ENDS = (":", ".", "\u2014", "\u2013", ")")  # how a caption's or a note's label ends ("Source:", "Table 4.—")
+PROSE_SHARE = 0.6  # of a caption's line the text after its label holds
 PROSE_WIDTH = 0.6  # of a rule's length a line of running text between two rules spans, from its
 # left end (a row naming a group of the rows below it is short; a cell's lines start in its column)
 RUNNING_LINES = 3  # such lines between two rules, among others, that are a page's text
