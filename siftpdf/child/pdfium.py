@@ -248,10 +248,10 @@ class Document:
         return int(_LIB.FPDF_GetPageCount(self.raw))
 
     def metadata(self, key: str) -> str:
-        return _utf16(lambda buffer, size: _LIB.FPDF_GetMetaText(self.raw, key.encode("ascii"), buffer, size))
+        return utf16_text(lambda buffer, size: _LIB.FPDF_GetMetaText(self.raw, key.encode("ascii"), buffer, size))
 
     def page_label(self, index: int) -> str:
-        return _utf16(lambda buffer, size: _LIB.FPDF_GetPageLabel(self.raw, index, buffer, size))
+        return utf16_text(lambda buffer, size: _LIB.FPDF_GetPageLabel(self.raw, index, buffer, size))
 
     def close(self) -> None:
         if self.raw:
@@ -259,7 +259,7 @@ class Document:
             self.raw = 0
 
 
-def _utf16(call: Any) -> str:
+def utf16_text(call: Any) -> str:
     """A string PDFium writes as UTF-16LE with a terminating NUL, asked for its size first."""
     size = int(call(None, 0))
     if size <= 2:
