@@ -65,7 +65,7 @@ def _spans(monkeypatch: pytest.MonkeyPatch, objects: list[int], chars: str) -> l
         asked.append(index)
         return objects[index]
 
-    monkeypatch.setattr(evidence, "_GET_TEXT_OBJECT", text_object)
+    monkeypatch.setattr(evidence, "CHAR_TEXT_OBJECT", text_object)
     return evidence._spans(0, chars, len(objects))
 
 

@@ -97,7 +97,7 @@ def test_gaps_are_measured_as_one_by_one(monkeypatch: pytest.MonkeyPatch) -> Non
             probe.rect.left, probe.rect.right = boxes[index]
             return 1
 
-        monkeypatch.setattr(evidence, "_LOOSE_BOX", loose_box)
+        monkeypatch.setattr(evidence, "LOOSE_CHAR_BOX", loose_box)
         budget = rng.choice([8000, 8000, 5, 2, 0])
         probe.gap_probes = budget
         assert evidence._gaps(None, first, text, 10.0) == _gaps_one_by_one(boxes, first, text, 10.0, budget)  # type: ignore[arg-type]

@@ -316,12 +316,7 @@ def _walk_outline(pdf: pdfium_c.Document) -> Iterator[dict[str, Any]]:
 
 
 def _bookmark_title(node: Any) -> str:
-    size = pdfium_c.FPDFBookmark_GetTitle(node, None, 0)
-    if size <= 2:
-        return ""
-    buffer = ctypes.create_string_buffer(size)
-    pdfium_c.FPDFBookmark_GetTitle(node, buffer, size)
-    return buffer.raw[: size - 2].decode("utf-16-le", errors="replace").strip()
+    return pdfium_c.utf16_text(lambda buffer, size: pdfium_c.FPDFBookmark_GetTitle(node, buffer, size)).strip()
 
 
 def _bookmark_page(pdf: pdfium_c.Document, node: Any) -> int | None:

@@ -18,6 +18,16 @@ from itertools import repeat
 
 from ..docline import has_surrogate, scrub_record
 from . import pdfium as pdfium_c
+from .pdfium import (
+    CHAR_TEXT_OBJECT,
+    LOOSE_CHAR_BOX,
+    OBJECT_MATRIX,
+    TEXT_OBJECT_FONT,
+    TEXT_OBJECT_FONT_SIZE,
+    address,
+    typed,
+    untyped,
+)
 from .spacing import MARK
 
 # Not typing's, and no re: with enum, which re imports, they cost the child's start (every cold
@@ -28,82 +38,53 @@ if TYPE_CHECKING:
 
 _VP, _INT = ctypes.c_void_p, ctypes.c_int
 
-
-def _proto(func: Any, restype: Any, *argtypes: Any) -> Any:
-    """Re-typed entry points: integer handles (c_void_p results) instead of pointer objects
-    make the loops cheap (no Python object per call) and the handles comparable."""
-    return ctypes.cast(func, ctypes.CFUNCTYPE(restype, *argtypes))
-
-
-def _per_char(func: Any, restype: Any) -> Any:
-    """An entry point called for each character (or object, or path segment), up to
-    thousands of times a page, without declared arguments: they pass as they are (handles
-    and output buffers as ``c_void_p`` objects, an index as a Python int, which is a C int),
-    sparing ctypes' conversion of each argument, which cost more than the call. A handle
-    passed as a Python int would be cut to a C int: only such objects are passed."""
-    return ctypes.cast(func, ctypes.CFUNCTYPE(restype))
-
-
-_GET_TEXT_OBJECT = _per_char(pdfium_c.FPDFText_GetTextObject, _VP)
-_HAS_MAP_ERROR = _per_char(pdfium_c.FPDFText_HasUnicodeMapError, _INT)
+# Entry points called per character (siftpdf.child.pdfium's ``untyped``), besides those the
+# letter spacing calls too (imported above).
+_HAS_MAP_ERROR = untyped(pdfium_c.FPDFText_HasUnicodeMapError, _INT)
 # Per-character code points, when the page text does not align with the character indexes
 # (characters beyond the BMP): 0 for an unmapped glyph becomes a space like PDFium's NULs.
-_UNICODE = _per_char(pdfium_c.FPDFText_GetUnicode, ctypes.c_uint)
-_LOOSE_BOX = _per_char(pdfium_c.FPDFText_GetLooseCharBox, _INT)  # (text page, index, FS_RECTF*)
-_ORIGIN = _per_char(pdfium_c.FPDFText_GetCharOrigin, _INT)  # (text page, index, double*, double*)
-_FILL = _per_char(pdfium_c.FPDFText_GetFillColor, _INT)  # (text page, index, unsigned int* ×4)
+_UNICODE = untyped(pdfium_c.FPDFText_GetUnicode, ctypes.c_uint)
+_ORIGIN = untyped(pdfium_c.FPDFText_GetCharOrigin, _INT)  # (text page, index, double*, double*)
+_FILL = untyped(pdfium_c.FPDFText_GetFillColor, _INT)  # (text page, index, unsigned int* ×4)
 
 # The text object's entry points that ``_merge`` calls for each stretch (the object wrapped
-# once as a ``c_void_p``), the same way.
-_OBJECT_FONT_SIZE = _per_char(pdfium_c.FPDFTextObj_GetFontSize, _INT)  # (object, float*)
-_OBJECT_MATRIX = _per_char(pdfium_c.FPDFPageObj_GetMatrix, _INT)  # (object, FS_MATRIX*)
-_OBJECT_FILL = _per_char(pdfium_c.FPDFPageObj_GetFillColor, _INT)  # (object, unsigned int* ×4)
-_OBJECT_BOUNDS = _per_char(pdfium_c.FPDFPageObj_GetBounds, _INT)  # (object, float* ×4)
-_OBJECT_FONT = _per_char(pdfium_c.FPDFTextObj_GetFont, _VP)
-_OBJECT_CLIP = _per_char(pdfium_c.FPDFPageObj_GetClipPath, _VP)
+# once as a ``c_void_p``), the same way (with font, font size and matrix, imported above).
+_OBJECT_FILL = untyped(pdfium_c.FPDFPageObj_GetFillColor, _INT)  # (object, unsigned int* ×4)
+_OBJECT_BOUNDS = untyped(pdfium_c.FPDFPageObj_GetBounds, _INT)  # (object, float* ×4)
+_OBJECT_CLIP = untyped(pdfium_c.FPDFPageObj_GetClipPath, _VP)
 
 # Output parameters are passed as addresses (of the probe's buffers, which live as long as
 # the process): converting a pointer object costs more than the call itself.
-_FONT_NAME = _proto(pdfium_c.FPDFFont_GetBaseFontName, ctypes.c_size_t, _VP, ctypes.c_char_p, ctypes.c_size_t)
-_MATRIX = _proto(pdfium_c.FPDFPageObj_GetMatrix, _INT, _VP, _VP)  # FS_MATRIX*
-_CLIP_PATHS = _proto(pdfium_c.FPDFClipPath_CountPaths, _INT, _VP)
-_CLIP_SEGMENTS = _proto(pdfium_c.FPDFClipPath_CountPathSegments, _INT, _VP, _INT)
-_CLIP_SEGMENT = _proto(pdfium_c.FPDFClipPath_GetPathSegment, _VP, _VP, _INT, _INT)
-_OBJ_FILL = _proto(pdfium_c.FPDFPageObj_GetFillColor, _INT, _VP, _VP, _VP, _VP, _VP)  # unsigned int* ×4
-_BOUNDS = _proto(pdfium_c.FPDFPageObj_GetBounds, _INT, _VP, _VP, _VP, _VP, _VP)  # float* ×4
+_MATRIX = typed(pdfium_c.FPDFPageObj_GetMatrix, _INT, _VP, _VP)  # FS_MATRIX*
+_CLIP_PATHS = typed(pdfium_c.FPDFClipPath_CountPaths, _INT, _VP)
+_CLIP_SEGMENTS = typed(pdfium_c.FPDFClipPath_CountPathSegments, _INT, _VP, _INT)
+_CLIP_SEGMENT = typed(pdfium_c.FPDFClipPath_GetPathSegment, _VP, _VP, _INT, _INT)
+_OBJ_FILL = typed(pdfium_c.FPDFPageObj_GetFillColor, _INT, _VP, _VP, _VP, _VP, _VP)  # unsigned int* ×4
+_BOUNDS = typed(pdfium_c.FPDFPageObj_GetBounds, _INT, _VP, _VP, _VP, _VP, _VP)  # float* ×4
 
 
-class _Probe:
+class _Probe(pdfium_c.GlyphBuffers):
     """Output buffers reused for every run: allocating them per call cost more than the calls.
     Each ``*_ref`` is the address of its buffer, and ``textpage`` the page's text-page
     handle, as ``c_void_p`` objects (what the per-character entry points take)."""
 
     def __init__(self) -> None:
+        super().__init__()  # the glyph box, the font size, the matrix and the font name
         self.textpage = _VP(0)
         self.page_box: tuple[float, float, float, float] | None = None  # what the page shows
-        self.rect = pdfium_c.FS_RECTF()
-        self.rect_ref = _address(self.rect)
         self.x, self.y = ctypes.c_double(), ctypes.c_double()
-        self.x_ref, self.y_ref = _address(self.x), _address(self.y)
-        self.size = ctypes.c_float()
-        self.size_ref = _address(self.size)
-        self.matrix = pdfium_c.FS_MATRIX()
-        self.matrix_ref = _address(self.matrix)
+        self.x_ref, self.y_ref = address(self.x), address(self.y)
         self.rgba = [ctypes.c_uint() for _ in range(4)]
-        self.rgba_refs = [_address(c) for c in self.rgba]
+        self.rgba_refs = [address(c) for c in self.rgba]
         self.bounds = [ctypes.c_float() for _ in range(4)]
-        self.bounds_refs = [_address(c) for c in self.bounds]
+        self.bounds_refs = [address(c) for c in self.bounds]
         self.pixels = [ctypes.c_uint(), ctypes.c_uint()]  # an image's width and height
-        self.pixels_refs = [_address(c) for c in self.pixels]
+        self.pixels_refs = [address(c) for c in self.pixels]
         self.fx, self.fy = ctypes.c_float(), ctypes.c_float()  # a point of a path
-        self.fx_ref, self.fy_ref = _address(self.fx), _address(self.fy)
+        self.fx_ref, self.fy_ref = address(self.fx), address(self.fy)
         self.gap_probes = 0  # glyph boxes left to measure word gaps with on this page
         self.respelled = False  # a run's text was read again glyph by glyph on this page
         self.marked = False  # the page's text marks the spaces inside letter-spaced words
-
-
-def _address(buffer: Any) -> ctypes.c_void_p:
-    return _VP(ctypes.addressof(buffer))
 
 
 _PROBE = _Probe()  # the extraction child reads one page at a time
@@ -111,24 +92,17 @@ _PROBE = _Probe()  # the extraction child reads one page at a time
 GARBLED_IMAGE_SHARE = 0.5  # an image over half the page is a scan (or a page-sized picture)
 
 
-def _handle(obj: Any) -> int:
-    return ctypes.cast(obj.raw if hasattr(obj, "raw") else obj, ctypes.c_void_p).value or 0
-
-
 class _Fonts:
     """Font names by handle: a page has few fonts and many runs."""
 
     def __init__(self) -> None:
         self.names: dict[int, str] = {}
-        self.buffer = ctypes.create_string_buffer(256)
 
     def name(self, key: int) -> str:
-        """The name of the font whose handle ``_FONT`` gave (0: none)."""
+        """The name of the font whose handle ``TEXT_OBJECT_FONT`` gave (0: none)."""
         if key not in self.names:
-            size = _FONT_NAME(key, self.buffer, 256) if key else 0
-            raw = self.buffer.value if 0 < size <= 256 else b""  # a longer name is not copied
             # Subset fonts are named ABCDEF+Times-Bold: the tag says nothing to a reader.
-            name = raw.decode("latin-1", "replace")
+            name = _PROBE.font_name(key)
             self.names[key] = name.split("+", 1)[1] if len(name) > 7 and name[6] == "+" else name
         return self.names[key]
 
@@ -139,7 +113,7 @@ def page_evidence(page: Any, textpage: Any, raw: str, image_mode: str = "none",
     FPDF_TEXTPAGE). ``raw`` is the text page's text as PDFium returned it; ``marked``: with
     the spaces inside letter-spaced words marked (siftpdf.child.spacing)."""
     width, height = pdfium_c.FPDF_GetPageWidthF(page), pdfium_c.FPDF_GetPageHeightF(page)
-    tp = _PROBE.textpage = _VP(_handle(textpage))
+    tp = _PROBE.textpage = _VP(pdfium_c.handle_of(textpage))
     _PROBE.page_box = _page_box(page)
     _PROBE.gap_probes = MAX_GAP_PROBES
     _PROBE.respelled = False
@@ -218,12 +192,12 @@ def _merge(spans: list[tuple[int, int, int]], chars: str,
                 last_key = None  # a line break or a wide generated gap ends any run
             continue
         handle = _VP(obj)
-        _OBJECT_FONT_SIZE(handle, size_ref)
-        has_matrix = _OBJECT_MATRIX(handle, matrix_ref)  # a text object always has one
+        TEXT_OBJECT_FONT_SIZE(handle, size_ref)
+        has_matrix = OBJECT_MATRIX(handle, matrix_ref)  # a text object always has one
         scale = hypot(matrix.c, matrix.d)
         _OBJECT_FILL(handle, red_ref, green_ref, blue_ref, alpha_ref)
         _OBJECT_BOUNDS(handle, left_ref, bottom_ref, right_ref, top_ref)
-        size, font, clip = size_value.value, _OBJECT_FONT(handle), _clip_box(handle, clips)
+        size, font, clip = size_value.value, TEXT_OBJECT_FONT(handle), _clip_box(handle, clips)
         key = (font, size, matrix.a, matrix.b, matrix.c, matrix.d, matrix.f,
                red.value, green.value, blue.value, clip)
         left = left_value.value
@@ -251,7 +225,7 @@ def _spans(tp: ctypes.c_void_p, chars: str, count: int) -> list[tuple[int, int, 
     if has_right_to_left(chars):
         start = 0
         while start < count:
-            obj = _GET_TEXT_OBJECT(tp, start) or 0
+            obj = CHAR_TEXT_OBJECT(tp, start) or 0
             other = _gallop(tp, chars, start, obj, count)
             spans.append((start, other, obj))
             start = other
@@ -260,12 +234,12 @@ def _spans(tp: ctypes.c_void_p, chars: str, count: int) -> list[tuple[int, int, 
     line_end = -1  # the next line break at or after ``start`` (or ``count``)
     known: dict[int, int] = {}  # objects of characters already asked for, on this line
     while start < count:
-        obj = known[start] if start in known else (_GET_TEXT_OBJECT(tp, start) or 0)
+        obj = known[start] if start in known else (CHAR_TEXT_OBJECT(tp, start) or 0)
         if "\n" in chars[start:start + 2]:
             other = start + 1
             while other < count:
                 if other not in known:
-                    known[other] = _GET_TEXT_OBJECT(tp, other) or 0
+                    known[other] = CHAR_TEXT_OBJECT(tp, other) or 0
                 if known[other] != obj:
                     break
                 other += 1
@@ -289,12 +263,12 @@ def _stretch_end(tp: ctypes.c_void_p, start: int, obj: int, line_end: int, count
         return -1
     last = line_end - 1
     if last not in known:
-        known[last] = _GET_TEXT_OBJECT(tp, last) or 0
+        known[last] = CHAR_TEXT_OBJECT(tp, last) or 0
     if known[last] == obj:
         if line_end == count:
             return count
         if line_end not in known:
-            known[line_end] = _GET_TEXT_OBJECT(tp, line_end) or 0
+            known[line_end] = CHAR_TEXT_OBJECT(tp, line_end) or 0
         return line_end if known[line_end] != obj else -1
     return _bisect(tp, obj, start, last)
 
@@ -304,7 +278,7 @@ def _bisect(tp: ctypes.c_void_p, obj: int, same: int, other: int) -> int:
     that ``obj`` did not draw, by bisection."""
     while other - same > 1:
         middle = (same + other) // 2
-        if (_GET_TEXT_OBJECT(tp, middle) or 0) == obj:
+        if (CHAR_TEXT_OBJECT(tp, middle) or 0) == obj:
             same = middle
         else:
             other = middle
@@ -315,13 +289,13 @@ def _gallop(tp: ctypes.c_void_p, chars: str, start: int, obj: int, count: int) -
     """The end of the stretch of ``obj`` from ``start`` by galloping, then bisection. A
     stretch that would swallow a line break is checked character by character instead."""
     same, step = start, 1
-    while same + step < count and (_GET_TEXT_OBJECT(tp, same + step) or 0) == obj:
+    while same + step < count and (CHAR_TEXT_OBJECT(tp, same + step) or 0) == obj:
         same += step
         step *= 2
     other = _bisect(tp, obj, same, min(same + step, count))
     if "\n" in chars[start:other] and other - start > 1:
         other = start + 1
-        while other < count and (_GET_TEXT_OBJECT(tp, other) or 0) == obj:
+        while other < count and (CHAR_TEXT_OBJECT(tp, other) or 0) == obj:
             other += 1
     return other
 
@@ -377,10 +351,10 @@ def _make_runs(textpage: Any, handle: int, start: int, text: str, font: str, fon
     first = start + len(text) - len(text.lstrip())
     last = first + len(stripped) - 1
     rect, rect_ref = probe.rect, probe.rect_ref
-    _LOOSE_BOX(tp, first, rect_ref)
+    LOOSE_CHAR_BOX(tp, first, rect_ref)
     x0, y0, x1, y1 = rect.left, rect.bottom, rect.right, rect.top
     if last != first:
-        _LOOSE_BOX(tp, last, rect_ref)
+        LOOSE_CHAR_BOX(tp, last, rect_ref)
         left, bottom, right, top = rect.left, rect.bottom, rect.right, rect.top
         # min() and max() of two, written out (a NaN keeps the first, as they do)
         x0, y0 = (left if left < x0 else x0), (bottom if bottom < y0 else y0)
@@ -480,11 +454,11 @@ def _gaps(tp: ctypes.c_void_p, first: int, text: str, size: float) -> list[list[
         if end >= length or budget <= 0:
             break
         budget -= 2
-        ok = held_ok if index - 1 == held else _LOOSE_BOX(tp, first + index - 1, ref)
+        ok = held_ok if index - 1 == held else LOOSE_CHAR_BOX(tp, first + index - 1, ref)
         held = -1
         if ok:
             right = rect.right
-            held, held_ok = end, _LOOSE_BOX(tp, first + end, ref)
+            held, held_ok = end, LOOSE_CHAR_BOX(tp, first + end, ref)
             if held_ok and rect.left - right >= wide:
                 out.append([index, round(right, 2), round(rect.left, 2)])
         index = text.find(" ", end)
@@ -519,7 +493,7 @@ def _angle(tp: ctypes.c_void_p, first: int, last: int) -> int:
 
 
 def _loose_box(tp: ctypes.c_void_p, index: int) -> list[float]:
-    _LOOSE_BOX(tp, index, _PROBE.rect_ref)
+    LOOSE_CHAR_BOX(tp, index, _PROBE.rect_ref)
     rect = _PROBE.rect
     return [rect.left, rect.bottom, rect.right, rect.top]
 
@@ -717,7 +691,7 @@ def _images(objects: list[int], image_mode: str) -> list[dict[str, Any]]:
     return images
 
 
-_PIXEL_SIZE = _proto(pdfium_c.FPDFImageObj_GetImagePixelSize, _INT, _VP, _VP, _VP)  # unsigned int* ×2
+_PIXEL_SIZE = typed(pdfium_c.FPDFImageObj_GetImagePixelSize, _INT, _VP, _VP, _VP)  # unsigned int* ×2
 
 
 _Matrix = tuple[float, float, float, float, float, float]
@@ -761,11 +735,11 @@ def _page_objects(page: Any) -> tuple[list[int], list[tuple[int, _Matrix] | None
 
 
 # The object walk's entry points (handles as integers; the page as PDFium's pointer object).
-_PAGE_COUNT = _proto(pdfium_c.FPDFPage_CountObjects, _INT, _VP)
-_PAGE_OBJECT = _proto(pdfium_c.FPDFPage_GetObject, _VP, _VP, _INT)
-_FORM_COUNT = _proto(pdfium_c.FPDFFormObj_CountObjects, _INT, _VP)
-_FORM_OBJECT = _proto(pdfium_c.FPDFFormObj_GetObject, _VP, _VP, ctypes.c_ulong)
-_OBJECT_TYPE = _proto(pdfium_c.FPDFPageObj_GetType, _INT, _VP)
+_PAGE_COUNT = typed(pdfium_c.FPDFPage_CountObjects, _INT, _VP)
+_PAGE_OBJECT = typed(pdfium_c.FPDFPage_GetObject, _VP, _VP, _INT)
+_FORM_COUNT = typed(pdfium_c.FPDFFormObj_CountObjects, _INT, _VP)
+_FORM_OBJECT = typed(pdfium_c.FPDFFormObj_GetObject, _VP, _VP, ctypes.c_ulong)
+_OBJECT_TYPE = typed(pdfium_c.FPDFPageObj_GetType, _INT, _VP)
 
 
 def _compose(inner: _Matrix, outer: _Matrix) -> _Matrix:
@@ -781,9 +755,9 @@ MAX_SEGMENTS = 10000  # path segments read on one page before the ruling is give
 RULE_THIN = 2.5  # points: a filled or stroked shape this thin is a rule
 RULE_MIN = 3.0  # points: a shorter stroke is a tick, a bullet or a glyph part
 AXIS_SLACK = 0.6  # points a rule may lean over its length and still be straight
-_DRAW_MODE = _proto(pdfium_c.FPDFPath_GetDrawMode, _INT, _VP, _VP, _VP)  # int* ×2
-_COUNT_SEGMENTS = _proto(pdfium_c.FPDFPath_CountSegments, _INT, _VP)
-_POINT = _proto(pdfium_c.FPDFPathSegment_GetPoint, _INT, _VP, _VP, _VP)  # float* ×2
+_DRAW_MODE = typed(pdfium_c.FPDFPath_GetDrawMode, _INT, _VP, _VP, _VP)  # int* ×2
+_COUNT_SEGMENTS = typed(pdfium_c.FPDFPath_CountSegments, _INT, _VP)
+_POINT = typed(pdfium_c.FPDFPathSegment_GetPoint, _INT, _VP, _VP, _VP)  # float* ×2
 
 
 class _SegmentHandle(ctypes.c_void_p):
@@ -791,10 +765,10 @@ class _SegmentHandle(ctypes.c_void_p):
     into an integer): it goes as it is to the segment's three per-segment entry points."""
 
 
-_SEGMENT = _proto(pdfium_c.FPDFPath_GetPathSegment, _SegmentHandle, _VP, _INT)
-_SEGMENT_POINT = _per_char(pdfium_c.FPDFPathSegment_GetPoint, _INT)  # (segment, float*, float*)
-_SEGMENT_TYPE = _per_char(pdfium_c.FPDFPathSegment_GetType, _INT)
-_SEGMENT_CLOSE = _per_char(pdfium_c.FPDFPathSegment_GetClose, _INT)
+_SEGMENT = typed(pdfium_c.FPDFPath_GetPathSegment, _SegmentHandle, _VP, _INT)
+_SEGMENT_POINT = untyped(pdfium_c.FPDFPathSegment_GetPoint, _INT)  # (segment, float*, float*)
+_SEGMENT_TYPE = untyped(pdfium_c.FPDFPathSegment_GetType, _INT)
+_SEGMENT_CLOSE = untyped(pdfium_c.FPDFPathSegment_GetClose, _INT)
 _MOVETO, _LINETO, _BEZIERTO = pdfium_c.FPDF_SEGMENT_MOVETO, pdfium_c.FPDF_SEGMENT_LINETO, pdfium_c.FPDF_SEGMENT_BEZIERTO
 CURVED_PATH = 16  # segments: a path longer than this that curves is a drawing, not ruling
 
@@ -805,9 +779,9 @@ class _Ruler:
 
     def __init__(self) -> None:
         self.fill, self.stroke = _INT(), _INT()
-        self.fill_ref, self.stroke_ref = _address(self.fill), _address(self.stroke)
+        self.fill_ref, self.stroke_ref = address(self.fill), address(self.stroke)
         self.fx, self.fy = ctypes.c_float(), ctypes.c_float()
-        self.fx_ref, self.fy_ref = _address(self.fx), _address(self.fy)
+        self.fx_ref, self.fy_ref = address(self.fx), address(self.fy)
         self.rules: dict[tuple[float, float, float, float], None] = {}
         self.segments = 0
 

@@ -8,7 +8,8 @@ millisecond. Their signatures mirror pypdfium2's generated bindings, with every 
 (document, page, text page, object …) an integer (``c_void_p``);
 ``tests/test_pdfium_bindings.py`` checks each one against pypdfium2's, so a new PDFium build
 that changes one fails the tests, not a user's extraction. Rendering (``--render``) still goes
-through pypdfium2's helpers, imported only then.
+through pypdfium2's helpers, imported only then. The entry points that the letter spacing and
+the evidence call for each glyph are also re-typed here, once, for their loops (:func:`untyped`).
 
 Only the extraction child (or ``--in-process``) imports this module: it loads native code.
 """
@@ -154,6 +155,69 @@ def __getattr__(name: str) -> Any:  # the functions are set above, for type chec
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+# --- entry points for per-glyph loops ---------------------------------------------------------
+# The text of a page and its evidence ask PDFium something for each glyph (or object, or path
+# segment): the entry points they share are re-typed here once, and kept as module-level
+# names (no attribute lookup per call) by the modules that call them.
+
+
+def typed(function: Any, result: Any, *arguments: Any) -> Any:
+    """``function`` re-typed: integer handles (``c_void_p`` results) instead of pointer objects
+    make the loops cheap (no Python object per call) and the handles comparable."""
+    return ctypes.cast(function, ctypes.CFUNCTYPE(result, *arguments))
+
+
+def untyped(function: Any, result: Any) -> Any:
+    """``function`` for a call per glyph (or object, or path segment), up to thousands of
+    times a page, without declared arguments: they pass as they are (handles and output
+    buffers as ``c_void_p`` objects, an index as a Python int, which is a C int), sparing
+    ctypes' conversion of each argument, which cost more than the call. A handle passed as a
+    Python int would be cut to a C int: only such objects are passed."""
+    return ctypes.cast(function, ctypes.CFUNCTYPE(result))
+
+
+def address(buffer: Any) -> c_void_p:
+    """The address of an output buffer, as the untyped entry points take it: converting a
+    pointer object costs more than the call itself."""
+    return c_void_p(ctypes.addressof(buffer))
+
+
+def handle_of(obj: Any) -> int:
+    """The handle a pypdfium2 object (its ``raw``), a pointer or an integer stands for (0: none)."""
+    return ctypes.cast(obj.raw if hasattr(obj, "raw") else obj, c_void_p).value or 0
+
+
+# (text page, index): the text object that drew the character, 0 for one PDFium generated
+CHAR_TEXT_OBJECT = untyped(_LIB.FPDFText_GetTextObject, c_void_p)
+LOOSE_CHAR_BOX = untyped(_LIB.FPDFText_GetLooseCharBox, c_int)  # (text page, index, FS_RECTF*)
+TEXT_OBJECT_FONT = untyped(_LIB.FPDFTextObj_GetFont, c_void_p)  # (text object): its font
+TEXT_OBJECT_FONT_SIZE = untyped(_LIB.FPDFTextObj_GetFontSize, c_int)  # (text object, float*)
+OBJECT_MATRIX = untyped(_LIB.FPDFPageObj_GetMatrix, c_int)  # (page object, FS_MATRIX*)
+FONT_BASE_NAME = typed(_LIB.FPDFFont_GetBaseFontName, c_size_t, c_void_p, c_char_p, c_size_t)
+FONT_NAME_BYTES = 256  # a longer font name is not read (PDFium copies none of it)
+
+
+class GlyphBuffers:
+    """The output buffers of the per-glyph entry points, made once and reused: allocating
+    them per call cost more than the calls. Each ``*_ref`` is its buffer's :func:`address`."""
+
+    def __init__(self) -> None:
+        self.rect = FS_RECTF()  # a glyph's box
+        self.rect_ref = address(self.rect)
+        self.size = c_float()  # a text object's font size
+        self.size_ref = address(self.size)
+        self.matrix = FS_MATRIX()  # an object's matrix
+        self.matrix_ref = address(self.matrix)
+        self.font_name_buffer = ctypes.create_string_buffer(FONT_NAME_BYTES)
+
+    def font_name(self, font: int) -> str:
+        """The base name of ``font`` (a handle) as the PDF gives it, subset tag and all; empty
+        for no font, and for a name over ``FONT_NAME_BYTES`` (PDFium copies none of it, and
+        returns the length it needs)."""
+        size = FONT_BASE_NAME(font, self.font_name_buffer, FONT_NAME_BYTES) if font else 0
+        return self.font_name_buffer.value.decode("latin-1") if 0 < size <= FONT_NAME_BYTES else ""
+
+
 class PdfiumError(Exception):
     def __init__(self, message: str, err_code: int = 0) -> None:
         super().__init__(message)
@@ -184,10 +248,10 @@ class Document:
         return int(_LIB.FPDF_GetPageCount(self.raw))
 
     def metadata(self, key: str) -> str:
-        return _utf16(lambda buffer, size: _LIB.FPDF_GetMetaText(self.raw, key.encode("ascii"), buffer, size))
+        return utf16_text(lambda buffer, size: _LIB.FPDF_GetMetaText(self.raw, key.encode("ascii"), buffer, size))
 
     def page_label(self, index: int) -> str:
-        return _utf16(lambda buffer, size: _LIB.FPDF_GetPageLabel(self.raw, index, buffer, size))
+        return utf16_text(lambda buffer, size: _LIB.FPDF_GetPageLabel(self.raw, index, buffer, size))
 
     def close(self) -> None:
         if self.raw:
@@ -195,7 +259,7 @@ class Document:
             self.raw = 0
 
 
-def _utf16(call: Any) -> str:
+def utf16_text(call: Any) -> str:
     """A string PDFium writes as UTF-16LE with a terminating NUL, asked for its size first."""
     size = int(call(None, 0))
     if size <= 2:

@@ -31,6 +31,7 @@ import ctypes
 import math
 
 from . import pdfium as pdfium_c
+from .pdfium import CHAR_TEXT_OBJECT, LOOSE_CHAR_BOX, OBJECT_MATRIX, TEXT_OBJECT_FONT, TEXT_OBJECT_FONT_SIZE
 
 # Not typing's: the child's start (siftpdf.docline).
 TYPE_CHECKING = False
@@ -62,14 +63,8 @@ CLUSTER_EM = 0.1  # ... the letter gaps lie this close above the narrowest (kern
 WORD_GAP_EM = 0.2  # ... and a word space is wider than the narrowest by this at least
 OVERLAP_SHARE = 0.1  # a space glyph the next glyph overlaps past this share of it takes no room
 
-_IS_GENERATED = ctypes.cast(pdfium_c.FPDFText_IsGenerated, ctypes.CFUNCTYPE(ctypes.c_int))
-_LOOSE_BOX = ctypes.cast(pdfium_c.FPDFText_GetLooseCharBox, ctypes.CFUNCTYPE(ctypes.c_int))
-_GET_TEXT_OBJECT = ctypes.cast(pdfium_c.FPDFText_GetTextObject, ctypes.CFUNCTYPE(ctypes.c_void_p))
-_OBJECT_FONT = ctypes.cast(pdfium_c.FPDFTextObj_GetFont, ctypes.CFUNCTYPE(ctypes.c_void_p))
-_OBJECT_FONT_SIZE = ctypes.cast(pdfium_c.FPDFTextObj_GetFontSize, ctypes.CFUNCTYPE(ctypes.c_int))
-_OBJECT_MATRIX = ctypes.cast(pdfium_c.FPDFPageObj_GetMatrix, ctypes.CFUNCTYPE(ctypes.c_int))
-_FONT_NAME = ctypes.cast(pdfium_c.FPDFFont_GetBaseFontName,
-                         ctypes.CFUNCTYPE(ctypes.c_size_t, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t))
+# (text page, index): 1 for a character PDFium generated, 0 for one the page drew (-1: an error)
+_CHAR_IS_GENERATED = pdfium_c.untyped(pdfium_c.FPDFText_IsGenerated, ctypes.c_int)
 
 
 def letter_spaced(text: str) -> bool:
@@ -88,7 +83,7 @@ def respace(textpage: Any, text: str) -> str:
     found = shape.find(_LETTERS)  # shape[i + 1] is text[i]: the match's first letter is text[found]
     if found < 0 or MARK in text or pdfium_c.FPDFText_CountChars(textpage) != len(text):
         return text
-    probe = _Probe(ctypes.c_void_p(_handle(textpage)))
+    probe = _Probe(ctypes.c_void_p(pdfium_c.handle_of(textpage)))
     marks: list[int] = []
     for _ in range(MAX_STRETCHES):
         tokens = _stretch(text, found)
@@ -104,36 +99,26 @@ def respace(textpage: Any, text: str) -> str:
     return "".join(chars)
 
 
-def _handle(obj: Any) -> int:
-    return ctypes.cast(obj.raw if hasattr(obj, "raw") else obj, ctypes.c_void_p).value or 0
-
-
-class _Probe:
+class _Probe(pdfium_c.GlyphBuffers):
     """The text page, the buffers its answers are read into, and what was asked of it."""
 
     def __init__(self, textpage: ctypes.c_void_p) -> None:
+        super().__init__()
         self.textpage = textpage
-        self.rect = pdfium_c.FS_RECTF()
-        self.rect_ref = ctypes.c_void_p(ctypes.addressof(self.rect))
-        self.size = ctypes.c_float()
-        self.size_ref = ctypes.c_void_p(ctypes.addressof(self.size))
-        self.matrix = pdfium_c.FS_MATRIX()
-        self.matrix_ref = ctypes.c_void_p(ctypes.addressof(self.matrix))
-        self.name_buffer = ctypes.create_string_buffer(256)
         self.fonts: dict[int, int] = {}  # text object: its font
         self.pitches: dict[int, float] = {}  # font: its advance, once it is known monospaced
 
     def box(self, index: int) -> tuple[float, float, float, float] | None:
         """The glyph's loose box (its advance across, the font's height up), or None."""
         rect = self.rect
-        return (rect.left, rect.bottom, rect.right, rect.top) if _LOOSE_BOX(self.textpage, index, self.rect_ref) \
+        return (rect.left, rect.bottom, rect.right, rect.top) if LOOSE_CHAR_BOX(self.textpage, index, self.rect_ref) \
             else None
 
     def font(self, index: int) -> int:
         """The font of the text object that drew the glyph (0: none, a generated character)."""
-        obj = _GET_TEXT_OBJECT(self.textpage, index) or 0
+        obj = CHAR_TEXT_OBJECT(self.textpage, index) or 0
         if obj not in self.fonts:
-            self.fonts[obj] = (_OBJECT_FONT(ctypes.c_void_p(obj)) or 0) if obj else 0
+            self.fonts[obj] = (TEXT_OBJECT_FONT(ctypes.c_void_p(obj)) or 0) if obj else 0
         return self.fonts[obj]
 
     def space_advance(self, start: int, end: int) -> float:
@@ -141,17 +126,17 @@ class _Probe:
         them all; infinite: one has no box)."""
         advance = 0.0
         for index in range(start, end):
-            if _IS_GENERATED(self.textpage, index) == 0:
+            if _CHAR_IS_GENERATED(self.textpage, index) == 0:
                 space = self.box(index)
                 advance = max(advance, space[2] - space[0]) if space is not None else math.inf
         return advance
 
     def em(self, index: int) -> float:
         """The size of the font that drew the glyph, in page space (0 when unknown)."""
-        obj = _GET_TEXT_OBJECT(self.textpage, index)
-        if not obj or not _OBJECT_FONT_SIZE(ctypes.c_void_p(obj), self.size_ref):
+        obj = CHAR_TEXT_OBJECT(self.textpage, index)
+        if not obj or not TEXT_OBJECT_FONT_SIZE(ctypes.c_void_p(obj), self.size_ref):
             return 0.0
-        scale = math.hypot(self.matrix.c, self.matrix.d) if _OBJECT_MATRIX(ctypes.c_void_p(obj), self.matrix_ref) \
+        scale = math.hypot(self.matrix.c, self.matrix.d) if OBJECT_MATRIX(ctypes.c_void_p(obj), self.matrix_ref) \
             else 1.0
         return self.size.value * scale
 
@@ -175,9 +160,8 @@ class _Probe:
         return self.pitches[font]
 
     def named_mono(self, font: int) -> bool:
-        size = _FONT_NAME(font, self.name_buffer, 256)
-        # A longer name is not copied (PDFium returns the length it needs): then it says nothing.
-        name = self.name_buffer.value.decode("latin-1").lower() if 0 < size <= 256 else ""
+        """Whether the font's name says it is monospaced (a name too long to read says nothing)."""
+        name = self.font_name(font).lower()
         return any(hint in name for hint in MONO_NAMES)
 
 
