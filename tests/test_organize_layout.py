@@ -656,3 +656,41 @@ def test_a_stamp_drawn_in_pieces_up_the_margin_is_one_stamp():
         y0 += CHAR * 0.9 * len(text) + 5
     out = organize([page(1, lines)])[0]
     assert [f["text"] for f in out["furniture"] if f["kind"] == "stamp"] == pieces
+
+
+
+def test_outline_titles_match_lines_labelled_with_a_letter_or_a_parenthesis():
+    lines = [line(740, "II. MATERIALS", x0=150), *body_lines(722, "a", 3),
+             line(680, "A. Sensors"), *body_lines(665, "b", 3),
+             line(620, "(b) Data acquisition"), *body_lines(605, "c", 3)]
+    outline = [{"title": "Materials", "page": 1, "level": 1}, {"title": "Sensors", "page": 1, "level": 2},
+               {"title": "Data acquisition", "page": 1, "level": 2}]
+    out = organize([page(1, lines)], outline)[0]
+    assert headings(out) == [(1, "II. MATERIALS"), (2, "A. Sensors"), (2, "(b) Data acquisition")]
+
+
+def runs_line(y: float, parts: list[tuple[str, str]], x0: float = 72.0) -> dict[str, Any]:
+    """A line of several runs, (text, font) each, a space apart."""
+    runs = []
+    for text, font in parts:
+        runs.append(run(text, x0, y, font=font))
+        x0 = runs[-1]["box"][2] + CHAR
+    return {"y": y, "size": 10.0, "runs": runs}
+
+
+def test_a_run_in_outline_title_heads_the_paragraph_it_runs_into():
+    rest = prose(80, "m")
+    lines = [line(740, "A. Super-Resolution Part"),
+             runs_line(722, [("1) Feature Extraction Blocks:", "Times-Italic"), (rest[0][:30], "Times-Roman")]),
+             *[line(710 - 12 * k, text) for k, text in enumerate(rest[1:4])],
+             runs_line(650, [("Reconstruction of the signal", "Times-Roman"), ("goes on as prose", "Times-Roman")]),
+             *body_lines(638, "z", 3)]
+    outline = [{"title": "Super-Resolution Part", "page": 1, "level": 1},
+               {"title": "Feature Extraction Blocks", "page": 1, "level": 2},
+               {"title": "Reconstruction", "page": 1, "level": 2}]
+    out = organize([page(1, lines)], outline)[0]
+    assert headings(out) == [(1, "A. Super-Resolution Part"), (2, "1) Feature Extraction Blocks:")]
+    after = [b["text"] for b in out["blocks"]]
+    assert after[2].startswith(rest[0][:30]) and after[2].endswith(rest[3])  # the paragraph, whole
+    assert any(text.startswith("Reconstruction of the signal") for text in after)  # not at a run's end: prose
+

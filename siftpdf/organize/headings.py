@@ -66,20 +66,17 @@ def normalized(text: str) -> str:
     return "".join(filter(str.isalnum, unicodedata.normalize("NFKC", text).casefold()))
 
 
-_LEADING_NUMBER = lazy(r"^[\divx]+")
+# A heading's label before its title, as an outline may drop or keep it: a number ('2', '2.1',
+# 'IV.', 'B.', '1)', '(a)') or a named one ('Chapter 3', 'Appendix B:').
+_LABEL = lazy(r"^\s*(?:(?:chapter|part|book|section|appendix|annex)\s+[\dIVXivx]{1,5}[.:]?"
+              r"|\(?(?:\d{1,2}(?:\.\d{1,3})*|[IVXivx]{1,5}|[A-Ha-h])[.)]|\d{1,2}(?:\.\d{1,3})*)(?=\s)", re.IGNORECASE)
 
 
-def _numbered(title: str) -> bool:
-    return bool(NUMBERING.match(title) or _NAMED.match(title))
-
-
-def _unnumbered(key: str, title: str) -> str:
-    """An outline title without its leading number: outlines often drop (or add) it."""
-    return _without_number(key, _numbered(title))
-
-
-def _without_number(key: str, numbered: bool) -> str:
-    return _LEADING_NUMBER.sub("", key) if numbered else key
+def bare_key(text: str) -> str:
+    """A title's text for matching (``normalized``) without its label: '1) Feature Extraction'
+    and 'B. Datasets' match the outline's 'Feature Extraction' and 'Datasets'."""
+    label = _LABEL.match(text)
+    return normalized(text[label.end():]) if label else normalized(text)
 
 
 class Outline:
@@ -99,7 +96,9 @@ class Outline:
             depth = level if isinstance(level, int) and not isinstance(level, bool) and level > 0 else 1
             titles = self.pages.setdefault(page, {})
             titles.setdefault(key, depth)
-            titles.setdefault(_unnumbered(key, title), depth)
+            bare = bare_key(title)
+            if len(bare) >= 2:
+                titles.setdefault(bare, depth)
 
     def titles(self, page: int) -> dict[str, int]:
         return self.pages.get(page, {})
@@ -115,16 +114,16 @@ def outline_matches(texts: list[str], titles: dict[str, int]) -> dict[int, tuple
     index = 0
     while index < len(keys):
         joined = ""
-        numbered: bool | None = None  # whether the line is numbered, once it is asked
+        bare: str | None = None  # the first line's key without its label, once it is asked
         for span in range(1, OUTLINE_SPAN + 1):
             if index + span > len(keys):
                 break
             joined += keys[index + span - 1]
             depth = titles.get(joined)
             if not depth:
-                if numbered is None:
-                    numbered = _numbered(texts[index])
-                depth = titles.get(_without_number(joined, numbered))
+                if bare is None:
+                    bare = bare_key(texts[index])
+                depth = titles.get(bare + joined[len(keys[index]):])
             if depth and len(joined) >= 2:
                 found[index] = (span, depth)
                 break

@@ -15,7 +15,17 @@ from functools import lru_cache
 
 from ..lazyre import lazy
 from ..settings import OrganizeOptions
-from .headings import MAX_LEVEL, NUMBERING, Levels, is_contents, numbering_depth, outline_matches, too_many
+from .headings import (
+    MAX_LEVEL,
+    NUMBERING,
+    Levels,
+    bare_key,
+    is_contents,
+    normalized,
+    numbering_depth,
+    outline_matches,
+    too_many,
+)
 from .xycut import GUTTER, no_channel, xy_cut
 
 TYPE_CHECKING = False
@@ -874,6 +884,8 @@ def build_blocks(items: list[Item], page: int, body: float, opts: OrganizeOption
     titles on this page (normalized) and their depths; ``levels``: the document's running
     heading levels (a fresh one when the page stands alone)."""
     pitch = _pitch(items, body)
+    if opts.blocks and titles:
+        items = _run_in_titles(items, titles)
     kinds = _kinds(items, body, opts, titles or {}, pitch)
     blocks: list[Block] = []
     lines: dict[int, list[str]] = {}  # id(block) -> its line texts, joined once at the end
@@ -890,7 +902,9 @@ def build_blocks(items: list[Item], page: int, body: float, opts: OrganizeOption
                 deferred += blocks[anchor + 1:]
                 del blocks[anchor + 1:]
                 block = before
-        if block and block.last and opts.join and (level == 0 or continues(block, block.last, item, kind, pitch)):
+        # An outline title starts a heading of its own; its further lines (level 0) go on with it.
+        if block and block.last and opts.join and (level == 0 or (level is None and
+                                                                 continues(block, block.last, item, kind, pitch))):
             lines[id(block)].append(item.text)
             _add_span(block, page, item)
             block.last = item
@@ -907,6 +921,46 @@ def build_blocks(items: list[Item], page: int, body: float, opts: OrganizeOption
         block.text = join_lines(lines[id(block)], opts.hyphens)
     _levels(blocks, page, levels or Levels(), height or max((i.y1 for i in items), default=0.0))
     return blocks
+
+
+RUN_IN_RUNS = 4  # runs a run-in title is looked for in, at the start of a line
+
+
+def _run_in_titles(items: list[Item], titles: dict[str, int]) -> list[Item]:
+    """A line that opens with an outline title set in runs of its own and goes on in others
+    ('1) Feature Extraction: Our model …', a run-in head in italic or bold) is two: the title,
+    which the outline makes a heading, and the paragraph it runs into."""
+    out: list[Item] = []
+    for item in items:
+        cut = _run_in_cut(item, titles) if item.kind == "line" and len(item.pieces) >= 2 else None
+        if cut is None:
+            out.append(item)
+            continue
+        count, offset = cut
+        out.append(_part(item, item.text[:offset].rstrip(), item.pieces[:count]))
+        out.append(_part(item, item.text[offset:].lstrip(), item.pieces[count:]))
+    return out
+
+
+def _run_in_cut(item: Item, titles: dict[str, int]) -> tuple[int, int] | None:
+    """How many of the line's pieces set an outline title, with text after them, and where
+    in the line's text the title ends; or None."""
+    text, offset = item.text, 0
+    for count, (_, _, piece) in enumerate(item.pieces[:RUN_IN_RUNS][:-1], 1):
+        found = text.find(piece, offset)
+        if found < 0:
+            return None
+        offset = found + len(piece)
+        head = text[:offset]
+        if normalized(head) in titles or bare_key(head) in titles:
+            return (count, offset) if normalized(text[offset:]) else None
+    return None
+
+
+def _part(item: Item, text: str, pieces: list[tuple[float, float, str]]) -> Item:
+    """The piece of ``item`` its ``pieces`` span, with ``text``."""
+    return Item(text, pieces[0][0], item.y0, pieces[-1][1], item.y1, item.y, item.size, item.bold, item.bold_all,
+                item.spread, item.kind, item.column, item.section, item.left, item.right, pieces=pieces)
 
 
 def _kinds(items: list[Item], body: float, opts: OrganizeOptions, titles: dict[str, int],
