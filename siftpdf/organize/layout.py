@@ -807,12 +807,21 @@ def squeezed(item: Item) -> bool:
 
 
 _EMAIL = lazy(r"[\w.+-]+@[\w-]+\.[\w.-]+")
+_WORD = lazy(r"[^\W\d_]{2}")  # two letters in a row: a word, in any script
+_BARE_NUMBER = lazy(r"(?:\d{1,4}|[IVXivx]{1,5})\.?")  # a chapter's number set alone, large: '2', 'IV.'
+WORDS_SHARE = 1 / 3  # of a heading's characters (spaces aside) at the least letters
 
 
 def _says_something(text: str) -> bool:
-    """Could the line head text? Not a formula's symbols alone (a large sum sign), not an
-    address for mail: both are set large or bold without heading anything."""
-    return any(c.isalnum() for c in text) and ("@" not in text or _EMAIL.search(text) is None)
+    """Could the line head text? Words, or a chapter's bare number: not a formula's symbols
+    ('∂g', a large sum sign), not a row of numbers (a plot's axis labels, set large), not an
+    address for mail. All these are set large or bold without heading anything."""
+    if _BARE_NUMBER.fullmatch(text):
+        return True
+    letters = sum(c.isalpha() for c in text)
+    if _WORD.search(text) is None or letters < WORDS_SHARE * (len(text) - text.count(" ")):
+        return False
+    return "@" not in text or _EMAIL.search(text) is None
 
 
 def _bulleted(text: str) -> bool:
