@@ -669,12 +669,12 @@ def test_outline_titles_match_lines_labelled_with_a_letter_or_a_parenthesis():
     assert headings(out) == [(1, "II. MATERIALS"), (2, "A. Sensors"), (2, "(b) Data acquisition")]
 
 
-def runs_line(y: float, parts: list[tuple[str, str]], x0: float = 72.0) -> dict[str, Any]:
-    """A line of several runs, (text, font) each, a space apart."""
+def runs_line(y: float, parts: list[tuple[str, str]], x0: float = 72.0, gap: float = CHAR) -> dict[str, Any]:
+    """A line of several runs, (text, font) each, ``gap`` apart (a word space)."""
     runs = []
     for text, font in parts:
         runs.append(run(text, x0, y, font=font))
-        x0 = runs[-1]["box"][2] + CHAR
+        x0 = runs[-1]["box"][2] + gap
     return {"y": y, "size": 10.0, "runs": runs}
 
 
@@ -704,3 +704,42 @@ def test_a_row_of_numbers_or_a_formula_set_large_is_not_a_heading():
     out = organize([page(1, lines)])[0]
     assert [text for _, text in headings(out)] == ["Bounds", "2", "The Lost Homeland"]
     assert "1011 1012" in out["text"] and "∂g" in out["text"]
+
+
+def test_a_bold_run_in_head_set_a_quad_apart_at_a_paragraph_start_is_a_heading():
+    text = prose(60, "q")
+    lines = [line(740, "Usage", size=16, bold=True), *body_lines(716, "a", 3),
+             runs_line(670, [("StatsD.measure", "Times-Bold"), (text[0][:45], "Times-Roman")], gap=10.0),
+             *[line(658 - 12 * k, t) for k, t in enumerate(text[1:3])],
+             runs_line(610, [("StatsD.gauge", "Times-Bold"), (text[3][:45], "Times-Roman")], gap=10.0),
+             *[line(598 - 12 * k, t) for k, t in enumerate(text[4:6])]]
+    out = organize([page(1, lines)])[0]
+    assert [t for _, t in headings(out)] == ["Usage", "StatsD.measure", "StatsD.gauge"]
+    levels = dict((t, level) for level, t in headings(out))
+    assert levels["StatsD.measure"] > levels["Usage"]
+    paragraphs = [b["text"] for b in out["blocks"] if b["kind"] == "paragraph"]
+    assert any(p.startswith(text[0][:45]) and p.endswith(text[2]) for p in paragraphs)
+
+
+def test_bold_lead_ins_that_open_a_sentence_or_sit_in_one_are_not_headings():
+    text = prose(200, "q")
+    lines = [*body_lines(740, "a", 3),
+             runs_line(694, [("Evaluation.", "Times-Bold"), (text[0][:45], "Times-Roman")], gap=10.0),
+             *[line(682 - 12 * k, t) for k, t in enumerate(text[1:3])],
+             runs_line(634, [("Model merging", "Times-Bold"), (text[3][:45], "Times-Roman")]),  # a word space
+             *[line(622 - 12 * k, t) for k, t in enumerate(text[4:6])],
+             *[line(574 - 12 * k, t) for k, t in enumerate(text[6:8])],  # full lines: the next goes on
+             runs_line(550, [("Batch size", "Times-Bold"), (text[8][:45], "Times-Roman")], gap=10.0),
+             line(538, text[9])]
+    out = organize([page(1, lines)])[0]
+    assert headings(out) == []
+
+
+def test_a_run_in_head_under_a_heading_is_a_heading_of_its_own():
+    text = prose(40, "q")
+    lines = [line(740, "4.3.1 Instruction Tuning", bold=True),
+             runs_line(726, [("Training data", "Times-Bold"), (text[0][:45], "Times-Roman")], gap=10.0),
+             *[line(714 - 12 * k, t) for k, t in enumerate(text[1:3])]]
+    out = organize([page(1, lines)])[0]
+    assert [t for _, t in headings(out)] == ["4.3.1 Instruction Tuning", "Training data"]
+

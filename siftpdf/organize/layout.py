@@ -60,13 +60,13 @@ class Item:
     dataclass, as none of organization's classes: siftpdf.record says why.)"""
 
     __slots__ = ("text", "x0", "y0", "x1", "y1", "y", "size", "bold", "bold_all", "spread", "kind", "column",
-                 "section", "left", "right", "cells", "pieces", "table")
+                 "section", "left", "right", "cells", "pieces", "table", "lead")
 
     def __init__(self, text: str, x0: float, y0: float, x1: float, y1: float, y: float, size: float,
                  bold: bool = False, bold_all: bool = False, spread: bool = False, kind: str = "line",
                  column: str = "F", section: int = 0, left: float = 0.0, right: float = 0.0,
                  cells: list[str] | None = None, pieces: list[tuple[float, float, str]] | None = None,
-                 table: dict[str, Any] | None = None) -> None:
+                 table: dict[str, Any] | None = None, lead: int = 0) -> None:
         self.text = text
         self.x0, self.y0, self.x1, self.y1 = x0, y0, x1, y1
         self.y = y  # baseline
@@ -82,6 +82,7 @@ class Item:
         # The runs a segment was made of, (x0, x1, text): a table splits a segment between cells.
         self.pieces: list[tuple[float, float, str]] = [] if pieces is None else pieces
         self.table = table  # a table's rows and header rows (kind "table")
+        self.lead = lead  # pieces of a bold lead-in that lighter words follow on the line (0: none)
 
     def __repr__(self) -> str:
         return f"Item({self.kind} {self.text[:40]!r} at {self.rect}, size {self.size})"
@@ -322,7 +323,7 @@ def _segment_by_steps(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
     x0, y0, x1, y1, y, size = numbers
     pieces = [piece for r in runs for piece in run_pieces(r)]
     return Item(text=text, x0=x0, y0=y0, x1=x1, y1=y1, y=y, size=size, bold=bold_chars * 2 > chars,
-                bold_all=bold_all and bold_chars > 0, pieces=pieces)
+                bold_all=bold_all and bold_chars > 0, pieces=pieces, lead=_bold_lead(runs))
 
 
 def _one_run(run: dict[str, Any], line: dict[str, Any]) -> Item:
@@ -404,7 +405,22 @@ def _runs_at_once(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
         numbers = tuple(map(coordinate, numbers))
     x0, y0, x1, y1, y, size = numbers
     return Item(text=joined, x0=x0, y0=y0, x1=x1, y1=y1, y=y, size=size, bold=bold_chars * 2 > chars,
-                bold_all=bold_all and bold_chars > 0, pieces=pieces)
+                bold_all=bold_all and bold_chars > 0, pieces=pieces,
+                lead=_bold_lead(runs) if bold_chars and not bold_all else 0)
+
+
+def _bold_lead(runs: list[dict[str, Any]]) -> int:
+    """How many pieces the segment's opening bold runs (and the marks between them) make, when
+    lighter words follow them on the line: a bold lead-in. 0 when it opens lighter or is bold
+    throughout."""
+    pieces, bold = 0, False
+    for run in runs:
+        if bold_font(run.get("font", "")):
+            bold = True
+        elif _WORDY.search(run["text"]):
+            return pieces if bold else 0
+        pieces += len(run_pieces(run)) if run.get("gaps") else 1
+    return 0
 
 
 @lru_cache(maxsize=4096)
@@ -893,8 +909,9 @@ def build_blocks(items: list[Item], page: int, body: float, opts: OrganizeOption
     titles on this page (normalized) and their depths; ``levels``: the document's running
     heading levels (a fresh one when the page stands alone)."""
     pitch = _pitch(items, body)
-    if opts.blocks and titles:
-        items = _run_in_titles(items, titles)
+    heads: set[int] = set()  # ids of run-in heads: each a heading of its own
+    if opts.blocks:
+        items = _run_ins(items, titles or {}, pitch, heads)
     kinds = _kinds(items, body, opts, titles or {}, pitch)
     blocks: list[Block] = []
     lines: dict[int, list[str]] = {}  # id(block) -> its line texts, joined once at the end
@@ -911,8 +928,9 @@ def build_blocks(items: list[Item], page: int, body: float, opts: OrganizeOption
                 deferred += blocks[anchor + 1:]
                 del blocks[anchor + 1:]
                 block = before
-        # An outline title starts a heading of its own; its further lines (level 0) go on with it.
-        if block and block.last and opts.join and (level == 0 or (level is None and
+        # An outline title or a run-in head starts a heading of its own; an outline title's
+        # further lines (level 0) go on with it.
+        if block and block.last and opts.join and (level == 0 or (level is None and id(item) not in heads and
                                                                  continues(block, block.last, item, kind, pitch))):
             lines[id(block)].append(item.text)
             _add_span(block, page, item)
@@ -933,21 +951,34 @@ def build_blocks(items: list[Item], page: int, body: float, opts: OrganizeOption
 
 
 RUN_IN_RUNS = 4  # runs a run-in title is looked for in, at the start of a line
+RUN_IN_GAP = 0.8  # ems between a bold run-in head and its text at the least: a quad, not a word space
 
 
-def _run_in_titles(items: list[Item], titles: dict[str, int]) -> list[Item]:
-    """A line that opens with an outline title set in runs of its own and goes on in others
-    ('1) Feature Extraction: Our model …', a run-in head in italic or bold) is two: the title,
-    which the outline makes a heading, and the paragraph it runs into."""
+def _run_ins(items: list[Item], titles: dict[str, int], pitch: float, heads: set[int]) -> list[Item]:
+    """A run-in head and the paragraph it runs into, on one line, are two: the head a line of
+    its own, which then is a heading. A head is either an outline title set in runs of its own
+    ('1) Feature Extraction: Our model …', in italic) or a bold lead-in set a quad apart from
+    the lighter text after it, at the start of a paragraph (a LaTeX or pandoc \\paragraph);
+    a bold phrase in a sentence is followed by a word space, and a lead-in ended by a stop
+    ('Evaluation. In the …') is the paragraph's first words. The heads' ids go to ``heads``."""
     out: list[Item] = []
+    before: dict[tuple[int, str], Item] = {}  # the last line of each column so far
     for item in items:
-        cut = _run_in_cut(item, titles) if item.kind == "line" and len(item.pieces) >= 2 else None
+        cut = None
+        if item.kind == "line" and len(item.pieces) >= 2:
+            cut = _run_in_cut(item, titles) if titles else None
+            if cut is None and item.lead:
+                cut = _bold_run_in(item, before.get((item.section, item.column)), pitch)
+        if item.kind == "line":
+            before[(item.section, item.column)] = item
         if cut is None:
             out.append(item)
             continue
         count, offset = cut
-        out.append(_part(item, item.text[:offset].rstrip(), item.pieces[:count]))
-        out.append(_part(item, item.text[offset:].lstrip(), item.pieces[count:]))
+        bold = count == item.lead
+        out.append(_part(item, item.text[:offset].rstrip(), item.pieces[:count], bold or item.bold))
+        heads.add(id(out[-1]))
+        out.append(_part(item, item.text[offset:].lstrip(), item.pieces[count:], not bold and item.bold))
     return out
 
 
@@ -956,19 +987,48 @@ def _run_in_cut(item: Item, titles: dict[str, int]) -> tuple[int, int] | None:
     in the line's text the title ends; or None."""
     text, offset = item.text, 0
     for count, (_, _, piece) in enumerate(item.pieces[:RUN_IN_RUNS][:-1], 1):
-        found = text.find(piece, offset)
-        if found < 0:
+        offset = _after_piece(text, piece, offset)
+        if offset < 0:
             return None
-        offset = found + len(piece)
         head = text[:offset]
         if normalized(head) in titles or bare_key(head) in titles:
             return (count, offset) if normalized(text[offset:]) else None
     return None
 
 
-def _part(item: Item, text: str, pieces: list[tuple[float, float, str]]) -> Item:
-    """The piece of ``item`` its ``pieces`` span, with ``text``."""
-    return Item(text, pieces[0][0], item.y0, pieces[-1][1], item.y1, item.y, item.size, item.bold, item.bold_all,
+def _bold_run_in(item: Item, before: Item | None, pitch: float) -> tuple[int, int] | None:
+    """The pieces of the line's bold lead-in and where its text ends, when it is a run-in head:
+    a few words set a quad apart from the text after them, at the start of a paragraph (at the
+    top of its column, after a wider gap than the pitch or after a line ended short), the text
+    going on to the column's edge or ending a sentence; or None."""
+    count, em = item.lead, item.size
+    if count >= len(item.pieces) or item.pieces[count][0] - item.pieces[count - 1][1] < RUN_IN_GAP * em or \
+            item.x0 > item.left + 2 * em:
+        return None
+    offset = 0
+    for _, _, piece in item.pieces[:count]:
+        offset = _after_piece(item.text, piece, offset)
+        if offset < 0:
+            return None
+    head, rest = item.text[:offset].strip(), item.text[offset:].strip()
+    if len(head) > ALONE_CHARS or len(head.split()) > ALONE_WORDS or head[-1:] in ".:;," or \
+            not _says_something(head) or not (rest[-1:] in ".!?:" or item.x1 >= item.right - 2 * em):
+        return None  # a lead-in ended by a stop or a colon opens the paragraph's sentence
+    if before is not None and before.y - item.y <= max(1.35 * pitch, 1.3 * em) + 0.5 and \
+            not next_word_fits(before, item):
+        return None  # the line goes on with the paragraph above: a bold phrase in its sentence
+    return count, offset
+
+
+def _after_piece(text: str, piece: str, start: int) -> int:
+    """Where ``piece`` of the line ends in its ``text``, looked for from ``start``; -1 if not."""
+    found = text.find(piece, start)
+    return found + len(piece) if found >= 0 else -1
+
+
+def _part(item: Item, text: str, pieces: list[tuple[float, float, str]], bold: bool) -> Item:
+    """The part of ``item`` its ``pieces`` span, with ``text``, set bold (throughout) or not."""
+    return Item(text, pieces[0][0], item.y0, pieces[-1][1], item.y1, item.y, item.size, bold, bold,
                 item.spread, item.kind, item.column, item.section, item.left, item.right, pieces=pieces)
 
 
