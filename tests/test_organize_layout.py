@@ -743,3 +743,13 @@ def test_a_run_in_head_under_a_heading_is_a_heading_of_its_own():
     out = organize([page(1, lines)])[0]
     assert [t for _, t in headings(out)] == ["4.3.1 Instruction Tuning", "Training data"]
 
+
+def test_a_heading_in_the_face_of_outline_entries_takes_their_level():
+    lines = [line(740, "Methods", size=14, bold=True), *body_lines(720, "a", 3),
+             line(670, "Sampling", size=12, bold=True), *body_lines(650, "b", 3),
+             line(600, "Analysis", size=12, bold=True), *body_lines(580, "c", 3),
+             line(530, "Results", size=14, bold=True), *body_lines(510, "d", 3)]
+    outline = [{"title": "Methods", "page": 1, "level": 1}, {"title": "Sampling", "page": 1, "level": 3},
+               {"title": "Results", "page": 1, "level": 1}]
+    out = organize([page(1, lines)], outline)[0]
+    assert headings(out) == [(1, "Methods"), (3, "Sampling"), (3, "Analysis"), (1, "Results")]

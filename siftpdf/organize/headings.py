@@ -171,29 +171,30 @@ class Levels:
     def _face(self, size: float, bold: bool) -> tuple[float, bool]:
         return _step(size), bold
 
-    def page(self, page: int, heads: list[tuple[str, float, float, bool]], height: float) -> list[int]:
-        """Levels of one page's headings, given as (text, size, top, bold) in reading order.
-        An unnumbered heading set in the face of numbered ones ('References' after '5 Results')
-        takes their level; others rank by size."""
-        for _, size, _, _ in heads:
+    def page(self, page: int, heads: list[tuple[str, float, float, bool, int | None]], height: float) -> list[int]:
+        """Levels of one page's headings, given as (text, size, top, bold, outline depth or None)
+        in reading order. The outline's depth, else the numbering's, places a heading; one set in
+        the face of placed ones ('References' after '5 Results') takes their level; others rank
+        by size. Below a title the outline does not hold, every placed heading sits one deeper."""
+        for _, size, _, _, _ in heads:
             self.see(size)
         if self.first_page is None:
             self.first_page = page
+        depths = [given or numbering_depth(text) for text, _, _, _, given in heads]
         title = -1
         if page == self.first_page and heads:
-            largest = max(size for _, size, _, _ in heads)
+            largest = max(size for _, size, _, _, _ in heads)
             top_zone = (1 - TITLE_ZONE) * height
-            title = next((k for k, (text, size, top, _) in enumerate(heads)
-                          if size == largest and top >= top_zone and numbering_depth(text) is None), -1)
+            title = next((k for k, ((_, size, top, _, _), depth) in enumerate(zip(heads, depths, strict=True))
+                          if size == largest and top >= top_zone and depth is None), -1)
             self.title = self.title or title >= 0
         offset = 1 if self.title else 0
-        depths = [numbering_depth(text) for text, _, _, _ in heads]
-        for (_, size, _, bold), depth in zip(heads, depths, strict=True):
+        for (_, size, _, bold, _), depth in zip(heads, depths, strict=True):
             face = self._face(size, bold)
             if depth is not None and (face in self.faces or len(self.faces) < MAX_SIZES):
                 self.faces[face] = min(self.faces.get(face, MAX_LEVEL), min(MAX_LEVEL, depth + offset))
         levels = []
-        for index, ((_, size, _, bold), depth) in enumerate(zip(heads, depths, strict=True)):
+        for index, ((_, size, _, bold, _), depth) in enumerate(zip(heads, depths, strict=True)):
             known = self.faces.get(self._face(size, bold))
             if index == title:
                 levels.append(1)

@@ -16,7 +16,6 @@ from functools import lru_cache
 from ..lazyre import lazy
 from ..settings import OrganizeOptions
 from .headings import (
-    MAX_LEVEL,
     NUMBERING,
     Levels,
     bare_key,
@@ -1250,18 +1249,14 @@ def _contents(items: list[Item], kinds: list[tuple[str, int | None]], lines: lis
 
 
 def _levels(blocks: list[Block], page: int, levels: Levels, height: float) -> None:
-    """Levels of the headings the outline did not place. When the document opened with a
-    title the outline does not hold, the outline's entries sit one level below it."""
+    """Levels of the page's headings, those the outline placed (at its depth) and the others
+    alike, by the document's running ``levels``."""
     if levels.first_page is None:
         _bylines(blocks)
-    placed = [b for b in blocks if b.kind == "heading" and b.level is not None]
-    guessed = [b for b in blocks if b.kind == "heading" and b.first is not None and b.level is None]
-    heads = [(b.text, b.first.size, b.first.y1, b.first.bold) for b in guessed if b.first is not None]
-    for block, level in zip(guessed, levels.page(page, heads, height), strict=True):
+    placed = [b for b in blocks if b.kind == "heading" and b.first is not None]
+    heads = [(b.text, b.first.size, b.first.y1, b.first.bold, b.level) for b in placed if b.first is not None]
+    for block, level in zip(placed, levels.page(page, heads, height), strict=True):
         block.level = level
-    if levels.title:
-        for block in placed:
-            block.level = min(MAX_LEVEL, (block.level or 0) + 1)
 
 
 def _bylines(blocks: list[Block]) -> None:
