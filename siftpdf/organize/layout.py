@@ -51,7 +51,6 @@ _MONTH = (r"(?:january|february|march|april|may|june|july|august|september|octob
 # A line that is only a date: 'June 2023', '5 June 2023', 'June 5, 2023', '2023-06-05'.
 DATE = lazy(rf"^(?:(?:\d{{1,2}}\s+)?{_MONTH}(?:\s+\d{{1,2}},?)?\s+\d{{4}}"
                   r"|\d{1,4}[./-]\d{1,2}[./-]\d{1,4})$", re.IGNORECASE)
-NUMBERED = lazy(r"^(\d+(?:\.\d+)*\.?|[IVX]+\.|[A-H]\.)\s+\S")
 
 
 class Item:
@@ -811,7 +810,7 @@ SQUEEZED = 0.25  # ems of width a character takes at the least in a line set at 
 SQUEEZED_CHARS = 2  # characters a line needs before its width says anything of its size
 _PROVISION_STARTS = frozenset("第A§(（")  # the first characters PROVISION can match
 _CAPTION_STARTS = frozenset("FTCEGPSL图表")  # and CAPTION
-_NUMBERED_STARTS = frozenset("IVXABCDEFGH")  # and NUMBERED, besides a digit
+_NUMBERED_STARTS = frozenset("IVXABCDEFGH")  # and NUMBERING, besides a digit
 
 
 def squeezed(item: Item) -> bool:
@@ -848,8 +847,8 @@ def _bulleted(text: str) -> bool:
 def _caps_heading(text: str) -> bool:
     """'I. INTRODUCTION', '2 RELATED WORK': a numbered line in capitals."""
     first = text[:1]
-    match = NUMBERED.match(text) if first.isdecimal() or first in _NUMBERED_STARTS else None
-    rest = text[match.end() - 1:] if match else ""
+    match = NUMBERING.match(text) if first.isdecimal() or first in _NUMBERED_STARTS else None
+    rest = text[match.end():] if match else ""
     letters = [c for c in rest if c.isalpha()]
     return bool(match) and len(letters) >= 4 and all(c.isupper() for c in letters) and len(text) <= 80
 
@@ -1102,8 +1101,8 @@ def _numbered_headings(items: list[Item], kinds: list[tuple[str, int | None]], l
     is not numbered. A list's entries are indented, or follow each other at the pitch."""
     for n, k in enumerate(lines):
         item = items[k]
-        if kinds[k][0] not in ("paragraph", "list_item") or numbering_depth(item.text) is None or \
-                not _numbered_title(item.text) or item.size < 0.95 * body:
+        if kinds[k][0] not in ("paragraph", "list_item") or not _numbered_title(item.text) or \
+                item.size < 0.95 * body:
             continue
         after = items[lines[n + 1]] if n + 1 < len(lines) else None
         before = items[lines[n - 1]] if n > 0 else None
@@ -1141,21 +1140,26 @@ def _after_an_entry(items: list[Item], kinds: list[tuple[str, int | None]], line
 
 
 def _numbered_title(text: str) -> bool:
-    """After its number, a few words not ended as a sentence or a clause is."""
-    if len(text) > ALONE_CHARS or text[-1:] in ".,;":
+    """A numbered heading's text: after its number (with a dot: '16 Face Your World' is a page
+    number before a running head, not a section), a few words not ended as a sentence or a
+    clause is."""
+    if len(text) > ALONE_CHARS or text[-1:] in ".,;" or numbering_depth(text) is None:
         return False
     number = NUMBERING.match(text)
-    if number and "." not in number.group(0):
-        return False  # '16 Face Your World': a page number before a running head, not a section
-    words = len(text.split()) - 1
-    return 1 <= words <= ALONE_WORDS and sum(c.isalpha() for c in text) >= 0.5 * len(text)
+    return (number is None or "." in number.group(0)) and _few_words(text, 2, ALONE_WORDS + 1, 0.5)
 
 
 def _title_like(text: str) -> bool:
     """A few words, capitalized, not ended by punctuation: a title, not a sentence or a label."""
     if len(text) > ALONE_CHARS or not text[:1].isupper() or not text[-1:].isalnum():
         return False  # the cheap tests first: most lines are long
-    return 2 <= len(text.split()) <= ALONE_WORDS and sum(c.isalpha() for c in text) >= 0.6 * len(text)
+    return _few_words(text, 2, ALONE_WORDS, 0.6)
+
+
+def _few_words(text: str, least: int, most: int, letters: float) -> bool:
+    """From ``least`` to ``most`` words (a number counts as one), letters for at least
+    ``letters`` of the characters."""
+    return least <= len(text.split()) <= most and sum(c.isalpha() for c in text) >= letters * len(text)
 
 
 KICKER = 1.25  # a heading right above one this much larger heads nothing: it is a kicker
