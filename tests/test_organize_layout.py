@@ -753,3 +753,21 @@ def test_a_heading_in_the_face_of_outline_entries_takes_their_level():
                {"title": "Results", "page": 1, "level": 1}]
     out = organize([page(1, lines)], outline)[0]
     assert headings(out) == [(1, "Methods"), (3, "Sampling"), (3, "Analysis"), (1, "Results")]
+
+
+def test_small_capitals_beside_their_capitals_read_as_one_heading():
+    from siftpdf.child.evidence import _lines
+
+    # 'III. INTERLEAVER DESIGN' set in small capitals in the right column: the small letters sit
+    # a point off the capitals' baseline, on the baseline of a caption line in the left column.
+    heading = [evidence_run("III. I", 478.0, 624.4, 10.0), evidence_run("NTERLEAVER", 508.0, 625.3, 8.0),
+               evidence_run("D", 559.0, 624.4, 10.0), evidence_run("ESIGN", 564.5, 625.3, 8.0)]
+    caption = evidence_run("Fig. 1. Block diagram of the encoder", 72.0, 625.3, 8.0)
+    lines = _lines([*heading, caption])
+    texts = sorted(" ".join(r["text"] for r in ln["runs"]) for ln in lines)
+    assert texts == ["Fig. 1. Block diagram of the encoder", "III. I NTERLEAVER D ESIGN"]
+    left = [line(652 - 12 * k, t, x0=72) for k, t in enumerate(prose(60, "l")[:4])]
+    right = [line(652 - 12 * k, t, x0=400) for k, t in enumerate(prose(60, "r")[:2])]
+    below = [line(608 - 12 * k, t, x0=400) for k, t in enumerate(prose(60, "b")[:4])]
+    out = organize([page(1, [*left, *right, *[dict(ln) for ln in lines], *below], width=800)])[0]
+    assert [text for _, text in headings(out)] == ["III. INTERLEAVER DESIGN"]

@@ -628,24 +628,35 @@ def _lines(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def _attach_small(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """A line of smaller text raised or lowered by less than its neighbour's size, and lying
-    within that neighbour's horizontal extent, is a superscript or subscript of it."""
+    within that neighbour's horizontal extent, is a superscript or subscript of it. When only
+    some of its runs lie there (small capitals beside their capitals, on a baseline shared with
+    a note or caption in the next column), those runs join the neighbour, and the rest stay."""
     kept: list[dict[str, Any]] = []
     for index, line in enumerate(lines):
-        host = None
+        host, part = None, None
         size = line["size"]
         for other in lines[max(0, index - 3):index + 4] if not line.get("rotated") else ():
             if other is line or size >= 0.85 * other["size"] or other.get("absorbed") or \
                     other.get("rotated") or _drop_cap(other, line):
                 continue
             offset = line["y"] - other["y"]
-            if -0.35 * other["size"] <= offset <= 0.6 * other["size"] and _overlaps_x(line, other):
+            if not -0.35 * other["size"] <= offset <= 0.6 * other["size"]:
+                continue
+            touching = [r for r in line["runs"] if _touches(r, other)]
+            if len(touching) == len(line["runs"]):
                 host = other
                 break
-        if host is None:
-            kept.append(line)
-        else:
+            if touching and part is None:
+                part = other, touching
+        if host is not None:
             host["runs"].extend(line["runs"])
             line["absorbed"] = True
+            continue
+        if part is not None:
+            other, touching = part
+            other["runs"].extend(touching)
+            line["runs"] = [r for r in line["runs"] if all(r is not t for t in touching)]
+        kept.append(line)
     return kept
 
 
@@ -686,11 +697,10 @@ def _drop_cap(host: dict[str, Any], small: dict[str, Any]) -> bool:
     return small["size"] < 0.5 * host["size"] and sum(len(r["text"]) for r in small["runs"]) > chars
 
 
-def _overlaps_x(small: dict[str, Any], host: dict[str, Any]) -> bool:
-    """Every small run touches (within the host's size) some run of the host."""
+def _touches(run: dict[str, Any], host: dict[str, Any]) -> bool:
+    """Does ``run`` touch (within the host's size) some run of the host line?"""
     pad = host["size"]
-    return all(any(r["box"][0] <= h["box"][2] + pad and r["box"][2] >= h["box"][0] - pad for h in host["runs"])
-               for r in small["runs"])
+    return any(run["box"][0] <= h["box"][2] + pad and run["box"][2] >= h["box"][0] - pad for h in host["runs"])
 
 
 _ROTATIONS = {0: 0, 1: 90, 2: 180, 3: 270}
