@@ -771,3 +771,19 @@ def test_small_capitals_beside_their_capitals_read_as_one_heading():
     below = [line(608 - 12 * k, t, x0=400) for k, t in enumerate(prose(60, "b")[:4])]
     out = organize([page(1, [*left, *right, *[dict(ln) for ln in lines], *below], width=800)])[0]
     assert [text for _, text in headings(out)] == ["III. INTERLEAVER DESIGN"]
+
+
+def test_the_abstract_named_run_in_on_the_first_page_heads_it():
+    text = prose(80, "w")
+    opening = [line(740, "Serially Concatenated Codes", x0=150, size=20),
+               runs_line(700, [("Abstract", "Times-BoldItalic"), ("— " + text[0][:40], "Times-Bold")], gap=0.5),
+               *[line(688 - 12 * k, t, bold=True) for k, t in enumerate(text[1:3])], *body_lines(650, "a", 3)]
+    later = [*body_lines(740, "b", 2),
+             runs_line(716, [("Abstract", "Courier"), ("classes " + text[3][:30], "Times-Roman")]),
+             *body_lines(704, "c", 2),
+             runs_line(670, [("Abstract", "Times-BoldItalic"), ("— " + text[4][:40], "Times-Bold")], gap=0.5),
+             *body_lines(658, "d", 2)]
+    out = organize([page(1, opening), page(2, later)])
+    assert [t for _, t in headings(out[0])] == ["Serially Concatenated Codes", "Abstract—"]
+    assert any(b["text"].startswith(text[0][:40]) and b["kind"] == "paragraph" for b in out[0]["blocks"])
+    assert headings(out[1]) == []  # past the first page, or not followed by a stop or dash: no abstract

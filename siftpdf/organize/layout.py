@@ -909,8 +909,12 @@ def build_blocks(items: list[Item], page: int, body: float, opts: OrganizeOption
     pitch = _pitch(items, body)
     heads: set[int] = set()  # ids of run-in heads: each a heading of its own
     if opts.blocks:
-        items = _run_ins(items, titles or {}, pitch, heads)
+        first = levels is None or levels.first_page in (None, page)
+        items = _run_ins(items, titles or {}, pitch, heads, first)
     kinds = _kinds(items, body, opts, titles or {}, pitch)
+    for k, item in enumerate(items):
+        if id(item) in heads and kinds[k][0] != "heading":
+            kinds[k] = ("heading", None)  # a run-in head heads its paragraph, however it is set
     blocks: list[Block] = []
     lines: dict[int, list[str]] = {}  # id(block) -> its line texts, joined once at the end
     anchor = -1  # index of the last block that is not a float
@@ -952,13 +956,15 @@ RUN_IN_RUNS = 4  # runs a run-in title is looked for in, at the start of a line
 RUN_IN_GAP = 0.8  # ems between a bold run-in head and its text at the least: a quad, not a word space
 
 
-def _run_ins(items: list[Item], titles: dict[str, int], pitch: float, heads: set[int]) -> list[Item]:
+def _run_ins(items: list[Item], titles: dict[str, int], pitch: float, heads: set[int], first: bool) -> list[Item]:
     """A run-in head and the paragraph it runs into, on one line, are two: the head a line of
     its own, which then is a heading. A head is either an outline title set in runs of its own
     ('1) Feature Extraction: Our model …', in italic) or a bold lead-in set a quad apart from
     the lighter text after it, at the start of a paragraph (a LaTeX or pandoc \\paragraph);
     a bold phrase in a sentence is followed by a word space, and a lead-in ended by a stop
-    ('Evaluation. In the …') is the paragraph's first words. The heads' ids go to ``heads``."""
+    ('Evaluation. In the …') is the paragraph's first words. On the document's first page
+    (``first``) the abstract's name opening a paragraph in a face of its own ('Abstract—We
+    address …') heads it too. The heads' ids go to ``heads``."""
     out: list[Item] = []
     before: dict[tuple[int, str], Item] = {}  # the last line of each column so far
     for item in items:
@@ -967,6 +973,8 @@ def _run_ins(items: list[Item], titles: dict[str, int], pitch: float, heads: set
             cut = _run_in_cut(item, titles) if titles else None
             if cut is None and item.lead:
                 cut = _bold_run_in(item, before.get((item.section, item.column)), pitch)
+            if cut is None and first and item.text[:1] in _ABSTRACT_STARTS:
+                cut = _abstract_run_in(item, before.get((item.section, item.column)), pitch)
         if item.kind == "line":
             before[(item.section, item.column)] = item
         if cut is None:
@@ -1012,10 +1020,29 @@ def _bold_run_in(item: Item, before: Item | None, pitch: float) -> tuple[int, in
     if len(head) > ALONE_CHARS or len(head.split()) > ALONE_WORDS or head[-1:] in ".:;," or \
             not _says_something(head) or not (rest[-1:] in ".!?:" or item.x1 >= item.right - 2 * em):
         return None  # a lead-in ended by a stop or a colon opens the paragraph's sentence
-    if before is not None and before.y - item.y <= max(1.35 * pitch, 1.3 * em) + 0.5 and \
-            not next_word_fits(before, item):
-        return None  # the line goes on with the paragraph above: a bold phrase in its sentence
-    return count, offset
+    return (count, offset) if _opens_paragraph(item, before, pitch) else None
+
+
+# The abstract's name, set run-in: its first piece, then a dash, stop or colon and the text.
+_ABSTRACT = lazy(r"(?:abstract|résumé|resumen|riassunto|zusammenfassung|摘要)\s*[—–.:：]", re.IGNORECASE)
+_ABSTRACT_STARTS = frozenset("AaRrZz摘")  # the first characters _ABSTRACT can match
+
+
+def _abstract_run_in(item: Item, before: Item | None, pitch: float) -> tuple[int, int] | None:
+    """The abstract's name (and its dash, stop or colon) when it opens a paragraph set in a run
+    of its own, and where in the line's text it ends; or None."""
+    name = _ABSTRACT.match(item.text)
+    if name is None or normalized(item.pieces[0][2]) != normalized(name.group(0)) or \
+            not normalized(item.text[name.end():]) or not _opens_paragraph(item, before, pitch):
+        return None
+    return 1, name.end()
+
+
+def _opens_paragraph(item: Item, before: Item | None, pitch: float) -> bool:
+    """Does the line open a paragraph: at the top of its column, after a wider gap than the
+    pitch, or after a line ended short? Else it goes on with the paragraph above."""
+    return before is None or before.y - item.y > max(1.35 * pitch, 1.3 * item.size) + 0.5 or \
+        next_word_fits(before, item)
 
 
 def _after_piece(text: str, piece: str, start: int) -> int:
