@@ -848,9 +848,13 @@ def _caps_heading(text: str) -> bool:
     """'I. INTRODUCTION', '2 RELATED WORK': a numbered line in capitals."""
     first = text[:1]
     match = NUMBERING.match(text) if first.isdecimal() or first in _NUMBERED_STARTS else None
-    rest = text[match.end():] if match else ""
-    letters = [c for c in rest if c.isalpha()]
-    return bool(match) and len(letters) >= 4 and all(c.isupper() for c in letters) and len(text) <= 80
+    return match is not None and len(text) <= 80 and _in_capitals(text[match.end():])
+
+
+def _in_capitals(text: str) -> bool:
+    """Set in capitals: four letters or more, none of them small."""
+    letters = [c for c in text if c.isalpha()]
+    return len(letters) >= 4 and all(c.isupper() for c in letters)
 
 
 def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float) -> bool:
@@ -1073,6 +1077,7 @@ def _kinds(items: list[Item], body: float, opts: OrganizeOptions, titles: dict[s
     _prose_not_headings(items, kinds, lines)
     _standalone_headings(items, kinds, lines, body, pitch)
     _numbered_headings(items, kinds, lines, body, pitch)
+    _centred_capitals(items, kinds, lines, pitch)
     _kickers(items, kinds, lines)
     if too_many([kinds[k][0] for k in lines], weight):
         for k, alone in zip(lines, weight, strict=True):
@@ -1148,6 +1153,30 @@ def _numbered_headings(items: list[Item], kinds: list[tuple[str, int | None]], l
             continue
         if _after_an_entry(items, kinds, lines, n):
             continue  # the last entry of a numbered list, spaced as its paragraphs are
+        kinds[k] = ("heading", None)
+
+
+def _centred_capitals(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int], pitch: float) -> None:
+    """A few words in capitals on a line of their own, centred in their column, with more space
+    above them than the line pitch (or at the top of the column), over a paragraph: a section
+    head set as the numbered ones are, without a number ('ACKNOWLEDGMENT', 'APPENDIX')."""
+    for n, k in enumerate(lines):
+        item = items[k]
+        if kinds[k][0] != "paragraph" or len(item.text) > ALONE_CHARS or not _in_capitals(item.text) or \
+                len(item.text.split()) > ALONE_WORDS or not _says_something(item.text):
+            continue
+        em = item.size
+        if abs((item.x0 + item.x1) / 2 - (item.left + item.right) / 2) > em or item.x0 < item.left + 2 * em:
+            continue
+        after = items[lines[n + 1]] if n + 1 < len(lines) else None
+        before = items[lines[n - 1]] if n > 0 else None
+        if after is None or (after.section, after.column) != (item.section, item.column) or \
+                kinds[lines[n + 1]][0] != "paragraph" or item.y <= after.y or _in_capitals(after.text):
+            continue
+        step = NUMBERED_GAP * min(pitch, 1.5 * max(item.size, after.size))
+        if before is not None and (before.section, before.column) == (item.section, item.column) and \
+                before.y - item.y < step:
+            continue
         kinds[k] = ("heading", None)
 
 
