@@ -1245,8 +1245,10 @@ PROSE_WORDS = 16  # a sentence this long, ended by a full stop, is prose, not a 
 def _prose_not_headings(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int]) -> None:
     """Lines that stand out by size but read as prose (on a page whose body size is taken
     from its many footnotes, the text above them is larger than the "body"): a run of heading
-    lines as one heading block would join them that goes on for four lines or more, or that
-    is a long sentence ending with a full stop, is a paragraph."""
+    lines as one heading block would join them that goes on for four lines or more, that is a
+    long sentence ending with a full stop, or that ends in a word broken at a hyphen that the
+    next line of its column goes on with (a heading ends with its last word whole), is a
+    paragraph."""
     start = 0
     while start < len(lines):
         end = start + 1
@@ -1256,7 +1258,10 @@ def _prose_not_headings(items: list[Item], kinds: list[tuple[str, int | None]], 
                 end += 1
             group = [items[k] for k in lines[start:end]]
             text = " ".join(i.text for i in group)
-            if len(group) >= PROSE_LINES or (len(text.split()) > PROSE_WORDS and text.rstrip()[-1:] in ".!?"):
+            broken = text.endswith("-") and end < len(lines) and \
+                (items[lines[end]].section, items[lines[end]].column) == (group[-1].section, group[-1].column)
+            if len(group) >= PROSE_LINES or (len(text.split()) > PROSE_WORDS and text.rstrip()[-1:] in ".!?") or \
+                    broken:
                 for k in lines[start:end]:
                     kinds[k] = ("list_item" if is_list_item(items[k].text) else "paragraph", None)
         start = end
