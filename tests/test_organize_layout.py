@@ -811,3 +811,16 @@ def test_larger_lines_that_end_in_a_word_broken_at_a_hyphen_are_prose_not_a_head
              line(640, "Hyphen- and Dash Rules", size=12), *body_lines(624, "h", 2, x0=72), *refs]
     out = organize([page(1, lines)])[0]
     assert [t for _, t in headings(out)] == ["IV. CONCLUSION", "Hyphen- and Dash Rules"]
+
+
+def test_a_name_over_an_address_for_mail_is_a_byline_not_a_heading():
+    lines = [line(700, "ACCELERATED RESISTIVITY TOMOGRAPHY", x0=150, size=14),
+             line(660, "Jonghyun Lee", x0=280, bold=True), line(648, "University of Hawaii at Manoa", x0=240),
+             line(636, "jonghyun.lee@hawaii.edu", x0=250),
+             line(600, "ABSTRACT", x0=280, bold=True), *body_lines(584, "a", 3),
+             line(520, "Interested in working", x0=72, bold=True), line(508, "with us on this?", x0=72, bold=True),
+             line(496, "Write to rebecca.allen@example.edu", x0=72), *body_lines(470, "b", 3)]
+    out = organize([page(1, lines)])[0]
+    assert [t for _, t in headings(out)] == ["ACCELERATED RESISTIVITY TOMOGRAPHY", "ABSTRACT",
+                                              "Interested in working with us on this?"]
+    assert "Jonghyun Lee" in out["text"]

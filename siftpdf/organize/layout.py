@@ -1078,6 +1078,7 @@ def _kinds(items: list[Item], body: float, opts: OrganizeOptions, titles: dict[s
     _standalone_headings(items, kinds, lines, body, pitch)
     _numbered_headings(items, kinds, lines, body, pitch)
     _centred_capitals(items, kinds, lines, pitch)
+    _names_over_addresses(items, kinds, lines)
     _kickers(items, kinds, lines)
     if too_many([kinds[k][0] for k in lines], weight):
         for k, alone in zip(lines, weight, strict=True):
@@ -1178,6 +1179,33 @@ def _centred_capitals(items: list[Item], kinds: list[tuple[str, int | None]], li
                 before.y - item.y < step:
             continue
         kinds[k] = ("heading", None)
+
+
+ADDRESS_LINES = 4  # lines under an author's name its address (institution, city, mail) takes at most
+
+
+def _names_over_addresses(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int]) -> None:
+    """A heading of one short line over an address that ends in one for mail (an author's name
+    over their institution, city and 'name@host'), the lines set close under it, heads nothing:
+    it is a byline, however it is set (bold, larger). A heading set over two lines is not."""
+    for n, k in enumerate(lines):
+        item = items[k]
+        if kinds[k][0] != "heading" or len(item.text.split()) > ALONE_WORDS or numbering_depth(item.text) is not None:
+            continue
+        if (n > 0 and kinds[lines[n - 1]][0] == "heading" and _heading_goes_on(items[lines[n - 1]], item)) or \
+                (n + 1 < len(lines) and kinds[lines[n + 1]][0] == "heading" and
+                 _heading_goes_on(item, items[lines[n + 1]])):
+            continue
+        prev = item
+        for k2 in lines[n + 1:n + 1 + ADDRESS_LINES]:
+            other = items[k2]
+            if kinds[k2][0] == "heading" or (other.section, other.column) != (item.section, item.column) or \
+                    not 0 < prev.y - other.y <= 1.8 * max(prev.size, other.size):
+                break
+            if "@" in other.text and _EMAIL.search(other.text):
+                kinds[k] = ("paragraph", None)
+                break
+            prev = other
 
 
 ENTRY_LINES = 4  # lines an entry of a list is looked for above a numbered line
