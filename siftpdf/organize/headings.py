@@ -1,18 +1,22 @@
 """Headings and their levels: which lines are headings, and how deep each is.
 
 A line is a heading candidate on its own look (``layout.start_kind``: larger than the body,
-bold throughout, a numbered line in capitals). Here the page and the document decide:
+bold throughout, a numbered line in capitals), or by its place (``layout``: a run-in head at
+a paragraph's start, a numbered or capitals line set apart). Here the page and the document
+decide:
 
 - a page where most lines would be headings has no headings by weight alone (a page of bold
   lines, a cover set in one bold face);
 - the document's outline, when it has one, wins: a line whose text is an outline title on
-  its page is a heading at the outline's depth;
+  its page, with or without its label ('B.', '1)', 'Chapter 3'), is a heading at the
+  outline's depth, and so is a title that opens a line run in;
 - otherwise the level comes from the numbering (1 / 1.1 / 1.1.1, I. / A., Chapter, Section,
-  第一章 / 第一节); an unnumbered heading set in the face (size and weight) of numbered ones
-  takes their level ('References' after '5 Results'); else the level is the rank of the
-  heading's size among the heading sizes seen so far in the document (the largest is level 1).
-  The document title (the largest heading near the top of the first page) is level 1, and
-  numbered headings and the outline's entries sit below it.
+  第一章 / 第一节); an unnumbered heading set in the face (size and weight) of numbered or
+  outline headings takes their level ('References' after '5 Results'); else the level is the
+  rank of the heading's size among the heading sizes seen so far in the document (the largest
+  is level 1). The document title (the largest unnumbered heading near the top of the first
+  page, when the outline does not hold it) is level 1, and numbered headings and the outline's
+  entries sit below it.
 
 Levels are decided as pages stream past: the rank is a running one over a bounded set of sizes,
 never the whole document.
