@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ctypes
 import math
+from bisect import bisect_right
 from itertools import repeat
 
 from ..docline import has_surrogate, scrub_record
@@ -642,11 +643,12 @@ def _attach_small(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
             offset = line["y"] - other["y"]
             if not -0.35 * other["size"] <= offset <= 0.6 * other["size"]:
                 continue
-            touching = [r for r in line["runs"] if _touches(r, other)]
+            touches = _Reach(other)
+            touching = [r for r in line["runs"] if touches(r)]
             if len(touching) == len(line["runs"]):
                 host = other
                 break
-            if touching and part is None:
+            if part is None and touching:
                 part = other, touching
         if host is not None:
             host["runs"].extend(line["runs"])
@@ -655,7 +657,8 @@ def _attach_small(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if part is not None:
             other, touching = part
             other["runs"].extend(touching)
-            line["runs"] = [r for r in line["runs"] if all(r is not t for t in touching)]
+            moved = {id(r) for r in touching}
+            line["runs"] = [r for r in line["runs"] if id(r) not in moved]
         kept.append(line)
     return kept
 
@@ -697,10 +700,24 @@ def _drop_cap(host: dict[str, Any], small: dict[str, Any]) -> bool:
     return small["size"] < 0.5 * host["size"] and sum(len(r["text"]) for r in small["runs"]) > chars
 
 
-def _touches(run: dict[str, Any], host: dict[str, Any]) -> bool:
-    """Does ``run`` touch (within the host's size) some run of the host line?"""
-    pad = host["size"]
-    return any(run["box"][0] <= h["box"][2] + pad and run["box"][2] >= h["box"][0] - pad for h in host["runs"])
+class _Reach:
+    """Does a run touch (within the line's size) some run of ``line``? Asked of many runs, in
+    log time each: the line's runs sorted by their left edges, with the furthest right edge
+    reached by each prefix of them."""
+
+    def __init__(self, line: dict[str, Any]) -> None:
+        pad = line["size"]
+        spans = sorted((r["box"][0] - pad, r["box"][2] + pad) for r in line["runs"])
+        self.lefts = [left for left, _ in spans]
+        self.reach: list[float] = []
+        furthest = -math.inf
+        for _, right in spans:
+            furthest = right if right > furthest else furthest
+            self.reach.append(furthest)
+
+    def __call__(self, run: dict[str, Any]) -> bool:
+        count = bisect_right(self.lefts, run["box"][2])  # the runs that start left of its end
+        return count > 0 and self.reach[count - 1] >= run["box"][0]
 
 
 _ROTATIONS = {0: 0, 1: 90, 2: 180, 3: 270}
