@@ -832,10 +832,14 @@ def _says_something(text: str) -> bool:
     address for mail. All these are set large or bold without heading anything."""
     if _BARE_NUMBER.fullmatch(text):
         return True
-    letters = sum(c.isalpha() for c in text)
-    if _WORD.search(text) is None or letters < WORDS_SHARE * (len(text) - text.count(" ")):
+    if _WORD.search(text) is None or _letters(text) < WORDS_SHARE:
         return False
     return "@" not in text or _EMAIL.search(text) is None
+
+
+def _letters(text: str) -> float:
+    """The share of letters among the line's characters, spaces aside."""
+    return sum(c.isalpha() for c in text) / max(1, len(text) - text.count(" "))
 
 
 def _bulleted(text: str) -> bool:
@@ -1157,6 +1161,9 @@ def _numbered_headings(items: list[Item], kinds: list[tuple[str, int | None]], l
         kinds[k] = ("heading", None)
 
 
+CAPS_LETTERS = 0.9  # of a centred head's characters (spaces aside) letters at the least
+
+
 def _centred_capitals(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int], pitch: float) -> None:
     """A few words in capitals on a line of their own, centred in their column, with more space
     above them than the line pitch (or at the top of the column), over a paragraph: a section
@@ -1164,8 +1171,8 @@ def _centred_capitals(items: list[Item], kinds: list[tuple[str, int | None]], li
     for n, k in enumerate(lines):
         item = items[k]
         if kinds[k][0] != "paragraph" or len(item.text) > ALONE_CHARS or not _in_capitals(item.text) or \
-                len(item.text.split()) > ALONE_WORDS or not _says_something(item.text):
-            continue
+                _letters(item.text) < CAPS_LETTERS or len(item.text.split()) > ALONE_WORDS:
+            continue  # words, not a display formula in capitals ('PM(E) = P(E)')
         em = item.size
         if abs((item.x0 + item.x1) / 2 - (item.left + item.right) / 2) > em or item.x0 < item.left + 2 * em:
             continue
