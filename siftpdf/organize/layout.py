@@ -1282,8 +1282,8 @@ def _prose_not_headings(items: list[Item], kinds: list[tuple[str, int | None]], 
     from its many footnotes, the text above them is larger than the "body"): a run of heading
     lines as one heading block would join them that goes on for four lines or more, that is a
     long sentence ending with a full stop, or that ends in a word broken at a hyphen that the
-    next line of its column goes on with (a heading ends with its last word whole), is a
-    paragraph."""
+    next line of its column goes on with for a full line (a heading ends with its last word
+    whole, or with the rest of it on a short line; a numbered one may run in), is a paragraph."""
     start = 0
     while start < len(lines):
         end = start + 1
@@ -1293,8 +1293,10 @@ def _prose_not_headings(items: list[Item], kinds: list[tuple[str, int | None]], 
                 end += 1
             group = [items[k] for k in lines[start:end]]
             text = " ".join(i.text for i in group)
-            broken = text.endswith("-") and end < len(lines) and \
-                (items[lines[end]].section, items[lines[end]].column) == (group[-1].section, group[-1].column)
+            after = items[lines[end]] if end < len(lines) else None
+            broken = text.endswith("-") and after is not None and numbering_depth(text) is None and \
+                (after.section, after.column) == (group[-1].section, group[-1].column) and \
+                after.x1 >= after.right - 2 * after.size
             if len(group) >= PROSE_LINES or (len(text.split()) > PROSE_WORDS and text.rstrip()[-1:] in ".!?") or \
                     broken:
                 for k in lines[start:end]:
