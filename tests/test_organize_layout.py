@@ -730,7 +730,8 @@ def test_bold_lead_ins_that_open_a_sentence_or_sit_in_one_are_not_headings():
              *[line(622 - 12 * k, t) for k, t in enumerate(text[4:6])],
              *[line(574 - 12 * k, t) for k, t in enumerate(text[6:8])],  # full lines: the next goes on
              runs_line(550, [("Batch size", "Times-Bold"), (text[8][:45], "Times-Roman")], gap=10.0),
-             line(538, text[9])]
+             line(538, text[9]), line(526, "the end."),
+             runs_line(500, [("Qt!", "Times-Bold"), (text[10][:55], "Times-Roman")], gap=10.0), line(488, text[11])]
     out = organize([page(1, lines)])[0]
     assert headings(out) == []
 

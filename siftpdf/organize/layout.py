@@ -969,10 +969,10 @@ def _run_ins(items: list[Item], titles: dict[str, int], pitch: float, heads: set
     its own, which then is a heading. A head is either an outline title set in runs of its own
     ('1) Feature Extraction: Our model …', in italic) or a bold lead-in set a quad apart from
     the lighter text after it, at the start of a paragraph (a LaTeX or pandoc \\paragraph);
-    a bold phrase in a sentence is followed by a word space, and a lead-in ended by a stop
-    ('Evaluation. In the …') is the paragraph's first words. On the document's first page
-    (``first``) the abstract's name opening a paragraph in a face of its own ('Abstract—We
-    address …') heads it too. The heads' ids go to ``heads``."""
+    a bold phrase in a sentence is followed by a word space, and a lead-in ended by punctuation
+    ('Evaluation. In the …', 'Qt! Examples …') is the paragraph's first words. On the
+    document's first page (``first``) the abstract's name opening a paragraph in a face of its
+    own ('Abstract—We address …') heads it too. The heads' ids go to ``heads``."""
     out: list[Item] = []
     before: dict[tuple[int, str], Item] = {}  # the last line of each column so far
     for item in items:
@@ -1025,9 +1025,9 @@ def _bold_run_in(item: Item, before: Item | None, pitch: float) -> tuple[int, in
         if offset < 0:
             return None
     head, rest = item.text[:offset].strip(), item.text[offset:].strip()
-    if len(head) > ALONE_CHARS or len(head.split()) > ALONE_WORDS or head[-1:] in ".:;," or \
+    if len(head) > ALONE_CHARS or len(head.split()) > ALONE_WORDS or head[-1:] in ".:;,!?" or \
             not _says_something(head) or not (rest[-1:] in ".!?:" or item.x1 >= item.right - 2 * em):
-        return None  # a lead-in ended by a stop or a colon opens the paragraph's sentence
+        return None  # a lead-in ended by punctuation opens the paragraph's sentence
     return (count, offset) if _opens_paragraph(item, before, pitch) else None
 
 
