@@ -795,7 +795,9 @@ def test_an_unnumbered_head_in_capitals_centred_in_its_column_is_a_heading():
     lines = [*body_lines(740, "a", 4), line(686, "ACKNOWLEDGMENT", x0=194, size=8),
              *body_lines(670, "b", 3), line(620, "NASA AND ESA DATA", x0=72), *body_lines(608, "c", 3),
              line(560, "TABLE VALUES", x0=198, size=8), line(548, "ROW ONE", x0=208, size=8), *body_lines(536, "d", 2),
-             line(500, "PM(E) = P(E)", x0=192), *body_lines(484, "e", 2)]
+             line(500, "PM(E) = P(E)", x0=192), *body_lines(484, "e", 2),
+             runs_line(450, [("SEE PROFILE", "Times-Roman"), ("SEE PROFILE", "Times-Roman")], x0=122, gap=90.0),
+             *body_lines(434, "f", 2)]
     out = organize([page(1, lines)])[0]
     # Centred, set apart, over a paragraph: a heading. Flush left, over more capitals, or a
     # display formula in capitals: not.

@@ -1167,12 +1167,14 @@ CAPS_LETTERS = 0.9  # of a centred head's characters (spaces aside) letters at t
 def _centred_capitals(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int], pitch: float) -> None:
     """A few words in capitals on a line of their own, centred in their column, with more space
     above them than the line pitch (or at the top of the column), over a paragraph: a section
-    head set as the numbered ones are, without a number ('ACKNOWLEDGMENT', 'APPENDIX')."""
+    head set as the numbered ones are, without a number ('ACKNOWLEDGMENT', 'APPENDIX'). Not
+    pieces set far apart on one baseline (labels of a cover's boxes: 'SEE PROFILE SEE PROFILE')."""
     for n, k in enumerate(lines):
         item = items[k]
-        if kinds[k][0] != "paragraph" or len(item.text) > ALONE_CHARS or not _in_capitals(item.text) or \
-                _letters(item.text) < CAPS_LETTERS or len(item.text.split()) > ALONE_WORDS:
-            continue  # words, not a display formula in capitals ('PM(E) = P(E)')
+        if kinds[k][0] != "paragraph" or item.spread or len(item.text) > ALONE_CHARS or \
+                not _in_capitals(item.text) or _letters(item.text) < CAPS_LETTERS or \
+                len(item.text.split()) > ALONE_WORDS:
+            continue  # words set together, not a display formula in capitals ('PM(E) = P(E)')
         em = item.size
         if abs((item.x0 + item.x1) / 2 - (item.left + item.right) / 2) > em or item.x0 < item.left + 2 * em:
             continue
