@@ -698,12 +698,12 @@ def test_a_run_in_outline_title_heads_the_paragraph_it_runs_into():
 def test_a_row_of_numbers_or_a_formula_set_large_is_not_a_heading():
     lines = [line(740, "Bounds", size=14, bold=True), *body_lines(720, "a", 3),
              line(676, "1011 1012 1013 1014", x0=150, size=14), line(650, "0.05 <R/R200< 0.15", x0=150, size=14),
-             line(630, "∂g", x0=150, size=14), *body_lines(610, "b", 3),
+             line(630, "∂g", x0=150, size=14), line(616, "x", x0=150, size=14), *body_lines(600, "b", 2),
              line(560, "2", x0=150, size=24), line(530, "The Lost Homeland", x0=150, size=18),
              *body_lines(500, "c", 3)]
     out = organize([page(1, lines)])[0]
     assert [text for _, text in headings(out)] == ["Bounds", "2", "The Lost Homeland"]
-    assert "1011 1012" in out["text"] and "∂g" in out["text"]
+    assert "1011 1012" in out["text"] and "∂g" in out["text"] and "\nx\n" in out["text"]
 
 
 def test_a_bold_run_in_head_set_a_quad_apart_at_a_paragraph_start_is_a_heading():

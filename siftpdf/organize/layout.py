@@ -822,7 +822,8 @@ def squeezed(item: Item) -> bool:
 
 _EMAIL = lazy(r"[\w.+-]+@[\w-]+\.[\w.-]+")
 _WORD = lazy(r"[^\W\d_]{2}")  # two letters in a row: a word, in any script
-_BARE_NUMBER = lazy(r"(?:\d{1,4}|[IVXivx]{1,5})\.?")  # a chapter's number set alone, large: '2', 'IV.'
+# A chapter's number set alone, large: '2', 'IV.' (not a plot's 'x', in small letters).
+_BARE_NUMBER = lazy(r"(?:\d{1,4}|[IVX]{1,5})\.?")
 WORDS_SHARE = 1 / 3  # of a heading's characters (spaces aside) at the least letters
 
 
