@@ -715,3 +715,180 @@ def test_a_table_in_one_column_keeps_out_the_prose_beside_it():
     assert "c1w" not in tables[0]["text"] and "c2w" not in tables[0]["text"]
     text = out["text"]
     assert text.index("c0w71") < text.index("c1w0 ") < text.index("c1w49 last.") < text.index("c2w0 ")
+
+
+def test_outline_titles_match_lines_labelled_with_a_letter_or_a_parenthesis():
+    lines = [line(740, "II. MATERIALS", x0=150), *body_lines(722, "a", 3),
+             line(680, "A. Sensors"), *body_lines(665, "b", 3),
+             line(620, "(b) Data acquisition"), *body_lines(605, "c", 3)]
+    outline = [{"title": "Materials", "page": 1, "level": 1}, {"title": "Sensors", "page": 1, "level": 2},
+               {"title": "Data acquisition", "page": 1, "level": 2}]
+    out = organize([page(1, lines)], outline)[0]
+    assert headings(out) == [(1, "II. MATERIALS"), (2, "A. Sensors"), (2, "(b) Data acquisition")]
+
+
+def runs_line(y: float, parts: list[tuple[str, str]], x0: float = 72.0, gap: float = CHAR) -> dict[str, Any]:
+    """A line of several runs, (text, font) each, ``gap`` apart (a word space)."""
+    runs = []
+    for text, font in parts:
+        runs.append(run(text, x0, y, font=font))
+        x0 = runs[-1]["box"][2] + gap
+    return {"y": y, "size": 10.0, "runs": runs}
+
+
+def test_a_run_in_outline_title_heads_the_paragraph_it_runs_into():
+    rest = prose(80, "m")
+    lines = [line(740, "A. Super-Resolution Part"),
+             runs_line(722, [("1) Feature Extraction Blocks:", "Times-Italic"), (rest[0][:30], "Times-Roman")]),
+             *[line(710 - 12 * k, text) for k, text in enumerate(rest[1:4])],
+             runs_line(650, [("Reconstruction of the signal", "Times-Roman"), ("goes on as prose", "Times-Roman")]),
+             *body_lines(638, "z", 3)]
+    outline = [{"title": "Super-Resolution Part", "page": 1, "level": 1},
+               {"title": "Feature Extraction Blocks", "page": 1, "level": 2},
+               {"title": "Reconstruction", "page": 1, "level": 2}]
+    out = organize([page(1, lines)], outline)[0]
+    assert headings(out) == [(1, "A. Super-Resolution Part"), (2, "1) Feature Extraction Blocks:")]
+    after = [b["text"] for b in out["blocks"]]
+    assert after[2].startswith(rest[0][:30]) and after[2].endswith(rest[3])  # the paragraph, whole
+    assert any(text.startswith("Reconstruction of the signal") for text in after)  # not at a run's end: prose
+
+
+def test_a_row_of_numbers_or_a_formula_set_large_is_not_a_heading():
+    lines = [line(740, "Bounds", size=14, bold=True), *body_lines(720, "a", 3),
+             line(676, "1011 1012 1013 1014", x0=150, size=14), line(650, "0.05 <R/R200< 0.15", x0=150, size=14),
+             line(630, "∂g", x0=150, size=14), line(616, "x", x0=150, size=14), *body_lines(600, "b", 2),
+             line(560, "2", x0=150, size=24), line(530, "The Lost Homeland", x0=150, size=18),
+             *body_lines(500, "c", 3)]
+    out = organize([page(1, lines)])[0]
+    assert [text for _, text in headings(out)] == ["Bounds", "2", "The Lost Homeland"]
+    assert "1011 1012" in out["text"] and "∂g" in out["text"] and "\nx\n" in out["text"]
+
+
+def test_a_bold_run_in_head_set_a_quad_apart_at_a_paragraph_start_is_a_heading():
+    text = prose(60, "q")
+    lines = [line(740, "Usage", size=16, bold=True), *body_lines(716, "a", 3),
+             runs_line(670, [("StatsD.measure", "Times-Bold"), (text[0][:45], "Times-Roman")], gap=10.0),
+             *[line(658 - 12 * k, t) for k, t in enumerate(text[1:3])],
+             runs_line(610, [("StatsD.gauge", "Times-Bold"), (text[3][:45], "Times-Roman")], gap=10.0),
+             *[line(598 - 12 * k, t) for k, t in enumerate(text[4:6])]]
+    out = organize([page(1, lines)])[0]
+    assert [t for _, t in headings(out)] == ["Usage", "StatsD.measure", "StatsD.gauge"]
+    levels = dict((t, level) for level, t in headings(out))
+    assert levels["StatsD.measure"] > levels["Usage"]
+    paragraphs = [b["text"] for b in out["blocks"] if b["kind"] == "paragraph"]
+    assert any(p.startswith(text[0][:45]) and p.endswith(text[2]) for p in paragraphs)
+
+
+def test_bold_lead_ins_that_open_a_sentence_or_sit_in_one_are_not_headings():
+    text = prose(200, "q")
+    lines = [*body_lines(740, "a", 3),
+             runs_line(694, [("Evaluation.", "Times-Bold"), (text[0][:45], "Times-Roman")], gap=10.0),
+             *[line(682 - 12 * k, t) for k, t in enumerate(text[1:3])],
+             runs_line(634, [("Model merging", "Times-Bold"), (text[3][:45], "Times-Roman")]),  # a word space
+             *[line(622 - 12 * k, t) for k, t in enumerate(text[4:6])],
+             *[line(574 - 12 * k, t) for k, t in enumerate(text[6:8])],  # full lines: the next goes on
+             runs_line(550, [("Batch size", "Times-Bold"), (text[8][:45], "Times-Roman")], gap=10.0),
+             line(538, text[9]), line(526, "the end."),
+             runs_line(500, [("Qt!", "Times-Bold"), (text[10][:55], "Times-Roman")], gap=10.0), line(488, text[11])]
+    out = organize([page(1, lines)])[0]
+    assert headings(out) == []
+
+
+def test_a_run_in_head_under_a_heading_is_a_heading_of_its_own():
+    text = prose(40, "q")
+    lines = [line(740, "4.3.1 Instruction Tuning", bold=True),
+             runs_line(726, [("Training data", "Times-Bold"), (text[0][:45], "Times-Roman")], gap=10.0),
+             *[line(714 - 12 * k, t) for k, t in enumerate(text[1:3])]]
+    out = organize([page(1, lines)])[0]
+    assert [t for _, t in headings(out)] == ["4.3.1 Instruction Tuning", "Training data"]
+
+
+def test_a_heading_in_the_face_of_outline_entries_takes_their_level():
+    lines = [line(740, "Methods", size=14, bold=True), *body_lines(720, "a", 3),
+             line(670, "Sampling", size=12, bold=True), *body_lines(650, "b", 3),
+             line(600, "Analysis", size=12, bold=True), *body_lines(580, "c", 3),
+             line(530, "Results", size=14, bold=True), *body_lines(510, "d", 3)]
+    outline = [{"title": "Methods", "page": 1, "level": 1}, {"title": "Sampling", "page": 1, "level": 3},
+               {"title": "Results", "page": 1, "level": 1}]
+    out = organize([page(1, lines)], outline)[0]
+    assert headings(out) == [(1, "Methods"), (3, "Sampling"), (3, "Analysis"), (1, "Results")]
+
+
+def test_small_capitals_beside_their_capitals_read_as_one_heading():
+    from siftpdf.child.evidence import _lines
+
+    # 'III. INTERLEAVER DESIGN' set in small capitals in the right column: the small letters sit
+    # a point off the capitals' baseline, on the baseline of a caption line in the left column.
+    heading = [evidence_run("III. I", 478.0, 624.4, 10.0), evidence_run("NTERLEAVER", 508.0, 625.3, 8.0),
+               evidence_run("D", 559.0, 624.4, 10.0), evidence_run("ESIGN", 564.5, 625.3, 8.0)]
+    caption = evidence_run("Fig. 1. Block diagram of the encoder", 72.0, 625.3, 8.0)
+    lines = _lines([*heading, caption])
+    texts = sorted(" ".join(r["text"] for r in ln["runs"]) for ln in lines)
+    assert texts == ["Fig. 1. Block diagram of the encoder", "III. I NTERLEAVER D ESIGN"]
+    left = [line(652 - 12 * k, t, x0=72) for k, t in enumerate(prose(60, "l")[:4])]
+    right = [line(652 - 12 * k, t, x0=400) for k, t in enumerate(prose(60, "r")[:2])]
+    below = [line(608 - 12 * k, t, x0=400) for k, t in enumerate(prose(60, "b")[:4])]
+    out = organize([page(1, [*left, *right, *[dict(ln) for ln in lines], *below], width=800)])[0]
+    assert [text for _, text in headings(out)] == ["III. INTERLEAVER DESIGN"]
+
+
+def test_the_abstract_named_run_in_on_the_first_page_heads_it():
+    text = prose(80, "w")
+    opening = [line(740, "Serially Concatenated Codes", x0=150, size=20),
+               runs_line(700, [("Abstract", "Times-BoldItalic"), ("— " + text[0][:40], "Times-Bold")], gap=0.5),
+               *[line(688 - 12 * k, t, bold=True) for k, t in enumerate(text[1:3])], *body_lines(650, "a", 3)]
+    later = [*body_lines(740, "b", 2),
+             runs_line(716, [("Abstract", "Courier"), ("classes " + text[3][:30], "Times-Roman")]),
+             *body_lines(704, "c", 2),
+             runs_line(670, [("Abstract", "Times-BoldItalic"), ("— " + text[4][:40], "Times-Bold")], gap=0.5),
+             *body_lines(658, "d", 2)]
+    out = organize([page(1, opening), page(2, later)])
+    assert [t for _, t in headings(out[0])] == ["Serially Concatenated Codes", "Abstract—"]
+    assert any(b["text"].startswith(text[0][:40]) and b["kind"] == "paragraph" for b in out[0]["blocks"])
+    assert headings(out[1]) == []  # past the first page, or not followed by a stop or dash: no abstract
+
+
+def test_an_unnumbered_head_in_capitals_centred_in_its_column_is_a_heading():
+    # The column runs from 72 to 372: a line centred in it is centred on 222.
+    lines = [*body_lines(740, "a", 4), line(686, "ACKNOWLEDGMENT", x0=194, size=8),
+             *body_lines(670, "b", 3), line(620, "NASA AND ESA DATA", x0=72), *body_lines(608, "c", 3),
+             line(560, "TABLE VALUES", x0=198, size=8), line(548, "ROW ONE", x0=208, size=8), *body_lines(536, "d", 2),
+             line(500, "PM(E) = P(E)", x0=192), *body_lines(484, "e", 2),
+             runs_line(450, [("SEE PROFILE", "Times-Roman"), ("SEE PROFILE", "Times-Roman")], x0=122, gap=90.0),
+             *body_lines(434, "f", 2)]
+    out = organize([page(1, lines)])[0]
+    # Centred, set apart, over a paragraph: a heading. Flush left, over more capitals, or a
+    # display formula in capitals: not.
+    assert [t for _, t in headings(out)] == ["ACKNOWLEDGMENT"]
+
+
+def test_larger_lines_that_end_in_a_word_broken_at_a_hyphen_are_prose_not_a_heading():
+    # The page's body is its many small references; the paragraph above them is set larger.
+    refs = [line(540 - 9 * k, f"[{k}] A. Author, Title of a paper number {k}, Journal, 2017.", size=8)
+            for k in range(1, 30)]
+    lines = [line(740, "IV. CONCLUSION", x0=140, size=8), line(724, "We present a breakthrough in deep learning for"),
+             line(712, "super-resolution, leveraging networks and SPP-LinkNet-"),
+             line(700, "34. Achieving high performance on the dataset, it excels"),
+             line(688, "in binary segmentation with an IoU of 83.65% and a Dice"),
+             line(676, "score of 89.80%, effectively handling complex multi-class"), line(664, "segmentation tasks."),
+             line(640, "Hyphen- and Dash Rules", size=12), *body_lines(624, "h", 2, x0=72),
+             line(580, "5.1 A Clock for Faults without Authentica-", size=10),
+             line(570, "tion. Throughout this section we assume that the network delivers each message", size=8),
+             *refs]
+    out = organize([page(1, lines)])[0]
+    # A numbered head may run in, its last word broken: it stays a heading.
+    assert [t for _, t in headings(out)][:2] == ["IV. CONCLUSION", "Hyphen- and Dash Rules"]
+    assert any(t.startswith("5.1 A Clock for Faults") for _, t in headings(out))
+
+
+def test_a_name_over_an_address_for_mail_is_a_byline_not_a_heading():
+    lines = [line(700, "ACCELERATED RESISTIVITY TOMOGRAPHY", x0=150, size=14),
+             line(660, "Jonghyun Lee", x0=280, bold=True), line(648, "University of Hawaii at Manoa", x0=240),
+             line(636, "jonghyun.lee@hawaii.edu", x0=250),
+             line(600, "ABSTRACT", x0=280, bold=True), *body_lines(584, "a", 3),
+             line(520, "Interested in working", x0=72, bold=True), line(508, "with us on this?", x0=72, bold=True),
+             line(496, "Write to rebecca.allen@example.edu", x0=72), *body_lines(470, "b", 3)]
+    out = organize([page(1, lines)])[0]
+    assert [t for _, t in headings(out)] == ["ACCELERATED RESISTIVITY TOMOGRAPHY", "ABSTRACT",
+                                              "Interested in working with us on this?"]
+    assert "Jonghyun Lee" in out["text"]

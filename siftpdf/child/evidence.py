@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ctypes
 import math
+from bisect import bisect_right
 from itertools import repeat
 
 from ..docline import has_surrogate, scrub_record
@@ -602,24 +603,37 @@ def _lines(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def _attach_small(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """A line of smaller text raised or lowered by less than its neighbour's size, and lying
-    within that neighbour's horizontal extent, is a superscript or subscript of it."""
+    within that neighbour's horizontal extent, is a superscript or subscript of it. When only
+    some of its runs lie there (small capitals beside their capitals, on a baseline shared with
+    a note or caption in the next column), those runs join the neighbour, and the rest stay."""
     kept: list[dict[str, Any]] = []
     for index, line in enumerate(lines):
-        host = None
+        host, part = None, None
         size = line["size"]
         for other in lines[max(0, index - 3):index + 4] if not line.get("rotated") else ():
             if other is line or size >= 0.85 * other["size"] or other.get("absorbed") or \
                     other.get("rotated") or _drop_cap(other, line):
                 continue
             offset = line["y"] - other["y"]
-            if -0.35 * other["size"] <= offset <= 0.6 * other["size"] and _overlaps_x(line, other):
+            if not -0.35 * other["size"] <= offset <= 0.6 * other["size"]:
+                continue
+            touches = _Reach(other)
+            touching = [r for r in line["runs"] if touches(r)]
+            if len(touching) == len(line["runs"]):
                 host = other
                 break
-        if host is None:
-            kept.append(line)
-        else:
+            if part is None and touching:
+                part = other, touching
+        if host is not None:
             host["runs"].extend(line["runs"])
             line["absorbed"] = True
+            continue
+        if part is not None:
+            other, touching = part
+            other["runs"].extend(touching)
+            moved = {id(r) for r in touching}
+            line["runs"] = [r for r in line["runs"] if id(r) not in moved]
+        kept.append(line)
     return kept
 
 
@@ -660,11 +674,24 @@ def _drop_cap(host: dict[str, Any], small: dict[str, Any]) -> bool:
     return small["size"] < 0.5 * host["size"] and sum(len(r["text"]) for r in small["runs"]) > chars
 
 
-def _overlaps_x(small: dict[str, Any], host: dict[str, Any]) -> bool:
-    """Every small run touches (within the host's size) some run of the host."""
-    pad = host["size"]
-    return all(any(r["box"][0] <= h["box"][2] + pad and r["box"][2] >= h["box"][0] - pad for h in host["runs"])
-               for r in small["runs"])
+class _Reach:
+    """Does a run touch (within the line's size) some run of ``line``? Asked of many runs, in
+    log time each: the line's runs sorted by their left edges, with the furthest right edge
+    reached by each prefix of them."""
+
+    def __init__(self, line: dict[str, Any]) -> None:
+        pad = line["size"]
+        spans = sorted((r["box"][0] - pad, r["box"][2] + pad) for r in line["runs"])
+        self.lefts = [left for left, _ in spans]
+        self.reach: list[float] = []
+        furthest = -math.inf
+        for _, right in spans:
+            furthest = right if right > furthest else furthest
+            self.reach.append(furthest)
+
+    def __call__(self, run: dict[str, Any]) -> bool:
+        count = bisect_right(self.lefts, run["box"][2])  # the runs that start left of its end
+        return count > 0 and self.reach[count - 1] >= run["box"][0]
 
 
 _ROTATIONS = {0: 0, 1: 90, 2: 180, 3: 270}

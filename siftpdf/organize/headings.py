@@ -1,18 +1,22 @@
 """Headings and their levels: which lines are headings, and how deep each is.
 
 A line is a heading candidate on its own look (``layout.start_kind``: larger than the body,
-bold throughout, a numbered line in capitals). Here the page and the document decide:
+bold throughout, a numbered line in capitals), or by its place (``layout``: a run-in head at
+a paragraph's start, a numbered or capitals line set apart). Here the page and the document
+decide:
 
 - a page where most lines would be headings has no headings by weight alone (a page of bold
   lines, a cover set in one bold face);
 - the document's outline, when it has one, wins: a line whose text is an outline title on
-  its page is a heading at the outline's depth;
+  its page, with or without its label ('B.', '1)', 'Chapter 3'), is a heading at the
+  outline's depth, and so is a title that opens a line run in;
 - otherwise the level comes from the numbering (1 / 1.1 / 1.1.1, I. / A., Chapter, Section,
-  第一章 / 第一节); an unnumbered heading set in the face (size and weight) of numbered ones
-  takes their level ('References' after '5 Results'); else the level is the rank of the
-  heading's size among the heading sizes seen so far in the document (the largest is level 1).
-  The document title (the largest heading near the top of the first page) is level 1, and
-  numbered headings and the outline's entries sit below it.
+  第一章 / 第一节); an unnumbered heading set in the face (size and weight) of numbered or
+  outline headings takes their level ('References' after '5 Results'); else the level is the
+  rank of the heading's size among the heading sizes seen so far in the document (the largest
+  is level 1). The document title (the largest unnumbered heading near the top of the first
+  page, when the outline does not hold it) is level 1, and numbered headings and the outline's
+  entries sit below it.
 
 Levels are decided as pages stream past: the rank is a running one over a bounded set of sizes,
 never the whole document.
@@ -66,20 +70,17 @@ def normalized(text: str) -> str:
     return "".join(filter(str.isalnum, unicodedata.normalize("NFKC", text).casefold()))
 
 
-_LEADING_NUMBER = lazy(r"^[\divx]+")
+# A heading's label before its title, as an outline may drop or keep it: a number ('2', '2.1',
+# 'IV.', 'B.', '1)', '(a)') or a named one ('Chapter 3', 'Appendix B:').
+_LABEL = lazy(r"^\s*(?:(?:chapter|part|book|section|appendix|annex)\s+[\dIVXivx]{1,5}[.:]?"
+              r"|\(?(?:\d{1,2}(?:\.\d{1,3})*|[IVXivx]{1,5}|[A-Ha-h])[.)]|\d{1,2}(?:\.\d{1,3})*)(?=\s)", re.IGNORECASE)
 
 
-def _numbered(title: str) -> bool:
-    return bool(NUMBERING.match(title) or _NAMED.match(title))
-
-
-def _unnumbered(key: str, title: str) -> str:
-    """An outline title without its leading number: outlines often drop (or add) it."""
-    return _without_number(key, _numbered(title))
-
-
-def _without_number(key: str, numbered: bool) -> str:
-    return _LEADING_NUMBER.sub("", key) if numbered else key
+def bare_key(text: str) -> str:
+    """A title's text for matching (``normalized``) without its label: '1) Feature Extraction'
+    and 'B. Datasets' match the outline's 'Feature Extraction' and 'Datasets'."""
+    label = _LABEL.match(text)
+    return normalized(text[label.end():]) if label else normalized(text)
 
 
 class Outline:
@@ -99,7 +100,9 @@ class Outline:
             depth = level if isinstance(level, int) and not isinstance(level, bool) and level > 0 else 1
             titles = self.pages.setdefault(page, {})
             titles.setdefault(key, depth)
-            titles.setdefault(_unnumbered(key, title), depth)
+            bare = bare_key(title)
+            if len(bare) >= 2:
+                titles.setdefault(bare, depth)
 
     def titles(self, page: int) -> dict[str, int]:
         return self.pages.get(page, {})
@@ -115,16 +118,16 @@ def outline_matches(texts: list[str], titles: dict[str, int]) -> dict[int, tuple
     index = 0
     while index < len(keys):
         joined = ""
-        numbered: bool | None = None  # whether the line is numbered, once it is asked
+        bare: str | None = None  # the first line's key without its label, once it is asked
         for span in range(1, OUTLINE_SPAN + 1):
             if index + span > len(keys):
                 break
             joined += keys[index + span - 1]
             depth = titles.get(joined)
             if not depth:
-                if numbered is None:
-                    numbered = _numbered(texts[index])
-                depth = titles.get(_without_number(joined, numbered))
+                if bare is None:
+                    bare = bare_key(texts[index])
+                depth = titles.get(bare + joined[len(keys[index]):])
             if depth and len(joined) >= 2:
                 found[index] = (span, depth)
                 break
@@ -172,29 +175,30 @@ class Levels:
     def _face(self, size: float, bold: bool) -> tuple[float, bool]:
         return _step(size), bold
 
-    def page(self, page: int, heads: list[tuple[str, float, float, bool]], height: float) -> list[int]:
-        """Levels of one page's headings, given as (text, size, top, bold) in reading order.
-        An unnumbered heading set in the face of numbered ones ('References' after '5 Results')
-        takes their level; others rank by size."""
-        for _, size, _, _ in heads:
+    def page(self, page: int, heads: list[tuple[str, float, float, bool, int | None]], height: float) -> list[int]:
+        """Levels of one page's headings, given as (text, size, top, bold, outline depth or None)
+        in reading order. The outline's depth, else the numbering's, places a heading; one set in
+        the face of placed ones ('References' after '5 Results') takes their level; others rank
+        by size. Below a title the outline does not hold, every placed heading sits one deeper."""
+        for _, size, _, _, _ in heads:
             self.see(size)
         if self.first_page is None:
             self.first_page = page
+        depths = [given or numbering_depth(text) for text, _, _, _, given in heads]
         title = -1
         if page == self.first_page and heads:
-            largest = max(size for _, size, _, _ in heads)
+            largest = max(size for _, size, _, _, _ in heads)
             top_zone = (1 - TITLE_ZONE) * height
-            title = next((k for k, (text, size, top, _) in enumerate(heads)
-                          if size == largest and top >= top_zone and numbering_depth(text) is None), -1)
+            title = next((k for k, ((_, size, top, _, _), depth) in enumerate(zip(heads, depths, strict=True))
+                          if size == largest and top >= top_zone and depth is None), -1)
             self.title = self.title or title >= 0
         offset = 1 if self.title else 0
-        depths = [numbering_depth(text) for text, _, _, _ in heads]
-        for (_, size, _, bold), depth in zip(heads, depths, strict=True):
+        for (_, size, _, bold, _), depth in zip(heads, depths, strict=True):
             face = self._face(size, bold)
             if depth is not None and (face in self.faces or len(self.faces) < MAX_SIZES):
                 self.faces[face] = min(self.faces.get(face, MAX_LEVEL), min(MAX_LEVEL, depth + offset))
         levels = []
-        for index, ((_, size, _, bold), depth) in enumerate(zip(heads, depths, strict=True)):
+        for index, ((_, size, _, bold, _), depth) in enumerate(zip(heads, depths, strict=True)):
             known = self.faces.get(self._face(size, bold))
             if index == title:
                 levels.append(1)

@@ -15,7 +15,16 @@ from functools import lru_cache
 
 from ..lazyre import lazy
 from ..settings import OrganizeOptions
-from .headings import MAX_LEVEL, NUMBERING, Levels, is_contents, numbering_depth, outline_matches, too_many
+from .headings import (
+    NUMBERING,
+    Levels,
+    bare_key,
+    is_contents,
+    normalized,
+    numbering_depth,
+    outline_matches,
+    too_many,
+)
 from .xycut import GUTTER, no_channel, xy_cut
 
 TYPE_CHECKING = False
@@ -42,7 +51,6 @@ _MONTH = (r"(?:january|february|march|april|may|june|july|august|september|octob
 # A line that is only a date: 'June 2023', '5 June 2023', 'June 5, 2023', '2023-06-05'.
 DATE = lazy(rf"^(?:(?:\d{{1,2}}\s+)?{_MONTH}(?:\s+\d{{1,2}},?)?\s+\d{{4}}"
                   r"|\d{1,4}[./-]\d{1,2}[./-]\d{1,4})$", re.IGNORECASE)
-NUMBERED = lazy(r"^(\d+(?:\.\d+)*\.?|[IVX]+\.|[A-H]\.)\s+\S")
 
 
 class Item:
@@ -50,13 +58,13 @@ class Item:
     dataclass, as none of organization's classes: siftpdf.record says why.)"""
 
     __slots__ = ("text", "x0", "y0", "x1", "y1", "y", "size", "bold", "bold_all", "spread", "kind", "column",
-                 "section", "left", "right", "cells", "pieces", "table")
+                 "section", "left", "right", "cells", "pieces", "table", "lead")
 
     def __init__(self, text: str, x0: float, y0: float, x1: float, y1: float, y: float, size: float,
                  bold: bool = False, bold_all: bool = False, spread: bool = False, kind: str = "line",
                  column: str = "F", section: int = 0, left: float = 0.0, right: float = 0.0,
                  cells: list[str] | None = None, pieces: list[tuple[float, float, str]] | None = None,
-                 table: dict[str, Any] | None = None) -> None:
+                 table: dict[str, Any] | None = None, lead: int = 0) -> None:
         self.text = text
         self.x0, self.y0, self.x1, self.y1 = x0, y0, x1, y1
         self.y = y  # baseline
@@ -72,6 +80,7 @@ class Item:
         # The runs a segment was made of, (x0, x1, text): a table splits a segment between cells.
         self.pieces: list[tuple[float, float, str]] = [] if pieces is None else pieces
         self.table = table  # a table's rows and header rows (kind "table")
+        self.lead = lead  # pieces of a bold lead-in that lighter words follow on the line (0: none)
 
     def __repr__(self) -> str:
         return f"Item({self.kind} {self.text[:40]!r} at {self.rect}, size {self.size})"
@@ -312,7 +321,7 @@ def _segment_by_steps(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
     x0, y0, x1, y1, y, size = numbers
     pieces = [piece for r in runs for piece in run_pieces(r)]
     return Item(text=text, x0=x0, y0=y0, x1=x1, y1=y1, y=y, size=size, bold=bold_chars * 2 > chars,
-                bold_all=bold_all and bold_chars > 0, pieces=pieces)
+                bold_all=bold_all and bold_chars > 0, pieces=pieces, lead=_bold_lead(runs))
 
 
 def _one_run(run: dict[str, Any], line: dict[str, Any]) -> Item:
@@ -394,7 +403,22 @@ def _runs_at_once(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
         numbers = tuple(map(coordinate, numbers))
     x0, y0, x1, y1, y, size = numbers
     return Item(text=joined, x0=x0, y0=y0, x1=x1, y1=y1, y=y, size=size, bold=bold_chars * 2 > chars,
-                bold_all=bold_all and bold_chars > 0, pieces=pieces)
+                bold_all=bold_all and bold_chars > 0, pieces=pieces,
+                lead=_bold_lead(runs) if bold_chars and not bold_all else 0)
+
+
+def _bold_lead(runs: list[dict[str, Any]]) -> int:
+    """How many pieces the segment's opening bold runs (and the marks between them) make, when
+    lighter words follow them on the line: a bold lead-in. 0 when it opens lighter or is bold
+    throughout."""
+    pieces, bold = 0, False
+    for run in runs:
+        if bold_font(run.get("font", "")):
+            bold = True
+        elif _WORDY.search(run["text"]):
+            return pieces if bold else 0
+        pieces += len(run_pieces(run)) if run.get("gaps") else 1
+    return 0
 
 
 @lru_cache(maxsize=4096)
@@ -786,7 +810,7 @@ SQUEEZED = 0.25  # ems of width a character takes at the least in a line set at 
 SQUEEZED_CHARS = 2  # characters a line needs before its width says anything of its size
 _PROVISION_STARTS = frozenset("第A§(（")  # the first characters PROVISION can match
 _CAPTION_STARTS = frozenset("FTCEGPSL图表")  # and CAPTION
-_NUMBERED_STARTS = frozenset("IVXABCDEFGH")  # and NUMBERED, besides a digit
+_NUMBERED_STARTS = frozenset("IVXABCDEFGH")  # and NUMBERING, besides a digit
 
 
 def squeezed(item: Item) -> bool:
@@ -797,12 +821,26 @@ def squeezed(item: Item) -> bool:
 
 
 _EMAIL = lazy(r"[\w.+-]+@[\w-]+\.[\w.-]+")
+_WORD = lazy(r"[^\W\d_]{2}")  # two letters in a row: a word, in any script
+# A chapter's number set alone, large: '2', 'IV.' (not a plot's 'x', in small letters).
+_BARE_NUMBER = lazy(r"(?:\d{1,4}|[IVX]{1,5})\.?")
+WORDS_SHARE = 1 / 3  # of a heading's characters (spaces aside) at the least letters
 
 
 def _says_something(text: str) -> bool:
-    """Could the line head text? Not a formula's symbols alone (a large sum sign), not an
-    address for mail: both are set large or bold without heading anything."""
-    return any(c.isalnum() for c in text) and ("@" not in text or _EMAIL.search(text) is None)
+    """Could the line head text? Words, or a chapter's bare number: not a formula's symbols
+    ('∂g', a large sum sign), not a row of numbers (a plot's axis labels, set large), not an
+    address for mail. All these are set large or bold without heading anything."""
+    if _BARE_NUMBER.fullmatch(text):
+        return True
+    if _WORD.search(text) is None or _letters(text) < WORDS_SHARE:
+        return False
+    return "@" not in text or _EMAIL.search(text) is None
+
+
+def _letters(text: str) -> float:
+    """The share of letters among the line's characters, spaces aside."""
+    return sum(c.isalpha() for c in text) / max(1, len(text) - text.count(" "))
 
 
 def _bulleted(text: str) -> bool:
@@ -814,10 +852,14 @@ def _bulleted(text: str) -> bool:
 def _caps_heading(text: str) -> bool:
     """'I. INTRODUCTION', '2 RELATED WORK': a numbered line in capitals."""
     first = text[:1]
-    match = NUMBERED.match(text) if first.isdecimal() or first in _NUMBERED_STARTS else None
-    rest = text[match.end() - 1:] if match else ""
-    letters = [c for c in rest if c.isalpha()]
-    return bool(match) and len(letters) >= 4 and all(c.isupper() for c in letters) and len(text) <= 80
+    match = NUMBERING.match(text) if first.isdecimal() or first in _NUMBERED_STARTS else None
+    return match is not None and len(text) <= 80 and _in_capitals(text[match.end():])
+
+
+def _in_capitals(text: str) -> bool:
+    """Set in capitals: four letters or more, none of them small."""
+    letters = [c for c in text if c.isalpha()]
+    return len(letters) >= 4 and all(c.isupper() for c in letters)
 
 
 def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float) -> bool:
@@ -874,7 +916,14 @@ def build_blocks(items: list[Item], page: int, body: float, opts: OrganizeOption
     titles on this page (normalized) and their depths; ``levels``: the document's running
     heading levels (a fresh one when the page stands alone)."""
     pitch = _pitch(items, body)
+    heads: set[int] = set()  # ids of run-in heads: each a heading of its own
+    if opts.blocks:
+        first = levels is None or levels.first_page in (None, page)
+        items = _run_ins(items, titles or {}, pitch, heads, first)
     kinds = _kinds(items, body, opts, titles or {}, pitch)
+    for k, item in enumerate(items):
+        if id(item) in heads and kinds[k][0] != "heading":
+            kinds[k] = ("heading", None)  # a run-in head heads its paragraph, however it is set
     blocks: list[Block] = []
     lines: dict[int, list[str]] = {}  # id(block) -> its line texts, joined once at the end
     anchor = -1  # index of the last block that is not a float
@@ -890,7 +939,10 @@ def build_blocks(items: list[Item], page: int, body: float, opts: OrganizeOption
                 deferred += blocks[anchor + 1:]
                 del blocks[anchor + 1:]
                 block = before
-        if block and block.last and opts.join and (level == 0 or continues(block, block.last, item, kind, pitch)):
+        # An outline title or a run-in head starts a heading of its own; an outline title's
+        # further lines (level 0) go on with it.
+        if block and block.last and opts.join and (level == 0 or (level is None and id(item) not in heads and
+                                                                 continues(block, block.last, item, kind, pitch))):
             lines[id(block)].append(item.text)
             _add_span(block, page, item)
             block.last = item
@@ -909,6 +961,111 @@ def build_blocks(items: list[Item], page: int, body: float, opts: OrganizeOption
     return blocks
 
 
+RUN_IN_RUNS = 4  # runs a run-in title is looked for in, at the start of a line
+RUN_IN_GAP = 0.8  # ems between a bold run-in head and its text at the least: a quad, not a word space
+
+
+def _run_ins(items: list[Item], titles: dict[str, int], pitch: float, heads: set[int], first: bool) -> list[Item]:
+    """A run-in head and the paragraph it runs into, on one line, are two: the head a line of
+    its own, which then is a heading. A head is either an outline title set in runs of its own
+    ('1) Feature Extraction: Our model …', in italic) or a bold lead-in set a quad apart from
+    the lighter text after it, at the start of a paragraph (a LaTeX or pandoc \\paragraph);
+    a bold phrase in a sentence is followed by a word space, and a lead-in ended by punctuation
+    ('Evaluation. In the …', 'Qt! Examples …') is the paragraph's first words. On the
+    document's first page (``first``) the abstract's name opening a paragraph in a face of its
+    own ('Abstract—We address …') heads it too. The heads' ids go to ``heads``."""
+    out: list[Item] = []
+    before: dict[tuple[int, str], Item] = {}  # the last line of each column so far
+    for item in items:
+        cut = None
+        if item.kind == "line" and len(item.pieces) >= 2:
+            cut = _run_in_cut(item, titles) if titles else None
+            if cut is None and item.lead:
+                cut = _bold_run_in(item, before.get((item.section, item.column)), pitch)
+            if cut is None and first and item.text[:1] in _ABSTRACT_STARTS:
+                cut = _abstract_run_in(item, before.get((item.section, item.column)), pitch)
+        if item.kind == "line":
+            before[(item.section, item.column)] = item
+        if cut is None:
+            out.append(item)
+            continue
+        count, offset = cut
+        bold = count == item.lead
+        out.append(_part(item, item.text[:offset].rstrip(), item.pieces[:count], bold or item.bold))
+        heads.add(id(out[-1]))
+        out.append(_part(item, item.text[offset:].lstrip(), item.pieces[count:], not bold and item.bold))
+    return out
+
+
+def _run_in_cut(item: Item, titles: dict[str, int]) -> tuple[int, int] | None:
+    """How many of the line's pieces set an outline title, with text after them, and where
+    in the line's text the title ends; or None."""
+    text, offset = item.text, 0
+    for count, (_, _, piece) in enumerate(item.pieces[:RUN_IN_RUNS][:-1], 1):
+        offset = _after_piece(text, piece, offset)
+        if offset < 0:
+            return None
+        head = text[:offset]
+        if normalized(head) in titles or bare_key(head) in titles:
+            return (count, offset) if normalized(text[offset:]) else None
+    return None
+
+
+def _bold_run_in(item: Item, before: Item | None, pitch: float) -> tuple[int, int] | None:
+    """The pieces of the line's bold lead-in and where its text ends, when it is a run-in head:
+    a few words set a quad apart from the text after them, at the start of a paragraph (at the
+    top of its column, after a wider gap than the pitch or after a line ended short), the text
+    going on to the column's edge or ending a sentence; or None."""
+    count, em = item.lead, item.size
+    if count >= len(item.pieces) or item.pieces[count][0] - item.pieces[count - 1][1] < RUN_IN_GAP * em or \
+            item.x0 > item.left + 2 * em:
+        return None
+    offset = 0
+    for _, _, piece in item.pieces[:count]:
+        offset = _after_piece(item.text, piece, offset)
+        if offset < 0:
+            return None
+    head, rest = item.text[:offset].strip(), item.text[offset:].strip()
+    if len(head) > ALONE_CHARS or len(head.split()) > ALONE_WORDS or head[-1:] in ".:;,!?" or \
+            not _says_something(head) or not (rest[-1:] in ".!?:" or item.x1 >= item.right - 2 * em):
+        return None  # a lead-in ended by punctuation opens the paragraph's sentence
+    return (count, offset) if _opens_paragraph(item, before, pitch) else None
+
+
+# The abstract's name, set run-in: its first piece, then a dash, stop or colon and the text.
+_ABSTRACT = lazy(r"(?:abstract|résumé|resumen|riassunto|zusammenfassung|摘要)\s*[—–.:：]", re.IGNORECASE)
+_ABSTRACT_STARTS = frozenset("AaRrZz摘")  # the first characters _ABSTRACT can match
+
+
+def _abstract_run_in(item: Item, before: Item | None, pitch: float) -> tuple[int, int] | None:
+    """The abstract's name (and its dash, stop or colon) when it opens a paragraph set in a run
+    of its own, and where in the line's text it ends; or None."""
+    name = _ABSTRACT.match(item.text)
+    if name is None or normalized(item.pieces[0][2]) != normalized(name.group(0)) or \
+            not normalized(item.text[name.end():]) or not _opens_paragraph(item, before, pitch):
+        return None
+    return 1, name.end()
+
+
+def _opens_paragraph(item: Item, before: Item | None, pitch: float) -> bool:
+    """Does the line open a paragraph: at the top of its column, after a wider gap than the
+    pitch, or after a line ended short? Else it goes on with the paragraph above."""
+    return before is None or before.y - item.y > max(1.35 * pitch, 1.3 * item.size) + 0.5 or \
+        next_word_fits(before, item)
+
+
+def _after_piece(text: str, piece: str, start: int) -> int:
+    """Where ``piece`` of the line ends in its ``text``, looked for from ``start``; -1 if not."""
+    found = text.find(piece, start)
+    return found + len(piece) if found >= 0 else -1
+
+
+def _part(item: Item, text: str, pieces: list[tuple[float, float, str]], bold: bool) -> Item:
+    """The part of ``item`` its ``pieces`` span, with ``text``, set bold (throughout) or not."""
+    return Item(text, pieces[0][0], item.y0, pieces[-1][1], item.y1, item.y, item.size, bold, bold,
+                item.spread, item.kind, item.column, item.section, item.left, item.right, pieces=pieces)
+
+
 def _kinds(items: list[Item], body: float, opts: OrganizeOptions, titles: dict[str, int],
            pitch: float) -> list[tuple[str, int | None]]:
     """What block each line starts. The page has its say over the lines' own looks: a page
@@ -925,6 +1082,8 @@ def _kinds(items: list[Item], body: float, opts: OrganizeOptions, titles: dict[s
     _prose_not_headings(items, kinds, lines)
     _standalone_headings(items, kinds, lines, body, pitch)
     _numbered_headings(items, kinds, lines, body, pitch)
+    _centred_capitals(items, kinds, lines, pitch)
+    _names_over_addresses(items, kinds, lines)
     _kickers(items, kinds, lines)
     if too_many([kinds[k][0] for k in lines], weight):
         for k, alone in zip(lines, weight, strict=True):
@@ -980,8 +1139,8 @@ def _numbered_headings(items: list[Item], kinds: list[tuple[str, int | None]], l
     is not numbered. A list's entries are indented, or follow each other at the pitch."""
     for n, k in enumerate(lines):
         item = items[k]
-        if kinds[k][0] not in ("paragraph", "list_item") or numbering_depth(item.text) is None or \
-                not _numbered_title(item.text) or item.size < 0.95 * body:
+        if kinds[k][0] not in ("paragraph", "list_item") or not _numbered_title(item.text) or \
+                item.size < 0.95 * body:
             continue
         after = items[lines[n + 1]] if n + 1 < len(lines) else None
         before = items[lines[n - 1]] if n > 0 else None
@@ -1003,6 +1162,62 @@ def _numbered_headings(items: list[Item], kinds: list[tuple[str, int | None]], l
         kinds[k] = ("heading", None)
 
 
+CAPS_LETTERS = 0.9  # of a centred head's characters (spaces aside) letters at the least
+
+
+def _centred_capitals(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int], pitch: float) -> None:
+    """A few words in capitals on a line of their own, centred in their column, with more space
+    above them than the line pitch (or at the top of the column), over a paragraph: a section
+    head set as the numbered ones are, without a number ('ACKNOWLEDGMENT', 'APPENDIX'). Not
+    pieces set far apart on one baseline (labels of a cover's boxes: 'SEE PROFILE SEE PROFILE')."""
+    for n, k in enumerate(lines):
+        item = items[k]
+        if kinds[k][0] != "paragraph" or item.spread or len(item.text) > ALONE_CHARS or \
+                not _in_capitals(item.text) or _letters(item.text) < CAPS_LETTERS or \
+                len(item.text.split()) > ALONE_WORDS:
+            continue  # words set together, not a display formula in capitals ('PM(E) = P(E)')
+        em = item.size
+        if abs((item.x0 + item.x1) / 2 - (item.left + item.right) / 2) > em or item.x0 < item.left + 2 * em:
+            continue
+        after = items[lines[n + 1]] if n + 1 < len(lines) else None
+        before = items[lines[n - 1]] if n > 0 else None
+        if after is None or (after.section, after.column) != (item.section, item.column) or \
+                kinds[lines[n + 1]][0] != "paragraph" or item.y <= after.y or _in_capitals(after.text):
+            continue
+        step = NUMBERED_GAP * min(pitch, 1.5 * max(item.size, after.size))
+        if before is not None and (before.section, before.column) == (item.section, item.column) and \
+                before.y - item.y < step:
+            continue
+        kinds[k] = ("heading", None)
+
+
+ADDRESS_LINES = 4  # lines under an author's name its address (institution, city, mail) takes at most
+
+
+def _names_over_addresses(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int]) -> None:
+    """A heading of one short line over an address that ends in one for mail (an author's name
+    over their institution, city and 'name@host'), the lines set close under it, heads nothing:
+    it is a byline, however it is set (bold, larger). A heading set over two lines is not."""
+    for n, k in enumerate(lines):
+        item = items[k]
+        if kinds[k][0] != "heading" or len(item.text.split()) > ALONE_WORDS or numbering_depth(item.text) is not None:
+            continue
+        if (n > 0 and kinds[lines[n - 1]][0] == "heading" and _heading_goes_on(items[lines[n - 1]], item)) or \
+                (n + 1 < len(lines) and kinds[lines[n + 1]][0] == "heading" and
+                 _heading_goes_on(item, items[lines[n + 1]])):
+            continue
+        prev = item
+        for k2 in lines[n + 1:n + 1 + ADDRESS_LINES]:
+            other = items[k2]
+            if kinds[k2][0] == "heading" or (other.section, other.column) != (item.section, item.column) or \
+                    not 0 < prev.y - other.y <= 1.8 * max(prev.size, other.size):
+                break
+            if "@" in other.text and _EMAIL.search(other.text):
+                kinds[k] = ("paragraph", None)
+                break
+            prev = other
+
+
 ENTRY_LINES = 4  # lines an entry of a list is looked for above a numbered line
 
 
@@ -1019,21 +1234,26 @@ def _after_an_entry(items: list[Item], kinds: list[tuple[str, int | None]], line
 
 
 def _numbered_title(text: str) -> bool:
-    """After its number, a few words not ended as a sentence or a clause is."""
-    if len(text) > ALONE_CHARS or text[-1:] in ".,;":
+    """A numbered heading's text: after its number (with a dot: '16 Face Your World' is a page
+    number before a running head, not a section), a few words not ended as a sentence or a
+    clause is."""
+    if len(text) > ALONE_CHARS or text[-1:] in ".,;" or numbering_depth(text) is None:
         return False
     number = NUMBERING.match(text)
-    if number and "." not in number.group(0):
-        return False  # '16 Face Your World': a page number before a running head, not a section
-    words = len(text.split()) - 1
-    return 1 <= words <= ALONE_WORDS and sum(c.isalpha() for c in text) >= 0.5 * len(text)
+    return (number is None or "." in number.group(0)) and _few_words(text, 2, ALONE_WORDS + 1, 0.5)
 
 
 def _title_like(text: str) -> bool:
     """A few words, capitalized, not ended by punctuation: a title, not a sentence or a label."""
     if len(text) > ALONE_CHARS or not text[:1].isupper() or not text[-1:].isalnum():
         return False  # the cheap tests first: most lines are long
-    return 2 <= len(text.split()) <= ALONE_WORDS and sum(c.isalpha() for c in text) >= 0.6 * len(text)
+    return _few_words(text, 2, ALONE_WORDS, 0.6)
+
+
+def _few_words(text: str, least: int, most: int, letters: float) -> bool:
+    """From ``least`` to ``most`` words (a number counts as one), letters for at least
+    ``letters`` of the characters."""
+    return least <= len(text.split()) <= most and sum(c.isalpha() for c in text) >= letters * len(text)
 
 
 KICKER = 1.25  # a heading right above one this much larger heads nothing: it is a kicker
@@ -1063,8 +1283,10 @@ PROSE_WORDS = 16  # a sentence this long, ended by a full stop, is prose, not a 
 def _prose_not_headings(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int]) -> None:
     """Lines that stand out by size but read as prose (on a page whose body size is taken
     from its many footnotes, the text above them is larger than the "body"): a run of heading
-    lines as one heading block would join them that goes on for four lines or more, or that
-    is a long sentence ending with a full stop, is a paragraph."""
+    lines as one heading block would join them that goes on for four lines or more, that is a
+    long sentence ending with a full stop, or that ends in a word broken at a hyphen that the
+    next line of its column goes on with for a full line (a heading ends with its last word
+    whole, or with the rest of it on a short line; a numbered one may run in), is a paragraph."""
     start = 0
     while start < len(lines):
         end = start + 1
@@ -1074,7 +1296,12 @@ def _prose_not_headings(items: list[Item], kinds: list[tuple[str, int | None]], 
                 end += 1
             group = [items[k] for k in lines[start:end]]
             text = " ".join(i.text for i in group)
-            if len(group) >= PROSE_LINES or (len(text.split()) > PROSE_WORDS and text.rstrip()[-1:] in ".!?"):
+            after = items[lines[end]] if end < len(lines) else None
+            broken = text.endswith("-") and after is not None and numbering_depth(text) is None and \
+                (after.section, after.column) == (group[-1].section, group[-1].column) and \
+                after.x1 >= after.right - 2 * after.size
+            if len(group) >= PROSE_LINES or (len(text.split()) > PROSE_WORDS and text.rstrip()[-1:] in ".!?") or \
+                    broken:
                 for k in lines[start:end]:
                     kinds[k] = ("list_item" if is_list_item(items[k].text) else "paragraph", None)
         start = end
@@ -1127,18 +1354,14 @@ def _contents(items: list[Item], kinds: list[tuple[str, int | None]], lines: lis
 
 
 def _levels(blocks: list[Block], page: int, levels: Levels, height: float) -> None:
-    """Levels of the headings the outline did not place. When the document opened with a
-    title the outline does not hold, the outline's entries sit one level below it."""
+    """Levels of the page's headings, those the outline placed (at its depth) and the others
+    alike, by the document's running ``levels``."""
     if levels.first_page is None:
         _bylines(blocks)
-    placed = [b for b in blocks if b.kind == "heading" and b.level is not None]
-    guessed = [b for b in blocks if b.kind == "heading" and b.first is not None and b.level is None]
-    heads = [(b.text, b.first.size, b.first.y1, b.first.bold) for b in guessed if b.first is not None]
-    for block, level in zip(guessed, levels.page(page, heads, height), strict=True):
+    placed = [b for b in blocks if b.kind == "heading" and b.first is not None]
+    heads = [(b.text, b.first.size, b.first.y1, b.first.bold, b.level) for b in placed if b.first is not None]
+    for block, level in zip(placed, levels.page(page, heads, height), strict=True):
         block.level = level
-    if levels.title:
-        for block in placed:
-            block.level = min(MAX_LEVEL, (block.level or 0) + 1)
 
 
 def _bylines(blocks: list[Block]) -> None:
