@@ -9,8 +9,8 @@ Kyokcha and READoc reading-order documents) is converted by one cold command of 
 PDF at a time: ``siftpdf extract --markdown --no-cache``, pdf-inspector's ``process_pdf`` and
 liteparse's ``lit parse --format markdown --no-ocr`` (bench/quality_sets.py: ENGINES). Each
 engine's page separators are taken out (the ground truth has none), then the benchmark's own
-scorer scores each half of the set (quality_sets.halves_of: rules are written against half ``a``
-and checked on ``b``) and the whole. DP-Bench also gets the outputs docling, marker,
+scorer scores each half of the set (quality_sets.halves_of: a rule is written against one half,
+most against ``a``, and checked on the other) and the whole. DP-Bench also gets the outputs docling, marker,
 opendataloader and pymupdf4llm published for the same pages, scored here the same way, and
 pdftotext's published figures. ``--peers none`` runs siftpdf alone; ``--out -`` prints the report
 instead of writing it.
@@ -296,11 +296,14 @@ def report(results: list[SetResult], engines: list[qs.Engine]) -> str:
         "",
         _wrap("**The halves.** Each set here is itself the development half of a benchmark whose other half is "
               "kept apart elsewhere and never looked at. It is split once more, by a fixed hash of each "
-              "document's id (`bench/quality_sets.py`: `halves_of`), into half **a**, which siftpdf's rules "
-              "are written against, and half **b**, on which they are checked: a rule is kept only when b "
-              "agrees and no other set drops. The peers never saw either half, so their gap between a and b is "
-              "the halves' own difference in difficulty; siftpdf's gap beyond theirs is what its rules fit a "
-              "and do not carry over."),
+              "document's id (`bench/quality_sets.py`: `halves_of`), into half **a** and half **b**. A rule "
+              "is written against one half and checked on the other: most against a; those for a class of "
+              "page only b showed (say, statistics tables ruled above and below only) against b, then "
+              "checked on a; the commit that adds a rule names its half. A rule is kept only when the other "
+              "half agrees and no other set drops, and a rule for tables is also run on and off over the "
+              "corpus's first pages and kept only when what it changes there reads better. The peers never "
+              "saw either half, so their gap between a and b is the halves' own difference in difficulty; "
+              "siftpdf's gap beyond theirs is what its rules fit and do not carry over."),
         "",
     ]
     if any(engine.module for engine in engines):

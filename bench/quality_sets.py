@@ -3,9 +3,9 @@
     python bench/quality_sets.py [dpbench icdar2013 readingorder] [--half a|b] [--keep DIR]
 
 Each benchmark of ../shared/bench is the development half of a set whose other half is kept
-apart. It is split here once more, by a fixed hash of each document's id, into half ``a`` (rules
-are written against it) and half ``b`` (a rule is kept only when ``b`` agrees and no benchmark
-drops). Every PDF is converted by one cold ``siftpdf extract --markdown --no-cache`` (two at a
+apart. It is split here once more, by a fixed hash of each document's id, into halves ``a`` and
+``b``: a rule is written against one (most against ``a``) and kept only when the other agrees and
+no benchmark drops. Every PDF is converted by one cold ``siftpdf extract --markdown --no-cache`` (two at a
 time), its page markers are taken out, and the benchmark's own scorer scores each half and the
 whole. Prints one line per half and set; ``--keep`` leaves the Markdown in DIR for a look.
 """
@@ -98,7 +98,7 @@ def _group(doc_id: str) -> str:
 
 def halves_of(ids: list[str]) -> dict[str, str]:
     """Each id's half: the ids of a subset in the order of their SHA-1, taken in turns, so the
-    halves are even and fixed by the ids alone (rules are written against ``a``)."""
+    halves are even and fixed by the ids alone."""
     out: dict[str, str] = {}
     for group in sorted({_group(i) for i in ids}):
         ranked = sorted((i for i in ids if _group(i) == group), key=lambda i: hashlib.sha1(i.encode()).digest())
