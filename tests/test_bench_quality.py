@@ -86,3 +86,41 @@ def test_the_bench_extra_pins_the_peers_the_report_runs() -> None:
     extra = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["bench"]
     assert sorted(spec.split("==")[0] for spec in extra) == sorted(qs.PEERS)
     assert all("==" in spec for spec in extra)
+
+
+def test_rule_effect_lists_the_pages_a_rule_changes(run_cli, tmp_path) -> None:
+    """bench/rule_effect.py: a table whose heads are set closer than its columns reads in
+    columns with the rule (VOTE_ROWS) and in fewer without it; the page is listed, and the
+    constant is back as it was."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfgen import canvas
+
+    import bench.rule_effect as re_
+    from siftpdf.organize import tables
+
+    path = tmp_path / "table.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Times-Roman", 10)
+    c.line(72, 710, 480, 710)
+    c.drawString(76, 698, "Type of institution")
+    c.drawString(230, 698, "Borrowed")
+    c.drawString(300, 698, "Under 10,000 10,000 to 30,000 More")
+    c.line(72, 690, 480, 690)
+    for r in range(6):
+        c.drawString(76, 676 - 12 * r, f"Institution {r + 1}")
+        for x, value in zip((270, 330, 400, 460), (44.4, 25.5, 10.2, 26.9), strict=True):
+            c.drawRightString(x, 676 - 12 * r, f"{value + r:.1f}")
+    c.line(72, 600, 480, 600)
+    c.showPage()
+    c.save()
+    result = run_cli("extract", "--in-process", "--raw", "--set", "output.evidence=true", str(path))
+    assert result.exit_code == 0, result.output
+    stream = tmp_path / "table.jsonl"
+    stream.write_text(result.output, encoding="utf-8")
+    kept = tables.VOTE_ROWS
+    changed = re_.effect([stream], tables, "VOTE_ROWS", 10**9)
+    assert tables.VOTE_ROWS == kept
+    assert [(doc, page) for doc, page, _, _ in changed] == [("table", 1)]
+    _, _, without, with_rule = changed[0]
+    assert "<td>Institution 2</td><td>45.4</td><td>26.5</td><td>11.2</td><td>27.9</td>" in with_rule
+    assert "| Institution 2 | 45.4 | 26.5 11.2 27.9 |" in without
