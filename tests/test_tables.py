@@ -664,6 +664,7 @@ def test_booktabs_table_under_a_ruled_running_head_and_heads_set_close(run_cli, 
     rows = _texts(tables[0])
     assert rows == [["Type of institution", "Borrowed", "Under 10,000 10,000 to 30,000 More"], *body]
     assert [cell.get("colspan", 1) for cell in tables[0]["rows"][0]] == [1, 1, 3]
+    assert tables[0]["header_rows"] == 1  # the heads over three columns are no group over the first row
     assert all("Most students" not in cell for row in rows for cell in row)
     assert "Most students borrowed" in page_markdown(next(r for r in recs if "page" in r))
 

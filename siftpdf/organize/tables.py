@@ -990,15 +990,25 @@ def _cell(text: str, colspan: int, rowspan: int) -> dict[str, Any]:
 def _header_rows(cells: list[list[tuple[str, int, int]]], slots: dict[tuple[int, int], list[_Piece]],
                  ncols: int) -> int:
     """The header: the first row, and the rows below it while a cell above still spans
-    into them or spreads over several columns (a grouped header)."""
+    into them or spreads over several columns (a grouped header), unless the row under the
+    spread is one of data (``_data_row``)."""
     header = 1
     reach = max((rs for _, _, rs in cells[0]), default=1)
-    spread = any(cs > 1 for _, cs, _ in cells[0]) and len(cells[0]) < ncols
+    spread = any(cs > 1 for _, cs, _ in cells[0]) and len(cells[0]) < ncols and not _data_row(cells[1])
     while header < len(cells) - 1 and (header < reach or spread):
         spread = False
         reach = max(reach, header + max((rs for _, _, rs in cells[header]), default=1))
         header += 1
     return header
+
+
+def _data_row(row: list[tuple[str, int, int]]) -> bool:
+    """A row that names itself in words in its first cell and gives figures in all the others
+    (two at least). A unit in brackets under a head ("(ft)") names no row."""
+    label = row[0][0].strip()
+    rest = [text for text, _, _ in row[1:] if text]
+    return any(ch.isalpha() for ch in label) and not (label.startswith("(") and label.endswith(")")) and \
+        len(rest) >= 2 and all(_figure(text) for text in rest)
 
 
 # --- the page ---------------------------------------------------------------------------------
