@@ -892,3 +892,14 @@ def test_a_name_over_an_address_for_mail_is_a_byline_not_a_heading():
     assert [t for _, t in headings(out)] == ["ACCELERATED RESISTIVITY TOMOGRAPHY", "ABSTRACT",
                                               "Interested in working with us on this?"]
     assert "Jonghyun Lee" in out["text"]
+
+
+def test_a_sentences_tail_in_a_heading_face_is_no_heading():
+    """A caption's last line carried over to the top of the page in its large bold face opens
+    in a small letter and ends the sentence: it is no heading. A heading's second line may
+    open in a small letter and go on with it."""
+    out = organize([page(1, [line(720, "outlets and waterways.", size=14.0, bold=True), *body_lines(690, "a"),
+                             line(620, "Terraces and their outlets", size=14.0, bold=True),
+                             line(603, "under contour tillage.", size=14.0, bold=True), *body_lines(580, "b")])])[0]
+    assert [text for _, text in headings(out)] == ["Terraces and their outlets under contour tillage."]
+    assert any(b["kind"] == "paragraph" and b["text"] == "outlets and waterways." for b in out["blocks"])

@@ -1085,6 +1085,7 @@ def _kinds(items: list[Item], body: float, opts: OrganizeOptions, titles: dict[s
     _centred_capitals(items, kinds, lines, pitch)
     _names_over_addresses(items, kinds, lines)
     _kickers(items, kinds, lines)
+    _sentence_tails(items, kinds, lines)
     if too_many([kinds[k][0] for k in lines], weight):
         for k, alone in zip(lines, weight, strict=True):
             if alone:
@@ -1274,6 +1275,23 @@ def _kickers(items: list[Item], kinds: list[tuple[str, int | None]], lines: list
             start -= 1
         for j in lines[start:n + 1]:
             kinds[j] = ("paragraph", None)
+
+
+_SENTENCE_END = lazy(r"[.!?][\"')\]\u201d\u2019]*$")
+
+
+def _sentence_tails(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int]) -> None:
+    """A "heading" that opens in a small letter and ends a sentence is the tail of one: a
+    caption or a paragraph carried over from the page or the column before, in its own face.
+    A heading opens in a capital or a number; only a line that goes on with the heading above
+    it may open in a small letter."""
+    for n, k in enumerate(lines):
+        text = items[k].text
+        if kinds[k][0] != "heading" or not text[:1].islower() or _SENTENCE_END.search(text) is None:
+            continue
+        if n and kinds[lines[n - 1]][0] == "heading" and _heading_goes_on(items[lines[n - 1]], items[k]):
+            continue
+        kinds[k] = ("paragraph", None)
 
 
 PROSE_LINES = 4  # a "heading" set over this many lines is a paragraph set large
