@@ -94,23 +94,15 @@ def test_rule_effect_lists_the_pages_a_rule_changes(run_cli, tmp_path) -> None:
     constant is back as it was."""
     from reportlab.lib.pagesizes import A4
     from reportlab.pdfgen import canvas
+    from test_tables import close_heads_table
 
     import bench.rule_effect as re_
     from siftpdf.organize import tables
 
     path = tmp_path / "table.pdf"
     c = canvas.Canvas(str(path), pagesize=A4)
-    c.setFont("Times-Roman", 10)
-    c.line(72, 710, 480, 710)
-    c.drawString(76, 698, "Type of institution")
-    c.drawString(230, 698, "Borrowed")
-    c.drawString(300, 698, "Under 10,000 10,000 to 30,000 More")
-    c.line(72, 690, 480, 690)
-    for r in range(6):
-        c.drawString(76, 676 - 12 * r, f"Institution {r + 1}")
-        for x, value in zip((270, 330, 400, 460), (44.4, 25.5, 10.2, 26.9), strict=True):
-            c.drawRightString(x, 676 - 12 * r, f"{value + r:.1f}")
-    c.line(72, 600, 480, 600)
+    close_heads_table(c, [[f"Institution {r + 1}", *(f"{value + r:.1f}" for value in (44.4, 25.5, 10.2, 26.9))]
+                          for r in range(6)])
     c.showPage()
     c.save()
     result = run_cli("extract", "--in-process", "--raw", "--set", "output.evidence=true", str(path))

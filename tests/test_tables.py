@@ -619,6 +619,22 @@ def test_booktabs_heads_of_several_lines_are_one_header_row(run_cli, tmp_path):
     assert tables[0]["header_rows"] == 2
 
 
+def close_heads_table(c: canvas.Canvas, body: list[list[str]]) -> None:
+    """A statistics table between three rules: a label and four columns of figures under heads
+    set closer than the columns (the last three heads one line of words), rows from y 676."""
+    c.setFont("Times-Roman", 10)
+    c.line(72, 710, 480, 710)
+    c.drawString(76, 698, "Type of institution")
+    c.drawString(230, 698, "Borrowed")
+    c.drawString(300, 698, "Under 10,000 10,000 to 30,000 More")
+    c.line(72, 690, 480, 690)
+    for r, row in enumerate(body):
+        c.drawString(76, 676 - 12 * r, row[0])
+        for x, cell in zip((270, 330, 400, 460), row[1:], strict=True):
+            c.drawRightString(x, 676 - 12 * r, cell)
+    c.line(72, 600, 480, 600)
+
+
 def test_booktabs_table_under_a_ruled_running_head_and_heads_set_close(run_cli, tmp_path):
     """A rule under the running head as long as the table's: the glossary entry, the paragraph
     and the caption between it and the table's top rule are no part of the table. The heads over the figures
@@ -629,7 +645,6 @@ def test_booktabs_table_under_a_ruled_running_head_and_heads_set_close(run_cli, 
     c.setFont("Times-Italic", 10)
     c.drawString(72, 790, "Borrowing for graduate study")
     c.line(72, 784, 480, 784)
-    c.setFont("Times-Roman", 10)
     c.setFont("Times-Bold", 10)
     c.drawString(72, 774, "Amount borrowed")
     c.drawRightString(480, 774, "AMTBOR")  # a glossary's entry: a line of two parts
@@ -639,22 +654,12 @@ def test_booktabs_table_under_a_ruled_running_head_and_heads_set_close(run_cli, 
     c.drawString(72, 732, "The amounts are in current dollars and the rows give the type of institution.")
     c.setFont("Times-Bold", 10)
     c.drawString(72, 720, "Table 4.  Amount borrowed, by type of institution: 2003")
-    c.setFont("Times-Roman", 10)
-    c.line(72, 710, 480, 710)
-    c.drawString(76, 698, "Type of institution")
-    c.drawString(230, 698, "Borrowed")
-    c.drawString(300, 698, "Under 10,000 10,000 to 30,000 More")
-    c.line(72, 690, 480, 690)
     body = [["Public 4-year", "44.4", "25.5", "10.2", "26.9"],
             ["Non-doctorate-granting", "40.0", "27.3", "11.3", "32.4"],
             ["Doctorate-granting", "46.5", "24.7", "9.7", "24.6"],
             ["Private not-for-profit", "45.9", "20.3", "10.3", "25.7"],
             ["Other", "41.3", "11.2", "11.2", "43.2"], ["Total", "44.8", "23.2", "10.3", "27.0"]]
-    for r, row in enumerate(body):
-        c.drawString(76, 676 - 12 * r, row[0])
-        for x, cell in zip((270, 330, 400, 460), row[1:], strict=True):
-            c.drawRightString(x, 676 - 12 * r, cell)
-    c.line(72, 600, 480, 600)
+    close_heads_table(c, body)
     c.drawString(72, 580, "After the table the text goes on as before.")
     c.showPage()
     c.save()
