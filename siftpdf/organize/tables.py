@@ -891,14 +891,16 @@ def _spans(region: _Region, xs: list[float], ys: list[float],
 
 
 def _in_line(slots: dict[tuple[int, int], list[_Piece]], r: int, c: int, ncols: int) -> bool:
-    """Whether box (r, c) holds text and all of it stands on the baselines of figures in the
-    other boxes of its row: a row's label in a column left unruled between rows, not a line
-    of a cell that runs on into the box below (nor a line of a head of several lines)."""
+    """Whether box (r, c) holds words and all of them stand on the baselines of figures with
+    digits in two other boxes of its row at least: a row's label in a column left unruled
+    between rows, not a line of a cell that runs on into the box below (nor a line of a head
+    of several lines, whose neighbours are heads)."""
     own = slots.get((r, c))
-    if not own:
+    if not own or not any(ch.isalpha() for p in own for ch in p.text):
         return False
-    figures = [p.y for k in range(ncols) if k != c for p in slots.get((r, k), ()) if _figure(p.text)]
-    return all(any(abs(p.y - y) <= 0.3 * p.size for y in figures) for p in own)
+    figures = [(k, p.y) for k in range(ncols) if k != c for p in slots.get((r, k), ())
+               if _figure(p.text) and any(ch.isdigit() for ch in p.text)]
+    return all(len({k for k, y in figures if abs(p.y - y) <= 0.3 * p.size}) >= 2 for p in own)
 
 
 def _apart(left: list[_Piece] | None, right: list[_Piece] | None) -> bool:
