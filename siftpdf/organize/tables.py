@@ -754,21 +754,22 @@ def build_table(region: _Region, items: list[Item], outside: list[Item] | None =
     return {"rows": rows, "header_rows": heads}
 
 
+# How a table's note opens: its source, its notes, how to read it, its key, a footnote's mark.
 _NOTE = lazy(r"^(Sources?|Notes?|NOTES?|SOURCES?|Exhibit reads|Reading note|Key|\*)\b")
-NOTE_WORDS = 12  # words of a last row across the table that is its note, whatever its first word
 
 
 def _caption_and_note(cells: list[list[tuple[str, int, int]]], ncols: int) -> tuple[int, int]:
     """Rows at the frame's top and foot that are no rows of the table: a first row of one
-    cell across it that is a caption ("Exhibit 9 …"), a last such row that is a note (a
-    source, a key, a sentence on how to read it). Counts (0 or 1 each); none when fewer
-    than two rows would be left."""
+    cell across it that is a caption ("Exhibit 9 …"), a last such row that opens as a note
+    does ("Source:", "Note:", "Exhibit reads:"; a long last row without such a word may be
+    the table's own, a list in a cell across it). Counts (0 or 1 each); none when fewer than
+    two rows would be left."""
     def across(row: list[tuple[str, int, int]]) -> str | None:
         return row[0][0] if len(row) == 1 and row[0][1] == ncols and ncols >= 2 else None
 
     first = int((text := across(cells[0])) is not None and CAPTION.match(text) is not None)
     tail = across(cells[-1]) if len(cells) - first >= 2 else None
-    last = int(tail is not None and (_NOTE.match(tail) is not None or len(tail.split()) >= NOTE_WORDS))
+    last = int(tail is not None and _NOTE.match(tail) is not None)
     return (first, last) if len(cells) - first - last >= 2 else (0, 0)
 
 
