@@ -854,6 +854,7 @@ def _spans(region: _Region, xs: list[float], ys: list[float],
     parent = list(range(ncols * nrows))
     if region.vertical:
         across, down = _at(region.vertical, xs), _at(region.horizontal, ys)
+        figures = _row_figures(slots, nrows)
         for r in range(nrows):
             for c in range(ncols):
                 if c + 1 < ncols and not _ruled(across[c + 1], ys[r + 1], ys[r]) and \
@@ -861,7 +862,7 @@ def _spans(region: _Region, xs: list[float], ys: list[float],
                     _union(parent, r * ncols + c, r * ncols + c + 1)
                 # No rule at all on a row boundary: the text's lines parted the rows there.
                 if r + 1 < nrows and down[r + 1] and not _ruled(down[r + 1], xs[c], xs[c + 1]) and \
-                        not (_in_line(slots, r, c, ncols) and _in_line(slots, r + 1, c, ncols)):
+                        not (_in_line(slots, figures, r, c) and _in_line(slots, figures, r + 1, c)):
                     _union(parent, r * ncols + c, (r + 1) * ncols + c)
     else:
         for (r, c), pieces in slots.items():
@@ -891,17 +892,37 @@ def _spans(region: _Region, xs: list[float], ys: list[float],
     return [row for row in rows if row]
 
 
-def _in_line(slots: dict[tuple[int, int], list[_Piece]], r: int, c: int, ncols: int) -> bool:
+def _row_figures(slots: dict[tuple[int, int], list[_Piece]], nrows: int) -> list[list[tuple[float, int]]]:
+    """Each row's figures with digits, as (baseline, column), in baseline order: read once for
+    all the boxes of a grid."""
+    rows: list[list[tuple[float, int]]] = [[] for _ in range(nrows)]
+    for (r, c), pieces in slots.items():
+        rows[r] += [(p.y, c) for p in pieces if _figure(p.text) and any(ch.isdigit() for ch in p.text)]
+    for row in rows:
+        row.sort()
+    return rows
+
+
+def _in_line(slots: dict[tuple[int, int], list[_Piece]], figures: list[list[tuple[float, int]]], r: int,
+             c: int) -> bool:
     """Whether box (r, c) holds words and all of them stand on the baselines of figures with
-    digits in two other boxes of its row at least: a row's label in a column left unruled
-    between rows, not a line of a cell that runs on into the box below (nor a line of a head
-    of several lines, whose neighbours are heads)."""
+    digits (``_row_figures``) in two other boxes of its row at least: a row's label in a column
+    left unruled between rows, not a line of a cell that runs on into the box below (nor a
+    line of a head of several lines, whose neighbours are heads)."""
     own = slots.get((r, c))
     if not own or not any(ch.isalpha() for p in own for ch in p.text):
         return False
-    figures = [(k, p.y) for k in range(ncols) if k != c for p in slots.get((r, k), ())
-               if _figure(p.text) and any(ch.isdigit() for ch in p.text)]
-    return all(len({k for k, y in figures if abs(p.y - y) <= 0.3 * p.size}) >= 2 for p in own)
+    row = figures[r]
+    for piece in own:
+        slack, others = 0.3 * piece.size, set[int]()
+        for y, k in row[bisect_left(row, (piece.y - slack, -1)):]:
+            if y > piece.y + slack or len(others) >= 2:
+                break
+            if k != c:
+                others.add(k)
+        if len(others) < 2:
+            return False
+    return True
 
 
 def _apart(left: list[_Piece] | None, right: list[_Piece] | None) -> bool:
