@@ -967,3 +967,29 @@ def test_numbered_lines_beside_the_other_columns_prose_are_no_table():
               for k in range(4)]
     rows = unruled_tables(_two_column_page(beside), 612)
     assert all(i.kind == "line" for row in rows for i in row)
+
+
+def _formula_rows(pitch: float) -> list[list[Item]]:
+    """Two fractions side by side and an equation number: 'r = p/2 + q/2 and s = p/2 - q/2 (3)',
+    each numerator and denominator on its own baseline ``pitch`` points from the formula's line."""
+    def at(y: float, *cells: tuple[float, float, str]) -> list[Item]:
+        return [Item(text=t, x0=a, y0=y - 2, x1=b, y1=y + 8, y=y, size=10) for a, b, t in cells]
+    return [at(400 + pitch, (205, 211, "p"), (237, 271, "q + 4"), (354, 360, "p"), (386, 420, "q + 4")),
+            at(400, (184, 200, "r ="), (214, 222, "+"), (294, 312, "and"), (334, 350, "s ="), (364, 372, "−"),
+               (481, 495, "(3)")),
+            at(400 - pitch, (205, 211, "2"), (246, 252, "2"), (355, 360, "2"), (396, 401, "2"))]
+
+
+def test_a_display_formula_set_in_levels_is_no_table():
+    """A fraction's numerator and denominator stand closer to the formula's line than lines of
+    text can: the formula's pieces stay lines, in their order, not a table of three rows."""
+    rows = unruled_tables(_formula_rows(7.3), 612)
+    assert all(i.kind == "line" for row in rows for i in row)
+    assert [i.text for i in rows[1]][:2] == ["r =", "+"]
+
+
+def test_rows_a_line_apart_with_an_equals_sign_are_still_a_table():
+    """The same pieces a full line apart (12 points at 10 points) are rows of a table: the rule
+    takes only levels set closer than a line."""
+    rows = unruled_tables(_formula_rows(12), 612)
+    assert [i.kind for row in rows for i in row] == ["table"]

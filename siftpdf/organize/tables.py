@@ -1149,7 +1149,7 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
         if end - index >= 2:
             items = [item for cells, _ in parts[index:end] for item in cells]
             region = _Region.around(items)
-            found = build_table(region, items)
+            found = None if _formula([cells for cells, _ in parts[index:end]]) else build_table(region, items)
             if found is not None and _reads_on(found["rows"]):
                 found = None
             table = table_item(region, found, items) if found is not None else None
@@ -1161,6 +1161,23 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
             out.append(rows[index])
             index += 1
     return out
+
+
+FORMULA_PITCH = 0.8  # ems: lines of one size closer than this are a formula's levels (a fraction), not rows
+_RELATION = lazy(r"[=<>\u2248\u2261\u2264\u2265\u2208\u2192\u223c\u221d\u2282\u2286\u226a\u226b]")
+
+
+def _formula(rows: list[list[Item]]) -> bool:
+    """Whether lines set as rows are a display formula: one of them states a relation (=, ≤, ∈,
+    →) and two of them of one size stand closer than lines of text can (a numerator over its
+    fraction's line)."""
+    if not any(_RELATION.search(item.text) for row in rows for item in row):
+        return False
+    for upper, lower in zip(rows, rows[1:], strict=False):
+        size = max(i.size for i in upper)
+        if abs(max(i.size for i in lower) - size) <= 0.1 * size and upper[0].y - lower[0].y < FORMULA_PITCH * size:
+            return True
+    return False
 
 
 def _gapped(group: list[Item]) -> int:
