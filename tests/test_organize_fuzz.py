@@ -283,13 +283,22 @@ def _letters(text: str) -> Counter[str]:
 
 
 def _given(page: dict[str, Any], opts: OrganizeOptions) -> Counter[str]:
-    """Every letter and digit of the page's runs, less the clipped ones organization drops."""
+    """Every letter and digit of the page's runs, less the clipped ones organization drops and
+    a run that is the one before it drawn again on the same spot (one text to a reader)."""
     given: Counter[str] = Counter()
     for line in page["evidence"]["lines"]:
+        last = None
         for run in line["runs"]:
-            if not (opts.clip and run.get("clipped")):
+            if opts.clip and run.get("clipped"):
+                continue
+            if last is None or not _same_spot(last, run, float(line["size"])):
                 given.update(_letters(run["text"]))
+            last = run
     return given
+
+
+def _same_spot(a: dict[str, Any], b: dict[str, Any], size: float) -> bool:
+    return a["text"] == b["text"] and all(abs(p - q) <= 0.1 * size for p, q in zip(a["box"], b["box"], strict=True))
 
 
 def _kept(page: dict[str, Any]) -> Counter[str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from siftpdf.organize import organize_records
+from siftpdf.organize.layout import line_segments
 from siftpdf.settings import OrganizeOptions
 
 CHAR = 5.0  # points per character of the test font at size 10
@@ -903,3 +904,16 @@ def test_a_sentences_tail_in_a_heading_face_is_no_heading():
                              line(603, "under contour tillage.", size=14.0, bold=True), *body_lines(580, "b")])])[0]
     assert [text for _, text in headings(out)] == ["Terraces and their outlets under contour tillage."]
     assert any(b["kind"] == "paragraph" and b["text"] == "outlets and waterways." for b in out["blocks"])
+
+
+def test_text_drawn_twice_in_place_reads_once():
+    """Axis labels each drawn twice on the same spot (a fill and a stroke, a bold made by
+    printing twice) read once, as the text layer gives them; the same figure set beside itself,
+    or stacked above and below (a subscript and a superscript), is two figures."""
+    again = {"y": 700.0, "size": 10.0, "runs": [run("600", 100, 700), run("600", 100.5, 700), run("600", 300, 700),
+                                                  run("600", 300, 700)]}
+    assert [i.text for i in line_segments(again, keep_clipped=True)[0]] == ["600", "600"]
+    beside = {"y": 700.0, "size": 10.0, "runs": [run("1", 100, 700), run("1", 100 + CHAR, 700)]}
+    assert [i.text for i in line_segments(beside, keep_clipped=True)[0]] == ["11"]
+    stacked = {"y": 700.0, "size": 10.0, "runs": [run("1", 100, 697, 7), run("1", 100, 704, 7)]}
+    assert "".join(i.text for i in line_segments(stacked, keep_clipped=True)[0]).replace(" ", "") == "11"

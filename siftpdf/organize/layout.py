@@ -198,10 +198,14 @@ def line_segments(line: dict[str, Any], keep_clipped: bool,
     parts: list[list[dict[str, Any]]] = []
     dropped = 0
     current: list[dict[str, Any]] = []
+    last: dict[str, Any] | None = None
     for run in line["runs"]:
         if run.get("clipped") and not keep_clipped:
             dropped += len(run["text"])
             continue
+        if last is not None and _drawn_again(last, run, size):
+            continue
+        last = run
         if current:
             left, right = current[-1]["box"][2], run["box"][0]
             gap = right - left
@@ -218,10 +222,20 @@ def line_segments(line: dict[str, Any], keep_clipped: bool,
     return [_segment(part, line) for part in parts], dropped
 
 
+DRAWN_AGAIN = 0.1  # ems the edges of the same text drawn twice may differ by (a bold made by a slight offset)
 OVERPRINT = 1.0  # ems a run may start inside the text before it and still follow it (kerning, an accent)
 OVERPRINT_RUN = 2.0  # ems: a run set over other text is words, not an accent or a mark
 OVERPRINT_PARTS = 8  # segments of a line an overprinted run looks back over
 SMALL_RUN = 0.85  # of the line's size: smaller runs are its superscripts, stacked limits, marks
+
+
+def _drawn_again(prev: dict[str, Any], run: dict[str, Any], size: float) -> bool:
+    """Whether a run is the one before it drawn again in the same place (a fill under a
+    stroke, a bold made by printing twice, a label written twice): a reader sees one text, as
+    the text layer gives it."""
+    if run["text"] != prev["text"]:
+        return False
+    return all(abs(a - b) <= DRAWN_AGAIN * size for a, b in zip(prev["box"], run["box"], strict=True))
 
 
 def _followed(parts: list[list[dict[str, Any]]], run: dict[str, Any], size: float,
