@@ -168,3 +168,16 @@ def test_the_records_are_valid_doc_stream_records(scans: dict[str, Any]) -> None
     validator = jsonschema.Draft202012Validator(schema)
     for record in records(result.stdout.decode()):
         assert not list(validator.iter_errors(record)), record.keys()
+
+
+def test_raw_text_of_a_two_column_scan_reads_column_by_column(tmp_path: Path) -> None:
+    """The engine reads a two-column page a column at a time; the raw text keeps that order
+    (a page's lines sorted top down would alternate the columns' lines)."""
+    two_columns = make_scans.scan(make_scans.ENGLISH[1], dpi=200)
+    path = tmp_path / "two-columns.pdf"
+    path.write_bytes(two_columns.pdf)
+    result = run_siftpdf("extract", "--raw", "--ocr", "auto", "--no-cache", str(path))
+    assert result.returncode == 0, result.stderr
+    (page,) = _pages(result)
+    assert page["status"] == "ocr"
+    assert make_scans.cer(page["text"], two_columns.reference) < 0.02

@@ -517,7 +517,8 @@ def recognize_page(page: Any, dpi: float = DPI, regions: Sequence[Box] | None = 
                    engine: str | None = None, hint: Hint | None = None) -> PageText:
     """Render a pypdfium2 page and read it. ``regions`` (boxes in points, user space) limits
     reading to those parts of the page, each read apart (``auto`` passes the page's images
-    that no text layer covers); lines are top to bottom. ``hint``: the document's
+    that no text layer covers); lines are in the engine's reading order, region by region from
+    the top. ``hint``: the document's
     (:class:`Hint`), read and updated."""
     import numpy as np
 
@@ -532,8 +533,10 @@ def recognize_page(page: Any, dpi: float = DPI, regions: Sequence[Box] | None = 
     finally:
         bitmap.close()
     to_page = _device_to_page(page, width, height)
-    crops = [(0, 0, width, height)] if regions is None else [_pixel_rect(to_page, region, width, height)
-                                                            for region in regions]
+    # Regions are read from the top of the page down; within one, lines stay in the engine's
+    # reading order (a column of a two-column scan before the next, as tesseract's layout reads).
+    crops = [(0, 0, width, height)] if regions is None else sorted(
+        (_pixel_rect(to_page, region, width, height) for region in regions), key=lambda c: (c[1], c[0]))
     lines: list[Line] = []
     read_by: dict[EngineInfo, int] = {}  # characters each engine read (a region at a time)
     turned = 0
@@ -552,8 +555,6 @@ def recognize_page(page: Any, dpi: float = DPI, regions: Sequence[Box] | None = 
         read_by[found.info] = read_by.get(found.info, 0) + sum(len(line.text) for line in read)
         lines.extend(_placed(line, to_page, x0, y0) for line in read)
         turned = turned or turn
-    if not turned:  # a turned scan's lines stay in the engine's reading order: the page's is not theirs
-        lines.sort(key=lambda ln: (-ln.box[3], ln.box[0]))
     used = max(read_by, key=read_by.__getitem__) if read_by else first.info
     return PageText(lines, used, mean_confidence(lines), round(scale * 72, 2), capped, (width, height), turned)
 
