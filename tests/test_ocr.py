@@ -181,3 +181,42 @@ def test_raw_text_of_a_two_column_scan_reads_column_by_column(tmp_path: Path) ->
     (page,) = _pages(result)
     assert page["status"] == "ocr"
     assert make_scans.cer(page["text"], two_columns.reference) < 0.02
+
+
+
+def _scanned_and_text_layer(source: make_scans.Source, folder: Path) -> tuple[make_scans.Scan, dict[str, Any],
+                                                                            dict[str, Any]]:
+    """A corpus page scanned at 300 dpi, turned slightly as a scanner feeds it: the scan, its
+    page organized from what OCR read, and the same page organized from its text layer."""
+    scanned = make_scans.scan(source, dpi=300)
+    assert scanned.angle != 0  # the scanner's skew is part of what is read through
+    path = folder / f"{source.label}.pdf"
+    path.write_bytes(scanned.pdf)
+    result = run_siftpdf("extract", "--ocr", "auto", "--no-cache", str(path))
+    assert result.returncode == 0, result.stderr
+    (page,) = _pages(result)
+    assert page["status"] == "ocr"
+    text_layer = _pages(run_siftpdf("extract", "--no-cache", "--max-pages", str(source.page + 1),
+                                    str(make_scans.CORPUS / source.path)))[source.page]
+    return scanned, page, text_layer
+
+
+def test_a_scanned_page_reads_as_the_article_its_text_layer_gives(tmp_path: Path) -> None:
+    """A two-column paper page: the recognized lines are joined into the paragraphs the text
+    layer gives (at most 1.3 times its blocks, where a skewed scan's lines each made a block
+    when their boxes' heights told their sizes), under the same headings."""
+    _, page, text_layer = _scanned_and_text_layer(make_scans.ENGLISH[1], tmp_path)
+    assert len(page["blocks"]) <= 1.3 * len(text_layer["blocks"])
+    headings = [b["text"] for b in page["blocks"] if b["kind"] == "heading"]
+    assert headings and headings == [b["text"] for b in text_layer["blocks"] if b["kind"] == "heading"]
+
+
+def test_a_word_hyphenated_across_scanned_lines_is_joined(tmp_path: Path) -> None:
+    """A book page whose text layer breaks 'argu-ments' over two lines: the organized scan
+    reads the word whole, as the organized text layer does."""
+    scanned, page, text_layer = _scanned_and_text_layer(make_scans.ENGLISH[3], tmp_path)
+    broken = ["".join(parts) for parts in re.findall(r"(\w+)\ufffe\s*(\w+)", scanned.reference)]
+    assert broken
+    assert len(page["blocks"]) <= 1.3 * len(text_layer["blocks"])
+    read = _words(" ".join(b["text"] for b in page["blocks"]))
+    assert all(word.lower() in read for word in broken), broken

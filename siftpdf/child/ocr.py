@@ -65,6 +65,10 @@ class Line:
     pixels: tuple[int, int, int, int]
     baseline: float | None = None  # y of the baseline (points; pixels from recognize_pixels)
     words: tuple[tuple[str, Box], ...] = ()  # when the engine tells them, boxes as ``box``
+    # The height of the line's type, ascenders to descenders, as the engine fitted it along the
+    # baseline (units as ``box``; None when the engine does not tell): unlike the box, it does
+    # not grow with the skew of a scan fed in slightly turned.
+    height: float | None = None
 
 
 @dataclass(frozen=True)
@@ -216,7 +220,8 @@ def _tesseract_lines(iterator: Any, line_level: int, word_level: int) -> list[Li
 
     def close() -> None:
         if head is not None and head.text:
-            lines.append(Line(head.text, head.confidence, head.box, head.pixels, head.baseline, tuple(words)))
+            lines.append(Line(head.text, head.confidence, head.box, head.pixels, head.baseline, tuple(words),
+                              head.height))
 
     if iterator is None or iterator.Empty(word_level):  # a blank page: no words at all
         return lines
@@ -226,9 +231,11 @@ def _tesseract_lines(iterator: Any, line_level: int, word_level: int) -> list[Li
             words = []
             bounds = iterator.BoundingBox(line_level) or (0, 0, 0, 0)
             baseline = iterator.Baseline(line_level)
+            row = iterator.RowAttributes() or {}
             head = Line(tidy(iterator.GetUTF8Text(line_level) or ""),
                         max(0.0, iterator.Confidence(line_level)) / 100, tuple(map(float, bounds)),  # type: ignore[arg-type]
-                        tuple(bounds), (baseline[0][1] + baseline[1][1]) / 2 if baseline else None)
+                        tuple(bounds), (baseline[0][1] + baseline[1][1]) / 2 if baseline else None,
+                        height=float(row["row_height"]) if row.get("row_height", 0) > 0 else None)
         text, bounds = (iterator.GetUTF8Text(word_level) or "").strip(), iterator.BoundingBox(word_level)
         if text and bounds:
             words.append((text, tuple(map(float, bounds))))  # type: ignore[arg-type]
@@ -647,7 +654,10 @@ def _placed(line: Line, m: Affine, dx: int, dy: int) -> Line:
         baseline = round(_apply(m, 0, line.baseline + dy)[1], 2)
     pixels = (line.pixels[0] + dx, line.pixels[1] + dy, line.pixels[2] + dx, line.pixels[3] + dy)
     words = tuple((text, _to_points(m, wbox, dx, dy)) for text, wbox in line.words)
-    return Line(line.text, line.confidence, box, pixels, baseline, words)
+    height = None
+    if line.height is not None and line.box[3] > line.box[1]:  # pixels to points, as the box went
+        height = round(line.height * (box[3] - box[1]) / (line.box[3] - line.box[1]), 2)
+    return Line(line.text, line.confidence, box, pixels, baseline, words, height)
 
 
 # --- evidence -------------------------------------------------------------------------------
@@ -660,11 +670,11 @@ def evidence_lines(lines: Iterable[Line]) -> list[dict[str, Any]]:
     """Placed lines (``recognize_page``) as evidence lines: ``{y, size, runs: [run]}``, one
     run a line, shaped like siftpdf.child.evidence's (text, font, size, colour, box, and ``gaps`` for
     wide spaces between words), so that organization reads them like a text layer's."""
+    lines = list(lines)
+    sizes = _sizes(lines)
     out: list[tuple[float, float, dict[str, Any]]] = []
-    for line in lines:
+    for line, size in zip(lines, sizes, strict=True):
         x0, y0, x1, y1 = line.box
-        # A line's box runs from ascenders to descenders: about 1.2 of the font size.
-        size = round(max(y1 - y0, 1.0) / 1.2, 2)
         baseline = line.baseline if line.baseline is not None else round(y0 + 0.2 * size, 2)
         run: dict[str, Any] = {"text": line.text, "font": FONT, "size": size, "color": "#000000",
                                "box": [x0, y0, x1, y1], "ocr": round(line.confidence, 3)}
@@ -674,6 +684,30 @@ def evidence_lines(lines: Iterable[Line]) -> list[dict[str, Any]]:
         out.append((baseline, x0, {"y": baseline, "size": size, "runs": [run]}))
     out.sort(key=lambda item: (-item[0], item[1]))
     return [line for _, _, line in out]
+
+
+BODY_SPREAD = 0.15  # share either side of the body's size within which a read line's size is the body's
+
+
+def _sizes(lines: list[Line]) -> list[float]:
+    """The font size of each line. The type's height, ascenders to descenders, as the engine
+    fitted it, is about the size; a line's box runs further (accents, brackets, and the skew of a
+    scan), about 1.2 of it. Fitted heights scatter from line to line of one paragraph (a line of
+    small letters, a line of capitals), so those within ``BODY_SPREAD`` of the page's body size
+    (the size of most of its characters) are given that size: organization then reads the
+    lines of a paragraph as one type, and a heading or a footnote set apart stays apart."""
+    sizes = [round(max(line.height if line.height is not None else (line.box[3] - line.box[1]) / 1.2, 1.0), 2)
+             for line in lines]
+    if not sizes:
+        return sizes
+    weighted = sorted(zip(sizes, (len(line.text) for line in lines), strict=True))
+    half, seen, body = sum(n for _, n in weighted) / 2, 0, weighted[-1][0]
+    for size, count in weighted:
+        seen += count
+        if seen >= half:
+            body = size
+            break
+    return [body if abs(size - body) <= BODY_SPREAD * body else size for size in sizes]
 
 
 def _word_gaps(line: Line, size: float) -> list[list[float]]:
