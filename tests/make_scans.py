@@ -257,6 +257,35 @@ def half_scan(source: Source = HALF_SOURCE, dpi: int = 300, seed: int = 7, corpu
     return HalfScan(out.getvalue(), float(split), above, below)
 
 
+def scan_with_footer(source: Source = ENGLISH[2], dpi: int = 300, seed: int = 7, corpus: Path = CORPUS) -> Scan:
+    """The source page scanned whole, with its footer (the text objects of its lowest line)
+    kept in the text layer over the scan: a page whose text layer holds a few real words,
+    as a scanned letter with a stamped footer does. The reference is the whole page's text."""
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as pdfium_c
+
+    path = corpus / source.path
+    width, height = page_size(path, source.page)
+    pdf = pdfium.PdfDocument.new()
+    pdf.import_pages(pdfium.PdfDocument(str(path)), [source.page])
+    page = pdf[0]
+    texts = [obj for obj in page.get_objects(max_depth=1) if obj.type == pdfium_c.FPDF_PAGEOBJ_TEXT]
+    lowest = min(obj.get_bounds()[3] for obj in texts)  # the top of the lowest text: the footer's line
+    for obj in texts:
+        if obj.get_bounds()[1] > lowest:
+            page.remove_obj(obj)
+    image, angle = degrade(render_gray(path, source.page, dpi), seed + source.page + dpi)
+    picture = pdfium.PdfImage.new(pdf)
+    picture.load_jpeg(io.BytesIO(jpeg(image)), pages=[page])
+    picture.set_matrix(pdfium.PdfMatrix().scale(width, height))
+    page.insert_obj(picture)
+    page.gen_content()
+    out = io.BytesIO()
+    pdf.save(out)
+    return Scan(f"{source.name}-footer", source.lang, dpi, out.getvalue(), reference_text(path, source.page),
+                round(angle, 2))
+
+
 def many_pages(count: int, dpi: int = 200, seed: int = 7, corpus: Path = CORPUS,
                source: Source = ENGLISH[0]) -> bytes:
     """An image-only PDF of ``count`` pages that share one scanned image (a corpus page)."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -87,7 +88,8 @@ def test_auto_reads_only_the_scanned_part_of_a_half_scanned_page(scans: dict[str
     plain = _pages(run_siftpdf("extract", "--raw", path))[0]
     read = _pages(run_siftpdf("extract", "--ocr", "auto", *view, path))[0]
     assert plain["status"] == read["status"] == "text"
-    assert read["ocr"]["regions"] == 1
+    ((x0, y0, x1, y1),) = read["ocr"]["regions"]  # the scanned lower half, in points
+    assert x0 <= 1 and y0 <= 1 and y1 == pytest.approx(scans["half"].split, abs=2) and x1 > 500
     image_words = _words(scans["half"].image_reference) - _words(plain["text"])
     assert len(image_words) > 30
     assert len(image_words & _words(read["text"])) > 0.8 * len(image_words)
@@ -220,3 +222,23 @@ def test_a_word_hyphenated_across_scanned_lines_is_joined(tmp_path: Path) -> Non
     assert len(page["blocks"]) <= 1.3 * len(text_layer["blocks"])
     read = _words(" ".join(b["text"] for b in page["blocks"]))
     assert all(word.lower() in read for word in broken), broken
+
+
+def test_auto_reads_a_scan_that_carries_a_few_words_of_text_layer(tmp_path: Path) -> None:
+    """A page scanned whole whose text layer holds only its footer: the page is a scan whatever
+    the footer says. Its words are read (95 % of them at least), the footer once, and
+    ``ocr.regions`` says which part of the page was a picture."""
+    scanned = make_scans.scan_with_footer()
+    path = tmp_path / "footer.pdf"
+    path.write_bytes(scanned.pdf)
+    plain = _pages(run_siftpdf("extract", "--raw", "--no-cache", str(path)))[0]
+    assert plain["status"] == "text" and len(plain["text"].split()) < 10
+    page = _pages(run_siftpdf("extract", "--ocr", "auto", "--no-cache", str(path)))[0]
+    ((x0, y0, x1, y1),) = page["ocr"]["regions"]
+    assert x0 <= 1 and y0 <= 1 and x1 >= 600 and y1 >= 780  # the whole page was a picture
+    words = re.findall(r"\w+", scanned.reference.lower())
+    read = re.findall(r"\w+", " ".join(b["text"] for b in page["blocks"]).lower())
+    recalled = sum((Counter(words) & Counter(read)).values())
+    assert recalled >= 0.95 * len(words)
+    footer = plain["text"].strip()
+    assert " ".join(b["text"] for b in page["blocks"]).count(footer) == 1

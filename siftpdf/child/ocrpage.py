@@ -3,7 +3,7 @@ them, are read, and how what was read joins the record.
 
 ``always`` reads every page; ``auto`` reads the pages with no usable text layer (``no_text``,
 ``garbled``) and, on a page that has one, the large images no text lies over (a page half set,
-half scanned), saying so in ``ocr.regions``. A recognized page has ``"status": "ocr"``, its
+half scanned), saying so in ``ocr.regions`` (the boxes read). A recognized page has ``"status": "ocr"``, its
 text from the lines read, ``ocr: {engine, confidence, dpi}`` and, with evidence, those lines
 with their boxes in place of the text layer's, so organization reads them like any page. A
 blank scan reads as nothing: ``empty``, never invented text. An engine failure keeps the page
@@ -22,6 +22,15 @@ AUTO_STATUSES = ("no_text", "garbled")
 # In auto mode, an image of a text page is read when it covers this share of the page and no
 # text of the layer lies over it: a scanned half page, not a logo or a small figure.
 REGION_SHARE = 0.15
+# An image over this share of the page is read also when a little text of the layer lies over
+# it, text whose boxes cover less than SPARSE_TEXT of the image (about four lines over a page):
+# a page scanned whole with a stamped footer or a few words typed on it. A scan with a text
+# layer made by OCR (most of its words over the image) is not read again.
+SCAN_SHARE = 0.5
+SPARSE_TEXT = 0.05
+# A recognized line whose box lies this much inside the text layer's boxes is text the layer
+# already has (the stamped footer, the few words over a scan): the layer's reading stays.
+LAYER_OVERLAP = 0.5
 MAX_REGIONS = 4
 # Lines the engine is less sure of than this are dropped (and counted in ``ocr.dropped_lines``):
 # on generated scans they are noise read from specks, rules and half-cut heads, not text.
@@ -35,8 +44,9 @@ def recognize(doc: Any, record: dict[str, Any], mode: str, hint: Hint | None = N
     document's, :class:`siftpdf.child.ocr.Hint`)."""
     status = record["status"]
     regions: list[Box] | None = None
+    layer: list[Box] = []
     if status == "text" and mode == "auto":
-        regions = _unread_images(doc, record)
+        regions, layer = _unread_images(doc, record)
         if not regions:
             return record
     elif mode == "auto" and status not in AUTO_STATUSES:
@@ -55,6 +65,7 @@ def recognize(doc: Any, record: dict[str, Any], mode: str, hint: Hint | None = N
                             "confidence": ocr.mean_confidence(kept), "dpi": found.dpi}
     if len(kept) < len(found.lines):
         info["dropped_lines"] = len(found.lines) - len(kept)
+    kept = [line for line in kept if not _in_layer(line.box, layer)]
     if found.capped:
         info["capped"] = True
     if found.turned:
@@ -87,7 +98,7 @@ def _whole_page(record: dict[str, Any], info: dict[str, Any], lines: list[dict[s
 
 def _with_regions(record: dict[str, Any], info: dict[str, Any], regions: list[Box],
                   lines: list[dict[str, Any]], text: str) -> dict[str, Any]:
-    info["regions"] = len(regions)
+    info["regions"] = [[round(v, 2) for v in region] for region in regions]  # what was read, in points
     record["ocr"] = info
     if not text.strip():
         return record
@@ -98,8 +109,9 @@ def _with_regions(record: dict[str, Any], info: dict[str, Any], regions: list[Bo
     return record
 
 
-def _unread_images(doc: Any, record: dict[str, Any]) -> list[Box]:
-    """The page's large images that no text of its layer lies over, largest first: from the
+def _unread_images(doc: Any, record: dict[str, Any]) -> tuple[list[Box], list[Box]]:
+    """The page's large images that no text of its layer lies over, or (over most of the page)
+    that only a little text does, largest first; and the boxes of the text over them. From the
     evidence, or (``--raw``) from the page's objects."""
     evidence = record.get("evidence")
     if isinstance(evidence, dict):
@@ -110,20 +122,36 @@ def _unread_images(doc: Any, record: dict[str, Any]) -> list[Box]:
     elif hasattr(doc, "page_shape"):
         width, height, images, text = doc.page_shape(record["page"] - 1)
     else:
-        return []
+        return [], []
     area = width * height
     if area <= 0:
-        return []
-    centres = [((x0 + x1) / 2, (y0 + y1) / 2) for x0, y0, x1, y1 in text]
+        return [], []
     found: list[Box] = []
+    layer: list[Box] = []
     for x0, y0, x1, y1 in images:
-        if (x1 - x0) * (y1 - y0) < REGION_SHARE * area:
+        size = (x1 - x0) * (y1 - y0)
+        if size < REGION_SHARE * area:
             continue
-        if any(x0 <= x <= x1 and y0 <= y <= y1 for x, y in centres):
+        over = [box for box in text if x0 <= (box[0] + box[2]) / 2 <= x1 and y0 <= (box[1] + box[3]) / 2 <= y1]
+        if over and (size < SCAN_SHARE * area or sum(_area(box) for box in over) >= SPARSE_TEXT * size):
             continue
         found.append((x0, y0, x1, y1))
-    found.sort(key=lambda r: -(r[2] - r[0]) * (r[3] - r[1]))
-    return found[:MAX_REGIONS]
+        layer += over
+    found.sort(key=lambda r: -_area(r))
+    return found[:MAX_REGIONS], layer
+
+
+def _area(box: Box) -> float:
+    return max(0.0, box[2] - box[0]) * max(0.0, box[3] - box[1])
+
+
+def _in_layer(box: Box, layer: list[Box]) -> bool:
+    """Does a recognized line's box lie mostly inside the boxes of the text layer's text?"""
+    if not layer:
+        return False
+    inside = sum(_area((max(box[0], b[0]), max(box[1], b[1]), min(box[2], b[2]), min(box[3], b[3])))
+                 for b in layer)
+    return inside >= LAYER_OVERLAP * max(_area(box), 1e-9)
 
 
 def _failed(record: dict[str, Any], why: str) -> dict[str, Any]:
@@ -138,7 +166,7 @@ def count_page(tally: dict[str, int], record: dict[str, Any]) -> None:
     info = record.get("ocr")
     if isinstance(info, dict):
         if "regions" in info:
-            _add(tally, "regions", int(info["regions"]))
+            _add(tally, "regions", len(info["regions"]))
         elif record.get("status") == "ocr":
             _add(tally, "pages")
         else:
