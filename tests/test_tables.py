@@ -993,3 +993,30 @@ def test_rows_a_line_apart_with_an_equals_sign_are_still_a_table():
     takes only levels set closer than a line."""
     rows = unruled_tables(_formula_rows(12), 612)
     assert [i.kind for row in rows for i in row] == ["table"]
+
+
+def test_boxes_drawn_around_each_line_of_a_head_part_no_rows(run_cli, tmp_path):
+    """A grid whose last head runs over three lines, each line drawn in a box of its own set a
+    few points inside the cell (a line's shading), the last box down to the cell's border: the
+    boxes are no cells, the head is one cell of three lines, and the rows below keep theirs."""
+    path = tmp_path / "boxed.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 9)
+    c.drawString(72, 780, BODY)
+    xs, ys = [72, 160, 250, 340], [720, 681, 660, 639]
+    _grid(c, xs, ys)
+    for k in range(3):  # the boxes of the last head's lines: 5 points in from the cell's sides
+        c.rect(255, 720 - 13 * (k + 1), 80, 13)
+    c.drawString(80, 708, "Station")
+    c.drawString(168, 708, "Depth")
+    for k, line in enumerate(("Readings", "taken in", "October")):
+        c.drawString(260, 710 - 13 * k, line)
+    for y, row in ((667, ("North", "12", "40")), (646, ("South", "9", "31"))):
+        for x, cell in zip((80, 168, 260), row, strict=True):
+            c.drawString(x, y, cell)
+    c.showPage()
+    c.save()
+    tables = _tables(_extract(run_cli, path))
+    assert len(tables) == 1
+    assert _texts(tables[0]) == [["Station", "Depth", "Readings taken in October"], ["North", "12", "40"],
+                                 ["South", "9", "31"]]

@@ -244,6 +244,7 @@ def _structural(hs: list[_Edge], vs: list[_Edge], box: tuple[float, float, float
     x0, y0, x1, y1 = box
     keep_h = [abs(h.pos - y0) <= SNAP or abs(h.pos - y1) <= SNAP for h in hs]
     keep_v = [abs(v.pos - x0) <= SNAP or abs(v.pos - x1) <= SNAP for v in vs]
+    inset = _inset(vs)
 
     def meets(end: float, pos: float, others: list[_Edge], kept: list[bool], lo: float, hi: float) -> bool:
         if abs(end - lo) <= SNAP or abs(end - hi) <= SNAP:
@@ -263,11 +264,31 @@ def _structural(hs: list[_Edge], vs: list[_Edge], box: tuple[float, float, float
             if not keep_h[i] and parts(h, vs, keep_v, x0, x1):
                 keep_h[i] = changed = True
         for i, v in enumerate(vs):
-            if not keep_v[i] and parts(v, hs, keep_h, y0, y1):
+            if not keep_v[i] and not inset[i] and parts(v, hs, keep_h, y0, y1):
                 keep_v[i] = changed = True
         if not changed:
             break
     return [h for h, k in zip(hs, keep_h, strict=True) if k], [v for v, k in zip(vs, keep_v, strict=True) if k]
+
+
+INSET = 8.0  # points: a rule this close beside a longer one, along all of it, is a box's side set inside a cell
+
+
+def _inset(vs: list[_Edge]) -> list[bool]:
+    """For each vertical rule, whether it runs beside another one a few points off along all
+    of its length: the side of a box set inside a cell (a shading drawn line by line, a frame
+    around the cell's text), which parts no columns, nor do the rules that end on it."""
+    order = sorted(range(len(vs)), key=lambda k: vs[k].pos)
+    out = [False] * len(vs)
+    for a, b in zip(order, order[1:], strict=False):
+        # Neighbours in position only: a side has its cell's rule next to it.
+        upper, lower = vs[a], vs[b]
+        if SNAP < lower.pos - upper.pos <= INSET:
+            for this, other, k in ((upper, lower, a), (lower, upper, b)):
+                along = other.lo <= this.lo + SNAP and other.hi >= this.hi - SNAP
+                if along and other.hi - other.lo > this.hi - this.lo + SNAP:
+                    out[k] = True
+    return out
 
 
 def _positions(values: list[float]) -> list[float]:
