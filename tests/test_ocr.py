@@ -242,3 +242,25 @@ def test_auto_reads_a_scan_that_carries_a_few_words_of_text_layer(tmp_path: Path
     assert recalled >= 0.95 * len(words)
     footer = plain["text"].strip()
     assert " ".join(b["text"] for b in page["blocks"]).count(footer) == 1
+
+
+def test_a_scanned_ruled_table_reads_as_a_table_with_its_rows(tmp_path: Path) -> None:
+    """A report's ruled table scanned slightly turned: its rules are not read as '|' and '['
+    glued to the cells, its rows stand level, and the organized scan has the table the text
+    layer gives, row for row (most cells read alike)."""
+    source = make_scans.Source("forms-tables/examples_pdfs_ca-warn-report.pdf", 0, "en", "warn")
+    scanned = make_scans.scan(source, dpi=200)
+    assert scanned.angle != 0
+    path = tmp_path / "table.pdf"
+    path.write_bytes(scanned.pdf)
+    (page,) = _pages(run_siftpdf("extract", "--ocr", "auto", "--no-cache", str(path)))
+    text_layer = _pages(run_siftpdf("extract", "--no-cache", "--max-pages", "1",
+                                    str(make_scans.CORPUS / source.path)))[0]
+
+    def cells(record: dict[str, Any]) -> list[str]:
+        return [c["text"] for b in record["blocks"] if b["kind"] == "table" for row in b["rows"] for c in row]
+
+    expected, read = cells(text_layer), cells(page)
+    assert len(expected) > 100
+    assert sum((Counter(expected) & Counter(read)).values()) > 0.6 * len(expected)  # 0.71 read; none before
+    assert not any("|" in text or "[" in text for text in read)

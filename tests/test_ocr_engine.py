@@ -277,3 +277,36 @@ def test_it_reads_in_a_limited_child_behind_the_audit_hook(tmp_path: Path) -> No
     assert proc.returncode == 0, proc.stderr[-2000:]
     out = json.loads(proc.stdout)
     assert make_scans.cer(out["text"], scan.reference) < 0.05
+
+
+def test_lines_of_a_turned_scan_are_set_level_and_a_rows_cells_share_a_baseline() -> None:
+    """Three cells of one table row and a line of text, read from a scan turned one degree
+    (each baseline falling 0.0175 a pixel across): set level, the cells' baselines agree, each
+    keeps its words and text, and as evidence the row is one line of three runs."""
+    slope = 0.0175
+
+    def line(text: str, x0: float, y: float, width: float, words: int) -> ocr.Line:
+        base = y + slope * (x0 + width / 2 - 1000)
+        box = (x0, base - 30, x0 + width, base + 8 + slope * width)
+        parts = tuple((f"w{k}", (x0 + k * width / words, base - 30, x0 + (k + 1) * width / words - 5, base + 8))
+                      for k in range(words))
+        return ocr.Line(text, 0.9, box, tuple(round(v) for v in box), base, parts, 38.0, slope)
+
+    read = [line("A long line of text across the page", 100, 500, 1800, 7), line("Alpha", 100, 900, 200, 1),
+            line("12", 900, 900, 100, 1), line("Omega", 1700, 900, 200, 1)]
+    level = ocr.level(read, 1000, 1000)
+    assert [ln.text for ln in level] == [ln.text for ln in read]
+    row = [ln.baseline for ln in level[1:]]
+    assert max(row) - min(row) < 1.0 < max(ln.baseline for ln in read[1:]) - min(ln.baseline for ln in read[1:])
+    placed = [ocr.Line(ln.text, ln.confidence, (ln.box[0] / 4, 1000 - ln.box[3] / 4, ln.box[2] / 4,
+                                                1000 - ln.box[1] / 4), ln.pixels, 1000 - ln.baseline / 4, (),
+                       ln.height and ln.height / 4) for ln in level]
+    lines = ocr.evidence_lines(placed)
+    assert [[run["text"] for run in ln["runs"]] for ln in lines] == [["A long line of text across the page"],
+                                                                    ["Alpha", "12", "Omega"]]
+
+
+def test_a_level_scan_is_left_as_read() -> None:
+    read = [ocr.Line("Level text of a page", 0.9, (100, 470, 1900, 508), (100, 470, 1900, 508), 500,
+                     tuple((f"w{k}", (100 + 400 * k, 470, 400 + 400 * k, 508)) for k in range(4)), 38.0, 0.0)]
+    assert ocr.level(read, 1000, 1000) == read

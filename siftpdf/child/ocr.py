@@ -25,6 +25,7 @@ crop box accounted for by PDFium's own device-to-page mapping).
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from collections.abc import Callable, Iterable, Sequence
@@ -69,6 +70,7 @@ class Line:
     # baseline (units as ``box``; None when the engine does not tell): unlike the box, it does
     # not grow with the skew of a scan fed in slightly turned.
     height: float | None = None
+    slope: float = 0.0  # of the baseline the engine fitted, down the page per pixel across (0: level or unknown)
 
 
 @dataclass(frozen=True)
@@ -212,6 +214,13 @@ def detect(gray: Any) -> Osd:
     return detector(gray) if detector is not None else Osd(None)
 
 
+def _slope(baseline: Any) -> float:
+    """The slope of a baseline given as its two ends ((x1, y1), (x2, y2)), pixels."""
+    if not baseline or baseline[1][0] == baseline[0][0]:
+        return 0.0
+    return float(baseline[1][1] - baseline[0][1]) / float(baseline[1][0] - baseline[0][0])
+
+
 def _tesseract_lines(iterator: Any, line_level: int, word_level: int) -> list[Line]:
     """Tesseract's lines, each with its words, in one walk over the words."""
     lines: list[Line] = []
@@ -221,7 +230,7 @@ def _tesseract_lines(iterator: Any, line_level: int, word_level: int) -> list[Li
     def close() -> None:
         if head is not None and head.text:
             lines.append(Line(head.text, head.confidence, head.box, head.pixels, head.baseline, tuple(words),
-                              head.height))
+                              head.height, head.slope))
 
     if iterator is None or iterator.Empty(word_level):  # a blank page: no words at all
         return lines
@@ -235,7 +244,8 @@ def _tesseract_lines(iterator: Any, line_level: int, word_level: int) -> list[Li
             head = Line(tidy(iterator.GetUTF8Text(line_level) or ""),
                         max(0.0, iterator.Confidence(line_level)) / 100, tuple(map(float, bounds)),  # type: ignore[arg-type]
                         tuple(bounds), (baseline[0][1] + baseline[1][1]) / 2 if baseline else None,
-                        height=float(row["row_height"]) if row.get("row_height", 0) > 0 else None)
+                        height=float(row["row_height"]) if row.get("row_height", 0) > 0 else None,
+                        slope=_slope(baseline))
         text, bounds = (iterator.GetUTF8Text(word_level) or "").strip(), iterator.BoundingBox(word_level)
         if text and bounds:
             words.append((text, tuple(map(float, bounds))))  # type: ignore[arg-type]
@@ -539,6 +549,8 @@ def recognize_page(page: Any, dpi: float = DPI, regions: Sequence[Box] | None = 
         gray = np.array(bitmap.to_numpy()).reshape(height, width)
     finally:
         bitmap.close()
+    # Tesseract reads a page with its ruling erased (PP-OCR's detector keeps rules out of its lines).
+    unruled = without_rules(gray, round(RULE_INCHES * scale * 72), max(1, round(RULE_THICK * scale)))
     to_page = _device_to_page(page, width, height)
     # Regions are read from the top of the page down; within one, lines stay in the engine's
     # reading order (a column of a two-column scan before the next, as tesseract's layout reads).
@@ -551,30 +563,35 @@ def recognize_page(page: Any, dpi: float = DPI, regions: Sequence[Box] | None = 
         if x1 - x0 < 8 or y1 - y0 < 8:
             continue
         crop = np.ascontiguousarray(gray[y0:y1, x0:x1])
-        hinted = _read_hinted(crop, threads, hint) if hint is not None and engine is None else None
+        bare = crop if unruled is gray else np.ascontiguousarray(unruled[y0:y1, x0:x1])
+        hinted = _read_hinted(crop, bare, threads, hint) if hint is not None and engine is None else None
         if hinted is not None:
             found, read, turn = *hinted, 0
         else:
             found, osd = _pick(crop, engine)
-            read, turn = _read(found, crop, threads, osd)
+            read, turn = _read(found, bare if found.info.name == "tesseract" else crop, threads, osd)
             if hint is not None and engine is None:
                 hint.script = _script(found, read, osd) if not turn else None
         read_by[found.info] = read_by.get(found.info, 0) + sum(len(line.text) for line in read)
+        if not turn:
+            read = level(read, (x1 - x0) / 2, (y1 - y0) / 2)
         lines.extend(_placed(line, to_page, x0, y0) for line in read)
         turned = turned or turn
     used = max(read_by, key=read_by.__getitem__) if read_by else first.info
     return PageText(lines, used, mean_confidence(lines), round(scale * 72, 2), capped, (width, height), turned)
 
 
-def _read_hinted(gray: Any, threads: int, hint: Hint) -> tuple[_Engine, list[Line]] | None:
+def _read_hinted(gray: Any, bare: Any, threads: int, hint: Hint) -> tuple[_Engine, list[Line]] | None:
     """The page read by the engine of the document's last page (:class:`Hint`), when that
-    read looks right or finds nothing; None when it must be read the usual way."""
+    read looks right or finds nothing; None when it must be read the usual way. ``bare``: the
+    page with its ruling erased, which tesseract reads."""
     if hint.script is None:
         return None
-    found = _engine("rapidocr" if hint.script == "cjk" else "tesseract")
+    name = "rapidocr" if hint.script == "cjk" else "tesseract"
+    found = _engine(name)
     if found is None:
         return None
-    lines = found.read(gray, threads, hint.script == "cjk")
+    lines = found.read(bare if name == "tesseract" else gray, threads, hint.script == "cjk")
     if not lines:  # a blank page: no engine finds a line where this one found none; the hint stands
         return found, lines
     if _script(found, lines, Osd("Han" if hint.script == "cjk" else "Latin")) != hint.script:
@@ -608,6 +625,62 @@ def mean_confidence(lines: Iterable[Line]) -> float | None:
 
 
 Affine = tuple[float, float, float, float, float, float]  # x' = a*x + b*y + c, y' = d*x + e*y + f
+
+
+RULE_INCHES = 1 / 3  # a dark stroke at least this long, straight along a row or a column, is a rule
+RULE_THICK = 2.0  # points: a rule is thinner than this (a band of solid colour is not one)
+INK = 160  # grey levels below this are ink (a rule's anti-aliased edge included)
+
+
+def without_rules(gray: Any, length: int, thick: int) -> Any:
+    """The page image with its ruling erased: straight dark strokes at least ``length`` pixels
+    along a row or a column and at most about ``thick`` pixels across (a table's borders, a
+    form's fields, underlines). Read, they come out as '|', '[' and '_' glued to the cells'
+    words, and the cells run together; erased, each cell reads as words with white around it.
+    A band of solid colour (white text on a dark head) is kept: it is not thin."""
+    import numpy as np
+
+    dark = gray < INK
+    out = None
+    for axis in (0, 1):
+        lines = dark if axis == 0 else np.ascontiguousarray(dark.T)
+        # A scan fed in slightly turned draws a rule as steps a pixel apart: widened by a
+        # pixel either side, its steps join into one run along the row.
+        wide = lines.copy()
+        wide[1:] |= lines[:-1]
+        wide[:-1] |= lines[1:]
+        for row, start, end in zip(*_long_runs(wide, length), strict=True):
+            if not _thin(lines, row, start, end, thick):
+                continue
+            if out is None:
+                out = gray.copy()
+            if axis == 0:
+                out[max(0, row - 1):row + 2, start:end] = 255
+            else:
+                out[start:end, max(0, row - 1):row + 2] = 255
+    return gray if out is None else out
+
+
+def _long_runs(dark: Any, length: int) -> tuple[list[int], list[int], list[int]]:
+    """(rows, starts, ends) of the runs of dark pixels along each row at least ``length`` long."""
+    import numpy as np
+
+    height, width = dark.shape
+    padded = np.zeros((height, width + 2), dtype=np.int8)
+    padded[:, 1:-1] = dark
+    edges = np.diff(padded, axis=1)  # 1 where a run starts, -1 just after it ends
+    rows, starts = np.nonzero(edges == 1)
+    _, ends = np.nonzero(edges == -1)
+    keep = ends - starts >= length
+    return rows[keep].tolist(), starts[keep].tolist(), ends[keep].tolist()
+
+
+def _thin(dark: Any, row: int, start: int, end: int, thick: int) -> bool:
+    """Whether the run is a rule's: ``thick`` rows away on both sides, most of it is light."""
+    height = dark.shape[0]
+    above = dark[row - thick, start:end].mean() if row - thick >= 0 else 0.0
+    below = dark[row + thick, start:end].mean() if row + thick < height else 0.0
+    return bool(above < 0.5 and below < 0.5)
 
 
 def _device_to_page(page: Any, width: int, height: int) -> Affine:
@@ -644,6 +717,49 @@ def _pixel_rect(m: Affine, region: Box, width: int, height: int) -> tuple[int, i
     corners = [_apply(inverse, x, y) for x in (region[0], region[2]) for y in (region[1], region[3])]
     xs, ys = [c[0] for c in corners], [c[1] for c in corners]
     return (max(0, int(min(xs))), max(0, int(min(ys))), min(width, int(max(xs)) + 1), min(height, int(max(ys)) + 1))
+
+
+SKEW_WORDS = 3  # words of a line whose baseline's slope tells the page's skew
+MIN_SKEW, MAX_SKEW = 0.002, 0.1  # slopes: a page turned less is level (0.1 degree), more is no skew (6 degrees)
+
+
+def level(lines: list[Line], cx: float, cy: float) -> list[Line]:
+    """Lines read from a scan fed in slightly turned, their boxes turned back about (cx, cy) by
+    the page's skew: the slope most of its text's baselines share (the median over the lines of
+    several words, longer lines counting more). Level, the cells of a table's row share a
+    baseline and a column's lines their left edge, as on a text page; the text is unchanged."""
+    slopes = sorted((line.slope, line.box[2] - line.box[0]) for line in lines
+                    if len(line.words) >= SKEW_WORDS and line.baseline is not None)
+    if not slopes:
+        return lines
+    half, seen, skew = sum(w for _, w in slopes) / 2, 0.0, 0.0
+    for slope, width in slopes:
+        seen += width
+        if seen >= half:
+            skew = slope
+            break
+    if not MIN_SKEW <= abs(skew) <= MAX_SKEW:
+        return lines
+    cos, sin = 1 / math.hypot(1, skew), skew / math.hypot(1, skew)
+
+    def turn(x: float, y: float) -> tuple[float, float]:
+        return cx + (x - cx) * cos + (y - cy) * sin, cy - (x - cx) * sin + (y - cy) * cos
+
+    def box(b: Box) -> Box:
+        (x, y), half_w = turn((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), (b[2] - b[0]) / 2
+        half_h = max((b[3] - b[1]) - abs(skew) * (b[2] - b[0]), 1.0) / 2  # the height the skew added, taken off
+        return (x - half_w, y - half_h, x + half_w, y + half_h)
+
+    out = []
+    for line in lines:
+        baseline = line.baseline
+        placed = box(line.box)
+        if baseline is not None:
+            baseline = turn((line.box[0] + line.box[2]) / 2, baseline)[1]
+            placed = (placed[0], min(placed[1], baseline - 1), placed[2], max(placed[3], baseline + 1))  # holds it
+        out.append(Line(line.text, line.confidence, placed, tuple(round(v) for v in placed),  # type: ignore[arg-type]
+                        baseline, tuple((text, box(b)) for text, b in line.words), line.height, 0.0))
+    return out
 
 
 def _placed(line: Line, m: Affine, dx: int, dy: int) -> Line:
@@ -683,7 +799,27 @@ def evidence_lines(lines: Iterable[Line]) -> list[dict[str, Any]]:
             run["gaps"] = gaps
         out.append((baseline, x0, {"y": baseline, "size": size, "runs": [run]}))
     out.sort(key=lambda item: (-item[0], item[1]))
-    return [line for _, _, line in out]
+    return _on_baselines([line for _, _, line in out])
+
+
+SAME_BASELINE = 0.25  # ems: lines read apart whose baselines lie this close stand on one (a table's row)
+
+
+def _on_baselines(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Lines (top down) the engine read apart on one baseline (the cells of a table's row, a
+    form's label and field) as one evidence line of several runs, left to right, as a text
+    layer gives a baseline: organization then finds the row's cells by the gaps between them."""
+    out: list[dict[str, Any]] = []
+    for line in lines:
+        last = out[-1] if out else None
+        if last is not None and abs(last["y"] - line["y"]) <= SAME_BASELINE * min(last["size"], line["size"]) and \
+                not any(a["box"][0] < b["box"][2] and b["box"][0] < a["box"][2]
+                        for a in last["runs"] for b in line["runs"]):
+            last["runs"] = sorted([*last["runs"], *line["runs"]], key=lambda run: run["box"][0])
+            last["size"] = max(last["size"], line["size"])
+            continue
+        out.append(line)
+    return out
 
 
 BODY_SPREAD = 0.15  # share either side of the body's size within which a read line's size is the body's
