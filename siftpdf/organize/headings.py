@@ -127,7 +127,10 @@ def outline_matches(texts: list[str], titles: dict[str, int]) -> dict[int, tuple
             if not depth:
                 if bare is None:
                     bare = bare_key(texts[index])
-                depth = titles.get(bare + joined[len(keys[index]):])
+                # A first line that is a label and no title words ('4 ]}.', a listing's last
+                # line numbered) does not open the title below it.
+                if bare:
+                    depth = titles.get(bare + joined[len(keys[index]):])
             if depth and len(joined) >= 2:
                 found[index] = (span, depth)
                 break
