@@ -21,3 +21,37 @@ def test_a_label_set_with_the_first_words_of_an_outline_title_still_opens_it():
     outline = [{"title": "Feature Extraction Blocks", "page": 1, "level": 1}]
     out = organize([page(1, lines)], outline)[0]
     assert headings(out) == [(1, "2 Feature Extraction Blocks")]
+
+
+def test_numbered_steps_in_the_face_of_outline_entries_sit_at_their_level_not_above():
+    lines = [line(740, "Stay in Touch", size=16, bold=True), *body_lines(720, "a", 3),
+             line(670, "Console Logging", size=13, bold=True), *body_lines(650, "b", 3),
+             line(600, "Valid Values", bold=True), *body_lines(580, "c", 3),
+             line(530, "1. Loaded from a file", x0=90, bold=True), *body_lines(510, "d", 2),
+             line(470, "2. Set on the command line", x0=90, bold=True), *body_lines(450, "e", 2)]
+    outline = [{"title": "Stay in Touch", "page": 1, "level": 1}, {"title": "Console Logging", "page": 1, "level": 2},
+               {"title": "Valid Values", "page": 1, "level": 3}]
+    out = organize([page(1, lines)], outline)[0]
+    assert headings(out) == [(1, "Stay in Touch"), (2, "Console Logging"), (3, "Valid Values"),
+                             (3, "1. Loaded from a file"), (3, "2. Set on the command line")]
+
+
+def test_numbered_sections_sit_below_a_title_the_outline_holds_alone():
+    lines = [line(740, "A Wait-Free Stack", x0=200, size=18, bold=True), *body_lines(700, "a", 3),
+             line(640, "1 Introduction", size=12, bold=True), *body_lines(620, "b", 3),
+             line(560, "1.1 Background", bold=True), *body_lines(540, "c", 3)]
+    second = [line(740, "2 Related Work", size=12, bold=True), *body_lines(720, "d", 3)]
+    outline = [{"title": "A Wait-Free Stack", "page": 1, "level": 1}]
+    out = organize([page(1, lines), page(2, second)], outline)
+    assert headings(out[0]) == [(1, "A Wait-Free Stack"), (2, "1 Introduction"), (3, "1.1 Background")]
+    assert headings(out[1]) == [(2, "2 Related Work")]
+
+
+def test_numbered_headings_without_an_outline_keep_their_numbering_depth_whatever_their_size():
+    # A false heading set large must not push the document's sections down: with no outline the
+    # numbering alone places them.
+    lines = [line(740, "1. Highlights of the Year", size=18, bold=True), *body_lines(700, "a", 3),
+             line(640, "1 Introduction", size=12, bold=True), *body_lines(620, "b", 3),
+             line(560, "2 Methods", size=12, bold=True), *body_lines(540, "c", 3)]
+    out = organize([page(1, lines)])[0]
+    assert [level for level, text in headings(out) if text[0] != "1" or "Intro" in text] == [1, 1]

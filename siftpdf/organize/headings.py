@@ -16,7 +16,11 @@ decide:
   rank of the heading's size among the heading sizes seen so far in the document (the largest
   is level 1). The document title (the largest unnumbered heading near the top of the first
   page, when the outline does not hold it) is level 1, and numbered headings and the outline's
-  entries sit below it.
+  entries sit below it;
+- a numbered heading the outline does not hold sits below the outline's entries set larger
+  than it and no higher than those in its own face (the outline that holds only the title
+  puts '1 Introduction' under it; a '1.' under a third-level head numbers steps), and one
+  level under the heading its numbering nests it in ('1.1' under '1', wherever that went).
 
 Levels are decided as pages stream past: the rank is a running one over a bounded set of sizes,
 never the whole document.
@@ -163,6 +167,8 @@ class Levels:
     def __init__(self) -> None:
         self.sizes: set[float] = set()
         self.faces: dict[tuple[float, bool], int] = {}  # (size, bold) -> level of numbered headings so set
+        self.outlined: dict[tuple[float, bool], int] = {}  # (size, bold) -> level of outline entries so set
+        self.open: dict[int, int] = {}  # numbering depth -> level of the last numbered heading that deep
         self.title = False
         self.first_page: int | None = None
 
@@ -182,7 +188,8 @@ class Levels:
         """Levels of one page's headings, given as (text, size, top, bold, outline depth or None)
         in reading order. The outline's depth, else the numbering's, places a heading; one set in
         the face of placed ones ('References' after '5 Results') takes their level; others rank
-        by size. Below a title the outline does not hold, every placed heading sits one deeper."""
+        by size. Below a title the outline does not hold, every placed heading sits one deeper;
+        a numbered heading sits below larger outline entries and under its numbering's parent."""
         for _, size, _, _, _ in heads:
             self.see(size)
         if self.first_page is None:
@@ -196,22 +203,48 @@ class Levels:
                           if size == largest and top >= top_zone and depth is None), -1)
             self.title = self.title or title >= 0
         offset = 1 if self.title else 0
-        for (_, size, _, bold, _), depth in zip(heads, depths, strict=True):
+        placed: list[int | None] = []  # the outline's or the numbering's level of each heading
+        for (_, size, _, bold, given), depth in zip(heads, depths, strict=True):
+            level = None if depth is None else min(MAX_LEVEL, depth + offset)
+            if level is not None and depth is not None and given is None:
+                level = self._numbered(depth, max(level, self._below(size, bold)))
+            placed.append(level)
             face = self._face(size, bold)
-            if depth is not None and (face in self.faces or len(self.faces) < MAX_SIZES):
-                self.faces[face] = min(self.faces.get(face, MAX_LEVEL), min(MAX_LEVEL, depth + offset))
+            if level is not None and (face in self.faces or len(self.faces) < MAX_SIZES):
+                self.faces[face] = min(self.faces.get(face, MAX_LEVEL), level)
+            if level is not None and given is not None and (face in self.outlined or len(self.outlined) < MAX_SIZES):
+                self.outlined[face] = min(self.outlined.get(face, MAX_LEVEL), level)
         levels = []
-        for index, ((_, size, _, bold, _), depth) in enumerate(zip(heads, depths, strict=True)):
+        for index, ((_, size, _, bold, _), level) in enumerate(zip(heads, placed, strict=True)):
             known = self.faces.get(self._face(size, bold))
             if index == title:
                 levels.append(1)
-            elif depth is not None:
-                levels.append(min(MAX_LEVEL, depth + offset))
+            elif level is not None:
+                levels.append(level)
             elif known is not None:
                 levels.append(known)
             else:
                 levels.append(min(MAX_LEVEL, self.rank(size) + (1 if self.title and self.rank(size) == 1 else 0)))
         return levels
+
+    def _numbered(self, depth: int, level: int) -> int:
+        """A numbered heading's level, below the heading its numbering nests it in: '1.1' one
+        under the level '1' was given."""
+        parent = self.open.get(depth - 1)
+        if parent is not None:
+            level = min(MAX_LEVEL, max(level, parent + 1))
+        self.open = {d: lv for d, lv in self.open.items() if d < depth}
+        self.open[depth] = level
+        return level
+
+    def _below(self, size: float, bold: bool) -> int:
+        """The shallowest level a numbered heading the outline does not hold may take: below the
+        outline's entries set larger, and not above those in its own face. A '1.' under an
+        outline's third-level head, in that head's face or a smaller one, numbers steps, not
+        the document's parts."""
+        key = _step(size)
+        larger = [level for (other, _), level in self.outlined.items() if other > key]
+        return max(max(larger, default=0) + 1, self.outlined.get(self._face(size, bold), 1))
 
 
 def _step(size: float) -> float:
