@@ -55,3 +55,13 @@ def test_numbered_headings_without_an_outline_keep_their_numbering_depth_whateve
              line(560, "2 Methods", size=12, bold=True), *body_lines(540, "c", 3)]
     out = organize([page(1, lines)])[0]
     assert [level for level, text in headings(out) if text[0] != "1" or "Intro" in text] == [1, 1]
+
+
+def test_a_line_of_prose_opening_in_a_small_letter_is_no_heading_even_unended():
+    """A paragraph's line carried over in a large face, long as prose is and not ended there,
+    heads nothing; a short heading that opens in a small letter ('eBay listings') still does."""
+    lines = [line(720, "opportunity to rethink and reoptimize all of the details of the design", size=14.0),
+             *body_lines(690, "a"), line(620, "eBay listings", size=14.0, bold=True), *body_lines(600, "b")]
+    out = organize([page(1, lines)])[0]
+    assert [text for _, text in headings(out)] == ["eBay listings"]
+    assert any(b["kind"] == "paragraph" and b["text"].startswith("opportunity to rethink") for b in out["blocks"])

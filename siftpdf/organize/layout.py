@@ -1281,13 +1281,14 @@ _SENTENCE_END = lazy(r"[.!?][\"')\]\u201d\u2019]*$")
 
 
 def _sentence_tails(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int]) -> None:
-    """A "heading" that opens in a small letter and ends a sentence is the tail of one: a
-    caption or a paragraph carried over from the page or the column before, in its own face.
-    A heading opens in a capital or a number; only a line that goes on with the heading above
-    it may open in a small letter."""
+    """A "heading" that opens in a small letter and ends a sentence, or runs on for more words
+    than a title takes, is the tail of one: a caption or a paragraph carried over from the page
+    or the column before, in its own face. A heading opens in a capital or a number; only a line
+    that goes on with the heading above it may open in a small letter."""
     for n, k in enumerate(lines):
         text = items[k].text
-        if kinds[k][0] != "heading" or not text[:1].islower() or _SENTENCE_END.search(text) is None:
+        if kinds[k][0] != "heading" or not text[:1].islower() or \
+                (_SENTENCE_END.search(text) is None and len(text.split()) <= ALONE_WORDS):
             continue
         if n and kinds[lines[n - 1]][0] == "heading" and _heading_goes_on(items[lines[n - 1]], items[k]):
             continue
