@@ -65,3 +65,35 @@ def test_a_line_of_prose_opening_in_a_small_letter_is_no_heading_even_unended():
     out = organize([page(1, lines)])[0]
     assert [text for _, text in headings(out)] == ["eBay listings"]
     assert any(b["kind"] == "paragraph" and b["text"].startswith("opportunity to rethink") for b in out["blocks"])
+
+
+def test_a_list_of_names_under_a_title_is_a_byline_not_a_heading():
+    """Names set large under a title (here on the article's page after a cover) head nothing;
+    a heading that lists things in title case away from the title, or an appendix's title
+    with its years, still does."""
+    cover = [line(740, "Conference Paper", size=12), *body_lines(700, "c", 2)]
+    lines = [line(740, "Patient Experiences of Care Programmes", size=18, bold=True),
+             line(712, "Nuala E. Tully, Karen M. Morgan, and Hannah M. McGee", size=13),
+             *body_lines(690, "a", 3),
+             line(630, "Data Collection, Model Training", size=13, bold=True), *body_lines(610, "b", 3),
+             line(560, "Appendix Accidents and Incidents, 1995–2005", size=13, bold=True),
+             *body_lines(540, "d", 3)]
+    out = organize([page(1, cover), page(2, lines)])[1]
+    assert [text for _, text in headings(out)] == ["Patient Experiences of Care Programmes",
+                                                   "Data Collection, Model Training",
+                                                   "Appendix Accidents and Incidents, 1995–2005"]
+    assert any(b["kind"] == "paragraph" and b["text"].startswith("Nuala E. Tully") for b in out["blocks"])
+
+
+def test_names_read_with_their_marks_and_titles_do_not():
+    from siftpdf.organize.headings import reads_as_names
+
+    assert reads_as_names("Dmitry Bogdanov1, Nicolas Wack2, Emilia Gomez´")
+    assert reads_as_names("J.H. Saltzer, D.P. Reed and D.D. Clark*")
+    # Names without an initial or a mark read as a title-case list: only right under a title.
+    ding = "Ding Yuan, Yu Luo, Xin Zhuang, and Michael Stumm, University of Toronto"
+    assert reads_as_names(ding, under_title=True) and not reads_as_names(ding)
+    assert not reads_as_names("Variable Elimination, Likelihood Weighting, and Gibbs Sampling of Networks")
+    assert not reads_as_names("Risks and Rewards, Costs and Benefits", under_title=True)
+    assert not reads_as_names("Prime Numbers, An Odyssey", under_title=True)
+    assert not reads_as_names("Ada Lovelace", under_title=True)  # one name: a heading may be a person's name

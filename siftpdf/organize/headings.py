@@ -142,6 +142,43 @@ def outline_matches(texts: list[str], titles: dict[str, int]) -> dict[int, tuple
     return found
 
 
+# A byline's names: parts apart by commas, semicolons, '&' or 'and'; marks of affiliations and
+# notes ('Bogdanov1', 'Smith*', 'Gomez´') set against a name are no part of it.
+_NAME_PARTS = lazy(r"\s*(?:[,;&]|\band\b)\s*")
+_NAME_MARKS = lazy(r"(?:(?<=[^\W\d_])|(?<=[,;])|(?<!\S)(?=\S{1,2}(?!\S)))[\d*∗†‡§¶´`^~¹²³⁴⁵⁶⁷⁸⁹⁰]+")
+NAME_WORDS = (2, 4)  # words in a person's name, initials counted: 'Ada Lovelace' to 'Maria de la Cruz'
+PARTICLES = frozenset(("van", "von", "de", "der", "den", "da", "di", "del", "della", "du", "dos", "la", "le",
+                       "bin", "ibn", "al", "y"))  # the small words a name may hold
+NOT_NAMES = frozenset(("a", "an", "the", "of", "and", "in", "on", "for", "to", "with", "at", "by", "from", "chapter",
+                       "part", "section", "appendix", "annex", "figure", "table"))  # words no name holds
+
+
+def reads_as_names(text: str, under_title: bool = False) -> bool:
+    """Is the line a list of people's names ('Nuala E. Tully, Karen M. Morgan, and Hannah M.
+    McGee', 'Dmitry Bogdanov1, Nicolas Wack2'): two names or more, the first part one, and
+    names for two thirds of its parts at the least (an affiliation may close it)? A title set
+    as a list has words no name holds ('Prime Numbers, An Odyssey'), or opens with a phrase
+    that is none; yet 'Data Collection, Model Training' reads as names too, so only names
+    with an initial or a mark of affiliation count, unless the line sits right ``under_title``."""
+    bare = _NAME_MARKS.sub("", text)
+    parts = [p for p in _NAME_PARTS.split(bare) if any(c.isalnum() for c in p)]
+    names = [_a_name(p) for p in parts]
+    if len(parts) < 2 or not names[0] or 3 * sum(names) < 2 * len(parts) or sum(names) < 2:
+        return False
+    return under_title or bare != text or _INITIAL.search(text) is not None
+
+
+_INITIAL = lazy(r"(?<![^\W\d_])[A-Z]\.")  # 'E.' in 'Nuala E. Tully', 'J.' and 'H.' in 'J.H. Saltzer'
+
+
+def _a_name(part: str) -> bool:
+    words = part.split()
+    if not NAME_WORDS[0] <= len(words) <= NAME_WORDS[1]:
+        return False
+    return all(w in PARTICLES or (w[:1].isupper() and w.casefold() not in NOT_NAMES and any(c.isalpha() for c in w))
+               for w in words) and words[0][:1].isupper() and words[-1][:1].isupper()
+
+
 CONTENTS = frozenset(("contents", "tableofcontents", "index", "目录", "目次", "inhalt", "inhaltsverzeichnis",
                       "sommaire", "tabledesmatières", "índice", "indice", "contenido", "sumário"))
 

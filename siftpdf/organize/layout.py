@@ -23,6 +23,7 @@ from .headings import (
     normalized,
     numbering_depth,
     outline_matches,
+    reads_as_names,
     too_many,
 )
 from .xycut import GUTTER, no_channel, xy_cut
@@ -1377,6 +1378,7 @@ def _levels(blocks: list[Block], page: int, levels: Levels, height: float) -> No
     alike, by the document's running ``levels``."""
     if levels.first_page is None:
         _bylines(blocks)
+    _names_under_titles(blocks)
     placed = [b for b in blocks if b.kind == "heading" and b.first is not None]
     heads = [(b.text, b.first.size, b.first.y1, b.first.bold, b.level) for b in placed if b.first is not None]
     for block, level in zip(placed, levels.page(page, heads, height), strict=True):
@@ -1400,6 +1402,25 @@ def _bylines(blocks: list[Block]) -> None:
         if block.kind != "heading" or block.level is not None or line is None or line.bold or line.size > title.size:
             break
         block.kind = "paragraph"
+
+
+def _names_under_titles(blocks: list[Block]) -> None:
+    """A "heading" that reads as a list of people's names ('Nuala E. Tully, Karen M. Morgan,
+    and Hannah M. McGee'), set smaller than a heading above it on its page, is the byline
+    under a title, however it is set (an article's first page may come after a cover, and a
+    volume holds many): it heads nothing."""
+    above = 0.0  # the largest heading size so far on the page
+    before: Block | None = None  # the block before
+    for block in blocks:
+        if block.kind == "heading" and block.first is not None:
+            size = block.first.size
+            under = before is not None and before.kind == "heading" and before.first is not None and \
+                before.first.size > size
+            if block.level is None and size < above and numbering_depth(block.text) is None and \
+                    reads_as_names(block.text, under):
+                block.kind = "paragraph"
+            above = max(above, size)
+        before = block
 
 
 def _floors(items: list[Item], body: float) -> dict[str, float]:
