@@ -97,3 +97,11 @@ def test_names_read_with_their_marks_and_titles_do_not():
     assert not reads_as_names("Risks and Rewards, Costs and Benefits", under_title=True)
     assert not reads_as_names("Prime Numbers, An Odyssey", under_title=True)
     assert not reads_as_names("Ada Lovelace", under_title=True)  # one name: a heading may be a person's name
+
+
+def test_addresses_for_mail_of_several_names_are_not_headings():
+    lines = [line(740, "Live Migration of Machines", size=18, bold=True), *body_lines(710, "a", 3),
+             line(660, "{jacob,eric}@diku.dk", size=13), *body_lines(640, "b", 3),
+             line(590, "Related Work", size=13, bold=True), *body_lines(570, "c", 3)]
+    out = organize([page(1, lines)])[0]
+    assert [text for _, text in headings(out)] == ["Live Migration of Machines", "Related Work"]

@@ -821,7 +821,7 @@ def squeezed(item: Item) -> bool:
     return chars >= SQUEEZED_CHARS and item.x1 - item.x0 < SQUEEZED * item.size * chars
 
 
-_EMAIL = lazy(r"[\w.+-]+@[\w-]+\.[\w.-]+")
+_EMAIL = lazy(r"[\w.+}-]+@[\w-]+\.[\w.-]+")  # name@host, or {name,name}@host for several
 _WORD = lazy(r"[^\W\d_]{2}")  # two letters in a row: a word, in any script
 # A chapter's number set alone, large: '2', 'IV.' (not a plot's 'x', in small letters).
 _BARE_NUMBER = lazy(r"(?:\d{1,4}|[IVX]{1,5})\.?")
