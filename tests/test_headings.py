@@ -105,3 +105,24 @@ def test_addresses_for_mail_of_several_names_are_not_headings():
              line(590, "Related Work", size=13, bold=True), *body_lines(570, "c", 3)]
     out = organize([page(1, lines)])[0]
     assert [text for _, text in headings(out)] == ["Live Migration of Machines", "Related Work"]
+
+
+def test_names_set_one_a_line_under_a_title_are_a_byline():
+    """Authors' names one a line, each set as large as a heading, head nothing: three in a row,
+    or two when one carries a mark of affiliation. Two unmarked title-case headings one after
+    the other stay headings."""
+    cover = [line(740, "Conference Paper", size=12), *body_lines(700, "z", 2)]
+    first = [line(740, "Parsing Tables with Models", size=18),
+             line(708, "Jingfeng Yang", size=13), line(680, "Aditya Gupta†", size=13),
+             *body_lines(650, "a", 3),
+             line(590, "Data Collection", size=13), line(562, "Model Training", size=13),
+             *body_lines(540, "b", 3)]
+    second = [line(740, "A Protocol for Anonymity", size=18), line(708, "Rob Sherwood", size=13),
+              line(680, "Bobby Bhattacharjee", size=13), line(652, "Aravind Srinivasan", size=13),
+              *body_lines(620, "c", 3)]
+    out = organize([page(1, cover), page(2, first), page(3, second)])
+    assert [text for _, text in headings(out[1])] == ["Parsing Tables with Models", "Data Collection",
+                                                      "Model Training"]
+    assert [text for _, text in headings(out[2])] == ["A Protocol for Anonymity"]
+    assert any(b["kind"] == "paragraph" and b["text"] == "Aditya Gupta†" for b in out[1]["blocks"])
+    assert any(b["kind"] == "paragraph" and b["text"] == "Rob Sherwood" for b in out[2]["blocks"])

@@ -168,6 +168,15 @@ def reads_as_names(text: str, under_title: bool = False) -> bool:
     return under_title or bare != text or _INITIAL.search(text) is not None
 
 
+def a_name(text: str) -> tuple[bool, bool]:
+    """Is the line one person's name ('Aditya Gupta†', 'Rob Sherwood'), and does it carry an
+    initial or a mark of affiliation (which a title in title case does not)?"""
+    bare = _NAME_MARKS.sub("", text).strip()
+    if not _a_name(bare) or _NAME_PARTS.search(bare):
+        return False, False
+    return True, bare != text.strip() or _INITIAL.search(text) is not None
+
+
 _INITIAL = lazy(r"(?<![^\W\d_])[A-Z]\.")  # 'E.' in 'Nuala E. Tully', 'J.' and 'H.' in 'J.H. Saltzer'
 
 

@@ -18,6 +18,7 @@ from ..settings import OrganizeOptions
 from .headings import (
     NUMBERING,
     Levels,
+    a_name,
     bare_key,
     is_contents,
     normalized,
@@ -1404,22 +1405,40 @@ def _bylines(blocks: list[Block]) -> None:
         block.kind = "paragraph"
 
 
+NAME_RUN = 3  # one name a line this many times in a row is a byline, marked or not
+
+
 def _names_under_titles(blocks: list[Block]) -> None:
     """A "heading" that reads as a list of people's names ('Nuala E. Tully, Karen M. Morgan,
     and Hannah M. McGee'), set smaller than a heading above it on its page, is the byline
     under a title, however it is set (an article's first page may come after a cover, and a
-    volume holds many): it heads nothing."""
+    volume holds many): it heads nothing. So are names set one a line, as headings one after
+    another with nothing between them: three or more, or two when one carries an initial or
+    a mark of affiliation ('Aditya Gupta†')."""
     above = 0.0  # the largest heading size so far on the page
     before: Block | None = None  # the block before
-    for block in blocks:
-        if block.kind == "heading" and block.first is not None:
+    run: list[Block] = []  # headings of one name each, one after another
+    marked = False  # one of them carries an initial or a mark
+    for block in [*blocks, None]:
+        alone, mark = (False, False)
+        if block is not None and block.kind == "heading" and block.first is not None:
             size = block.first.size
             under = before is not None and before.kind == "heading" and before.first is not None and \
                 before.first.size > size
-            if block.level is None and size < above and numbering_depth(block.text) is None and \
-                    reads_as_names(block.text, under):
-                block.kind = "paragraph"
+            if block.level is None and size < above and numbering_depth(block.text) is None:
+                if reads_as_names(block.text, under):
+                    block.kind = "paragraph"
+                else:
+                    alone, mark = a_name(block.text)
             above = max(above, size)
+        if alone and block is not None:
+            run.append(block)
+            marked = marked or mark
+        else:
+            if len(run) >= NAME_RUN or (len(run) >= 2 and marked):
+                for name in run:
+                    name.kind = "paragraph"
+            run, marked = [], False
         before = block
 
 
