@@ -126,3 +126,19 @@ def test_names_set_one_a_line_under_a_title_are_a_byline():
     assert [text for _, text in headings(out[2])] == ["A Protocol for Anonymity"]
     assert any(b["kind"] == "paragraph" and b["text"] == "Aditya Gupta†" for b in out[1]["blocks"])
     assert any(b["kind"] == "paragraph" and b["text"] == "Rob Sherwood" for b in out[2]["blocks"])
+
+
+def test_a_long_numbered_title_over_an_indented_paragraph_is_a_heading():
+    """A numbered title in body type that nearly fills its column is ended by choice when the
+    line under it opens an indented paragraph; an entry whose next line hangs under its text
+    and goes on with its sentence, or a clause ended by a colon, is not a heading."""
+    title = "C. Disparity Selection and Confidence Assessment in Time"  # 56 characters: 352 pt
+    lines = [*body_lines(740, "a", 3), line(700, title),
+             line(684, "Having performed the aggregation, the matches are found", x0=82),
+             *body_lines(672, "b", 2)]
+    entry = [line(630, "5. Query Data: Read selected replicas using timestamps"),
+             line(618, "timestamp of the selected log position for the query", x0=82), *body_lines(606, "c", 2)]
+    colon = [line(564, "1. For any constructor symbol, this equivalence holds:"),
+             line(552, "Match of the values against the rows of the matrix", x0=82), *body_lines(540, "d", 2)]
+    out = organize([page(1, [*lines, *entry, *colon])])[0]
+    assert [text for _, text in headings(out)] == [title]

@@ -1152,7 +1152,13 @@ def _numbered_headings(items: list[Item], kinds: list[tuple[str, int | None]], l
                 abs(after.size - item.size) > 0.05 * item.size or item.y <= after.y:
             continue
         em = item.size
-        if item.x0 > item.left + 0.5 * em or not next_word_fits(item, after) or after.x1 < after.right - 3 * em:
+        # Ended by choice: the next word would have fitted, or the next line opens a sentence
+        # indented as a paragraph's first line is, under a long title near the column's width
+        # (an entry's lines hang under its text and go on with its sentence; a clause ended by
+        # a colon leads into what follows).
+        ended = next_word_fits(item, after) or \
+            (after.x0 > item.x0 + 0.8 * em and after.text[:1].isupper() and item.text[-1:] != ":")
+        if item.x0 > item.left + 0.5 * em or not ended or after.x1 < after.right - 3 * em:
             continue  # indented, or run short of its paragraph's full line
         step = NUMBERED_GAP * min(pitch, 1.5 * item.size)
         if item.y - after.y > 2 * step:
