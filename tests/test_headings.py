@@ -142,3 +142,15 @@ def test_a_long_numbered_title_over_an_indented_paragraph_is_a_heading():
              line(552, "Match of the values against the rows of the matrix", x0=82), *body_lines(540, "d", 2)]
     out = organize([page(1, [*lines, *entry, *colon])])[0]
     assert [text for _, text in headings(out)] == [title]
+
+
+def test_a_numbered_bold_title_set_a_little_smaller_than_the_body_is_a_heading():
+    """A subsection's numbered title in a bold sans face a point under the body's size heads its
+    text; a bold line as small as a note, or a bold sentence, does not."""
+    lines = [*body_lines(740, "a", 4), line(700, "2.1 Bigtable overview", size=9.0, bold=True),
+             *body_lines(686, "b", 4),
+             line(630, "2.2 Of the same small size but bold as a note", size=8.0, bold=True),
+             *body_lines(616, "c", 4),
+             line(560, "2.3 The value is read back.", size=9.0, bold=True), *body_lines(546, "d", 4)]
+    out = organize([page(1, lines)])[0]
+    assert [text for _, text in headings(out)] == ["2.1 Bigtable overview"]

@@ -798,7 +798,8 @@ def start_kind(item: Item, body: float, floor: dict[str, float], opts: OrganizeO
         return "paragraph", None  # a date under a title is set large, yet heads nothing
     if text.isdigit() and item.y1 < min(floor.values(), default=0.0):
         return "paragraph", None  # a number below all the body text is a page number, however set
-    stands_out = ratio >= HEADING_RATIO or (item.bold_all and ratio >= 0.95) or _caps_heading(text)
+    stands_out = ratio >= HEADING_RATIO or (item.bold_all and ratio >= 0.95) or _caps_heading(text) or \
+        (item.bold_all and ratio >= NUMBERED_BOLD and _numbered_title(text))
     if len(text) <= 160 and not item.spread and stands_out and not _bulleted(text) and not squeezed(item) and \
             _says_something(text):
         return "heading", None
@@ -808,6 +809,7 @@ def start_kind(item: Item, body: float, floor: dict[str, float], opts: OrganizeO
 
 
 HEADING_RATIO = 1.15  # a line this much larger than the body stands out by size
+NUMBERED_BOLD = 0.85  # a numbered title in bold stands out down to this share of the body size
 SQUEEZED = 0.25  # ems of width a character takes at the least in a line set at its stated size
 SQUEEZED_CHARS = 2  # characters a line needs before its width says anything of its size
 _PROVISION_STARTS = frozenset("第A§(（")  # the first characters PROVISION can match
