@@ -154,3 +154,24 @@ def test_a_numbered_bold_title_set_a_little_smaller_than_the_body_is_a_heading()
              line(560, "2.3 The value is read back.", size=9.0, bold=True), *body_lines(546, "d", 4)]
     out = organize([page(1, lines)])[0]
     assert [text for _, text in headings(out)] == ["2.1 Bigtable overview"]
+
+
+def test_a_plots_legend_of_labels_set_far_apart_is_not_a_heading():
+    """A legend's labels in a figure scaled down, drawn by one text object: a large stated size,
+    yet each label as narrow as small type sets it, the labels far apart across the line. Its
+    width from the first label to the last says nothing of its size; the labels' own do."""
+    text, x, gaps = "", 150.0, []
+    for label in ("Original", "Smoothed", "Oversmooth", "Sampled"):
+        if text:
+            text += " "
+            gaps.append([len(text), x, x + 26.0])  # where the label starts, the gap's two edges
+            x += 26.0
+        text += label
+        x += 2.6 * len(label)  # 0.18 em a character at the stated 14.4 pt
+    legend = {"y": 600.0, "size": 14.4, "runs": [{"text": text, "font": "Sans", "size": 14.4, "color": "#000000",
+                                                  "box": [150.0, 597.0, x, 611.0], "gaps": gaps}]}
+    lines = [line(740, "Results", size=14.4, bold=True), *body_lines(720, "a", 4), legend,
+             *body_lines(570, "b", 4)]
+    out = organize([page(1, lines)])[0]
+    assert [text for _, text in headings(out)] == ["Results"]
+    assert any("Original" in b["text"] and b["kind"] != "heading" for b in out["blocks"])

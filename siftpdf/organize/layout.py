@@ -821,7 +821,14 @@ def squeezed(item: Item) -> bool:
     """Is the line far narrower than its stated size would set it? Then the size is not what
     the reader sees: text in a figure scaled down, a stamp set up the margin sideways."""
     chars = len(item.text)
-    return chars >= SQUEEZED_CHARS and item.x1 - item.x0 < SQUEEZED * item.size * chars
+    if chars < SQUEEZED_CHARS:
+        return False
+    if item.x1 - item.x0 < SQUEEZED * item.size * chars:
+        return True
+    # Labels set far apart on one line (a plot's legend) span it wide: their own widths tell.
+    inked = sum(len(text) for _, _, text in item.pieces)
+    return len(item.pieces) > 1 and inked >= SQUEEZED_CHARS and \
+        sum(x1 - x0 for x0, x1, _ in item.pieces) < SQUEEZED * item.size * inked
 
 
 _EMAIL = lazy(r"[\w.+}-]+@[\w-]+\.[\w.-]+")  # name@host, or {name,name}@host for several
