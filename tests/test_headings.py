@@ -175,3 +175,16 @@ def test_a_plots_legend_of_labels_set_far_apart_is_not_a_heading():
     out = organize([page(1, lines)])[0]
     assert [text for _, text in headings(out)] == ["Results"]
     assert any("Original" in b["text"] and b["kind"] != "heading" for b in out["blocks"])
+
+
+def test_a_number_set_large_over_no_title_is_not_a_heading():
+    """A plot's large tick label or a figure's number, set alone over other labels or text,
+    heads nothing; a chapter's number over its title still does."""
+    lines = [line(740, "Results", size=14, bold=True), *body_lines(720, "a", 3),
+             line(670, "300", x0=100, size=14), line(650, "0 20 40 60 80 100", x0=100),
+             *body_lines(630, "b", 3),
+             line(560, "3", x0=200, size=30), line(520, "The Lost Homeland", x0=120, size=24, bold=True),
+             *body_lines(490, "c", 3)]
+    out = organize([page(1, lines)])[0]
+    assert [text for _, text in headings(out)] == ["Results", "3", "The Lost Homeland"]
+    assert any(b["kind"] == "paragraph" and b["text"].startswith("300") for b in out["blocks"])

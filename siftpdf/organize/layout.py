@@ -968,8 +968,19 @@ def build_blocks(items: list[Item], page: int, body: float, opts: OrganizeOption
     blocks += deferred
     for block in blocks:
         block.text = join_lines(lines[id(block)], opts.hyphens)
+    _bare_numbers(blocks)
     _levels(blocks, page, levels or Levels(), height or max((i.y1 for i in items), default=0.0))
     return blocks
+
+
+def _bare_numbers(blocks: list[Block]) -> None:
+    """A number set alone and large heads a title: a chapter's '2' over 'The Lost Homeland'.
+    Over no title (over a plot's tick labels, a paragraph, nothing) it heads nothing: it is a
+    figure's label or a folio."""
+    for k, block in enumerate(blocks):
+        if block.kind == "heading" and _BARE_NUMBER.fullmatch(block.text) and \
+                (k + 1 == len(blocks) or blocks[k + 1].kind != "heading"):
+            block.kind = "paragraph"
 
 
 RUN_IN_RUNS = 4  # runs a run-in title is looked for in, at the start of a line
