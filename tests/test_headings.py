@@ -188,3 +188,20 @@ def test_a_number_set_large_over_no_title_is_not_a_heading():
     out = organize([page(1, lines)])[0]
     assert [text for _, text in headings(out)] == ["Results", "3", "The Lost Homeland"]
     assert any(b["kind"] == "paragraph" and b["text"].startswith("300") for b in out["blocks"])
+
+
+def test_an_appendixs_lettered_sections_are_numbered_headings_a_level_down():
+    """'A.1 Urgencies' numbers an appendix's section as '2.1' numbers a section's: set apart in
+    body type it is a heading, a level under the appendix. A codec's name is no numbering."""
+    lines = [line(770, "Selective Search", x0=200, size=18, bold=True),
+             line(740, "1 Introduction", size=12, bold=True), *body_lines(722, "a", 3),
+             line(680, "A Random Simulations", size=12, bold=True), *body_lines(662, "b", 3),
+             line(620, "A.1 Urgencies"), *body_lines(605, "c", 3),
+             line(560, "A.2 Useless Moves"), *body_lines(545, "d", 3)]
+    out = organize([page(1, lines)])[0]
+    assert [text for _, text in headings(out)][-2:] == ["A.1 Urgencies", "A.2 Useless Moves"]
+    assert [level for level, text in headings(out) if text[1:2] in (" ", ".")] == [2, 2, 3, 3]
+
+    from siftpdf.organize.headings import numbering_depth
+
+    assert numbering_depth("B.2.3 Prompts") == 3 and numbering_depth("H.264 Codec") is None

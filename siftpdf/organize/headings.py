@@ -45,8 +45,8 @@ MAX_LEVEL = 6
 TITLE_ZONE = 0.4  # the document title sits in the top 40% of the first page
 OUTLINE_SPAN = 3  # lines an outline title may be set over
 
-NUMBERING = lazy(r"^(?:(?P<arabic>\d{1,2}(?:\.\d{1,3})*)\.?|(?P<roman>[IVX]{1,5})\.|(?P<letter>[A-H])\.)"
-                       r"(?=\s+\S)")
+NUMBERING = lazy(r"^(?:(?P<arabic>\d{1,2}(?:\.\d{1,3})*)\.?|(?P<roman>[IVX]{1,5})\.|"
+                 r"(?P<appendix>[A-H](?:\.\d{1,2})+)\.?|(?P<letter>[A-H])\.)(?=\s+\S)")
 _NAMED = lazy(r"^(?P<word>chapter|part|book|section|appendix|annex)\s+[\dIVXivx]+\b", re.IGNORECASE)
 _CJK_NAMED = lazy(r"^第[一二三四五六七八九十百千零〇两\d]+(?P<unit>[编部章节])")
 _NAMED_DEPTH = {"part": 1, "book": 1, "chapter": 1, "appendix": 1, "annex": 1, "section": 2}
@@ -55,11 +55,14 @@ _CJK_DEPTH = {"编": 1, "部": 1, "章": 1, "节": 2}
 
 def numbering_depth(text: str) -> int | None:
     """How deep a heading's own numbering puts it: '2' 1, '2.1' 2, '2.1.3' 3; 'IV.' 1 and 'B.' 2;
+    an appendix's 'A.1' 2 and 'A.1.2' 3;
     'Chapter 3' 1, 'Section 2' 2; '第三章' 1, '第二节' 2. None for an unnumbered heading."""
     match = NUMBERING.match(text)
     if match:
         if match.group("arabic"):
             return match.group("arabic").count(".") + 1
+        if match.group("appendix"):  # 'A.1', 'B.2.3': an appendix's sections, below its letter
+            return match.group("appendix").count(".") + 1
         return 1 if match.group("roman") else 2
     named = _NAMED.match(text)
     if named:
@@ -77,7 +80,8 @@ def normalized(text: str) -> str:
 # A heading's label before its title, as an outline may drop or keep it: a number ('2', '2.1',
 # 'IV.', 'B.', '1)', '(a)') or a named one ('Chapter 3', 'Appendix B:').
 _LABEL = lazy(r"^\s*(?:(?:chapter|part|book|section|appendix|annex)\s+[\dIVXivx]{1,5}[.:]?"
-              r"|\(?(?:\d{1,2}(?:\.\d{1,3})*|[IVXivx]{1,5}|[A-Ha-h])[.)]|\d{1,2}(?:\.\d{1,3})*)(?=\s)", re.IGNORECASE)
+              r"|\(?(?:\d{1,2}(?:\.\d{1,3})*|[IVXivx]{1,5}|[A-Ha-h])[.)]|\d{1,2}(?:\.\d{1,3})*"
+              r"|[A-H](?:\.\d{1,2})+\.?)(?=\s)", re.IGNORECASE)
 
 
 def bare_key(text: str) -> str:
