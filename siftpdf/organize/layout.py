@@ -978,7 +978,7 @@ def _bare_numbers(blocks: list[Block]) -> None:
     Over no title (over a plot's tick labels, a paragraph, nothing) it heads nothing: it is a
     figure's label or a folio."""
     for k, block in enumerate(blocks):
-        if block.kind == "heading" and _BARE_NUMBER.fullmatch(block.text) and \
+        if block.kind == "heading" and block.level is None and _BARE_NUMBER.fullmatch(block.text) and \
                 (k + 1 == len(blocks) or blocks[k + 1].kind != "heading"):
             block.kind = "paragraph"
 
