@@ -18,11 +18,13 @@ from ..settings import OrganizeOptions
 from .headings import (
     NUMBERING,
     Levels,
+    a_name,
     bare_key,
     is_contents,
     normalized,
     numbering_depth,
     outline_matches,
+    reads_as_names,
     too_many,
 )
 from .xycut import GUTTER, no_channel, xy_cut
@@ -810,7 +812,8 @@ def start_kind(item: Item, body: float, floor: dict[str, float], opts: OrganizeO
         return "paragraph", None  # a date under a title is set large, yet heads nothing
     if text.isdigit() and item.y1 < min(floor.values(), default=0.0):
         return "paragraph", None  # a number below all the body text is a page number, however set
-    stands_out = ratio >= HEADING_RATIO or (item.bold_all and ratio >= 0.95) or _caps_heading(text)
+    stands_out = ratio >= HEADING_RATIO or (item.bold_all and ratio >= 0.95) or _caps_heading(text) or \
+        (item.bold_all and ratio >= NUMBERED_BOLD and _numbered_title(text))
     if len(text) <= 160 and not item.spread and stands_out and not _bulleted(text) and not squeezed(item) and \
             _says_something(text):
         return "heading", None
@@ -820,6 +823,7 @@ def start_kind(item: Item, body: float, floor: dict[str, float], opts: OrganizeO
 
 
 HEADING_RATIO = 1.15  # a line this much larger than the body stands out by size
+NUMBERED_BOLD = 0.85  # a numbered title in bold stands out down to this share of the body size
 SQUEEZED = 0.25  # ems of width a character takes at the least in a line set at its stated size
 SQUEEZED_CHARS = 2  # characters a line needs before its width says anything of its size
 _PROVISION_STARTS = frozenset("第A§(（")  # the first characters PROVISION can match
@@ -831,10 +835,17 @@ def squeezed(item: Item) -> bool:
     """Is the line far narrower than its stated size would set it? Then the size is not what
     the reader sees: text in a figure scaled down, a stamp set up the margin sideways."""
     chars = len(item.text)
-    return chars >= SQUEEZED_CHARS and item.x1 - item.x0 < SQUEEZED * item.size * chars
+    if chars < SQUEEZED_CHARS:
+        return False
+    if item.x1 - item.x0 < SQUEEZED * item.size * chars:
+        return True
+    # Labels set far apart on one line (a plot's legend) span it wide: their own widths tell.
+    inked = sum(len(text) for _, _, text in item.pieces)
+    return len(item.pieces) > 1 and inked >= SQUEEZED_CHARS and \
+        sum(x1 - x0 for x0, x1, _ in item.pieces) < SQUEEZED * item.size * inked
 
 
-_EMAIL = lazy(r"[\w.+-]+@[\w-]+\.[\w.-]+")
+_EMAIL = lazy(r"[\w.+}-]+@[\w-]+\.[\w.-]+")  # name@host, or {name,name}@host for several
 _WORD = lazy(r"[^\W\d_]{2}")  # two letters in a row: a word, in any script
 # A chapter's number set alone, large: '2', 'IV.' (not a plot's 'x', in small letters).
 _BARE_NUMBER = lazy(r"(?:\d{1,4}|[IVX]{1,5})\.?")
@@ -971,8 +982,19 @@ def build_blocks(items: list[Item], page: int, body: float, opts: OrganizeOption
     blocks += deferred
     for block in blocks:
         block.text = join_lines(lines[id(block)], opts.hyphens)
+    _bare_numbers(blocks)
     _levels(blocks, page, levels or Levels(), height or max((i.y1 for i in items), default=0.0))
     return blocks
+
+
+def _bare_numbers(blocks: list[Block]) -> None:
+    """A number set alone and large heads a title: a chapter's '2' over 'The Lost Homeland'.
+    Over no title (over a plot's tick labels, a paragraph, nothing) it heads nothing: it is a
+    figure's label or a folio."""
+    for k, block in enumerate(blocks):
+        if block.kind == "heading" and block.level is None and _BARE_NUMBER.fullmatch(block.text) and \
+                (k + 1 == len(blocks) or blocks[k + 1].kind != "heading"):
+            block.kind = "paragraph"
 
 
 RUN_IN_RUNS = 4  # runs a run-in title is looked for in, at the start of a line
@@ -1164,7 +1186,13 @@ def _numbered_headings(items: list[Item], kinds: list[tuple[str, int | None]], l
                 abs(after.size - item.size) > 0.05 * item.size or item.y <= after.y:
             continue
         em = item.size
-        if item.x0 > item.left + 0.5 * em or not next_word_fits(item, after) or after.x1 < after.right - 3 * em:
+        # Ended by choice: the next word would have fitted, or the next line opens a sentence
+        # indented as a paragraph's first line is, under a long title near the column's width
+        # (an entry's lines hang under its text and go on with its sentence; a clause ended by
+        # a colon leads into what follows).
+        ended = next_word_fits(item, after) or \
+            (after.x0 > item.x0 + 0.8 * em and after.text[:1].isupper() and item.text[-1:] != ":")
+        if item.x0 > item.left + 0.5 * em or not ended or after.x1 < after.right - 3 * em:
             continue  # indented, or run short of its paragraph's full line
         step = NUMBERED_GAP * min(pitch, 1.5 * item.size)
         if item.y - after.y > 2 * step:
@@ -1295,13 +1323,14 @@ _SENTENCE_END = lazy(r"[.!?][\"')\]\u201d\u2019]*$")
 
 
 def _sentence_tails(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int]) -> None:
-    """A "heading" that opens in a small letter and ends a sentence is the tail of one: a
-    caption or a paragraph carried over from the page or the column before, in its own face.
-    A heading opens in a capital or a number; only a line that goes on with the heading above
-    it may open in a small letter."""
+    """A "heading" that opens in a small letter and ends a sentence, or runs on for more words
+    than a title takes, is the tail of one: a caption or a paragraph carried over from the page
+    or the column before, in its own face. A heading opens in a capital or a number; only a line
+    that goes on with the heading above it may open in a small letter."""
     for n, k in enumerate(lines):
         text = items[k].text
-        if kinds[k][0] != "heading" or not text[:1].islower() or _SENTENCE_END.search(text) is None:
+        if kinds[k][0] != "heading" or not text[:1].islower() or \
+                (_SENTENCE_END.search(text) is None and len(text.split()) <= ALONE_WORDS):
             continue
         if n and kinds[lines[n - 1]][0] == "heading" and _heading_goes_on(items[lines[n - 1]], items[k]):
             continue
@@ -1390,6 +1419,7 @@ def _levels(blocks: list[Block], page: int, levels: Levels, height: float) -> No
     alike, by the document's running ``levels``."""
     if levels.first_page is None:
         _bylines(blocks)
+    _names_under_titles(blocks)
     placed = [b for b in blocks if b.kind == "heading" and b.first is not None]
     heads = [(b.text, b.first.size, b.first.y1, b.first.bold, b.level) for b in placed if b.first is not None]
     for block, level in zip(placed, levels.page(page, heads, height), strict=True):
@@ -1413,6 +1443,43 @@ def _bylines(blocks: list[Block]) -> None:
         if block.kind != "heading" or block.level is not None or line is None or line.bold or line.size > title.size:
             break
         block.kind = "paragraph"
+
+
+NAME_RUN = 3  # one name a line this many times in a row is a byline, marked or not
+
+
+def _names_under_titles(blocks: list[Block]) -> None:
+    """A "heading" that reads as a list of people's names ('Nuala E. Tully, Karen M. Morgan,
+    and Hannah M. McGee'), set smaller than a heading above it on its page, is the byline
+    under a title, however it is set (an article's first page may come after a cover, and a
+    volume holds many): it heads nothing. So are names set one a line, as headings one after
+    another with nothing between them: three or more, or two when one carries an initial or
+    a mark of affiliation ('Aditya Gupta†')."""
+    above = 0.0  # the largest heading size so far on the page
+    before: Block | None = None  # the block before
+    run: list[Block] = []  # headings of one name each, one after another
+    marked = False  # one of them carries an initial or a mark
+    for block in [*blocks, None]:
+        alone, mark = (False, False)
+        if block is not None and block.kind == "heading" and block.first is not None:
+            size = block.first.size
+            under = before is not None and before.kind == "heading" and before.first is not None and \
+                before.first.size > size
+            if block.level is None and size < above and numbering_depth(block.text) is None:
+                if reads_as_names(block.text, under):
+                    block.kind = "paragraph"
+                else:
+                    alone, mark = a_name(block.text)
+            above = max(above, size)
+        if alone and block is not None:
+            run.append(block)
+            marked = marked or mark
+        else:
+            if len(run) >= NAME_RUN or (len(run) >= 2 and marked):
+                for name in run:
+                    name.kind = "paragraph"
+            run, marked = [], False
+        before = block
 
 
 def _floors(items: list[Item], body: float) -> dict[str, float]:

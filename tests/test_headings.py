@@ -1,0 +1,207 @@
+"""Headings and their levels on pages built here: which lines head text, and how deep each is."""
+
+from __future__ import annotations
+
+from test_organize_layout import body_lines, headings, line, organize, page
+
+
+def test_a_listing_line_of_a_number_and_symbols_does_not_join_the_outline_title_under_it():
+    lines = [line(740, "Install", size=12, bold=True), *body_lines(720, "a", 3),
+             line(676, "3 {git, https, {branch}}}", x0=84, size=9), line(665, "4 ]}.", x0=84, size=9),
+             line(640, "Manual install", bold=True), *body_lines(620, "b", 3)]
+    outline = [{"title": "Install", "page": 1, "level": 1}, {"title": "Manual install", "page": 1, "level": 2}]
+    out = organize([page(1, lines)], outline)[0]
+    assert headings(out) == [(1, "Install"), (2, "Manual install")]
+    assert any(b["kind"] != "heading" and "4 ]}." in b["text"] for b in out["blocks"])
+
+
+def test_a_label_set_with_the_first_words_of_an_outline_title_still_opens_it():
+    lines = [line(740, "2 Feature", size=12, bold=True), line(726, "Extraction Blocks", size=12, bold=True),
+             *body_lines(706, "a", 3)]
+    outline = [{"title": "Feature Extraction Blocks", "page": 1, "level": 1}]
+    out = organize([page(1, lines)], outline)[0]
+    assert headings(out) == [(1, "2 Feature Extraction Blocks")]
+
+
+def test_numbered_steps_in_the_face_of_outline_entries_sit_at_their_level_not_above():
+    lines = [line(740, "Stay in Touch", size=16, bold=True), *body_lines(720, "a", 3),
+             line(670, "Console Logging", size=13, bold=True), *body_lines(650, "b", 3),
+             line(600, "Valid Values", bold=True), *body_lines(580, "c", 3),
+             line(530, "1. Loaded from a file", x0=90, bold=True), *body_lines(510, "d", 2),
+             line(470, "2. Set on the command line", x0=90, bold=True), *body_lines(450, "e", 2)]
+    outline = [{"title": "Stay in Touch", "page": 1, "level": 1}, {"title": "Console Logging", "page": 1, "level": 2},
+               {"title": "Valid Values", "page": 1, "level": 3}]
+    out = organize([page(1, lines)], outline)[0]
+    assert headings(out) == [(1, "Stay in Touch"), (2, "Console Logging"), (3, "Valid Values"),
+                             (3, "1. Loaded from a file"), (3, "2. Set on the command line")]
+
+
+def test_numbered_sections_sit_below_a_title_the_outline_holds_alone():
+    lines = [line(740, "A Wait-Free Stack", x0=200, size=18, bold=True), *body_lines(700, "a", 3),
+             line(640, "1 Introduction", size=12, bold=True), *body_lines(620, "b", 3),
+             line(560, "1.1 Background", bold=True), *body_lines(540, "c", 3)]
+    second = [line(740, "2 Related Work", size=12, bold=True), *body_lines(720, "d", 3)]
+    outline = [{"title": "A Wait-Free Stack", "page": 1, "level": 1}]
+    out = organize([page(1, lines), page(2, second)], outline)
+    assert headings(out[0]) == [(1, "A Wait-Free Stack"), (2, "1 Introduction"), (3, "1.1 Background")]
+    assert headings(out[1]) == [(2, "2 Related Work")]
+
+
+def test_numbered_headings_without_an_outline_keep_their_numbering_depth_whatever_their_size():
+    # A false heading set large must not push the document's sections down: with no outline the
+    # numbering alone places them.
+    lines = [line(740, "1. Highlights of the Year", size=18, bold=True), *body_lines(700, "a", 3),
+             line(640, "1 Introduction", size=12, bold=True), *body_lines(620, "b", 3),
+             line(560, "2 Methods", size=12, bold=True), *body_lines(540, "c", 3)]
+    out = organize([page(1, lines)])[0]
+    assert [level for level, text in headings(out) if text[0] != "1" or "Intro" in text] == [1, 1]
+
+
+def test_a_line_of_prose_opening_in_a_small_letter_is_no_heading_even_unended():
+    """A paragraph's line carried over in a large face, long as prose is and not ended there,
+    heads nothing; a short heading that opens in a small letter ('eBay listings') still does."""
+    lines = [line(720, "opportunity to rethink and reoptimize all of the details of the design", size=14.0),
+             *body_lines(690, "a"), line(620, "eBay listings", size=14.0, bold=True), *body_lines(600, "b")]
+    out = organize([page(1, lines)])[0]
+    assert [text for _, text in headings(out)] == ["eBay listings"]
+    assert any(b["kind"] == "paragraph" and b["text"].startswith("opportunity to rethink") for b in out["blocks"])
+
+
+def test_a_list_of_names_under_a_title_is_a_byline_not_a_heading():
+    """Names set large under a title (here on the article's page after a cover) head nothing;
+    a heading that lists things in title case away from the title, or an appendix's title
+    with its years, still does."""
+    cover = [line(740, "Conference Paper", size=12), *body_lines(700, "c", 2)]
+    lines = [line(740, "Patient Experiences of Care Programmes", size=18, bold=True),
+             line(712, "Nuala E. Tully, Karen M. Morgan, and Hannah M. McGee", size=13),
+             *body_lines(690, "a", 3),
+             line(630, "Data Collection, Model Training", size=13, bold=True), *body_lines(610, "b", 3),
+             line(560, "Appendix Accidents and Incidents, 1995–2005", size=13, bold=True),
+             *body_lines(540, "d", 3)]
+    out = organize([page(1, cover), page(2, lines)])[1]
+    assert [text for _, text in headings(out)] == ["Patient Experiences of Care Programmes",
+                                                   "Data Collection, Model Training",
+                                                   "Appendix Accidents and Incidents, 1995–2005"]
+    assert any(b["kind"] == "paragraph" and b["text"].startswith("Nuala E. Tully") for b in out["blocks"])
+
+
+def test_names_read_with_their_marks_and_titles_do_not():
+    from siftpdf.organize.headings import reads_as_names
+
+    assert reads_as_names("Dmitry Bogdanov1, Nicolas Wack2, Emilia Gomez´")
+    assert reads_as_names("J.H. Saltzer, D.P. Reed and D.D. Clark*")
+    # Names without an initial or a mark read as a title-case list: only right under a title.
+    ding = "Ding Yuan, Yu Luo, Xin Zhuang, and Michael Stumm, University of Toronto"
+    assert reads_as_names(ding, under_title=True) and not reads_as_names(ding)
+    assert not reads_as_names("Variable Elimination, Likelihood Weighting, and Gibbs Sampling of Networks")
+    assert not reads_as_names("Risks and Rewards, Costs and Benefits", under_title=True)
+    assert not reads_as_names("Prime Numbers, An Odyssey", under_title=True)
+    assert not reads_as_names("Ada Lovelace", under_title=True)  # one name: a heading may be a person's name
+
+
+def test_addresses_for_mail_of_several_names_are_not_headings():
+    lines = [line(740, "Live Migration of Machines", size=18, bold=True), *body_lines(710, "a", 3),
+             line(660, "{jacob,eric}@diku.dk", size=13), *body_lines(640, "b", 3),
+             line(590, "Related Work", size=13, bold=True), *body_lines(570, "c", 3)]
+    out = organize([page(1, lines)])[0]
+    assert [text for _, text in headings(out)] == ["Live Migration of Machines", "Related Work"]
+
+
+def test_names_set_one_a_line_under_a_title_are_a_byline():
+    """Authors' names one a line, each set as large as a heading, head nothing: three in a row,
+    or two when one carries a mark of affiliation. Two unmarked title-case headings one after
+    the other stay headings."""
+    cover = [line(740, "Conference Paper", size=12), *body_lines(700, "z", 2)]
+    first = [line(740, "Parsing Tables with Models", size=18),
+             line(708, "Jingfeng Yang", size=13), line(680, "Aditya Gupta†", size=13),
+             *body_lines(650, "a", 3),
+             line(590, "Data Collection", size=13), line(562, "Model Training", size=13),
+             *body_lines(540, "b", 3)]
+    second = [line(740, "A Protocol for Anonymity", size=18), line(708, "Rob Sherwood", size=13),
+              line(680, "Bobby Bhattacharjee", size=13), line(652, "Aravind Srinivasan", size=13),
+              *body_lines(620, "c", 3)]
+    out = organize([page(1, cover), page(2, first), page(3, second)])
+    assert [text for _, text in headings(out[1])] == ["Parsing Tables with Models", "Data Collection",
+                                                      "Model Training"]
+    assert [text for _, text in headings(out[2])] == ["A Protocol for Anonymity"]
+    assert any(b["kind"] == "paragraph" and b["text"] == "Aditya Gupta†" for b in out[1]["blocks"])
+    assert any(b["kind"] == "paragraph" and b["text"] == "Rob Sherwood" for b in out[2]["blocks"])
+
+
+def test_a_long_numbered_title_over_an_indented_paragraph_is_a_heading():
+    """A numbered title in body type that nearly fills its column is ended by choice when the
+    line under it opens an indented paragraph; an entry whose next line hangs under its text
+    and goes on with its sentence, or a clause ended by a colon, is not a heading."""
+    title = "C. Disparity Selection and Confidence Assessment in Time"  # 56 characters: 352 pt
+    lines = [*body_lines(740, "a", 3), line(700, title),
+             line(684, "Having performed the aggregation, the matches are found", x0=82),
+             *body_lines(672, "b", 2)]
+    entry = [line(630, "5. Query Data: Read selected replicas using timestamps"),
+             line(618, "timestamp of the selected log position for the query", x0=82), *body_lines(606, "c", 2)]
+    colon = [line(564, "1. For any constructor symbol, this equivalence holds:"),
+             line(552, "Match of the values against the rows of the matrix", x0=82), *body_lines(540, "d", 2)]
+    out = organize([page(1, [*lines, *entry, *colon])])[0]
+    assert [text for _, text in headings(out)] == [title]
+
+
+def test_a_numbered_bold_title_set_a_little_smaller_than_the_body_is_a_heading():
+    """A subsection's numbered title in a bold sans face a point under the body's size heads its
+    text; a bold line as small as a note, or a bold sentence, does not."""
+    lines = [*body_lines(740, "a", 4), line(700, "2.1 Bigtable overview", size=9.0, bold=True),
+             *body_lines(686, "b", 4),
+             line(630, "2.2 Of the same small size but bold as a note", size=8.0, bold=True),
+             *body_lines(616, "c", 4),
+             line(560, "2.3 The value is read back.", size=9.0, bold=True), *body_lines(546, "d", 4)]
+    out = organize([page(1, lines)])[0]
+    assert [text for _, text in headings(out)] == ["2.1 Bigtable overview"]
+
+
+def test_a_plots_legend_of_labels_set_far_apart_is_not_a_heading():
+    """A legend's labels in a figure scaled down, drawn by one text object: a large stated size,
+    yet each label as narrow as small type sets it, the labels far apart across the line. Its
+    width from the first label to the last says nothing of its size; the labels' own do."""
+    text, x, gaps = "", 150.0, []
+    for label in ("Original", "Smoothed", "Oversmooth", "Sampled"):
+        if text:
+            text += " "
+            gaps.append([len(text), x, x + 26.0])  # where the label starts, the gap's two edges
+            x += 26.0
+        text += label
+        x += 2.6 * len(label)  # 0.18 em a character at the stated 14.4 pt
+    legend = {"y": 600.0, "size": 14.4, "runs": [{"text": text, "font": "Sans", "size": 14.4, "color": "#000000",
+                                                  "box": [150.0, 597.0, x, 611.0], "gaps": gaps}]}
+    lines = [line(740, "Results", size=14.4, bold=True), *body_lines(720, "a", 4), legend,
+             *body_lines(570, "b", 4)]
+    out = organize([page(1, lines)])[0]
+    assert [text for _, text in headings(out)] == ["Results"]
+    assert any("Original" in b["text"] and b["kind"] != "heading" for b in out["blocks"])
+
+
+def test_a_number_set_large_over_no_title_is_not_a_heading():
+    """A plot's large tick label or a figure's number, set alone over other labels or text,
+    heads nothing; a chapter's number over its title still does."""
+    lines = [line(740, "Results", size=14, bold=True), *body_lines(720, "a", 3),
+             line(670, "300", x0=100, size=14), line(650, "0 20 40 60 80 100", x0=100),
+             *body_lines(630, "b", 3),
+             line(560, "3", x0=200, size=30), line(520, "The Lost Homeland", x0=120, size=24, bold=True),
+             *body_lines(490, "c", 3)]
+    out = organize([page(1, lines)])[0]
+    assert [text for _, text in headings(out)] == ["Results", "3", "The Lost Homeland"]
+    assert any(b["kind"] == "paragraph" and b["text"].startswith("300") for b in out["blocks"])
+
+
+def test_an_appendixs_lettered_sections_are_numbered_headings_a_level_down():
+    """'A.1 Urgencies' numbers an appendix's section as '2.1' numbers a section's: set apart in
+    body type it is a heading, a level under the appendix. A codec's name is no numbering."""
+    lines = [line(770, "Selective Search", x0=200, size=18, bold=True),
+             line(740, "1 Introduction", size=12, bold=True), *body_lines(722, "a", 3),
+             line(680, "A Random Simulations", size=12, bold=True), *body_lines(662, "b", 3),
+             line(620, "A.1 Urgencies"), *body_lines(605, "c", 3),
+             line(560, "A.2 Useless Moves"), *body_lines(545, "d", 3)]
+    out = organize([page(1, lines)])[0]
+    assert [text for _, text in headings(out)][-2:] == ["A.1 Urgencies", "A.2 Useless Moves"]
+    assert [level for level, text in headings(out) if text[1:2] in (" ", ".")] == [2, 2, 3, 3]
+
+    from siftpdf.organize.headings import numbering_depth
+
+    assert numbering_depth("B.2.3 Prompts") == 3 and numbering_depth("H.264 Codec") is None
