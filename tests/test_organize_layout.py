@@ -917,3 +917,10 @@ def test_text_drawn_twice_in_place_reads_once():
     assert [i.text for i in line_segments(beside, keep_clipped=True)[0]] == ["11"]
     stacked = {"y": 700.0, "size": 10.0, "runs": [run("1", 100, 697, 7), run("1", 100, 704, 7)]}
     assert "".join(i.text for i in line_segments(stacked, keep_clipped=True)[0]).replace(" ", "") == "11"
+
+
+def test_a_non_breaking_hyphen_reads_as_a_hyphen():
+    """pandoc sets '--cache-dir' and 'on-the-fly' with U+2011 (a hyphen no line breaks at): the
+    article, and so grep, read them with '-', as typed."""
+    (record,) = organize([page(1, [line(700, "Pass \u2011\u2011cache\u2011dir to read on\u2011the\u2011fly.")])])
+    assert "Pass --cache-dir to read on-the-fly." in record["text"]

@@ -208,6 +208,8 @@ def line_segments(line: dict[str, Any], keep_clipped: bool,
         if last is not None and _drawn_again(last, run, size):
             continue
         last = run
+        if NO_BREAK_HYPHEN in run["text"]:  # a hyphen the line may not break at is a hyphen to a reader
+            run = {**run, "text": run["text"].replace(NO_BREAK_HYPHEN, "-")}
         if current:
             left, right = current[-1]["box"][2], run["box"][0]
             gap = right - left
@@ -224,6 +226,7 @@ def line_segments(line: dict[str, Any], keep_clipped: bool,
     return [_segment(part, line) for part in parts], dropped
 
 
+NO_BREAK_HYPHEN = "\u2011"  # pandoc and word processors set '--flag' with it: read, and searched for, as '-'
 DRAWN_AGAIN = 0.1  # ems the edges of the same text drawn twice may differ by (a bold made by a slight offset)
 OVERPRINT = 1.0  # ems a run may start inside the text before it and still follow it (kerning, an accent)
 OVERPRINT_RUN = 2.0  # ems: a run set over other text is words, not an accent or a mark
