@@ -924,3 +924,14 @@ def test_a_non_breaking_hyphen_reads_as_a_hyphen():
     article, and so grep, read them with '-', as typed."""
     (record,) = organize([page(1, [line(700, "Pass \u2011\u2011cache\u2011dir to read on\u2011the\u2011fly.")])])
     assert "Pass --cache-dir to read on-the-fly." in record["text"]
+
+
+def test_text_drawn_twice_is_counted_in_the_organization_diagnostics():
+    """A heading printed twice on one spot reads once, and ``done.organization`` counts the
+    characters set aside, so a reader comparing with the raw text knows where they went."""
+    twice = {"y": 700.0, "size": 10.0, "runs": [run("Results", 72, 700), run("Results", 72.3, 700)]}
+    stream = [{"meta": {"pages": 1, "max_pages": 2000, "outline": []}}, page(1, [twice, line(680, "Body text.")]),
+              {"done": {"pages_processed": 1}}]
+    out = list(organize_records(stream, OrganizeOptions()))
+    assert out[1]["text"].count("Results") == 1
+    assert out[-1]["done"]["organization"]["drawn_twice_chars"] == len("Results")

@@ -66,7 +66,7 @@ class _Page:
         self.rows: list[list[Item]] = []  # segments by baseline, top down
         self.margin: dict[int, str] = {}  # id(item) -> band:template
         self.stamps: dict[int, str] = {}  # id(item) -> side:template, text set up the side margin
-        self.clipped = 0
+        self.drawn_again = 0  # characters of text drawn again on the same spot, read once
         self.blocks: list[Block] = []
         self.furniture: list[dict[str, Any]] = []
         self.error = error  # why organizing this page failed: it goes out with its raw text
@@ -129,6 +129,7 @@ class _Stream:
         self.organized = 0  # pages organized here (a saved stream without evidence has none)
         self.without_evidence = 0
         self.ruling_skipped = 0  # pages whose evidence has no ruling: too many paths to read
+        self.drawn_again = 0  # characters drawn twice on the same spot, read once
         self.fallbacks = 0  # pages whose organization failed, sent out with their raw text
         self.previous_body = 10.0
         self.outline = Outline()  # the meta's outline: its titles become headings at its depths
@@ -149,6 +150,8 @@ class _Stream:
             result["pages_without_evidence"] = self.without_evidence
         if self.ruling_skipped:
             result["ruling_skipped_pages"] = self.ruling_skipped
+        if self.drawn_again:
+            result["drawn_twice_chars"] = self.drawn_again
         return result
 
     def push(self, record: dict[str, Any]) -> Iterator[dict[str, Any]]:
@@ -175,7 +178,9 @@ class _Stream:
         """The page prepared for the window; one that fails waits its turn in page order with
         nothing in its margin, so it weighs on no neighbour's furniture."""
         try:
-            return _prepare(record, self.opts)
+            page = _prepare(record, self.opts)
+            self.drawn_again += page.drawn_again
+            return page
         except _PAGE_FAULTS as exc:  # noqa: BLE001 - this page falls back, the rest go on
             return _Page(record, error=_failure(exc))
 
@@ -277,8 +282,8 @@ def _prepare(record: dict[str, Any], opts: OrganizeOptions) -> _Page:
     channels = narrow_gutters(lines) if opts.columns else None
     rotated: list[Item] = []
     for line in lines:
-        items, dropped = line_segments(line, keep_clipped=not opts.clip, channels=channels)
-        page.clipped += dropped
+        items, _, again = line_segments(line, keep_clipped=not opts.clip, channels=channels)
+        page.drawn_again += again
         if items:
             page.rows.append(items)
             if line.get("rotated"):

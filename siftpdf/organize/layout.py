@@ -188,17 +188,18 @@ def coordinate(value: Any) -> float:
 
 
 def line_segments(line: dict[str, Any], keep_clipped: bool,
-                  channels: list[float] | None = None) -> tuple[list[Item], int]:
+                  channels: list[float] | None = None) -> tuple[list[Item], int, int]:
     """Split an evidence line at gaps wider than its size (the gutter of two columns, the
     space between table cells), and at narrower gaps that one of the page's ``channels``
     (``narrow_gutters``) runs through. A run that starts well inside the text before it is
     set over that text (a line of one column run on past the gutter, over the next column's
-    line): it goes on the segment it follows, or starts one. Returns the segments and the
-    clipped characters dropped."""
+    line): it goes on the segment it follows, or starts one. Returns the segments, the
+    clipped characters dropped and the characters of runs drawn again on the same spot (read
+    once, ``_drawn_again``)."""
     size = float(line["size"])
     wide, narrow = max(size, 4.0), NARROW_GAP * size  # a gap wider always parts, a narrower never
     parts: list[list[dict[str, Any]]] = []
-    dropped = 0
+    dropped = again = 0
     current: list[dict[str, Any]] = []
     last: dict[str, Any] | None = None
     for run in line["runs"]:
@@ -206,6 +207,7 @@ def line_segments(line: dict[str, Any], keep_clipped: bool,
             dropped += len(run["text"])
             continue
         if last is not None and _drawn_again(last, run, size):
+            again += len(run["text"])
             continue
         last = run
         if NO_BREAK_HYPHEN in run["text"]:  # a hyphen the line may not break at is a hyphen to a reader
@@ -223,7 +225,7 @@ def line_segments(line: dict[str, Any], keep_clipped: bool,
         else:
             parts.append(current)
         current.append(run)
-    return [_segment(part, line) for part in parts], dropped
+    return [_segment(part, line) for part in parts], dropped, again
 
 
 NO_BREAK_HYPHEN = "\u2011"  # pandoc and word processors set '--flag' with it: read, and searched for, as '-'
