@@ -228,15 +228,9 @@ class HalfScan:
 def half_scan(source: Source = HALF_SOURCE, dpi: int = 300, seed: int = 7, corpus: Path = CORPUS) -> HalfScan:
     """The source page with the text objects of its bottom half removed and a scan of that
     half drawn in their place."""
-    import pypdfium2 as pdfium
-    import pypdfium2.raw as pdfium_c
-
     path = corpus / source.path
     width, height = page_size(path, source.page)
-    pdf = pdfium.PdfDocument.new()
-    pdf.import_pages(pdfium.PdfDocument(str(path)), [source.page])
-    page = pdf[0]
-    texts = [obj for obj in page.get_objects(max_depth=1) if obj.type == pdfium_c.FPDF_PAGEOBJ_TEXT]
+    pdf, page, texts = _text_objects(path, source.page)
     spans = [obj.get_bounds()[1::2] for obj in texts]
     # The split runs between two lines: the first height below the middle no text crosses.
     split = next(y for y in range(round(height / 2), 0, -1) if not any(y0 <= y <= y1 for y0, y1 in spans))
@@ -247,34 +241,26 @@ def half_scan(source: Source = HALF_SOURCE, dpi: int = 300, seed: int = 7, corpu
     bottom = image.crop((0, round((height - split) * dpi / 72), image.width, image.height))
     below = reference_text(path, source.page, (0, 0, width, split))
     above = reference_text(path, source.page, (0, split, width, height))
-    picture = pdfium.PdfImage.new(pdf)
-    picture.load_jpeg(io.BytesIO(jpeg(bottom)), pages=[page])
-    picture.set_matrix(pdfium.PdfMatrix().scale(width, bottom.height * 72 / dpi))
-    page.insert_obj(picture)
-    page.gen_content()
-    out = io.BytesIO()
-    pdf.save(out)
-    return HalfScan(out.getvalue(), float(split), above, below)
+    data = _with_image(pdf, page, bottom, width, bottom.height * 72 / dpi)
+    return HalfScan(data, float(split), above, below)
 
 
-def scan_with_footer(source: Source = ENGLISH[2], dpi: int = 300, seed: int = 7, corpus: Path = CORPUS) -> Scan:
-    """The source page scanned whole, with its footer (the text objects of its lowest line)
-    kept in the text layer over the scan: a page whose text layer holds a few real words,
-    as a scanned letter with a stamped footer does. The reference is the whole page's text."""
+def _text_objects(path: Path, index: int) -> tuple[Any, Any, list[Any]]:
+    """A new PDF holding a copy of one page, the page, and its top-level text objects."""
     import pypdfium2 as pdfium
     import pypdfium2.raw as pdfium_c
 
-    path = corpus / source.path
-    width, height = page_size(path, source.page)
     pdf = pdfium.PdfDocument.new()
-    pdf.import_pages(pdfium.PdfDocument(str(path)), [source.page])
+    pdf.import_pages(pdfium.PdfDocument(str(path)), [index])
     page = pdf[0]
-    texts = [obj for obj in page.get_objects(max_depth=1) if obj.type == pdfium_c.FPDF_PAGEOBJ_TEXT]
-    lowest = min(obj.get_bounds()[3] for obj in texts)  # the top of the lowest text: the footer's line
-    for obj in texts:
-        if obj.get_bounds()[1] > lowest:
-            page.remove_obj(obj)
-    image, angle = degrade(render_gray(path, source.page, dpi), seed + source.page + dpi)
+    return pdf, page, [obj for obj in page.get_objects(max_depth=1) if obj.type == pdfium_c.FPDF_PAGEOBJ_TEXT]
+
+
+def _with_image(pdf: Any, page: Any, image: Any, width: float, height: float) -> bytes:
+    """The PDF's bytes with ``image`` (grey, stored as JPEG) drawn from the page's lower left
+    corner, ``width`` by ``height`` points, over the text objects left on the page."""
+    import pypdfium2 as pdfium
+
     picture = pdfium.PdfImage.new(pdf)
     picture.load_jpeg(io.BytesIO(jpeg(image)), pages=[page])
     picture.set_matrix(pdfium.PdfMatrix().scale(width, height))
@@ -282,8 +268,23 @@ def scan_with_footer(source: Source = ENGLISH[2], dpi: int = 300, seed: int = 7,
     page.gen_content()
     out = io.BytesIO()
     pdf.save(out)
-    return Scan(f"{source.name}-footer", source.lang, dpi, out.getvalue(), reference_text(path, source.page),
-                round(angle, 2))
+    return out.getvalue()
+
+
+def scan_with_footer(source: Source = ENGLISH[2], dpi: int = 300, seed: int = 7, corpus: Path = CORPUS) -> Scan:
+    """The source page scanned whole, with its footer (the text objects of its lowest line)
+    kept in the text layer over the scan: a page whose text layer holds a few real words,
+    as a scanned letter with a stamped footer does. The reference is the whole page's text."""
+    path = corpus / source.path
+    width, height = page_size(path, source.page)
+    pdf, page, texts = _text_objects(path, source.page)
+    lowest = min(obj.get_bounds()[3] for obj in texts)  # the top of the lowest text: the footer's line
+    for obj in texts:
+        if obj.get_bounds()[1] > lowest:
+            page.remove_obj(obj)
+    image, angle = degrade(render_gray(path, source.page, dpi), seed + source.page + dpi)
+    data = _with_image(pdf, page, image, width, height)
+    return Scan(f"{source.name}-footer", source.lang, dpi, data, reference_text(path, source.page), round(angle, 2))
 
 
 def many_pages(count: int, dpi: int = 200, seed: int = 7, corpus: Path = CORPUS,
