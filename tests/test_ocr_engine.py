@@ -9,6 +9,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import make_scans
 import pypdfium2 as pdfium
@@ -310,3 +311,23 @@ def test_a_level_scan_is_left_as_read() -> None:
     read = [ocr.Line("Level text of a page", 0.9, (100, 470, 1900, 508), (100, 470, 1900, 508), 500,
                      tuple((f"w{k}", (100 + 400 * k, 470, 400 + 400 * k, 508)) for k in range(4)), 38.0, 0.0)]
     assert ocr.level(read, 1000, 1000) == read
+
+
+def test_which_images_of_a_text_page_auto_reads() -> None:
+    """A page-size image under only a footer is read (the footer's box is handed on, so its
+    words are not read twice); under a page of text (a scan with an OCR'd text layer) it is not;
+    a small image under a word is not either."""
+    from siftpdf.child import ocrpage
+
+    def record(images: list[list[float]], lines: int) -> dict[str, Any]:
+        rows = [{"y": 700 - 14 * k, "size": 10, "runs": [{"text": "words " * 12, "box": [72, 698 - 14 * k, 540,
+                                                                                          710 - 14 * k]}]}
+                for k in range(lines)]
+        footer = {"y": 30, "size": 9, "runs": [{"text": "Page footer", "box": [72, 28, 160, 38]}]}
+        return {"page": 1, "status": "text", "evidence": {"width": 612, "height": 792, "lines": [*rows, footer],
+                                                          "images": [{"rect": r} for r in images]}}
+
+    page_image = [0.0, 0.0, 612.0, 792.0]
+    assert ocrpage._unread_images(None, record([page_image], 0)) == ([tuple(page_image)], [(72, 28, 160, 38)])
+    assert ocrpage._unread_images(None, record([page_image], 40)) == ([], [])
+    assert ocrpage._unread_images(None, record([[60.0, 20.0, 200.0, 60.0]], 0)) == ([], [])

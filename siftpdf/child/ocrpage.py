@@ -3,8 +3,9 @@ them, are read, and how what was read joins the record.
 
 ``always`` reads every page; ``auto`` reads the pages with no usable text layer (``no_text``,
 ``garbled``) and, on a page that has one, the large images no text lies over (a page half set,
-half scanned), saying so in ``ocr.regions`` (the boxes read). A recognized page has ``"status": "ocr"``, its
-text from the lines read, ``ocr: {engine, confidence, dpi}`` and, with evidence, those lines
+half scanned) or only a few words do (a page scanned whole, its footer stamped as text), saying
+so in ``ocr.regions`` (the boxes read). A recognized page has ``"status": "ocr"``, its text
+from the lines read, ``ocr: {engine, confidence, dpi}`` and, with evidence, those lines
 with their boxes in place of the text layer's, so organization reads them like any page. A
 blank scan reads as nothing: ``empty``, never invented text. An engine failure keeps the page
 as it was, with ``ocr_error``, and is counted.
@@ -127,18 +128,17 @@ def _unread_images(doc: Any, record: dict[str, Any]) -> tuple[list[Box], list[Bo
     if area <= 0:
         return [], []
     found: list[Box] = []
-    layer: list[Box] = []
-    for x0, y0, x1, y1 in images:
+    layer: dict[Box, None] = {}  # the text over the images read, each box once
+    for x0, y0, x1, y1 in sorted(images, key=lambda r: -_area(r)):
         size = (x1 - x0) * (y1 - y0)
-        if size < REGION_SHARE * area:
-            continue
+        if size < REGION_SHARE * area or len(found) == MAX_REGIONS:
+            break  # the rest are smaller
         over = [box for box in text if x0 <= (box[0] + box[2]) / 2 <= x1 and y0 <= (box[1] + box[3]) / 2 <= y1]
         if over and (size < SCAN_SHARE * area or sum(_area(box) for box in over) >= SPARSE_TEXT * size):
             continue
         found.append((x0, y0, x1, y1))
-        layer += over
-    found.sort(key=lambda r: -_area(r))
-    return found[:MAX_REGIONS], layer
+        layer.update(dict.fromkeys(tuple(box) for box in over))
+    return found, list(layer)
 
 
 def _area(box: Box) -> float:
