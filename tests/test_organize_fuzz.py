@@ -293,7 +293,7 @@ def _given(page: dict[str, Any], opts: OrganizeOptions) -> Counter[str]:
                 continue
             if last is None or not _same_spot(last, run, float(line["size"])):
                 given.update(_letters(run["text"]))
-            last = run
+                last = run
     return given
 
 

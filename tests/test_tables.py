@@ -1020,3 +1020,11 @@ def test_boxes_drawn_around_each_line_of_a_head_part_no_rows(run_cli, tmp_path):
     assert len(tables) == 1
     assert _texts(tables[0]) == [["Station", "Depth", "Readings taken in October"], ["North", "12", "40"],
                                  ["South", "9", "31"]]
+
+
+def test_a_table_left_with_one_row_spread_over_its_columns_has_that_row_as_its_header():
+    """Rows merged by spans can leave a grid one row, spread over both columns: its header is
+    that row, and looking for a row of data under it finds none (no row to look at)."""
+    from siftpdf.organize.tables import _header_rows
+
+    assert _header_rows([[("Totals by region", 2, 1)]], {}, 3) == 1

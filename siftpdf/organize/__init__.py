@@ -282,7 +282,7 @@ def _prepare(record: dict[str, Any], opts: OrganizeOptions) -> _Page:
     channels = narrow_gutters(lines) if opts.columns else None
     rotated: list[Item] = []
     for line in lines:
-        items, _, again = line_segments(line, keep_clipped=not opts.clip, channels=channels)
+        items, again = line_segments(line, keep_clipped=not opts.clip, channels=channels)
         page.drawn_again += again
         if items:
             page.rows.append(items)

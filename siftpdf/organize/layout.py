@@ -188,23 +188,22 @@ def coordinate(value: Any) -> float:
 
 
 def line_segments(line: dict[str, Any], keep_clipped: bool,
-                  channels: list[float] | None = None) -> tuple[list[Item], int, int]:
+                  channels: list[float] | None = None) -> tuple[list[Item], int]:
     """Split an evidence line at gaps wider than its size (the gutter of two columns, the
     space between table cells), and at narrower gaps that one of the page's ``channels``
     (``narrow_gutters``) runs through. A run that starts well inside the text before it is
     set over that text (a line of one column run on past the gutter, over the next column's
-    line): it goes on the segment it follows, or starts one. Returns the segments, the
-    clipped characters dropped and the characters of runs drawn again on the same spot (read
-    once, ``_drawn_again``)."""
+    line): it goes on the segment it follows, or starts one. Clipped runs are dropped unless
+    ``keep_clipped`` (the evidence counts them). Returns the segments and the characters of
+    runs drawn again on the same spot (read once, ``_drawn_again``)."""
     size = float(line["size"])
     wide, narrow = max(size, 4.0), NARROW_GAP * size  # a gap wider always parts, a narrower never
     parts: list[list[dict[str, Any]]] = []
-    dropped = again = 0
+    again = 0
     current: list[dict[str, Any]] = []
     last: dict[str, Any] | None = None
     for run in line["runs"]:
         if run.get("clipped") and not keep_clipped:
-            dropped += len(run["text"])
             continue
         if last is not None and _drawn_again(last, run, size):
             again += len(run["text"])
@@ -225,7 +224,7 @@ def line_segments(line: dict[str, Any], keep_clipped: bool,
         else:
             parts.append(current)
         current.append(run)
-    return [_segment(part, line) for part in parts], dropped, again
+    return [_segment(part, line) for part in parts], again
 
 
 NO_BREAK_HYPHEN = "\u2011"  # pandoc and word processors set '--flag' with it: read, and searched for, as '-'

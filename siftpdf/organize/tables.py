@@ -1039,7 +1039,8 @@ def _header_rows(cells: list[list[tuple[str, int, int]]], slots: dict[tuple[int,
     spread is one of data (``_data_row``)."""
     header = 1
     reach = max((rs for _, _, rs in cells[0]), default=1)
-    spread = any(cs > 1 for _, cs, _ in cells[0]) and len(cells[0]) < ncols and not _data_row(cells[1])
+    spread = any(cs > 1 for _, cs, _ in cells[0]) and len(cells[0]) < ncols and \
+        not (len(cells) > 1 and _data_row(cells[1]))
     while header < len(cells) - 1 and (header < reach or spread):
         spread = False
         reach = max(reach, header + max((rs for _, _, rs in cells[header]), default=1))
