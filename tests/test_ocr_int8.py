@@ -195,7 +195,7 @@ def test_a_blank_page_keeps_the_script_handed_on(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(ocr, "_engine", lambda name: asked.append(name) or Blank())
     hint = ocr.Hint()
     hint.script = script
-    found, lines = ocr._read_hinted(None, None, 1, hint)
+    found, lines = ocr._read_hinted(None, 1, hint)
     assert lines == [] and hint.script == script
     assert asked == ["rapidocr" if script == "cjk" else "tesseract"]
 

@@ -549,8 +549,12 @@ def recognize_page(page: Any, dpi: float = DPI, regions: Sequence[Box] | None = 
         gray = np.array(bitmap.to_numpy()).reshape(height, width)
     finally:
         bitmap.close()
-    # Tesseract reads a page with its ruling erased (PP-OCR's detector keeps rules out of its lines).
-    unruled = without_rules(gray, round(RULE_INCHES * scale * 72), max(1, round(RULE_THICK * scale)))
+    rule, thick = round(RULE_INCHES * scale * 72), max(1, round(RULE_THICK * scale))
+
+    def as_read(found: _Engine, image: Any) -> Any:
+        """The crop as ``found`` reads it: tesseract's with its ruling erased (PP-OCR's detector
+        keeps rules out of its lines, and reads formulas worse without their bars)."""
+        return without_rules(image, rule, thick) if found.info.name == "tesseract" else image
     to_page = _device_to_page(page, width, height)
     # Regions are read from the top of the page down; within one, lines stay in the engine's
     # reading order (a column of a two-column scan before the next, as tesseract's layout reads).
@@ -563,13 +567,12 @@ def recognize_page(page: Any, dpi: float = DPI, regions: Sequence[Box] | None = 
         if x1 - x0 < 8 or y1 - y0 < 8:
             continue
         crop = np.ascontiguousarray(gray[y0:y1, x0:x1])
-        bare = crop if unruled is gray else np.ascontiguousarray(unruled[y0:y1, x0:x1])
-        hinted = _read_hinted(crop, bare, threads, hint) if hint is not None and engine is None else None
+        hinted = _read_hinted(crop, threads, hint, as_read) if hint is not None and engine is None else None
         if hinted is not None:
             found, read, turn = *hinted, 0
         else:
             found, osd = _pick(crop, engine)
-            read, turn = _read(found, bare if found.info.name == "tesseract" else crop, threads, osd)
+            read, turn = _read(found, as_read(found, crop), threads, osd)
             if hint is not None and engine is None:
                 hint.script = _script(found, read, osd) if not turn else None
         read_by[found.info] = read_by.get(found.info, 0) + sum(len(line.text) for line in read)
@@ -581,17 +584,18 @@ def recognize_page(page: Any, dpi: float = DPI, regions: Sequence[Box] | None = 
     return PageText(lines, used, mean_confidence(lines), round(scale * 72, 2), capped, (width, height), turned)
 
 
-def _read_hinted(gray: Any, bare: Any, threads: int, hint: Hint) -> tuple[_Engine, list[Line]] | None:
+def _read_hinted(gray: Any, threads: int, hint: Hint,
+                 as_read: Callable[[_Engine, Any], Any] = lambda _, image: image,
+                 ) -> tuple[_Engine, list[Line]] | None:
     """The page read by the engine of the document's last page (:class:`Hint`), when that
-    read looks right or finds nothing; None when it must be read the usual way. ``bare``: the
-    page with its ruling erased, which tesseract reads."""
+    read looks right or finds nothing; None when it must be read the usual way. ``as_read``:
+    the image as the engine reads it (``recognize_page``)."""
     if hint.script is None:
         return None
-    name = "rapidocr" if hint.script == "cjk" else "tesseract"
-    found = _engine(name)
+    found = _engine("rapidocr" if hint.script == "cjk" else "tesseract")
     if found is None:
         return None
-    lines = found.read(bare if name == "tesseract" else gray, threads, hint.script == "cjk")
+    lines = found.read(as_read(found, gray), threads, hint.script == "cjk")
     if not lines:  # a blank page: no engine finds a line where this one found none; the hint stands
         return found, lines
     if _script(found, lines, Osd("Han" if hint.script == "cjk" else "Latin")) != hint.script:
@@ -728,17 +732,9 @@ def level(lines: list[Line], cx: float, cy: float) -> list[Line]:
     the page's skew: the slope most of its text's baselines share (the median over the lines of
     several words, longer lines counting more). Level, the cells of a table's row share a
     baseline and a column's lines their left edge, as on a text page; the text is unchanged."""
-    slopes = sorted((line.slope, line.box[2] - line.box[0]) for line in lines
-                    if len(line.words) >= SKEW_WORDS and line.baseline is not None)
-    if not slopes:
-        return lines
-    half, seen, skew = sum(w for _, w in slopes) / 2, 0.0, 0.0
-    for slope, width in slopes:
-        seen += width
-        if seen >= half:
-            skew = slope
-            break
-    if not MIN_SKEW <= abs(skew) <= MAX_SKEW:
+    skew = _weighted_median([(line.slope, line.box[2] - line.box[0]) for line in lines
+                             if len(line.words) >= SKEW_WORDS and line.baseline is not None])
+    if skew is None or not MIN_SKEW <= abs(skew) <= MAX_SKEW:
         return lines
     cos, sin = 1 / math.hypot(1, skew), skew / math.hypot(1, skew)
 
@@ -783,9 +779,10 @@ GAP_EM = 1.0  # a space this many sizes wide (or wider) is marked as a gap, as t
 
 
 def evidence_lines(lines: Iterable[Line]) -> list[dict[str, Any]]:
-    """Placed lines (``recognize_page``) as evidence lines: ``{y, size, runs: [run]}``, one
-    run a line, shaped like siftpdf.child.evidence's (text, font, size, colour, box, and ``gaps`` for
-    wide spaces between words), so that organization reads them like a text layer's."""
+    """Placed lines (``recognize_page``) as evidence lines: ``{y, size, runs}``, a run a line
+    read and the lines on one baseline one evidence line (``_on_baselines``), shaped like
+    siftpdf.child.evidence's (text, font, size, colour, box, and ``gaps`` for wide spaces
+    between words), so that organization reads them like a text layer's."""
     lines = list(lines)
     sizes = _sizes(lines)
     out: list[tuple[float, float, dict[str, Any]]] = []
@@ -834,16 +831,21 @@ def _sizes(lines: list[Line]) -> list[float]:
     lines of a paragraph as one type, and a heading or a footnote set apart stays apart."""
     sizes = [round(max(line.height if line.height is not None else (line.box[3] - line.box[1]) / 1.2, 1.0), 2)
              for line in lines]
-    if not sizes:
+    body = _weighted_median([(size, len(line.text)) for size, line in zip(sizes, lines, strict=True)])
+    if body is None:
         return sizes
-    weighted = sorted(zip(sizes, (len(line.text) for line in lines), strict=True))
-    half, seen, body = sum(n for _, n in weighted) / 2, 0, weighted[-1][0]
-    for size, count in weighted:
-        seen += count
-        if seen >= half:
-            body = size
-            break
     return [body if abs(size - body) <= BODY_SPREAD * body else size for size in sizes]
+
+
+def _weighted_median(pairs: list[tuple[float, float]]) -> float | None:
+    """The value at the middle of (value, weight) pairs' total weight; None for none."""
+    ordered = sorted(pairs)
+    half, seen = sum(weight for _, weight in ordered) / 2, 0.0
+    for value, weight in ordered:
+        seen += weight
+        if seen >= half:
+            return value
+    return ordered[-1][0] if ordered else None
 
 
 def _word_gaps(line: Line, size: float) -> list[list[float]]:
