@@ -52,7 +52,7 @@ def poppler_identifiers(pdf: Path) -> set[str]:
 def siftpdf_lines(pdf: Path, siftpdf: list[str]) -> tuple[str, str]:
     """The identifiers ``siftpdf grep -o`` matches (one a line) and the text of ``siftpdf extract
     --raw``. (grep's lines are not taken whole: a long one is shown as a window around its match.)"""
-    env = {**os.environ, "NO_COLOR": "1"}
+    env = {**os.environ, "NO_COLOR": "1", "SIFTPDF_OCR": "never"}  # the text layer, as pdfgrep reads it
     grep = subprocess.run([*siftpdf, "grep", "--no-cache", "-o", "-h", "-m", BIG, "--cap", BIG, IDENTIFIER, str(pdf)],
                           capture_output=True, env=env, timeout=TIMEOUT)
     raw = subprocess.run([*siftpdf, "extract", "--raw", "--text", "--no-cache", str(pdf)],

@@ -6,7 +6,7 @@
 
 Every PDF of each benchmark in ../shared/bench (DP-Bench pages, ICDAR 2013 table documents, the
 Kyokcha and READoc reading-order documents) is converted by one cold command of each engine, one
-PDF at a time: ``siftpdf extract --markdown --no-cache``, pdf-inspector's ``process_pdf`` and
+PDF at a time: ``siftpdf extract --markdown --no-cache --ocr never``, pdf-inspector's ``process_pdf`` and
 liteparse's ``lit parse --format markdown --no-ocr`` (bench/quality_sets.py: ENGINES). Each
 engine's page separators are taken out (the ground truth has none), then the benchmark's own
 scorer scores each half of the set (quality_sets.halves_of: a rule is written against one half,
@@ -332,7 +332,7 @@ def report(results: list[SetResult], engines: list[qs.Engine]) -> str:
         ".venv/bin/python bench/bench_quality.py --sets dpbench --peers none --out -   # siftpdf alone, one set",
         ".venv/bin/python bench/quality_sets.py dpbench --half a               # siftpdf on one half, two at a time",
         "# one document by hand:",
-        ".venv/bin/siftpdf extract --markdown --no-cache ../shared/bench/dpbench/pdfs/<id>.pdf",
+        ".venv/bin/siftpdf extract --markdown --no-cache --ocr never ../shared/bench/dpbench/pdfs/<id>.pdf",
         ".venv/bin/python -c 'import sys, pdf_inspector; print(pdf_inspector.process_pdf(sys.argv[1]).markdown)' FILE",
         ".venv/bin/lit parse --format markdown --no-ocr -q FILE",
         "# then, over a folder OUT of <id>.md (separators taken out):",

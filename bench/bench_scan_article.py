@@ -41,7 +41,8 @@ def _pages(*args: str) -> tuple[list[dict[str, Any]], float]:
 
 
 def _text_layer(source: make_scans.Source) -> dict[str, Any]:
-    return _pages("--max-pages", str(source.page + 1), str(make_scans.CORPUS / source.path))[0][source.page]
+    pages, _ = _pages("--ocr", "never", "--max-pages", str(source.page + 1), str(make_scans.CORPUS / source.path))
+    return pages[source.page]
 
 
 def _cells(record: dict[str, Any]) -> list[str]:

@@ -62,11 +62,14 @@ def run_once(cmd: list[str], stdin_path: Path | None = None,
     return elapsed, peak / 1024, proc.returncode
 
 
-def time_once(cmd: list[str], stdin_path: Path | None = None) -> tuple[float, int]:
-    """Wall seconds and exit code of one run, with nothing else watching it."""
+def time_once(cmd: list[str], stdin_path: Path | None = None,
+              env: dict[str, str] | None = None) -> tuple[float, int]:
+    """Wall seconds and exit code of one run, with nothing else watching it (in ``env``, else
+    this process's environment)."""
     stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
     started = time.perf_counter()
-    code = subprocess.run(cmd, stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+    code = subprocess.run(cmd, stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                          env=env).returncode
     elapsed = time.perf_counter() - started
     if stdin_path:
         stdin.close()  # type: ignore[union-attr]

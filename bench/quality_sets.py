@@ -76,8 +76,11 @@ class Engine:
 
 
 ENGINES = {engine.name: engine for engine in (
-    Engine("siftpdf", (sys.executable, "-m", "siftpdf", "extract", "--markdown", "--no-cache"), _MARKER, "", None,
-           "`siftpdf extract --markdown --no-cache FILE`; its `--- page N ---` lines taken out"),
+    # The text layer only (--ocr never), as the peers read it here: the default, auto once the
+    # ocr extra is installed, would also read the images of text a few pages carry.
+    Engine("siftpdf", (sys.executable, "-m", "siftpdf", "extract", "--markdown", "--no-cache", "--ocr", "never"),
+           _MARKER, "", None,
+           "`siftpdf extract --markdown --no-cache --ocr never FILE`; its `--- page N ---` lines taken out"),
     Engine("pdf-inspector", (sys.executable, "-c", _PDF_INSPECTOR), None, "", "pdf_inspector",
            "`pdf_inspector.process_pdf(FILE).markdown` (its Python module: the wheel has no command); "
            "it writes no page separators"),

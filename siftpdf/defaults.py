@@ -12,6 +12,10 @@ DEADLINE = 60.0  # seconds before an extraction child is killed
 MEMORY_MIB = 2048  # the child's memory limit; OCR (PP-OCR) needs about 1 GiB of it
 MAX_TEXT = 64 << 20  # characters of text one document may produce
 CHUNK_PAGES = 32  # pages a child extracts per job of a document split over workers
+# Once pages are read by OCR (--ocr always; with auto, from the first scanned page on), they
+# alternate between the children: such a page costs seconds, and a short scan keeps both cores
+# busy.
+OCR_CHUNK_PAGES = 1
 MAX_PDF_BYTES = 200 << 20  # a larger PDF is refused before it is parsed
 
 # Output.

@@ -83,7 +83,11 @@ def _no_text_error(statuses: dict[str, int], salvaged: bool, first_error: str,
         nothing.hint = None
         return nothing
     if statuses.get("no_text") or statuses.get("garbled"):
-        return NoTextError("no text layer (scanned PDF?)")
+        from .extras import OCR_INSTALL, ocr_installed
+
+        # OCR was off: the hint names the option, or what to install first when there is no engine
+        return NoTextError("no text layer (scanned PDF?)",
+                           hint=None if ocr_installed() else f"{OCR_INSTALL}; then rerun with --ocr auto")
     if not statuses.get("empty"):
         # Every page failed: that is an unreadable document, not a scanned one.
         return UnreadableError(f"unreadable PDF (no page could be extracted: {first_error})" if first_error

@@ -7,6 +7,9 @@ The check looks for the packages without importing them, so it costs a command n
 
 from __future__ import annotations
 
+import os
+import sys
+
 #: The top-level modules each extra brings that siftpdf imports (the extra's own dependencies
 #: come along with them).
 MODULES: dict[str, tuple[str, ...]] = {
@@ -21,11 +24,23 @@ def install(extra: str) -> str:
     return f"pip install 'siftpdf[{extra}]'"
 
 
+def found(name: str) -> bool:
+    """Whether the top-level module ``name`` is installed, found without importing it (nor
+    importlib.util, which costs a cache hit a tenth of its time): the import system's finders
+    asked in turn, as ``importlib.util.find_spec`` asks them (after ``sys.modules``, where None
+    stands for a module that is not to be imported)."""
+    if name in sys.modules:
+        return sys.modules[name] is not None
+    for finder in sys.meta_path:
+        find = getattr(finder, "find_spec", None)
+        if find is not None and find(name, None) is not None:
+            return True
+    return False
+
+
 def missing(extra: str) -> list[str]:
     """The modules of ``extra`` this Python cannot import."""
-    from importlib.util import find_spec
-
-    return [name for name in MODULES[extra] if find_spec(name) is None]
+    return [name for name in MODULES[extra] if not found(name)]
 
 
 def require(extra: str, message: str) -> None:
@@ -35,3 +50,48 @@ def require(extra: str, message: str) -> None:
         from .errors import UsageError
 
         raise UsageError(message, hint=install(extra))
+
+
+# -- OCR (the ocr extra: tesserocr with the system's tesseract data, or rapidocr) ----------------
+
+LANGUAGES = ("eng", "chi_sim")  # tesseract's, when installed; "eng" is required
+TESSDATA_DIRS = ("/usr/share/tesseract-ocr/5/tessdata", "/usr/share/tesseract-ocr/4.00/tessdata",
+                 "/usr/share/tessdata", "/usr/local/share/tessdata", "/opt/homebrew/share/tessdata",
+                 "/usr/local/share/tesseract-ocr/5/tessdata")
+OCR_INSTALL = (install("ocr") + " (and the tesseract data: apt-get install tesseract-ocr-eng "
+               "tesseract-ocr-chi-sim, or brew install tesseract)")
+OCR_MODES = ("never", "auto", "always")
+
+
+def tessdata() -> tuple[str, tuple[str, ...]] | None:
+    """The first folder of tesseract data that has English, and the languages used from it."""
+    for folder in TESSDATA_DIRS:
+        if os.path.isfile(os.path.join(folder, "eng.traineddata")):
+            langs = tuple(lang for lang in LANGUAGES if os.path.isfile(os.path.join(folder, f"{lang}.traineddata")))
+            return folder, langs
+    return None
+
+
+def ocr_installed() -> bool:
+    """Whether an OCR engine is installed, found without loading one."""
+    return (tessdata() is not None and found("tesserocr")) or found("rapidocr")
+
+
+def ocr_models_root(cache_folder: str) -> str:
+    """Where OCR models are made in the cache folder (``--ocr-models``: siftpdf.store.ocrmodels)."""
+    return os.path.join(cache_folder, "models")
+
+
+def default_ocr() -> str:
+    """``--ocr``'s default: ``auto`` (scans are read, text pages cost nothing more) when an OCR
+    engine is installed, ``never`` when none is."""
+    return "auto" if ocr_installed() else "never"
+
+
+def require_ocr() -> None:
+    """A usage error (exit 2) naming the install command when OCR is asked for and no engine
+    is installed."""
+    if not ocr_installed():
+        from .errors import UsageError
+
+        raise UsageError("--ocr: no OCR engine is installed", hint=OCR_INSTALL)

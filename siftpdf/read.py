@@ -112,14 +112,13 @@ def _put_back(first: dict[str, Any] | None, records: Iterator[dict[str, Any]]) -
 
 
 def _ocr_models(options: ReadOptions) -> str | None:
-    """The folder of PP-OCR's int8 models in the cache folder, when they are made
-    (:mod:`siftpdf.store.ocrmodels`)."""
+    """Where PP-OCR's int8 models are made in the cache folder (:mod:`siftpdf.store.ocrmodels`):
+    the child looks there on the first page it reads, so a text page costs no look."""
     if options.ocr == "never":
         return None
-    from .store import ocrmodels
+    from .extras import ocr_models_root
 
-    folder = ocrmodels.state(options.cache.path).folder
-    return str(folder) if folder is not None else None
+    return ocr_models_root(options.cache.folder)
 
 
 def _watch_ocr(records: Iterator[dict[str, Any]], options: ReadOptions) -> Generator[dict[str, Any], None, None]:

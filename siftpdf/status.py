@@ -146,6 +146,7 @@ def engine_status(cache: str | os.PathLike[str] | None = None, memory: int | Non
             engine["models"] = state(folder).note
     size, files = folder_bytes(folder)
     default = next((e for e in engines if e["name"] == "pdfium"), None)
+    ocr = next((e for e in engines if e["name"] == "ocr"), None)
     shared = {"shared_cache": shared_cache(cache_url)} if cache_url else {}
     return {
         "siftpdf": __version__,
@@ -154,9 +155,24 @@ def engine_status(cache: str | os.PathLike[str] | None = None, memory: int | Non
         "engines": engines,
         "memory_limit": limit,
         "cache": {"dir": str(folder), "exists": folder.is_dir(), "bytes": size, "files": files},
+        "ocr_default": ocr_default(bool(ocr and ocr["loads"])),
         **shared,
         "ok": bool(default and default["loads"] and limit["enforced"]),
     }
+
+
+def ocr_default(reads: bool) -> dict[str, str]:
+    """The --ocr the commands run with when none is given: ``mode``, and ``why`` (SIFTPDF_OCR,
+    or whether an engine is installed; ``reads``: whether it read the probe page)."""
+    from .extras import OCR_INSTALL, OCR_MODES, default_ocr
+
+    env = os.environ.get("SIFTPDF_OCR") or ""
+    if env in OCR_MODES:
+        return {"mode": env, "why": "SIFTPDF_OCR"}
+    if default_ocr() == "auto":
+        why = "an OCR engine is installed" + ("" if reads else ", but it does not read the probe page")
+        return {"mode": "auto", "why": why}
+    return {"mode": "never", "why": f"no OCR engine is installed: {OCR_INSTALL}"}
 
 
 def render_status(status: dict[str, Any]) -> str:
@@ -183,6 +199,9 @@ def render_status(status: dict[str, Any]) -> str:
     cache = status["cache"]
     where = f"{cache['bytes']:,} bytes in {cache['files']} files" if cache["exists"] else "absent, 0 bytes"
     lines.append(f"cache: {cache['dir']} ({where})")
+    if "ocr_default" in status:
+        ocr = status["ocr_default"]
+        lines.append(f"--ocr default: {ocr['mode']} ({ocr['why']})")
     if "shared_cache" in status:
         lines.append("shared cache: " + render_shared(status["shared_cache"]))
     return "\n".join(lines) + "\n"

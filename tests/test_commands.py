@@ -264,7 +264,7 @@ def test_errors_are_one_line_and_typed(fixtures: Path, run_cli) -> None:
         result = run_cli("pages", "1", str(fixtures / name))
         assert result.exit_code == code, name
         assert result.stderr.startswith("siftpdf: ") and "Traceback" not in result.stderr
-    scanned = run_cli("map", str(fixtures / "scanned.pdf"))
+    scanned = run_cli("map", "--ocr", "never", str(fixtures / "scanned.pdf"))
     assert "hint: rerun with --ocr auto" in scanned.stderr
     missing = run_cli("map", "/nonexistent/file.pdf")
     assert missing.exit_code == 2 and "no such file" in missing.stderr

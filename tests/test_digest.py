@@ -142,7 +142,7 @@ def test_extractive_digest_finds_the_needle(big_pdf: Path, run_cli) -> None:
 
 
 def test_scanned_document_is_exit_5(fixtures: Path, run_cli) -> None:
-    result = run_cli("digest", "-q", "anything", str(fixtures / "scanned.pdf"))
+    result = run_cli("digest", "--ocr", "never", "-q", "anything", str(fixtures / "scanned.pdf"))
     assert result.exit_code == 5 and "hint: rerun with --ocr auto" in result.stderr
 
 

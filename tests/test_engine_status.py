@@ -67,9 +67,9 @@ def test_probe_pdf_is_read_by_every_engine() -> None:
 
 
 def test_status_says_when_the_ocr_engine_is_absent(monkeypatch: pytest.MonkeyPatch) -> None:
-    from siftpdf.child import ocr
+    from siftpdf import extras
 
-    monkeypatch.setattr(ocr, "installed", lambda: False)
+    monkeypatch.setattr(extras, "ocr_installed", lambda: False)
     (found,) = [e for e in _probe.probe_engines() if e["name"] == "ocr"]
     assert found["loads"] is False and found["error"].startswith("not installed (optional): pip install")
     text = render_status({"siftpdf": "0", "python": "3", "platform": "linux", "engines": [found],

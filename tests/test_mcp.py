@@ -176,7 +176,7 @@ def test_a_slice_over_the_cap_says_where_to_go_on(papers: Path) -> None:
 
 @pytest.mark.parametrize(("arguments", "code", "message"), [
     ({"source": "encrypted_user.pdf", "range": "1"}, "encrypted", "encrypted PDF"),
-    ({"source": "scanned.pdf", "range": "1"}, "no_text", "no text layer (scanned PDF?)"),
+    ({"source": "scanned.pdf", "range": "1"}, "no_text", "no text"),
     ({"source": "not_a_pdf.txt", "range": "1"}, "unreadable", "not a PDF or doc stream"),
     ({"source": "three_page.pdf", "range": "9"}, "usage", "pages out of range (1–3): '9'"),
     ({"source": "three_page.pdf", "range": "5-2"}, "usage", "bad page range '5-2'"),

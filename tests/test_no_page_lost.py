@@ -178,7 +178,7 @@ def test_blank_pages_say_blank_and_suggest_no_ocr(fixtures: Path) -> None:
     proc = run_siftpdf("extract", "--no-cache", str(fixtures / "blank.pdf"))
     assert proc.returncode == 5
     assert proc.stderr.decode() == "siftpdf: no text (every page is blank: no text and no images)\n"
-    scanned = run_siftpdf("extract", "--no-cache", str(fixtures / "scanned.pdf"))
+    scanned = run_siftpdf("extract", "--no-cache", "--ocr", "never", str(fixtures / "scanned.pdf"))
     assert scanned.returncode == 5 and b"hint: rerun with --ocr auto" in scanned.stderr
 
 

@@ -7,6 +7,7 @@ image-only PDFs); the reference is the source page's text layer."""
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections import Counter
 from pathlib import Path
@@ -16,11 +17,11 @@ import make_scans
 import pytest
 from conftest import records, run_on_terminal, run_siftpdf
 
-from siftpdf.child import ocr
+from siftpdf import extras
 
 pytestmark = [
     pytest.mark.skipif(not make_scans.CORPUS.is_dir(), reason="../shared/corpus is absent"),
-    pytest.mark.skipif(not ocr.installed(), reason=f"no OCR engine: {ocr.INSTALL}"),
+    pytest.mark.skipif(not extras.ocr_installed(), reason=f"no OCR engine: {extras.OCR_INSTALL}"),
 ]
 
 
@@ -45,9 +46,37 @@ def _pages(result: Any) -> list[dict[str, Any]]:
 
 
 def test_without_ocr_a_scan_is_no_text_and_the_hint_names_the_option(scans: dict[str, Any]) -> None:
-    result = run_siftpdf("pages", "1", str(scans["dir"] / "scan.pdf"))
+    result = run_siftpdf("pages", "1", "--ocr", "never", str(scans["dir"] / "scan.pdf"))
     assert result.returncode == 5
     assert b"hint: rerun with --ocr auto" in result.stderr
+
+
+def test_the_default_reads_scans_and_costs_a_text_page_nothing(scans: dict[str, Any], fixtures: Path) -> None:
+    """With an engine installed, --ocr auto is the default: a scan is read with no option, and
+    a text page (one with a figure too) gives the same records as with --ocr never."""
+    env = {name: value for name, value in os.environ.items() if name != "SIFTPDF_OCR"}
+    page = _pages(run_siftpdf("pages", "1", "--json", str(scans["dir"] / "scan.pdf"), env=env))[0]
+    assert page["status"] == "ocr"
+    for path in (fixtures / "three_page.pdf", make_scans.CORPUS / "paper/api_design_api-design.pdf"):
+        default = run_siftpdf("extract", "--no-cache", str(path), env=env)
+        never = run_siftpdf("extract", "--no-cache", "--ocr", "never", str(path), env=env)
+        assert default.returncode == never.returncode == 0
+        assert _timeless(default.stdout) == _timeless(never.stdout)
+    status = json.loads(run_siftpdf("engine", "status", "--json", env=env).stdout)
+    assert status["engine_status"]["ocr_default"] == {"mode": "auto", "why": "an OCR engine is installed"}
+
+
+def _timeless(stream: bytes) -> bytes:
+    return re.sub(rb'"elapsed_ms":\d+', b'"elapsed_ms":0', stream)
+
+
+def test_without_an_engine_the_default_is_never_and_the_hint_names_the_install(
+        run_cli: Any, scans: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SIFTPDF_OCR", raising=False)
+    monkeypatch.setattr(extras, "ocr_installed", lambda: False)
+    result = run_cli("pages", "1", str(scans["dir"] / "scan.pdf"))
+    assert result.exit_code == 5
+    assert "hint: pip install 'siftpdf[ocr]'" in result.output and "then rerun with --ocr auto" in result.output
 
 
 def test_auto_reads_a_scan_close_to_its_text_layer(scans: dict[str, Any]) -> None:
@@ -65,9 +94,9 @@ def test_auto_reads_a_scan_close_to_its_text_layer(scans: dict[str, Any]) -> Non
 
 def test_the_setting_is_part_of_the_cache_key(scans: dict[str, Any], child_log: Any) -> None:
     path = str(scans["dir"] / "scan.pdf")
-    assert run_siftpdf("pages", "1", path).returncode == 5
+    assert run_siftpdf("pages", "1", "--ocr", "never", path).returncode == 5
     started = child_log()
-    first = run_siftpdf("pages", "1", "--ocr", "auto", path)
+    first = run_siftpdf("pages", "1", path)  # the default: auto, an engine being installed
     assert first.returncode == 0 and child_log() > started  # not the no-text answer cached without OCR
     started = child_log()
     again = run_siftpdf("pages", "1", "--ocr", "auto", path, env={"SIFTPDF_OCR": "never"})
@@ -85,7 +114,7 @@ def test_a_blank_scan_is_empty_never_invented_text(scans: dict[str, Any]) -> Non
 @pytest.mark.parametrize("view", [[], ["--raw"]], ids=["organized", "raw"])
 def test_auto_reads_only_the_scanned_part_of_a_half_scanned_page(scans: dict[str, Any], view: list[str]) -> None:
     path = str(scans["dir"] / "half.pdf")
-    plain = _pages(run_siftpdf("extract", "--raw", path))[0]
+    plain = _pages(run_siftpdf("extract", "--ocr", "never", "--raw", path))[0]
     read = _pages(run_siftpdf("extract", "--ocr", "auto", *view, path))[0]
     assert plain["status"] == read["status"] == "text"
     ((x0, y0, x1, y1),) = read["ocr"]["regions"]  # the scanned lower half, in points
@@ -104,10 +133,16 @@ def test_always_reads_pages_that_have_a_text_layer(scans: dict[str, Any]) -> Non
 
 
 def test_a_scan_of_several_pages_uses_both_workers(scans: dict[str, Any], child_log: Any) -> None:
-    result = run_siftpdf("extract", "--ocr", "auto", "--raw", str(scans["dir"] / "four.pdf"))
-    assert result.returncode == 0, result.stderr
-    assert [p["status"] for p in _pages(result)] == ["ocr"] * 4
-    assert child_log() == 2
+    """always: the pages alternate between two children from the start. auto: a child reads the
+    document in chunks, as it reads text pages, until page 1 turns out to be a scan; then two
+    children alternate on the pages after it (a large file has had its second child started
+    early too, stopped once the pages were counted)."""
+    for mode, children in (("always", {2}), ("auto", {3, 4})):
+        started = child_log()
+        result = run_siftpdf("extract", "--no-cache", "--ocr", mode, "--raw", str(scans["dir"] / "four.pdf"))
+        assert result.returncode == 0, result.stderr
+        assert [p["status"] for p in _pages(result)] == ["ocr"] * 4
+        assert child_log() - started in children, mode
 
 
 def test_a_scan_over_the_deadline_names_the_option_that_gives_it_time(scans: dict[str, Any]) -> None:
@@ -156,7 +191,7 @@ def test_a_huge_page_is_read_at_the_render_cap_and_counted(tmp_path: Path) -> No
 
 def test_without_an_engine_ocr_is_a_usage_error_naming_the_install(run_cli: Any, scans: dict[str, Any],
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(ocr, "installed", lambda: False)
+    monkeypatch.setattr(extras, "ocr_installed", lambda: False)
     result = run_cli("pages", "1", "--ocr", "auto", str(scans["dir"] / "scan.pdf"))
     assert result.exit_code == 2
     assert "no OCR engine is installed" in result.output and "pip install 'siftpdf[ocr]'" in result.output
@@ -198,7 +233,7 @@ def _scanned_and_text_layer(source: make_scans.Source, folder: Path) -> tuple[ma
     assert result.returncode == 0, result.stderr
     (page,) = _pages(result)
     assert page["status"] == "ocr"
-    text_layer = _pages(run_siftpdf("extract", "--no-cache", "--max-pages", str(source.page + 1),
+    text_layer = _pages(run_siftpdf("extract", "--no-cache", "--ocr", "never", "--max-pages", str(source.page + 1),
                                     str(make_scans.CORPUS / source.path)))[source.page]
     return scanned, page, text_layer
 
@@ -231,7 +266,7 @@ def test_auto_reads_a_scan_that_carries_a_few_words_of_text_layer(tmp_path: Path
     scanned = make_scans.scan_with_footer()
     path = tmp_path / "footer.pdf"
     path.write_bytes(scanned.pdf)
-    plain = _pages(run_siftpdf("extract", "--raw", "--no-cache", str(path)))[0]
+    plain = _pages(run_siftpdf("extract", "--ocr", "never", "--raw", "--no-cache", str(path)))[0]
     assert plain["status"] == "text" and len(plain["text"].split()) < 10
     page = _pages(run_siftpdf("extract", "--ocr", "auto", "--no-cache", str(path)))[0]
     ((x0, y0, x1, y1),) = page["ocr"]["regions"]

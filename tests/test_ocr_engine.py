@@ -331,3 +331,55 @@ def test_which_images_of_a_text_page_auto_reads() -> None:
     assert ocrpage._unread_images(None, record([page_image], 0)) == ([tuple(page_image)], [(72, 28, 160, 38)])
     assert ocrpage._unread_images(None, record([page_image], 40)) == ([], [])
     assert ocrpage._unread_images(None, record([[60.0, 20.0, 200.0, 60.0]], 0)) == ([], [])
+
+
+# -- a page read on two cores: where it is cut (ocr.pieces) ---------------------------------------
+
+def _page(blocks: list[tuple[int, int, int, int]], size: tuple[int, int] = (1000, 1400)) -> Any:
+    """A white page image with lines of 'text' (black bars 20 pixels high, 12 apart) filling
+    each block (x0, y0, x1, y1)."""
+    import numpy as np
+
+    width, height = size
+    gray = np.full((height, width), 255, dtype=np.uint8)
+    for x0, y0, x1, y1 in blocks:
+        for top in range(y0, y1 - 20, 32):
+            gray[top:top + 20, x0:x1] = 0
+    return gray
+
+
+def test_two_columns_are_cut_at_their_gutter_left_first() -> None:
+    gray = _page([(80, 100, 480, 1300), (520, 100, 920, 1300)])
+    ((x0, _, x1, _), (x2, _, x3, _)) = ocr.pieces(gray)
+    assert x0 == 0 and 480 <= x1 == x2 <= 520 and x3 == 1000
+
+
+def test_a_title_over_two_columns_is_read_first_then_each_column() -> None:
+    gray = _page([(200, 60, 800, 140), (80, 200, 480, 1300), (520, 200, 920, 1300)])
+    title, left, right = ocr.pieces(gray)
+    assert title[1] == 0 and 140 <= title[3] <= 200 and left[1] == right[1] == title[3]
+    assert left[0] == 0 and 480 <= left[2] == right[0] <= 520
+
+
+def test_one_column_is_cut_between_two_lines_near_the_middle_of_its_ink() -> None:
+    gray = _page([(80, 100, 920, 1300)])
+    top, bottom = ocr.pieces(gray)
+    assert top[3] == bottom[1] and 500 <= top[3] <= 900
+    assert gray[top[3]].min() == 255  # through no line
+
+
+def test_columns_that_share_their_blank_rows_are_cut_only_where_no_column_runs_on() -> None:
+    """Two columns with lines on one grid, a wide figure across the page, two columns again:
+    every blank row between two lines runs through both columns, and no gutter runs down the
+    page. The cut falls where no column runs on across it (beside the figure), so each piece
+    reads its columns one after the other."""
+    gray = _page([(80, 100, 480, 600), (520, 100, 920, 600), (80, 640, 920, 700),
+                  (80, 740, 480, 1300), (520, 740, 920, 1300)])
+    top, bottom = ocr.pieces(gray)
+    assert top[3] == bottom[1] and (600 <= top[3] <= 640 or 692 <= top[3] <= 740)
+
+
+def test_a_blank_page_is_one_piece() -> None:
+    import numpy as np
+
+    assert ocr.pieces(np.full((300, 200), 255, dtype=np.uint8)) == [(0, 0, 200, 300)]

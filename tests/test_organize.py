@@ -322,7 +322,7 @@ def test_evidence_stream_is_line_per_record(run_cli, paper):
 
 
 def test_junk_text_over_a_scan_is_garbled(run_cli, fixtures):
-    recs = _extract(run_cli, fixtures / "garbled_scan.pdf")
+    recs = _extract(run_cli, fixtures / "garbled_scan.pdf", "--ocr", "never")  # with OCR on, the scan is read
     assert [p["status"] for p in _pages(recs)] == ["garbled", "text"]
 
 
@@ -338,7 +338,7 @@ def test_render_writes_png_files_not_stdout(run_cli, paper, tmp_path):
 
 
 def test_scanned_pages_keep_their_status_under_organization(run_cli, fixtures):
-    result = run_cli("extract", "--in-process", str(fixtures / "scanned.pdf"))
+    result = run_cli("extract", "--in-process", "--ocr", "never", str(fixtures / "scanned.pdf"))
     assert result.exit_code == 5
     lines = [line for line in result.output.splitlines() if line.startswith("{")]  # stderr is mixed in
     assert [r["status"] for r in records("\n".join(lines)) if "page" in r] == ["no_text", "no_text"]

@@ -67,6 +67,8 @@ ANSWERED = [
     "grep --max-pages 2000 -i the {three}",
     "pages 2 --wait 5 {three}",
     "grep --wait=0.5 velvet {three}",
+    "pages 2 --ocr auto {three}",  # the default in force (an engine is installed: make test)
+    "grep --ocr=auto velvet {three}",
 ]
 DECLINED = [
     "pages x {three}",
@@ -84,6 +86,8 @@ DECLINED = [
     "pages 2 --wait x {three}",
     "pages 2 --wait -1 {three}",
     "grep --wait 1e3 velvet {three}",
+    "pages 2 --ocr sometimes {three}",
+    "pages 2 --ocr Auto {three}",
 ]
 
 
@@ -112,7 +116,8 @@ def test_what_the_fast_path_does_not_answer_goes_to_click(cached: tuple[Path, Pa
                                  {"SIFTPDF_WAIT": "30"}, {"SIFTPDF_WAIT": "soon"},
                                  {"SIFTPDF_CAP": ""}, {"SIFTPDF_FORMAT": "bogus"}, {"SIFTPDF_CAP": "12"},
                                  {"SIFTPDF_PASSWORD": "x"}, {"SIFTPDF_CACHE_SIZE": "nonsense"},
-                                 {"SIFTPDF_FORMAT": "markdown"}])
+                                 {"SIFTPDF_FORMAT": "markdown"}, {"SIFTPDF_OCR": "auto"},
+                                 {"SIFTPDF_OCR": "never"}, {"SIFTPDF_OCR": "bogus"}])
 def test_environment_variables_are_read_as_click_reads_them(cached: tuple[Path, Path], env: dict[str, str]) -> None:
     args = ["pages", "1-3", str(cached[0])]
     assert _run(args, env)[:3] == _run(args, env, via_click=True)[:3]
@@ -147,6 +152,7 @@ def test_the_parser_reads_click_spellings_and_declines_the_rest() -> None:
 
 def test_the_commands_name_the_options_the_fast_path_answers() -> None:
     from siftpdf.commands.bodies import read_options
+    from siftpdf.extras import default_ocr, ocr_installed
     from siftpdf.store.cacheread import options_name
 
     def name(max_pages: int, **changed: object) -> str | None:
@@ -154,7 +160,11 @@ def test_the_commands_name_the_options_the_fast_path_answers() -> None:
                                     "in_process": False, "settings": (), "raw": False, "quiet": True, **changed}
         return read_options(**given)[0].digest_name  # type: ignore[arg-type]
 
-    assert name(7) == options_name(7) != name(8)
+    in_force = default_ocr()
+    assert name(7) == options_name(7, in_force) != name(8)
+    assert name(7, ocr="never") == options_name(7, "never") != options_name(7, "auto")
+    if ocr_installed():
+        assert name(7, ocr="auto") == options_name(7, "auto") == name(7)
     # Options the fast path does not answer are not named: a hit for them goes through click.
     assert name(7, raw=True) is None and name(7, settings=("organize.clip=false",)) is None
 
@@ -246,6 +256,9 @@ COLD_ANSWERED = [
     "extract --no-cache {scanned}",
     "extract --no-cache --json {scanned}",
     "extract {scanned}",
+    "extract --no-cache --ocr never {scanned}",
+    "extract --no-cache --ocr=always --raw {three}",
+    "map --ocr never {long}",
     "pages 1 --text {garbled}",
     "extract --no-cache {truncated}",
     "extract --no-cache --json {damaged}",
@@ -279,6 +292,7 @@ COLD_DECLINED = [
     "extract --nope {three}",
     "extract --no-cache --cache-dir {text} {three}",
     "map --cache-dir={three} {three}",
+    "extract --no-cache --ocr sometimes {three}",
 ]
 
 
@@ -356,6 +370,7 @@ def test_what_the_cold_path_does_not_answer_goes_to_click(fixtures: Path, tmp_pa
     ({"SIFTPDF_CALLER_CLASS": "bad class"}, False), ({"SIFTPDF_CALLER_CLASS": "restricted"}, True),
     ({"SIFTPDF_CALLER_ID": "someone"}, True), ({"SIFTPDF_CAP": "250"}, True), ({"SIFTPDF_CAP": "20"}, False),
     ({"SIFTPDF_WAIT": "45.5"}, True), ({"SIFTPDF_WAIT": "-3"}, False), ({"SIFTPDF_WAIT": ""}, True),
+    ({"SIFTPDF_OCR": "never"}, True), ({"SIFTPDF_OCR": "always"}, True), ({"SIFTPDF_OCR": "AUTO"}, False),
 ])
 @pytest.mark.parametrize("command", [["extract", "--no-cache"], ["map"]])
 def test_the_cold_path_reads_the_environment_as_click_does(fixtures: Path, tmp_path: Path,
@@ -382,7 +397,9 @@ def test_the_cold_path_gives_the_warm_child_its_job_early(fixtures: Path, tmp_pa
 
 def test_the_early_job_is_the_runners(monkeypatch: pytest.MonkeyPatch) -> None:
     from siftpdf.console import cold
+    from siftpdf.extras import ocr_models_root
     from siftpdf.options import Limits
+    from siftpdf.system import default_cache_dir
     from siftpdf.workers import runner
 
     asked: list[list[str]] = []
@@ -392,10 +409,13 @@ def test_the_early_job_is_the_runners(monkeypatch: pytest.MonkeyPatch) -> None:
         raise RuntimeError("enough")
 
     monkeypatch.setattr(runner._Child, "start", start)
+    models = ocr_models_root(default_cache_dir())
     for evidence in (True, False):  # the default limits but for --max-pages; organized or --raw
-        with pytest.raises(RuntimeError):
-            list(runner.run_child(b"%PDF-1.4", limits=Limits(max_pages=7), evidence=evidence))
-        assert asked[-1] == runner.child_argv() + cold.job_words(7, raw=not evidence)
+        for ocr in ("never", "auto", "always"):
+            with pytest.raises(RuntimeError):
+                list(runner.run_child(b"%PDF-1.4", limits=Limits(max_pages=7), evidence=evidence, ocr=ocr,
+                                      ocr_models=models))
+            assert asked[-1] == runner.child_argv() + cold.job_words(7, raw=not evidence, ocr=ocr)
 
 
 def test_the_cold_path_takes_its_progress_bar_off_when_the_command_fails(

@@ -27,7 +27,7 @@ from httpserver import Route, Running, pattern
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 from soak import children_of  # noqa: E402  (one home: the soak counts what a server leaves too)
 
-from siftpdf.child import ocr  # noqa: E402
+from siftpdf.extras import ocr_installed  # noqa: E402
 
 START_TIMEOUT = 60.0
 
@@ -196,16 +196,17 @@ def test_scanned_encrypted_truncated(upstream: Running, serve: Any, fixtures: Pa
     server = serve("--no-auth")
     for name in ("scanned", "encrypted_user", "truncated"):
         upstream.server.routes[f"/{name}.pdf"] = Route((fixtures / f"{name}.pdf").read_bytes())
-    scanned = _error(server.fetch({"url": upstream.server.url("/scanned.pdf")}), 422, "no_text")
+    scanned = _error(server.fetch({"url": upstream.server.url("/scanned.pdf"), "ocr": "never"}), 422, "no_text")
     assert scanned["hint"] == 'rerun with "ocr": "auto"'  # the request's terms, not the command line's
     # A slice of a scan is the same error, not pages of placeholders (as `siftpdf pages 1` says).
-    _error(server.fetch({"url": upstream.server.url("/scanned.pdf"), "pages": "1"}), 422, "no_text")
+    _error(server.fetch({"url": upstream.server.url("/scanned.pdf"), "pages": "1", "ocr": "never"}), 422, "no_text")
     _error(server.fetch({"url": upstream.server.url("/encrypted_user.pdf")}), 422, "encrypted")
     # A truncated file is repaired: the page that survived is read, the lost ones are empty.
     response = server.fetch({"url": upstream.server.url("/truncated.pdf")})
     assert response.status_code == 200, response.text
     assert "alpha quantum lighthouse" in response.json()["content"]
-    response = server.post("/v2/scrape", {"url": upstream.server.url("/scanned.pdf"), "formats": ["markdown"]})
+    response = server.post("/v2/scrape", {"url": upstream.server.url("/scanned.pdf"), "formats": ["markdown"],
+                                          "parsers": [{"type": "pdf", "mode": "fast"}]})
     assert response.status_code == 422
     assert response.json() == {"success": False, "error": "no text layer (scanned PDF?)", "code": "no_text",
                                "hint": 'rerun with "parsers": [{"type": "pdf", "mode": "auto"}]'}
@@ -648,15 +649,18 @@ def test_no_access_log_unless_asked(upstream: Running, serve: Any, three: bytes)
     assert "access " not in server.output()
 
 
-@pytest.mark.skipif(not make_scans.CORPUS.is_dir() or not ocr.installed(), reason="needs the corpus and an OCR engine")
+@pytest.mark.skipif(not make_scans.CORPUS.is_dir() or not ocr_installed(), reason="needs the corpus and an OCR engine")
 def test_ocr_through_fetch_and_scrape(upstream: Running, serve: Any) -> None:
     server = serve("--no-auth")
     upstream.server.routes["/scan.pdf"] = Route(make_scans.many_pages(2, dpi=150))
     url = upstream.server.url("/scan.pdf")
-    assert _error(server.fetch({"url": url}), 422, "no_text")["hint"] == 'rerun with "ocr": "auto"'
-    answer = server.fetch({"url": url, "ocr": "auto"})
-    assert answer.status_code == 200, answer.text
-    assert "transaction" in answer.json()["content"]
+    assert _error(server.fetch({"url": url, "ocr": "never"}), 422, "no_text")["hint"] == 'rerun with "ocr": "auto"'
+    for asked in ({"ocr": "auto"}, {}):  # auto is the default where the server has an OCR engine
+        answer = server.fetch({"url": url, **asked})
+        assert answer.status_code == 200, answer.text
+        assert "transaction" in answer.json()["content"]
+    by_default = server.post("/v2/scrape", {"url": url}).json()  # as Firecrawl's, the pdf parser's mode is auto
+    assert by_default["success"] is True and "transaction" in by_default["data"]["markdown"]
     body = server.post("/v2/scrape", {"url": url, "formats": ["markdown"],
                                       "parsers": [{"type": "pdf", "mode": "auto"}]}).json()
     assert body["success"] is True and "transaction" in body["data"]["markdown"]

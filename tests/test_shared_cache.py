@@ -30,7 +30,6 @@ from test_serve import Serve
 
 from siftpdf.store import caches as caches_module
 from siftpdf.store.cache import CacheSettings
-from siftpdf.store.cacheread import code_identity
 from siftpdf.store.caches import Caches
 from siftpdf.store.rediscache import RedisLock, RedisStore
 
@@ -241,12 +240,13 @@ def test_a_hit_on_this_machine_asks_nothing_of_the_server(redis_server: RedisSer
 def _copied(directory: Path, timeout: float = 60.0) -> bool:
     """Whether a document reaches the cache at ``directory`` (copied there by a process of its
     own, after the answer) within ``timeout`` seconds: only a copy that never comes fails."""
-    from siftpdf.store.cacheread import View
+    from siftpdf.extras import default_ocr
+    from siftpdf.store.cacheread import View, digest_key, options_name
 
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         docs = directory / "docs" / "cache.db"
-        if docs.exists() and View(directory)._get("docs", "digest|cli:2000|" + code_identity()):
+        if docs.exists() and View(directory)._get("docs", digest_key(options_name(2000, default_ocr()))):
             return True
         time.sleep(0.1)
     return False

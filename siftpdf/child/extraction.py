@@ -6,6 +6,7 @@ It loads the engines lazily so the parent never imports native PDF code by accid
 
 from __future__ import annotations
 
+import os
 import time
 
 from ..defaults import CHUNK_PAGES, MAX_PAGES
@@ -45,7 +46,7 @@ class ExtractOptions(Record):
     #: them, so the salvage chain reads them (text only) or they are marked failed.
     salvage: str | None = None
     ocr: str = "never"  # never | auto (pages without a usable text layer) | always (--ocr)
-    ocr_models: str | None = None  # the folder of PP-OCR's int8 models (siftpdf.store.ocrmodels)
+    ocr_models: str | None = None  # where PP-OCR's int8 models are made (siftpdf.store.ocrmodels.folder_in)
 
 
 def shard_of(page: int, shards: int, chunk: int) -> int:
@@ -112,7 +113,7 @@ def _pages(doc: Any, opts: ExtractOptions, fallback: _Fallback, limit: int) -> I
 
     render = _range(opts.render)
     salvage = _range(opts.salvage)
-    hint = None  # what OCR learnt of the document's script (siftpdf.child.ocr.Hint)
+    reading: dict[str, Any] = {}  # what OCR learnt of the document (siftpdf.child.ocrpage.recognize)
     for page in range(max(1, opts.first_page), limit + 1):
         if shard_of(page, opts.shards, opts.chunk) != opts.shard:
             continue
@@ -123,18 +124,23 @@ def _pages(doc: Any, opts: ExtractOptions, fallback: _Fallback, limit: int) -> I
         if opts.ocr != "never" and record["status"] != "failed":
             from .ocrpage import recognize
 
-            if hint is None:
-                from . import ocr
-
-                ocr.use_int8(opts.ocr_models)
-                hint = ocr.Hint()
-            record = recognize(doc, record, opts.ocr, hint)
+            record = recognize(doc, record, opts.ocr, reading, opts.ocr_models, _ocr_threads(opts, limit))
         count = _scrub_page(record)
         if count:
             record["replaced_chars"] = count
         if render is not None and page in render and isinstance(doc, PdfiumDoc):
             record["render_png"] = _safe(lambda index=page - 1: _png64(doc, index), None)
         yield record
+
+
+OCR_THREADS = 2  # threads a page is read with when this child reads alone (ocr.pieces: at most 3)
+
+
+def _ocr_threads(opts: ExtractOptions, limit: int) -> int:
+    """The threads OCR may read a page with: more than one when no other child has pages of
+    this document (a short scan read by one child, a page alone), so a page uses both cores."""
+    alone = opts.shards <= 1 or (opts.shard == 0 and limit <= opts.chunk)
+    return min(OCR_THREADS, os.cpu_count() or 1) if alone else 1
 
 
 def tally(meta: dict[str, Any], limit_reached: bool) -> dict[str, Any]:

@@ -33,16 +33,11 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from ..extras import install
+from ..extras import OCR_INSTALL as INSTALL
+from ..extras import tessdata
 
 DPI = 200  # engines read 10-point text well from here up; 300 costs twice the time for little
 MAX_SIDE = 5000  # pixels: an A3 page at 300 dpi (4961); 25 MB of grayscale at most
-LANGUAGES = ("eng", "chi_sim")  # tesseract's, when installed; "eng" is required
-TESSDATA_DIRS = ("/usr/share/tesseract-ocr/5/tessdata", "/usr/share/tesseract-ocr/4.00/tessdata",
-                 "/usr/share/tessdata", "/usr/local/share/tessdata", "/opt/homebrew/share/tessdata",
-                 "/usr/local/share/tesseract-ocr/5/tessdata")
-INSTALL = (install("ocr") + " (and the tesseract data: apt-get install tesseract-ocr-eng "
-           "tesseract-ocr-chi-sim, or brew install tesseract)")
 
 Box = tuple[float, float, float, float]
 
@@ -112,17 +107,8 @@ class _Engine:
     read: Reader = field(repr=False)
 
 
-def _tessdata() -> tuple[str, tuple[str, ...]] | None:
-    """The first folder of tesseract data that has English, and the languages used from it."""
-    for folder in TESSDATA_DIRS:
-        if os.path.isfile(os.path.join(folder, "eng.traineddata")):
-            langs = tuple(lang for lang in LANGUAGES if os.path.isfile(os.path.join(folder, f"{lang}.traineddata")))
-            return folder, langs
-    return None
-
-
 def _tesseract() -> _Engine | None:
-    data = _tessdata()
+    data = tessdata()
     if data is None:
         return None
     try:
@@ -130,27 +116,56 @@ def _tesseract() -> _Engine | None:
     except ImportError:
         return None
     folder, langs = data
-    # tesserocr's wheel builds libtesseract without OpenMP: one thread, whatever ``threads`` says.
-    apis: dict[str, Any] = {}
+    # tesserocr's wheel builds libtesseract without OpenMP: a read takes one core. With
+    # ``threads`` over 1 the page is cut into pieces (``pieces``) read at once, each by an API
+    # of its own (tesserocr lets go of the GIL while tesseract reads).
+    apis: dict[tuple[str, int], Any] = {}
 
-    def api_for(lang: str) -> Any:
-        if lang not in apis:
-            apis[lang] = tesserocr.PyTessBaseAPI(path=folder + "/", lang=lang, psm=tesserocr.PSM.AUTO,
-                                                 oem=tesserocr.OEM.LSTM_ONLY)
-        return apis[lang]
+    def api_for(lang: str, slot: int = 0) -> Any:
+        if (lang, slot) not in apis:
+            apis[lang, slot] = tesserocr.PyTessBaseAPI(path=folder + "/", lang=lang, psm=tesserocr.PSM.AUTO,
+                                                       oem=tesserocr.OEM.LSTM_ONLY)
+        return apis[lang, slot]
 
     version = f"{tesserocr.tesseract_version().split()[1]} (tesserocr {tesserocr.__version__})"
 
-    def read(gray: Any, threads: int, cjk: bool) -> list[Line]:
+    def read_one(gray: Any, lang: str, slot: int) -> list[Line]:
         from PIL import Image
 
-        # One language model a page: reading a Latin page with eng+chi_sim costs a third more
-        # time, and a Chinese page reads better with chi_sim alone (docs/bakeoff.md).
-        api = api_for("chi_sim" if cjk and "chi_sim" in langs else "eng")
+        api = api_for(lang, slot)
         api.SetImage(Image.fromarray(gray))
         if not api.Recognize():  # leptonica's allocations failed (the memory limit), or the image is bad
             raise OcrError("tesseract could not read the page (out of memory?)")
         return _tesseract_lines(api.GetIterator(), tesserocr.RIL.TEXTLINE, tesserocr.RIL.WORD)
+
+    def read(gray: Any, threads: int, cjk: bool) -> list[Line]:
+        # One language model a page: reading a Latin page with eng+chi_sim costs a third more
+        # time, and a Chinese page reads better with chi_sim alone (docs/bakeoff.md).
+        lang = "chi_sim" if cjk and "chi_sim" in langs else "eng"
+        cuts = pieces(gray) if threads > 1 else []
+        if len(cuts) < 2:
+            return read_one(gray, lang, 0)
+        import queue
+        from concurrent.futures import ThreadPoolExecutor
+
+        import numpy as np
+
+        workers = min(threads, len(cuts))
+        free: queue.SimpleQueue[int] = queue.SimpleQueue()  # the APIs not reading: one a thread
+        for slot in range(workers):
+            free.put(slot)
+
+        def read_piece(cut: tuple[int, int, int, int]) -> list[Line]:
+            x0, y0, x1, y1 = cut
+            slot = free.get()
+            try:
+                read = read_one(np.ascontiguousarray(gray[y0:y1, x0:x1]), lang, slot)
+            finally:
+                free.put(slot)
+            return [_shifted(line, x0, y0) for line in read]
+
+        with ThreadPoolExecutor(workers) as pool:  # the pieces' lines in the pieces' order
+            return [line for read in pool.map(read_piece, cuts) for line in read]
 
     return _Engine(EngineInfo("tesseract", version, langs), read)
 
@@ -180,7 +195,7 @@ class Osd:
 def _detector() -> Callable[[Any], Osd] | None:
     """Tesseract's orientation and script detection of a grayscale page image; None without
     tesseract or its ``osd`` data."""
-    data = _tessdata()
+    data = tessdata()
     if data is None or not os.path.isfile(os.path.join(data[0], "osd.traineddata")):
         return None
     try:
@@ -302,9 +317,21 @@ def _give_back() -> None:
         libc.malloc_trim(0)
 
 
-# The folder of PP-OCR's int8 models, made on this machine by siftpdf.store.ocrmodels (the
-# parent names it: ``--ocr-models``); None: the float models inside rapidocr's wheel.
+# The folder of PP-OCR's int8 models, made on this machine by siftpdf.store.ocrmodels (under
+# the folder the parent names: ``--ocr-models``); None: the float models inside rapidocr's wheel.
 _INT8: str | None = None
+
+
+def use_models(root: str | None) -> None:
+    """Read with the int8 models made under ``root`` (the cache's models folder, the parent's
+    ``--ocr-models``) for the installed rapidocr, when they are there; else with the float
+    models. Called on the first page read, so a document with nothing to read pays nothing."""
+    folder = None
+    if root:
+        from ..store.ocrmodels import folder_in
+
+        folder = folder_in(root)
+    use_int8(str(folder) if folder is not None else None)
 
 
 def use_int8(folder: str | None) -> None:
@@ -394,13 +421,14 @@ def _pick(gray: Any, name: str | None) -> tuple[_Engine, Osd]:
     """The engine that reads this page image (``name``: that one), and what tesseract's
     detection sees on it: rapidocr reads Chinese and Japanese when it is installed, tesseract
     the rest."""
-    tesseract, rapidocr = _engine("tesseract"), _engine("rapidocr")
-    chosen = _engine(name) if name is not None else tesseract or rapidocr
+    tesseract = _engine("tesseract")
+    chosen = _engine(name) if name is not None else tesseract or _engine("rapidocr")
     if chosen is None:
         raise OcrUnavailable()
     osd = detect(gray) if tesseract is not None else Osd(None)
-    if name is None and osd.cjk and rapidocr is not None:
-        chosen = rapidocr
+    if name is None and osd.cjk and chosen is tesseract:
+        # rapidocr (a second of imports) is loaded for the first page that needs it only
+        chosen = _engine("rapidocr") or tesseract
     return chosen, osd
 
 
@@ -466,23 +494,6 @@ def _unturn_point(x: float, y: float, turns: int, width: int, height: int) -> tu
         w = width if (step - 1) % 2 == 0 else height  # the width before this quarter turn
         x, y = w - y, x
     return x, y
-
-
-def installed() -> bool:
-    """Whether an engine is installed, found without loading one (the parent's check before it
-    starts a child that would need it)."""
-    from importlib.util import find_spec
-
-    return (_tessdata() is not None and find_spec("tesserocr") is not None) or find_spec("rapidocr") is not None
-
-
-def require_engine() -> None:
-    """A usage error (exit 2) naming the install command when OCR is asked for and no engine
-    is installed."""
-    if not installed():
-        from ..errors import UsageError
-
-        raise UsageError("--ocr: no OCR engine is installed", hint=INSTALL)
 
 
 def recognize_pixels(gray: Any, threads: int = 1, engine: str | None = None) -> list[Line]:
@@ -636,6 +647,85 @@ RULE_THICK = 2.0  # points: a rule is thinner than this (a band of solid colour 
 INK = 160  # grey levels below this are ink (a rule's anti-aliased edge included)
 
 
+# A page read by two threads is cut into pieces no line crosses (``pieces``): at a gutter that
+# runs down the whole page (two columns), else at a blank band across it that no column runs
+# through, between parts of about equal ink.
+GUTTER_SHARE = 0.01  # of the width: the least gutter between two columns
+GUTTER_SPAN = (0.25, 0.75)  # of the width: where a gutter between two columns lies
+CUT_NOISE = 0.002  # of a row's (a column's) pixels: specks of ink a blank band may hold
+CUT_BALANCE = (0.2, 0.8)  # of the ink: where a cut across the page may fall
+CUT_REACH = 0.04  # of the height: how far above and below a cut columns are looked for
+MIN_CUT_ROWS = 3  # pixels: the least blank band a cut across the page is made in
+
+
+def pieces(gray: Any) -> list[tuple[int, int, int, int]]:
+    """The page image cut into pieces that can be read apart, in reading order (x0, y0, x1, y1
+    in pixels): two columns at their gutter; a title over two columns, then each column; a
+    page of one column at a blank band near the middle of its ink. One piece (the whole
+    image) when no cut is safe: a cut through a line, or across columns, would misread it."""
+    ink = gray < INK
+    height, width = ink.shape
+    whole = (0, 0, width, height)
+    gutter = _gutter(ink)
+    if gutter is not None:
+        return [(0, 0, gutter, height), (gutter, 0, width, height)]
+    rows = ink.sum(axis=1)
+    total = float(rows.sum())
+    if total <= 0:
+        return [whole]
+    above = rows.cumsum() / total
+    bands = _blank_bands(rows, width * CUT_NOISE, MIN_CUT_ROWS)
+    reach = max(8, round(height * CUT_REACH))
+    safe = [y for y in bands if not _columns_across(ink, y, reach)]
+    for y in safe:  # a title (or a head) over two columns: the title, then each column
+        below = _gutter(ink[y:])
+        if below is not None and above[y] < CUT_BALANCE[0]:
+            return [(0, 0, width, y), (0, y, below, height), (below, y, width, height)]
+    balanced = [y for y in safe if CUT_BALANCE[0] <= above[y] <= CUT_BALANCE[1]]
+    if balanced:
+        y = min(balanced, key=lambda row: abs(above[row] - 0.5))
+        return [(0, 0, width, y), (0, y, width, height)]
+    return [whole]
+
+
+def _blank_bands(counts: Any, noise: float, least: int) -> list[int]:
+    """The middles of the runs of at least ``least`` entries of ``counts`` at most ``noise``,
+    inner ones only (not the margins at either end)."""
+    import numpy as np
+
+    blank = np.concatenate(([False], counts <= noise, [False]))
+    edges = np.flatnonzero(np.diff(blank.astype(np.int8)))
+    starts, ends = edges[0::2], edges[1::2]
+    return [int((a + b) // 2) for a, b in zip(starts, ends, strict=True)
+            if b - a >= least and a > 0 and b < len(counts)]
+
+
+def _gutter(ink: Any) -> int | None:
+    """The x of a gutter that runs down the whole of ``ink`` between two columns of text, each
+    holding a good share of it; None when there is none."""
+    height, width = ink.shape
+    if height < 8 or width < 8:
+        return None
+    cols = ink.sum(axis=0)
+    total = float(cols.sum())
+    if total <= 0:
+        return None
+    lo, hi = round(width * GUTTER_SPAN[0]), round(width * GUTTER_SPAN[1])
+    bands = _blank_bands(cols[lo:hi], height * CUT_NOISE, max(4, round(width * GUTTER_SHARE)))
+    left = cols.cumsum() / total
+    found = [lo + x for x in bands if CUT_BALANCE[0] <= left[lo + x] <= CUT_BALANCE[1]]
+    return min(found, key=lambda x: abs(x - width / 2)) if found else None
+
+
+def _columns_across(ink: Any, y: int, reach: int) -> bool:
+    """Whether columns run on across the row ``y``: the stretches above and below it both
+    have a gutter at the same place (a blank row between two lines of both columns)."""
+    above, below = _gutter(ink[max(0, y - reach):y]), _gutter(ink[y:y + reach])
+    if above is None or below is None:
+        return False
+    return abs(above - below) <= max(8, ink.shape[1] * GUTTER_SHARE * 2)
+
+
 def without_rules(gray: Any, length: int, thick: int) -> Any:
     """The page image with its ruling erased: straight dark strokes at least ``length`` pixels
     along a row or a column and at most about ``thick`` pixels across (a table's borders, a
@@ -756,6 +846,17 @@ def level(lines: list[Line], cx: float, cy: float) -> list[Line]:
         out.append(Line(line.text, line.confidence, placed, tuple(round(v) for v in placed),  # type: ignore[arg-type]
                         baseline, tuple((text, box(b)) for text, b in line.words), line.height, 0.0))
     return out
+
+
+def _shifted(line: Line, dx: int, dy: int) -> Line:
+    """A line read from a piece at (dx, dy) of an image, in the image's pixels."""
+    def box(b: Box) -> Box:
+        return (b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy)
+
+    pixels = (line.pixels[0] + dx, line.pixels[1] + dy, line.pixels[2] + dx, line.pixels[3] + dy)
+    baseline = line.baseline + dy if line.baseline is not None else None
+    return Line(line.text, line.confidence, box(line.box), pixels, baseline,
+                tuple((text, box(wbox)) for text, wbox in line.words), line.height, line.slope)
 
 
 def _placed(line: Line, m: Affine, dx: int, dy: int) -> Line:

@@ -17,8 +17,6 @@ TYPE_CHECKING = False  # not typing's: the child imports no typing (siftpdf.docl
 if TYPE_CHECKING:
     from typing import Any
 
-    from .ocr import Hint
-
 AUTO_STATUSES = ("no_text", "garbled")
 # In auto mode, an image of a text page is read when it covers this share of the page and no
 # text of the layer lies over it: a scanned half page, not a logo or a small figure.
@@ -40,9 +38,13 @@ MIN_CONFIDENCE = 0.3
 Box = tuple[float, float, float, float]  # [x0, y0, x1, y1], points
 
 
-def recognize(doc: Any, record: dict[str, Any], mode: str, hint: Hint | None = None) -> dict[str, Any]:
-    """The record with what OCR read on its page (``mode`` auto or always; ``hint``: the
-    document's, :class:`siftpdf.child.ocr.Hint`)."""
+def recognize(doc: Any, record: dict[str, Any], mode: str, reading: dict[str, Any] | None = None,
+              models: str | None = None, threads: int = 1) -> dict[str, Any]:
+    """The record with what OCR read on its page (``mode`` auto or always). ``reading`` holds
+    what OCR learnt of the document so far (its :class:`siftpdf.child.ocr.Hint`), made on the
+    first page read: a document none of whose pages needs reading never loads the OCR module.
+    ``models``: where PP-OCR's int8 models are made (:func:`siftpdf.child.ocr.use_models`);
+    ``threads``: the cores a page may be read with (more than one when no other child reads)."""
     status = record["status"]
     regions: list[Box] | None = None
     layer: list[Box] = []
@@ -56,9 +58,14 @@ def recognize(doc: Any, record: dict[str, Any], mode: str, hint: Hint | None = N
         return _failed(record, "the page was read by a salvage engine, which cannot render it")
     from . import ocr
 
+    reading = {} if reading is None else reading
+    hint = reading.get("hint")
+    if hint is None:
+        ocr.use_models(models)
+        hint = reading["hint"] = ocr.Hint()
     try:
         with doc.rendered(record["page"] - 1) as page:
-            found = ocr.recognize_page(page, regions=regions, hint=hint)
+            found = ocr.recognize_page(page, regions=regions, hint=hint, threads=threads)
     except (ocr.OcrError, MemoryError) as exc:
         return _failed(record, str(exc) or type(exc).__name__)
     kept = [line for line in found.lines if line.confidence >= MIN_CONFIDENCE]

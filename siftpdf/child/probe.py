@@ -78,10 +78,11 @@ def _ocr(data: bytes) -> dict[str, Any]:
     """The OCR engine (``--ocr``), when one is installed: it reads the probe page's render."""
     import pypdfium2 as pdfium
 
+    from .. import extras
     from . import ocr
 
-    if not ocr.installed():
-        raise ModuleNotFoundError(f"not installed (optional): {ocr.INSTALL}")
+    if not extras.ocr_installed():
+        raise ModuleNotFoundError(f"not installed (optional): {extras.OCR_INSTALL}")
     pdf = pdfium.PdfDocument(data)
     try:
         found = ocr.recognize_page(pdf[0])

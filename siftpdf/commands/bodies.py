@@ -25,14 +25,17 @@ if TYPE_CHECKING:
 
 
 def read_options(max_pages: int, deadline: float, memory_limit: int, password: str | None, in_process: bool,
-                 settings: tuple[str, ...], raw: bool, quiet: bool, ocr: str = "never",
+                 settings: tuple[str, ...], raw: bool, quiet: bool, ocr: str | None = None,
                  ) -> tuple[ReadOptions, PageProgress]:
     """The ReadOptions of the extraction options, and the progress bar they report to (the
-    caller closes it when the command ends)."""
-    if ocr != "never":
-        from ..child.ocr import require_engine
+    caller closes it when the command ends). ``ocr`` None: the default in force (auto when an
+    engine is installed, :func:`siftpdf.extras.default_ocr`)."""
+    from ..extras import default_ocr, require_ocr
 
-        require_engine()
+    if ocr is None:
+        ocr = default_ocr()
+    elif ocr != "never":
+        require_ocr()
     from ..options import Limits, ReadOptions
     from ..settings import parse_settings
 
@@ -42,7 +45,7 @@ def read_options(max_pages: int, deadline: float, memory_limit: int, password: s
         limits=Limits(deadline=deadline, max_pages=max_pages, memory=memory_limit << 20),
         password=password, in_process=in_process, on_page=progress, organize=organize, ocr=ocr,
         # the options siftpdf.console.quick answers by name
-        digest_name=None if settings or raw or ocr != "never" else options_name(max_pages))
+        digest_name=None if settings or raw else options_name(max_pages, ocr))
     return options, progress
 
 

@@ -26,8 +26,10 @@ def command() -> None:
 @cache_url_option
 def status(as_json: bool, cache_dir: Path | None, cache_url: str | None) -> None:
     """Show which engines load, their versions and PDFium build, whether the
-    memory limit is enforced here and by what, and the cache location and size
-    (and, with --cache-url, whether the shared cache server answers).
+    memory limit is enforced here and by what, the cache location and size
+    (and, with --cache-url, whether the shared cache server answers), and
+    the --ocr default in force: auto when an OCR engine is installed, never
+    when none is (or what SIFTPDF_OCR says).
 
     The engines are loaded in a fresh child, under the same limits as an
     extraction. The memory limit is enforced by RLIMIT_AS on Linux, tested

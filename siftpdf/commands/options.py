@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from .. import defaults
+from ..extras import OCR_MODES
 from .bodies import (
     emit,
     out,
@@ -240,14 +241,14 @@ def extraction_options(func: F) -> F:
                           "output.evidence=true, extract.image_mode=embedded; every key in siftpdf(1), SETTINGS."),
         click.option("--raw", is_flag=True,
                      help="The engine's page text untouched: no organization (same as --set organize=false)."),
-        click.option("--ocr", type=click.Choice(["never", "auto", "always"]), default="never", envvar="SIFTPDF_OCR",
-                     show_default=True,
+        click.option("--ocr", type=click.Choice(OCR_MODES), default=None, envvar="SIFTPDF_OCR",
+                     show_default="auto when siftpdf[ocr] is installed, else never",
                      help="Recognize scanned pages: auto reads pages with no usable text layer (and scanned "
                           "images on pages with one), always every page (env SIFTPDF_OCR; needs siftpdf[ocr])."),
     )
     @functools.wraps(func)
     def wrapper(*args: Any, max_pages: int, deadline: float, memory_limit: int,
-                password: str | None, in_process: bool, settings: tuple[str, ...], raw: bool, ocr: str,
+                password: str | None, in_process: bool, settings: tuple[str, ...], raw: bool, ocr: str | None,
                 **kwargs: Any) -> Any:
         ctx = click.get_current_context()
         options, progress = read_options(max_pages, deadline, memory_limit, password, in_process, settings, raw,

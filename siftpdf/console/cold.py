@@ -23,8 +23,19 @@ from __future__ import annotations
 import os
 import sys
 
-from ..defaults import CACHE_SIZE, CAP, CHUNK_PAGES, DEADLINE, MAX_AGE, MAX_PAGES, MEMORY_MIB, WAIT, WORKERS
-from .quick import DECLINE_ENV, _env, _is_class, _number, _seconds, invoke, parse
+from ..defaults import (
+    CACHE_SIZE,
+    CAP,
+    CHUNK_PAGES,
+    DEADLINE,
+    MAX_AGE,
+    MAX_PAGES,
+    MEMORY_MIB,
+    OCR_CHUNK_PAGES,
+    WAIT,
+    WORKERS,
+)
+from .quick import DECLINE_ENV, _env, _is_class, _number, _seconds, invoke, ocr_in_force, parse
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -42,6 +53,7 @@ _COMMON: dict[str, tuple[str, bool, Any]] = {
     "--cache-url": ("cache_url", True, None),
     "--wait": ("wait", True, None),
     "--cap": ("cap", True, None),
+    "--ocr": ("ocr", True, None),
     **{f"--{name}": (f"as_{name}", False, True) for name in OUTPUTS},
 }
 OPTIONS = {"extract": _COMMON, "pages": _COMMON, "map": _COMMON}
@@ -50,14 +62,31 @@ OPTIONS = {"extract": _COMMON, "pages": _COMMON, "map": _COMMON}
 EARLY_BYTES = 8 << 20
 
 
-def job_words(max_pages: int, raw: bool = False) -> list[str]:
+def job_words(max_pages: int, raw: bool = False, ocr: str = "never", cache_dir: str | None = None) -> list[str]:
     """The options of the first child the runner starts for an extraction with the default
-    limits, organized (evidence asked for) or ``raw`` (siftpdf.workers.runner._Run.spawn)."""
+    limits, organized (evidence asked for) or ``raw``, with ``ocr`` and the cache folder
+    ``cache_dir`` (siftpdf.workers.runner.run_child and _Run.spawn)."""
     from ..system import child_memory
 
+    chunk, words = CHUNK_PAGES, [] if raw else ["--evidence"]
+    if ocr != "never":
+        from ..extras import ocr_models_root
+        from ..system import default_cache_dir
+
+        root = ocr_models_root(_as_click_path(cache_dir) if cache_dir else default_cache_dir())
+        words += ["--ocr", ocr, "--ocr-models", root]
+    if ocr == "always":
+        chunk = OCR_CHUNK_PAGES
     return ["--max-pages", str(max_pages), "--memory", str(child_memory(MEMORY_MIB << 20)),
             "--cpu", str(int(DEADLINE) + 5), "--shard", "0", "--shards", str(WORKERS),
-            "--chunk", str(CHUNK_PAGES), "--first-page", "1", *([] if raw else ["--evidence"])]
+            "--chunk", str(chunk), "--first-page", "1", *words]
+
+
+def _as_click_path(folder: str) -> str:
+    """``--cache-dir`` as the command holds it (a pathlib.Path made of click's value)."""
+    from pathlib import Path
+
+    return str(Path(folder))
 
 
 class Plan:
@@ -65,11 +94,11 @@ class Plan:
 
     def __init__(self, command: str, positional: list[str], output: str, cap: int | None, max_pages: int,
                  no_cache: bool, quiet: bool, cache_dir: str | None, caller_class: str, wait: float,
-                 cache_url: str | None, raw: bool) -> None:
+                 cache_url: str | None, raw: bool, ocr: str) -> None:
         self.command, self.positional, self.output, self.cap = command, positional, output, cap
         self.max_pages, self.no_cache, self.quiet = max_pages, no_cache, quiet
         self.cache_dir, self.caller_class, self.wait = cache_dir, caller_class, wait
-        self.cache_url, self.raw = cache_url, raw
+        self.cache_url, self.raw, self.ocr = cache_url, raw, ocr
         self.source = positional[-1]
 
     @property
@@ -116,9 +145,12 @@ def _plan(command: str, positional: list[str], given: dict[str, Any]) -> Plan | 
         return None
     if command == "pages" and not _is_range(positional[0]):
         return None
+    ocr = ocr_in_force(given)
+    if ocr is None:
+        return None
     return Plan(command, positional, (asked or [env_output or DEFAULT_OUTPUT[command]])[0], cap, max_pages,
                 bool(given.get("no_cache")), bool(given.get("quiet")), cache_dir, caller_class, wait,
-                given.get("cache_url", _env("SIFTPDF_CACHE_URL")), bool(given.get("raw")))
+                given.get("cache_url", _env("SIFTPDF_CACHE_URL")), bool(given.get("raw")), ocr)
 
 
 def _is_folder(path: str | None) -> bool:
@@ -177,7 +209,7 @@ def _early(plan: Plan) -> None:
         return  # the command reports it
     if len(data) > EARLY_BYTES:
         return
-    warm.send(job_words(plan.max_pages, plan.raw), data)
+    warm.send(job_words(plan.max_pages, plan.raw, plan.ocr, plan.cache_dir), data)
 
 
 def _run(plan: Plan) -> int:
@@ -199,7 +231,7 @@ def _run(plan: Plan) -> int:
     def run() -> None:
         nonlocal progress
         options, progress = bodies.read_options(plan.max_pages, DEADLINE, MEMORY_MIB, None, False,
-                                                (), plan.raw, plan.quiet)
+                                                (), plan.raw, plan.quiet, plan.ocr)
 
         bodies.set_cache(options, cache_dir, plan.no_cache, plan.caller_class, MAX_AGE,
                          CACHE_SIZE, False, False, plan.wait, plan.cache_url)

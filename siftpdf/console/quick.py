@@ -43,6 +43,7 @@ _COMMON: dict[str, tuple[str, bool, Any]] = {
     "--cache-url": ("cache_url", True, None),
     "--max-pages": ("max_pages", True, None),
     "--wait": ("wait", True, None),  # a hit never waits: only checked, as click checks it
+    "--ocr": ("ocr", True, None),
 }
 _PAGES = {**_COMMON, "--text": ("text", False, True), "--json": ("json", False, True)}
 _GREP = {
@@ -73,7 +74,7 @@ _GREP = {
 }
 OPTIONS = {"pages": _PAGES, "grep": _GREP}
 # Environment variables of the commands' options; one this path does not read declines it.
-DECLINE_ENV = ("SIFTPDF_PASSWORD", "SIFTPDF_CACHE_SIZE", "SIFTPDF_OCR")
+DECLINE_ENV = ("SIFTPDF_PASSWORD", "SIFTPDF_CACHE_SIZE")
 
 
 def parse(args: list[str], tables: dict[str, dict[str, tuple[str, bool, Any]]] | None = None,
@@ -136,6 +137,17 @@ def _env(name: str) -> str | None:
     return os.environ.get(name) or None  # click ignores an empty variable
 
 
+def ocr_in_force(given: dict[str, Any]) -> str | None:
+    """The --ocr a command line runs with (given, SIFTPDF_OCR or the default), or None to
+    decline a value click refuses, or OCR asked for with no engine installed (its usage error)."""
+    from ..extras import OCR_MODES, default_ocr, ocr_installed
+
+    value = given.get("ocr", _env("SIFTPDF_OCR"))
+    if value is None:
+        return default_ocr()
+    return value if value == "never" or (value in OCR_MODES and ocr_installed()) else None
+
+
 def answer(args: list[str]) -> int | None:
     """Answer a cache-hit command line and return its exit status, or None (having written
     nothing) when the command should run the usual way."""
@@ -158,7 +170,10 @@ def _answer(command: str, positional: list[str], given: dict[str, Any]) -> int |
         return None
     if ("wait" in given or _env("SIFTPDF_WAIT")) and _seconds(given.get("wait", _env("SIFTPDF_WAIT"))) is None:
         return None
-    given["max_pages"] = max_pages
+    ocr = ocr_in_force(given)
+    if ocr is None:
+        return None
+    given["max_pages"], given["ocr"] = max_pages, ocr
     source = positional[1]
     if command == "pages":
         output = "json" if given.get("json") else "text" if given.get("text") else _env_output()
@@ -208,7 +223,7 @@ def _cached(source: str, given: dict[str, Any]) -> tuple[View | RemoteView, str,
         return None
     finally:
         os.close(fd)
-    stamp, name = cacheread.file_stamp(st), cacheread.options_name(given["max_pages"])
+    stamp, name = cacheread.file_stamp(st), cacheread.options_name(given["max_pages"], given["ocr"])
     sha = digest = None
     if os.path.isdir(directory):
         view = cacheread.View(directory)

@@ -28,9 +28,9 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
-from ..child.ocr import require_engine
 from ..digest.retrieval import index_store
 from ..errors import SiftError, UsageError
+from ..extras import default_ocr, require_ocr
 from ..log import Log
 from ..options import Limits, ReadOptions
 from ..store.cache import CacheSettings, check_class
@@ -90,8 +90,9 @@ class FetchRequest(BaseModel):
     question: str | None = Field(None, description="The question, for mode digest", max_length=4000)
     format: Literal["text", "markdown"] = Field(
         "text", description="The view of clean mode's content: the page-marked text, or Markdown (CommonMark + GFM)")
-    ocr: Literal["never", "auto", "always"] = Field(
-        "never", description="OCR of a PDF's pages: auto reads pages with no usable text layer, always every page")
+    ocr: Literal["never", "auto", "always"] | None = Field(
+        None, description="OCR of a PDF's pages: auto reads pages with no usable text layer, always every page; "
+                          "by default auto when the server has an OCR engine, never when it has none")
 
 
 class PdfEnvelope(BaseModel):
@@ -127,8 +128,9 @@ class ErrorResponse(BaseModel):
 class Parser(BaseModel):
     type: str = "pdf"
     maxPages: int | None = Field(None, ge=1, le=100_000)
-    mode: Literal["fast", "auto", "ocr"] = Field("fast", description="fast: the text layer; auto: OCR where it "
-                                                  "has none; ocr: OCR of every page")
+    mode: Literal["fast", "auto", "ocr"] | None = Field(
+        None, description="fast: the text layer; auto: OCR where it has none; ocr: OCR of every page; by default "
+                          "auto when the server has an OCR engine, fast when it has none")
 
 
 # Firecrawl's PDF parser modes as siftpdf's --ocr.
@@ -413,10 +415,10 @@ class _Routes:
             caller = self.caller_of(request)
         except Unauthorized as exc:
             return _error_v1(401, "unauthorized", str(exc))
-        options = self.options_for(caller, ocr=body.ocr)
+        options = self.options_for(caller, ocr=body.ocr or default_ocr())
         try:
-            if body.ocr != "never":
-                require_engine()
+            if body.ocr not in (None, "never"):
+                require_ocr()
             if body.mode == "digest":
                 answer = await run_in_threadpool(service.digest, body.url, options, self.config.cap,
                                                  body.question or "", index_store(options.cache))
@@ -436,14 +438,14 @@ class _Routes:
         except Unauthorized as exc:
             return _error_v2(401, str(exc), "unauthorized")
         pdf = next((p for p in body.parsers or [] if isinstance(p, Parser) and p.type == "pdf"),
-                   Parser(maxPages=None, mode="fast"))
-        ocr = OCR_OF_MODE[pdf.mode]
+                   Parser(maxPages=None, mode=None))
+        ocr = OCR_OF_MODE[pdf.mode] if pdf.mode is not None else default_ocr()
         options = self.options_for(caller, max_age=None if body.maxAge is None else body.maxAge / 1000,
                               deadline=None if body.timeout is None else max(0.1, body.timeout / 1000),
                               max_pages=pdf.maxPages, ocr=ocr)
         try:
-            if ocr != "never":
-                require_engine()
+            if pdf.mode not in (None, "fast"):
+                require_ocr()
             answer = await run_in_threadpool(service.clean, body.url, options, self.config.cap, markdown=True)
         except SiftError as error:
             self.outcome(caller, "/v2/scrape", error.code, started, url=body.url)

@@ -57,10 +57,10 @@ def is_cache_url(url: str) -> bool:
     return bool(sep and rest) and scheme.lower() in CACHE_URL_SCHEMES
 
 
-def options_name(max_pages: int) -> str:
+def options_name(max_pages: int, ocr: str) -> str:
     """The name the cache remembers the digest of the extraction options under when only
-    --max-pages is given (or nothing): the fast paths answer such command lines only."""
-    return f"cli:{max_pages}"
+    --max-pages and --ocr are given (or nothing): the fast paths answer such command lines only."""
+    return f"cli:{max_pages}" if ocr == "never" else f"cli:{max_pages}:ocr-{ocr}"
 
 
 # -- keys ----------------------------------------------------------------------------------------

@@ -22,8 +22,9 @@ models and those ranges, the same bytes every time, into the cache folder's ``mo
   ``failed`` with its reason, and is not tried again for the same models and ranges until that
   folder is removed. ``siftpdf engine status`` says which models OCR uses, and why.
 
-The child is told the folder (``--ocr-models``) and checks nothing more than that its two
-files are there; it has no cache folder of its own.
+The child is told the cache's ``models/`` folder (``--ocr-models``); on the first page it
+reads it names the int8 folder there (:func:`folder_in`) and checks nothing more than that its
+two files are there. It has no cache folder of its own.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+from ..extras import ocr_models_root
 
 RANGES = Path(__file__).with_name("ocr_int8.json")
 MODELS = ("det", "rec")  # rapidocr's detector and recognizer; its files in FILES
@@ -78,9 +81,14 @@ def _key() -> str | None:
         return None
 
 
-def folder_for(cache_root: Path) -> Path | None:
+def folder_in(root: str | Path) -> Path | None:
+    """The int8 models' folder for the installed rapidocr under the models folder ``root``."""
     key = _key()
-    return cache_root / "models" / f"ppocr-int8-{key}" if key else None
+    return Path(root) / f"ppocr-int8-{key}" if key else None
+
+
+def folder_for(cache_root: Path) -> Path | None:
+    return folder_in(ocr_models_root(str(cache_root)))
 
 
 def state(cache_root: Path) -> State:

@@ -15,6 +15,7 @@ import sys
 import time
 
 from ..child.extraction import count_page, shard_of, tally
+from ..defaults import OCR_CHUNK_PAGES
 from ..errors import (
     CancelledError,
     EncryptedError,
@@ -52,7 +53,6 @@ EARLY_SPLIT_BYTES = 512 << 10
 # Lines a child may have written that the parent has not taken yet: about a chunk of dense
 # pages with their evidence; past it the child waits (memory stays bounded).
 AHEAD_BYTES = 16 << 20
-OCR_CHUNK = 1  # pages a chunk when pages are recognized (seconds each)
 
 
 MEMORY_HINT = "a larger limit: --memory-limit MIB (0: none, for PDFs you trust)"
@@ -391,10 +391,12 @@ def run_child(data: bytes, password: str | None = None, limits: Limits | None = 
     extra = (["--evidence"] if evidence else []) + (["--image-mode", image_mode] if image_mode != "none" else [])
     extra += ["--render", render] if render else []
     if ocr != "never":
-        # A page read by OCR costs seconds: pages alternate between the children, so that a
-        # short scan keeps both cores busy.
         extra += ["--ocr", ocr] + (["--ocr-models", ocr_models] if ocr_models else [])
-        limits = limits.replace(chunk=OCR_CHUNK)
+    if ocr == "always":
+        # A page read by OCR costs seconds: pages alternate between the children, so that a
+        # short scan keeps both cores busy. (``auto`` reads in chunks, as text pages are read,
+        # until a page turns out to be a scan: _alternate.)
+        limits = limits.replace(chunk=OCR_CHUNK_PAGES)
     run = _Run(data, password, limits, extra)
     started = time.monotonic()
     run.timer.start()
@@ -420,11 +422,16 @@ def run_child(data: bytes, password: str | None = None, limits: Limits | None = 
         done = tally(meta, count < meta["pages"])
         engine = meta.get("engine", {}).get("name", "pdfium")
         recovery = _Recovery(run, owners, shards)
+        scan_seen = ocr != "auto" or limits.chunk <= OCR_CHUNK_PAGES
         for page in range(1, count + 1):
-            shard = shard_of(page, limits.workers, limits.chunk) if shards > 1 else 0
+            shard = shard_of(page, run.limits.workers, run.limits.chunk) if shards > 1 else 0
             record = recovery.next(shard, page)
             count_page(done, record, engine)
             yield record
+            if not scan_seen and record.get("status") == "ocr":
+                scan_seen = True  # one try: a document of text pages with a scanned one stays as it is
+                if count - page > 1 and (switched := _alternate(run, recovery.owners, slots, page + 1)):
+                    recovery, shards = switched, run.limits.workers
         done["elapsed_ms"] = int((time.monotonic() - started) * 1000)
         yield {"done": done}
     finally:
@@ -459,6 +466,26 @@ def _owners(run: _Run, first: _Child, early: _Child | None, slots: Slots | None,
         if run.read(owners[shard]) is None:  # its meta: the first child's is the one we keep
             raise run.failure(owners[shard])
     return owners
+
+
+def _alternate(run: _Run, owners: dict[int, _Child], slots: Slots | None, first_page: int) -> _Recovery | None:
+    """With ``--ocr auto``, once a page was a scan (read whole by OCR, seconds a page): the
+    pages from ``first_page`` on alternate between the workers' children, as with ``--ocr
+    always``, so a scan keeps both cores busy while a text document is read in chunks by as
+    few children as it needs. The children so far are stopped and new ones start there; None
+    (nothing changed) when there is one worker, or no slot for a second child."""
+    workers = run.limits.workers
+    if workers < 2 or (len(owners) < workers and slots is not None and not slots.add_slot()):
+        return None
+    for child in owners.values():
+        child.kill()
+        child.reap()
+    run.limits = run.limits.replace(chunk=OCR_CHUNK_PAGES)
+    alternating = {shard: run.spawn(shard, workers, first_page=first_page, outline=False) for shard in range(workers)}
+    for child in alternating.values():
+        if run.read(child) is None:  # its meta: the first child's is the one we keep
+            raise run.failure(child)
+    return _Recovery(run, alternating, workers)
 
 
 class _Recovery:
