@@ -245,6 +245,26 @@ def half_scan(source: Source = HALF_SOURCE, dpi: int = 300, seed: int = 7, corpu
     return HalfScan(data, float(split), above, below)
 
 
+def half_photo(source: Source = HALF_SOURCE, dpi: int = 150, seed: int = 7, corpus: Path = CORPUS) -> bytes:
+    """The source page with its bottom half a photo (tones shading across it, grained) in
+    place of its text: a large image no text lies over that is no image of text."""
+    import numpy as np
+    from PIL import Image
+
+    path = corpus / source.path
+    width, height = page_size(path, source.page)
+    pdf, page, texts = _text_objects(path, source.page)
+    for obj in texts:
+        if obj.get_bounds()[1] < height / 2:
+            page.remove_obj(obj)
+    w, h = round(width * dpi / 72), round(height / 2 * dpi / 72)
+    x, y = np.meshgrid(np.linspace(0, 1, w), np.linspace(0, 1, h))
+    shade = 40 + 180 * (0.5 + 0.5 * np.sin(6 * x + 4 * y)) * (0.6 + 0.4 * x)
+    grain = np.random.default_rng(seed).normal(0, 12, (h, w))
+    photo = Image.fromarray(np.clip(shade + grain, 0, 255).astype(np.uint8), "L")
+    return _with_image(pdf, page, photo, width, height / 2)
+
+
 def _text_objects(path: Path, index: int) -> tuple[Any, Any, list[Any]]:
     """A new PDF holding a copy of one page, the page, and its top-level text objects."""
     import pypdfium2 as pdfium

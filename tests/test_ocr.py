@@ -127,6 +127,18 @@ def test_auto_reads_only_the_scanned_part_of_a_half_scanned_page(scans: dict[str
     assert _words(plain["text"]) <= _words(body)
 
 
+def test_auto_leaves_a_photo_on_a_text_page_unread(tmp_path: Path) -> None:
+    """A large image no text lies over is read only when it is an image of text: a photo
+    (tones spread over the whole range) costs its page nothing, which reads as with never."""
+    path = tmp_path / "photo.pdf"
+    path.write_bytes(make_scans.half_photo())
+    never = run_siftpdf("extract", "--no-cache", "--ocr", "never", str(path))
+    auto = run_siftpdf("extract", "--no-cache", "--ocr", "auto", str(path))
+    (page,) = _pages(auto)
+    assert page["status"] == "text" and "ocr" not in page
+    assert _timeless(auto.stdout) == _timeless(never.stdout)
+
+
 def test_always_reads_pages_that_have_a_text_layer(scans: dict[str, Any]) -> None:
     page = _pages(run_siftpdf("extract", "--ocr", "always", "--raw", str(scans["dir"] / "half.pdf")))[0]
     assert page["status"] == "ocr" and "regions" not in page["ocr"]

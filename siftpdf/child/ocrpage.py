@@ -4,7 +4,8 @@ them, are read, and how what was read joins the record.
 ``always`` reads every page; ``auto`` reads the pages with no usable text layer (``no_text``,
 ``garbled``) and, on a page that has one, the large images no text lies over (a page half set,
 half scanned) or only a few words do (a page scanned whole, its footer stamped as text), saying
-so in ``ocr.regions`` (the boxes read). A recognized page has ``"status": "ocr"``, its text
+so in ``ocr.regions`` (the boxes read); of those, the images of text only, not photos
+(:func:`siftpdf.child.ocr.text_like`). A recognized page has ``"status": "ocr"``, its text
 from the lines read, ``ocr: {engine, confidence, dpi}`` and, with evidence, those lines
 with their boxes in place of the text layer's, so organization reads them like any page. A
 blank scan reads as nothing: ``empty``, never invented text. An engine failure keeps the page
@@ -59,12 +60,16 @@ def recognize(doc: Any, record: dict[str, Any], mode: str, reading: dict[str, An
     from . import ocr
 
     reading = {} if reading is None else reading
-    hint = reading.get("hint")
-    if hint is None:
-        ocr.use_models(models)
-        hint = reading["hint"] = ocr.Hint()
     try:
         with doc.rendered(record["page"] - 1) as page:
+            if regions is not None:
+                regions = ocr.text_like(page, regions)  # a photo is no text to read
+                if not regions:
+                    return record
+            hint = reading.get("hint")
+            if hint is None:
+                ocr.use_models(models)
+                hint = reading["hint"] = ocr.Hint()
             found = ocr.recognize_page(page, regions=regions, hint=hint, threads=threads)
     except (ocr.OcrError, MemoryError) as exc:
         return _failed(record, str(exc) or type(exc).__name__)
