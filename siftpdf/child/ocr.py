@@ -554,12 +554,8 @@ def recognize_page(page: Any, dpi: float = DPI, regions: Sequence[Box] | None = 
     if first is None:
         raise OcrUnavailable()
     scale, capped = render_scale(page.get_width(), page.get_height(), dpi)
-    bitmap = page.render(scale=scale, grayscale=True, may_draw_forms=False)
-    try:
-        width, height = bitmap.width, bitmap.height
-        gray = np.array(bitmap.to_numpy()).reshape(height, width)
-    finally:
-        bitmap.close()
+    gray = _render_gray(page, scale)
+    height, width = gray.shape
     rule, thick = round(RULE_INCHES * scale * 72), max(1, round(RULE_THICK * scale))
 
     def as_read(found: _Engine, image: Any) -> Any:
@@ -812,19 +808,25 @@ TONE_BAND = 30
 TEXT_TONE = 0.6
 
 
+def _render_gray(page: Any, scale: float) -> Any:
+    """A pypdfium2 page rendered in grey at ``scale`` (pixels a point), as a 2-D numpy array."""
+    import numpy as np
+
+    bitmap = page.render(scale=scale, grayscale=True, may_draw_forms=False)
+    try:
+        return np.array(bitmap.to_numpy()).reshape(bitmap.height, bitmap.width)
+    finally:
+        bitmap.close()
+
+
 def text_like(page: Any, regions: Sequence[Box]) -> list[Box]:
     """The regions (boxes in points) of a pypdfium2 page whose picture is an image of text,
     not a photo (``auto`` reads those of a text page), told from a small render in
     milliseconds, before any engine loads."""
     import numpy as np
 
-    scale = TONE_DPI / 72
-    bitmap = page.render(scale=scale, grayscale=True, may_draw_forms=False)
-    try:
-        width, height = bitmap.width, bitmap.height
-        gray = np.array(bitmap.to_numpy()).reshape(height, width)
-    finally:
-        bitmap.close()
+    gray = _render_gray(page, TONE_DPI / 72)
+    height, width = gray.shape
     to_page = _device_to_page(page, width, height)
     kept = []
     for region in regions:
