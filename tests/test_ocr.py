@@ -311,3 +311,10 @@ def test_a_scanned_ruled_table_reads_as_a_table_with_its_rows(tmp_path: Path) ->
     assert len(expected) > 100
     assert sum((Counter(expected) & Counter(read)).values()) > 0.6 * len(expected)  # 0.71 read; none before
     assert not any("|" in text or "[" in text for text in read)
+    # The ruling drawn in the image is the page's evidence, level as its lines are: a rule a
+    # stroke (not a staircase of pieces), as the text layer's vector rules are.
+    evidence = _pages(run_siftpdf("extract", "--ocr", "auto", "--no-cache", "--set", "output.evidence=true",
+                                  str(path)))[0]["evidence"]
+    across = [r for r in evidence["rules"] if r[3] - r[1] < 1.5]
+    assert len(across) >= 10 and all(r[3] - r[1] < 1.5 for r in across)
+    assert max(r[2] - r[0] for r in across) > 0.6 * evidence["width"]  # the table's full-width rules, whole

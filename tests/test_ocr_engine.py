@@ -383,3 +383,17 @@ def test_a_blank_page_is_one_piece() -> None:
     import numpy as np
 
     assert ocr.pieces(np.full((300, 200), 255, dtype=np.uint8)) == [(0, 0, 200, 300)]
+
+
+def test_a_turned_rule_drawn_as_a_staircase_is_one_level_rule() -> None:
+    """A rule of a scan fed in turned is drawn as runs on neighbouring rows, each a little
+    further along: one rule, level once turned by the page's skew, its length kept."""
+    skew = 0.01  # a rule 600 pixels long drops 6 pixels
+    runs = [(x, 100 + x // 100, x + 110, 101 + x // 100) for x in range(0, 600, 100)]  # (x0, y0, x1, y1)
+    (rule,) = ocr.rule_lines(runs, skew, 300.0, 100.0)
+    x0, y0, x1, y1 = rule
+    assert y1 - y0 <= 1.0 and x1 - x0 == pytest.approx(610, abs=2)
+    # Two rules apart (a table's two borders) stay two; a column rule stays a column rule.
+    two = ocr.rule_lines([(0, 10, 500, 11), (0, 40, 500, 41), (5, 0, 6, 300)], None, 0.0, 0.0)
+    assert sorted(round(r[1]) for r in two if r[2] - r[0] > 100) == [10, 40]
+    assert [r for r in two if r[3] - r[1] > 100] == [(5.0, 0.0, 6.0, 300.0)]

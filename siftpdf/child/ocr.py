@@ -79,6 +79,9 @@ class PageText:
     capped: bool  # the render was held to MAX_SIDE pixels
     size: tuple[int, int]  # the render, pixels
     turned: int = 0  # degrees the scan was turned clockwise, when it was read turned upright
+    # The ruling drawn on the image (table borders, form fields), [x0, y0, x1, y1] in points as
+    # the evidence's rules are: organization finds ruled tables by them as on a text page.
+    rules: list[Box] = field(default_factory=list)
 
     @property
     def text(self) -> str:
@@ -557,23 +560,26 @@ def recognize_page(page: Any, dpi: float = DPI, regions: Sequence[Box] | None = 
     gray = _render_gray(page, scale)
     height, width = gray.shape
     rule, thick = round(RULE_INCHES * scale * 72), max(1, round(RULE_THICK * scale))
-
-    def as_read(found: _Engine, image: Any) -> Any:
-        """The crop as ``found`` reads it: tesseract's with its ruling erased (PP-OCR's detector
-        keeps rules out of its lines, and reads formulas worse without their bars)."""
-        return without_rules(image, rule, thick) if found.info.name == "tesseract" else image
     to_page = _device_to_page(page, width, height)
     # Regions are read from the top of the page down; within one, lines stay in the engine's
     # reading order (a column of a two-column scan before the next, as tesseract's layout reads).
     crops = [(0, 0, width, height)] if regions is None else sorted(
         (_pixel_rect(to_page, region, width, height) for region in regions), key=lambda c: (c[1], c[0]))
     lines: list[Line] = []
+    rules: list[Box] = []
     read_by: dict[EngineInfo, int] = {}  # characters each engine read (a region at a time)
     turned = 0
     for x0, y0, x1, y1 in crops:
         if x1 - x0 < 8 or y1 - y0 < 8:
             continue
         crop = np.ascontiguousarray(gray[y0:y1, x0:x1])
+        ruling = find_rules(crop, rule, thick)
+
+        def as_read(found: _Engine, image: Any, ruling: list[PixelBox] = ruling) -> Any:
+            """The crop as ``found`` reads it: tesseract's with its ruling erased (PP-OCR's
+            detector keeps rules out of its lines, and reads formulas worse without their bars)."""
+            return erased(image, ruling) if found.info.name == "tesseract" else image
+
         hinted = _read_hinted(crop, threads, hint, as_read) if hint is not None and engine is None else None
         if hinted is not None:
             found, read, turn = *hinted, 0
@@ -584,11 +590,14 @@ def recognize_page(page: Any, dpi: float = DPI, regions: Sequence[Box] | None = 
                 hint.script = _script(found, read, osd) if not turn else None
         read_by[found.info] = read_by.get(found.info, 0) + sum(len(line.text) for line in read)
         if not turn:
-            read = level(read, (x1 - x0) / 2, (y1 - y0) / 2)
+            middle = ((x1 - x0) / 2, (y1 - y0) / 2)
+            rules.extend(_to_points(to_page, box, x0, y0) for box in rule_lines(ruling, skew_of(read), *middle))
+            read = level(read, *middle)
         lines.extend(_placed(line, to_page, x0, y0) for line in read)
         turned = turned or turn
     used = max(read_by, key=read_by.__getitem__) if read_by else first.info
-    return PageText(lines, used, mean_confidence(lines), round(scale * 72, 2), capped, (width, height), turned)
+    return PageText(lines, used, mean_confidence(lines), round(scale * 72, 2), capped, (width, height), turned,
+                    rules)
 
 
 def _read_hinted(gray: Any, threads: int, hint: Hint,
@@ -723,15 +732,22 @@ def _columns_across(ink: Any, y: int, reach: int) -> bool:
 
 
 def without_rules(gray: Any, length: int, thick: int) -> Any:
-    """The page image with its ruling erased: straight dark strokes at least ``length`` pixels
-    along a row or a column and at most about ``thick`` pixels across (a table's borders, a
-    form's fields, underlines). Read, they come out as '|', '[' and '_' glued to the cells'
-    words, and the cells run together; erased, each cell reads as words with white around it.
-    A band of solid colour (white text on a dark head) is kept: it is not thin."""
+    """The page image with its ruling erased (:func:`find_rules`, :func:`erased`)."""
+    return erased(gray, find_rules(gray, length, thick))
+
+
+PixelBox = tuple[int, int, int, int]
+
+
+def find_rules(gray: Any, length: int, thick: int) -> list[PixelBox]:
+    """The ruling of a page image as the runs that draw it, a pixel box a row (or a column)
+    each: straight dark strokes at least ``length`` pixels along a row or a column and at most
+    about ``thick`` pixels across (a table's borders, a form's fields, underlines). A band of
+    solid colour (white text on a dark head) is none: it is not thin."""
     import numpy as np
 
     dark = gray < INK
-    out = None
+    found: list[PixelBox] = []
     for axis in (0, 1):
         lines = dark if axis == 0 else np.ascontiguousarray(dark.T)
         # A scan fed in slightly turned draws a rule as steps a pixel apart: widened by a
@@ -740,15 +756,60 @@ def without_rules(gray: Any, length: int, thick: int) -> Any:
         wide[1:] |= lines[:-1]
         wide[:-1] |= lines[1:]
         for row, start, end in zip(*_long_runs(wide, length), strict=True):
-            if not _thin(lines, row, start, end, thick):
-                continue
-            if out is None:
-                out = gray.copy()
-            if axis == 0:
-                out[max(0, row - 1):row + 2, start:end] = 255
-            else:
-                out[start:end, max(0, row - 1):row + 2] = 255
-    return gray if out is None else out
+            if _thin(lines, row, start, end, thick):
+                found.append((start, row, end, row + 1) if axis == 0 else (row, start, row + 1, end))
+    return found
+
+
+def rule_lines(runs: list[PixelBox], skew: float | None, cx: float, cy: float) -> list[Box]:
+    """The rules the runs of :func:`find_rules` draw, one a stroke, as lines a pixel across
+    through its middle, turned level about (cx, cy) by the page's skew as its text is
+    (:func:`level`): a rule of a scan fed in turned is a staircase of runs on neighbouring rows."""
+    out: list[Box] = []
+    for along in (True, False):  # rules along rows, then along columns
+        spans = [(y0, x0, x1) if along else (x0, y0, y1) for x0, y0, x1, y1 in runs if (x1 - x0 >= y1 - y0) == along]
+        for first, last, start, end in _strokes(spans):
+            middle = (first + last + 1) / 2
+            x, y = ((start + end) / 2, middle) if along else (middle, (start + end) / 2)
+            if skew is not None:
+                x, y = _turned_by(skew, cx, cy, x, y)
+            half = (end - start) / 2
+            out.append((x - half, y - 0.5, x + half, y + 0.5) if along else (x - 0.5, y - half, x + 0.5, y + half))
+    return out
+
+
+def _strokes(runs: list[tuple[int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """Runs (row, start, end) as strokes (first row, last row, start, end): a run on a row next
+    to a stroke's last run, overlapping that run, goes on that stroke (the rows a rule's
+    thickness takes, or the steps of a turned one, each a little further along). Rules set a
+    few rows apart do not run together: a step overlaps the step before it, not the rule below."""
+    open_: list[list[int]] = []  # [first row, last row, start, end, last run's start, last run's end]
+    done: list[tuple[int, int, int, int]] = []
+    for row, start, end in sorted(runs):
+        for stroke in open_:
+            if 0 < row - stroke[1] <= 2 and start <= stroke[5] + 2 and end >= stroke[4] - 2:
+                stroke[1:] = [row, min(start, stroke[2]), max(end, stroke[3]), start, end]
+                break
+        else:
+            open_.append([row, row, start, end, start, end])
+        done += [(a, b, c, d) for a, b, c, d, _, _ in open_ if row - b > 2]
+        open_ = [stroke for stroke in open_ if row - stroke[1] <= 2]
+    return done + [(a, b, c, d) for a, b, c, d, _, _ in open_]
+
+
+def erased(gray: Any, rules: list[PixelBox]) -> Any:
+    """The image with ``rules`` (:func:`find_rules`) painted white, a pixel beyond them either
+    side. Read, ruling comes out as '|', '[' and '_' glued to the cells' words, and the cells
+    run together; erased, each cell reads as words with white around it."""
+    if not rules:
+        return gray
+    out = gray.copy()
+    for x0, y0, x1, y1 in rules:
+        if x1 - x0 >= y1 - y0:  # along a row
+            out[max(0, y0 - 1):y1 + 1, x0:x1] = 255
+        else:
+            out[y0:y1, max(0, x0 - 1):x1 + 1] = 255
+    return out
 
 
 def _long_runs(dark: Any, length: int) -> tuple[list[int], list[int], list[int]]:
@@ -855,19 +916,32 @@ SKEW_WORDS = 3  # words of a line whose baseline's slope tells the page's skew
 MIN_SKEW, MAX_SKEW = 0.002, 0.1  # slopes: a page turned less is level (0.1 degree), more is no skew (6 degrees)
 
 
+def skew_of(lines: list[Line]) -> float | None:
+    """The page's skew: the slope most of its text's baselines share (the median over the lines
+    of several words, longer lines counting more); None when the page is level, or turned more
+    than a scanner turns a page."""
+    skew = _weighted_median([(line.slope, line.box[2] - line.box[0]) for line in lines
+                             if len(line.words) >= SKEW_WORDS and line.baseline is not None])
+    return skew if skew is not None and MIN_SKEW <= abs(skew) <= MAX_SKEW else None
+
+
+def _turned_by(skew: float, cx: float, cy: float, x: float, y: float) -> tuple[float, float]:
+    """(x, y) turned about (cx, cy) so that a line of slope ``skew`` lies level."""
+    cos, sin = 1 / math.hypot(1, skew), skew / math.hypot(1, skew)
+    return cx + (x - cx) * cos + (y - cy) * sin, cy - (x - cx) * sin + (y - cy) * cos
+
+
 def level(lines: list[Line], cx: float, cy: float) -> list[Line]:
     """Lines read from a scan fed in slightly turned, their boxes turned back about (cx, cy) by
     the page's skew: the slope most of its text's baselines share (the median over the lines of
     several words, longer lines counting more). Level, the cells of a table's row share a
     baseline and a column's lines their left edge, as on a text page; the text is unchanged."""
-    skew = _weighted_median([(line.slope, line.box[2] - line.box[0]) for line in lines
-                             if len(line.words) >= SKEW_WORDS and line.baseline is not None])
-    if skew is None or not MIN_SKEW <= abs(skew) <= MAX_SKEW:
+    skew = skew_of(lines)
+    if skew is None:
         return lines
-    cos, sin = 1 / math.hypot(1, skew), skew / math.hypot(1, skew)
 
     def turn(x: float, y: float) -> tuple[float, float]:
-        return cx + (x - cx) * cos + (y - cy) * sin, cy - (x - cx) * sin + (y - cy) * cos
+        return _turned_by(skew, cx, cy, x, y)
 
     def box(b: Box) -> Box:
         (x, y), half_w = turn((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), (b[2] - b[0]) / 2

@@ -88,8 +88,13 @@ def recognize(doc: Any, record: dict[str, Any], mode: str, reading: dict[str, An
     lines = ocr.evidence_lines(kept) if not found.turned else []
     text = "\n".join(line.text for line in kept if line.text.strip())
     if regions is not None:
-        return _with_regions(record, info, regions, lines, text)
-    return _whole_page(record, info, lines, text)
+        record = _with_regions(record, info, regions, lines, text)
+    else:
+        record = _whole_page(record, info, lines, text)
+    evidence = record.get("evidence")
+    if isinstance(evidence, dict) and found.rules and not found.turned:  # ruling drawn in the image
+        evidence["rules"] = [*evidence.get("rules", []), *([round(v, 2) for v in rule] for rule in found.rules)]
+    return record
 
 
 def _whole_page(record: dict[str, Any], info: dict[str, Any], lines: list[dict[str, Any]], text: str,
