@@ -10,6 +10,10 @@ from __future__ import annotations
 import os
 import sys
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 #: The top-level modules each extra brings that siftpdf imports (the extra's own dependencies
 #: come along with them).
 MODULES: dict[str, tuple[str, ...]] = {
@@ -24,18 +28,26 @@ def install(extra: str) -> str:
     return f"pip install 'siftpdf[{extra}]'"
 
 
-def found(name: str) -> bool:
-    """Whether the top-level module ``name`` is installed, found without importing it (nor
-    importlib.util, which costs a cache hit a tenth of its time): the import system's finders
-    asked in turn, as ``importlib.util.find_spec`` asks them (after ``sys.modules``, where None
-    stands for a module that is not to be imported)."""
+def module_spec(name: str) -> Any:
+    """The spec of the top-level module ``name``, found without importing it (nor importlib.util,
+    whose imports cost a cache hit a tenth of its time, and the extraction child's start more
+    than PDFium's bindings): the module's own when it is imported, else the import system's
+    finders asked in turn, as ``importlib.util.find_spec`` asks them; None when there is none
+    (``sys.modules`` holding None stands for a module that is not to be imported)."""
     if name in sys.modules:
-        return sys.modules[name] is not None
+        module = sys.modules[name]
+        return None if module is None else getattr(module, "__spec__", None)
     for finder in sys.meta_path:
         find = getattr(finder, "find_spec", None)
-        if find is not None and find(name, None) is not None:
-            return True
-    return False
+        spec = find(name, None) if find is not None else None
+        if spec is not None:
+            return spec
+    return None
+
+
+def found(name: str) -> bool:
+    """Whether the top-level module ``name`` is installed (:func:`module_spec`)."""
+    return sys.modules[name] is not None if name in sys.modules else module_spec(name) is not None
 
 
 def missing(extra: str) -> list[str]:

@@ -18,11 +18,9 @@ from __future__ import annotations
 
 import ctypes
 import os
-import sys
 from ctypes import POINTER, c_char_p, c_double, c_float, c_int, c_size_t, c_uint, c_ulong, c_ushort, c_void_p
 
-# Not typing's, nor importlib.util's find_spec: with what they import (re, collections,
-# contextlib) they cost the child's start more than these bindings.
+# Not typing's: with what it imports it costs the child's start more than these bindings.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -119,14 +117,12 @@ _SIGNATURES: dict[str, tuple[Any, tuple[Any, ...]]] = {
 
 
 def package_folders(name: str) -> list[str]:
-    """The folders of the top-level package ``name``, found without importing it: the import
-    system's finders asked in turn, as ``importlib.util.find_spec`` asks them."""
-    for finder in sys.meta_path:
-        find = getattr(finder, "find_spec", None)
-        spec = find(name, None) if find is not None else None
-        if spec is not None:
-            return list(spec.submodule_search_locations or [])
-    return []
+    """The folders of the top-level package ``name``, found without importing it
+    (:func:`siftpdf.extras.module_spec`)."""
+    from ..extras import module_spec
+
+    spec = module_spec(name)
+    return list(spec.submodule_search_locations or []) if spec is not None else []
 
 
 def library_path() -> str:

@@ -38,7 +38,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ..extras import ocr_models_root
+from ..extras import found, install, module_spec, ocr_models_root
 
 RANGES = Path(__file__).with_name("ocr_int8.json")
 MODELS = ("det", "rec")  # rapidocr's detector and recognizer; its files in FILES
@@ -58,9 +58,7 @@ class State:
 
 def rapidocr_models() -> Path | None:
     """The folder of the float models inside rapidocr's wheel, found without importing it."""
-    from importlib.util import find_spec
-
-    spec = find_spec("rapidocr")
+    spec = module_spec("rapidocr")
     if spec is None or not spec.submodule_search_locations:
         return None
     folder = Path(next(iter(spec.submodule_search_locations))) / "models"
@@ -93,13 +91,9 @@ def folder_for(cache_root: Path) -> Path | None:
 
 def state(cache_root: Path) -> State:
     """Where the int8 models are (or why there are none), without making them."""
-    from importlib.util import find_spec
-
     if rapidocr_models() is None:
         return State(None, "rapidocr is not installed")
-    if find_spec("onnx") is None:
-        from ..extras import install
-
+    if not found("onnx"):
         return State(None, f"float models (int8 needs the onnx package: {install('ocr')})")
     folder = folder_for(cache_root)
     if folder is None:
@@ -233,8 +227,6 @@ def build(folder: Path) -> None:
     try:
         import onnx  # noqa: F401
     except ImportError as exc:
-        from ..extras import install
-
         raise BuildError(f"the onnx package is not installed ({install('ocr')})") from exc
     table = json.loads(RANGES.read_text())
     folder.parent.mkdir(parents=True, exist_ok=True)
