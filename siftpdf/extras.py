@@ -100,6 +100,16 @@ def default_ocr() -> str:
     return "auto" if ocr_installed() else "never"
 
 
+def ocr_mode(asked: str | None) -> str | None:
+    """The ``--ocr`` a command runs with: ``asked`` (the option's value), else SIFTPDF_OCR (an
+    empty one is unset, as click takes it), else :func:`default_ocr`; None for a value the
+    command refuses: not a mode, or OCR asked for with no engine installed."""
+    value = asked if asked is not None else os.environ.get("SIFTPDF_OCR") or None
+    if value is None:
+        return default_ocr()
+    return value if value == "never" or (value in OCR_MODES and ocr_installed()) else None
+
+
 def require_ocr() -> None:
     """A usage error (exit 2) naming the install command when OCR is asked for and no engine
     is installed."""

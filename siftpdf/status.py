@@ -162,16 +162,20 @@ def engine_status(cache: str | os.PathLike[str] | None = None, memory: int | Non
 
 
 def ocr_default(reads: bool) -> dict[str, str]:
-    """The --ocr the commands run with when none is given: ``mode``, and ``why`` (SIFTPDF_OCR,
-    or whether an engine is installed; ``reads``: whether it read the probe page)."""
-    from .extras import OCR_INSTALL, OCR_MODES, default_ocr
+    """The --ocr the commands run with when none is given (:func:`siftpdf.extras.ocr_mode`):
+    ``mode``, and ``why`` (SIFTPDF_OCR, or whether an engine is installed; ``reads``: whether it
+    read the probe page)."""
+    from .extras import OCR_INSTALL, ocr_mode
 
-    env = os.environ.get("SIFTPDF_OCR") or ""
-    if env in OCR_MODES:
+    mode, env = ocr_mode(None), os.environ.get("SIFTPDF_OCR")
+    if env and mode is None:
+        return {"mode": env, "why": "SIFTPDF_OCR, which the commands refuse (a mode they do not know, or "
+                                    f"no OCR engine is installed: {OCR_INSTALL})"}
+    if env:
         return {"mode": env, "why": "SIFTPDF_OCR"}
-    if default_ocr() == "auto":
-        why = "an OCR engine is installed" + ("" if reads else ", but it does not read the probe page")
-        return {"mode": "auto", "why": why}
+    if mode == "auto":
+        return {"mode": "auto", "why": "an OCR engine is installed" + ("" if reads else
+                                                                        ", but it does not read the probe page")}
     return {"mode": "never", "why": f"no OCR engine is installed: {OCR_INSTALL}"}
 
 

@@ -76,3 +76,18 @@ def test_status_says_when_the_ocr_engine_is_absent(monkeypatch: pytest.MonkeyPat
                           "memory_limit": {"bytes": 0, "mechanism": "rlimit", "enforced": True, "detail": ""},
                           "cache": {"dir": "/c", "exists": False, "bytes": 0, "files": 0}})
     assert "  ocr  absent  not installed (optional): pip install 'siftpdf[ocr]'" in text
+
+
+def test_status_says_which_ocr_default_is_in_force_and_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    from siftpdf import extras
+    from siftpdf.status import ocr_default
+
+    monkeypatch.delenv("SIFTPDF_OCR", raising=False)
+    assert ocr_default(True) == {"mode": "auto", "why": "an OCR engine is installed"}
+    monkeypatch.setenv("SIFTPDF_OCR", "never")
+    assert ocr_default(True) == {"mode": "never", "why": "SIFTPDF_OCR"}
+    monkeypatch.setenv("SIFTPDF_OCR", "sometimes")  # the commands refuse it: status says so
+    assert ocr_default(True)["why"].startswith("SIFTPDF_OCR, which the commands refuse")
+    monkeypatch.delenv("SIFTPDF_OCR")
+    monkeypatch.setattr(extras, "ocr_installed", lambda: False)
+    assert ocr_default(False) == {"mode": "never", "why": f"no OCR engine is installed: {extras.OCR_INSTALL}"}

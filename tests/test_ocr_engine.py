@@ -295,7 +295,7 @@ def test_lines_of_a_turned_scan_are_set_level_and_a_rows_cells_share_a_baseline(
 
     read = [line("A long line of text across the page", 100, 500, 1800, 7), line("Alpha", 100, 900, 200, 1),
             line("12", 900, 900, 100, 1), line("Omega", 1700, 900, 200, 1)]
-    level = ocr.level(read, 1000, 1000)
+    level = ocr.level(read, 1000, 1000, ocr.skew_of(read))
     assert [ln.text for ln in level] == [ln.text for ln in read]
     row = [ln.baseline for ln in level[1:]]
     assert max(row) - min(row) < 1.0 < max(ln.baseline for ln in read[1:]) - min(ln.baseline for ln in read[1:])
@@ -310,7 +310,7 @@ def test_lines_of_a_turned_scan_are_set_level_and_a_rows_cells_share_a_baseline(
 def test_a_level_scan_is_left_as_read() -> None:
     read = [ocr.Line("Level text of a page", 0.9, (100, 470, 1900, 508), (100, 470, 1900, 508), 500,
                      tuple((f"w{k}", (100 + 400 * k, 470, 400 + 400 * k, 508)) for k in range(4)), 38.0, 0.0)]
-    assert ocr.level(read, 1000, 1000) == read
+    assert ocr.level(read, 1000, 1000, ocr.skew_of(read)) == read
 
 
 def test_which_images_of_a_text_page_auto_reads() -> None:

@@ -590,9 +590,9 @@ def recognize_page(page: Any, dpi: float = DPI, regions: Sequence[Box] | None = 
                 hint.script = _script(found, read, osd) if not turn else None
         read_by[found.info] = read_by.get(found.info, 0) + sum(len(line.text) for line in read)
         if not turn:
-            middle = ((x1 - x0) / 2, (y1 - y0) / 2)
-            rules.extend(_to_points(to_page, box, x0, y0) for box in rule_lines(ruling, skew_of(read), *middle))
-            read = level(read, *middle)
+            middle, skew = ((x1 - x0) / 2, (y1 - y0) / 2), skew_of(read)
+            rules.extend(_to_points(to_page, box, x0, y0) for box in rule_lines(ruling, skew, *middle))
+            read = level(read, *middle, skew)
         lines.extend(_placed(line, to_page, x0, y0) for line in read)
         turned = turned or turn
     used = max(read_by, key=read_by.__getitem__) if read_by else first.info
@@ -931,12 +931,10 @@ def _turned_by(skew: float, cx: float, cy: float, x: float, y: float) -> tuple[f
     return cx + (x - cx) * cos + (y - cy) * sin, cy - (x - cx) * sin + (y - cy) * cos
 
 
-def level(lines: list[Line], cx: float, cy: float) -> list[Line]:
+def level(lines: list[Line], cx: float, cy: float, skew: float | None) -> list[Line]:
     """Lines read from a scan fed in slightly turned, their boxes turned back about (cx, cy) by
-    the page's skew: the slope most of its text's baselines share (the median over the lines of
-    several words, longer lines counting more). Level, the cells of a table's row share a
-    baseline and a column's lines their left edge, as on a text page; the text is unchanged."""
-    skew = skew_of(lines)
+    the page's ``skew`` (:func:`skew_of`; None: level). Level, the cells of a table's row share
+    a baseline and a column's lines their left edge, as on a text page; the text is unchanged."""
     if skew is None:
         return lines
 

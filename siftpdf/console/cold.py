@@ -35,7 +35,7 @@ from ..defaults import (
     WAIT,
     WORKERS,
 )
-from .quick import DECLINE_ENV, _env, _is_class, _number, _seconds, invoke, ocr_in_force, parse
+from .quick import DECLINE_ENV, _env, _is_class, _number, _seconds, invoke, parse
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -145,9 +145,11 @@ def _plan(command: str, positional: list[str], given: dict[str, Any]) -> Plan | 
         return None
     if command == "pages" and not _is_range(positional[0]):
         return None
-    ocr = ocr_in_force(given)
+    from ..extras import ocr_mode
+
+    ocr = ocr_mode(given.get("ocr"))
     if ocr is None:
-        return None
+        return None  # click's usage error
     return Plan(command, positional, (asked or [env_output or DEFAULT_OUTPUT[command]])[0], cap, max_pages,
                 bool(given.get("no_cache")), bool(given.get("quiet")), cache_dir, caller_class, wait,
                 given.get("cache_url", _env("SIFTPDF_CACHE_URL")), bool(given.get("raw")), ocr)

@@ -137,17 +137,6 @@ def _env(name: str) -> str | None:
     return os.environ.get(name) or None  # click ignores an empty variable
 
 
-def ocr_in_force(given: dict[str, Any]) -> str | None:
-    """The --ocr a command line runs with (given, SIFTPDF_OCR or the default), or None to
-    decline a value click refuses, or OCR asked for with no engine installed (its usage error)."""
-    from ..extras import OCR_MODES, default_ocr, ocr_installed
-
-    value = given.get("ocr", _env("SIFTPDF_OCR"))
-    if value is None:
-        return default_ocr()
-    return value if value == "never" or (value in OCR_MODES and ocr_installed()) else None
-
-
 def answer(args: list[str]) -> int | None:
     """Answer a cache-hit command line and return its exit status, or None (having written
     nothing) when the command should run the usual way."""
@@ -170,9 +159,11 @@ def _answer(command: str, positional: list[str], given: dict[str, Any]) -> int |
         return None
     if ("wait" in given or _env("SIFTPDF_WAIT")) and _seconds(given.get("wait", _env("SIFTPDF_WAIT"))) is None:
         return None
-    ocr = ocr_in_force(given)
+    from ..extras import ocr_mode
+
+    ocr = ocr_mode(given.get("ocr"))
     if ocr is None:
-        return None
+        return None  # click's usage error
     given["max_pages"], given["ocr"] = max_pages, ocr
     source = positional[1]
     if command == "pages":
