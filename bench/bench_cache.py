@@ -27,10 +27,8 @@ import tempfile
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
-CORPUS = ROOT.parent / "shared" / "corpus"
-DATA = HERE / ".data"
+from bench.common import CORPUS, ROOT, fixture
+
 PAPER = ("paper/languages-paradigms_functional_programming_why-functional-programming-matters.pdf", "lazy evaluation")
 BOOKS = [("long/n1570.pdf", "undefined behavior"), ("long/Arm_cortex_a55_trm.pdf", "cache line")]
 DENSE_NEEDLE = "thirty seven zebra"  # tests/make_fixtures.NEEDLE, on page 1337
@@ -41,22 +39,11 @@ TARGET_DENSE = 50.0  # x faster than pdfgrep
 TARGET_HELP = 2.0  # x python -c pass
 
 
-def _dense() -> Path:
-    path = DATA / "dense_2100.pdf"
-    if not path.exists():
-        DATA.mkdir(parents=True, exist_ok=True)
-        sys.path.insert(0, str(ROOT / "tests"))
-        import make_fixtures
-
-        path.write_bytes(make_fixtures.dense_doc())
-    return path
-
-
 def _documents() -> list[tuple[str, Path, str]]:
     found = []
     if (CORPUS / PAPER[0]).exists():
         found.append(("paper", CORPUS / PAPER[0], PAPER[1]))
-    found.append(("dense", _dense(), DENSE_NEEDLE))
+    found.append(("dense", fixture("dense"), DENSE_NEEDLE))
     found += [("book", CORPUS / name, pattern) for name, pattern in BOOKS if (CORPUS / name).exists()]
     return found
 

@@ -17,8 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.bench_extract import _fixtures
-from bench.common import CORPUS, DATA, SIFTPDF, table
+from bench.common import CORPUS, DATA, SIFTPDF, fixture, table
 
 QUALITY_DOCS = ["paper", "long"]
 SEED = 7
@@ -33,7 +32,7 @@ def _timed(args: list[str], env: dict[str, str]) -> float:
 
 
 def latency() -> None:
-    big = str(_fixtures()["big"])
+    big = str(fixture("big"))
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "SIFTPDF_CACHE_DIR": cache}
         # Fill the page cache first (when the build has one), so the digest reads pages from it.

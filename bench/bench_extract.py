@@ -18,30 +18,13 @@ from __future__ import annotations
 import os
 import sys
 
-from bench.common import CORPUS, DATA, ROOT, SIFTPDF, Measure, compiled, have, measure, table
+from bench.common import CORPUS, FIXTURES, ROOT, SIFTPDF, Measure, compiled, fixture, have, measure, table
 
 BOOKS = ["long/gdb.pdf", "long/n1570.pdf"]
 PAPERS = ["paper/data_structures_epidemic-broadcast-trees.pdf",  # 22 pages
           "paper/datastores_dynamo-amazons-highly-available-key-value-store.pdf"]  # 16 pages
 DPBENCH = ROOT.parent / "shared" / "bench" / "dpbench" / "pdfs"
 SINGLE_PAGES = 10  # DP-Bench pages timed one by one for the single-page row
-
-
-def _fixtures() -> dict[str, object]:
-    sys.path.insert(0, str(ROOT / "tests"))
-    import make_fixtures
-
-    DATA.mkdir(parents=True, exist_ok=True)
-    made = {"big": ("big_2100.pdf", make_fixtures.big_doc), "dense": ("dense_2100.pdf", make_fixtures.dense_doc),
-            "one": ("one_page.pdf", lambda: make_fixtures.pages_doc(1, "One"))}
-    files: dict[str, object] = {}
-    for key, (name, make) in made.items():
-        path = DATA / name
-        if not path.exists():
-            path.write_bytes(make())
-        files[key] = path
-    return files
-
 
 
 def _ratio(ours: Measure, peer: Measure | None, target: float) -> str:
@@ -112,7 +95,7 @@ def _start_up(files: dict[str, object]) -> None:
 
 def run() -> None:
     compiled()
-    files = _fixtures()
+    files = {key: fixture(key) for key in FIXTURES}
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     _start_up(files)
     _papers()

@@ -16,8 +16,8 @@ import os
 import statistics
 import subprocess
 
-from bench.bench_extract import PAPERS, _fixtures
-from bench.common import CORPUS, ROOT, SIFTPDF, compiled, table, time_once
+from bench.bench_extract import PAPERS
+from bench.common import CORPUS, ROOT, SIFTPDF, compiled, fixture, table, time_once
 from siftpdf.extras import default_ocr
 
 DPBENCH = ROOT.parent / "shared" / "bench" / "dpbench" / "pdfs"
@@ -57,14 +57,13 @@ def run() -> None:
     if default_ocr() != "auto":
         print("ocr_default: no OCR engine is installed, so the default is never; nothing to compare")
         return
-    files = _fixtures()
     cases: list[tuple[str, list[object], int]] = []
     pages = sorted(DPBENCH.glob("*.pdf"))[:ONE_PAGES] if DPBENCH.is_dir() else []
     if pages:
         cases.append((f"{len(pages)} DP-Bench pages, one cold command each (summed)", list(pages), REPEAT))
     cases += [(f"paper {name.split('/')[-1][:40]}", [CORPUS / name], REPEAT) for name in PAPERS
               if (CORPUS / name).exists()]
-    cases.append(("dense report, 2,100 pages", [files["dense"]], 3))
+    cases.append(("dense report, 2,100 pages", [fixture("dense")], 3))
     rows = []
     for label, paths, repeat in cases:
         never, default, same, pictures = _pair(paths, repeat)

@@ -7,12 +7,33 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "corpus"
 DATA = ROOT / "bench" / ".data"
+# Generated documents the benches share (tests/make_fixtures.py), made once into DATA.
+FIXTURES: dict[str, tuple[str, Callable[[Any], bytes]]] = {
+    "big": ("big_2100.pdf", lambda make: make.big_doc()),
+    "dense": ("dense_2100.pdf", lambda make: make.dense_doc()),
+    "one": ("one_page.pdf", lambda make: make.pages_doc(1, "One")),
+}
+
+
+def fixture(key: str) -> Path:
+    """The generated document ``key`` of FIXTURES, made on first use."""
+    name, maker = FIXTURES[key]
+    path = DATA / name
+    if not path.exists():
+        sys.path.insert(0, str(ROOT / "tests"))
+        import make_fixtures
+
+        DATA.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(maker(make_fixtures))
+    return path
 # The console script users run (python -m siftpdf where it is not installed).
 _SCRIPT = Path(sys.executable).with_name("siftpdf")
 SIFTPDF = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-m", "siftpdf"]
