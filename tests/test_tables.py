@@ -1028,3 +1028,40 @@ def test_a_table_left_with_one_row_spread_over_its_columns_has_that_row_as_its_h
     from siftpdf.organize.tables import _header_rows
 
     assert _header_rows([[("Totals by region", 2, 1)]], {}, 3) == 1
+
+
+def test_rows_ruled_apart_keep_a_title_of_three_lines_centred_on_its_figures(run_cli, tmp_path):
+    """A list of publications with a rule under every row and no column rules: a title set on
+    three lines beside one line of its other cells, centred on it, is one row; its first line
+    stands above the line of figures, so it is no row of its own."""
+    path = tmp_path / "ruled_rows.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Times-Roman", 9)
+    c.drawString(72, 780, BODY)
+    xs = (76, 330, 400, 480)
+    rows = [(["Magnetic ordering in cerium hexaboride"], "B-T", "Neutrons", "[11]"),
+            (["The magnetic behaviour of the compound:", "comparison between elastic and inelastic",
+              "scattering and magnetisation"], "B-T", "Magnetometry", "[25]"),
+            (["Anomalous specific heat"], "T-P", "Heat capacity", "[10]"),
+            (["Enhancement of band magnetism and", "features of the ordered state"], "B-T", "Ultrasound", "[28]"),
+            (["Dense Kondo behavior and its alloys"], "B-T", "Resistivity", "[31]")]
+    top = 740
+    c.line(72, top, 520, top)
+    for x, head in zip(xs, ("Publication", "Type", "Technique", "Ref."), strict=True):
+        c.drawString(x, top - 11, head)
+    top -= 16
+    for title, *cells in rows:
+        c.line(72, top, 520, top)
+        height = 6 + 10 * len(title)
+        middle = top - height / 2 - 3
+        for k, line in enumerate(title):
+            c.drawString(xs[0], middle + 5 * (len(title) - 1) - 10 * k, line)
+        for x, cell in zip(xs[1:], cells, strict=True):
+            c.drawString(x, middle, cell)
+        top -= height
+    c.line(72, top, 520, top)
+    c.showPage()
+    c.save()
+    tables = _tables(_extract(run_cli, path))
+    assert [_texts(t) for t in tables] == [[["Publication", "Type", "Technique", "Ref."],
+                                            *[[" ".join(title), *cells] for title, *cells in rows]]]

@@ -609,14 +609,21 @@ def _split_bands(ys: list[float], xs: list[float], pieces: list[_Piece]) -> list
     table), each baseline starts a row, unless its first column is empty: then it goes on
     the cells of the line above (a cell of several lines). A band of two lines stays one
     row, unless rules bound it and each line gives figures in most columns (two rows, not a
-    cell that wraps; two lines alone, without rules, are too few to tell)."""
+    cell that wraps; two lines alone, without rules, are too few to tell). Where the rules
+    part most rows (``_parted``), a band with one full line at most is one row: the lines of
+    its cells set round the line that fills the columns (a title of three lines beside one
+    line of figures, centred on it)."""
     out = [ys[0]]
     first = xs[1] if len(xs) > 2 else math.inf
-    for band, (bottom, rows) in enumerate(_ruled_bands(ys, pieces)):
+    bands = list(_ruled_bands(ys, pieces))
+    parted = _parted([rows for _, rows in bands], xs)
+    for band, (bottom, rows) in enumerate(bands):
         if band == 0 and len(ys) > 2:  # the header, above the rule under it
             out += _header_lines(rows, xs)
         elif len(rows) == 2 and len(ys) > 2 and all(_fills(row, xs) and _figures(row, first) for row in rows):
             out.append(_between(rows[0], rows[1]))
+        elif parted and sum(_fills(row, xs) for row in rows) <= 1:
+            pass
         elif len(rows) >= 3:
             for upper, lower in zip(rows, rows[1:], strict=False):
                 size = max(p.size for p in lower)
@@ -625,6 +632,19 @@ def _split_bands(ys: list[float], xs: list[float], pieces: list[_Piece]) -> list
                     out.append(_between(upper, lower))
         out.append(bottom)
     return out
+
+
+PARTED_BANDS = 3  # bands of one row each from which a table's rules part its rows
+PARTED_SHARE = 0.75  # share of a table's bands that must hold one row each
+
+
+def _parted(bands: list[list[list[_Piece]]], xs: list[float]) -> bool:
+    """Whether a table's horizontal rules part its rows: most of its bands, three at least,
+    hold one line at most that fills the columns (a booktabs table's rules part its head from
+    a body of many such lines)."""
+    held = [rows for rows in bands if rows]
+    single = sum(sum(_fills(row, xs) for row in rows) <= 1 for rows in held)
+    return single >= PARTED_BANDS and single >= PARTED_SHARE * len(held)
 
 
 def _fills(row: list[_Piece], xs: list[float]) -> bool:
