@@ -148,6 +148,46 @@ def test_a_lone_page_keeps_margin_lines_that_are_not_furniture():
     assert "Minutes of the meeting" in out["text"] and "Signed by the chair." in out["text"]
 
 
+def test_a_lone_page_sets_aside_a_running_head_that_carries_its_page_number():
+    # Set in the body's own size, the title at the left edge and the folio at the right: the
+    # form tells a running head. A section's number a space from its title is a heading.
+    head = runs_line(760, [("k · p theory for 2D materials", "Times-Roman"), ("3", "Times-Roman")], gap=310.0)
+    out = organize([page(1, [head, *body_lines(730, "a", 10)])])[0]
+    assert {f["kind"]: f["text"] for f in out["furniture"]} == {"header": "k · p theory for 2D materials",
+                                                               "page_number": "3"}
+    assert "theory" not in out["text"] and not out["text"].startswith("3")
+    section = runs_line(760, [("3", "Times-Bold"), ("Results and discussion", "Times-Bold")], gap=10.0)
+    out = organize([page(1, [section, *body_lines(730, "a", 10)])])[0]
+    assert out["furniture"] == [] and "Results and discussion" in out["text"]
+
+
+def test_references_set_with_a_hanging_indent_are_one_block_an_entry():
+    entries = [prose(40, f"e{k}") for k in range(3)]
+    lines, y = [*body_lines(740, "a", 3)], 690.0
+    for words in entries:
+        lines.append(line(y, "[Ref" + str(len(lines)) + "] " + words[0]))
+        for text in words[1:3]:
+            y -= 12
+            lines.append(line(y, text, x0=90))
+        y -= 12
+    out = organize([page(1, lines)])[0]
+    texts = [b["text"] for b in out["blocks"]]
+    assert len(texts) == 1 + len(entries)
+    for text, words in zip(texts[1:], entries, strict=True):
+        assert text.startswith("[Ref") and text.endswith(words[2])
+
+
+def test_panels_of_one_figure_with_nothing_between_them_are_one_figure():
+    record = page(1, [*body_lines(740, "a", 3), line(520, "Figure 1: Two panels of the same plot."),
+                      *body_lines(490, "b", 3), line(300, "Figure 2: A plot of its own.")])
+    record["evidence"]["images"] = [{"rect": [72, 540, 250, 680]}, {"rect": [300, 540, 480, 680]},
+                                    {"rect": [72, 320, 250, 440]}]
+    out = organize([record])[0]
+    figures = [b for b in out["blocks"] if b["kind"] == "figure"]
+    assert [b["spans"][0]["rect"] for b in figures] == [[72, 540, 480, 680], [72, 320, 250, 440]]
+    assert out["text"].count("[figure]") == 2
+
+
 def columns_page(count: int, title: bool = True) -> dict[str, Any]:
     """A page of ``count`` columns of prose (each its own paragraph, words tagged by column),
     under a full-width title, with a full-width closing paragraph below."""
@@ -748,7 +788,8 @@ def test_a_run_in_outline_title_heads_the_paragraph_it_runs_into():
                {"title": "Feature Extraction Blocks", "page": 1, "level": 2},
                {"title": "Reconstruction", "page": 1, "level": 2}]
     out = organize([page(1, lines)], outline)[0]
-    assert headings(out) == [(1, "A. Super-Resolution Part"), (2, "1) Feature Extraction Blocks:")]
+    # The colon that sets the head off its text is no word of the title.
+    assert headings(out) == [(1, "A. Super-Resolution Part"), (2, "1) Feature Extraction Blocks")]
     after = [b["text"] for b in out["blocks"]]
     assert after[2].startswith(rest[0][:30]) and after[2].endswith(rest[3])  # the paragraph, whole
     assert any(text.startswith("Reconstruction of the signal") for text in after)  # not at a run's end: prose
@@ -844,7 +885,7 @@ def test_the_abstract_named_run_in_on_the_first_page_heads_it():
              runs_line(670, [("Abstract", "Times-BoldItalic"), ("— " + text[4][:40], "Times-Bold")], gap=0.5),
              *body_lines(658, "d", 2)]
     out = organize([page(1, opening), page(2, later)])
-    assert [t for _, t in headings(out[0])] == ["Serially Concatenated Codes", "Abstract—"]
+    assert [t for _, t in headings(out[0])] == ["Serially Concatenated Codes", "Abstract"]
     assert any(b["text"].startswith(text[0][:40]) and b["kind"] == "paragraph" for b in out[0]["blocks"])
     assert headings(out[1]) == []  # past the first page, or not followed by a stop or dash: no abstract
 

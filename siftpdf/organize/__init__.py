@@ -429,12 +429,35 @@ def _lone_furniture(page: _Page) -> set[int]:
     found: set[int] = set()
     for ordered in (rows, rows[::-1]):
         for k, row in enumerate(ordered[:MARGIN_LINES]):
+            gap = abs(row[0].y - ordered[k + 1][0].y)
+            if k == 0 and gap >= SEPARATION * pitch and _folio_row(page, row, body):
+                found.update(id(i) for i in row)
+                continue
             # A running head is the outermost line; page numbers may sit beyond it.
             if not all(_looks_like_furniture(page.margin.get(id(i), ""), i, body, k == 0) for i in row):
                 break
-            if abs(row[0].y - ordered[k + 1][0].y) >= LONE_SEPARATION * max(pitch, body):
+            if gap >= LONE_SEPARATION * max(pitch, body):
                 found.update(id(i) for r in ordered[:k + 1] for i in r)
     return found
+
+
+FOLIO_GAP = 4.0  # body sizes between a running line's page number and its title
+
+
+def _folio_row(page: _Page, row: list[Item], body: float) -> bool:
+    """Whether a page's outermost line is a running head or foot that carries its page number
+    at one end, far from its short title ('k · p theory for 2D TMDCs      3'): the form alone
+    tells it, whatever its size. A section's number stands a space from its title, not across
+    the measure."""
+    if len(row) < 2 or not all(page.margin.get(id(i)) for i in row):
+        return False
+    items = sorted(row, key=lambda i: i.x0)
+    for number, rest, gap in ((items[0], items[1:], items[1].x0 - items[0].x1),
+                              (items[-1], items[:-1], items[-1].x0 - items[-2].x1)):
+        if (_PAGE_NUMBER.match(page.margin[id(number)].partition(":")[2]) and gap >= FOLIO_GAP * body
+                and all(len(i.text) <= LONE_HEAD_CHARS for i in rest)):
+            return True
+    return False
 
 
 # Lines only the edge of a page carries: where and when it was fetched, whose it is, where it

@@ -916,10 +916,27 @@ def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float) -> 
     centred = abs((prev.x0 + prev.x1) / 2 - (prev.left + prev.right) / 2) < em and prev.x0 > prev.left + 2 * em
     if not centred and next_word_fits(prev, item):
         return False  # the line was ended by choice, not by the text edge
+    if same_column and block.first is not None and block.first is not prev:
+        # A hanging entry (a reference, a glossary term) ends where a line comes back out to
+        # the edge its first line stood at.
+        if block.first.x0 + 0.8 * em < prev.x0 and item.x0 < prev.x0 - 0.8 * em:
+            return False
+    elif same_column and _hangs(prev, item, em):
+        return True  # a line set out from the lines under it: the first of a hanging entry
     if block.kind not in ("provision", "list_item") and item.x0 > item.left + 0.8 * em and \
             (not same_column or item.x0 > prev.x0 + 0.8 * em):
         return False
     return True
+
+
+HANG_EMS = 4.0  # ems the lines of a hanging entry stand in from its first line at the most
+
+
+def _hangs(first: Item, item: Item, em: float) -> bool:
+    """Is ``item`` the second line of a hanging entry whose ``first`` line, full to the column's
+    edge, stands out at the column's left (a reference list set with a hanging indent)? A
+    paragraph indented after the one full line of another looks the same, and is rarer."""
+    return abs(first.x0 - first.left) < 0.5 * em and 0.8 * em < item.x0 - first.x0 <= HANG_EMS * em
 
 
 FLOATS = ("footnote", "figure", "caption")
@@ -968,6 +985,10 @@ def build_blocks(items: list[Item], page: int, body: float, opts: OrganizeOption
                 deferred += blocks[anchor + 1:]
                 del blocks[anchor + 1:]
                 block = before
+        if block and kind == "figure" and block.kind == "figure":
+            _add_span(block, page, item)  # the panels of one figure, nothing between them
+            block.last = item
+            continue
         # An outline title or a run-in head starts a heading of its own; an outline title's
         # further lines (level 0) go on with it.
         if block and block.last and opts.join and (level == 0 or (level is None and id(item) not in heads and
@@ -1003,6 +1024,7 @@ def _bare_numbers(blocks: list[Block]) -> None:
 
 RUN_IN_RUNS = 4  # runs a run-in title is looked for in, at the start of a line
 RUN_IN_GAP = 0.8  # ems between a bold run-in head and its text at the least: a quad, not a word space
+RUN_IN_MARKS = " \u2014\u2013:.\uff1a"  # what ends a run-in head before its text: dash, colon, stop
 
 
 def _run_ins(items: list[Item], titles: dict[str, int], pitch: float, heads: set[int], first: bool) -> list[Item]:
@@ -1031,7 +1053,9 @@ def _run_ins(items: list[Item], titles: dict[str, int], pitch: float, heads: set
             continue
         count, offset = cut
         bold = count == item.lead
-        out.append(_part(item, item.text[:offset].rstrip(), item.pieces[:count], bold or item.bold))
+        head = item.text[:offset].rstrip()
+        # The stop, colon or dash that sets a run-in head off its text is no word of its title.
+        out.append(_part(item, head.rstrip(RUN_IN_MARKS) or head, item.pieces[:count], bold or item.bold))
         heads.add(id(out[-1]))
         out.append(_part(item, item.text[offset:].lstrip(), item.pieces[count:], not bold and item.bold))
     return out
