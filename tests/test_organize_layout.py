@@ -170,11 +170,25 @@ def test_references_set_with_a_hanging_indent_are_one_block_an_entry():
             y -= 12
             lines.append(line(y, text, x0=90))
         y -= 12
+    two = prose(24, "t")  # an entry of two full lines, then one of three
+    lines += [line(y, "[Two] " + two[0]), line(y - 12, two[1], x0=90)]
+    lines += [line(y - 24, "[Last] " + entries[0][0]), line(y - 36, entries[0][1], x0=90),
+              line(y - 48, "the end.", x0=90)]
     out = organize([page(1, lines)])[0]
     texts = [b["text"] for b in out["blocks"]]
-    assert len(texts) == 1 + len(entries)
-    for text, words in zip(texts[1:], entries, strict=True):
+    assert len(texts) == 1 + len(entries) + 2
+    for text, words in zip(texts[1:1 + len(entries)], entries, strict=True):
         assert text.startswith("[Ref") and text.endswith(words[2])
+    assert texts[-2] == f"[Two] {two[0]} {two[1]}" and texts[-1].endswith(f"{entries[0][1]} the end.")
+
+
+def test_a_paragraph_indented_under_the_full_last_line_of_another_is_no_hanging_entry():
+    a, b = prose(36, "a"), prose(36, "b")
+    # A paragraph of one full line under a heading, as after a displayed formula.
+    lines = [*body_lines(760, "c", 3), line(728, "Results", bold=True), line(716, a[0])]
+    lines += [line(704, b[0], x0=90), line(692, b[1]), line(680, "the end.")]
+    texts = [blk["text"] for blk in organize([page(1, lines)])[0]["blocks"]]
+    assert texts[-2:] == [a[0], f"{b[0]} {b[1]} the end."]
 
 
 def test_panels_of_one_figure_with_nothing_between_them_are_one_figure():

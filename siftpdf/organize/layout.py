@@ -916,13 +916,6 @@ def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float) -> 
     centred = abs((prev.x0 + prev.x1) / 2 - (prev.left + prev.right) / 2) < em and prev.x0 > prev.left + 2 * em
     if not centred and next_word_fits(prev, item):
         return False  # the line was ended by choice, not by the text edge
-    if same_column and block.first is not None and block.first is not prev:
-        # A hanging entry (a reference, a glossary term) ends where a line comes back out to
-        # the edge its first line stood at.
-        if block.first.x0 + 0.8 * em < prev.x0 and item.x0 < prev.x0 - 0.8 * em:
-            return False
-    elif same_column and _hangs(prev, item, em):
-        return True  # a line set out from the lines under it: the first of a hanging entry
     if block.kind not in ("provision", "list_item") and item.x0 > item.left + 0.8 * em and \
             (not same_column or item.x0 > prev.x0 + 0.8 * em):
         return False
@@ -932,11 +925,65 @@ def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float) -> 
 HANG_EMS = 4.0  # ems the lines of a hanging entry stand in from its first line at the most
 
 
-def _hangs(first: Item, item: Item, em: float) -> bool:
-    """Is ``item`` the second line of a hanging entry whose ``first`` line, full to the column's
-    edge, stands out at the column's left (a reference list set with a hanging indent)? A
-    paragraph indented after the one full line of another looks the same, and is rarer."""
-    return abs(first.x0 - first.left) < 0.5 * em and 0.8 * em < item.x0 - first.x0 <= HANG_EMS * em
+def hanging_entries(items: list[Item], pitch: float) -> set[int]:
+    """The second lines of hanging entries (a reference list, a glossary set with a hanging
+    indent), by id: the line under a line full to its column's left and right edges, set in
+    from it by an em to ``HANG_EMS``, when the line after shows the form: set in the same way
+    while this one runs full (the entry goes on), back out under a line ended short (the next
+    entry), or back out under a full line to start a full line that the next hangs from in the
+    same way (the next entry of two lines or more). A paragraph indented under the full last
+    line of another comes back out under a full line to end short, or to go on. A contents
+    page's entries (leaders to their page numbers) hang from nothing."""
+    out: set[int] = set()
+    for k in range(len(items) - 2):
+        first, second, third = items[k], items[k + 1], items[k + 2]
+        if not _hangs(first, second, pitch) or not _next_line(second, third, pitch):
+            continue
+        em = second.size
+        if abs(third.x0 - second.x0) < 0.5 * em:
+            hangs = not next_word_fits(second, third)
+        elif abs(third.x0 - first.x0) >= 0.5 * em:
+            hangs = False
+        elif next_word_fits(second, third):
+            hangs = True
+        else:  # an entry of two full lines, or a paragraph's first two: the next line tells
+            fourth = items[k + 3] if k + 3 < len(items) else None
+            hangs = fourth is not None and _hangs(third, fourth, pitch) and \
+                abs((fourth.x0 - third.x0) - (second.x0 - first.x0)) < 0.5 * em
+        if hangs:
+            out.add(id(second))
+    return out
+
+
+def _hang(block: Block | None, item: Item, kind: str, seconds: set[int], hanging: set[int]) -> bool | None:
+    """Whether ``item`` goes on with the hanging entry ``block`` (True: its second line, the
+    block then is one of ``hanging``), starts the next one (False: back out at the left), or
+    neither (None)."""
+    if block is None or block.last is None:
+        return None
+    if id(item) in seconds and kind == "paragraph" and block.kind in ("paragraph", "list_item") and \
+            block.first is block.last:
+        hanging.add(id(block))
+        return True
+    if id(block) in hanging and item.x0 < block.last.x0 - 0.8 * item.size:
+        return False
+    return None
+
+
+def _hangs(first: Item, second: Item, pitch: float) -> bool:
+    """Does ``second`` stand in from the full line ``first`` at its column's left edge, the
+    line under it in the same type?"""
+    em = first.size
+    return first.kind == second.kind == "line" and abs(first.x0 - first.left) < 0.5 * em and \
+        0.8 * em < second.x0 - first.x0 <= HANG_EMS * em and _next_line(first, second, pitch) and \
+        not next_word_fits(first, second) and not is_leader(first.text) and not is_leader(second.text)
+
+
+def _next_line(upper: Item, lower: Item, pitch: float) -> bool:
+    """Is ``lower`` the line under ``upper`` in its column, in the same type, at the pitch?"""
+    return lower.kind == "line" and upper.section == lower.section and upper.column == lower.column and \
+        abs(upper.size - lower.size) <= 0.05 * upper.size and upper.bold == lower.bold and \
+        0 < upper.y - lower.y <= max(1.35 * pitch, 1.3 * lower.size) + 0.5
 
 
 FLOATS = ("footnote", "figure", "caption")
@@ -970,6 +1017,8 @@ def build_blocks(items: list[Item], page: int, body: float, opts: OrganizeOption
     for k, item in enumerate(items):
         if id(item) in heads and kinds[k][0] != "heading":
             kinds[k] = ("heading", None)  # a run-in head heads its paragraph, however it is set
+    seconds = hanging_entries(items, pitch) if opts.join else set()
+    hanging: set[int] = set()  # ids of the blocks that are hanging entries
     blocks: list[Block] = []
     lines: dict[int, list[str]] = {}  # id(block) -> its line texts, joined once at the end
     anchor = -1  # index of the last block that is not a float
@@ -991,8 +1040,11 @@ def build_blocks(items: list[Item], page: int, body: float, opts: OrganizeOption
             continue
         # An outline title or a run-in head starts a heading of its own; an outline title's
         # further lines (level 0) go on with it.
-        if block and block.last and opts.join and (level == 0 or (level is None and id(item) not in heads and
-                                                                 continues(block, block.last, item, kind, pitch))):
+        if (hang := _hang(block, item, kind, seconds, hanging)) is False:
+            block = None  # a line back out at the left starts the next entry
+        if block and block.last and opts.join and (level == 0 or hang or (level is None and id(item) not in heads and
+                                                                         continues(block, block.last, item, kind,
+                                                                                   pitch))):
             lines[id(block)].append(item.text)
             _add_span(block, page, item)
             block.last = item
