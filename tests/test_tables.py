@@ -1065,3 +1065,41 @@ def test_rows_ruled_apart_keep_a_title_of_three_lines_centred_on_its_figures(run
     tables = _tables(_extract(run_cli, path))
     assert [_texts(t) for t in tables] == [[["Publication", "Type", "Technique", "Ref."],
                                             *[[" ".join(title), *cells] for title, *cells in rows]]]
+
+
+def test_group_heads_span_the_columns_their_rules_run_over(run_cli, tmp_path):
+    """A booktabs table whose group heads each stand over a short rule drawn under them, the
+    two rules a couple of points apart, above the column heads: each group head spans the
+    columns its rule runs over, and a head over the groups, with its own rule, is a row of
+    its own."""
+    path = tmp_path / "groups.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 8)
+    c.drawString(72, 780, BODY)
+    top = 740
+    c.line(72, top, 520, top)
+    c.drawCentredString(360, top - 10, "Race")
+    c.line(190, top - 13, 520, top - 13)
+    c.drawCentredString(255, top - 24, "Coronary disease")
+    c.drawCentredString(440, top - 24, "Stroke")
+    c.line(190, top - 27, 353, top - 27)
+    c.line(356, top - 27, 520, top - 27)  # 3 points on: two rules, not one
+    heads = ("Characteristic", "No.", "Rate", "CI", "No.", "Rate", "CI")
+    body = [("Female", "200,915", "103.1", "(102.7)", "82,595", "42.6", "(42.3)"),
+            ("Male", "224,510", "176.5", "(175.7)", "54,524", "43.9", "(43.5)"),
+            ("Total", "425,425", "135.0", "(134.6)", "137,119", "43.6", "(43.3)")]
+    columns = (76, 200, 250, 300, 370, 420, 470)
+    for x, head in zip(columns, heads, strict=True):
+        c.drawString(x, top - 38, head)
+    c.line(72, top - 42, 520, top - 42)
+    for r, row in enumerate(body):
+        for x, cell in zip(columns, row, strict=True):
+            c.drawString(x, top - 54 - 12 * r, cell)
+    c.line(72, top - 54 - 12 * len(body) + 6, 520, top - 54 - 12 * len(body) + 6)
+    c.showPage()
+    c.save()
+    tables = _tables(_extract(run_cli, path))
+    assert len(tables) == 1
+    spans = [[(cell["text"], cell.get("colspan", 1)) for cell in row if cell["text"]] for row in tables[0]["rows"]]
+    assert spans[:3] == [[("Race", 6)], [("Coronary disease", 3), ("Stroke", 3)], [(h, 1) for h in heads]]
+    assert _texts(tables[0])[3:] == [list(row) for row in body]

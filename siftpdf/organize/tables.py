@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
 SNAP = 3.0  # points: rules this close on their cross axis are one line (a double border)
 JOIN = 3.0  # points: collinear rules this close end to end are one rule
+TOUCH = 0.1  # points: collinear rules this close end to end touch (one rule drawn in pieces)
 MAX_RULES = 3000  # rules read from one page's evidence
 MAX_CROSSINGS = 200_000  # horizontal x vertical pairs tested for crossings on one page
 MAX_GRID = 40_000  # elementary cells of one grid
@@ -56,7 +57,7 @@ class _Edge:
 class _Region:
     """A table's box and the grid lines known from its rules (sorted, top first for ys)."""
 
-    __slots__ = ("x0", "y0", "x1", "y1", "xs", "ys", "horizontal", "vertical", "items")
+    __slots__ = ("x0", "y0", "x1", "y1", "xs", "ys", "horizontal", "vertical", "items", "spanners")
 
     def __init__(self, x0: float, y0: float, x1: float, y1: float, xs: list[float], ys: list[float],
                  horizontal: list[_Edge], vertical: list[_Edge], items: list[Item] | None = None) -> None:
@@ -65,6 +66,7 @@ class _Region:
         self.ys = ys  # row boundaries from horizontal rules, top down
         self.horizontal, self.vertical = horizontal, vertical
         self.items: list[Item] = [] if items is None else items
+        self.spanners: list[_Edge] = []  # rules inside it short of an edge: each under a head over its columns
 
     @classmethod
     def around(cls, items: list[Item]) -> _Region:
@@ -89,14 +91,16 @@ PROSE_WORDS = 4  # mean words of a cell from which columns of cells that run on 
 
 # --- rules ------------------------------------------------------------------------------------
 
-def read_rules(evidence: dict[str, Any], width: float, height: float) -> tuple[list[_Edge], list[_Edge]]:
+def read_rules(evidence: dict[str, Any], width: float,
+               height: float) -> tuple[list[_Edge], list[_Edge], list[_Edge]]:
     """Horizontal and vertical rules of the evidence, checked (a saved stream may hold
-    anything), clipped to the page, snapped and joined."""
+    anything), clipped to the page, snapped and joined; and the horizontal ones joined only
+    where they touch (two rules under two groups of column heads, a few points apart)."""
     raw = evidence.get("rules")
     horizontal: list[_Edge] = []
     vertical: list[_Edge] = []
     if not isinstance(raw, list):
-        return horizontal, vertical
+        return horizontal, vertical, []
     right, top = width + 1, height + 1
     for rule in raw[:MAX_RULES]:
         numbers = _numbers(rule)
@@ -112,7 +116,8 @@ def read_rules(evidence: dict[str, Any], width: float, height: float) -> tuple[l
             horizontal.append(_Edge((y0 + y1) / 2, x0, x1))
         elif x1 - x0 <= SNAP and y1 - y0 >= 2 * JOIN:
             vertical.append(_Edge((x0 + x1) / 2, y0, y1))
-    return _merge(horizontal), _merge(vertical)
+    touching = _merge([_Edge(e.pos, e.lo, e.hi) for e in horizontal], TOUCH)
+    return _merge(horizontal), _merge(vertical), touching
 
 
 def _numbers(rule: Any) -> tuple[float, float, float, float] | None:
@@ -128,9 +133,9 @@ def _numbers(rule: Any) -> tuple[float, float, float, float] | None:
     return x0, y0, x1, y1
 
 
-def _merge(edges: list[_Edge]) -> list[_Edge]:
+def _merge(edges: list[_Edge], join: float = JOIN) -> list[_Edge]:
     """Snap rules whose positions lie within ``SNAP`` to their mean, then join the collinear
-    ones that overlap or nearly touch."""
+    ones that overlap or stand ``join`` apart at most."""
     edges.sort(key=lambda e: e.pos)
     snapped: list[list[_Edge]] = []
     for edge in edges:
@@ -144,7 +149,7 @@ def _merge(edges: list[_Edge]) -> list[_Edge]:
         group.sort(key=lambda e: e.lo)
         current = _Edge(pos, group[0].lo, group[0].hi)
         for edge in group[1:]:
-            if edge.lo <= current.hi + JOIN:
+            if edge.lo <= current.hi + join:
                 current.hi = max(current.hi, edge.hi)
             else:
                 out.append(current)
@@ -562,7 +567,7 @@ def _grid_cells(region: _Region, pieces: list[_Piece]) -> tuple[list[float], lis
     if ys[-1] > region.y0 + SNAP:
         ys.append(region.y0)
     if not region.vertical:  # rows ruled off in bands: a band of several rows is split by baseline
-        ys = _split_bands(ys, xs, pieces)
+        ys = _split_bands(ys, xs, pieces, region.spanners)
     elif len(xs) > 2:  # a grid whose body is ruled off in bands of data lines
         ruled = bool(region.inner_xs)
         if ruled:
@@ -604,7 +609,7 @@ def _between(upper: list[_Piece], lower: list[_Piece]) -> float:
     return (min(p.bottom for p in upper) + max(p.top for p in lower)) / 2
 
 
-def _split_bands(ys: list[float], xs: list[float], pieces: list[_Piece]) -> list[float]:
+def _split_bands(ys: list[float], xs: list[float], pieces: list[_Piece], spanners: list[_Edge]) -> list[float]:
     """Between horizontal rules that do not part every row (the header rule of a booktabs
     table), each baseline starts a row, unless its first column is empty: then it goes on
     the cells of the line above (a cell of several lines). A band of two lines stays one
@@ -619,7 +624,7 @@ def _split_bands(ys: list[float], xs: list[float], pieces: list[_Piece]) -> list
     parted = _parted([rows for _, rows in bands], xs)
     for band, (bottom, rows) in enumerate(bands):
         if band == 0 and len(ys) > 2:  # the header, above the rule under it
-            out += _header_lines(rows, xs)
+            out += _header_lines(rows, xs, spanners)
         elif len(rows) == 2 and len(ys) > 2 and all(_fills(row, xs) and _figures(row, first) for row in rows):
             out.append(_between(rows[0], rows[1]))
         elif parted and sum(_fills(row, xs) for row in rows) <= 1:
@@ -737,16 +742,22 @@ def _figure(text: str) -> bool:
     return any(ch.isdigit() for ch in text) or len(text) <= 5
 
 
-def _header_lines(rows: list[list[_Piece]], xs: list[float]) -> list[float]:
+def _header_lines(rows: list[list[_Piece]], xs: list[float], spanners: list[_Edge]) -> list[float]:
     """Row boundaries inside a header band: its lines make one row, the heads of two or three
     lines joined per column, except that a line of group heads spreading over several
-    columns stays a row of its own above them."""
+    columns, or each standing over a rule drawn under it (``spanners``), stays a row of its
+    own above them."""
     def spreads(row: list[_Piece]) -> bool:
         return any(p.x0 < x - 0.5 * p.size and p.x1 > x + 0.5 * p.size for p in row for x in xs[1:-1])
 
+    def ruled(upper: list[_Piece], lower: list[_Piece]) -> bool:  # each head of the line over its rule
+        head = max(p.top for p in lower)
+        return bool(spanners) and all(any(head - SNAP <= rule.pos <= p.bottom and rule.lo <= p.middle <= rule.hi
+                                          for rule in spanners) for p in upper)
+
     out = []
     for upper, lower in zip(rows, rows[1:], strict=False):
-        if spreads(upper) and not spreads(lower):
+        if (spreads(upper) and not spreads(lower)) or ruled(upper, lower):
             out.append(_between(upper, lower))
     return out
 
@@ -914,6 +925,10 @@ def _spans(region: _Region, xs: list[float], ys: list[float],
                 for k in range(c - 1, -1, -1):
                     if piece.x0 < xs[k + 1] - 0.5 * piece.size:
                         _union(parent, r * ncols + c, r * ncols + k)
+                spanned = _spanned(region.spanners, piece, xs, c)
+                if all(k == c or (r, k) not in slots for k in spanned):  # a head over empty boxes
+                    for k in spanned:
+                        _union(parent, r * ncols + c, r * ncols + k)
     members: dict[int, list[int]] = {}
     for index in range(ncols * nrows):
         members.setdefault(_find(parent, index), []).append(index)
@@ -931,6 +946,19 @@ def _spans(region: _Region, xs: list[float], ys: list[float],
         pieces = [p for r in range(r0, r1 + 1) for c in range(c0, c1 + 1) for p in slots.get((r, c), [])]
         rows[r0].append((_cell_text(pieces), c1 - c0 + 1, r1 - r0 + 1))
     return [row for row in rows if row]
+
+
+SPANNER_GAP = 1.0  # ems from a head's foot down to the rule under it at the most
+
+
+def _spanned(spanners: list[_Edge], piece: _Piece, xs: list[float], column: int) -> list[int]:
+    """The columns a head spans by the rule drawn under it over them (a booktabs
+    ``cmidrule``): those whose middles the rule runs over, the head's own among them."""
+    for rule in spanners:
+        if 0 < piece.bottom - rule.pos <= SPANNER_GAP * piece.size and rule.lo <= piece.middle <= rule.hi:
+            columns = [k for k in range(len(xs) - 1) if rule.lo <= (xs[k] + xs[k + 1]) / 2 <= rule.hi]
+            return columns if column in columns else []
+    return []
 
 
 def _row_figures(slots: dict[tuple[int, int], list[_Piece]], nrows: int) -> list[list[tuple[float, int]]]:
@@ -1116,13 +1144,17 @@ def _header_above(region: _Region, rows: list[list[Item]]) -> None:
 def find_tables(rows: list[list[Item]], evidence: dict[str, Any], width: float, height: float) -> list[list[Item]]:
     """The page's rows (baseline groups, top down) with each table's lines replaced by one
     ``table`` item, placed where the table's first line was."""
-    horizontal, vertical = read_rules(evidence, width, height)
+    horizontal, vertical, touching = read_rules(evidence, width, height)
     regions = joined_grids(grid_regions(horizontal, vertical))
     for region in regions:
         _header_above(region, rows)
     regions += stacked_regions(horizontal, regions, rows)
     if not regions:
         return [list(row) for row in rows if row]  # most pages: no rules that make a table
+    for region in regions:
+        region.spanners = [e for e in touching if region.y0 + SNAP < e.pos < region.y1 - SNAP and
+                           region.x0 - SNAP <= e.lo and e.hi <= region.x1 + SNAP and
+                           (e.lo > region.x0 + SNAP or e.hi < region.x1 - SNAP)]
     # The innermost region first: a line inside a grid that is itself inside a frame of rules
     # (the page's border, a box around a figure and its table) is the grid's, and what a
     # region that makes no table held goes back to the regions around it.
