@@ -861,6 +861,34 @@ def test_code_box_with_line_numbers_is_no_table(run_cli, tmp_path, titled):
     assert all(line in text for line in code)
 
 
+def test_listing_continued_from_the_page_before_is_no_table(run_cli, tmp_path):
+    """A framed listing ruled under each line, whose line numbers go on from the page before
+    (8, 9 …), with a blank line (its number alone) and a line that wraps: a listing, not a
+    table of two columns."""
+    path = tmp_path / "listing8.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 760, BODY)
+    code = ["StatsD.increment('unrelated') # no match", "StatsD.increment('counter.name') # matches",
+            "end", "", "# Set times if there will be many matches:", "assert_statsd_increment('counter') do",
+            "StatsD.increment('counter.name', sample_rate: 0.1) # does", "end"]
+    c.rect(70, 740 - 14 * (len(code) + 2), 450, 14 * (len(code) + 1) + 6)
+    c.setFont("Courier", 9)
+    y = 728
+    for k, line in enumerate(code):
+        c.drawRightString(92, y, str(k + 8))
+        c.drawString(110, y, line)
+        c.line(70, y - 4, 520, y - 4)
+        y -= 14
+    c.drawString(110, y, "not match")  # the wrapped end of the line above
+    c.showPage()
+    c.save()
+    recs = _extract(run_cli, path)
+    assert _tables(recs) == []
+    text = next(r for r in recs if "page" in r)["text"]
+    assert all(line in text for line in code)
+
+
 def test_table_drawn_as_bands_of_boxes_apart_is_one_table(run_cli, tmp_path):
     """A table drawn band by band, each band's boxes a few points below the last one's (their
     borders never meet), an area's label boxed beside its competences: one table, the label

@@ -1031,7 +1031,7 @@ _LEADING_NUMBER = lazy(r"\s*(\d{1,6})\b")
 def _numbered_lines(rows: list[list[tuple[str, int, int]]]) -> bool:
     """Whether the first column, read from the text alone, numbers the lines from 1 (a code
     listing's line numbers, a numbered legal text): 1, 2, 3 down the rows, the first row
-    included. A table that numbers its rows heads that column ("No.", "#") above them; a
+    included; or from further on, in two columns (a listing continued from the page before). A table that numbers its rows heads that column ("No.", "#") above them; a
     listing's title (a first row of one cell across it) heads nothing."""
     if len(rows) > 1 and len(rows[0]) == 1:
         rows = rows[1:]
@@ -1040,11 +1040,18 @@ def _numbered_lines(rows: list[list[tuple[str, int, int]]]) -> bool:
         found = _LEADING_NUMBER.match(row[0][0]) if row else None
         if found is not None:
             numbers.append(int(found.group(1)))
-    if len(numbers) < 2 or len(numbers) < 0.5 * len(rows) or numbers[0] != 1 or not rows[0]:
+    if len(numbers) < 2 or len(numbers) < 0.5 * len(rows) or not rows[0]:
         return False
     if _LEADING_NUMBER.match(rows[0][0][0]) is None:
         return False
+    # A listing continued from the page before numbers on from where it was: a number and a
+    # line of code, two columns and no more, down many rows.
+    if numbers[0] != 1 and (len(numbers) < LISTING_LINES or any(len(row) > 2 for row in rows)):
+        return False
     return all(b == a + 1 for a, b in zip(numbers, numbers[1:], strict=False))
+
+
+LISTING_LINES = 5  # numbered lines of a listing continued from the page before, at the least
 
 
 def _union(parent: list[int], a: int, b: int) -> None:
