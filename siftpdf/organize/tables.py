@@ -1031,8 +1031,9 @@ _LEADING_NUMBER = lazy(r"\s*(\d{1,6})\b")
 def _numbered_lines(rows: list[list[tuple[str, int, int]]]) -> bool:
     """Whether the first column, read from the text alone, numbers the lines from 1 (a code
     listing's line numbers, a numbered legal text): 1, 2, 3 down the rows, the first row
-    included; or from further on, in two columns (a listing continued from the page before). A table that numbers its rows heads that column ("No.", "#") above them; a
-    listing's title (a first row of one cell across it) heads nothing."""
+    included; or from further on, in two columns (a listing continued from the page before).
+    A table that numbers its rows heads that column ("No.", "#") above them; a listing's
+    title (a first row of one cell across it) heads nothing."""
     if len(rows) > 1 and len(rows[0]) == 1:
         rows = rows[1:]
     numbers = []
