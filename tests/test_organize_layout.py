@@ -348,6 +348,22 @@ def test_a_drop_cap_reads_as_the_first_letter_of_the_line_beside_it():
     assert "India suffers from" in ordered
 
 
+def test_a_paragraph_opened_by_a_drop_cap_is_one_paragraph():
+    from siftpdf.child.evidence import _lines
+
+    # Three lines set in beside the cap, full to the column's edge, then the lines under it
+    # back at the left: one paragraph, not a first line and an indented paragraph.
+    words = prose(120, "w")
+    cap = {**evidence_run("I", 72, 670, 40.0), "box": [72.0, 676.0, 96.0, 716.0]}
+    side = [evidence_run("ndia " + words[0][:40], 96, 706, 10.0),
+            *[evidence_run(words[k][:40], 98, 706 - 12 * k, 10.0) for k in (1, 2)]]
+    below = [evidence_run(words[k][:46], 72, 706 - 12 * k, 10.0) for k in (3, 4)]
+    lines = _lines([cap, *side, *below, evidence_run("the end.", 72, 646, 10.0)])
+    blocks = organize([page(1, [dict(ln) for ln in lines], width=330)])[0]["blocks"]
+    assert [b["text"] for b in blocks] == [
+        " ".join(["India " + words[0][:40], words[1][:40], words[2][:40], words[3][:46], words[4][:46], "the end."])]
+
+
 def test_a_short_line_set_apart_by_space_is_a_heading_on_a_page_of_one_face():
     lines = [line(720, "Print Versus Digital")] + body_lines(690, "why", 3) + body_lines(600, "more", 4)
     out = organize([page(1, lines)])[0]

@@ -916,6 +916,8 @@ def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float) -> 
     centred = abs((prev.x0 + prev.x1) / 2 - (prev.left + prev.right) / 2) < em and prev.x0 > prev.left + 2 * em
     if not centred and next_word_fits(prev, item):
         return False  # the line was ended by choice, not by the text edge
+    if same_column and _drop_cap(prev, item):
+        return True  # set in beside the paragraph's drop cap
     if block.kind not in ("provision", "list_item") and item.x0 > item.left + 0.8 * em and \
             (not same_column or item.x0 > prev.x0 + 0.8 * em):
         return False
@@ -976,7 +978,22 @@ def _hangs(first: Item, second: Item, pitch: float) -> bool:
     em = first.size
     return first.kind == second.kind == "line" and abs(first.x0 - first.left) < 0.5 * em and \
         0.8 * em < second.x0 - first.x0 <= HANG_EMS * em and _next_line(first, second, pitch) and \
-        not next_word_fits(first, second) and not is_leader(first.text) and not is_leader(second.text)
+        not next_word_fits(first, second) and not is_leader(first.text) and not is_leader(second.text) and \
+        not _drop_cap(first, second)
+
+
+def _drop_cap(first: Item, second: Item) -> bool:
+    """Does ``first`` open with a drop cap, the letter the lines under it stand beside? A
+    capital that touches the small letters of the rest of its word ('I' + 'ndia'), the next
+    line starting under them."""
+    if len(first.pieces) < 2:
+        return False
+    (_, x1, text), (start, _, rest) = first.pieces[0], first.pieces[1]
+    return len(text) == 1 and text.isupper() and len(rest) >= 2 and rest[:2].isalpha() and rest[:2].islower() and \
+        abs(float(start) - float(x1)) < DROP_CAP_TOUCH and abs(second.x0 - float(start)) < first.size
+
+
+DROP_CAP_TOUCH = 0.5  # points between a drop cap and the rest of its word at the most
 
 
 def _next_line(upper: Item, lower: Item, pitch: float) -> bool:
