@@ -161,6 +161,15 @@ def test_a_lone_page_sets_aside_a_running_head_that_carries_its_page_number():
     assert out["furniture"] == [] and "Results and discussion" in out["text"]
 
 
+def test_a_lone_page_sets_aside_its_page_number_above_a_wide_bottom_margin():
+    # The number stands 130 points up the page (outside the outer 12 %), a line and a half under
+    # the body; a number of six digits there is no page number.
+    for number, kind in (("20", "page_number"), ("123321", None)):
+        out = organize([page(1, [*body_lines(700, "a", 40), line(130, number, x0=300)])])[0]
+        assert [f["kind"] for f in out["furniture"]] == ([kind] if kind else [])
+        assert (number in out["text"].split()) == (kind is None)
+
+
 def test_references_set_with_a_hanging_indent_are_one_block_an_entry():
     entries = [prose(40, f"e{k}") for k in range(3)]
     lines, y = [*body_lines(740, "a", 3)], 690.0

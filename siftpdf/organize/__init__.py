@@ -355,8 +355,9 @@ def _organize(page: _Page, repeated: set[str] | None, opts: OrganizeOptions, pre
         body = [i for i in row if id(i) not in furniture]
         for item in row:
             if id(item) in furniture:
-                page.furniture.append(_furniture(page.margin.get(id(item)) or page.stamps[id(item)], item,
-                                                 page.number))
+                key = page.margin.get(id(item)) or page.stamps.get(id(item)) or \
+                    f"{'top' if item.y0 > height / 2 else 'bottom'}:{template(item.text)}"  # a folio further in
+                page.furniture.append(_furniture(key, item, page.number))
         if body:
             rows.append(body)
     if opts.tables:
@@ -419,18 +420,21 @@ def _lone_furniture(page: _Page) -> set[int]:
     """Furniture of a page of a document too short for repetition: the outermost margin rows
     that look it. A page number ('12', 'Page 3 of 9', '- 4 -') or a line of a form only the edge
     of a page carries (``RUNNING_FORM``) anywhere in the margin band; a running head above the
-    body, short and no larger than the body text. Each stands apart
-    from the body by a wide gap; a page without a body has nothing to set them apart from."""
+    body, short and no larger than the body text. Each stands apart from the body by a wide
+    gap; a page without a body has nothing to set them apart from. The outermost line stands
+    apart by less when its form tells it: a running line that carries its page number
+    (``_folio_row``), or the page number alone (``_bare_folio``)."""
     rows = page.rows
     if len(rows) < MIN_LONE_ROWS:
         return set()
     pitch = _row_pitch(rows)
     body = body_size([i for row in rows for i in row])
+    height = _height(page)
     found: set[int] = set()
     for ordered in (rows, rows[::-1]):
         for k, row in enumerate(ordered[:MARGIN_LINES]):
             gap = abs(row[0].y - ordered[k + 1][0].y)
-            if k == 0 and gap >= SEPARATION * pitch and _folio_row(page, row, body):
+            if k == 0 and gap >= SEPARATION * pitch and (_folio_row(page, row, body) or _bare_folio(row, height)):
                 found.update(id(i) for i in row)
                 continue
             # A running head is the outermost line; page numbers may sit beyond it.
@@ -442,6 +446,17 @@ def _lone_furniture(page: _Page) -> set[int]:
 
 
 FOLIO_GAP = 4.0  # body sizes between a running line's page number and its title
+FOLIO_SHARE = 0.2  # of the page height: a page number alone stands in its outer fifth
+FOLIO_DIGITS = 4  # a page number has a few digits: a longer number alone is a code, an identifier
+
+
+def _bare_folio(row: list[Item], height: float) -> bool:
+    """Whether a page's outermost line is its page number alone ('20', '- 4 -'), in the outer
+    fifth of the page: where the margins are wide, further in than the margin band."""
+    text = row[0].text if len(row) == 1 else ""
+    if not _PAGE_NUMBER.match(template(text)) or sum(ch.isdigit() for ch in text) > FOLIO_DIGITS:
+        return False
+    return row[0].y0 <= FOLIO_SHARE * height or row[0].y1 >= (1 - FOLIO_SHARE) * height
 
 
 def _folio_row(page: _Page, row: list[Item], body: float) -> bool:
