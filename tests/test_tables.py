@@ -834,6 +834,16 @@ def test_grid_of_text_cells_keeps_its_cells_of_several_lines(run_cli, tmp_path):
 
 
 @pytest.mark.parametrize("titled", [False, True])
+def _read_as_a_listing(run_cli, c: canvas.Canvas, path: Path, code: list[str]) -> None:
+    """Save the page drawn on ``c``: no table on it, and every line of ``code`` read."""
+    c.showPage()
+    c.save()
+    recs = _extract(run_cli, path)
+    assert _tables(recs) == []
+    text = next(r for r in recs if "page" in r)["text"]
+    assert all(line in text for line in code)
+
+
 def test_code_box_with_line_numbers_is_no_table(run_cli, tmp_path, titled):
     """A listing in a framed box ruled under each line, its lines numbered from 1: a numbered
     listing, not a table of two columns; its lines are all read. A title over the listing, in
@@ -853,12 +863,7 @@ def test_code_box_with_line_numbers_is_no_table(run_cli, tmp_path, titled):
             c.line(70, 706 - 16 * (k - 1), 520, 706 - 16 * (k - 1))
         c.drawRightString(92, 710 - 16 * k, str(k + 1))
         c.drawString(110, 710 - 16 * k, line)
-    c.showPage()
-    c.save()
-    recs = _extract(run_cli, path)
-    assert _tables(recs) == []
-    text = next(r for r in recs if "page" in r)["text"]
-    assert all(line in text for line in code)
+    _read_as_a_listing(run_cli, c, path, code)
 
 
 def test_listing_continued_from_the_page_before_is_no_table(run_cli, tmp_path):
@@ -881,12 +886,7 @@ def test_listing_continued_from_the_page_before_is_no_table(run_cli, tmp_path):
         c.line(70, y - 4, 520, y - 4)
         y -= 14
     c.drawString(110, y, "not match")  # the wrapped end of the line above
-    c.showPage()
-    c.save()
-    recs = _extract(run_cli, path)
-    assert _tables(recs) == []
-    text = next(r for r in recs if "page" in r)["text"]
-    assert all(line in text for line in code)
+    _read_as_a_listing(run_cli, c, path, code)
 
 
 def test_table_drawn_as_bands_of_boxes_apart_is_one_table(run_cli, tmp_path):
