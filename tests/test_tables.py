@@ -833,7 +833,6 @@ def test_grid_of_text_cells_keeps_its_cells_of_several_lines(run_cli, tmp_path):
                                  ["Gauges read and logged", "Every gauge is read at dawn and the log is signed"]]
 
 
-@pytest.mark.parametrize("titled", [False, True])
 def _read_as_a_listing(run_cli, c: canvas.Canvas, path: Path, code: list[str]) -> None:
     """Save the page drawn on ``c``: no table on it, and every line of ``code`` read."""
     c.showPage()
@@ -844,6 +843,7 @@ def _read_as_a_listing(run_cli, c: canvas.Canvas, path: Path, code: list[str]) -
     assert all(line in text for line in code)
 
 
+@pytest.mark.parametrize("titled", [False, True])
 def test_code_box_with_line_numbers_is_no_table(run_cli, tmp_path, titled):
     """A listing in a framed box ruled under each line, its lines numbered from 1: a numbered
     listing, not a table of two columns; its lines are all read. A title over the listing, in
