@@ -731,11 +731,6 @@ def _columns_across(ink: Any, y: int, reach: int) -> bool:
     return abs(above - below) <= max(8, ink.shape[1] * GUTTER_SHARE * 2)
 
 
-def without_rules(gray: Any, length: int, thick: int) -> Any:
-    """The page image with its ruling erased (:func:`find_rules`, :func:`erased`)."""
-    return erased(gray, find_rules(gray, length, thick))
-
-
 PixelBox = tuple[int, int, int, int]
 
 
