@@ -910,7 +910,7 @@ def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float) -> 
     if block.kind == "heading":  # a title set over two lines: same style, close together
         numbered = numbering_depth(item.text) is not None
         return kind == "heading" and not numbered and same_column and prev.y - item.y <= 1.8 * item.size
-    if same_column and prev.y - item.y > max(1.35 * pitch, 1.3 * item.size) + 0.5:
+    if same_column and _paragraph_gap(prev, item, pitch):
         return False
     em = item.size
     centred = abs((prev.x0 + prev.x1) / 2 - (prev.left + prev.right) / 2) < em and prev.x0 > prev.left + 2 * em
@@ -922,6 +922,12 @@ def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float) -> 
             (not same_column or item.x0 > prev.x0 + 0.8 * em):
         return False
     return True
+
+
+def _paragraph_gap(upper: Item, lower: Item, pitch: float) -> bool:
+    """Does a wider gap than the page's pitch part ``lower`` from the line above it (a new
+    paragraph), rather than the next line of the same one?"""
+    return upper.y - lower.y > max(1.35 * pitch, 1.3 * lower.size) + 0.5
 
 
 HANG_EMS = 4.0  # ems the lines of a hanging entry stand in from its first line at the most
@@ -1000,7 +1006,7 @@ def _next_line(upper: Item, lower: Item, pitch: float) -> bool:
     """Is ``lower`` the line under ``upper`` in its column, in the same type, at the pitch?"""
     return lower.kind == "line" and upper.section == lower.section and upper.column == lower.column and \
         abs(upper.size - lower.size) <= 0.05 * upper.size and upper.bold == lower.bold and \
-        0 < upper.y - lower.y <= max(1.35 * pitch, 1.3 * lower.size) + 0.5
+        upper.y > lower.y and not _paragraph_gap(upper, lower, pitch)
 
 
 FLOATS = ("footnote", "figure", "caption")
@@ -1183,7 +1189,7 @@ def _abstract_run_in(item: Item, before: Item | None, pitch: float) -> tuple[int
 def _opens_paragraph(item: Item, before: Item | None, pitch: float) -> bool:
     """Does the line open a paragraph: at the top of its column, after a wider gap than the
     pitch, or after a line ended short? Else it goes on with the paragraph above."""
-    return before is None or before.y - item.y > max(1.35 * pitch, 1.3 * item.size) + 0.5 or \
+    return before is None or _paragraph_gap(before, item, pitch) or \
         next_word_fits(before, item)
 
 
