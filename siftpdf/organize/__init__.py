@@ -355,9 +355,8 @@ def _organize(page: _Page, repeated: set[str] | None, opts: OrganizeOptions, pre
         body = [i for i in row if id(i) not in furniture]
         for item in row:
             if id(item) in furniture:
-                key = page.margin.get(id(item)) or page.stamps.get(id(item)) or \
-                    f"{'top' if item.y0 > height / 2 else 'bottom'}:{template(item.text)}"  # a folio further in
-                page.furniture.append(_furniture(key, item, page.number))
+                page.furniture.append(_furniture(page.margin.get(id(item)) or page.stamps[id(item)], item,
+                                                 page.number))
         if body:
             rows.append(body)
     if opts.tables:
@@ -435,7 +434,9 @@ def _lone_furniture(page: _Page) -> set[int]:
         for k, row in enumerate(ordered[:MARGIN_LINES]):
             gap = abs(row[0].y - ordered[k + 1][0].y)
             if k == 0 and gap >= SEPARATION * pitch and (_folio_row(page, row, body) or _bare_folio(row, height)):
-                found.update(id(i) for i in row)
+                for item in row:  # a folio further in than the margin band gets its band's key there
+                    page.margin.setdefault(id(item), f"{'top' if ordered is rows else 'bottom'}:{template(item.text)}")
+                    found.add(id(item))
                 continue
             # A running head is the outermost line; page numbers may sit beyond it.
             if not all(_looks_like_furniture(page.margin.get(id(i), ""), i, body, k == 0) for i in row):
