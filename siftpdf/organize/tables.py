@@ -949,6 +949,7 @@ def _spans(region: _Region, xs: list[float], ys: list[float],
 
 
 SPANNER_GAP = 1.0  # ems from a head's foot down to the rule under it at the most
+MAX_SPANNERS = 60  # short rules inside one table read as rules under its group heads
 
 
 def _spanned(spanners: list[_Edge], piece: _Piece, xs: list[float], column: int) -> list[int]:
@@ -1160,9 +1161,12 @@ def find_tables(rows: list[list[Item]], evidence: dict[str, Any], width: float, 
     if not regions:
         return [list(row) for row in rows if row]  # most pages: no rules that make a table
     for region in regions:
-        region.spanners = [e for e in touching if region.y0 + SNAP < e.pos < region.y1 - SNAP and
-                           region.x0 - SNAP <= e.lo and e.hi <= region.x1 + SNAP and
-                           (e.lo > region.x0 + SNAP or e.hi < region.x1 - SNAP)]
+        spanners = [e for e in touching if region.y0 + SNAP < e.pos < region.y1 - SNAP and
+                    region.x0 - SNAP <= e.lo and e.hi <= region.x1 + SNAP and
+                    (e.lo > region.x0 + SNAP or e.hi < region.x1 - SNAP)]
+        # Many short rules inside a table are its boxes' sides, not rules under a few heads;
+        # left out, they cost nothing per piece of text on a hostile page.
+        region.spanners = spanners if len(spanners) <= MAX_SPANNERS else []
     # The innermost region first: a line inside a grid that is itself inside a frame of rules
     # (the page's border, a box around a figure and its table) is the grid's, and what a
     # region that makes no table held goes back to the regions around it.
