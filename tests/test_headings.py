@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from test_organize_layout import body_lines, headings, line, organize, page
+from typing import Any
+
+from test_organize_layout import body_lines, headings, line, organize, page, run
 
 
 def test_a_listing_line_of_a_number_and_symbols_does_not_join_the_outline_title_under_it():
@@ -205,3 +207,47 @@ def test_an_appendixs_lettered_sections_are_numbered_headings_a_level_down():
     from siftpdf.organize.headings import numbering_depth
 
     assert numbering_depth("B.2.3 Prompts") == 3 and numbering_depth("H.264 Codec") is None
+
+
+def small_capitals_line(y: float, words: list[str], x0: float = 72.0, size: float = 10.0) -> dict[str, Any]:
+    """A line of ``words`` (as typed) set as IEEE sets its section heads: a numeral and each
+    word's capital at the text's size, the rest in capitals 0.8 of it on the same baseline
+    ('I. I' + 'NTRODUCTION'), a word in small letters wholly so ('AND')."""
+    runs, x = [], x0
+    for word in words:
+        if word.endswith("."):
+            parts = [(word, size)]
+        elif word[:1].isupper():
+            parts = [(word[0], size), (word[1:].upper(), 0.8 * size)]
+        else:
+            parts = [(word.upper(), 0.8 * size)]
+        for text, at in parts:
+            runs.append(run(text, x, y, at))
+            x = runs[-1]["box"][2]
+        x += 0.3 * size
+    return {"y": y, "size": size, "runs": runs}
+
+
+def test_a_head_set_in_small_capitals_reads_as_typed_and_still_heads_its_section():
+    lines = [small_capitals_line(740, ["II.", "Concatenated", "Encoder", "and", "Decoder"]),
+             *body_lines(720, "a", 3)]
+    out = organize([page(1, lines)])[0]
+    assert headings(out) == [(1, "II. Concatenated Encoder and Decoder")]
+
+
+def test_an_unnumbered_head_in_small_capitals_centred_over_its_column_is_a_heading():
+    head = small_capitals_line(700, ["References"], x0=0)
+    width = head["runs"][-1]["box"][2]
+    centred = small_capitals_line(700, ["References"], x0=72 + (300 - width) / 2)
+    lines = [*body_lines(740, "a", 3), centred, *body_lines(680, "b", 3)]
+    out = organize([page(1, lines)])[0]
+    assert headings(out) == [(1, "References")]
+
+
+def test_capitals_set_smaller_without_a_capital_word_beside_them_stay_capitals():
+    # An acronym or a unit set smaller in running text is no small-capital word: 'NASA' stays.
+    words = line(740, "funded by the", size=10)
+    acronym = run("NASA", words["runs"][0]["box"][2] + 3, 740, size=8)
+    words["runs"].append(acronym)
+    out = organize([page(1, [words, *body_lines(728, "a", 3)])])[0]
+    assert "funded by the NASA" in out["text"]

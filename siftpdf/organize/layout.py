@@ -60,7 +60,7 @@ class Item:
     dataclass, as none of organization's classes: siftpdf.record says why.)"""
 
     __slots__ = ("text", "x0", "y0", "x1", "y1", "y", "size", "bold", "bold_all", "spread", "kind", "column",
-                 "section", "left", "right", "cells", "pieces", "table", "lead")
+                 "section", "left", "right", "cells", "pieces", "table", "lead", "caps")
 
     def __init__(self, text: str, x0: float, y0: float, x1: float, y1: float, y: float, size: float,
                  bold: bool = False, bold_all: bool = False, spread: bool = False, kind: str = "line",
@@ -83,6 +83,7 @@ class Item:
         self.pieces: list[tuple[float, float, str]] = [] if pieces is None else pieces
         self.table = table  # a table's rows and header rows (kind "table")
         self.lead = lead  # pieces of a bold lead-in that lighter words follow on the line (0: none)
+        self.caps = False  # set in capitals and small capitals, read in lower case ('I. Introduction')
 
     def __repr__(self) -> str:
         return f"Item({self.kind} {self.text[:40]!r} at {self.rect}, size {self.size})"
@@ -202,7 +203,8 @@ def line_segments(line: dict[str, Any], keep_clipped: bool,
     again = 0
     current: list[dict[str, Any]] = []
     last: dict[str, Any] | None = None
-    for run in line["runs"]:
+    runs = line["runs"]
+    for run in small_capitals(runs, size) if len(runs) > 1 else runs:
         if run.get("clipped") and not keep_clipped:
             continue
         if last is not None and _drawn_again(last, run, size):
@@ -233,6 +235,47 @@ OVERPRINT = 1.0  # ems a run may start inside the text before it and still follo
 OVERPRINT_RUN = 2.0  # ems: a run set over other text is words, not an accent or a mark
 OVERPRINT_PARTS = 8  # segments of a line an overprinted run looks back over
 SMALL_RUN = 0.85  # of the line's size: smaller runs are its superscripts, stacked limits, marks
+
+
+SMALL_CAPS_LEAST, SMALL_CAPS_MOST = 0.65, 0.88  # of the capitals' size: small capitals beside them
+WORD_SEAM = 0.15  # ems: runs closer than this make one word (as ``_runs_at_once`` joins them)
+
+
+def small_capitals(runs: list[dict[str, Any]], size: float) -> list[dict[str, Any]]:
+    """The runs of a line with its small capitals read as the lower case they stand for. A word
+    set in small capitals made from capitals (IEEE's and ACM's section heads, a word
+    processor's small caps) is a capital of the text's size and then capitals set smaller on
+    its baseline in the same font: 'I' + 'NTRODUCTION' reads 'Introduction', as it was typed.
+    Once a line holds such a word, its other runs of those small capitals ('AND') are read
+    so too; a line without one (an acronym or a unit set smaller) is left as it is."""
+    capitals = [prev for prev, run in zip(runs, runs[1:], strict=False) if _after_capital(prev, run, size)]
+    if not capitals:
+        return runs
+    return [dict(run, text=_lower(run["text"]), small=True)
+            if any(_small_capital(capital, run) for capital in capitals) else run for run in runs]
+
+
+def _after_capital(prev: dict[str, Any], run: dict[str, Any], size: float) -> bool:
+    """Does ``run`` go on, as small capitals, the word whose capital ends ``prev``?"""
+    text = prev["text"]
+    return (text[-1:].isupper() and run["box"][0] - prev["box"][2] < WORD_SEAM * size
+            and _small_capital(prev, run))
+
+
+def _small_capital(capital: dict[str, Any], run: dict[str, Any]) -> bool:
+    """Is ``run`` capitals set smaller than ``capital``, on its baseline and in its font?"""
+    text = run["text"]
+    try:
+        ratio = float(run["size"]) / float(capital["size"])
+    except (TypeError, ValueError, ZeroDivisionError):
+        return False
+    return (SMALL_CAPS_LEAST <= ratio <= SMALL_CAPS_MOST and run.get("y") == capital.get("y")
+            and run.get("font") == capital.get("font") and text.isupper())
+
+
+def _lower(text: str) -> str:
+    """``text`` in lower case, character for character (the pieces keep their offsets)."""
+    return "".join(low if len(low := char.lower()) == 1 else char for char in text)
 
 
 def _drawn_again(prev: dict[str, Any], run: dict[str, Any], size: float) -> bool:
@@ -313,9 +356,12 @@ def _segment(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
     if len(runs) == 1:
         return _one_run(runs[0], line)
     try:
-        return _runs_at_once(runs, line)
+        item = _runs_at_once(runs, line)
     except Exception:  # noqa: BLE001 - a damaged run: the step by step path fails where it should
-        return _segment_by_steps(runs, line)
+        item = _segment_by_steps(runs, line)
+    if any(run.get("small") for run in runs):  # marked by ``small_capitals``
+        item.caps = all(run.get("small") or not any(c.islower() for c in run["text"]) for run in runs)
+    return item
 
 
 def _segment_by_steps(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
@@ -732,6 +778,8 @@ def _rejoin(items: list[Item]) -> list[Item]:
                 prev.bold = item.bold  # the style of the line is the style of most of it
             prev.bold_all = prev.bold_all and item.bold_all
             prev.spread = prev.spread or item.x0 - prev.x1 > SPREAD * max(prev.size, item.size)
+            if prev.caps or item.caps:  # 'I.' and 'Introduction', set in (small) capitals
+                prev.caps = (prev.caps or not _has_lower(" ".join(pieces))) and (item.caps or not _has_lower(item.text))
             pieces.append(item.text)
             length += 1 + len(item.text)
             prev.x1, prev.y0, prev.y1 = item.x1, min(prev.y0, item.y0), max(prev.y1, item.y1)
@@ -816,7 +864,7 @@ def start_kind(item: Item, body: float, floor: dict[str, float], opts: OrganizeO
         return "paragraph", None  # a date under a title is set large, yet heads nothing
     if text.isdigit() and item.y1 < min(floor.values(), default=0.0):
         return "paragraph", None  # a number below all the body text is a page number, however set
-    stands_out = ratio >= HEADING_RATIO or (item.bold_all and ratio >= 0.95) or _caps_heading(text) or \
+    stands_out = ratio >= HEADING_RATIO or (item.bold_all and ratio >= 0.95) or _caps_heading(text, item.caps) or \
         (item.bold_all and ratio >= NUMBERED_BOLD and _numbered_title(text))
     if len(text) <= 160 and not item.spread and stands_out and not _bulleted(text) and not squeezed(item) and \
             _says_something(text):
@@ -878,11 +926,21 @@ def _bulleted(text: str) -> bool:
     return text[1:2].isspace() and (first in _BULLETS or unicodedata.category(first) == "So")
 
 
-def _caps_heading(text: str) -> bool:
-    """'I. INTRODUCTION', '2 RELATED WORK': a numbered line in capitals."""
+def _caps_heading(text: str, caps: bool = False) -> bool:
+    """'I. INTRODUCTION', '2 RELATED WORK': a numbered line in capitals (or small capitals:
+    ``caps``)."""
     first = text[:1]
     match = NUMBERING.match(text) if first.isdecimal() or first in _NUMBERED_STARTS else None
-    return match is not None and len(text) <= 80 and _in_capitals(text[match.end():])
+    return match is not None and len(text) <= 80 and (caps or _in_capitals(text[match.end():]))
+
+
+def _has_lower(text: str) -> bool:
+    return any(char.islower() for char in text)
+
+
+def _capitals(item: Item) -> bool:
+    """Is the line set in capitals (or small capitals)?"""
+    return item.caps or _in_capitals(item.text)
 
 
 def _in_capitals(text: str) -> bool:
@@ -1213,8 +1271,8 @@ def _kinds(items: list[Item], body: float, opts: OrganizeOptions, titles: dict[s
     floor = _floors(items, body)
     kinds = [start_kind(item, body, floor, opts) for item in items]
     lines = [index for index, item in enumerate(items) if item.kind == "line"]
-    weight = [kinds[k][0] == "heading" and items[k].size < HEADING_RATIO * body and not _caps_heading(items[k].text)
-              for k in lines]
+    weight = [kinds[k][0] == "heading" and items[k].size < HEADING_RATIO * body
+              and not _caps_heading(items[k].text, items[k].caps) for k in lines]
     _contents(items, kinds, lines)
     _items_go_on(items, kinds, lines)
     _lead_ins(items, kinds, lines, body)
@@ -1319,7 +1377,7 @@ def _centred_capitals(items: list[Item], kinds: list[tuple[str, int | None]], li
     for n, k in enumerate(lines):
         item = items[k]
         if kinds[k][0] != "paragraph" or item.spread or len(item.text) > ALONE_CHARS or \
-                not _in_capitals(item.text) or _letters(item.text) < CAPS_LETTERS or \
+                not _capitals(item) or _letters(item.text) < CAPS_LETTERS or \
                 len(item.text.split()) > ALONE_WORDS:
             continue  # words set together, not a display formula in capitals ('PM(E) = P(E)')
         em = item.size
@@ -1328,7 +1386,7 @@ def _centred_capitals(items: list[Item], kinds: list[tuple[str, int | None]], li
         after = items[lines[n + 1]] if n + 1 < len(lines) else None
         before = items[lines[n - 1]] if n > 0 else None
         if after is None or (after.section, after.column) != (item.section, item.column) or \
-                kinds[lines[n + 1]][0] != "paragraph" or item.y <= after.y or _in_capitals(after.text):
+                kinds[lines[n + 1]][0] != "paragraph" or item.y <= after.y or _capitals(after):
             continue
         step = NUMBERED_GAP * min(pitch, 1.5 * max(item.size, after.size))
         if before is not None and (before.section, before.column) == (item.section, item.column) and \
@@ -1498,8 +1556,8 @@ def _lead_ins(items: list[Item], kinds: list[tuple[str, int | None]], lines: lis
     for n in range(len(lines) - 1):
         k, after = lines[n], items[lines[n + 1]]
         item = items[k]
-        if kinds[k] != ("heading", None) or item.size >= HEADING_RATIO * body or _caps_heading(item.text) or \
-                kinds[lines[n + 1]][0] != "paragraph" or after.bold_all or \
+        if kinds[k] != ("heading", None) or item.size >= HEADING_RATIO * body or \
+                _caps_heading(item.text, item.caps) or kinds[lines[n + 1]][0] != "paragraph" or after.bold_all or \
                 not _heading_goes_on(item, after) or next_word_fits(item, after) or \
                 not (after.text[:1].islower() or item.text.endswith("-")):
             continue  # a title may reach the edge too: the line below must go on with its sentence
