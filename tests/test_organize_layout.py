@@ -1015,3 +1015,32 @@ def test_text_drawn_twice_is_counted_in_the_organization_diagnostics():
     out = list(organize_records(stream, OrganizeOptions()))
     assert out[1]["text"].count("Results") == 1
     assert out[-1]["done"]["organization"]["drawn_twice_chars"] == len("Results")
+
+
+def _read_runs(*parts: tuple[str, float, dict[str, Any]]) -> str:
+    """The text of one line whose runs follow each other at the gaps given (ems of size 10)."""
+    runs, x = [], 100.0
+    for text, gap, extra in parts:
+        x += 10.0 * gap
+        runs.append({**run(text, x, 700), **extra})
+        x = runs[-1]["box"][2]
+    items, _ = line_segments({"y": 700.0, "size": 10.0, "runs": runs}, keep_clipped=True)
+    return " | ".join(item.text for item in items)
+
+
+def test_runs_a_tight_word_space_apart_read_as_two_words_as_poppler_reads_them():
+    # Justified or tightly set text, and a formula's operators, leave word spaces of about an
+    # eighth of an em between the runs of two fonts: a word space all the same.
+    assert _read_runs(("the", 0, {}), ("Nights", 0.12, {"font": "Times-Italic"}), ("offered", 0.12, {})) == \
+        "the Nights offered"
+    assert _read_runs(("P", 0, {}), ("−", 0.12, {}), ("1", 0.12, {})) == "P − 1"
+    # Letters of one word drawn by two text objects touch.
+    assert _read_runs(("Bio", 0, {}), ("Med", 0.02, {})) == "BioMed"
+
+
+def test_an_italic_kept_clear_of_punctuation_or_a_superscript_is_no_word_space():
+    # The slant's clearance before an upright stop or bracket, and a superscript's offset,
+    # are no space: 'Vp.', 'timerp(q)', 'S1'.
+    assert _read_runs(("Vp", 0, {"font": "Times-Italic"}), (".", 0.12, {})) == "Vp."
+    assert _read_runs(("timerp", 0, {"font": "Times-Italic"}), ("(q)", 0.12, {})) == "timerp(q)"
+    assert _read_runs(("S", 0, {}), ("1", 0.12, {"y": 704.0, "size": 7.0})) == "S1"

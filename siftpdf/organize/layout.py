@@ -238,7 +238,14 @@ SMALL_RUN = 0.85  # of the line's size: smaller runs are its superscripts, stack
 
 
 SMALL_CAPS_LEAST, SMALL_CAPS_MOST = 0.65, 0.88  # of the capitals' size: small capitals beside them
-WORD_SEAM = 0.15  # ems: runs closer than this make one word (as ``_runs_at_once`` joins them)
+# Runs closer than this (ems) make one word, as poppler reads a gap: a word space is wider, even
+# in tight justified text or beside a formula's operator ('set of', 'P − 1').
+WORD_SEAM = 0.1
+# ... and closer than this before punctuation or a bracket, or after an opening one, or beside
+# a run off the baseline: an italic's slant kept clear of an upright stop or parenthesis is
+# no space ('Vp.', 'timerp(q)'), nor is a superscript's offset ('S1').
+PUNCT_SEAM = 0.15
+CLOSERS, OPENERS = frozenset(".,;:)]}!?%’”(["), frozenset("([{‘“")
 
 
 def small_capitals(runs: list[dict[str, Any]], size: float) -> list[dict[str, Any]]:
@@ -375,7 +382,9 @@ def _segment_by_steps(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
         # CJK needs no spaces between glyphs; a gap of a quarter em or more is a space set on purpose.
         seam_cjk = is_cjk(text[-1:]) and is_cjk(run["text"][:1]) and gap < 0.25 * size
         # A run marked joined goes on with the word before it (the letters of a letter-spaced word).
-        text += run["text"] if seam_cjk or gap < 0.15 * size or run.get("joined") is True else " " + run["text"]
+        seam = PUNCT_SEAM if run["text"][:1] in CLOSERS or text[-1:] in OPENERS or \
+            run.get("y") is not None or prev.get("y") is not None else WORD_SEAM
+        text += run["text"] if seam_cjk or gap < seam * size or run.get("joined") is True else " " + run["text"]
     chars = sum(len(r["text"]) for r in runs)
     bold_chars = sum(len(r["text"]) for r in runs if bold_font(r.get("font", "")))
     bold_all = all(bold_font(r.get("font", "")) for r in runs if _WORDY.search(r["text"]))
@@ -457,10 +466,13 @@ def _runs_at_once(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
             pieces.append((left, right, text))  # what run_pieces makes of a run without gaps
     size = float(chosen["size"])
     joined = first["text"]
-    close, cjk_close = 0.15 * size, 0.25 * size  # gaps narrower than a space: in Latin, in CJK
-    for gap, run in zip(gaps, runs[1:], strict=True):
+    # Gaps narrower than a space: in Latin, beside punctuation, in CJK.
+    close, punct_close, cjk_close = WORD_SEAM * size, PUNCT_SEAM * size, 0.25 * size
+    for gap, prev, run in zip(gaps, runs, runs[1:], strict=False):
         text = run["text"]
-        if gap < close or (gap < cjk_close and is_cjk(joined[-1:]) and is_cjk(text[:1])) or run.get("joined") is True:
+        if gap < close or (gap < punct_close and (text[:1] in CLOSERS or joined[-1:] in OPENERS or
+                                                  run.get("y") is not None or prev.get("y") is not None)) or \
+                (gap < cjk_close and is_cjk(joined[-1:]) and is_cjk(text[:1])) or run.get("joined") is True:
             joined += text
         else:
             joined += " " + text
