@@ -90,6 +90,22 @@ def test_figure_is_an_image_placeholder_naming_its_page() -> None:
     assert image.type == "image" and image.attrGet("src") == "" and image.content == "figure (p. 3)"
 
 
+def test_code_is_fenced_with_its_lines_and_indentation_as_set_and_nothing_escaped() -> None:
+    code = "1 def area(r):\n2     return 3.14 * r ** 2  # `pi` r_squared\n3\n4 x = [a | b]"
+    out = body([block("paragraph", "Before."), block("code", code), block("paragraph", "After.")])
+    assert out.split("\n\n")[1] == "```\n" + code + "\n```"
+    fences = [t for t in PARSER.parse(out) if t.type == "fence"]
+    assert len(fences) == 1 and fences[0].content == code + "\n"
+    assert markdown_words(out) == words(f"Before. {code} After.")
+
+
+def test_code_holding_a_fence_gets_a_longer_one() -> None:
+    code = "echo '```'\necho '````'"
+    out = body([block("code", code)])
+    assert out.startswith("`````\n") and out.endswith("\n`````")
+    assert [t.content for t in PARSER.parse(out) if t.type == "fence"] == [code + "\n"]
+
+
 def test_table_rows_make_one_pipe_table_padded_to_the_widest_row() -> None:
     out = body([block("paragraph", "Before."), block("table_row", "Station | Depth | Flow"),
                 block("table_row", "Weir | 1.20"), block("table_row", "Mill | 2.05 | 21.7"),

@@ -1044,3 +1044,36 @@ def test_an_italic_kept_clear_of_punctuation_or_a_superscript_is_no_word_space()
     assert _read_runs(("Vp", 0, {"font": "Times-Italic"}), (".", 0.12, {})) == "Vp."
     assert _read_runs(("timerp", 0, {"font": "Times-Italic"}), ("(q)", 0.12, {})) == "timerp(q)"
     assert _read_runs(("S", 0, {}), ("1", 0.12, {"y": 704.0, "size": 7.0})) == "S1"
+
+
+def code_line(y: float, text: str, x0: float = 90.0, number: str = "") -> dict[str, Any]:
+    """A line of code in Courier (an advance of CHAR at size 10), after a listing's line
+    number in Times when ``number`` is given."""
+    runs = [run(number, 74, y)] if number else []
+    if text:
+        runs.append(run(text, x0, y, font="Courier"))
+    return {"y": y, "size": 10.0, "runs": runs}
+
+
+def test_lines_in_a_monospaced_face_among_prose_are_one_block_of_code_indented_as_set():
+    lines = [*body_lines(740, "a", 3), line(704, "as the function below shows:"),
+             code_line(686, "def area(r):"), code_line(674, "return 3.14 * r ** 2", x0=90 + 4 * CHAR),
+             code_line(650, "print(area(2))"), *body_lines(626, "b", 3)]
+    out = organize([page(1, lines)])[0]
+    kinds = [b["kind"] for b in out["blocks"]]
+    assert kinds.count("code") == 1 and kinds[-2:] == ["code", "paragraph"]
+    assert out["blocks"][-2]["text"] == "def area(r):\n    return 3.14 * r ** 2\n\nprint(area(2))"
+    assert "def area(r):\n    return 3.14" in out["text"]
+
+
+def test_a_listing_keeps_its_line_numbers_and_its_blank_numbered_lines():
+    lines = [*body_lines(740, "a", 3), code_line(704, "x = 1", number="1"), code_line(692, "", number="2"),
+             code_line(680, "y = x", number="3"), *body_lines(656, "b", 3)]
+    out = organize([page(1, lines)])[0]
+    assert [b["text"] for b in out["blocks"] if b["kind"] == "code"] == ["1 x = 1\n2\n3 y = x"]
+
+
+def test_a_page_set_wholly_in_a_monospaced_face_reads_as_prose():
+    lines = [code_line(740 - 12 * k, text, x0=72) for k, text in enumerate(prose(48, "t")[:4])]
+    out = organize([page(1, lines)])[0]
+    assert [b["kind"] for b in out["blocks"]] == ["paragraph"]

@@ -222,6 +222,7 @@ class _Stream:
             if self.opts.continuation and before.number + 1 == after.number:
                 _continue(before, after, self.opts)
                 _continue_table(before, after)
+                _continue_code(before, after)
         except _PAGE_FAULTS as exc:  # noqa: BLE001 - this page falls back, the rest go on
             after.error = _failure(exc)
 
@@ -558,6 +559,21 @@ def _continue_table(before: _Page, after: _Page) -> None:
     tail.table = dict(tail.table, rows=rows)
     tail.text = table_text(rows)
     tail.spans.extend(head.spans)
+    after.blocks = [b for b in after.blocks if b is not head]
+
+
+def _continue_code(before: _Page, after: _Page) -> None:
+    """A block of code broken by the page end (from the foot of one page to the head of the
+    next) becomes one block on the page where it starts, line after line."""
+    tail, head = _at_break(before, after)
+    if tail is None or head is None or tail.kind != "code" or head.kind != "code":
+        return
+    if tail.last is None or head.first is None or tail.last.y0 > BREAK_ZONE * _height(before) or \
+            head.first.y1 < (1 - BREAK_ZONE) * _height(after):
+        return
+    tail.text = f"{tail.text}\n{head.text}"
+    tail.spans.extend(head.spans)
+    tail.last = head.last
     after.blocks = [b for b in after.blocks if b is not head]
 
 

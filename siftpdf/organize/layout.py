@@ -36,6 +36,8 @@ if TYPE_CHECKING:
 FIGURE_MIN_SIDE = 24.0  # points: smaller images are bullets, rules and logos, not figures
 _BOLD = lazy(r"bold|black|heavy|semibold|demi|-medi|\.medi|cmbx|simhei|heiti|黑体", re.IGNORECASE)
 _WORDY = lazy(r"\w")
+# Monospaced faces by name: code is set in them ('SourceCodePro', 'CMTT10', 'Courier', 'Consolas').
+_MONO = lazy(r"courier|mono|typewriter|consol|code|cmtt|lmtt|menlo|inconsolata|fixed", re.IGNORECASE)
 _CJK = lazy(r"[\u2e80-\u9fff\u3000-\u303f\uf900-\ufaff\uff00-\uffef]")
 
 _CN_NUM = "一二三四五六七八九十百千零〇两"
@@ -60,7 +62,7 @@ class Item:
     dataclass, as none of organization's classes: siftpdf.record says why.)"""
 
     __slots__ = ("text", "x0", "y0", "x1", "y1", "y", "size", "bold", "bold_all", "spread", "kind", "column",
-                 "section", "left", "right", "cells", "pieces", "table", "lead", "caps")
+                 "section", "left", "right", "cells", "pieces", "table", "lead", "caps", "code")
 
     def __init__(self, text: str, x0: float, y0: float, x1: float, y1: float, y: float, size: float,
                  bold: bool = False, bold_all: bool = False, spread: bool = False, kind: str = "line",
@@ -84,6 +86,7 @@ class Item:
         self.table = table  # a table's rows and header rows (kind "table")
         self.lead = lead  # pieces of a bold lead-in that lighter words follow on the line (0: none)
         self.caps = False  # set in capitals and small capitals, read in lower case ('I. Introduction')
+        self.code: float | None = None  # set in a monospaced font: where its code starts across
 
     def __repr__(self) -> str:
         return f"Item({self.kind} {self.text[:40]!r} at {self.rect}, size {self.size})"
@@ -361,14 +364,38 @@ def narrow_gutters(lines: list[dict[str, Any]]) -> list[float]:
 
 def _segment(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
     if len(runs) == 1:
-        return _one_run(runs[0], line)
+        item = _one_run(runs[0], line)
+        font = runs[0].get("font")
+        if type(font) is str and _mono_name(font):
+            item.code = item.x0
+        return item
     try:
         item = _runs_at_once(runs, line)
     except Exception:  # noqa: BLE001 - a damaged run: the step by step path fails where it should
         item = _segment_by_steps(runs, line)
     if any(run.get("small") for run in runs):  # marked by ``small_capitals``
         item.caps = all(run.get("small") or not any(c.islower() for c in run["text"]) for run in runs)
+    item.code = _code_start(runs)
     return item
+
+
+def _code_start(runs: list[dict[str, Any]]) -> float | None:
+    """Where the code of a line set in a monospaced font starts across (after a listing's
+    line number, which may be set in another font); None for any other line."""
+    if runs[0]["text"].isdigit() and len(runs) > 1:
+        if runs[0].get("y") is not None:
+            return None  # a note's mark, raised: the note is no code however it is set
+        runs = runs[1:]
+    for run in runs:
+        font = run.get("font")
+        if type(font) is not str or not _mono_name(font):
+            return None
+    return coordinate(runs[0]["box"][0])
+
+
+@lru_cache(maxsize=1024)
+def _mono_name(font: str) -> bool:
+    return _MONO.search(font) is not None
 
 
 def _segment_by_steps(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
@@ -790,6 +817,10 @@ def _rejoin(items: list[Item]) -> list[Item]:
                 prev.bold = item.bold  # the style of the line is the style of most of it
             prev.bold_all = prev.bold_all and item.bold_all
             prev.spread = prev.spread or item.x0 - prev.x1 > SPREAD * max(prev.size, item.size)
+            if item.code is None:
+                prev.code = None
+            elif prev.code is None and len(pieces) == 1 and prev.text.isdigit():
+                prev.code = item.code  # a listing's line number, then its line of code
             if prev.caps or item.caps:  # 'I.' and 'Introduction', set in (small) capitals
                 prev.caps = (prev.caps or not _has_lower(" ".join(pieces))) and (item.caps or not _has_lower(item.text))
             pieces.append(item.text)
@@ -965,6 +996,8 @@ def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float) -> 
     """Does ``item`` continue ``block`` (whose last line is ``prev``)? Geometry decides, not
     punctuation: a new structural start, a change of style, a wide gap, a previous line that
     stops short of the text edge, or an indented first line each end the block."""
+    if block.kind == "code" or kind == "code":
+        return block.kind == kind and code_goes_on(prev, item)
     if block.kind == "caption" and kind == "heading" and abs(item.size - prev.size) <= 0.05 * prev.size and \
             item.bold == prev.bold:
         kind = "paragraph"  # a caption's next line in the caption's own (bold) face goes on with it
@@ -1138,7 +1171,7 @@ def build_blocks(items: list[Item], page: int, body: float, opts: OrganizeOption
         if block and block.last and opts.join and (level == 0 or hang or (level is None and id(item) not in heads and
                                                                          continues(block, block.last, item, kind,
                                                                                    pitch))):
-            lines[id(block)].append(item.text)
+            lines[id(block)].append(item.text if kind != "code" else code_line(block.first or item, block.last, item))
             _add_span(block, page, item)
             block.last = item
             continue
@@ -1151,7 +1184,7 @@ def build_blocks(items: list[Item], page: int, body: float, opts: OrganizeOption
         _add_span(blocks[-1], page, item)
     blocks += deferred
     for block in blocks:
-        block.text = join_lines(lines[id(block)], opts.hyphens)
+        block.text = join_lines(lines[id(block)], opts.hyphens) if block.kind != "code" else "\n".join(lines[id(block)])
     _bare_numbers(blocks)
     _levels(blocks, page, levels or Levels(), height or max((i.y1 for i in items), default=0.0))
     return blocks
@@ -1299,6 +1332,8 @@ def _kinds(items: list[Item], body: float, opts: OrganizeOptions, titles: dict[s
         for k, alone in zip(lines, weight, strict=True):
             if alone:
                 kinds[k] = ("list_item" if is_list_item(items[k].text) else "paragraph", None)
+    if opts.blocks:
+        _code_lines(items, kinds, lines)
     if opts.blocks and titles:
         found = outline_matches([items[k].text for k in lines], titles)
         for start, (span, depth) in found.items():
@@ -1306,6 +1341,96 @@ def _kinds(items: list[Item], body: float, opts: OrganizeOptions, titles: dict[s
             for k in lines[start + 1:start + span]:
                 kinds[k] = ("heading", 0)
     return kinds
+
+
+CODE_SHARE = 0.85  # of a page's characters in lines set in a monospaced font, at the most, for code
+
+
+def _code_lines(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int]) -> None:
+    """Lines set in a monospaced font on a page set in another are code, line for line
+    (``code_goes_on``); a page set mostly in one (a typescript, a plain-text document) is
+    read as text. A line of code a paragraph runs on into (a long identifier that took a line
+    of its own) stays in the paragraph."""
+    code = [k for k in lines if items[k].code is not None]
+    if not code or sum(len(items[k].text) for k in code) > CODE_SHARE * sum(len(items[k].text) for k in lines):
+        return
+    for n, k in enumerate(lines):
+        if _is_code(items, kinds, lines, n):
+            kinds[k] = ("code", None)
+
+
+CODE_INDENT = 6.0  # sizes right of its column's text edge a block of code starts at the most
+
+
+def _is_code(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int], n: int) -> bool:
+    """Is the ``n``-th line code: a line in a monospaced face that goes on the code above it
+    (a brace alone, a listing's number alone on its blank line), or starts a block of it with
+    words, near its column's text edge (not a diagram's labels set about it), not a line a
+    paragraph runs on into (a long identifier that took a line of its own)? Not a caption, a
+    provision, a head set larger in the code's face, a note set in it ('1 http://…')."""
+    k = lines[n]
+    item, kind = items[k], kinds[k][0]
+    if kind not in ("paragraph", "list_item", "footnote", "heading") or \
+            (kind == "heading" and not _code_beside(items, lines, n)) or \
+            (kind == "footnote" and not _listing_number(items, lines, n)):
+        return False
+    before = items[lines[n - 1]] if n else None
+    goes_on = before is not None and kinds[lines[n - 1]][0] == "code" and code_goes_on(before, item)
+    if item.code is None:
+        return goes_on and item.text.isdigit() and n + 1 < len(lines) and items[lines[n + 1]].code is not None
+    if goes_on:
+        return True
+    if not any(char.isalpha() for char in item.text) or item.x0 > item.left + CODE_INDENT * item.size:
+        return False
+    return before is None or before.code is not None or kinds[lines[n - 1]][0] != "paragraph" or \
+        (before.section, before.column) != (item.section, item.column) or next_word_fits(before, item) or \
+        _paragraph_gap(before, item, before.size * 1.2)
+
+
+def _code_beside(items: list[Item], lines: list[int], n: int) -> bool:
+    """Is the line between lines of code of its own size (a keyword set bold, not a head)?"""
+    item = items[lines[n]]
+    return all(0 <= m < len(lines) and items[lines[m]].code is not None and
+               abs(items[lines[m]].size - item.size) <= 0.05 * item.size for m in (n - 1, n + 1))
+
+
+def _listing_number(items: list[Item], lines: list[int], n: int) -> bool:
+    """Does the line open with a listing's line number, one on from the line above's or one
+    short of the line below's (a note's mark is set on its text: '1http://…')?"""
+    def number(m: int) -> int | None:
+        if not 0 <= m < len(lines):
+            return None
+        first = items[lines[m]].text.split(" ", 1)[0]
+        return int(first) if first.isdigit() and len(first) <= 5 else None
+
+    own = number(n)
+    return own is not None and (number(n - 1) == own - 1 or number(n + 1) == own + 1)
+
+
+CODE_GAP = 2.6  # sizes from one line of code down to the next in the same block, a blank line between at most
+BLANK_LINE = 1.8  # sizes down from the line above: a blank line between them
+CODE_STEP = 12.0  # sizes across one line of code may start from the line above's start (a label far off is none)
+
+
+def code_goes_on(prev: Item, item: Item) -> bool:
+    """Does a line of code go on the block of code whose last line is ``prev``: the same column,
+    close below it (a blank line between at most), not left of the text's edge."""
+    return item.section == prev.section and item.column == prev.column and \
+        0 < prev.y - item.y <= CODE_GAP * max(prev.size, item.size) and item.x0 >= prev.left - item.size and \
+        abs(item.x0 - prev.x0) <= CODE_STEP * item.size
+
+
+def code_line(first: Item, prev: Item, item: Item) -> str:
+    """A line of a block of code as it is set: indented by the advances it starts right of the
+    block's first line, after a blank line when one parts it from the line above."""
+    start = item.code if item.code is not None else item.x0
+    base = first.code if first.code is not None else first.x0
+    number = item.text.split(" ", 1)[0] if start > item.x0 + 0.5 * item.size else ""
+    code = item.text[len(number):].lstrip() if number else item.text
+    advance = (item.x1 - start) / max(1, len(code))
+    indent = " " * max(0, round((start - base) / advance)) if advance > 0 else ""
+    blank = "\n" if prev.y - item.y > BLANK_LINE * max(prev.size, item.size) else ""
+    return f"{blank}{number}{' ' if number else ''}{indent}{code}"
 
 
 ALONE_GAP = 1.6  # pitches of space below (and above) a line that stands alone as a heading

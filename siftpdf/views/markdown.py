@@ -237,7 +237,20 @@ def _block(block: dict[str, Any], kind: Any, page: int) -> str:
         return heading(text, block.get("level")) if text.strip() else ""
     if kind == "table":
         return table(block)
+    if kind == "code":
+        return code(text)
     return escape(text)  # paragraph, provision (its number leads), caption, footnote, unknown
+
+
+def code(text: str) -> str:
+    """A block of code as a fenced code block: its lines as they are, under a fence of more
+    backticks than any run of them in the code."""
+    if not text.strip():
+        return ""
+    lines = _BREAKS.sub("\n", text).split("\n")
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return "\n".join([fence, *(line.rstrip() for line in lines), fence])
 
 
 def _table_rows(rows: list[dict[str, Any]]) -> str:
