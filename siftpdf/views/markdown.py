@@ -19,9 +19,12 @@ if TYPE_CHECKING:
     from typing import Any
 
 # Characters that mean something inside a line; each is judged in context by ``_inline_one``.
-# A tilde strikes through only when paired, so a text with a single one ('~495') keeps it bare.
-_INLINE = re.compile(r"[\\`*_~|\[\]<&]")
-_INLINE_BUT_TILDE = re.compile(r"[\\`*_|\[\]<&]")
+# A tilde strikes through only when paired, so a text with a single one ('~495') keeps it bare;
+# a pipe parts cells only in a table's rows (a paragraph becomes no table: every line that
+# could be a table's delimiter row is escaped), so it is escaped only in cells. Keyed by
+# (tildes, pipes).
+_INLINE = {(tildes, pipes): re.compile("[\\\\`*_" + "~" * tildes + "|" * pipes + "\\[\\]<&]")
+           for tildes in (False, True) for pipes in (False, True)}
 _ASCII_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 _ENTITY = re.compile(r"&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{0,31});")
 # What a line may not start with: an ATX heading, a block quote, a bullet, a setext underline
@@ -55,12 +58,12 @@ def _inline_one(match: re.Match[str]) -> str:
     return "\\" + char  # ` * ~ |
 
 
-def escape_inline(text: str, tildes: bool | None = None) -> str:
+def escape_inline(text: str, tildes: bool | None = None, pipes: bool = True) -> str:
     """``text`` as literal inline Markdown: emphasis, code, links, tags, entities, strikethrough
-    and table pipes escaped. ``tildes``: whether the paragraph it is part of has a pair of them
-    (by default, whether ``text`` has)."""
+    and (with ``pipes``: a table's cell) pipes escaped. ``tildes``: whether the paragraph it is
+    part of has a pair of them (by default, whether ``text`` has)."""
     paired = text.count("~") > 1 if tildes is None else tildes
-    return (_INLINE if paired else _INLINE_BUT_TILDE).sub(_inline_one, text)
+    return _INLINE[paired, pipes].sub(_inline_one, text)
 
 
 def _escape_line_start(line: str) -> str:
@@ -81,7 +84,7 @@ def escape(text: str) -> str:
     lines = _BREAKS.sub("\n", text).split("\n")
     tildes = text.count("~") > 1
     # Stripped first: four leading spaces would make code, two trailing ones a line break.
-    return "\n".join(_escape_line_start(escape_inline(line.strip(" \t"), tildes)) for line in lines)
+    return "\n".join(_escape_line_start(escape_inline(line.strip(" \t"), tildes, pipes=False)) for line in lines)
 
 
 def _flat(text: str) -> str:
@@ -106,7 +109,7 @@ def _page_of(block: dict[str, Any], page: int) -> int:
 def heading(text: str, level: Any) -> str:
     depth = min(6, max(1, level)) if isinstance(level, int) and not isinstance(level, bool) else 1
     # Every '#' escaped: a trailing run would otherwise be read as the closing sequence.
-    return "#" * depth + " " + escape_inline(_flat(text)).replace("#", "\\#")
+    return "#" * depth + " " + escape_inline(_flat(text), pipes=False).replace("#", "\\#")
 
 
 def figure(page: int) -> str:
