@@ -251,3 +251,12 @@ def test_capitals_set_smaller_without_a_capital_word_beside_them_stay_capitals()
     words["runs"].append(acronym)
     out = organize([page(1, [words, *body_lines(728, "a", 3)])])[0]
     assert "funded by the NASA" in out["text"]
+
+
+def test_labels_set_large_without_a_word_head_nothing_but_short_words_of_other_scripts_do():
+    # A diagram's or a formula's labels set large ('ER', 'Cl– Na+', 'U1 U2 Ui') are no heads;
+    # a head of two CJK characters ('概述') and a chapter's bare number are.
+    for label, heads in (("ER", False), ("Cl– Na+", False), ("U1 U2 Ui", False), ("概述", True), ("Risk", True)):
+        lines = [*body_lines(740, "a", 3), line(700, label, size=14, bold=True), *body_lines(680, "b", 3)]
+        out = organize([page(1, lines)])[0]
+        assert (headings(out) == [(1, label)]) is heads, label

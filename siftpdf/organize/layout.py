@@ -958,6 +958,24 @@ def _says_something(text: str) -> bool:
     return "@" not in text or _EMAIL.search(text) is None
 
 
+WORD_LETTERS = 3  # Latin letters in a row that make a word a heading may be: not 'ER', 'Na+', 'U1 U2'
+
+
+def _a_word(text: str) -> bool:
+    """Whether the text holds a word: ``WORD_LETTERS`` Latin letters in a row, or two of
+    another script (CJK, Greek, Cyrillic: '摘要'). A diagram's or a formula's labels set large
+    ('Cl– Na+', 'U1 U2 Ui', 'ER') have none."""
+    run = 0
+    for char in text:
+        if not char.isalpha():
+            run = 0
+            continue
+        run += 1
+        if run >= WORD_LETTERS or (run >= 2 and char > "\u024f"):
+            return True
+    return False
+
+
 def _letters(text: str) -> float:
     """The share of letters among the line's characters, spaces aside."""
     return sum(c.isalpha() for c in text) / max(1, len(text) - text.count(" "))
@@ -1332,6 +1350,9 @@ def _kinds(items: list[Item], body: float, opts: OrganizeOptions, titles: dict[s
         for k, alone in zip(lines, weight, strict=True):
             if alone:
                 kinds[k] = ("list_item" if is_list_item(items[k].text) else "paragraph", None)
+    for k in lines:  # once the page is judged by its looks: labels set large head nothing
+        if kinds[k][0] == "heading" and not _a_word(items[k].text) and not _BARE_NUMBER.fullmatch(items[k].text):
+            kinds[k] = ("paragraph", None)
     if opts.blocks:
         _code_lines(items, kinds, lines)
     if opts.blocks and titles:
