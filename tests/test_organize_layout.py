@@ -1077,3 +1077,34 @@ def test_a_page_set_wholly_in_a_monospaced_face_reads_as_prose():
     lines = [code_line(740 - 12 * k, text, x0=72) for k, text in enumerate(prose(48, "t")[:4])]
     out = organize([page(1, lines)])[0]
     assert [b["kind"] for b in out["blocks"]] == ["paragraph"]
+
+
+def test_running_heads_of_a_small_text_block_with_wide_margins_are_set_aside_whole():
+    # A4 with a small text block: the heads sit at 86% of the page height, outside the edge
+    # band, set off from the text by two line pitches; odd pages carry the title and the
+    # folio, even pages the folio and the author (a running head whose words alternate).
+    pages = []
+    for n in range(1, 7):
+        head = [run("Warnings", 100, 726), run(str(n), 480, 726)] if n % 2 else \
+            [run(str(n), 100, 726), run("Luc Maranget", 400, 726)]
+        lines = [{"y": 726.0, "size": 10.0, "runs": head}, *body_lines(702, f"p{n}w", 30)]
+        pages.append(page(n, lines, height=842.0))
+    for out in organize(pages):
+        assert out["text"].startswith(f"p{out['page']}w0"), out["text"][:40]
+        assert "Warnings" not in out["text"] and "Maranget" not in out["text"]
+        assert any(f["kind"] == "header" for f in out["furniture"])
+
+
+def test_the_last_entry_of_a_contents_page_set_off_keeps_its_page_number():
+    # A contents page that ends high on the page: its last entry, set off by a gap, is an
+    # entry like the one above it, not a footer with a folio.
+    pages = []
+    for n in range(1, 5):
+        ys = [700.0 - 14 * k for k in range(11)] + [526.0]  # the last entry 2.4 pitches below
+        titles = [f"Section {k} of part {n}" for k in range(11)] + ["Appendix"]
+        numbers = [str(10 * k + n) for k in range(11)] + [str(90 + n)]
+        entries = [{"y": y, "size": 10.0, "runs": [run(title, 72, y), run(number, 500, y)]}
+                   for y, title, number in zip(ys, titles, numbers, strict=True)]
+        pages.append(page(n, entries))
+    for out in organize(pages):
+        assert f"Appendix {90 + out['page']}" in out["text"].replace(" | ", " "), out["text"][-60:]

@@ -291,13 +291,43 @@ def _prepare(record: dict[str, Any], opts: OrganizeOptions) -> _Page:
                 rotated += items
     if rotated:
         page.stamps = _side_stamps(rotated, page.rows, width)
-    top = [r for r in page.rows if r[0].y1 >= height * (1 - MARGIN_SHARE)][:MARGIN_LINES]
-    bottom = [r for r in page.rows if r[0].y0 <= height * MARGIN_SHARE][-MARGIN_LINES:]
+    top = [r for r in page.rows if r[0].y1 >= height * (1 - MARGIN_SHARE)][:MARGIN_LINES] or _set_off(page.rows, 0)
+    bottom = [r for r in page.rows if r[0].y0 <= height * MARGIN_SHARE][-MARGIN_LINES:] or _set_off(page.rows, -1)
     for band, rows in (("top", top), ("bottom", bottom)):
         for row in rows:
             for item in row:
                 page.margin[id(item)] = f"{band}:{template(item.text)}"
     return page
+
+
+def _set_off(rows: list[list[Item]], end: int) -> list[list[Item]]:
+    """Where the margins are wider than the band (a small text block on A4, a scan with a wide
+    border), the outermost line (``end``: 0 the top, -1 the bottom) when it is set off from the
+    text by more than ``SET_OFF`` line pitches and no larger than the text: a running head
+    or a folio, not a chapter's title."""
+    if len(rows) < 4:
+        return []
+    outer, inner = rows[end], rows[1 if end == 0 else -2]
+    pitches = sorted(a[0].y - b[0].y for a, b in zip(rows, rows[1:], strict=False) if a[0].y > b[0].y)
+    sizes = sorted(r[0].size for r in rows)
+    if not pitches or max(i.size for i in outer) > LARGER * sizes[len(sizes) // 2]:
+        return []
+    gap = outer[0].y - inner[0].y if end == 0 else inner[0].y - outer[0].y
+    numbers = [i.text for i in outer if _PAGE_NUMBER.match(template(i.text))]
+    if gap <= SET_OFF * pitches[len(pitches) // 2] or _same_form(outer, inner) or len(numbers) > 1 or \
+            any(sum(ch.isdigit() for ch in number) > FOLIO_DIGITS for number in numbers):
+        return []  # one page number of a few digits a line: not a table's row, a date, a code
+    return [outer]
+
+
+def _same_form(one: list[Item], other: list[Item]) -> bool:
+    """Two lines of one form: as many pieces, a number at the same end (two entries of a
+    contents page, not its last entry and a folio)."""
+    return len(one) == len(other) and any(one[k].text.isdigit() and other[k].text.isdigit() for k in (0, -1))
+
+
+SET_OFF = 1.5  # line pitches between the text and a running head or folio set off from it
+LARGER = 1.15  # of the text's size: a line set larger is no running head
 
 
 STAMP_MARGIN = 0.12  # of the page width: a stamp runs up the outer 12% at either side
@@ -393,7 +423,7 @@ def _furniture_items(page: _Page, repeated: set[str] | None) -> set[int]:
             hits = [i for i in row if page.margin.get(id(i)) in repeated]
             if not hits:
                 break
-            chosen.append(hits)
+            chosen.append(row if _carries_folio(page, row, hits) else hits)
         # The furniture ends where a wide gap sets it apart: take the longest such run.
         for k in range(len(chosen), 0, -1):
             if k == len(ordered) or abs(ordered[k - 1][0].y - ordered[k][0].y) >= SEPARATION * pitch:
@@ -402,6 +432,14 @@ def _furniture_items(page: _Page, repeated: set[str] | None) -> set[int]:
     if all(id(i) in found for row in rows for i in row):
         return set()  # a header is told apart from a body: with no body there is nothing to tell
     return found
+
+
+def _carries_folio(page: _Page, row: list[Item], hits: list[Item]) -> bool:
+    """Does the margin line hold the page's number among what repeats, and little else: a
+    running head that names its chapter beside the folio ('viii Preface', '12 STRACHEY') is
+    furniture whole, though its words change from chapter to chapter."""
+    return len(hits) < len(row) and sum(len(i.text) for i in row) <= LONE_HEAD_CHARS and \
+        any(_PAGE_NUMBER.match(page.margin[id(i)].partition(":")[2]) for i in hits)
 
 
 def _row_pitch(rows: list[list[Item]]) -> float:
