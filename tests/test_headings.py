@@ -260,3 +260,17 @@ def test_labels_set_large_without_a_word_head_nothing_but_short_words_of_other_s
         lines = [*body_lines(740, "a", 3), line(700, label, size=14, bold=True), *body_lines(680, "b", 3)]
         out = organize([page(1, lines)])[0]
         assert (headings(out) == [(1, label)]) is heads, label
+
+
+def test_a_large_line_ending_in_a_word_a_sentence_runs_on_from_is_no_heading():
+    # '… top c hubs in the' over 'following simple way.': a sentence set large, not a title;
+    # a title whose first line ends so over its second set otherwise stays one.
+    lines = [*body_lines(740, "a", 3), line(700, "This procedure filters the top authorities in the", size=14,
+                                            bold=True), line(684, "following simple way.", size=10),
+             *body_lines(660, "b", 3)]
+    out = organize([page(1, lines)])[0]
+    assert headings(out) == []
+    title = [line(740, "A Program Optimization for", size=18, bold=True),
+             line(716, "Automatic Result Caching", size=16, bold=True), *body_lines(690, "c", 3)]
+    out = organize([page(1, title)])[0]
+    assert [text for _, text in headings(out)][0].startswith("A Program Optimization for")

@@ -1657,6 +1657,9 @@ def _sentence_tails(items: list[Item], kinds: list[tuple[str, int | None]], line
 
 
 PROSE_LINES = 4  # a "heading" set over this many lines is a paragraph set large
+# Words a heading does not end with: a line ending in one runs on into the next ('… top c hubs
+# in the', 'to erroneous stabilizer movement and'), a sentence's, not a title's.
+RUN_ON_WORDS = frozenset("a an and the of to in for with by on at from or nor that which".split())
 PROSE_WORDS = 16  # a sentence this long, ended by a full stop, is prose, not a heading
 
 
@@ -1664,9 +1667,11 @@ def _prose_not_headings(items: list[Item], kinds: list[tuple[str, int | None]], 
     """Lines that stand out by size but read as prose (on a page whose body size is taken
     from its many footnotes, the text above them is larger than the "body"): a run of heading
     lines as one heading block would join them that goes on for four lines or more, that is a
-    long sentence ending with a full stop, or that ends in a word broken at a hyphen that the
+    long sentence ending with a full stop, that ends in a word broken at a hyphen that the
     next line of its column goes on with for a full line (a heading ends with its last word
-    whole, or with the rest of it on a short line; a numbered one may run in), is a paragraph."""
+    whole, or with the rest of it on a short line; a numbered one may run in), or that ends in
+    a word a sentence runs on from ('and', 'the': ``RUN_ON_WORDS``) into a line that is no
+    heading (a title's first line may end so, over its second set otherwise), is a paragraph."""
     start = 0
     while start < len(lines):
         end = start + 1
@@ -1680,11 +1685,27 @@ def _prose_not_headings(items: list[Item], kinds: list[tuple[str, int | None]], 
             broken = text.endswith("-") and after is not None and numbering_depth(text) is None and \
                 (after.section, after.column) == (group[-1].section, group[-1].column) and \
                 after.x1 >= after.right - 2 * after.size
+            last_word = (text.rsplit(None, 1) or [""])[-1]
+            runs_on = last_word in RUN_ON_WORDS and not _heading_below(items, kinds, lines, end)
             if len(group) >= PROSE_LINES or (len(text.split()) > PROSE_WORDS and text.rstrip()[-1:] in ".!?") or \
-                    broken:
+                    broken or runs_on:
                 for k in lines[start:end]:
                     kinds[k] = ("list_item" if is_list_item(items[k].text) else "paragraph", None)
         start = end
+
+
+def _heading_below(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int], end: int) -> bool:
+    """Is the line set under the ``end - 1``-th (the next of its column, whatever the reading
+    order says) a heading: the rest of a title set over two lines in two styles?"""
+    last = items[lines[end - 1]]
+    for k in lines[end:end + BELOW_LINES]:
+        item = items[k]
+        if item.x0 < last.x1 and last.x0 < item.x1 and 0 < last.y - item.y <= 2 * max(last.size, item.size):
+            return kinds[k][0] == "heading"
+    return False
+
+
+BELOW_LINES = 4  # lines after a heading's last the line under it is looked for among
 
 
 def _heading_goes_on(prev: Item, item: Item) -> bool:
