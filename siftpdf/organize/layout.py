@@ -492,7 +492,20 @@ def _runs_at_once(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
         else:
             pieces.append((left, right, text))  # what run_pieces makes of a run without gaps
     size = float(chosen["size"])
-    joined = first["text"]
+    joined = _joined(runs, gaps, size)
+    numbers: tuple[float, ...] = (x0, y0, x1, y1, float(line["y"]), size)
+    if not -FAR <= min(numbers) <= max(numbers) <= FAR:
+        numbers = tuple(map(coordinate, numbers))
+    x0, y0, x1, y1, y, size = numbers
+    return Item(text=joined, x0=x0, y0=y0, x1=x1, y1=y1, y=y, size=size, bold=bold_chars * 2 > chars,
+                bold_all=bold_all and bold_chars > 0, pieces=pieces,
+                lead=_bold_lead(runs) if bold_chars and not bold_all else 0)
+
+
+def _joined(runs: list[dict[str, Any]], gaps: list[float], size: float) -> str:
+    """The runs' texts joined, a space where the gap before a run is a word space (as
+    ``_segment_by_steps`` joins them)."""
+    joined = runs[0]["text"]
     # Gaps narrower than a space: in Latin, beside punctuation, in CJK.
     close, punct_close, cjk_close = WORD_SEAM * size, PUNCT_SEAM * size, 0.25 * size
     for gap, prev, run in zip(gaps, runs, runs[1:], strict=False):
@@ -503,13 +516,7 @@ def _runs_at_once(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
             joined += text
         else:
             joined += " " + text
-    numbers: tuple[float, ...] = (x0, y0, x1, y1, float(line["y"]), size)
-    if not -FAR <= min(numbers) <= max(numbers) <= FAR:
-        numbers = tuple(map(coordinate, numbers))
-    x0, y0, x1, y1, y, size = numbers
-    return Item(text=joined, x0=x0, y0=y0, x1=x1, y1=y1, y=y, size=size, bold=bold_chars * 2 > chars,
-                bold_all=bold_all and bold_chars > 0, pieces=pieces,
-                lead=_bold_lead(runs) if bold_chars and not bold_all else 0)
+    return joined
 
 
 def _bold_lead(runs: list[dict[str, Any]]) -> int:
