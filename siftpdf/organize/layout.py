@@ -258,6 +258,12 @@ def small_capitals(runs: list[dict[str, Any]], size: float) -> list[dict[str, An
     its baseline in the same font: 'I' + 'NTRODUCTION' reads 'Introduction', as it was typed.
     Once a line holds such a word, its other runs of those small capitals ('AND') are read
     so too; a line without one (an acronym or a unit set smaller) is left as it is."""
+    first = runs[0]["size"]
+    for run in runs:
+        if run["size"] != first:
+            break
+    else:
+        return runs  # most lines: one size throughout
     capitals = [prev for prev, run in zip(runs, runs[1:], strict=False) if _after_capital(prev, run, size)]
     if not capitals:
         return runs
