@@ -1108,3 +1108,18 @@ def test_the_last_entry_of_a_contents_page_set_off_keeps_its_page_number():
         pages.append(page(n, entries))
     for out in organize(pages):
         assert f"Appendix {90 + out['page']}" in out["text"].replace(" | ", " "), out["text"][-60:]
+
+
+def test_a_row_ending_in_a_capital_roman_mark_above_the_footer_is_no_running_head():
+    # 'XX' ends a table's row in the bottom band, over the footer's folio: the row is the
+    # page's text; a running head carries its folio in figures or small roman numerals.
+    pages = []
+    labels = ["Change plan cache size", "Grant usage", "Revoke access", "Drop a table"]
+    for n in range(1, 5):
+        lines = [*body_lines(700, f"p{n}w", 30),
+                 {"y": 84.0, "size": 10.0, "runs": [run(labels[n - 1], 72, 84), run("XX", 400, 84)]},
+                 {"y": 40.0, "size": 10.0, "runs": [run("Chapter 2. Roles", 72, 40), run(str(n + 10), 500, 40)]}]
+        pages.append(page(n, lines))
+    for out in organize(pages):
+        assert labels[out["page"] - 1] in out["text"]
+        assert any(f["text"].startswith("Chapter 2") for f in out["furniture"])

@@ -439,7 +439,13 @@ def _carries_folio(page: _Page, row: list[Item], hits: list[Item]) -> bool:
     running head that names its chapter beside the folio ('viii Preface', '12 STRACHEY') is
     furniture whole, though its words change from chapter to chapter."""
     return len(hits) < len(row) and sum(len(i.text) for i in row) <= LONE_HEAD_CHARS and \
-        any(_PAGE_NUMBER.match(page.margin[id(i)].partition(":")[2]) for i in hits)
+        any(_PAGE_NUMBER.match(page.margin[id(i)].partition(":")[2]) and _folio_figure(i.text) for i in hits)
+
+
+def _folio_figure(text: str) -> bool:
+    """A page's number as folios are set: in figures, or in small roman numerals ('viii');
+    capitals alone ('XX', 'IV') are a table's mark or a list's number as often."""
+    return any(char.isdigit() for char in text) or text.strip(" -–—.()[]").islower()
 
 
 def _row_pitch(rows: list[list[Item]]) -> float:
