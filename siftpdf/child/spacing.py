@@ -30,6 +30,7 @@ from __future__ import annotations
 import ctypes
 import math
 
+from ..fonts import monospaced
 from . import pdfium as pdfium_c
 from .pdfium import CHAR_TEXT_OBJECT, LOOSE_CHAR_BOX, OBJECT_MATRIX, TEXT_OBJECT_FONT, TEXT_OBJECT_FONT_SIZE
 
@@ -53,7 +54,6 @@ MAX_LONG = 64  # characters of the longer token that ends a stretch looked at (i
 MAX_STRETCHES = 2000  # stretches measured on one page: past them the rest is left as read
 BASELINE_SHARE = 0.3  # glyphs whose bottoms differ by more of their height are not on one line
 WIDE_SCRIPTS = "\u2e80"  # CJK, Hangul and what follows them: their spaces are left as read
-MONO_NAMES = ("courier", "mono", "typewriter", "consol", "code", "cmtt", "menlo", "fixed")
 MONO_SAMPLE = 4  # distinct characters of one advance (digits aside: tabular anyway) make a font monospaced
 MONO_EQUAL = 0.98  # advances within this ratio are one advance
 MONO_SHARE = 0.5  # in a monospaced font, a letter gap is at most this share of the advance
@@ -161,8 +161,7 @@ class _Probe(pdfium_c.GlyphBuffers):
 
     def named_mono(self, font: int) -> bool:
         """Whether the font's name says it is monospaced (a name too long to read says nothing)."""
-        name = self.font_name(font).lower()
-        return any(hint in name for hint in MONO_NAMES)
+        return monospaced(self.font_name(font))
 
 
 def _stretch(text: str, found: int) -> list[tuple[int, int]]:

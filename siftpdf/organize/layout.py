@@ -13,6 +13,7 @@ import unicodedata
 from bisect import bisect_left, bisect_right
 from functools import lru_cache
 
+from ..fonts import monospaced
 from ..lazyre import lazy
 from ..settings import OrganizeOptions
 from .headings import (
@@ -36,8 +37,6 @@ if TYPE_CHECKING:
 FIGURE_MIN_SIDE = 24.0  # points: smaller images are bullets, rules and logos, not figures
 _BOLD = lazy(r"bold|black|heavy|semibold|demi|-medi|\.medi|cmbx|simhei|heiti|黑体", re.IGNORECASE)
 _WORDY = lazy(r"\w")
-# Monospaced faces by name: code is set in them ('SourceCodePro', 'CMTT10', 'Courier', 'Consolas').
-_MONO = lazy(r"courier|mono|typewriter|consol|code|cmtt|lmtt|menlo|inconsolata|fixed", re.IGNORECASE)
 _CJK = lazy(r"[\u2e80-\u9fff\u3000-\u303f\uf900-\ufaff\uff00-\uffef]")
 
 _CN_NUM = "一二三四五六七八九十百千零〇两"
@@ -371,9 +370,7 @@ def narrow_gutters(lines: list[dict[str, Any]]) -> list[float]:
 def _segment(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
     if len(runs) == 1:
         item = _one_run(runs[0], line)
-        font = runs[0].get("font")
-        if type(font) is str and _mono_name(font):
-            item.code = item.x0
+        item.code = _code_start(runs)
         return item
     try:
         item = _runs_at_once(runs, line)
@@ -401,7 +398,7 @@ def _code_start(runs: list[dict[str, Any]]) -> float | None:
 
 @lru_cache(maxsize=1024)
 def _mono_name(font: str) -> bool:
-    return _MONO.search(font) is not None
+    return monospaced(font)
 
 
 def _segment_by_steps(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
@@ -409,15 +406,7 @@ def _segment_by_steps(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
     one pass, and where damaged evidence fails."""
     # A baseline shared by two columns may group two sizes: each segment keeps its own.
     size = float(max(runs, key=lambda r: len(r["text"]) * (r.get("y") is None))["size"])
-    text = runs[0]["text"]
-    for prev, run in zip(runs, runs[1:], strict=False):
-        gap = run["box"][0] - prev["box"][2]
-        # CJK needs no spaces between glyphs; a gap of a quarter em or more is a space set on purpose.
-        seam_cjk = is_cjk(text[-1:]) and is_cjk(run["text"][:1]) and gap < 0.25 * size
-        # A run marked joined goes on with the word before it (the letters of a letter-spaced word).
-        seam = PUNCT_SEAM if run["text"][:1] in CLOSERS or text[-1:] in OPENERS or \
-            run.get("y") is not None or prev.get("y") is not None else WORD_SEAM
-        text += run["text"] if seam_cjk or gap < seam * size or run.get("joined") is True else " " + run["text"]
+    text = _joined(runs, [run["box"][0] - prev["box"][2] for prev, run in zip(runs, runs[1:], strict=False)], size)
     chars = sum(len(r["text"]) for r in runs)
     bold_chars = sum(len(r["text"]) for r in runs if bold_font(r.get("font", "")))
     bold_all = all(bold_font(r.get("font", "")) for r in runs if _WORDY.search(r["text"]))
@@ -509,8 +498,10 @@ def _runs_at_once(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
 
 
 def _joined(runs: list[dict[str, Any]], gaps: list[float], size: float) -> str:
-    """The runs' texts joined, a space where the gap before a run is a word space (as
-    ``_segment_by_steps`` joins them)."""
+    """The runs' texts joined, a space where the gap before a run (``gaps``) is a word space.
+    CJK needs no spaces between glyphs: a gap of a quarter em or more there is one set on
+    purpose. A run marked joined goes on with the word before it (the letters of a
+    letter-spaced word)."""
     joined = runs[0]["text"]
     # Gaps narrower than a space: in Latin, beside punctuation, in CJK.
     close, punct_close, cjk_close = WORD_SEAM * size, PUNCT_SEAM * size, 0.25 * size
