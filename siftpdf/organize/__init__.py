@@ -304,7 +304,8 @@ def _set_off(rows: list[list[Item]], end: int) -> list[list[Item]]:
     """Where the margins are wider than the band (a small text block on A4, a scan with a wide
     border), the outermost line (``end``: 0 the top, -1 the bottom) when it is set off from the
     text by more than ``SET_OFF`` line pitches and no larger than the text: a running head
-    or a folio, not a chapter's title."""
+    or a folio, not a chapter's title. The pitch is the median step, not ``_row_pitch``'s
+    lower quartile: a table's last row under a taller one would stand set off by that."""
     if len(rows) < 4:
         return []
     outer, inner = rows[end], rows[1 if end == 0 else -2]
@@ -322,8 +323,10 @@ def _set_off(rows: list[list[Item]], end: int) -> list[list[Item]]:
 
 def _same_form(one: list[Item], other: list[Item]) -> bool:
     """Two lines of one form: as many pieces, a number at the same end (two entries of a
-    contents page, not its last entry and a folio)."""
-    return len(one) == len(other) and any(one[k].text.isdigit() and other[k].text.isdigit() for k in (0, -1))
+    contents page, two rows of a table ending in '[28]' and '[31]'; not a last entry and a
+    folio)."""
+    return len(one) == len(other) and any(_PAGE_NUMBER.match(template(one[k].text)) and
+                                          _PAGE_NUMBER.match(template(other[k].text)) for k in (0, -1))
 
 
 SET_OFF = 1.5  # line pitches between the text and a running head or folio set off from it
@@ -568,8 +571,7 @@ def _continue(before: _Page, after: _Page, opts: OrganizeOptions) -> None:
     last, first = tail.last, head.first
     if last is None or first is None or last.kind != "line" or first.kind != "line":
         return
-    # A paragraph runs over the break only from the foot of one page to the head of the next.
-    if last.y0 > BREAK_ZONE * _height(before) or first.y1 < (1 - BREAK_ZONE) * _height(after):
+    if not _over_the_break(last, first, before, after):
         return
     em = last.size
     if abs(first.size - last.size) > 0.1 * last.size or first.bold != last.bold:
@@ -585,6 +587,12 @@ def _continue(before: _Page, after: _Page, opts: OrganizeOptions) -> None:
 
 
 BREAK_ZONE = 0.35
+
+
+def _over_the_break(last: Item, first: Item, before: _Page, after: _Page) -> bool:
+    """A block runs over the break only from the foot of one page (``last``, its last line)
+    to the head of the next (``first``)."""
+    return last.y0 <= BREAK_ZONE * _height(before) and first.y1 >= (1 - BREAK_ZONE) * _height(after)
 
 
 def _continue_table(before: _Page, after: _Page) -> None:
@@ -612,8 +620,7 @@ def _continue_code(before: _Page, after: _Page) -> None:
     tail, head = _at_break(before, after)
     if tail is None or head is None or tail.kind != "code" or head.kind != "code":
         return
-    if tail.last is None or head.first is None or tail.last.y0 > BREAK_ZONE * _height(before) or \
-            head.first.y1 < (1 - BREAK_ZONE) * _height(after):
+    if tail.last is None or head.first is None or not _over_the_break(tail.last, head.first, before, after):
         return
     tail.text = f"{tail.text}\n{head.text}"
     tail.spans.extend(head.spans)
