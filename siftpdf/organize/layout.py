@@ -144,22 +144,54 @@ def is_list_item(text: str) -> bool:
     return LIST_ITEM.match(text) is not None
 
 
-def join_text(a: str, b: str, hyphens: bool = True) -> str:
-    """Join two line texts: no space at a CJK seam, a line-end hyphen rejoined."""
+# A word with a hyphen inside it: 'pile-up', 'time-of-arrival' (letters on both sides).
+COMPOUND = lazy(r"[^\W\d_]+(?:-[^\W\d_]+)+")
+_HYPHENED = lazy(r"[^\W\d_]+(?:-[^\W\d_]+)*")  # a word a line-end hyphen follows or breaks
+
+
+def compounds(texts: list[str]) -> frozenset[str]:
+    """The hyphenated words a page prints inside its lines and never without their hyphens,
+    casefolded: a line-end hyphen that breaks one of them is its own hyphen, kept."""
+    found = {word.casefold() for text in texts if "-" in text for word in COMPOUND.findall(text)}
+    if not found:
+        return frozenset()
+    page = " ".join(texts).casefold()
+    return frozenset(word for word in found if word.replace("-", "") not in page)
+
+
+def keeps_hyphen(before: str, after: str, kept: frozenset[str] = frozenset()) -> bool:
+    """Whether the hyphen ending line ``before`` is the word's own, not a break: the next word
+    has a hyphen of its own ('time-' 'of-arrival'), or the page prints the word with its
+    hyphen inside a line (``kept``, from :func:`compounds`)."""
+    right = _HYPHENED.match(after)
+    if right is None:
+        return False
+    if "-" in right.group():
+        return True
+    if not kept:
+        return False
+    left = before[before.rfind(" ") + 1:-1].lstrip("([{\"'‘“")
+    return _HYPHENED.fullmatch(left) is not None and f"{left}-{right.group()}".casefold() in kept
+
+
+def join_text(a: str, b: str, hyphens: bool = True, kept: frozenset[str] = frozenset()) -> str:
+    """Join two line texts: no space at a CJK seam, a line-end hyphen rejoined unless it is
+    the word's own (:func:`keeps_hyphen`)."""
     if not a:
         return b
     if not b:
         return a
     if hyphens and a.endswith("-") and len(a) > 1 and a[-2].isalpha() and b[0].islower():
-        return a[:-1] + b
+        return a + b if keeps_hyphen(a, b, kept) else a[:-1] + b
     if is_cjk(a[-1]) or is_cjk(b[0]):
         return a + b
     return a + " " + b
 
 
-def join_lines(texts: list[str], hyphens: bool = True) -> str:
+def join_lines(texts: list[str], hyphens: bool = True, kept: frozenset[str] = frozenset()) -> str:
     """``join_text`` folded over many lines in time linear in their length: the rules look
-    only at the last two characters joined so far, so those are all that is kept in view."""
+    only at the last two characters joined so far and, at a line-end hyphen, the last part's
+    last word, so those are all that is kept in view."""
     parts: list[str] = []
     tail = ""  # the last two characters of the text joined so far
     for text in texts:
@@ -168,8 +200,9 @@ def join_lines(texts: list[str], hyphens: bool = True) -> str:
         if not parts:
             parts.append(text)
         elif hyphens and len(tail) > 1 and tail[-1] == "-" and tail[-2].isalpha() and text[0].islower():
-            parts[-1] = parts[-1][:-1]  # the hyphen is the last character of the last part
-            tail = tail[0]
+            if not keeps_hyphen(parts[-1], text, kept):
+                parts[-1] = parts[-1][:-1]  # the hyphen is the last character of the last part
+                tail = tail[0]
             parts.append(text)
         else:
             separator = "" if is_cjk(tail[-1]) or is_cjk(text[0]) else " "
@@ -1205,8 +1238,10 @@ def build_blocks(items: list[Item], page: int, body: float, opts: OrganizeOption
         anchor = len(blocks) - 1 if kind not in FLOATS else anchor
         _add_span(blocks[-1], page, item)
     blocks += deferred
+    kept = compounds([item.text for item in items]) if opts.hyphens else frozenset()
     for block in blocks:
-        block.text = join_lines(lines[id(block)], opts.hyphens) if block.kind != "code" else "\n".join(lines[id(block)])
+        block.text = (join_lines(lines[id(block)], opts.hyphens, kept) if block.kind != "code"
+                      else "\n".join(lines[id(block)]))
     _bare_numbers(blocks)
     _levels(blocks, page, levels or Levels(), height or max((i.y1 for i in items), default=0.0))
     return blocks
