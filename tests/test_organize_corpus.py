@@ -110,3 +110,25 @@ def test_plots_and_equations_between_two_rules_are_no_tables(run_cli, corpus, na
     ticks and labels, or an equation's pieces, between them: no table."""
     pages = _pages(run_cli, corpus / name, "--max-pages", str(number))
     assert [b for b in pages[number - 1]["blocks"] if b["kind"] == "table"] == []
+
+
+PAXOS = "paper/distributed_systems_paxos-made-moderately-complex.pdf"
+
+
+def test_tex_math_symbols_without_unicode_read_as_printed(run_cli, corpus):
+    """pdfTeX embedded this paper's math symbol font without a Unicode map: pdftotext reads
+    'hκ, cid, opi' and 'b0 6= b'. The glyphs are read through TeX's own encoding of the font:
+    angle brackets, primes, a slash struck through '=' and '∃'."""
+    if not (corpus / PAXOS).exists():
+        pytest.skip(f"{PAXOS} is not in the corpus")
+    result = run_cli("extract", "--json", str(corpus / PAXOS))
+    assert result.exit_code == 0, result.output
+    out = records(result.output)
+    text = "\n".join(r["text"] for r in out if "page" in r)
+    assert "A command is a triple ⟨κ, cid, operation⟩" in text
+    assert "with b′ ≠ b, then" in text
+    assert "∄p′ : ⟨s, p′⟩ ∈" in text
+    assert "6=" not in text and "hκ" not in text
+    # Counted: among the glyphs without Unicode, and as read through their fonts.
+    done = out[-1]["done"]
+    assert 100 < done["organization"]["tex_math_chars"] <= done["unmapped_chars"]

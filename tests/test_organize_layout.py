@@ -8,6 +8,7 @@ from typing import Any
 from siftpdf.organize import organize_records
 from siftpdf.organize.layout import line_segments
 from siftpdf.settings import OrganizeOptions
+from siftpdf.texfonts import tex_encoding
 
 CHAR = 5.0  # points per character of the test font at size 10
 
@@ -1141,3 +1142,23 @@ def test_a_line_end_hyphen_that_is_the_words_own_is_kept():
     assert "Yet some pile-up remains" in text
     assert "the known time-of-arrival of each" in text
     assert "the brief deadtime of the detector" in text  # printed nowhere else with its hyphen: a break
+
+
+def test_tex_negation_slash_is_set_over_the_symbol_it_strikes():
+    """TeX draws '≠' as a slash from its symbol font (\\not) over an '=' from the text font:
+    two runs, the slash first. The line reads the one symbol, '∉' and '∄' alike; a slash over
+    a symbol Unicode has no struck form of keeps a combining slash."""
+    runs = [run("if a", 72, 700), run("\u0338", 95, 700, font="CMSY10"), run("= b or x", 95, 700),
+            run("\u0338", 140, 700, font="CMSY10"), run("∈ A or", 140, 700),
+            run("\u0338", 172, 700, font="CMSY10"), run("⊙ c", 172, 700)]
+    (record,) = organize([page(1, [{"y": 700.0, "size": 10.0, "runs": runs}])])
+    assert "if a ≠ b or x ∉ A or ⊙\u0338 c" in record["text"]
+
+
+def test_tex_math_font_tables_read_codes_as_the_glyphs_drawn():
+    """The codes of TeX's math fonts, read through their own encodings; other fonts have none."""
+    assert tex_encoding("CMSY10")[0x30] == "′" and tex_encoding("cmsy7")[0x68] == "⟨"
+    assert tex_encoding("CMEX10")[0x58] == "∑" and tex_encoding("LMMathExtension10-Regular")[0x52] == "∫"
+    assert tex_encoding("CMMI10")[0x0B] == "α" and 0x41 not in tex_encoding("CMMI10")  # letters stay
+    assert 0x41 not in tex_encoding("CMSY10")  # calligraphic capitals read as the letters they are
+    assert tex_encoding("Times-Roman") is None and tex_encoding("CMR10") is None

@@ -18,6 +18,7 @@ from bisect import bisect_right
 from itertools import repeat
 
 from ..docline import has_surrogate, scrub_record
+from ..texfonts import tex_encoding
 from . import pdfium as pdfium_c
 from .pdfium import (
     CHAR_TEXT_OBJECT,
@@ -85,6 +86,7 @@ class _Probe(pdfium_c.GlyphBuffers):
         self.fx_ref, self.fy_ref = address(self.fx), address(self.fy)
         self.gap_probes = 0  # glyph boxes left to measure word gaps with on this page
         self.respelled = False  # a run's text was read again glyph by glyph on this page
+        self.tex_chars = 0  # glyphs without Unicode read through a TeX math font's encoding
         self.marked = False  # the page's text marks the spaces inside letter-spaced words
 
 
@@ -118,6 +120,7 @@ def page_evidence(page: Any, textpage: Any, raw: str, image_mode: str = "none",
     _PROBE.page_box = _page_box(page)
     _PROBE.gap_probes = MAX_GAP_PROBES
     _PROBE.respelled = False
+    _PROBE.tex_chars = 0
     _PROBE.marked = marked
     count = pdfium_c.FPDFText_CountChars(textpage)
     # PDFium marks a line-end hyphen it kept as U+FFFE or 0x02: one character for one, so
@@ -135,6 +138,8 @@ def page_evidence(page: Any, textpage: Any, raw: str, image_mode: str = "none",
         "clipped_chars": sum(len(r["text"]) for r in runs if r.get("clipped")),
     }
     found.update(_ruling(paths))
+    if _PROBE.tex_chars:
+        found["tex_math_chars"] = _PROBE.tex_chars
     # The evidence's strings are made encodable here, so that the page's writer need not walk
     # its thousands of numbers: run texts are cut from ``chars`` (or spelled again glyph by
     # glyph); font names, colours and image data are Latin-1 or ASCII.
@@ -154,9 +159,15 @@ def _runs(textpage: int, tp: ctypes.c_void_p, chars: str, count: int) -> list[di
     marked = _PROBE.marked
     for start, end, obj, size, scale, font, clip in _merge(_spans(tp, chars, count), chars, clips):
         text = chars[start:end]
+        name = fonts.name(font or 0)
+        unmapped = -1  # not counted yet
+        if (table := tex_encoding(name)) is not None:
+            spelled, unmapped = _tex_spelled(tp, text, start, table)
+            _PROBE.tex_chars += sum(a != b for a, b in zip(text, spelled, strict=True))
+            text = spelled
         if not text.isspace():
-            run = _make_runs(textpage, obj, start, text, fonts.name(font or 0), size, scale, clip)
-            run[0]["unmapped"] = _unmapped(tp, start, end)
+            run = _make_runs(textpage, obj, start, text, name, size, scale, clip)
+            run[0]["unmapped"] = unmapped if unmapped >= 0 else _unmapped(tp, start, end)
             if marked and _joined(chars, start + len(text) - len(text.lstrip())):
                 # The run goes on with the word before it (a letter-spaced word's letters in
                 # another colour or text object): the organized line joins them without a space.
@@ -330,6 +341,19 @@ def _next_break(chars: str, start: int, count: int) -> int:
     if cr < 0:
         return lf if lf >= 0 else count
     return cr if lf < 0 else min(cr, lf)
+
+
+def _tex_spelled(tp: ctypes.c_void_p, text: str, start: int, table: dict[int, str]) -> tuple[str, int]:
+    """``text``, drawn from ``start`` in a TeX math font, with each glyph PDFium could not map
+    read through the font's encoding (siftpdf.texfonts): one character for one. Also how
+    many glyphs had no map (every one probed: the run is short, and the count exact)."""
+    spelled = list(text)
+    unmapped = 0
+    for offset in range(len(text)):
+        if _HAS_MAP_ERROR(tp, start + offset) == 1:
+            unmapped += 1
+            spelled[offset] = table.get(_UNICODE(tp, start + offset), text[offset])
+    return "".join(spelled), unmapped
 
 
 def _unmapped(tp: ctypes.c_void_p, start: int, end: int) -> int:

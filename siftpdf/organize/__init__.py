@@ -130,6 +130,7 @@ class _Stream:
         self.without_evidence = 0
         self.ruling_skipped = 0  # pages whose evidence has no ruling: too many paths to read
         self.drawn_again = 0  # characters drawn twice on the same spot, read once
+        self.tex_math = 0  # glyphs without Unicode read through a TeX math font's encoding
         self.fallbacks = 0  # pages whose organization failed, sent out with their raw text
         self.previous_body = 10.0
         self.outline = Outline()  # the meta's outline: its titles become headings at its depths
@@ -152,6 +153,8 @@ class _Stream:
             result["ruling_skipped_pages"] = self.ruling_skipped
         if self.drawn_again:
             result["drawn_twice_chars"] = self.drawn_again
+        if self.tex_math:
+            result["tex_math_chars"] = self.tex_math
         return result
 
     def push(self, record: dict[str, Any]) -> Iterator[dict[str, Any]]:
@@ -170,6 +173,8 @@ class _Stream:
             return
         self.organized += 1
         self.ruling_skipped += evidence.get("rules_skipped") is True
+        tex_math = evidence.get("tex_math_chars")
+        self.tex_math += tex_math if type(tex_math) is int and tex_math > 0 else 0
         self.pending.append(self._prepared(record))
         while len(self.pending) > self.opts.window:
             yield from self._advance()

@@ -16,6 +16,7 @@ from functools import lru_cache
 from ..fonts import monospaced
 from ..lazyre import lazy
 from ..settings import OrganizeOptions
+from ..texfonts import NEGATION, negated
 from .headings import (
     NUMBERING,
     Levels,
@@ -412,6 +413,8 @@ def _segment(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
     if any(run.get("small") for run in runs):  # marked by ``small_capitals``
         item.caps = all(run.get("small") or not any(c.islower() for c in run["text"]) for run in runs)
     item.code = _code_start(runs)
+    if NEGATION in item.text:  # TeX's \not before the symbol it strikes ('≠' is \not=)
+        item.text = negated(item.text)
     return item
 
 
