@@ -1131,3 +1131,53 @@ def test_group_heads_span_the_columns_their_rules_run_over(run_cli, tmp_path):
     spans = [[(cell["text"], cell.get("colspan", 1)) for cell in row if cell["text"]] for row in tables[0]["rows"]]
     assert spans[:3] == [[("Race", 6)], [("Coronary disease", 3), ("Stroke", 3)], [(h, 1) for h in heads]]
     assert _texts(tables[0])[3:] == [list(row) for row in body]
+
+
+def test_sub_rows_set_apart_by_a_blank_line_under_rules_between_groups(run_cli, tmp_path):
+    """Rules part the columns and the groups ('Rivers:', 'Lakes:') but not the entries in a
+    group: each entry is a label beside cells of several lines of prose, a blank line above
+    it. Each entry is a row; the lines of a cell stay one cell, and so do the lines of a
+    label that wraps."""
+    path = tmp_path / "groups.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 9)
+    c.drawString(72, 780, BODY)
+    xs = [72, 180, 340, 500]
+    groups = [("Rivers:", [(["Lowland"], ["Slow water over a bed of silt", "that floods the plain each", "spring"],
+                            ["Barbel, bream and chub", "in the deeper pools"]),
+                           (["Upland"], ["Fast water over gravel and", "stones, cold all the year"],
+                            ["Trout and grayling"])]),
+              ("Lakes:", [(["Deep glacial", "basins"], ["Still water, layered in", "summer"], ["Char and whitefish"]),
+                          (["Shallow"], ["Warm water over mud and", "reed beds"], ["Pike, tench and rudd"])])]
+    y = 740
+    c.line(xs[0], y + 12, xs[-1], y + 12)
+    for x, head in zip(xs, ("Water", "Character", "Fish"), strict=False):
+        c.drawString(x + 4, y, head)
+    y -= 6
+    for name, entries in groups:
+        c.line(xs[0], y, xs[-1], y)
+        y -= 12
+        c.drawString(76, y, name)
+        for label, character, fish in entries:
+            y -= 22  # a blank line above each entry
+            for column, lines in ((0, label), (1, character), (2, fish)):
+                for k, text in enumerate(lines):
+                    c.drawString(xs[column] + 4 + (30 if column == 0 else 0), y - 11 * k, text)
+            y -= 11 * (max(len(label), len(character), len(fish)) - 1)
+        y -= 8
+    c.line(xs[0], y, xs[-1], y)
+    for x in xs:
+        c.line(x, y, x, 752)
+    c.drawString(72, y - 30, "After the table the text goes on as before.")
+    c.showPage()
+    c.save()
+    (table,) = _tables(_extract(run_cli, path))
+    assert _texts(table) == [
+        ["Water", "Character", "Fish"],
+        ["Rivers:", "", ""],
+        ["Lowland", "Slow water over a bed of silt that floods the plain each spring",
+         "Barbel, bream and chub in the deeper pools"],
+        ["Upland", "Fast water over gravel and stones, cold all the year", "Trout and grayling"],
+        ["Lakes:", "", ""],
+        ["Deep glacial basins", "Still water, layered in summer", "Char and whitefish"],
+        ["Shallow", "Warm water over mud and reed beds", "Pike, tench and rudd"]]

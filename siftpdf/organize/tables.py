@@ -688,8 +688,29 @@ def _split_data_bands(ys: list[float], xs: list[float], pieces: list[_Piece], ru
                 # A line without a label, or whose cell runs on, goes on the one above.
                 if not join and any(p.middle < label for p in line):
                     out.append(_between(above, line))
+        elif ruled:
+            out += [_between(rows[k - 1], rows[k]) for k in _after_blank_lines(rows, xs, label)]
         out.append(bottom)
     return out
+
+
+BLANK_LINE = 1.6  # of a band's usual step between baselines: a wider one leaves a blank line
+BLANK_LINE_EMS = 2.0  # ... and at least this many of the lower line's size
+
+
+def _after_blank_lines(rows: list[list[_Piece]], xs: list[float], label: float) -> list[int]:
+    """The lines of a band (three at least) that start a row of their own: a blank line above
+    them, a label in the first column and text across most columns (``_fills``): a group's
+    sub-rows of prose cells, set apart by a blank line, under rules that part only the
+    groups. Lines set at the band's usual pitch go on the cells above: a label or a cell of
+    several lines."""
+    if len(rows) < 3:
+        return []
+    steps = [upper[0].y - lower[0].y for upper, lower in zip(rows, rows[1:], strict=False)]
+    pitch = sorted(steps)[(len(steps) - 1) // 2]  # the lower median: blank lines are the fewer steps
+    return [k + 1 for k, step in enumerate(steps)
+            if step > BLANK_LINE * pitch and step > BLANK_LINE_EMS * max(p.size for p in rows[k + 1])
+            and any(p.middle < label for p in rows[k + 1]) and _fills(rows[k + 1], xs)]
 
 
 def _short_lines(rows: list[list[_Piece]], xs: list[float], label: float) -> list[bool] | None:
