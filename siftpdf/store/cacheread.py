@@ -21,9 +21,9 @@ TEXT = "text"  # the last part of the key of a document's text blob (page keys e
 # The files whose code decides what a document extracts and organizes to (and how options are
 # keyed): their size and CRC-32 are part of every cache key, so an upgrade or edit changes the keys.
 CODE_FILES = ("child/extraction.py", "child/engines.py", "child/main.py", "child/evidence.py", "child/pdfium.py",
-              "child/ocr.py", "child/ocrpage.py", "organize/__init__.py", "organize/layout.py",
+              "child/spacing.py", "child/ocr.py", "child/ocrpage.py", "organize/__init__.py", "organize/layout.py",
               "organize/tables.py", "organize/headings.py", "organize/xycut.py", "settings.py", "options.py",
-              "docstream.py")
+              "docstream.py", "fonts.py", "texfonts.py")
 _CODE: list[str] = []
 
 
