@@ -1181,3 +1181,60 @@ def test_sub_rows_set_apart_by_a_blank_line_under_rules_between_groups(run_cli, 
         ["Lakes:", "", ""],
         ["Deep glacial basins", "Still water, layered in summer", "Char and whitefish"],
         ["Shallow", "Warm water over mud and reed beds", "Pike, tench and rudd"]]
+
+
+def test_columns_of_figures_set_closer_than_an_em(run_cli, tmp_path):
+    """A statistics table set tight: each row's figures drawn by one text object, the columns
+    of figures two thirds of an em apart (word spacing), a head over two of them. Each figure
+    has its cell; the words of the labels (spaced as wide) stay together."""
+    path = tmp_path / "tight.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 7.5)
+    c.drawString(72, 780, BODY)
+    rows = [("District of Columbia", "1,144 193.5 (182.2–204.8)"), ("New York", "9,385 181.2 (179.4–183.0)"),
+            ("Oklahoma", "6,930 177.4 (173.2–181.6)"), ("Rhode Island", "2,187 162.4 (155.5–169.3)"),
+            ("West Virginia", "3,548 158.7 (153.4–163.9)"), ("Arkansas", "5,100 160.1 (155.7–164.5)")]
+    word = 0.4 * 7.5  # on top of the space's own width: a gap of about two thirds of an em
+    c.line(72, 752, 300, 752)
+    c.drawString(150, 744, "Coronary heart disease")
+    c.line(150, 740, 300, 740)
+    widths = [c.stringWidth(part, "Helvetica", 7.5) for part in rows[0][1].split()]
+    space = c.stringWidth(" ", "Helvetica", 7.5) + word
+    starts = [150 + sum(widths[:k]) + k * space for k in range(3)]
+    for x, head in zip([72, *starts], ("State", "No.", "Rate", "(95% CI)"), strict=True):
+        c.drawString(x, 730, head)
+    c.line(72, 726, 300, 726)
+    for r, (label, figures) in enumerate(rows):
+        y = 716 - 10 * r
+        c.drawString(72, y, label)
+        text = c.beginText(150, y)
+        text.setFont("Helvetica", 7.5)
+        text.setWordSpace(word)
+        text.textOut(figures)
+        c.drawText(text)
+    c.line(72, 716 - 10 * len(rows) + 4, 300, 716 - 10 * len(rows) + 4)
+    c.drawString(72, 640, "After the table the text goes on as before.")
+    c.showPage()
+    c.save()
+    (table,) = _tables(_extract(run_cli, path))
+    assert _texts(table)[-len(rows):] == [[label, *figures.split()] for label, figures in rows]
+    assert ["State", "No.", "Rate", "(95% CI)"] in _texts(table)
+
+
+def test_a_column_boundary_falls_where_no_rows_text_is_when_there_is_room():
+    """Rows of short labels and figures; one label runs on past the others, toward the
+    figures. The boundary the other rows vote for is set past the long label, where no row's
+    text is: the long label keeps its cell and its figure the next one."""
+    from siftpdf.organize.tables import _Piece, _voted_gaps
+
+    def piece(x0: float, x1: float, y: float, text: str) -> _Piece:
+        return _Piece(x0, x1, y, y + 8, y - 2, 10.0, text, False)
+
+    labels = ["Scanned", "Total", "Moment along a", "Independent reflections:", "Moment", "RF", "RwF"]
+    rows = [[piece(100, 100 + (190 if k == 3 else 60 + 5 * k), 700 - 12 * k, label),
+             piece(300, 320, 700 - 12 * k, f"{400 + k}"), piece(360, 380, 700 - 12 * k, f"{3.1 + k:.1f}")]
+            for k, label in enumerate(labels)]
+    boundaries = _voted_gaps(rows, 0, 600)
+    assert len(boundaries) == 2
+    assert 290 < boundaries[0] < 300  # past 'Independent reflections:' (ends at 290), before the figures
+    assert 320 < boundaries[1] < 360

@@ -454,6 +454,9 @@ def _shown_box(clip: tuple[float, float, float, float] | None,
     return (max(clip[0], page[0]), max(clip[1], page[1]), min(clip[2], page[2]), min(clip[3], page[3]))
 
 GAP_EM = 0.8  # ems between two glyphs either side of a space: wider may part two table cells
+FIGURE_GAP_EM = 0.5  # ... between two figures (a table's columns of numbers, set close)
+FIGURE_ENDS = frozenset("0123456789)%")  # how a figure ends: '1,144', '(32.6–42.6)', '12%'
+FIGURE_STARTS = frozenset("0123456789($−-–.")  # how one starts: '(32.6', '$9,600', '−0.6', '.25'
 MAX_GAP_PROBES = 8000  # glyph boxes measured per page for gaps; past them runs are kept whole
 
 
@@ -462,12 +465,13 @@ def _gaps(tp: ctypes.c_void_p, first: int, text: str, size: float) -> list[list[
     with the glyph before it ending at ``x1`` and the one after it starting at ``x0``. One text
     object may draw a whole table row, its cells parted by positioned spaces; a justified
     line's spaces are wide too, so the run is not split here (that is the reader's choice).
+    Wide is ``GAP_EM``, or ``FIGURE_GAP_EM`` between two figures (columns of numbers set close).
     Two glyph boxes a space (one when the word before it is one glyph long: its box is still
     in the buffer), at most ``MAX_GAP_PROBES`` a page."""
     probe = _PROBE
     budget = probe.gap_probes
     rect, ref = probe.rect, probe.rect_ref
-    wide = GAP_EM * size
+    wide, narrow = GAP_EM * size, FIGURE_GAP_EM * size
     length = len(text)
     out: list[list[float]] = []
     held, held_ok = -1, 0  # the glyph whose box the buffer holds, and whether it was measured
@@ -484,7 +488,8 @@ def _gaps(tp: ctypes.c_void_p, first: int, text: str, size: float) -> list[list[
         if ok:
             right = rect.right
             held, held_ok = end, LOOSE_CHAR_BOX(tp, first + end, ref)
-            if held_ok and rect.left - right >= wide:
+            if held_ok and ((gap := rect.left - right) >= wide or gap >= narrow and
+                            text[index - 1] in FIGURE_ENDS and text[end] in FIGURE_STARTS):
                 out.append([index, round(right, 2), round(rect.left, 2)])
         index = text.find(" ", end)
     probe.gap_probes = budget

@@ -446,18 +446,47 @@ def _cell_text(pieces: list[_Piece]) -> str:
 
 def _column_gaps(pieces: list[_Piece], lo: float, hi: float) -> list[float]:
     """Column boundaries from alignment: x positions inside [lo, hi] that no line's text
-    covers, each gap at least ``MIN_GAP_EM`` wide; the boundary is the gap's middle."""
+    covers, each gap at least ``MIN_GAP_EM`` wide, or ``FIGURE_GAP_EM`` between numbers (the
+    widest number of a column and the one that starts the next: columns of figures set
+    close); the boundary is the gap's middle."""
     if not pieces:
         return []
     size = _size(pieces)
-    spans = sorted((p.x0, p.x1) for p in pieces)
+    ordered = sorted(pieces, key=lambda p: (p.x0, p.x1))
+    wide, narrow = MIN_GAP_EM * size, FIGURE_GAP_EM * size
     boundaries: list[float] = []
-    reach = spans[0][1]
-    for x0, x1 in spans[1:]:
-        if x0 - reach >= MIN_GAP_EM * size:
-            boundaries.append((x0 + reach) / 2)
-        reach = max(reach, x1)
+    # How far right the text reaches so far, and whether a number ends there (a column's
+    # widest figures end together; its head may end there too).
+    reach, figures = ordered[0].x1, _numeric(ordered[0].text)
+    for k, piece in enumerate(ordered[1:], 1):
+        gap = piece.x0 - reach
+        if gap >= wide or (gap >= narrow and figures and _figures_start(ordered, k, TIE)):
+            boundaries.append((piece.x0 + reach) / 2)
+        if piece.x1 > reach + TIE:
+            reach, figures = piece.x1, _numeric(piece.text)
+        elif piece.x1 >= reach - TIE:
+            reach, figures = max(reach, piece.x1), figures or _numeric(piece.text)
     return [b for b in boundaries if lo < b < hi]
+
+
+FIGURE_GAP_EM = 0.5  # ems between two columns of figures (siftpdf.child.evidence records such gaps)
+TIE = 0.5  # points: text that ends or starts this close to another ends or starts with it
+
+
+def _figures_start(ordered: list[_Piece], k: int, tie: float) -> bool:
+    """Whether a number starts where ``ordered[k]`` (sorted by x0) starts, within ``tie``."""
+    x0 = ordered[k].x0
+    for piece in ordered[k:]:
+        if piece.x0 > x0 + tie:
+            return False
+        if _numeric(piece.text):
+            return True
+    return False
+
+
+def _numeric(text: str) -> bool:
+    """A number with its signs and brackets: '1,144', '(182.2–204.8)', '$9,600', '12%'."""
+    return _NUMBER.fullmatch(text) is not None and any(ch.isdigit() for ch in text)
 
 
 def _size(pieces: list[_Piece]) -> float:
@@ -505,34 +534,51 @@ CROSSING = 0.2  # share of the rows that may cross such a gap (heads over severa
 
 def _voted_gaps(rows: list[list[_Piece]], lo: float, hi: float) -> list[float]:
     """Column gaps that all rows but a few leave open: x ranges at least ``MIN_GAP_EM`` wide
-    that at most ``CROSSING`` of the rows cover (column heads set closer than the columns
-    below them, a heading over two columns); the boundary is the range's middle. Each row
-    counts once however many of its pieces cover a point."""
+    (``FIGURE_GAP_EM`` between numbers) that at most ``CROSSING`` of the rows cover (column
+    heads set closer than the columns below them, a heading over two columns); the boundary
+    is the middle of the range's widest stretch that no row covers, when there is room, else
+    of the range. Each row counts once however many of its pieces cover a point."""
     everything = [p for row in rows for p in row]
     size = _size(everything)
-    events: list[tuple[float, int]] = []
+    events: list[tuple[float, int, bool]] = []  # (x, +1 a row's text starts / -1 ends, numbers only)
     for row in rows:
-        spans = sorted((p.x0, p.x1) for p in row)
-        start, reach = spans[0]
-        for x0, x1 in spans[1:]:
-            if x0 > reach:
-                events += [(start, 1), (reach, -1)]
-                start = x0
-            reach = max(reach, x1)
-        events += [(start, 1), (reach, -1)]
-    events.sort(key=lambda e: (e[0], -e[1]))
+        ordered = sorted(row, key=lambda p: (p.x0, p.x1))
+        start, reach, numbers = ordered[0].x0, ordered[0].x1, _numeric(ordered[0].text)
+        for p in ordered[1:]:
+            if p.x0 > reach:
+                events += [(start, 1, numbers), (reach, -1, numbers)]
+                start, numbers = p.x0, True
+            reach, numbers = max(reach, p.x1), numbers and _numeric(p.text)
+        events += [(start, 1, numbers), (reach, -1, numbers)]
+    # At one x, starts before ends, and numbers start first: a number that starts where the
+    # gap ends speaks for it (a column's head may share its edge).
+    events.sort(key=lambda e: (e[0], -e[1], not e[2]))
     allowed = int(CROSSING * len(rows))
     left, right = events[0][0], events[-1][0]
+    wide, narrow = MIN_GAP_EM * size, FIGURE_GAP_EM * size
     boundaries: list[float] = []
-    covered, opened = 0, None
-    for x, step in events:
-        covered += step
+    covered, opened, after_numbers = 0, None, False
+    free: float | None = None  # where the open range's stretch that no row covers began
+    clear: tuple[float, float] = (0.0, 0.0)  # the open range's widest such stretch
+    for x, step, numbers in events:
+        before, covered = covered, covered + step
+        if opened is not None and before == 0 < covered and free is not None:
+            clear, free = max(clear, (free, x), key=lambda c: c[1] - c[0]), None
         if covered <= allowed and opened is None:
-            opened = x
+            opened, after_numbers = x, numbers
+            free, clear = (x if covered == 0 else None), (x, x)
+        elif step < 0 and opened is not None and x <= opened + TIE:
+            after_numbers = after_numbers or numbers  # a number that ends where the gap opens
+            if covered == 0 < before:
+                free = x
         elif covered > allowed and opened is not None:
-            if x - opened >= MIN_GAP_EM * size and left < opened and x < right:
-                boundaries.append((opened + x) / 2)
+            gap = x - opened
+            if (gap >= wide or gap >= narrow and after_numbers and numbers) and left < opened and x < right:
+                # Where no row's text is, if there is room: the few rows that cross keep their cell.
+                boundaries.append(sum(clear) / 2 if clear[1] - clear[0] >= narrow else (opened + x) / 2)
             opened = None
+        elif opened is not None and covered == 0 < before:
+            free = x
     return [b for b in boundaries if lo < b < hi]
 
 
