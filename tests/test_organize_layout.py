@@ -1162,3 +1162,34 @@ def test_tex_math_font_tables_read_codes_as_the_glyphs_drawn():
     assert tex_encoding("CMMI10")[0x0B] == "α" and 0x41 not in tex_encoding("CMMI10")  # letters stay
     assert 0x41 not in tex_encoding("CMSY10")  # calligraphic capitals read as the letters they are
     assert tex_encoding("Times-Roman") is None and tex_encoding("CMR10") is None
+
+
+def _full(text: str, chars: int) -> str:
+    """``text`` padded with words to exactly ``chars`` characters (a justified line's width)."""
+    words = iter(f"w{k}" for k in range(1000))
+    while len(text) < chars:
+        text = f"{text} {next(words)}"
+    return text[:chars].rstrip() + "x" * (chars - len(text[:chars].rstrip()))
+
+
+def test_notes_set_with_a_hanging_indent_are_one_note_each():
+    """A reference list set small at the foot of the page, each entry hanging: its first line
+    full at the left edge, the lines after it set in under the number. Each entry reads as one
+    note, however many lines it runs to; the next number starts the next."""
+    size, char = 8.0, CHAR * 8.0 / 10  # the notes' size, and what a character takes at it
+    right = 540.0
+    entries = [("[1] E. Gatti and P. Rehak, Semiconductor drift chamber", 2),
+               ("[2] P. Emma, R. Akre, J. Arthur, R. Bionta, C. Bostedt", 3),
+               ("[3] H. Graafsma, Requirements for two dimensional detectors", 3)]
+    lines, y = body_lines(700, "body", 6), 200.0
+    for number, (opening, count) in enumerate(entries):
+        for k in range(count):
+            x0 = 72.0 if k == 0 else 84.0
+            chars = int((right - x0) / char) if k < count - 1 else 30
+            text = _full(opening if k == 0 else f"e{number}l{k}", chars)
+            lines.append(line(y, text, x0=x0, size=size))
+            y -= 10
+    (record,) = organize([page(1, lines)])
+    notes = [b["text"] for b in record["blocks"] if b["kind"] == "footnote"]
+    assert [note[:4] for note in notes] == ["[1] ", "[2] ", "[3] "]
+    assert all(note.count("[") == 1 for note in notes)

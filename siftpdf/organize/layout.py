@@ -1130,8 +1130,8 @@ def _hang(block: Block | None, item: Item, kind: str, seconds: set[int], hanging
     neither (None)."""
     if block is None or block.last is None:
         return None
-    if id(item) in seconds and kind == "paragraph" and block.kind in ("paragraph", "list_item") and \
-            block.first is block.last:
+    if id(item) in seconds and (kind == "paragraph" and block.kind in ("paragraph", "list_item") or
+                                kind == block.kind == "footnote") and block.first is block.last:
         hanging.add(id(block))
         return True
     if id(block) in hanging and item.x0 < block.last.x0 - 0.8 * item.size:
