@@ -5,15 +5,10 @@ kin) by their built-in encodings, often without a ToUnicode map. PDFium then rep
 glyph as its bare code: the prime of ``q′`` reads ``q0``, ``⟨x⟩`` reads ``hxi``, ``∑`` reads
 ``X`` and ``≠`` (a negation slash over '=') reads ``6=``. A glyph PDFium flags as unmapped,
 drawn in one of these fonts, is read here through the font's own encoding (TeX's OMS, OMX and
-OML tables), one character for one code. Pure: tables and patterns compiled when first used.
+OML tables), one character for one code. Pure, with no imports: the child loads it on every start.
 """
 
 from __future__ import annotations
-
-import re
-from functools import lru_cache
-
-from .lazyre import lazy
 
 NEGATION = "\u0338"  # TeX's \not: a slash drawn over the next symbol ('≠' is \not=)
 
@@ -42,29 +37,28 @@ _OML = dict(enumerate("ΓΔΘΛΞΠΣΥΦΨΩαβγδϵζηθικλμνξπρσ�
 _OML.update({0x3F: "⋆", 0x40: "∂", 0x5B: "♭", 0x5C: "♮", 0x5D: "♯", 0x5E: "⌣", 0x5F: "⌢", 0x60: "ℓ",
              0x7B: "ı", 0x7C: "ȷ", 0x7D: "℘", 0x7E: "→", 0x7F: "⁀"})
 
+# The faces by the start of their names (subset tag off, any case), and whether a design size
+# must follow ('cmsy10', 'CMSY7'; not 'cmsyfoo').
 _FAMILIES = (
-    (lazy(r"cmb?sy\d|lmmathsymbols|lmb?sy\d|[tp]xb?sy", re.IGNORECASE), _OMS),
-    (lazy(r"cmex\d|lmmathextension|lmex\d|[tp]xb?ex", re.IGNORECASE), _OMX),
-    (lazy(r"cmmib?\d|lmmathitalic|lmmib?\d", re.IGNORECASE), _OML),
+    ("cmsy", _OMS, True), ("cmbsy", _OMS, True), ("lmsy", _OMS, True), ("lmbsy", _OMS, True),
+    ("lmmathsymbols", _OMS, False), ("txsy", _OMS, False), ("pxsy", _OMS, False), ("txbsy", _OMS, False),
+    ("pxbsy", _OMS, False),
+    ("cmex", _OMX, True), ("lmex", _OMX, True), ("lmmathextension", _OMX, False), ("txex", _OMX, False),
+    ("pxex", _OMX, False), ("txbex", _OMX, False), ("pxbex", _OMX, False),
+    ("cmmi", _OML, True), ("cmmib", _OML, True), ("lmmi", _OML, True), ("lmmib", _OML, True),
+    ("lmmathitalic", _OML, False),
 )
+_SEEN: dict[str, dict[int, str] | None] = {}  # font name: its table, as found (a page has few fonts)
 
 
-@lru_cache(maxsize=256)
 def tex_encoding(font: str) -> dict[int, str] | None:
     """The table of the TeX math font ``font`` names (its subset tag already taken off), or
     None for any other font."""
-    for pattern, table in _FAMILIES:
-        if pattern.match(font):
-            return table
-    return None
-
-
-_NEGATED = lazy(NEGATION + r" ?(\S)")
-
-
-def negated(text: str) -> str:
-    """``text`` with each negation slash set over the symbol after it: '≠', '∉', '≢' where
-    Unicode has the symbol, the symbol with a combining slash where it has not."""
-    import unicodedata
-
-    return _NEGATED.sub(lambda m: unicodedata.normalize("NFC", m[1] + NEGATION), text)
+    if font in _SEEN:
+        return _SEEN[font]
+    name = font.lower()
+    table = next((table for prefix, table, sized in _FAMILIES
+                  if name.startswith(prefix) and (not sized or name[len(prefix):len(prefix) + 1].isdigit())), None)
+    if len(_SEEN) < 1024:
+        _SEEN[font] = table
+    return table

@@ -16,7 +16,7 @@ from functools import lru_cache
 from ..fonts import monospaced
 from ..lazyre import lazy
 from ..settings import OrganizeOptions
-from ..texfonts import NEGATION, negated
+from ..texfonts import NEGATION
 from .headings import (
     NUMBERING,
     Levels,
@@ -263,6 +263,16 @@ def line_segments(line: dict[str, Any], keep_clipped: bool,
             parts.append(current)
         current.append(run)
     return [_segment(part, line) for part in parts], again
+
+
+_NEGATED = lazy(NEGATION + r" ?(\S)")
+
+
+def negated(text: str) -> str:
+    """``text`` with each negation slash (TeX's \\not, siftpdf.texfonts) set over the symbol
+    after it: '≠', '∉', '≢' where Unicode has the symbol, the symbol with a combining slash
+    where it has not."""
+    return _NEGATED.sub(lambda m: unicodedata.normalize("NFC", m[1] + NEGATION), text)
 
 
 NO_BREAK_HYPHEN = "\u2011"  # pandoc and word processors set '--flag' with it: read, and searched for, as '-'
