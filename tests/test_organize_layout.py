@@ -1175,12 +1175,13 @@ def _full(text: str, chars: int) -> str:
 def test_notes_set_with_a_hanging_indent_are_one_note_each():
     """A reference list set small at the foot of the page, each entry hanging: its first line
     full at the left edge, the lines after it set in under the number. Each entry reads as one
-    note, however many lines it runs to; the next number starts the next."""
+    note, however many lines it runs to, the last one too (no line after it shows its form);
+    the next number starts the next."""
     size, char = 8.0, CHAR * 8.0 / 10  # the notes' size, and what a character takes at it
     right = 540.0
     entries = [("[1] E. Gatti and P. Rehak, Semiconductor drift chamber", 2),
                ("[2] P. Emma, R. Akre, J. Arthur, R. Bionta, C. Bostedt", 3),
-               ("[3] H. Graafsma, Requirements for two dimensional detectors", 3)]
+               ("[3] H. Graafsma, Requirements for two dimensional detectors", 2)]
     lines, y = body_lines(700, "body", 6), 200.0
     for number, (opening, count) in enumerate(entries):
         for k in range(count):

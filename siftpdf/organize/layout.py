@@ -1104,7 +1104,7 @@ def _paragraph_gap(upper: Item, lower: Item, pitch: float) -> bool:
 HANG_EMS = 4.0  # ems the lines of a hanging entry stand in from its first line at the most
 
 
-def hanging_entries(items: list[Item], pitch: float) -> set[int]:
+def hanging_entries(items: list[Item], pitch: float) -> dict[int, bool]:
     """The second lines of hanging entries (a reference list, a glossary set with a hanging
     indent), by id: the line under a line full to its column's left and right edges, set in
     from it by an em to ``HANG_EMS``, when the line after shows the form: set in the same way
@@ -1112,11 +1112,19 @@ def hanging_entries(items: list[Item], pitch: float) -> set[int]:
     entry), or back out under a full line to start a full line that the next hangs from in the
     same way (the next entry of two lines or more). A paragraph indented under the full last
     line of another comes back out under a full line to end short, or to go on. A contents
-    page's entries (leaders to their page numbers) hang from nothing."""
-    out: set[int] = set()
-    for k in range(len(items) - 2):
-        first, second, third = items[k], items[k + 1], items[k + 2]
-        if not _hangs(first, second, pitch) or not _next_line(second, third, pitch):
+    page's entries (leaders to their page numbers) hang from nothing. Each maps to True; a
+    line set in that way and ended short with no line after it in its column maps to False:
+    the last entry's last line, or a paragraph's one indented line, which only a note's
+    form tells apart (``_hang``)."""
+    out: dict[int, bool] = {}
+    for k in range(len(items) - 1):
+        first, second = items[k], items[k + 1]
+        if not _hangs(first, second, pitch):
+            continue
+        third = items[k + 2] if k + 2 < len(items) else None
+        if third is None or not _next_line(second, third, pitch):
+            if second.x1 < first.x1 - SHORT_EMS * second.size and second.text[:1] not in NOTE_MARKS:
+                out[id(second)] = False
             continue
         em = second.size
         if abs(third.x0 - second.x0) < 0.5 * em:
@@ -1130,18 +1138,26 @@ def hanging_entries(items: list[Item], pitch: float) -> set[int]:
             hangs = fourth is not None and _hangs(third, fourth, pitch) and \
                 abs((fourth.x0 - third.x0) - (second.x0 - first.x0)) < 0.5 * em
         if hangs:
-            out.add(id(second))
+            out[id(second)] = True
     return out
 
 
-def _hang(block: Block | None, item: Item, kind: str, seconds: set[int], hanging: set[int]) -> bool | None:
+SHORT_EMS = 2.0  # a line that ends this many ems short of the one above it ends its entry
+# How a note may open: its number, a bracketed one, a symbol. A line set in that opens so may
+# be the next note, not the last line of this one.
+NOTE_MARKS = frozenset("0123456789[*†‡§¶¹²³⁴⁵⁶⁷⁸⁹⁰")
+
+
+def _hang(block: Block | None, item: Item, kind: str, seconds: dict[int, bool], hanging: set[int]) -> bool | None:
     """Whether ``item`` goes on with the hanging entry ``block`` (True: its second line, the
     block then is one of ``hanging``), starts the next one (False: back out at the left), or
-    neither (None)."""
+    neither (None). A note's line set in under its first and ended short goes on it, the
+    last in its column too (a note starts at the left, with its mark)."""
     if block is None or block.last is None:
         return None
-    if id(item) in seconds and (kind == "paragraph" and block.kind in ("paragraph", "list_item") or
-                                kind == block.kind == "footnote") and block.first is block.last:
+    second = seconds.get(id(item))
+    if second is not None and (kind == "paragraph" and block.kind in ("paragraph", "list_item") and second or
+                               kind == block.kind == "footnote") and block.first is block.last:
         hanging.add(id(block))
         return True
     if id(block) in hanging and item.x0 < block.last.x0 - 0.8 * item.size:
@@ -1211,7 +1227,7 @@ def build_blocks(items: list[Item], page: int, body: float, opts: OrganizeOption
     for k, item in enumerate(items):
         if id(item) in heads and kinds[k][0] != "heading":
             kinds[k] = ("heading", None)  # a run-in head heads its paragraph, however it is set
-    seconds = hanging_entries(items, pitch) if opts.join else set()
+    seconds = hanging_entries(items, pitch) if opts.join else {}
     hanging: set[int] = set()  # ids of the blocks that are hanging entries
     blocks: list[Block] = []
     lines: dict[int, list[str]] = {}  # id(block) -> its line texts, joined once at the end
