@@ -1129,13 +1129,13 @@ def test_a_row_ending_in_a_capital_roman_mark_above_the_footer_is_no_running_hea
 def test_a_line_end_hyphen_that_is_the_words_own_is_kept():
     """A hyphen at a line's end is a break, taken out ('signifi-' 'cant'), unless it belongs to
     the word: the next word carries a hyphen of its own ('time-' 'of-arrival'), or the page
-    prints the word with its hyphen inside a line ('pile-up') and never without. grep finds
-    'pile-up' and 'time-of-arrival' where they were broken."""
+    prints the word with its hyphen inside a line ('pile-up') and never without ('pileups' is
+    another word). grep finds 'pile-up' and 'time-of-arrival' where they were broken."""
     lines = ["We fit every pulse so that the pulse pile-up is resolved, a signifi-",
              "cant gain over shaping, as the model shows below. Yet some pile-",
              "up remains at the highest rates we met, and the known time-",
              "of-arrival of each photon is kept from the fit; the brief dead-",
-             "time of the detector is short when compared with the pulses."]
+             "time of the detector is short, whatever the pileups may be."]
     (record,) = organize([page(1, [line(700 - 12 * k, text) for k, text in enumerate(lines)])])
     text = record["text"]
     assert "a significant gain" in text

@@ -157,7 +157,9 @@ def compounds(texts: list[str]) -> frozenset[str]:
     if not found:
         return frozenset()
     page = " ".join(texts).casefold()
-    return frozenset(word for word in found if word.replace("-", "") not in page)
+    # The joined form as a word of its own: 'astroph' inside 'astrophys' is no joined 'astro-ph'.
+    return frozenset(word for word in found
+                     if re.search(rf"(?<!\w){re.escape(word.replace('-', ''))}(?!\w)", page) is None)
 
 
 def keeps_hyphen(before: str, after: str, kept: frozenset[str] = frozenset()) -> bool:
