@@ -1269,7 +1269,9 @@ def build_blocks(items: list[Item], page: int, body: float, opts: OrganizeOption
         anchor = len(blocks) - 1 if kind not in FLOATS else anchor
         _add_span(blocks[-1], page, item)
     blocks += deferred
-    kept = compounds([item.text for item in items]) if opts.hyphens else frozenset()
+    # The page's hyphenated words, read only when some line ends in a hyphen.
+    broken = opts.hyphens and any(item.text.endswith("-") for item in items)
+    kept = compounds([item.text for item in items]) if broken else frozenset()
     for block in blocks:
         block.text = (join_lines(lines[id(block)], opts.hyphens, kept) if block.kind != "code"
                       else "\n".join(lines[id(block)]))

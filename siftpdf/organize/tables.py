@@ -562,23 +562,23 @@ def _voted_gaps(rows: list[list[_Piece]], lo: float, hi: float) -> list[float]:
     clear: tuple[float, float] = (0.0, 0.0)  # the open range's widest such stretch
     for x, step, numbers in events:
         before, covered = covered, covered + step
-        if opened is not None and before == 0 < covered and free is not None:
+        if opened is None:
+            if covered <= allowed:
+                opened, after_numbers = x, numbers
+                free, clear = (x if covered == 0 else None), (x, x)
+            continue
+        if before == 0 < covered and free is not None:
             clear, free = max(clear, (free, x), key=lambda c: c[1] - c[0]), None
-        if covered <= allowed and opened is None:
-            opened, after_numbers = x, numbers
-            free, clear = (x if covered == 0 else None), (x, x)
-        elif step < 0 and opened is not None and x <= opened + TIE:
+        elif covered == 0 < before:
+            free = x
+        if step < 0 and x <= opened + TIE:
             after_numbers = after_numbers or numbers  # a number that ends where the gap opens
-            if covered == 0 < before:
-                free = x
-        elif covered > allowed and opened is not None:
+        elif covered > allowed:
             gap = x - opened
             if (gap >= wide or gap >= narrow and after_numbers and numbers) and left < opened and x < right:
                 # Where no row's text is, if there is room: the few rows that cross keep their cell.
                 boundaries.append(sum(clear) / 2 if clear[1] - clear[0] >= narrow else (opened + x) / 2)
             opened = None
-        elif opened is not None and covered == 0 < before:
-            free = x
     return [b for b in boundaries if lo < b < hi]
 
 
