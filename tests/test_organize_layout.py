@@ -171,6 +171,48 @@ def test_a_lone_page_sets_aside_its_page_number_above_a_wide_bottom_margin():
         assert (number in out["text"].split()) == (kind is None)
 
 
+def test_a_lone_page_sets_aside_a_running_head_whose_folio_stands_a_quad_or_two_from_its_title():
+    # Set as one line with the title a few ems from the page number, at either end; a section's
+    # number a word space from its title, or a bold numbered head, is a heading.
+    for parts, gap in (([("10", "Times-Roman"), ("R. Coulom", "Times-Roman")], 25.0),
+                       ([("Selectivity and Backup Operators", "Times-Roman"), ("7", "Times-Roman")], 25.0)):
+        out = organize([page(1, [runs_line(760, parts, gap=gap), *body_lines(730, "a", 10)])])[0]
+        assert "header" in {f["kind"] for f in out["furniture"]} <= {"header", "page_number"}, parts
+        assert not {word for text, _ in parts for word in text.split()} & set(out["text"].split())
+    for parts, gap in (([("1", "Times-Roman"), ("Introduction", "Times-Roman")], 10.0),
+                       ([("1", "Times-Bold"), ("Introduction", "Times-Bold")], 25.0)):
+        out = organize([page(1, [runs_line(760, parts, gap=gap), *body_lines(730, "a", 10)])])[0]
+        assert out["furniture"] == [] and "Introduction" in out["text"], parts
+
+
+def test_a_contents_page_keeps_its_last_entry_set_apart_at_the_foot():
+    entries = [runs_line(260 - 14 * k, [(f"{k}.1 Section {k} . . . . . . . . .", "Times-Roman"), (str(k), "Times-Roman")],
+                         gap=60.0) for k in range(1, 12)]
+    last = runs_line(80, [("6 Conclusions", "Times-Roman"), ("22", "Times-Roman")], gap=180.0)
+    out = organize([page(1, [line(300, "Contents", size=14, bold=True), *entries, last])])[0]
+    assert out["furniture"] == [] and "Conclusions" in out["text"]
+
+
+def test_a_short_last_page_sets_aside_its_page_number_far_below_the_text():
+    out = organize([page(1, [*body_lines(700, "a", 3), line(60, "iv", x0=300)])])[0]
+    assert [(f["kind"], f["text"]) for f in out["furniture"]] == [("page_number", "iv")]
+    assert "iv" not in out["text"].split()
+    out = organize([page(1, [*body_lines(700, "a", 3), line(664, "iv", x0=300)])])[0]
+    assert out["furniture"] == []  # a line set at the text's leading is the text's
+
+
+def test_a_lone_page_sets_aside_journal_lines_and_a_running_head_of_authors():
+    for head in ("M.A. Bender, M. Farach-Colton / Theoretical Computer Science 321 (2004) 5 – 12",
+                 "ACM OOPS Messenger 4,4 (Oct. 1993), 2-27.", "J. Aligon et al."):
+        out = organize([page(1, [line(770, head), *body_lines(720, "a", 20)])])[0]
+        assert [(f["kind"], f["text"]) for f in out["furniture"]] == [("header", head)]
+    # A reference that cites such a volume, in the text at its leading, is the text's.
+    body = body_lines(300, "a", 18)
+    cite = "[4] M.A. Bender. Theoretical Computer Science 321 (2004) 5-12."
+    out = organize([page(1, [*body, line(body[-1]["y"] - 12, cite)])])[0]
+    assert out["furniture"] == [] and out["text"].endswith("5-12.")
+
+
 def test_references_set_with_a_hanging_indent_are_one_block_an_entry():
     entries = [prose(40, f"e{k}") for k in range(3)]
     lines, y = [*body_lines(740, "a", 3)], 690.0

@@ -477,19 +477,23 @@ def _lone_furniture(page: _Page) -> set[int]:
     apart by less when its form tells it: a running line that carries its page number
     (``_folio_row``), or the page number alone (``_bare_folio``)."""
     rows = page.rows
-    if len(rows) < MIN_LONE_ROWS:
+    if len(rows) < 2:
         return set()
     pitch = _row_pitch(rows)
     body = body_size([i for row in rows for i in row])
     height = _height(page)
     found: set[int] = set()
     for ordered in (rows, rows[::-1]):
+        if len(rows) < MIN_LONE_ROWS:  # a page's last few lines: only a page number far below them tells
+            if abs(ordered[0][0].y - ordered[1][0].y) >= LONE_SEPARATION * max(pitch, body) and \
+                    _bare_folio(ordered[0], height):
+                found.update(_in_band(page, ordered[0], "top" if ordered is rows else "bottom"))
+            continue
         for k, row in enumerate(ordered[:MARGIN_LINES]):
             gap = abs(row[0].y - ordered[k + 1][0].y)
-            if k == 0 and gap >= SEPARATION * pitch and (_folio_row(page, row, body) or _bare_folio(row, height)):
-                for item in row:  # a folio further in than the margin band gets its band's key there
-                    page.margin.setdefault(id(item), f"{'top' if ordered is rows else 'bottom'}:{template(item.text)}")
-                    found.add(id(item))
+            if k == 0 and gap >= SEPARATION * pitch and (_folio_row(page, row, body, ordered[1]) or
+                                                         _bare_folio(row, height)):
+                found.update(_in_band(page, row, "top" if ordered is rows else "bottom"))
                 continue
             # A running head is the outermost line; page numbers may sit beyond it.
             if not all(_looks_like_furniture(page.margin.get(id(i), ""), i, body, k == 0) for i in row):
@@ -499,7 +503,16 @@ def _lone_furniture(page: _Page) -> set[int]:
     return found
 
 
-FOLIO_GAP = 4.0  # body sizes between a running line's page number and its title
+def _in_band(page: _Page, row: list[Item], band: str) -> list[int]:
+    """A folio's line, which may stand further in than the margin band: its items get their
+    band's key there."""
+    for item in row:
+        page.margin.setdefault(id(item), f"{band}:{template(item.text)}")
+    return [id(item) for item in row]
+
+
+FOLIO_GAP = 4.0  # body sizes between a bold running line's page number and its title
+FOLIO_QUADS = 2.0  # the line's own sizes between a lighter one's (a folio set a quad or two off)
 FOLIO_SHARE = 0.2  # of the page height: a page number alone stands in its outer fifth
 FOLIO_DIGITS = 4  # a page number has a few digits: a longer number alone is a code, an identifier
 
@@ -513,27 +526,67 @@ def _bare_folio(row: list[Item], height: float) -> bool:
     return row[0].y0 <= FOLIO_SHARE * height or row[0].y1 >= (1 - FOLIO_SHARE) * height
 
 
-def _folio_row(page: _Page, row: list[Item], body: float) -> bool:
+def _folio_row(page: _Page, row: list[Item], body: float, inner: list[Item]) -> bool:
     """Whether a page's outermost line is a running head or foot that carries its page number
-    at one end, far from its short title ('k · p theory for 2D TMDCs      3'): the form alone
-    tells it, whatever its size. A section's number stands a space from its title, not across
-    the measure."""
-    if len(row) < 2 or not all(page.margin.get(id(i)) for i in row):
+    at one end, apart from its short title ('k · p theory for 2D TMDCs      3', '10    R. Coulom'):
+    the form alone tells it, whatever its size. A section's number stands a word space from its
+    title; a bold head's number may stand further, so a bold line's folio must stand across
+    the measure (``FOLIO_GAP``). Where the line beside it (``inner``) has a number at the same
+    end, the two are entries of a list (a contents page's last entry, '6 Conclusions    22')."""
+    if not all(page.margin.get(id(i)) for i in row):
         return False
-    items = sorted(row, key=lambda i: i.x0)
-    for number, rest, gap in ((items[0], items[1:], items[1].x0 - items[0].x1),
-                              (items[-1], items[:-1], items[-1].x0 - items[-2].x1)):
-        if (_PAGE_NUMBER.match(page.margin[id(number)].partition(":")[2]) and gap >= FOLIO_GAP * body
-                and all(len(i.text) <= LONE_HEAD_CHARS for i in rest)):
+    if sum(len(i.text) for i in row) > LONE_LINE_CHARS:
+        return False
+    wide = FOLIO_GAP * body if all(i.bold_all for i in row) else FOLIO_QUADS * max(i.size for i in row)
+    units = _apart(row, wide)
+    if len(units) < 2:
+        return False
+    listed = _numbered_ends(_apart(inner, wide))
+    for number, neighbour, gap, beside in ((units[0], units[1], units[1][0] - units[0][1], listed[0]),
+                                           (units[-1], units[-2], units[-1][0] - units[-2][1], listed[1])):
+        # A long number is a page number only across the measure (a register's 47705).
+        if not beside and _PAGE_NUMBER.match(template(number[2])) and _folio_figure(number[2]) and gap >= wide \
+                and (sum(ch.isdigit() for ch in number[2]) <= FOLIO_DIGITS or gap >= FOLIO_GAP * body) \
+                and any(ch.isalpha() for ch in neighbour[2]):
             return True
     return False
 
 
+def _numbered_ends(units: list[tuple[float, float, str]]) -> tuple[bool, bool]:
+    """Whether a line starts, and whether it ends, with a number set apart from its words or
+    after leader dots ('2.1 Desiderata . . . . 1'): an entry of a list, as a contents page has."""
+    last = units[-1][2].split()
+    apart = len(units) > 1
+    return (apart and _PAGE_NUMBER.match(template(units[0][2])) is not None,
+            apart and _PAGE_NUMBER.match(template(units[-1][2])) is not None or
+            len(last) > 1 and last[-1].isdigit() and not last[-2].strip("."))
+
+
+SPACED = 0.1  # of the gap that sets a folio apart (two sizes): a fifth of a size parts two words
+
+
+def _apart(row: list[Item], wide: float) -> list[tuple[float, float, str]]:
+    """A line's pieces (x0, x1, text) left to right, those closer than ``wide`` taken together
+    (a word space between them where they stand apart: ``wide`` is two of the line's sizes)."""
+    pieces = sorted((p for i in row for p in (i.pieces or [(i.x0, i.x1, i.text)])), key=lambda p: p[0])
+    out = [pieces[0]]
+    for x0, x1, text in pieces[1:]:
+        if x0 - out[-1][1] < wide:
+            space = " " if x0 - out[-1][1] > SPACED * wide else ""
+            out[-1] = (out[-1][0], x1, f"{out[-1][2]}{space}{text}")
+        else:
+            out.append((x0, x1, text))
+    return out
+
+
 # Lines only the edge of a page carries: where and when it was fetched, whose it is, where it
 # was printed ('Downloaded from … on …', '© 2010 …; licensee …', 'Vol. 32, No. 2, April 1985',
-# 'Page 9 of 11' beside a running title).
+# 'Page 9 of 11' beside a running title, 'Theoretical Computer Science 321 (2004) 5–12',
+# 'ACM OOPS Messenger 4,4 (Oct. 1993), 2-27.'), and a running head of authors ('J. Aligon et al.').
 RUNNING_FORM = lazy(r"\bdownloaded (from|by)\b|^\W*(©|copyright\b)|\ball rights reserved\b|"
-                    r"\b(vol\.|volume)\s*\d+\W+(no\.|number|issue)\s*\d+|\bpage \d+ of \d+\b", re.IGNORECASE)
+                    r"\b(vol\.|volume)\s*\d+\W+(no\.|number|issue)\s*\d+|\bpage \d+ of \d+\b|"
+                    r"^\D.*\b\d+,?\s*\((\w+\.?\s+)?(1[89]|20)\d\d\),?\s*(pp?\.\s*)?\d+\s*[-–]\s*\d+\W*$|"
+                    r"^\W*\w[\w.'’ -]{0,60}\bet al\.?\W*$", re.IGNORECASE)
 LONE_LINE_CHARS = 160  # a running line is one line of the margin, not a paragraph
 
 
