@@ -186,7 +186,7 @@ def test_a_lone_page_sets_aside_a_running_head_whose_folio_stands_a_quad_or_two_
 
 
 def test_a_contents_page_keeps_its_last_entry_set_apart_at_the_foot():
-    entries = [runs_line(260 - 14 * k, [(f"{k}.1 Section {k} . . . . . . . . .", "Times-Roman"), (str(k), "Times-Roman")],
+    entries = [runs_line(260 - 14 * k, [(f"{k}.1 Section {k} . . . . . . .", "Times-Roman"), (str(k), "Times-Roman")],
                          gap=60.0) for k in range(1, 12)]
     last = runs_line(80, [("6 Conclusions", "Times-Roman"), ("22", "Times-Roman")], gap=180.0)
     out = organize([page(1, [line(300, "Contents", size=14, bold=True), *entries, last])])[0]
