@@ -185,6 +185,14 @@ def test_a_lone_page_sets_aside_a_running_head_whose_folio_stands_a_quad_or_two_
         assert out["furniture"] == [] and "Introduction" in out["text"], parts
 
 
+def test_a_large_numbered_head_at_the_top_of_a_lone_page_is_no_running_head():
+    # Set larger than the text, its number two and a half of its sizes off: a chapter's head.
+    first = run("CHAPTER", 72.0, 760, size=14)
+    number = run("3", first["box"][2] + 35.0, 760, size=14)
+    out = organize([page(1, [{"y": 760, "size": 14.0, "runs": [first, number]}, *body_lines(720, "a", 10)])])[0]
+    assert out["furniture"] == [] and "CHAPTER" in out["text"]
+
+
 def test_a_contents_page_keeps_its_last_entry_set_apart_at_the_foot():
     entries = [runs_line(260 - 14 * k, [(f"{k}.1 Section {k} . . . . . . .", "Times-Roman"), (str(k), "Times-Roman")],
                          gap=60.0) for k in range(1, 12)]

@@ -530,14 +530,18 @@ def _folio_row(page: _Page, row: list[Item], body: float, inner: list[Item]) -> 
     """Whether a page's outermost line is a running head or foot that carries its page number
     at one end, apart from its short title ('k · p theory for 2D TMDCs      3', '10    R. Coulom'):
     the form alone tells it, whatever its size. A section's number stands a word space from its
-    title; a bold head's number may stand further, so a bold line's folio must stand across
-    the measure (``FOLIO_GAP``). Where the line beside it (``inner``) has a number at the same
-    end, the two are entries of a list (a contents page's last entry, '6 Conclusions    22')."""
+    title; a bold or large head's number may stand further ('CHAPTER    3'), so the folio of a
+    line set so must stand across the measure (``FOLIO_GAP``). Where the line beside it
+    (``inner``) has a number at the same end, the two are entries of a list (a contents page's
+    last entry, '6 Conclusions    22')."""
     if not all(page.margin.get(id(i)) for i in row):
         return False
     if sum(len(i.text) for i in row) > LONE_LINE_CHARS:
         return False
-    wide = FOLIO_GAP * body if all(i.bold_all for i in row) else FOLIO_QUADS * max(i.size for i in row)
+    size = max(i.size for i in row)
+    wide = FOLIO_QUADS * size
+    if all(i.bold_all for i in row) or size > LARGER * body:
+        wide = max(wide, FOLIO_GAP * body)
     units = _apart(row, wide)
     if len(units) < 2:
         return False
