@@ -193,6 +193,33 @@ def test_a_large_numbered_head_at_the_top_of_a_lone_page_is_no_running_head():
     assert out["furniture"] == [] and "CHAPTER" in out["text"]
 
 
+def test_a_lone_page_reads_a_margin_line_the_evidence_broke_in_two_as_one():
+    # A journal's line set in two pieces a little apart on one baseline, and a masthead whose
+    # folio sits a point lower: each is one printed line, read whole.
+    journal = [line(40, "Journal of the Association for Computing Machinery, Vol. 35, No. 2, April", x0=72, size=6),
+               line(40, "1988, pp.288-323.", x0=72 + 3.0 * 75 + 4, size=6)]
+    masthead = [line(40, "www.rivers.example.org | RiverWorld | October 2006", x0=72, size=8),
+                line(38.5, "| 41", x0=72 + 4.0 * 50 + 4, size=8)]
+    for foot in (journal, masthead):
+        out = organize([page(1, [*body_lines(720, "a", 40), *foot])])[0]
+        assert len(out["furniture"]) == 2 and "1988" not in out["text"] and "41" not in out["text"].split()
+    for head in ("Jl. of Interactive Learning Research (2008) 19(2), 185-224",
+                 "Computing Surveys, Vol 17 n. 4, pp 471-522, December 1985"):
+        out = organize([page(1, [line(770, head), *body_lines(720, "a", 20)])])[0]
+        assert [f["text"] for f in out["furniture"]] == [head]
+
+
+def test_the_last_lines_of_two_columns_on_one_baseline_are_not_one_running_line():
+    # A note ending '(Merity et al., 2017).' at the foot of the left column, and the right
+    # column's last line a point lower: neither is a page number nor a running foot.
+    left = [line(400 - 12 * k, t, x0=72) for k, t in enumerate(prose(60, "l")[:26])]
+    right = [line(400 - 12 * k, t, x0=320) for k, t in enumerate(prose(60, "r")[:26])]
+    lines = [*left, *right, line(60, "2017).", x0=72, size=8), line(58.7, "with varying terms", x0=320)]
+    out = organize([page(1, lines)])[0]
+    assert out["furniture"] == []
+    assert "2017)." in out["text"] and "with varying terms" in out["text"]
+
+
 def test_a_contents_page_keeps_its_last_entry_set_apart_at_the_foot():
     entries = [runs_line(260 - 14 * k, [(f"{k}.1 Section {k} . . . . . . .", "Times-Roman"), (str(k), "Times-Roman")],
                          gap=60.0) for k in range(1, 12)]

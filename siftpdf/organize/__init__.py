@@ -452,7 +452,10 @@ def _carries_folio(page: _Page, row: list[Item], hits: list[Item]) -> bool:
 
 def _folio_figure(text: str) -> bool:
     """A page's number as folios are set: in figures, or in small roman numerals ('viii');
-    capitals alone ('XX', 'IV') are a table's mark or a list's number as often."""
+    capitals alone ('XX', 'IV') are a table's mark or a list's number as often. Its brackets
+    close ('(4)', '[4]'): '2017).' ends a citation."""
+    if text.count("(") != text.count(")") or text.count("[") != text.count("]"):
+        return False
     return any(char.isdigit() for char in text) or text.strip(" -–—.()[]").islower()
 
 
@@ -483,24 +486,65 @@ def _lone_furniture(page: _Page) -> set[int]:
     body = body_size([i for row in rows for i in row])
     height = _height(page)
     found: set[int] = set()
-    for ordered in (rows, rows[::-1]):
+    for band, ordered in (("top", _outer_lines(rows)), ("bottom", _outer_lines(rows[::-1]))):
         if len(rows) < MIN_LONE_ROWS:  # a page's last few lines: only a page number far below them tells
             if abs(ordered[0][0].y - ordered[1][0].y) >= LONE_SEPARATION * max(pitch, body) and \
                     _bare_folio(ordered[0], height):
-                found.update(_in_band(page, ordered[0], "top" if ordered is rows else "bottom"))
+                found.update(_in_band(page, ordered[0], band))
             continue
         for k, row in enumerate(ordered[:MARGIN_LINES]):
             gap = abs(row[0].y - ordered[k + 1][0].y)
             if k == 0 and gap >= SEPARATION * pitch and (_folio_row(page, row, body, ordered[1]) or
                                                          _bare_folio(row, height)):
-                found.update(_in_band(page, row, "top" if ordered is rows else "bottom"))
+                found.update(_in_band(page, row, band))
                 continue
             # A running head is the outermost line; page numbers may sit beyond it.
-            if not all(_looks_like_furniture(page.margin.get(id(i), ""), i, body, k == 0) for i in row):
+            if not _line_looks_like_furniture(page, row, body, k == 0):
                 break
             if gap >= LONE_SEPARATION * max(pitch, body):
                 found.update(id(i) for r in ordered[:k + 1] for i in r)
     return found
+
+
+SAME_LINE = 0.5  # of the type's size: rows whose baselines stand closer are one printed line
+
+
+def _outer_lines(rows: list[list[Item]]) -> list[list[Item]]:
+    """The rows from one edge inward as printed lines: rows whose baselines stand within half
+    their size of each other are one line the evidence broke in two ('… Vol. 35, No. 2, April'
+    and '1988, pp. 288-323.'; a folio set a little lower, '… October 2006' and '| 41'). Only
+    the few outermost are looked at, so only those are taken together."""
+    out: list[list[Item]] = []
+    for row in rows:
+        if out and _one_line(out[-1], row):
+            out[-1] = sorted((*out[-1], *row), key=lambda i: i.x0)
+        else:
+            if len(out) > MARGIN_LINES:
+                out.append(row)
+                break
+            out.append(row)
+    return out
+
+
+def _one_line(one: list[Item], other: list[Item]) -> bool:
+    """Two rows that are one printed line: baselines within half the smaller type's size, and
+    the one running on from the other a few spaces after it (not the last lines of two columns,
+    nor a chart's large labels beside a line of text)."""
+    size = min(i.size for i in (*one, *other))
+    if abs(one[0].y - other[0].y) > SAME_LINE * size:
+        return False
+    left, right = (one, other) if one[0].x0 <= other[0].x0 else (other, one)
+    return 0 <= right[0].x0 - max(i.x1 for i in left) <= FOLIO_QUADS * size
+
+
+def _line_looks_like_furniture(page: _Page, row: list[Item], body: float, outermost: bool) -> bool:
+    """Whether each piece of a margin line looks furniture, or the line read whole has a form
+    only a page's edge carries (a journal's line set in several pieces)."""
+    if all(_looks_like_furniture(page.margin.get(id(i), ""), i, body, outermost) for i in row):
+        return True
+    text = " ".join(i.text for i in row)
+    return all(page.margin.get(id(i)) for i in row) and len(text) <= LONE_LINE_CHARS and \
+        RUNNING_FORM.search(text) is not None
 
 
 def _in_band(page: _Page, row: list[Item], band: str) -> list[int]:
@@ -577,20 +621,29 @@ def _apart(row: list[Item], wide: float) -> list[tuple[float, float, str]]:
     for x0, x1, text in pieces[1:]:
         if x0 - out[-1][1] < wide:
             space = " " if x0 - out[-1][1] > SPACED * wide else ""
-            out[-1] = (out[-1][0], x1, f"{out[-1][2]}{space}{text}")
+            out[-1] = (out[-1][0], max(x1, out[-1][1]), f"{out[-1][2]}{space}{text}")
         else:
             out.append((x0, x1, text))
     return out
 
 
+# A journal's issue as its masthead line gives it between bars ('… | October 2006 | 41',
+# 'JOURNAL | Vol. 12 | Issue 3 | e1234')
+_ISSUE = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(1[89]|20)\d\d|vol(\.|ume)\s*\d+|issue\s*\d+"
 # Lines only the edge of a page carries: where and when it was fetched, whose it is, where it
 # was printed ('Downloaded from … on …', '© 2010 …; licensee …', 'Vol. 32, No. 2, April 1985',
 # 'Page 9 of 11' beside a running title, 'Theoretical Computer Science 321 (2004) 5–12',
-# 'ACM OOPS Messenger 4,4 (Oct. 1993), 2-27.'), and a running head of authors ('J. Aligon et al.').
-RUNNING_FORM = lazy(r"\bdownloaded (from|by)\b|^\W*(©|copyright\b)|\ball rights reserved\b|"
-                    r"\b(vol\.|volume)\s*\d+\W+(no\.|number|issue)\s*\d+|\bpage \d+ of \d+\b|"
+# 'ACM OOPS Messenger 4,4 (Oct. 1993), 2-27.', '… Research (2008) 19(2), 185-224', 'Computing
+# Surveys, Vol 17 n. 4', 'Volume 2010, Article ID 1', '… Outcomes 2010, 4:1', '0022-0000/$ –
+# see front matter', a masthead's issue between bars), and a running head of authors
+# ('J. Aligon et al.').
+RUNNING_FORM = lazy(r"\bdownloaded (from|by)\b|^\W*(©|copyright\b)|\ball rights reserved\b|\bsee front matter\b|"
+                    r"\bvol(\.|ume)?\s*\d+\W+(no\.?|n\.|number|issue|article( id)?)\s*\d+|\bpage \d+ of \d+\b|"
                     r"^\D.*\b\d+,?\s*\((\w+\.?\s+)?(1[89]|20)\d\d\),?\s*(pp?\.\s*)?\d+\s*[-–]\s*\d+\W*$|"
-                    r"^\W*\w[\w.'’ -]{0,60}\bet al\.?\W*$", re.IGNORECASE)
+                    r"\((1[89]|20)\d\d\)\s*\d+\s*\(\d+\),?\s*(pp?\.\s*)?\d+\s*[-–]\s*\d+|"
+                    r"\b(1[89]|20)\d\d,\s*\d+:\d+\b|"
+                    r"^\W*\w[\w.'’ -]{0,60}\bet al\.?\W*$|"
+                    rf"\|\s*({_ISSUE})\b|\b({_ISSUE})\s*\|", re.IGNORECASE)
 LONE_LINE_CHARS = 160  # a running line is one line of the margin, not a paragraph
 
 
