@@ -539,12 +539,13 @@ def _one_line(one: list[Item], other: list[Item]) -> bool:
 
 def _line_looks_like_furniture(page: _Page, row: list[Item], body: float, outermost: bool) -> bool:
     """Whether each piece of a margin line looks furniture, or the line read whole has a form
-    only a page's edge carries (a journal's line set in several pieces)."""
+    only a page's edge carries (a journal's line set in several pieces, a few spaces apart at
+    most: a line of one column beside it is the column's)."""
     if all(_looks_like_furniture(page.margin.get(id(i), ""), i, body, outermost) for i in row):
         return True
     text = " ".join(i.text for i in row)
     return all(page.margin.get(id(i)) for i in row) and len(text) <= LONE_LINE_CHARS and \
-        RUNNING_FORM.search(text) is not None
+        all(_one_line([a], [b]) for a, b in zip(row, row[1:], strict=False)) and RUNNING_FORM.search(text) is not None
 
 
 def _in_band(page: _Page, row: list[Item], band: str) -> list[int]:
