@@ -219,7 +219,8 @@ def test_the_last_lines_of_two_columns_on_one_baseline_are_not_one_running_line(
     assert out["furniture"] == []
     assert "2017)." in out["text"] and "with varying terms" in out["text"]
     # A stamp at the foot of one column does not take the other column's line beside it.
-    foot = runs_line(40, [("Vol. 32, No. 2, April 1985", "Times-Roman"), ("with varying terms", "Times-Roman")], gap=118)
+    foot = runs_line(40, [("Vol. 32, No. 2, April 1985", "Times-Roman"), ("with varying terms", "Times-Roman")],
+                     gap=118)
     lines = [*left, *right, foot]
     out = organize([page(1, lines)])[0]
     assert "with varying terms" in out["text"]
