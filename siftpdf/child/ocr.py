@@ -576,9 +576,10 @@ def recognize_page(page: Any, dpi: float = DPI, regions: Sequence[Box] | None = 
         ruling = find_rules(crop, rule, thick)
 
         def as_read(found: _Engine, image: Any, ruling: list[PixelBox] = ruling) -> Any:
-            """The crop as ``found`` reads it: tesseract's with its ruling erased (PP-OCR's
-            detector keeps rules out of its lines, and reads formulas worse without their bars)."""
-            return erased(image, ruling) if found.info.name == "tesseract" else image
+            """The crop as ``found`` reads it: tesseract's on white paper, its ruling erased
+            (PP-OCR's detector keeps rules out of its lines, and reads formulas worse without
+            their bars; it finds text on tints as it is)."""
+            return erased(flattened(image), ruling) if found.info.name == "tesseract" else image
 
         hinted = _read_hinted(crop, threads, hint, as_read) if hint is not None and engine is None else None
         if hinted is not None:
@@ -790,6 +791,46 @@ def _strokes(runs: list[tuple[int, int, int]]) -> list[tuple[int, int, int, int]
         done += [(a, b, c, d) for a, b, c, d, _, _ in open_ if row - b > 2]
         open_ = [stroke for stroke in open_ if row - stroke[1] <= 2]
     return done + [(a, b, c, d) for a, b, c, d, _, _ in open_]
+
+
+FLAT_REDUCE = 4  # the paper's tone is taken on a render this many times smaller
+FLAT_WINDOW = 7  # pixels of that render across (28 of the page's at 200 dpi: wider than a stroke)
+
+
+def flattened(gray: Any) -> Any:
+    """The page image on white paper: each pixel divided by the paper's tone around it (the
+    brightest within a few text heights, as a closing finds it, smoothed). Figures printed on a
+    tinted cell, a grey band or a yellowed page then stand dark on white: tesseract takes one
+    threshold over the page and otherwise loses what lies on the darker tints (the figures of
+    a shaded table). On white paper it clears the scan's grain to white, and figures in small
+    type read better. Text set light on dark keeps its contrast: there the brightest around is
+    the text itself."""
+    import numpy as np
+    from PIL import Image
+
+    image = Image.fromarray(gray)
+    small = np.asarray(image.reduce(FLAT_REDUCE))
+    paper = _spread(_spread(small, np.maximum), np.minimum)  # a closing: the paper around each pixel
+    tone = np.asarray(Image.fromarray(paper).resize(image.size, Image.Resampling.BILINEAR), dtype=np.uint16)
+    out = gray.astype(np.uint16) * 255
+    out //= np.maximum(tone, 1)
+    return np.minimum(out, 255).astype(np.uint8)
+
+
+def _spread(image: Any, pick: Any) -> Any:
+    """``pick`` (numpy's maximum or minimum) over a ``FLAT_WINDOW`` square around each pixel,
+    a row and then a column at a time; the edges repeat outward."""
+    import numpy as np
+
+    half = FLAT_WINDOW // 2
+    for axis in (0, 1):
+        padded = np.pad(image, [(half, half) if k == axis else (0, 0) for k in (0, 1)], mode="edge")
+        length = image.shape[axis]
+        out = padded.take(range(0, length), axis=axis)
+        for shift in range(1, FLAT_WINDOW):
+            out = pick(out, padded.take(range(shift, shift + length), axis=axis))
+        image = out
+    return image
 
 
 def erased(gray: Any, rules: list[PixelBox]) -> Any:
