@@ -90,9 +90,10 @@ def footer(folder: Path) -> None:
     path.write_bytes(scan.pdf)
     (page,), _ = _pages("--ocr", "auto", str(path))
     words = Counter(re.findall(r"\w+", scan.reference.lower()))
-    read = Counter(re.findall(r"\w+", " ".join(b["text"] for b in page["blocks"]).lower()))
+    texts = [b["text"] for b in page["blocks"]] + [f["text"] for f in page.get("furniture", [])]  # the footer set aside
+    read = Counter(re.findall(r"\w+", " ".join(texts).lower()))
     print(f"page scanned whole, its footer in the text layer: {sum((words & read).values()) / sum(words.values()):.1%}"
-          f" of its words read; regions read {page.get('ocr', {}).get('regions')}")
+          f" of its words read (the body and what is set aside); regions read {page.get('ocr', {}).get('regions')}")
 
 
 def run() -> None:
