@@ -312,6 +312,21 @@ def test_figures_printed_on_shaded_cells_of_a_scan_are_read(tmp_path: Path) -> N
     assert "Total data sets available" in page["text"]  # the heads set light on dark too
 
 
+def test_a_scanned_table_without_rules_reads_as_a_table(tmp_path: Path) -> None:
+    """A report's table of ages and enrolment, no rule between its columns, scanned: each row's
+    cells stand apart by their wide spaces (the engine reads a row as one line), so the table
+    is read with its rows, as the text layer's is."""
+    source = make_scans.Source("ground-truth/src_test_resources_technology_tabula_icdar2013-dataset_"
+                               "competition-dataset-us_us-027.pdf", 1, "en", "enrolment")
+    path = tmp_path / "enrolment.pdf"
+    path.write_bytes(make_scans.scan(source, dpi=300).pdf)
+    (page,) = _pages(run_siftpdf("extract", "--ocr", "always", "--no-cache", str(path)))
+    rows = [[c["text"] for c in row] for b in page["blocks"] if b["kind"] == "table" for row in b["rows"]]
+    bands = [row for row in rows if len(row) == 3 and re.fullmatch(r"\d\d-\d\d", row[0])
+             and re.fullmatch(r"[\d,]+,000", row[1])]
+    assert len(bands) >= 4, rows  # of six ('14-17' '231,000' '1.3' …); each was a line of text
+
+
 def test_a_scanned_ruled_table_reads_as_a_table_with_its_rows(tmp_path: Path) -> None:
     """A report's ruled table scanned slightly turned: its rules are not read as '|' and '['
     glued to the cells, its rows stand level, and the organized scan has the table the text

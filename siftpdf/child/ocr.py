@@ -1034,16 +1034,59 @@ def evidence_lines(lines: Iterable[Line]) -> list[dict[str, Any]]:
     sizes = _sizes(lines)
     out: list[tuple[float, float, dict[str, Any]]] = []
     for line, size in zip(lines, sizes, strict=True):
-        x0, y0, x1, y1 = line.box
+        x0, y0 = line.box[0], line.box[1]
         baseline = line.baseline if line.baseline is not None else round(y0 + 0.2 * size, 2)
-        run: dict[str, Any] = {"text": line.text, "font": FONT, "size": size, "color": "#000000",
-                               "box": [x0, y0, x1, y1], "ocr": round(line.confidence, 3)}
-        gaps = _word_gaps(line, size)
-        if gaps:
-            run["gaps"] = gaps
-        out.append((baseline, x0, {"y": baseline, "size": size, "runs": [run]}))
+        out.append((baseline, x0, {"y": baseline, "size": size, "runs": _runs(line, size)}))
     out.sort(key=lambda item: (-item[0], item[1]))
     return _on_baselines([line for _, _, line in out])
+
+
+def _runs(line: Line, size: float) -> list[dict[str, Any]]:
+    """A recognized line's runs: one for each stretch of words set less than ``CELL_EM`` sizes
+    apart (the cells of a table's row, a label and its field), as a text layer draws them, so
+    that organization parts the line where it would part a text layer's; the wide spaces inside
+    a run are its ``gaps``."""
+    x0, y0, x1, y1 = line.box
+    placed = _word_offsets(line)
+    if len(placed) < 2:
+        return [_run(line, line.text, [x0, y0, x1, y1], size, _word_gaps(line, size))]
+    runs: list[dict[str, Any]] = []
+    first = 0
+    for k in range(1, len(placed) + 1):
+        if k < len(placed) and placed[k][2][0] - placed[k - 1][2][2] < CELL_EM * size:
+            continue
+        start, end = placed[first][0], placed[k - 1][1]
+        left, right = placed[first][2][0], placed[k - 1][2][2]
+        gaps = [[offset - start, round(a, 2), round(b, 2)] for offset, a, b in _word_gaps(line, size)
+                if start < offset < end]
+        runs.append(_run(line, line.text[start:end], [left, y0, right, y1], size, gaps))
+        first = k
+    return runs
+
+
+def _run(line: Line, text: str, box: list[float], size: float, gaps: list[list[float]]) -> dict[str, Any]:
+    run: dict[str, Any] = {"text": text, "font": FONT, "size": size, "color": "#000000", "box": box,
+                           "ocr": round(line.confidence, 3)}
+    if gaps:
+        run["gaps"] = gaps
+    return run
+
+
+CELL_EM = 1.5  # sizes of space between words that part a recognized line into runs (cells)
+
+
+def _word_offsets(line: Line) -> list[tuple[int, int, Box]]:
+    """(start, end, box) of each word the engine told in the line's text; none when a word is
+    not found where it should be (the line is then one run)."""
+    out: list[tuple[int, int, Box]] = []
+    offset = 0
+    for word, box in line.words:
+        found = line.text.find(word, offset)
+        if found < 0:
+            return []
+        offset = found + len(word)
+        out.append((found, offset, box))
+    return out
 
 
 SAME_BASELINE = 0.25  # ems: lines read apart whose baselines lie this close stand on one (a table's row)
