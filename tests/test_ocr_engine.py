@@ -307,6 +307,25 @@ def test_lines_of_a_turned_scan_are_set_level_and_a_rows_cells_share_a_baseline(
                                                                     ["Alpha", "12", "Omega"]]
 
 
+def test_a_recognized_row_is_a_run_a_cell_and_keeps_every_character() -> None:
+    """Words a size and a half apart or more part a recognized line into runs, as a text layer
+    draws a table's cells; what the engine told outside its words (a bullet, a closing mark)
+    stays in the first and last run; a word not found in the line's text leaves it one run."""
+    def line(text: str, words: list[tuple[str, float, float]]) -> ocr.Line:
+        return ocr.Line(text, 0.9, (100.0, 500.0, 400.0, 510.0), (0, 0, 1, 1), 502.0,
+                        tuple((word, (x0, 500.0, x1, 510.0)) for word, x0, x1 in words), 10.0)
+
+    row = line("• Cases Charged 207 197.", [("Cases", 110, 135), ("Charged", 138, 175), ("207", 240, 255),
+                                             ("197.", 300, 320)])
+    (evidence,) = ocr.evidence_lines([row])
+    assert [run["text"] for run in evidence["runs"]] == ["• Cases Charged", "207", "197."]
+    assert [run["box"][0] for run in evidence["runs"]] == [110, 240, 300]
+    prose = line("a line of prose", [("a", 100, 105), ("line", 110, 130), ("of", 135, 145), ("prose", 150, 175)])
+    assert [run["text"] for run in ocr.evidence_lines([prose])[0]["runs"]] == ["a line of prose"]
+    lost = line("Cases 207", [("Cases", 110, 135), ("2O7", 240, 255)])
+    assert [run["text"] for run in ocr.evidence_lines([lost])[0]["runs"]] == ["Cases 207"]
+
+
 def test_a_level_scan_is_left_as_read() -> None:
     read = [ocr.Line("Level text of a page", 0.9, (100, 470, 1900, 508), (100, 470, 1900, 508), 500,
                      tuple((f"w{k}", (100 + 400 * k, 470, 400 + 400 * k, 508)) for k in range(4)), 38.0, 0.0)]

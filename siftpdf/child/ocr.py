@@ -1048,17 +1048,18 @@ def _runs(line: Line, size: float) -> list[dict[str, Any]]:
     a run are its ``gaps``."""
     x0, y0, x1, y1 = line.box
     placed = _word_offsets(line)
-    if len(placed) < 2:
-        return [_run(line, line.text, [x0, y0, x1, y1], size, _word_gaps(line, size))]
+    wide = _word_gaps(line, size)
+    if len(placed) < 2 or len(placed) < len(line.words):  # a word not found where it should be: one run
+        return [_run(line, line.text, [x0, y0, x1, y1], size, wide)]
     runs: list[dict[str, Any]] = []
     first = 0
     for k in range(1, len(placed) + 1):
         if k < len(placed) and placed[k][2][0] - placed[k - 1][2][2] < CELL_EM * size:
             continue
-        start, end = placed[first][0], placed[k - 1][1]
+        # The first run starts where the line does, the last ends where it does: nothing is lost.
+        start, end = (placed[first][0] if first else 0), (placed[k - 1][1] if k < len(placed) else len(line.text))
         left, right = placed[first][2][0], placed[k - 1][2][2]
-        gaps = [[offset - start, round(a, 2), round(b, 2)] for offset, a, b in _word_gaps(line, size)
-                if start < offset < end]
+        gaps = [[offset - start, a, b] for offset, a, b in wide if start < offset < end]
         runs.append(_run(line, line.text[start:end], [left, y0, right, y1], size, gaps))
         first = k
     return runs
@@ -1076,14 +1077,14 @@ CELL_EM = 1.5  # sizes of space between words that part a recognized line into r
 
 
 def _word_offsets(line: Line) -> list[tuple[int, int, Box]]:
-    """(start, end, box) of each word the engine told in the line's text; none when a word is
-    not found where it should be (the line is then one run)."""
+    """(start, end, box) of each word the engine told, in the line's text, up to the first word
+    not found where it should be."""
     out: list[tuple[int, int, Box]] = []
     offset = 0
     for word, box in line.words:
         found = line.text.find(word, offset)
         if found < 0:
-            return []
+            break
         offset = found + len(word)
         out.append((found, offset, box))
     return out
@@ -1141,15 +1142,8 @@ def _weighted_median(pairs: list[tuple[float, float]]) -> float | None:
 def _word_gaps(line: Line, size: float) -> list[list[float]]:
     """``[offset, x1, x0]`` for each wide space: its offset in the text, where the word before
     it ends and the next begins (the evidence's ``gaps``)."""
-    if len(line.words) < 2:
-        return []
-    gaps: list[list[float]] = []
-    offset = 0
-    for (word, box), (_, after) in zip(line.words, line.words[1:], strict=False):
-        found = line.text.find(word, offset)
-        if found < 0:
-            return gaps
-        offset = found + len(word)
-        if offset < len(line.text) and line.text[offset] == " " and after[0] - box[2] >= GAP_EM * size:
-            gaps.append([offset, round(box[2], 2), round(after[0], 2)])
-    return gaps
+    placed = _word_offsets(line)
+    words = [box for _, box in line.words]
+    return [[end, round(box[2], 2), round(words[k + 1][0], 2)] for k, (_, end, box) in enumerate(placed)
+            if k + 1 < len(words) and end < len(line.text) and line.text[end] == " "
+            and words[k + 1][0] - box[2] >= GAP_EM * size]
