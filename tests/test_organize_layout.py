@@ -209,6 +209,16 @@ def test_a_lone_page_reads_a_margin_line_the_evidence_broke_in_two_as_one():
         assert [f["text"] for f in out["furniture"]] == [head]
 
 
+def test_a_lone_page_whose_rows_make_one_printed_line_is_read():
+    # Words drawn as lines of their own, side by side on one baseline: one printed line, no
+    # margin to set apart, and the page is organized, not left to its raw text.
+    words = [line(400 + (k % 2) * 0.5, f"word{k}", x0=72 + 40 * k) for k in range(8)]
+    for rows in (words, [*words, line(100, "a far line")]):
+        out = organize([page(1, rows)])[0]
+        assert "organize_error" not in out and out["furniture"] == []
+        assert all(f"word{k}" in out["text"] for k in range(8))
+
+
 def test_the_last_lines_of_two_columns_on_one_baseline_are_not_one_running_line():
     # A note ending '(Merity et al., 2017).' at the foot of the left column, and the right
     # column's last line a point lower: neither is a page number nor a running foot.

@@ -487,12 +487,14 @@ def _lone_furniture(page: _Page) -> set[int]:
     height = _height(page)
     found: set[int] = set()
     for band, ordered in (("top", _outer_lines(rows)), ("bottom", _outer_lines(rows[::-1]))):
+        if len(ordered) < 2:
+            continue  # the page's rows are one printed line: no body to set anything apart from
         if len(rows) < MIN_LONE_ROWS:  # a page's last few lines: only a page number far below them tells
             if abs(ordered[0][0].y - ordered[1][0].y) >= LONE_SEPARATION * max(pitch, body) and \
                     _bare_folio(ordered[0], height):
                 found.update(_in_band(page, ordered[0], band))
             continue
-        for k, row in enumerate(ordered[:MARGIN_LINES]):
+        for k, row in enumerate(ordered[:min(MARGIN_LINES, len(ordered) - 1)]):
             gap = abs(row[0].y - ordered[k + 1][0].y)
             if k == 0 and gap >= SEPARATION * pitch and (_folio_row(page, row, body, ordered[1]) or
                                                          _bare_folio(row, height)):
@@ -518,10 +520,9 @@ def _outer_lines(rows: list[list[Item]]) -> list[list[Item]]:
     for row in rows:
         if out and _one_line(out[-1], row):
             out[-1] = sorted((*out[-1], *row), key=lambda i: i.x0)
+        elif len(out) > MARGIN_LINES:
+            break
         else:
-            if len(out) > MARGIN_LINES:
-                out.append(row)
-                break
             out.append(row)
     return out
 
