@@ -148,6 +148,7 @@ def is_list_item(text: str) -> bool:
 # A word with a hyphen inside it: 'pile-up', 'time-of-arrival' (letters on both sides).
 COMPOUND = lazy(r"[^\W\d_]+(?:-[^\W\d_]+)+")
 _HYPHENED = lazy(r"[^\W\d_]+(?:-[^\W\d_]+)*")  # a word a line-end hyphen follows or breaks
+_WORD = lazy(r"\w+")
 
 
 def compounds(texts: list[str]) -> frozenset[str]:
@@ -156,10 +157,9 @@ def compounds(texts: list[str]) -> frozenset[str]:
     found = {word.casefold() for text in texts if "-" in text for word in COMPOUND.findall(text)}
     if not found:
         return frozenset()
-    page = " ".join(texts).casefold()
     # The joined form as a word of its own: 'astroph' inside 'astrophys' is no joined 'astro-ph'.
-    return frozenset(word for word in found
-                     if re.search(rf"(?<!\w){re.escape(word.replace('-', ''))}(?!\w)", page) is None)
+    words = set(_WORD.findall(" ".join(texts).casefold()))
+    return frozenset(word for word in found if word.replace("-", "") not in words)
 
 
 def keeps_hyphen(before: str, after: str, kept: frozenset[str] = frozenset()) -> bool:
