@@ -1048,7 +1048,7 @@ def _runs(line: Line, size: float) -> list[dict[str, Any]]:
     a run are its ``gaps``."""
     x0, y0, x1, y1 = line.box
     placed = _word_offsets(line)
-    wide = _word_gaps(line, size)
+    wide = _word_gaps(line, size, placed)
     if len(placed) < 2 or len(placed) < len(line.words):  # a word not found where it should be: one run
         return [_run(line, line.text, [x0, y0, x1, y1], size, wide)]
     runs: list[dict[str, Any]] = []
@@ -1139,10 +1139,10 @@ def _weighted_median(pairs: list[tuple[float, float]]) -> float | None:
     return ordered[-1][0] if ordered else None
 
 
-def _word_gaps(line: Line, size: float) -> list[list[float]]:
+def _word_gaps(line: Line, size: float, placed: list[tuple[int, int, Box]]) -> list[list[float]]:
     """``[offset, x1, x0]`` for each wide space: its offset in the text, where the word before
-    it ends and the next begins (the evidence's ``gaps``)."""
-    placed = _word_offsets(line)
+    it ends and the next begins (the evidence's ``gaps``); ``placed``: the line's words where
+    ``_word_offsets`` found them."""
     words = [box for _, box in line.words]
     return [[end, round(box[2], 2), round(words[k + 1][0], 2)] for k, (_, end, box) in enumerate(placed)
             if k + 1 < len(words) and end < len(line.text) and line.text[end] == " "
