@@ -31,18 +31,17 @@ from bench.quality_sets import ENGINES, Engine, documents, ids_of, run_engine, s
 SET = "icdar2013"
 
 
-def scanned(pdf: Path, dpi: int, seed: int = 7) -> bytes:
+def scanned(pdf: Path, dpi: int) -> bytes:
     """Every page of ``pdf`` as a scanned image, one image-only PDF of the same page sizes."""
     import pypdfium2 as pdfium
 
-    count = len(pdfium.PdfDocument(str(pdf)))
-    pages, placed = [], []
-    for index in range(count):
-        image, _ = make_scans.degrade(make_scans.render_gray(pdf, index, dpi), seed + index)
-        width, height = make_scans.page_size(pdf, index)
-        placed.append(make_scans.Placed(make_scans.jpeg(image), image.width, image.height, (0.0, 0.0, width, height)))
-        pages.append(((0.0, 0.0, width, height), [index]))
-    return make_scans.image_pdf(pages, placed)
+    document = pdfium.PdfDocument(str(pdf))
+    try:
+        count = len(document)
+    finally:
+        document.close()
+    sources = [make_scans.Source(pdf.name, index, "en", pdf.stem) for index in range(count)]
+    return make_scans.mixed_pages(sources, dpi=dpi, corpus=pdf.parent)[0]
 
 
 def engine(ocr: str) -> Engine:
