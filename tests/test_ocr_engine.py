@@ -137,6 +137,58 @@ def test_an_english_page_is_read_by_tesseract_when_it_is_installed(e2e_read: ocr
         assert e2e_read.engine.name == "tesseract"
 
 
+needs_tesseract = pytest.mark.skipif(ocr.available("tesseract") is None or ocr._detector() is None,
+                                     reason="no tesseract with its eng and osd data")
+
+
+@needs_tesseract
+@needs_corpus
+def test_the_models_load_while_a_documents_first_page_renders(e2e: make_scans.Scan,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A document's first scanned page: tesseract's detection model and a Latin model for each
+    thread load on a thread of their own while PDFium renders the page, each once."""
+    import threading
+
+    import tesserocr
+
+    made: list[str] = []
+    loaded = threading.Event()
+    api, render, make_engine = tesserocr.PyTessBaseAPI, ocr._render_gray, ocr.ENGINES["tesseract"]
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        made.append(kwargs["lang"])
+        return api(*args, **kwargs)
+
+    def loading() -> Any:
+        engine = make_engine()
+        assert engine is not None
+        load = engine.load
+
+        def load_and_tell(threads: int, cjk: bool) -> None:
+            load(threads, cjk)
+            loaded.set()
+
+        engine.load = load_and_tell
+        return engine
+
+    def render_once_loaded(page: Any, scale: float) -> Any:
+        assert loaded.wait(30), "the models were not loaded while the page rendered"
+        return render(page, scale)
+
+    monkeypatch.setattr(tesserocr, "PyTessBaseAPI", counted)
+    monkeypatch.setitem(ocr.ENGINES, "tesseract", loading)
+    monkeypatch.setattr(ocr, "_render_gray", render_once_loaded)
+    ocr._engine.cache_clear()
+    ocr._make_detector.cache_clear()
+    try:
+        read = ocr.recognize_page(pdfium.PdfDocument(e2e.pdf)[0], threads=2, hint=ocr.Hint())
+    finally:
+        ocr._engine.cache_clear()
+        ocr._make_detector.cache_clear()
+    assert read.engine.name == "tesseract" and make_scans.cer(read.text, e2e.reference) < 0.03
+    assert sorted(made) == ["eng", "eng", "osd"]
+
+
 needs_both = pytest.mark.skipif(ocr.available("tesseract") is None or ocr.available("rapidocr") is None,
                                 reason=f"needs both OCR engines: {ocr.INSTALL}")
 

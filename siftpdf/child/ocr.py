@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 import os
 import re
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -108,6 +109,9 @@ Reader = Callable[[Any, int, bool], list[Line]]  # (grayscale ndarray, threads, 
 class _Engine:
     info: EngineInfo
     read: Reader = field(repr=False)
+    # Loads the models a read with this many threads needs (of a CJK page: True), ahead of the
+    # first read, so that a thread can load them while the page renders.
+    load: Callable[[int, bool], None] = field(repr=False, default=lambda threads, cjk: None)
 
 
 def _tesseract() -> _Engine | None:
@@ -123,11 +127,16 @@ def _tesseract() -> _Engine | None:
     # ``threads`` over 1 the page is cut into pieces (``pieces``) read at once, each by an API
     # of its own (tesserocr lets go of the GIL while tesseract reads).
     apis: dict[tuple[str, int], Any] = {}
+    making: dict[tuple[str, int], threading.Lock] = {}  # a lock an API: one thread loads it
+    guard = threading.Lock()
 
     def api_for(lang: str, slot: int = 0) -> Any:
-        if (lang, slot) not in apis:
-            apis[lang, slot] = tesserocr.PyTessBaseAPI(path=folder + "/", lang=lang, psm=tesserocr.PSM.AUTO,
-                                                       oem=tesserocr.OEM.LSTM_ONLY)
+        with guard:
+            lock = making.setdefault((lang, slot), threading.Lock())
+        with lock:  # tesserocr lets go of the GIL while it loads a model
+            if (lang, slot) not in apis:
+                apis[lang, slot] = tesserocr.PyTessBaseAPI(path=folder + "/", lang=lang, psm=tesserocr.PSM.AUTO,
+                                                           oem=tesserocr.OEM.LSTM_ONLY)
         return apis[lang, slot]
 
     version = f"{tesserocr.tesseract_version().split()[1]} (tesserocr {tesserocr.__version__})"
@@ -141,10 +150,17 @@ def _tesseract() -> _Engine | None:
             raise OcrError("tesseract could not read the page (out of memory?)")
         return _tesseract_lines(api.GetIterator(), tesserocr.RIL.TEXTLINE, tesserocr.RIL.WORD)
 
-    def read(gray: Any, threads: int, cjk: bool) -> list[Line]:
+    def language(cjk: bool) -> str:
         # One language model a page: reading a Latin page with eng+chi_sim costs a third more
         # time, and a Chinese page reads better with chi_sim alone (docs/bakeoff.md).
-        lang = "chi_sim" if cjk and "chi_sim" in langs else "eng"
+        return "chi_sim" if cjk and "chi_sim" in langs else "eng"
+
+    def load(threads: int, cjk: bool) -> None:
+        for slot in range(threads):
+            api_for(language(cjk), slot)
+
+    def read(gray: Any, threads: int, cjk: bool) -> list[Line]:
+        lang = language(cjk)
         cuts = pieces(gray) if threads > 1 else []
         if len(cuts) < 2:
             return read_one(gray, lang, 0)
@@ -170,7 +186,7 @@ def _tesseract() -> _Engine | None:
         with ThreadPoolExecutor(workers) as pool:  # the pieces' lines in the pieces' order
             return [line for read in pool.map(read_piece, cuts) for line in read]
 
-    return _Engine(EngineInfo("tesseract", version, langs), read)
+    return _Engine(EngineInfo("tesseract", version, langs), read, load)
 
 
 CJK_SCRIPTS = frozenset({"Han", "HanS", "HanT", "Japanese", "Katakana", "Hiragana"})
@@ -194,10 +210,18 @@ class Osd:
         return self.script in CJK_SCRIPTS
 
 
-@cache
+_DETECTOR = threading.Lock()  # one thread loads the detection's model
+
+
 def _detector() -> Callable[[Any], Osd] | None:
     """Tesseract's orientation and script detection of a grayscale page image; None without
     tesseract or its ``osd`` data."""
+    with _DETECTOR:
+        return _make_detector()
+
+
+@cache
+def _make_detector() -> Callable[[Any], Osd] | None:
     data = tessdata()
     if data is None or not os.path.isfile(os.path.join(data[0], "osd.traineddata")):
         return None
@@ -556,6 +580,7 @@ def recognize_page(page: Any, dpi: float = DPI, regions: Sequence[Box] | None = 
     first = _engine(engine)
     if first is None:
         raise OcrUnavailable()
+    _load_ahead(engine, threads, hint)
     scale, capped = render_scale(page.get_width(), page.get_height(), dpi)
     gray = _render_gray(page, scale)
     height, width = gray.shape
@@ -599,6 +624,29 @@ def recognize_page(page: Any, dpi: float = DPI, regions: Sequence[Box] | None = 
     used = max(read_by, key=read_by.__getitem__) if read_by else first.info
     return PageText(lines, used, mean_confidence(lines), round(scale * 72, 2), capped, (width, height), turned,
                     rules)
+
+
+def _load_ahead(engine: str | None, threads: int, hint: Hint | None) -> None:
+    """Load the models this page will likely be read with (tesseract's detection and its
+    Latin model, one for each thread; the hinted engine's) on a thread of their own while the
+    page renders: on a document's first page that is a fifth of a second off a two-second
+    read. Nothing when the engine is a named one: it is loaded already."""
+    if engine is not None:
+        return
+    script = hint.script if hint is not None else None
+    found = _engine("rapidocr" if script == "cjk" else "tesseract")
+    if found is None:
+        return
+
+    def load() -> None:
+        try:
+            if script is None:
+                _detector()
+            found.load(threads, script == "cjk")
+        except (RuntimeError, MemoryError):  # the read itself loads again, and says what failed
+            pass
+
+    threading.Thread(target=load, name="siftpdf-ocr-load", daemon=True).start()
 
 
 def _read_hinted(gray: Any, threads: int, hint: Hint,
