@@ -107,6 +107,39 @@ def test_ruling_is_in_the_evidence(run_cli, ruled):
     assert all(r[0] == r[2] or r[1] == r[3] for r in rules)
 
 
+def test_rules_drawn_as_stretched_images_rule_a_table(run_cli, tmp_path):
+    """Some TeX drivers and word processors draw a table's borders as a one-pixel image
+    stretched into a bar: they rule the table as a stroked line would, and are in the
+    evidence's rules."""
+    from PIL import Image
+    from reportlab.lib.utils import ImageReader
+
+    pixel = ImageReader(Image.new("L", (1, 1), 0))
+    path = tmp_path / "image-rules.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 760, BODY)
+    xs, ys = [72, 200, 320, 440], [720, 700, 680, 660]
+    for y in ys:
+        c.drawImage(pixel, xs[0], y - 0.2, xs[-1] - xs[0], 0.4)
+    for x in xs:
+        c.drawImage(pixel, x - 0.2, ys[-1], 0.4, ys[0] - ys[-1])
+    for y, cells in zip((706, 686, 666), (["Station", "min", "max"], ["North weir", "1.20", "4.85"],
+                                          ["Mill bridge", "2.05", "6.61"]), strict=True):
+        for x, text in zip(xs, cells, strict=False):
+            c.drawString(x + 4, y, text)
+    c.drawString(72, 630, "After the table the text goes on as before.")
+    c.showPage()
+    c.save()
+    recs = _extract(run_cli, path, "--set", "output.evidence=true")
+    rules = next(r for r in recs if "page" in r)["evidence"]["rules"]
+    assert [72.0, 700.0, 440.0, 700.0] in rules and [200.0, 660.0, 200.0, 720.0] in rules
+    tables = _tables(recs)
+    assert len(tables) == 1
+    assert _texts(tables[0]) == [["Station", "min", "max"], ["North weir", "1.20", "4.85"],
+                                 ["Mill bridge", "2.05", "6.61"]]
+
+
 @pytest.fixture(scope="module")
 def booktabs(tmp_path_factory) -> Path:
     """Horizontal rules only: above the table, under its header, below it."""

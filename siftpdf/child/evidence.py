@@ -138,6 +138,8 @@ def page_evidence(page: Any, textpage: Any, raw: str, image_mode: str = "none",
         "clipped_chars": sum(len(r["text"]) for r in runs if r.get("clipped")),
     }
     found.update(_ruling(paths))
+    if not found.get("rules_skipped"):
+        found["rules"].extend(_image_rules(found["images"], found["rules"]))
     if _PROBE.tex_chars:
         found["tex_math_chars"] = _PROBE.tex_chars
     # The evidence's strings are made encodable here, so that the page's writer need not walk
@@ -855,6 +857,25 @@ class _Ruler:
                 return
             x = round((x0 + x1) / 2, 2)
             self.rules[(x, round(min(y0, y1), 2), x, round(max(y0, y1), 2))] = None
+
+
+def _image_rules(images: list[dict[str, Any]], rules: list[list[float]]) -> list[list[float]]:
+    """Rules drawn as images: a picture stretched into a bar no thicker than a rule (one pixel
+    stretched, as some TeX drivers and word processors draw a table's borders), along its
+    middle; those not among ``rules`` already."""
+    bars = [image["rect"] for image in images if min(image["rect"][2] - image["rect"][0],
+                                                       image["rect"][3] - image["rect"][1]) <= RULE_THIN]
+    if not bars:
+        return []
+    ruler = _Ruler()
+    ruler.rules = {(a, b, c, d): None for a, b, c, d in rules}
+    known = len(ruler.rules)
+    for left, bottom, right, top in bars:
+        if right - left >= top - bottom:
+            ruler.add(left, (bottom + top) / 2, right, (bottom + top) / 2)
+        else:
+            ruler.add((left + right) / 2, bottom, (left + right) / 2, top)
+    return [list(rule) for rule in list(ruler.rules)[known:]]
 
 
 def _ruling(paths: list[tuple[int, _Matrix] | None]) -> dict[str, Any]:
