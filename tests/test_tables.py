@@ -594,6 +594,63 @@ def test_caption_and_source_set_in_a_tables_frame_are_no_rows(run_cli, tmp_path)
     assert caption < table < source
 
 
+def test_caption_set_under_a_table_inside_its_frame_follows_it(run_cli, tmp_path):
+    """A grid whose last row across it holds the table's caption ("Figure 7: …" under the
+    figures): the caption is no row of the table; it reads after it."""
+    path = tmp_path / "caption-under.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 9)
+    c.drawString(72, 780, BODY)
+    xs, ys = [72, 200, 330, 460], [740, 720, 700, 680, 660]
+    for y in ys:
+        c.line(xs[0], y, xs[-1], y)
+    for x in xs:
+        c.line(x, ys[0], x, ys[-2] if x not in (xs[0], xs[-1]) else ys[-1])
+    rows = [["Workload", "Base", "Zone"], ["Java", "38.45", "38.29"], ["Networking", "283.30", "284.24"]]
+    for r, row in enumerate(rows):
+        for x, cell in zip(xs, row, strict=False):
+            c.drawString(x + 4, ys[0] - 14 - 20 * r, cell)
+    c.drawString(76, 666, "Figure 7: Performance of each workload run in a zone.")
+    c.drawString(72, 630, "After the table the text goes on as before.")
+    c.showPage()
+    c.save()
+    recs = _extract(run_cli, path)
+    assert [_texts(t) for t in _tables(recs)] == [rows]
+    md = page_markdown(next(r for r in recs if "page" in r))
+    assert md.index("| Workload") < md.index("Figure 7: Performance") < md.index("After the table")
+
+
+def test_heads_set_over_the_first_rule_of_a_table_without_a_top_rule(run_cli, tmp_path):
+    """A table ruled under its heads, over its total and under it, with no rule over the
+    heads: the lines under the first rule are rows of figures, each a row, and the heads over
+    that rule are the table's head row, not a paragraph before it."""
+    path = tmp_path / "no-top-rule.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 9)
+    c.drawString(72, 780, BODY)
+    xs = [72, 170, 230, 300, 370]
+    heads = ["Software", "lang.", "total", "sampled", "catastrophic"]
+    rows = [["Cassandra", "Java", "3,923", "40", "2"], ["HBase", "Java", "5,804", "41", "21"],
+            ["HDFS", "Java", "2,828", "41", "9"], ["Redis", "C", "1,192", "38", "8"]]
+    for x, head in zip(xs, heads, strict=True):
+        c.drawString(x, 744, head)
+    c.line(70, 740, 440, 740)
+    for r, row in enumerate(rows):
+        for x, cell in zip(xs, row, strict=True):
+            c.drawString(x, 728 - 12 * r, cell)
+    c.line(70, 686, 440, 686)
+    for x, cell in zip(xs, ["Total", "–", "17,216", "198", "48"], strict=True):
+        c.drawString(x, 675, cell)
+    c.line(70, 670, 440, 670)
+    c.drawString(72, 640, "After the table the text goes on as before.")
+    c.showPage()
+    c.save()
+    tables = _tables(_extract(run_cli, path))
+    assert len(tables) == 1
+    assert _texts(tables[0]) == [heads, *rows, ["Total", "–", "17,216", "198", "48"]]
+    assert tables[0]["header_rows"] == 1
+
+
 def test_rows_of_a_short_label_and_a_long_title_between_rules_are_a_table(run_cli, tmp_path):
     """Rows of a short label and a long title that wraps, between two rules: the title holds
     most of each line, as a caption's text does after its label, yet the labels stand in a

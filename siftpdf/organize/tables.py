@@ -330,9 +330,53 @@ def stacked_regions(horizontal: list[_Edge], taken: list[_Region], rows: list[li
                 stack.append(other)
                 used[j] = True
         if len(stack) >= 2:
-            regions.append(_Region(min(e.lo for e in stack), stack[-1].pos, max(e.hi for e in stack), stack[0].pos,
-                                   [], [e.pos for e in stack], stack, []))
+            region = _Region(min(e.lo for e in stack), stack[-1].pos, max(e.hi for e in stack), stack[0].pos,
+                             [], [e.pos for e in stack], stack, [])
+            heads = _heads_over(stack, [rows[k] for _, k in placed])
+            if heads:
+                region.y1 = max(i.y1 for row in heads for i in row) + 1.0
+            regions.append(region)
     return regions
+
+
+HEAD_ROWS = 3  # lines of column heads set over a stack's first rule, at most
+HEAD_WORDS = 4  # words of one column head, at most
+
+
+def _heads_over(stack: list[_Edge], rows: list[list[Item]]) -> list[list[Item]]:
+    """The column heads of a stack of rules set over its first rule, when that rule is the one
+    under the heads (a table without a top rule), not a top rule over heads of its own: the
+    lines under it, down to the next rule, are rows of figures, and the lines just over it
+    hold short heads under the rule's reach, two at least on the line next to the rule (a
+    caption, a title or a paragraph's line is no heads). The head lines, nearest first; none
+    when the stack's first band is not figures."""
+    top, below = stack[0], stack[1]
+    band = _under(top, [row for row in rows if below.pos < row[0].y < top.pos])
+    figures = [row for row in band if _figure_row(row)]
+    if len(figures) < 2 or len(figures) < CELL_ROWS * len(band):
+        return []
+    heads: list[list[Item]] = []
+    edge = top.pos
+    for row in sorted(_under(top, [row for row in rows if row[0].y > top.pos]), key=lambda r: r[0].y):
+        size = max(i.size for i in row)
+        pieces = [p for i in row for p in (i.pieces or [(i.x0, i.x1, i.text)])]
+        if min(i.y0 for i in row) - edge > 1.5 * size or len(heads) == HEAD_ROWS or _prose(row) and len(pieces) < 2:
+            break
+        if any(i.kind != "line" for i in row) or any(len(p[2].split()) > HEAD_WORDS or _figure(p[2]) for p in pieces):
+            break
+        if not heads and len(pieces) < 2:
+            break
+        heads.append(row)
+        edge = max(i.y1 for i in row)
+    return heads
+
+
+def _figure_row(row: list[Item]) -> bool:
+    """A line of a statistics table: a label, then cells that end in a figure and are
+    figures for the most part (a column of words among them: a language, a unit)."""
+    pieces = sorted(p for i in row for p in (i.pieces or [(i.x0, i.x1, i.text)]))
+    cells = [_figure(p[2]) for p in pieces[1:]]
+    return bool(cells) and cells[-1] and sum(cells) >= 0.5 * len(cells)
 
 
 def _under(rule: _Edge, rows: list[list[Item]]) -> list[list[Item]]:
@@ -879,16 +923,16 @@ _NOTE = lazy(r"^(Sources?|Notes?|NOTES?|SOURCES?|Exhibit reads|Reading note|Key|
 
 def _caption_and_note(cells: list[list[tuple[str, int, int]]], ncols: int) -> tuple[int, int]:
     """Rows at the frame's top and foot that are no rows of the table: a first row of one
-    cell across it that is a caption ("Exhibit 9 …"), a last such row that opens as a note
-    does ("Source:", "Note:", "Exhibit reads:"; a long last row without such a word may be
-    the table's own, a list in a cell across it). Counts (0 or 1 each); none when fewer than
-    two rows would be left."""
+    cell across it that is a caption ("Exhibit 9 …"), a last such row that is a caption set
+    under the table or opens as a note does ("Source:", "Note:", "Exhibit reads:"; a long
+    last row without such a word may be the table's own, a list in a cell across it).
+    Counts (0 or 1 each); none when fewer than two rows would be left."""
     def across(row: list[tuple[str, int, int]]) -> str | None:
         return row[0][0] if len(row) == 1 and row[0][1] == ncols and ncols >= 2 else None
 
     first = int((text := across(cells[0])) is not None and CAPTION.match(text) is not None)
     tail = across(cells[-1]) if len(cells) - first >= 2 else None
-    last = int(tail is not None and _NOTE.match(tail) is not None)
+    last = int(tail is not None and (_NOTE.match(tail) is not None or CAPTION.match(tail) is not None))
     return (first, last) if len(cells) - first - last >= 2 else (0, 0)
 
 
