@@ -563,32 +563,40 @@ def test_booktabs_body_of_two_lines_of_figures_is_two_rows(run_cli, tmp_path):
         [list(heads), ["Merge v1 (average)", "74.00", "71.16", "66.14", "64.90"]]]
 
 
+def _framed(path: Path, head: str | None, rows: list[list[str]], foot: str) -> None:
+    """A page with a grid of ``rows`` whose frame holds a first row across it (``head``, when
+    given) and a last one (``foot``), the page's text above and below it."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 9)
+    c.drawString(72, 780, BODY)
+    xs = [72, 200, 330, 460]
+    ys = [740 - 20 * k for k in range(len(rows) + 2 + (head is not None))]
+    top, bottom = (ys[1] if head is not None else ys[0]), ys[-2]  # the column rules' reach
+    for y in ys:
+        c.line(xs[0], y, xs[-1], y)
+    for x in xs:
+        c.line(x, top if x not in (xs[0], xs[-1]) else ys[0], x, bottom if x not in (xs[0], xs[-1]) else ys[-1])
+    if head is not None:
+        c.drawString(76, ys[0] - 14, head)
+    for r, row in enumerate(rows):
+        for x, cell in zip(xs, row, strict=False):
+            c.drawString(x + 4, top - 14 - 20 * r, cell)
+    c.drawString(76, ys[-1] + 6, foot)
+    c.drawString(72, ys[-1] - 30, "After the table the text goes on as before.")
+    c.showPage()
+    c.save()
+
+
 def test_caption_and_source_set_in_a_tables_frame_are_no_rows(run_cli, tmp_path):
     """A grid whose frame holds its caption in a first row across it and its source in a last
     one: the table is the rows between; the caption and the source read as the page's lines,
     before and after it."""
-    path = tmp_path / "exhibit.pdf"
-    c = canvas.Canvas(str(path), pagesize=A4)
-    c.setFont("Helvetica", 9)
-    c.drawString(72, 780, BODY)
-    xs, ys = [72, 200, 330, 460], [740, 720, 700, 680, 660, 640]
-    for y in ys:
-        c.line(xs[0], y, xs[-1], y)
-    for x in xs:
-        c.line(x, ys[1] if x not in (xs[0], xs[-1]) else ys[0], x, ys[-2] if x not in (xs[0], xs[-1]) else ys[-1])
-    c.drawString(76, 726, "Exhibit 9 Characteristics of Types of Assessments")
     rows = [["Standard", "General", "Alternate"], ["Content taught", "Grade level", "Extensions"],
             ["Achievement", "Grade level", "Alternate level"]]
-    for r, row in enumerate(rows):
-        for x, cell in zip(xs, row, strict=False):
-            c.drawString(x + 4, ys[1] - 14 - 20 * r, cell)
-    c.drawString(76, 646, "Source: Adapted from the National Alternate Assessment Center, July 2005.")
-    c.drawString(72, 610, "After the table the text goes on as before.")
-    c.showPage()
-    c.save()
-    recs = _extract(run_cli, path)
-    tables = _tables(recs)
-    assert [_texts(t) for t in tables] == [rows]
+    _framed(tmp_path / "exhibit.pdf", "Exhibit 9 Characteristics of Types of Assessments", rows,
+                   "Source: Adapted from the National Alternate Assessment Center, July 2005.")
+    recs = _extract(run_cli, tmp_path / "exhibit.pdf")
+    assert [_texts(t) for t in _tables(recs)] == [rows]
     md = page_markdown(next(r for r in recs if "page" in r))
     caption, table, source = md.index("Exhibit 9"), md.index("| Standard"), md.index("Source: Adapted")
     assert caption < table < source
@@ -597,24 +605,9 @@ def test_caption_and_source_set_in_a_tables_frame_are_no_rows(run_cli, tmp_path)
 def test_caption_set_under_a_table_inside_its_frame_follows_it(run_cli, tmp_path):
     """A grid whose last row across it holds the table's caption ("Figure 7: …" under the
     figures): the caption is no row of the table; it reads after it."""
-    path = tmp_path / "caption-under.pdf"
-    c = canvas.Canvas(str(path), pagesize=A4)
-    c.setFont("Helvetica", 9)
-    c.drawString(72, 780, BODY)
-    xs, ys = [72, 200, 330, 460], [740, 720, 700, 680, 660]
-    for y in ys:
-        c.line(xs[0], y, xs[-1], y)
-    for x in xs:
-        c.line(x, ys[0], x, ys[-2] if x not in (xs[0], xs[-1]) else ys[-1])
     rows = [["Workload", "Base", "Zone"], ["Java", "38.45", "38.29"], ["Networking", "283.30", "284.24"]]
-    for r, row in enumerate(rows):
-        for x, cell in zip(xs, row, strict=False):
-            c.drawString(x + 4, ys[0] - 14 - 20 * r, cell)
-    c.drawString(76, 666, "Figure 7: Performance of each workload run in a zone.")
-    c.drawString(72, 630, "After the table the text goes on as before.")
-    c.showPage()
-    c.save()
-    recs = _extract(run_cli, path)
+    _framed(tmp_path / "caption-under.pdf", None, rows, "Figure 7: Performance of each workload run in a zone.")
+    recs = _extract(run_cli, tmp_path / "caption-under.pdf")
     assert [_texts(t) for t in _tables(recs)] == [rows]
     md = page_markdown(next(r for r in recs if "page" in r))
     assert md.index("| Workload") < md.index("Figure 7: Performance") < md.index("After the table")
