@@ -1287,3 +1287,41 @@ def test_notes_set_with_a_hanging_indent_are_one_note_each():
     notes = [b["text"] for b in record["blocks"] if b["kind"] == "footnote"]
     assert [note[:4] for note in notes] == ["[1] ", "[2] ", "[3] "]
     assert all(note.count("[") == 1 for note in notes)
+
+
+def _scan_head(n: int) -> list[dict[str, Any]]:
+    """A scan's running head as its text layer sets it: the folio and the authors (on even
+    pages; the title on odd ones), each a line of its own a fraction of a point apart, in two
+    sizes. The text layer missed the authors on page 6, as OCR does: they stand on three
+    pages of nine, too few to count as repeated."""
+    if n % 2:
+        return [{"y": 673.7, "size": 7.9, "runs": [run("IMPOSSIBILITY OF DISTRIBUTED CONSENSUS", 150, 673.7, 7.9)]},
+                {"y": 673.4, "size": 11.8, "runs": [run(str(370 + n), 400, 673.4, 11.8)]}]
+    folio = {"y": 673.44, "size": 11.8, "runs": [run(str(370 + n), 63, 673.44, 11.8)]}
+    authors = {"y": 673.68, "size": 7.9, "runs": [run("M. J. FISCHER, N. A. LYNCH, AND M. S. PATERSON", 204,
+                                                        673.68, 7.9)]}
+    return [folio] if n == 6 else [authors, folio]
+
+
+def test_a_scans_running_head_and_folio_a_fraction_of_a_point_apart_are_set_aside_whole():
+    pages = [page(n, [*_scan_head(n), *body_lines(640, f"p{n}w", 30)], width=477.0, height=714.0)
+             for n in range(1, 10)]
+    for out in organize(pages):
+        assert out["text"].startswith(f"p{out['page']}w0"), out["text"][:60]
+        assert "FISCHER" not in out["text"]
+
+
+def test_the_strips_a_scan_is_cut_into_are_no_figures():
+    """A scanned page whose image is cut into bands edge to edge down the page, its text layer
+    over them: the bands are the page, not figures between its lines, and a paragraph runs on
+    over the edge between two bands."""
+    lines = body_lines(640, "scanned", 30)
+    record = page(1, lines, width=477.0, height=714.0)
+    record["evidence"]["images"] = [{"rect": [0.0, 714.24 - 31.2 * (k + 1), 477.12, 714.24 - 31.2 * k],
+                                     "pixels": [1988, 130]} for k in range(23)]
+    out = organize([record])[0]
+    assert [b["kind"] for b in out["blocks"]] == ["paragraph"]
+    # One image a little apart from the others is a figure still.
+    record = page(1, body_lines(640, "scanned", 30), width=477.0, height=714.0)
+    record["evidence"]["images"] = [{"rect": [100.0, 100.0, 300.0, 250.0], "pixels": [800, 600]}]
+    assert "figure" in [b["kind"] for b in organize([record])[0]["blocks"]]

@@ -70,6 +70,7 @@ class _Page:
         self.blocks: list[Block] = []
         self.furniture: list[dict[str, Any]] = []
         self.error = error  # why organizing this page failed: it goes out with its raw text
+        self.recurring: set[str] = set()  # margin templates also on another page of the window
 
     @property
     def number(self) -> int:
@@ -233,8 +234,9 @@ class _Stream:
 
     def _repeated(self, page: _Page) -> set[str]:
         """Templates of this page's margin lines that recur on at least three pages of the
-        window around it."""
+        window around it (and, in ``page.recurring``, those on another page at least)."""
         around = list(self.history) + [p.keys for p in self.pending]
+        page.recurring = {key for key in page.keys if any(key in keys for keys in around)}
         # The share is of a full window (or of the document when shorter): near the end of a
         # document the window is short, and three hits there are no stronger evidence.
         span = max(1 + len(around), min(2 * self.opts.window + 1, max(self.expected, self.seen)))
@@ -425,7 +427,9 @@ def _furniture_items(page: _Page, repeated: set[str] | None) -> set[int]:
     rows = page.rows
     pitch = _row_pitch(rows)
     found: set[int] = set()
-    for ordered in (rows, rows[::-1]):
+    printed = _printed_lines(page, rows[:MARGIN_LINES + 1]) + rows[MARGIN_LINES + 1:]
+    printed = printed[:-MARGIN_LINES - 1] + _printed_lines(page, printed[-MARGIN_LINES - 1:])
+    for ordered in (printed, printed[::-1]):
         chosen: list[list[Item]] = []
         for row in ordered:
             hits = [i for i in row if page.margin.get(id(i)) in repeated]
@@ -440,6 +444,22 @@ def _furniture_items(page: _Page, repeated: set[str] | None) -> set[int]:
     if all(id(i) in found for row in rows for i in row):
         return set()  # a header is told apart from a body: with no body there is nothing to tell
     return found
+
+
+def _printed_lines(page: _Page, rows: list[list[Item]]) -> list[list[Item]]:
+    """Margin rows on one baseline (within half the smaller type's size) taken as the one
+    printed line they are, when each recurs on another page of the window: a scan's running
+    head and its folio, which its text layer set apart as two lines of different sizes a
+    fraction of a point apart (the head too rare to count as repeated where the text layer
+    missed it on some pages). A chart's labels beside a number are on one page only."""
+    out: list[list[Item]] = []
+    for row in rows:
+        if out and abs(out[-1][0].y - row[0].y) <= SAME_LINE * min(i.size for i in (*out[-1], *row)) and \
+                all(page.margin.get(id(i)) in page.recurring for i in (*out[-1], *row)):
+            out[-1] = sorted((*out[-1], *row), key=lambda i: i.x0)
+        else:
+            out.append(row)
+    return out
 
 
 def _carries_folio(page: _Page, row: list[Item], hits: list[Item]) -> bool:

@@ -1936,14 +1936,46 @@ def _add_span(block: Block, page: int, item: Item) -> None:
         block.spans.append({"page": page, "rect": item.rect})
 
 
+PAGE_IMAGE = 0.8  # of the page's area: an image (or strips of one) covering more is a scan or a background
+STRIP_JOIN = 1.5  # points: strips of one image meet edge to edge, this close
+
+
 def figure_items(images: list[dict[str, Any]], page_area: float) -> list[Item]:
     """Images big enough to be figures and smaller than the page (a page-sized image is a
-    scan or a background, not a figure)."""
+    scan or a background, not a figure; so are the strips a scan is cut into, set edge to
+    edge down the page)."""
     items = []
-    for image in images:
-        x0, y0, x1, y1 = (coordinate(v) for v in image["rect"])
-        if min(x1 - x0, y1 - y0) < FIGURE_MIN_SIDE or (x1 - x0) * (y1 - y0) > 0.8 * page_area:
+    rects = [tuple(coordinate(v) for v in image["rect"]) for image in images]
+    strips = _page_strips(rects, page_area)
+    for index, (x0, y0, x1, y1) in enumerate(rects):
+        if min(x1 - x0, y1 - y0) < FIGURE_MIN_SIDE or (x1 - x0) * (y1 - y0) > PAGE_IMAGE * page_area \
+                or index in strips:
             continue
         # A figure is ordered by its top edge: that is where a reader meets it.
         items.append(Item(text="[figure]", x0=x0, y0=y0, x1=x1, y1=y1, y=y1, size=0.0, kind="figure"))
     return items
+
+
+def _page_strips(rects: list[tuple[float, ...]], page_area: float) -> set[int]:
+    """The images that are strips of one page image: as wide as each other at the same place,
+    stacked edge to edge (or as tall, side by side), together covering most of the page (a
+    scanner's or an encoder's bands). Their indexes."""
+    found: set[int] = set()
+    for across, along in ((0, 1), (1, 0)):  # strips stacked down the page, then side by side
+        bands: dict[tuple[int, int], list[int]] = {}
+        for index, rect in enumerate(rects):
+            bands.setdefault((round(rect[across]), round(rect[across + 2])), []).append(index)
+        for (lo, hi), members in bands.items():
+            if len(members) < 2:
+                continue
+            members.sort(key=lambda k: rects[k][along])
+            run = [members[0]]
+            for k in members[1:] + [-1]:
+                if k >= 0 and abs(rects[k][along] - rects[run[-1]][along + 2]) <= STRIP_JOIN:
+                    run.append(k)
+                    continue
+                if len(run) >= 2 and (hi - lo) * sum(rects[m][along + 2] - rects[m][along] for m in run) \
+                        > PAGE_IMAGE * page_area:
+                    found.update(run)
+                run = [k]
+    return found
