@@ -1325,3 +1325,37 @@ def test_the_strips_a_scan_is_cut_into_are_no_figures():
     record = page(1, body_lines(640, "scanned", 30), width=477.0, height=714.0)
     record["evidence"]["images"] = [{"rect": [100.0, 100.0, 300.0, 250.0], "pixels": [800, 600]}]
     assert "figure" in [b["kind"] for b in organize([record])[0]["blocks"]]
+
+
+def _turned_line(text: str, x: float, y: float, turn: int, width: float = 612.0, height: float = 792.0,
+                 size: float = 10.0) -> dict[str, Any]:
+    """A line that reads across the page turned upright, at (x, y) there, as the evidence of
+    the page as it stands gives it: a run up the page (``turn`` 90) or down it (270), a line
+    of its own."""
+    length = CHAR * size / 10 * len(text)
+    x0, y0, x1, y1 = x, y - 0.2 * size, x + length, y + 0.8 * size
+    box = [width - y1, x0, width - y0, x1] if turn == 90 else [y0, height - x1, y1, height - x0]
+    return {"y": box[1], "size": size, "rotated": True,
+            "runs": [{"text": text, "font": "Times-Roman", "size": size, "color": "#000000", "box": box,
+                      "angle": turn}]}
+
+
+def test_a_page_set_sideways_reads_as_the_page_turned_upright_shows_it():
+    """A landscape page drawn turned on a portrait one (its text runs up the page; or down it,
+    as a page turned the other way, or a column of vertical writing): it reads as its reader
+    turns it, a heading, then a paragraph, then a table's rows, and what its blocks cite lies
+    on the page as it stands."""
+    for turn in (90, 270):
+        texts = ["Quarterly gauge readings", *prose(36, "turned")[:3]]
+        lines = [_turned_line(text, 72, 560 - 14 * k, turn) for k, text in enumerate(texts)]
+        lines[0]["size"] = lines[0]["runs"][0]["size"] = 16.0
+        for r, cells in enumerate([["Station", "Flow", "Level"], ["North weir", "1.20", "4.85"],
+                                   ["Mill bridge", "2.05", "6.61"], ["Old ford", "0.95", "3.10"]]):
+            lines += [_turned_line(cell, x, 480 - 14 * r, turn) for x, cell in zip((72, 300, 500), cells, strict=True)]
+        out = organize([page(1, lines)])[0]
+        kinds = [b["kind"] for b in out["blocks"]]
+        assert kinds == ["heading", "paragraph", "table"], (turn, kinds)
+        assert out["blocks"][1]["text"] == " ".join(texts[1:])
+        assert [[c["text"] for c in row] for row in out["blocks"][2]["rows"]][1] == ["North weir", "1.20", "4.85"]
+        x0, y0, x1, y1 = out["blocks"][1]["spans"][0]["rect"]
+        assert 0 <= x0 < x1 <= 612 and 0 <= y0 < y1 <= 792 and y1 - y0 > 3 * (x1 - x0)  # up or down the page

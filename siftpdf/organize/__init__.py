@@ -33,6 +33,7 @@ from .layout import (
     reading_order,
 )
 from .tables import continues_table, find_tables, headed_tables, join_rows, unruled_tables
+from .turned import turn_back, turn_of, upright, user_size
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -71,6 +72,8 @@ class _Page:
         self.furniture: list[dict[str, Any]] = []
         self.error = error  # why organizing this page failed: it goes out with its raw text
         self.recurring: set[str] = set()  # margin templates also on another page of the window
+        self.turn = 0  # degrees the page is read turned (siftpdf.organize.turned), 0: as it stands
+        self.original: dict[str, Any] | None = None  # the evidence as it came, when read turned
 
     @property
     def number(self) -> int:
@@ -215,6 +218,8 @@ class _Stream:
         try:
             repeated = self._repeated(page) if self.repetition() else None if self.opts.furniture else set()
             body = _organize(page, repeated, self.opts, self.previous_body, (self.outline, self.levels))
+            if page.original is not None:
+                turn_back(page.blocks, page.furniture, page.number, page.turn, *user_size(page.original))
         except _PAGE_FAULTS as exc:  # noqa: BLE001 - this page falls back, the rest go on
             page.error = _failure(exc)
             return
@@ -252,11 +257,15 @@ class _Stream:
         record = page.record
         raw = record.get("text", "")
         record["text"], record["blocks"], record["furniture"] = text, blocks, page.furniture
+        if page.original is not None:
+            record["evidence"] = page.original
         return self._evidence_out(record, raw)
 
     def _fallback(self, page: _Page) -> dict[str, Any]:
         """A page whose organization failed: its raw text, and why (``organize_error``)."""
         self.fallbacks += 1
+        if page.original is not None:
+            page.record["evidence"] = page.original
         record = self._finish_raw(page.record)
         record["organize_error"] = page.error
         return record
@@ -282,7 +291,24 @@ class _Stream:
 
 
 def _prepare(record: dict[str, Any], opts: OrganizeOptions) -> _Page:
-    """Segments by baseline and the templates of the margin lines: all that the window needs."""
+    """Segments by baseline and the templates of the margin lines: all that the window needs.
+    A page whose text runs up or down the page is prepared as the page turned upright shows
+    it (siftpdf.organize.turned); its evidence goes out as it came."""
+    turn = turn_of(record["evidence"])
+    if not turn:
+        return _prepare_rows(record, opts)
+    original = record["evidence"]
+    record["evidence"] = upright(original, turn)
+    try:
+        page = _prepare_rows(record, opts)
+    except BaseException:
+        record["evidence"] = original
+        raise
+    page.turn, page.original = turn, original
+    return page
+
+
+def _prepare_rows(record: dict[str, Any], opts: OrganizeOptions) -> _Page:
     page = _Page(record)
     evidence = record["evidence"]
     width, height = page_size(evidence)
