@@ -1331,13 +1331,14 @@ def _turned_line(text: str, x: float, y: float, turn: int, width: float = 612.0,
                  size: float = 10.0) -> dict[str, Any]:
     """A line that reads across the page turned upright, at (x, y) there, as the evidence of
     the page as it stands gives it: a run up the page (``turn`` 90) or down it (270), a line
-    of its own."""
+    of its own; a run of one character with no angle (nothing tells which way it runs)."""
     length = CHAR * size / 10 * len(text)
     x0, y0, x1, y1 = x, y - 0.2 * size, x + length, y + 0.8 * size
     box = [width - y1, x0, width - y0, x1] if turn == 90 else [y0, height - x1, y1, height - x0]
-    return {"y": box[1], "size": size, "rotated": True,
-            "runs": [{"text": text, "font": "Times-Roman", "size": size, "color": "#000000", "box": box,
-                      "angle": turn}]}
+    run = {"text": text, "font": "Times-Roman", "size": size, "color": "#000000", "box": box}
+    if len(text) > 1:
+        run["angle"] = turn
+    return {"y": box[1], "size": size, "rotated": len(text) > 1, "runs": [run]}
 
 
 def test_a_page_set_sideways_reads_as_the_page_turned_upright_shows_it():
@@ -1350,12 +1351,13 @@ def test_a_page_set_sideways_reads_as_the_page_turned_upright_shows_it():
         lines = [_turned_line(text, 72, 560 - 14 * k, turn) for k, text in enumerate(texts)]
         lines[0]["size"] = lines[0]["runs"][0]["size"] = 16.0
         for r, cells in enumerate([["Station", "Flow", "Level"], ["North weir", "1.20", "4.85"],
-                                   ["Mill bridge", "2.05", "6.61"], ["Old ford", "0.95", "3.10"]]):
+                                   ["Mill bridge", "2.05", "6.61"], ["Old ford", "0.95", "3"]]):
             lines += [_turned_line(cell, x, 480 - 14 * r, turn) for x, cell in zip((72, 300, 500), cells, strict=True)]
         out = organize([page(1, lines)])[0]
         kinds = [b["kind"] for b in out["blocks"]]
         assert kinds == ["heading", "paragraph", "table"], (turn, kinds)
         assert out["blocks"][1]["text"] == " ".join(texts[1:])
-        assert [[c["text"] for c in row] for row in out["blocks"][2]["rows"]][1] == ["North weir", "1.20", "4.85"]
+        rows = [[c["text"] for c in row] for row in out["blocks"][2]["rows"]]
+        assert rows[1] == ["North weir", "1.20", "4.85"] and rows[3] == ["Old ford", "0.95", "3"]
         x0, y0, x1, y1 = out["blocks"][1]["spans"][0]["rect"]
         assert 0 <= x0 < x1 <= 612 and 0 <= y0 < y1 <= 792 and y1 - y0 > 3 * (x1 - x0)  # up or down the page

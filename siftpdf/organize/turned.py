@@ -80,7 +80,7 @@ def upright(evidence: dict[str, Any], turn: int) -> dict[str, Any]:
             moved = {key: value for key, value in run.items() if key not in ("angle", "gaps", "box", "y")}
             moved["box"] = box
             moved["y"] = round(box[1] + DESCENT * float(run.get("size") or 0.0), 2)
-            if run.get("angle") == turn:
+            if run.get("angle") == turn or "angle" not in run and _upright_run(run):
                 across.append(moved)
             else:
                 moved["angle"] = 90  # what read across the page now reads up it
@@ -92,6 +92,15 @@ def upright(evidence: dict[str, Any], turn: int) -> dict[str, Any]:
     out["images"] = [{**image, "rect": turned_box(image["rect"], turn, width, height)}
                      for image in evidence.get("images") or []]
     return out
+
+
+def _upright_run(run: dict[str, Any]) -> bool:
+    """Whether a run the evidence gave no angle belongs with the page's turned text: a run of
+    a character or two is given none (nothing tells which way it runs, its box no taller than
+    two lines), so one whose box stands taller than wide, or a single character, is read as
+    the turned text around it."""
+    x0, y0, x1, y1 = (coordinate(v) for v in run["box"])
+    return len(str(run.get("text", "")).strip()) <= 1 or y1 - y0 > x1 - x0
 
 
 def _lines(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
