@@ -12,9 +12,11 @@ page's own space (:func:`page_rect`), so that every page of a document cites in 
 
 from __future__ import annotations
 
-from typing import Any
-
 from .layout import coordinate
+
+TYPE_CHECKING = False  # not typing's: a cold command imports no typing (tests/test_quick.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 TURN_SHARE = 0.6  # of a page's characters, the least share running one way up or down the page
 TURNS = (90, 270)
