@@ -127,7 +127,7 @@ def _tesseract() -> _Engine | None:
     # ``threads`` over 1 the page is cut into pieces (``pieces``) read at once, each by an API
     # of its own (tesserocr lets go of the GIL while tesseract reads).
     apis: dict[tuple[str, int], Any] = {}
-    making: dict[tuple[str, int], threading.Lock] = {}  # a lock an API: one thread loads it
+    making: dict[tuple[str, int], threading.Lock] = {}  # a lock for each API: one thread loads it
     guard = threading.Lock()
 
     def api_for(lang: str, slot: int = 0) -> Any:
