@@ -1361,3 +1361,21 @@ def test_a_page_set_sideways_reads_as_the_page_turned_upright_shows_it():
         assert rows[1] == ["North weir", "1.20", "4.85"] and rows[3] == ["Old ford", "0.95", "3"]
         x0, y0, x1, y1 = out["blocks"][1]["spans"][0]["rect"]
         assert 0 <= x0 < x1 <= 612 and 0 <= y0 < y1 <= 792 and y1 - y0 > 3 * (x1 - x0)  # up or down the page
+
+
+def test_a_page_turned_by_its_rotation_is_read_across_its_user_space():
+    """A ruled landscape table on a page whose ``/Rotate`` shows it portrait: the evidence's width
+    and height are the page as shown (612 by 1008), its boxes lie in the user space (1008 by
+    612). Every column of the table is read, the ones past the shown width too."""
+    cells = [["State", *(f"Col{k}" for k in range(1, 8))],
+             *([f"Region{r}", *(f"{r}{k},{k}00" for k in range(1, 8))] for r in range(1, 5))]
+    lines = [{"y": 560.0 - 14 * r, "size": 10.0, "runs": [run(text, 72 + 120 * k, 560 - 14 * r)
+                                                           for k, text in enumerate(row)]}
+             for r, row in enumerate(cells)]
+    record = page(1, [line(590, "Firearm checks by state, the month's totals."), *lines], width=612.0, height=1008.0)
+    xs, ys = [66 + 120 * k for k in range(9)], [575 - 14 * r for r in range(6)]  # a grid round every cell
+    record["evidence"]["rules"] = [[xs[0], y, xs[-1], y] for y in ys] + [[x, ys[-1], x, ys[0]] for x in xs]
+    record["evidence"]["rotation"] = 90
+    tables = [b for b in organize([record])[0]["blocks"] if b["kind"] == "table"]
+    assert len(tables) == 1
+    assert [[c["text"] for c in row] for row in tables[0]["rows"]] == cells

@@ -24,16 +24,16 @@ from .layout import (
     Item,
     body_size,
     build_blocks,
-    coordinate,
     figure_items,
     join_text,
     line_segments,
     narrow_gutters,
     next_word_fits,
+    page_size,
     reading_order,
 )
 from .tables import continues_table, find_tables, headed_tables, join_rows, unruled_tables
-from .turned import turn_back, turn_of, upright, user_size
+from .turned import turn_back, turn_of, upright
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -219,7 +219,7 @@ class _Stream:
             repeated = self._repeated(page) if self.repetition() else None if self.opts.furniture else set()
             body = _organize(page, repeated, self.opts, self.previous_body, (self.outline, self.levels))
             if page.original is not None:
-                turn_back(page.blocks, page.furniture, page.number, page.turn, *user_size(page.original))
+                turn_back(page.blocks, page.furniture, page.number, page.turn, *page_size(page.original))
         except _PAGE_FAULTS as exc:  # noqa: BLE001 - this page falls back, the rest go on
             page.error = _failure(exc)
             return
@@ -793,11 +793,6 @@ def _continue_code(before: _Page, after: _Page) -> None:
 
 def _height(page: _Page) -> float:
     return page_size(page.record["evidence"])[1]
-
-
-def page_size(evidence: dict[str, Any]) -> tuple[float, float]:
-    """Width and height in points; US Letter when the evidence does not say."""
-    return coordinate(evidence.get("width") or 612.0), coordinate(evidence.get("height") or 792.0)
 
 
 def render_blocks(blocks: list[Block]) -> str:

@@ -220,6 +220,14 @@ def join_lines(texts: list[str], hyphens: bool = True, kept: frozenset[str] = fr
 FAR = 1e9  # points, far beyond any page: within it every sum, difference and area stays finite
 
 
+def page_size(evidence: dict[str, Any]) -> tuple[float, float]:
+    """Width and height in points of the page's user space, where the evidence's boxes lie
+    (US Letter when the evidence does not say). The evidence's width and height are the page
+    as shown: where its ``rotation`` turns it a quarter they are swapped back."""
+    width, height = coordinate(evidence.get("width") or 612.0), coordinate(evidence.get("height") or 792.0)
+    return (height, width) if evidence.get("rotation") in (90, 270) else (width, height)
+
+
 def coordinate(value: Any) -> float:
     """A number of the evidence as a finite float. A hand-edited or hostile stream may carry
     1e308, and its double is infinity: clamped, no arithmetic on it overflows."""

@@ -12,7 +12,7 @@ page's own space (:func:`page_rect`), so that every page of a document cites in 
 
 from __future__ import annotations
 
-from .layout import coordinate
+from .layout import coordinate, page_size
 
 TYPE_CHECKING = False  # not typing's: a cold command imports no typing (tests/test_quick.py)
 if TYPE_CHECKING:
@@ -41,14 +41,6 @@ def turn_of(evidence: dict[str, Any]) -> int:
     return turn if total and counts[turn] >= TURN_SHARE * total else 0
 
 
-def user_size(evidence: dict[str, Any]) -> tuple[float, float]:
-    """The width and height of the page's user space, where the evidence's boxes lie: the
-    evidence's width and height are the page as shown, swapped where ``/Rotate`` turns it a
-    quarter."""
-    width, height = coordinate(evidence.get("width") or 612.0), coordinate(evidence.get("height") or 792.0)
-    return (height, width) if evidence.get("rotation") in (90, 270) else (width, height)
-
-
 def turned_box(box: Box, turn: int, width: float, height: float) -> Box:
     """A box of the page's space as the page turned upright shows it (``width`` and
     ``height``: the page's own)."""
@@ -73,7 +65,7 @@ def upright(evidence: dict[str, Any], turn: int) -> dict[str, Any]:
     """A copy of the evidence as the page turned upright shows it: runs read up or down the
     page at ``turn`` become lines that read across; the page's other runs (now turned) stay
     lines of their own, marked turned, as any turned label is."""
-    width, height = user_size(evidence)
+    width, height = page_size(evidence)
     across: list[dict[str, Any]] = []
     other: list[dict[str, Any]] = []
     for line in evidence.get("lines") or []:
