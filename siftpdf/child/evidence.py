@@ -137,9 +137,7 @@ def page_evidence(page: Any, textpage: Any, raw: str, image_mode: str = "none",
         "images": _images(image_objects, image_mode),
         "clipped_chars": sum(len(r["text"]) for r in runs if r.get("clipped")),
     }
-    found.update(_ruling(paths))
-    if not found.get("rules_skipped"):
-        found["rules"].extend(_image_rules(found["images"], found["rules"]))
+    found.update(_ruling(paths, [image["rect"] for image in found["images"]]))
     if _PROBE.tex_chars:
         found["tex_math_chars"] = _PROBE.tex_chars
     # The evidence's strings are made encodable here, so that the page's writer need not walk
@@ -858,31 +856,24 @@ class _Ruler:
             x = round((x0 + x1) / 2, 2)
             self.rules[(x, round(min(y0, y1), 2), x, round(max(y0, y1), 2))] = None
 
-
-def _image_rules(images: list[dict[str, Any]], rules: list[list[float]]) -> list[list[float]]:
-    """Rules drawn as images: a picture stretched into a bar no thicker than a rule (one pixel
-    stretched, as some TeX drivers and word processors draw a table's borders), along its
-    middle; those not among ``rules`` already."""
-    bars = [image["rect"] for image in images if min(image["rect"][2] - image["rect"][0],
-                                                       image["rect"][3] - image["rect"][1]) <= RULE_THIN]
-    if not bars:
-        return []
-    ruler = _Ruler()
-    ruler.rules = {(a, b, c, d): None for a, b, c, d in rules}
-    known = len(ruler.rules)
-    for left, bottom, right, top in bars:
+    def bar(self, left: float, bottom: float, right: float, top: float) -> bool:
+        """A shape no thicker than a rule, by its bounds: the rule along its middle (True); a
+        thicker one is no rule (False)."""
+        if min(right - left, top - bottom) > RULE_THIN:
+            return False
         if right - left >= top - bottom:
-            ruler.add(left, (bottom + top) / 2, right, (bottom + top) / 2)
+            self.add(left, (bottom + top) / 2, right, (bottom + top) / 2)
         else:
-            ruler.add((left + right) / 2, bottom, (left + right) / 2, top)
-    return [list(rule) for rule in list(ruler.rules)[known:]]
+            self.add((left + right) / 2, bottom, (left + right) / 2, top)
+        return True
 
 
-def _ruling(paths: list[tuple[int, _Matrix] | None]) -> dict[str, Any]:
+def _ruling(paths: list[tuple[int, _Matrix] | None], images: list[list[float]]) -> dict[str, Any]:
     """Horizontal and vertical rules drawn by path objects (the evidence's ``rules``): thin filled
-    or stroked shapes by their bounds (one call), other paths by their straight segments. A
-    page over ``MAX_PATHS`` objects or ``MAX_SEGMENTS`` segments is a drawing: its ruling is
-    skipped and said so, and the page costs no more."""
+    or stroked shapes by their bounds (one call), other paths by their straight segments; and
+    by images stretched into a bar (one pixel stretched, as some TeX drivers and word
+    processors draw a table's borders). A page over ``MAX_PATHS`` objects or ``MAX_SEGMENTS``
+    segments is a drawing: its ruling is skipped and said so, and the page costs no more."""
     if paths and paths[-1] is None:
         return {"rules": [], "rules_skipped": True}
     ruler = _Ruler()
@@ -893,6 +884,8 @@ def _ruling(paths: list[tuple[int, _Matrix] | None]) -> dict[str, Any]:
                 return {"rules": [], "rules_skipped": True}
     except (ValueError, OverflowError, ctypes.ArgumentError):
         pass  # a malformed path ends the walk; the rules found so far stand
+    for rect in images:
+        ruler.bar(*rect)
     return {"rules": [list(r) for r in ruler.rules]}
 
 
@@ -909,11 +902,7 @@ def _rule_path(ruler: _Ruler, handle: int, form: _Matrix) -> None:
     left, bottom, right, top = (b.value for b in probe.bounds)
     if form is not _IDENTITY:
         left, bottom, right, top = _box_through(form, left, bottom, right, top)
-    if min(right - left, top - bottom) <= RULE_THIN:  # a line, or a rule drawn as a thin box
-        if right - left >= top - bottom:
-            ruler.add(left, (bottom + top) / 2, right, (bottom + top) / 2)
-        else:
-            ruler.add((left + right) / 2, bottom, (left + right) / 2, top)
+    if ruler.bar(left, bottom, right, top):  # a line, or a rule drawn as a thin box
         ruler.segments += 1
         return
     count = _COUNT_SEGMENTS(handle)
