@@ -480,7 +480,7 @@ def _printed_lines(page: _Page, rows: list[list[Item]]) -> list[list[Item]]:
     missed it on some pages). A chart's labels beside a number are on one page only."""
     out: list[list[Item]] = []
     for row in rows:
-        if out and abs(out[-1][0].y - row[0].y) <= SAME_LINE * min(i.size for i in (*out[-1], *row)) and \
+        if out and _same_baseline(out[-1], row) and \
                 all(page.margin.get(id(i)) in page.recurring for i in (*out[-1], *row)):
             out[-1] = sorted((*out[-1], *row), key=lambda i: i.x0)
         else:
@@ -577,11 +577,15 @@ def _one_line(one: list[Item], other: list[Item]) -> bool:
     """Two rows that are one printed line: baselines within half the smaller type's size, and
     the one running on from the other a few spaces after it (not the last lines of two columns,
     nor a chart's large labels beside a line of text)."""
-    size = min(i.size for i in (*one, *other))
-    if abs(one[0].y - other[0].y) > SAME_LINE * size:
+    if not _same_baseline(one, other):
         return False
     left, right = (one, other) if one[0].x0 <= other[0].x0 else (other, one)
-    return 0 <= right[0].x0 - max(i.x1 for i in left) <= FOLIO_QUADS * size
+    return 0 <= right[0].x0 - max(i.x1 for i in left) <= FOLIO_QUADS * min(i.size for i in (*one, *other))
+
+
+def _same_baseline(one: list[Item], other: list[Item]) -> bool:
+    """Two rows whose baselines stand within half the smaller type's size of each other."""
+    return abs(one[0].y - other[0].y) <= SAME_LINE * min(i.size for i in (*one, *other))
 
 
 def _line_looks_like_furniture(page: _Page, row: list[Item], body: float, outermost: bool) -> bool:

@@ -123,11 +123,7 @@ def turn_back(blocks: list[Any], furniture: list[dict[str, Any]], page: int, tur
               height: float) -> None:
     """The rectangles this page's blocks and furniture cite, turned back into the page's own
     space (``width`` and ``height``: the page's own, not the upright view's)."""
-    for block in blocks:
-        for span in block.spans:
-            if span.get("page") == page:
-                span["rect"] = page_rect(span["rect"], turn, width, height)
-    for item in furniture:
-        for span in item.get("spans") or []:
+    for spans in [block.spans for block in blocks] + [item.get("spans") or [] for item in furniture]:
+        for span in spans:
             if span.get("page") == page:
                 span["rect"] = page_rect(span["rect"], turn, width, height)
