@@ -668,7 +668,7 @@ SPACED = 0.1  # of the gap that sets a folio apart (two sizes): a fifth of a siz
 def _apart(row: list[Item], wide: float) -> list[tuple[float, float, str]]:
     """A line's pieces (x0, x1, text) left to right, those closer than ``wide`` taken together
     (a word space between them where they stand apart: ``wide`` is two of the line's sizes)."""
-    pieces = sorted((p for i in row for p in (i.pieces or [(i.x0, i.x1, i.text)])), key=lambda p: p[0])
+    pieces = sorted((p for i in row for p in i.parts), key=lambda p: p[0])
     out = [pieces[0]]
     for x0, x1, text in pieces[1:]:
         if x0 - out[-1][1] < wide:

@@ -95,6 +95,11 @@ class Item:
     def rect(self) -> list[float]:
         return [round(self.x0, 2), round(self.y0, 2), round(self.x1, 2), round(self.y1, 2)]
 
+    @property
+    def parts(self) -> list[tuple[float, float, str]]:
+        """Its runs (x0, x1, text) as the evidence drew them, or itself whole when it keeps none."""
+        return self.pieces or [(self.x0, self.x1, self.text)]
+
 
 class Block:
     __slots__ = ("kind", "text", "spans", "level", "first", "last", "table")

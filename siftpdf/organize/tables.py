@@ -359,7 +359,7 @@ def _heads_over(stack: list[_Edge], rows: list[list[Item]]) -> list[list[Item]]:
     edge = top.pos
     for row in sorted(_under(top, [row for row in rows if row[0].y > top.pos]), key=lambda r: r[0].y):
         size = max(i.size for i in row)
-        pieces = [p for i in row for p in (i.pieces or [(i.x0, i.x1, i.text)])]
+        pieces = [p for i in row for p in i.parts]
         if min(i.y0 for i in row) - edge > 1.5 * size or len(heads) == HEAD_ROWS or _prose(row) and len(pieces) < 2:
             break
         if any(i.kind != "line" for i in row) or any(len(p[2].split()) > HEAD_WORDS or _figure(p[2]) for p in pieces):
@@ -374,7 +374,7 @@ def _heads_over(stack: list[_Edge], rows: list[list[Item]]) -> list[list[Item]]:
 def _figure_row(row: list[Item]) -> bool:
     """A line of a statistics table: a label, then cells that end in a figure and are
     figures for the most part (a column of words among them: a language, a unit)."""
-    pieces = sorted(p for i in row for p in (i.pieces or [(i.x0, i.x1, i.text)]))
+    pieces = sorted(p for i in row for p in i.parts)
     cells = [_figure(p[2]) for p in pieces[1:]]
     return bool(cells) and cells[-1] and sum(cells) >= 0.5 * len(cells)
 
@@ -460,8 +460,7 @@ class _Piece:
 def _pieces(items: list[Item]) -> list[_Piece]:
     out = []
     for item in items:
-        runs = item.pieces or [(item.x0, item.x1, item.text)]
-        for x0, x1, text in runs:
+        for x0, x1, text in item.parts:
             try:
                 a, b = float(x0), float(x1)
             except (TypeError, ValueError, OverflowError):
@@ -1381,7 +1380,7 @@ def _gapped(group: list[Item]) -> int:
     """The cells of a row: its segments' runs, parted where they stand a table's column gap apart."""
     cells = 0
     for item in group:
-        runs = sorted(item.pieces or [(item.x0, item.x1, item.text)])
+        runs = sorted(item.parts)
         cells += 1 + sum(b[0] - a[1] >= MIN_GAP_EM * item.size for a, b in zip(runs, runs[1:], strict=False))
     return cells
 
