@@ -34,11 +34,14 @@ def _texts(table: dict[str, Any]) -> list[list[str]]:
     return [[c["text"] for c in row] for row in table["rows"]]
 
 
-def _grid(c: canvas.Canvas, xs: list[float], ys: list[float]) -> None:
+def _grid(c: canvas.Canvas, xs: list[float], ys: list[float], line: Any = None) -> None:
+    """Rules round every cell of a grid, each drawn by ``line(x0, y0, x1, y1)`` (the canvas's
+    stroked line unless given)."""
+    line = line or c.line
     for y in ys:
-        c.line(xs[0], y, xs[-1], y)
+        line(xs[0], y, xs[-1], y)
     for x in xs:
-        c.line(x, ys[0], x, ys[-1])
+        line(x, ys[0], x, ys[-1])
 
 
 @pytest.fixture(scope="module")
@@ -115,15 +118,17 @@ def test_rules_drawn_as_stretched_images_rule_a_table(run_cli, tmp_path):
     from reportlab.lib.utils import ImageReader
 
     pixel = ImageReader(Image.new("L", (1, 1), 0))
+
+    def bar(x0: float, y0: float, x1: float, y1: float) -> None:  # a pixel stretched 0.4 pt thick along the line
+        c.drawImage(pixel, min(x0, x1) - 0.2 * (x0 == x1), min(y0, y1) - 0.2 * (y0 == y1),
+                    max(abs(x1 - x0), 0.4), max(abs(y1 - y0), 0.4))
+
     path = tmp_path / "image-rules.pdf"
     c = canvas.Canvas(str(path), pagesize=A4)
     c.setFont("Helvetica", 10)
     c.drawString(72, 760, BODY)
     xs, ys = [72, 200, 320, 440], [720, 700, 680, 660]
-    for y in ys:
-        c.drawImage(pixel, xs[0], y - 0.2, xs[-1] - xs[0], 0.4)
-    for x in xs:
-        c.drawImage(pixel, x - 0.2, ys[-1], 0.4, ys[0] - ys[-1])
+    _grid(c, xs, ys, bar)
     for y, cells in zip((706, 686, 666), (["Station", "min", "max"], ["North weir", "1.20", "4.85"],
                                           ["Mill bridge", "2.05", "6.61"]), strict=True):
         for x, text in zip(xs, cells, strict=False):
