@@ -627,22 +627,20 @@ def recognize_page(page: Any, dpi: float = DPI, regions: Sequence[Box] | None = 
 
 
 def _load_ahead(engine: str | None, threads: int, hint: Hint | None) -> None:
-    """Load the models this page will likely be read with (tesseract's detection and its
-    Latin model, one for each thread; the hinted engine's) on a thread of their own while the
-    page renders: on a document's first page that is a fifth of a second off a two-second
-    read. Nothing when the engine is a named one: it is loaded already."""
-    if engine is not None:
+    """On a page whose script is still to be detected (a document's first), load tesseract's
+    detection and its Latin model, one for each thread, on a thread of their own while the
+    page renders: a fifth of a second off a two-second read. Nothing when the engine is a
+    named one, or the document's last page told the script: its engine is loaded already."""
+    if engine is not None or hint is not None and hint.script is not None:
         return
-    script = hint.script if hint is not None else None
-    found = _engine("rapidocr" if script == "cjk" else "tesseract")
+    found = _engine("tesseract")
     if found is None:
         return
 
     def load() -> None:
         try:
-            if script is None:
-                _detector()
-            found.load(threads, script == "cjk")
+            _detector()
+            found.load(threads, False)
         except (RuntimeError, MemoryError):  # the read itself loads again, and says what failed
             pass
 
