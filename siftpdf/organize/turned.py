@@ -77,7 +77,7 @@ def upright(evidence: dict[str, Any], turn: int) -> dict[str, Any]:
             if run.get("angle") == turn or "angle" not in run and _upright_run(run):
                 across.append(moved)
             else:
-                moved["angle"] = 90  # what read across the page now reads up it
+                moved["angle"] = 270 if turn == 90 else 90  # what read across the page now reads down (up) it
                 other.append({"y": moved["y"], "size": moved.get("size", 0.0), "runs": [moved], "rotated": True})
     out = dict(evidence)
     out["width"], out["height"], out["rotation"] = height, width, 0
