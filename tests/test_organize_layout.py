@@ -774,6 +774,37 @@ def test_a_lone_page_sets_aside_the_lines_only_a_page_edge_carries():
     assert "Rivers" not in out["text"] and "Downloaded" not in out["text"]
 
 
+def test_a_lone_page_sets_aside_a_foot_in_pieces_whose_folio_stands_a_word_from_its_title():
+    # A proceedings' foot set smaller than the text: the publisher at one side, the venue with the
+    # page's number a word space off at the other; the year in the venue is no folio.
+    for parts, number in ((["USENIX Association", "2013 USENIX Annual Technical Conference (ATC ’13) 51"], "51"),
+                          (["52 2013 USENIX Annual Technical Conference (ATC ’13)", "USENIX Association"], "52")):
+        foot = {"y": 40, "size": 9.0, "runs": [run(parts[0], 72, 40, size=9),
+                                               run(parts[1], 540 - 4.5 * len(parts[1]), 40, size=9)]}
+        out = organize([page(1, [*body_lines(720, "a", 50), foot])])[0]
+        assert sorted(f["text"] for f in out["furniture"]) == sorted(parts)
+        assert number not in out["text"].split() and "USENIX" not in out["text"]
+    # A footnote in one piece, and a foot whose only number is a year, stay the text's.
+    for pieces in ([("1 The runs of section 3 took 52", 72)], [("Annual Report", 72), ("Oslo 2013", 480)]):
+        foot = {"y": 40, "size": 9.0, "runs": [run(text, x0, 40, size=9) for text, x0 in pieces]}
+        out = organize([page(1, [*body_lines(720, "a", 50), foot])])[0]
+        assert out["furniture"] == [] and all(text in out["text"] for text, _ in pieces)
+
+
+def test_a_lone_page_sets_aside_when_and_where_it_was_typeset():
+    # A printer's slug at the foot: the typesetter's file and page, the date and the clock time.
+    slug = {"y": 12, "size": 6.0, "runs": [run("9782340-025998_Manual.indb 78", 20, 12, size=6),
+                                           run("14/09/2018 10:37", 500, 12, size=6)]}
+    out = organize([page(1, [*body_lines(720, "a", 50), slug])])[0]
+    assert sorted(f["text"] for f in out["furniture"]) == ["14/09/2018 10:37", "9782340-025998_Manual.indb 78"]
+    assert "10:37" not in out["text"] and ".indb" not in out["text"]
+
+
+def test_a_lone_page_sets_aside_its_page_of_pages_in_chinese():
+    out = organize([page(1, [*body_lines(720, "a", 50), line(40, "第4页共6页", x0=280, size=9)])])[0]
+    assert [(f["kind"], f["text"]) for f in out["furniture"]] == [("page_number", "第4页共6页")]
+
+
 def test_such_a_form_in_the_last_line_of_the_text_stays_in_the_body():
     # The same words closing the text, at its leading, are the text's.
     body = body_lines(300, "a", 18)

@@ -48,7 +48,7 @@ _ROMAN = re.compile(r"\b[ivxlc]+\b")
 _SPACE = re.compile(r"\s+")
 # One number, with its marks ('- 4 -', '[12]', 'Page 3', 'Page 3 of 9', '3 / 9', '第3页'); not two
 # numbers joined by a point or a dash: '(15.19)' numbers an equation, '2.1' a section.
-_PAGE_NUMBER = re.compile(r"^[^\w#]*(page|p\.|第)?[^\w#]*#[^\w#]*((页|/[^\w#]*#|of#)[^\w#]*)?$", re.IGNORECASE)
+_PAGE_NUMBER = re.compile(r"^[^\w#]*(page|p\.|第)?[^\w#]*#[^\w#]*((页(共#页)?|/[^\w#]*#|of#)[^\w#]*)?$", re.IGNORECASE)
 REPEAT_SHARE = 0.4  # of the pages in the window: alternating odd/even heads still qualify
 
 
@@ -546,6 +546,9 @@ def _lone_furniture(page: _Page) -> set[int]:
                                                          _bare_folio(row, height)):
                 found.update(_in_band(page, row, band))
                 continue
+            if k == 0 and gap >= LONE_SEPARATION * max(pitch, body) and _spread_folio_row(page, row, body):
+                found.update(id(i) for i in row)
+                continue
             # A running head is the outermost line; page numbers may sit beyond it.
             if not _line_looks_like_furniture(page, row, body, k == 0):
                 break
@@ -652,6 +655,26 @@ def _folio_row(page: _Page, row: list[Item], body: float, inner: list[Item]) -> 
     return False
 
 
+def _spread_folio_row(page: _Page, row: list[Item], body: float) -> bool:
+    """Whether a page's outermost line is a running foot or head set smaller than the body in
+    pieces across the measure, with the page's number at one end a word space off ('USENIX
+    Association      2013 USENIX Annual Technical Conference 51'): a line of the body, a
+    footnote, is one piece. A number that reads as a year is not taken for the folio."""
+    if not all(page.margin.get(id(i)) for i in row) or sum(len(i.text) for i in row) > LONE_LINE_CHARS:
+        return False
+    if max(i.size for i in row) > LONE_HEAD_SIZE * body:
+        return False
+    units = _apart(row, FOLIO_GAP * body)
+    if len(units) < 2 or not all(any(ch.isalpha() for ch in unit[2]) for unit in units):
+        return False
+    return any(_PAGE_NUMBER.match(template(word)) and _folio_figure(word) and
+               sum(ch.isdigit() for ch in word) <= FOLIO_DIGITS and not _YEAR.fullmatch(word)
+               for word in (units[0][2].split()[0], units[-1][2].split()[-1]))
+
+
+_YEAR = re.compile(r"(1[89]|20)\d\d")
+
+
 def _numbered_ends(units: list[tuple[float, float, str]]) -> tuple[bool, bool]:
     """Whether a line starts, and whether it ends, with a number set apart from its words or
     after leader dots ('2.1 Desiderata . . . . 1'): an entry of a list, as a contents page has."""
@@ -682,6 +705,13 @@ def _apart(row: list[Item], wide: float) -> list[tuple[float, float, str]]:
 # A journal's issue as its masthead line gives it between bars ('… | October 2006 | 41',
 # 'JOURNAL | Vol. 12 | Issue 3 | e1234')
 _ISSUE = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(1[89]|20)\d\d|vol(\.|ume)\s*\d+|issue\s*\d+"
+# When a page was printed or fetched: a date beside a clock time ('14/09/2018 10:37', '16:21 Aug 05,
+# 2020'), and a typesetter's file and page ('…_Nephrologie.indb 78')
+_DATE = r"(\d{1,2}[/.-]\d{1,2}[/.-](1[89]|20)?\d\d|(1[89]|20)\d\d-\d\d-\d\d|" \
+        r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+(1[89]|20)\d\d|" \
+        r"\d{1,2}\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(1[89]|20)\d\d)"
+_CLOCK = r"\d{1,2}:\d\d(:\d\d)?\b"
+_STAMPED = rf"\b{_DATE}\W{{1,12}}(at\s+)?{_CLOCK}|\b{_CLOCK}\W{{1,12}}{_DATE}\b|\.ind[db]\s+\d+\b"
 # Lines only the edge of a page carries: where and when it was fetched, whose it is, where it
 # was printed ('Downloaded from … on …', '© 2010 …; licensee …', 'Vol. 32, No. 2, April 1985',
 # 'Page 9 of 11' beside a running title, 'Theoretical Computer Science 321 (2004) 5–12',
@@ -695,7 +725,7 @@ RUNNING_FORM = lazy(r"\bdownloaded (from|by)\b|^\W*(©|copyright\b)|\ball rights
                     r"\((1[89]|20)\d\d\)\s*\d+\s*\(\d+\),?\s*(pp?\.\s*)?\d+\s*[-–]\s*\d+|"
                     r"\b(1[89]|20)\d\d,\s*\d+:\d+\b|"
                     r"^\W*\w[\w.'’ -]{0,60}\bet al\.?\W*$|"
-                    rf"\|\s*({_ISSUE})\b|\b({_ISSUE})\s*\|", re.IGNORECASE)
+                    rf"\|\s*({_ISSUE})\b|\b({_ISSUE})\s*\||{_STAMPED}", re.IGNORECASE)
 LONE_LINE_CHARS = 160  # a running line is one line of the margin, not a paragraph
 
 
