@@ -791,6 +791,36 @@ def test_a_lone_page_sets_aside_a_foot_in_pieces_whose_folio_stands_a_word_from_
         assert out["furniture"] == [] and all(text in out["text"] for text, _ in pieces)
 
 
+def test_a_lone_page_sets_aside_a_running_head_whose_folio_the_text_layer_set_a_little_off():
+    # The folio and the authors drawn as two lines under a point apart: one printed line.
+    head = [line(700.6, "292", x0=72, size=11), line(700, "C. DWORK ET AL.", x0=260, size=9)]
+    out = organize([page(1, [*head, *body_lines(680, "a", 50)])])[0]
+    assert sorted(f["text"] for f in out["furniture"]) == ["292", "C. DWORK ET AL."]
+    assert not out["text"].startswith(("292", "C. DWORK"))
+    # Two numbers on one baseline over the body are a table's, no running head.
+    pair = [line(700.6, "292", x0=72, size=11), line(700, "318", x0=260, size=11)]
+    out = organize([page(1, [*pair, *body_lines(680, "a", 50)])])[0]
+    assert out["furniture"] == []
+
+
+def test_a_lone_page_sets_aside_a_small_foot_with_its_folio_between_its_pieces():
+    pieces = [("Submitted to ML’08", 72), ("4", 300), ("2008/6/16", 500)]
+    foot = {"y": 40, "size": 7.0, "runs": [run(text, x0, 40, size=7) for text, x0 in pieces]}
+    out = organize([page(1, [*body_lines(720, "a", 50), foot])])[0]
+    assert sorted(f["text"] for f in out["furniture"]) == ["2008/6/16", "4", "Submitted to ML’08"]
+
+
+def test_a_lone_page_sets_aside_the_articles_address_under_its_journal_line():
+    head = [line(760, "Datta et al. Journal of Trauma Management & Outcomes 2010, 4:1", size=8),
+            line(750, "http://www.traumamanagement.org/content/4/1/1", size=8)]
+    out = organize([page(1, [*head, *body_lines(700, "a", 50)])])[0]
+    assert [f["text"][:10] for f in out["furniture"]] == ["Datta et a", "http://www"]
+    # An address closing the text stays the text's.
+    tail = line(100, "http://www.example.org/data", size=10)
+    out = organize([page(1, [*body_lines(700, "a", 50), tail])])[0]
+    assert out["furniture"] == [] and "http://www.example.org/data" in out["text"]
+
+
 def test_a_lone_page_sets_aside_when_and_where_it_was_typeset():
     # A printer's slug at the foot: the typesetter's file and page, the date and the clock time.
     slug = {"y": 12, "size": 6.0, "runs": [run("9782340-025998_Manual.indb 78", 20, 12, size=6),

@@ -540,21 +540,37 @@ def _lone_furniture(page: _Page) -> set[int]:
                     _bare_folio(ordered[0], height):
                 found.update(_in_band(page, ordered[0], band))
             continue
+        folio = {*_in_band(page, _folio_line(page, ordered, (body, pitch, height)), band)}
+        found |= folio
         for k, row in enumerate(ordered[:min(MARGIN_LINES, len(ordered) - 1)]):
+            if all(id(i) in folio for i in row):
+                continue
             gap = abs(row[0].y - ordered[k + 1][0].y)
-            if k == 0 and gap >= SEPARATION * pitch and (_folio_row(page, row, body, ordered[1]) or
-                                                         _bare_folio(row, height)):
-                found.update(_in_band(page, row, band))
-                continue
-            if k == 0 and gap >= LONE_SEPARATION * max(pitch, body) and _spread_folio_row(page, row, body):
-                found.update(id(i) for i in row)
-                continue
             # A running head is the outermost line; page numbers may sit beyond it.
             if not _line_looks_like_furniture(page, row, body, k == 0):
                 break
             if gap >= LONE_SEPARATION * max(pitch, body):
                 found.update(id(i) for r in ordered[:k + 1] for i in r)
     return found
+
+
+def _folio_line(page: _Page, ordered: list[list[Item]], sizes: tuple[float, float, float]) -> list[Item]:
+    """The outermost printed line when its form tells a running line with its page number, set
+    apart from the line inward: by a gap wider than the page's leading for a folio alone or
+    across the measure from its title (``_bare_folio``, ``_folio_row``), by a wide gap for a foot
+    set small whose folio stands a word off (``_spread_folio_row``). A folio the text layer drew
+    as a line of its own a little off its head's baseline ('292' beside 'C. DWORK ET AL.') is
+    taken with the head."""
+    body, pitch, height = sizes
+    line, rest = ordered[0], ordered[1:]
+    if len(rest) > 1 and _same_baseline(line, rest[0]):
+        line, rest = sorted((*line, *rest[0]), key=lambda i: i.x0), rest[1:]
+    gap = min(abs(i.y - rest[0][0].y) for i in line)
+    if gap >= SEPARATION * pitch and (_folio_row(page, line, body, rest[0]) or _bare_folio(line, height)):
+        return line
+    if gap >= LONE_SEPARATION * max(pitch, body) and _spread_folio_row(page, line, body):
+        return line
+    return []
 
 
 SAME_LINE = 0.5  # of the type's size: rows whose baselines stand closer are one printed line
@@ -658,18 +674,19 @@ def _folio_row(page: _Page, row: list[Item], body: float, inner: list[Item]) -> 
 def _spread_folio_row(page: _Page, row: list[Item], body: float) -> bool:
     """Whether a page's outermost line is a running foot or head set smaller than the body in
     pieces across the measure, with the page's number at one end a word space off ('USENIX
-    Association      2013 USENIX Annual Technical Conference 51'): a line of the body, a
-    footnote, is one piece. A number that reads as a year is not taken for the folio."""
+    Association      2013 USENIX Annual Technical Conference 51'), or alone between them
+    ('Submitted to ML’08      4      2008/6/16'): a line of the body, a footnote, is one piece.
+    A number that reads as a year is not taken for the folio."""
     if not all(page.margin.get(id(i)) for i in row) or sum(len(i.text) for i in row) > LONE_LINE_CHARS:
         return False
     if max(i.size for i in row) > LONE_HEAD_SIZE * body:
         return False
     units = _apart(row, FOLIO_GAP * body)
-    if len(units) < 2 or not all(any(ch.isalpha() for ch in unit[2]) for unit in units):
+    if len(units) < 2 or not any(any(ch.isalpha() for ch in unit[2]) for unit in units):
         return False
     return any(_PAGE_NUMBER.match(template(word)) and _folio_figure(word) and
                sum(ch.isdigit() for ch in word) <= FOLIO_DIGITS and not _YEAR.fullmatch(word)
-               for word in (units[0][2].split()[0], units[-1][2].split()[-1]))
+               for word in (units[0][2].split()[0], units[-1][2].split()[-1], *(u[2] for u in units[1:-1])))
 
 
 _YEAR = re.compile(r"(1[89]|20)\d\d")
@@ -737,7 +754,12 @@ def _looks_like_furniture(key: str, item: Item, body: float, outermost: bool) ->
         return True
     if len(item.text) <= LONE_LINE_CHARS and RUNNING_FORM.search(item.text):
         return True
+    if band == "top" and _ADDRESS.fullmatch(item.text.strip()) and item.size <= body:
+        return True  # the article's address under its journal's line
     return outermost and band == "top" and len(item.text) <= LONE_HEAD_CHARS and item.size <= LONE_HEAD_SIZE * body
+
+
+_ADDRESS = re.compile(r"(https?://|www\.)\S+")
 
 
 def _furniture(key: str, item: Item, page: int) -> dict[str, Any]:
