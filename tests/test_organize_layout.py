@@ -1250,6 +1250,23 @@ def test_running_heads_of_a_small_text_block_with_wide_margins_are_set_aside_who
         assert any(f["kind"] == "header" for f in out["furniture"])
 
 
+def test_running_heads_that_alternate_are_set_aside_on_the_first_and_last_pages_too():
+    # Even pages carry the folio and the author, odd pages the title and the folio, each drawn
+    # as one run: near the ends of the document the window holds only two or three pages of
+    # each kind, and a head on every other page there recurs all the same.
+    pages = []
+    for n in range(1, 13):
+        head = f"A Survey of Selectivity {n}" if n % 2 else f"{n} R. Coulom"
+        lines = [line(740, head, x0=72 if n % 2 == 0 else 300), *body_lines(712, SEEDS[n], 40)]
+        pages.append(page(n, lines))
+    for out in organize(pages):
+        assert "Coulom" not in out["text"] and "Survey" not in out["text"], out["page"]
+        assert [f["kind"] for f in out["furniture"]] == ["header"]
+
+
+SEEDS = {n: "page" + "abcdefghijklmnop"[n] * 2 for n in range(16)}  # words that differ from page to page
+
+
 def test_the_last_entry_of_a_contents_page_set_off_keeps_its_page_number():
     # A contents page that ends high on the page: its last entry, set off by a gap, is an
     # entry like the one above it, not a footer with a folio.

@@ -127,7 +127,7 @@ class _Stream:
         self.opts = opts
         self.expected = 0
         self.pending: deque[_Page] = deque()  # prepared, waiting for pages after them
-        self.history: deque[set[str]] = deque(maxlen=opts.window)  # margin keys of pages gone by
+        self.history: deque[tuple[int, set[str]]] = deque(maxlen=opts.window)  # pages gone by, margin keys
         self.held: _Page | None = None  # organized, waiting for the next page's first block
         self.seen = 0
         self.organized = 0  # pages organized here (a saved stream without evidence has none)
@@ -223,7 +223,7 @@ class _Stream:
         except _PAGE_FAULTS as exc:  # noqa: BLE001 - this page falls back, the rest go on
             page.error = _failure(exc)
             return
-        self.history.append(page.keys)
+        self.history.append((page.number, page.keys))
         self.previous_body = body
 
     def _join(self, before: _Page, after: _Page) -> None:
@@ -239,14 +239,18 @@ class _Stream:
 
     def _repeated(self, page: _Page) -> set[str]:
         """Templates of this page's margin lines that recur on at least three pages of the
-        window around it (and, in ``page.recurring``, those on another page at least)."""
-        around = list(self.history) + [p.keys for p in self.pending]
-        page.recurring = {key for key in page.keys if any(key in keys for keys in around)}
+        window around it (and, in ``page.recurring``, those on another page at least). A line
+        on every other page of the window, on three at least, recurs too: a running head that
+        alternates between left- and right-hand pages, near a document's first or last page."""
+        around = [*self.history, *((p.number, p.keys) for p in self.pending)]
+        page.recurring = {key for key in page.keys if any(key in keys for _, keys in around)}
         # The share is of a full window (or of the document when shorter): near the end of a
         # document the window is short, and three hits there are no stronger evidence.
         span = max(1 + len(around), min(2 * self.opts.window + 1, max(self.expected, self.seen)))
         need = max(MIN_REPEAT_PAGES, math.ceil(REPEAT_SHARE * span))
-        return {key for key in page.keys if 1 + sum(key in keys for keys in around) >= need}
+        facing = [keys for number, keys in around if (number - page.number) % 2 == 0]
+        return {key for key in page.keys if 1 + sum(key in keys for _, keys in around) >= need or
+                len(facing) >= MIN_REPEAT_PAGES - 1 and all(key in keys for keys in facing)}
 
     def _emit(self, page: _Page) -> dict[str, Any]:
         try:
