@@ -274,3 +274,15 @@ def test_a_large_line_ending_in_a_word_a_sentence_runs_on_from_is_no_heading():
              line(716, "Automatic Result Caching", size=16, bold=True), *body_lines(690, "c", 3)]
     out = organize([page(1, title)])[0]
     assert [text for _, text in headings(out)][0].startswith("A Program Optimization for")
+
+
+def test_a_section_mark_set_large_opens_a_heading_and_in_the_text_a_provision():
+    # '§1 Introduction' set as a section's title; '§ 2 The seller shall …' in the body's size is
+    # a provision, and a figure's '(a) …' set large is no heading.
+    lines = [line(740, "§1 Introduction", size=14), *body_lines(716, "a", 4),
+             line(660, "§ 2 The seller shall deliver the goods on the day fixed by the contract."),
+             *body_lines(648, "b", 3), line(600, "(a) Distinct scan and allocation blocks", size=14),
+             *body_lines(576, "c", 3)]
+    out = organize([page(1, lines)])[0]
+    assert [text for _, text in headings(out)] == ["§1 Introduction"]
+    assert [b["kind"] for b in out["blocks"] if b["text"].startswith("§ 2")] == ["provision"]

@@ -958,11 +958,12 @@ def start_kind(item: Item, body: float, floor: dict[str, float], opts: OrganizeO
     first, last = text[:1], text[-1:]
     if first == "第" and CJK_HEADING.match(text) and len(text) <= 40:
         return "heading", None
-    if first in _PROVISION_STARTS and PROVISION.match(text):
-        return "provision", None
+    ratio = item.size / body if body else 1.0
+    if first in _PROVISION_STARTS and PROVISION.match(text) and \
+            not (first not in "(（" and ratio >= HEADING_RATIO and len(text) <= SECTION_MARK_CHARS):
+        return "provision", None  # set large, '§1 Introduction' and 'Article 3' head a section
     if first in _CAPTION_STARTS and CAPTION.match(text):
         return "caption", None
-    ratio = item.size / body if body else 1.0
     if ratio <= 0.9 and item.y1 < floor.get(item.column, floor.get("F", 0.0)):
         return "footnote", None
     lettered = "a" <= first <= "z" and LETTERED.match(text) is not None
@@ -983,6 +984,7 @@ def start_kind(item: Item, body: float, floor: dict[str, float], opts: OrganizeO
 
 
 HEADING_RATIO = 1.15  # a line this much larger than the body stands out by size
+SECTION_MARK_CHARS = 80  # a line opening with a section's mark, set large, is its title up to this length
 NUMBERED_BOLD = 0.85  # a numbered title in bold stands out down to this share of the body size
 SQUEEZED = 0.25  # ems of width a character takes at the least in a line set at its stated size
 SQUEEZED_CHARS = 2  # characters a line needs before its width says anything of its size
