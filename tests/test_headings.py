@@ -286,3 +286,16 @@ def test_a_section_mark_set_large_opens_a_heading_and_in_the_text_a_provision():
     out = organize([page(1, lines)])[0]
     assert [text for _, text in headings(out)] == ["§1 Introduction"]
     assert [b["kind"] for b in out["blocks"] if b["text"].startswith("§ 2")] == ["provision"]
+
+
+def test_a_head_in_a_font_whose_name_shortens_its_weight_is_bold():
+    # 'AdvOT3b30f6db.B' and 'HelveticaNeueLTPro-Bd' are bold faces; a head a little larger than
+    # the text and set in one is a heading, as it is in 'Times-Bold'. '-B' inside a name is not.
+    for font, heading in (("AdvOT3b30f6db.B", True), ("HelveticaNeueLTPro-Bd", True), ("Times-Bold", True),
+                          ("AdvOTa9103878", False), ("Foo-Book", False)):
+        head = {"y": 740.0, "size": 10.3, "runs": [{**run("Introduction", 72, 740, size=10.3), "font": font}]}
+        lines = [head, *body_lines(720, "a", 4)]
+        lines = [{**ln, "runs": [{**r, "size": 9.8} for r in ln["runs"]], "size": 9.8} if ln is not head else ln
+                 for ln in lines]
+        out = organize([page(1, lines)])[0]
+        assert (headings(out) == [(1, "Introduction")]) == heading, font

@@ -36,7 +36,10 @@ if TYPE_CHECKING:
     from typing import Any
 
 FIGURE_MIN_SIDE = 24.0  # points: smaller images are bullets, rules and logos, not figures
-_BOLD = lazy(r"bold|black|heavy|semibold|demi|-medi|\.medi|cmbx|simhei|heiti|黑体", re.IGNORECASE)
+# A weight in the font's name, spelled out or as type foundries shorten it at the end of the
+# name ('HelveticaNeueLTPro-Bd', 'AdvOT3b30f6db.B', '….BI', '-BdCn', '-Blk')
+_BOLD = lazy(r"bold|black|heavy|semibold|demi|-medi|\.medi|cmbx|simhei|heiti|黑体|"
+             r"[.,-](b|bi|bd|bdit|bdi|bdcn|bdcnit|blk)$", re.IGNORECASE)
 _WORDY = lazy(r"\w")
 _CJK = lazy(r"[\u2e80-\u9fff\u3000-\u303f\uf900-\ufaff\uff00-\uffef]")
 
