@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from test_organize_layout import body_lines, headings, line, organize, page, run
+from test_organize_layout import body_lines, headings, line, organize, page, prose, run
 
 
 def test_a_listing_line_of_a_number_and_symbols_does_not_join_the_outline_title_under_it():
@@ -299,3 +299,16 @@ def test_a_head_in_a_font_whose_name_shortens_its_weight_is_bold():
                  for ln in lines]
         out = organize([page(1, lines)])[0]
         assert (headings(out) == [(1, "Introduction")]) == heading, font
+
+
+def test_a_numbered_title_set_a_little_larger_than_its_text_in_italic_is_a_heading():
+    """'5.1.1 Nodes Joining and Failing' in italic, a point larger than the text under it and
+    too little larger to stand out by size alone, heads its text; the text's own lines, and a
+    numbered line over text set larger than it, do not."""
+    title = {"y": 700.0, "size": 11.0, "runs": [{**run("5.1.1 Nodes Joining and Failing", 72, 700, size=11.0),
+                                                  "font": "Times-Italic"}]}
+    lines = [*body_lines(740, "a", 3), title, *body_lines(684, "b", 4),
+             line(620, "5.1.2 A numbered line over larger text", size=9.0),
+             *[line(604 - 14 * k, text, size=12.0) for k, text in enumerate(prose(30, "c")[:3])]]
+    out = organize([page(1, lines)])[0]
+    assert [text for _, text in headings(out)] == ["5.1.1 Nodes Joining and Failing"]

@@ -1592,8 +1592,9 @@ def _numbered_headings(items: list[Item], kinds: list[tuple[str, int | None]], l
         before = items[lines[n - 1]] if n > 0 else None
         if after is None or (after.section, after.column) != (item.section, item.column) or \
                 kinds[lines[n + 1]][0] != "paragraph" or numbering_depth(after.text) is not None or \
-                abs(after.size - item.size) > 0.05 * item.size or item.y <= after.y:
-            continue
+                not -0.05 * item.size <= item.size - after.size <= (HEADING_RATIO - 1) * after.size or \
+                item.y <= after.y:
+            continue  # the text under it in its own type, or a little smaller
         em = item.size
         # Ended by choice: the next word would have fitted, or the next line opens a sentence
         # indented as a paragraph's first line is, under a long title near the column's width
