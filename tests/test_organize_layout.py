@@ -587,6 +587,22 @@ def test_a_bulleted_line_in_bold_is_a_list_entry_not_a_heading():
     assert "Support for both front ends" in out["text"]
 
 
+def test_entries_set_after_a_symbol_fonts_bullet_are_a_list_and_read_as_one_in_markdown():
+    # Wingdings' ▪ reads as U+F0A7, Symbol's • as U+F0B7: bullets, not the start of a heading.
+    from siftpdf.views.markdown import page_markdown
+
+    lines = [line(740, "Why revise the plan", size=14, bold=True), *body_lines(720, "a", 3),
+             line(676, "\uf0a7 The road should have a designated bike path.", x0=80, size=12, bold=True),
+             line(662, "\uf0b7 Each neighbourhood needs to be connected to the rest", x0=80),
+             line(650, "of the town all year round.", x0=90), *body_lines(630, "b", 3)]
+    out = organize([page(1, lines)])[0]
+    assert headings(out) == [(1, "Why revise the plan")]
+    assert [b["kind"] for b in out["blocks"]].count("list_item") == 2
+    markdown = page_markdown(out)
+    assert "- The road should have a designated bike path." in markdown
+    assert "- Each neighbourhood needs to be connected to the rest of the town all year round." in markdown
+
+
 def test_the_second_line_of_a_bold_list_entry_goes_on_with_the_entry():
     lines = [line(740, "Usage", size=14, bold=True), *body_lines(720, "a", 3),
              line(676, "* This work is still in progress; the code and data may change as we", bold=True),

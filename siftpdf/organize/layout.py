@@ -13,6 +13,7 @@ import unicodedata
 from bisect import bisect_left, bisect_right
 from functools import lru_cache
 
+from ..document import SYMBOL_BULLETS
 from ..fonts import monospaced
 from ..lazyre import lazy
 from ..settings import OrganizeOptions
@@ -47,7 +48,7 @@ _CN_NUM = "一二三四五六七八九十百千零〇两"
 PROVISION = lazy(rf"^(第[{_CN_NUM}\d０-９]+条|(Article|ARTICLE|Art\.)\s*\d+|§+\s*\d+|"
                        rf"\((?:[a-z]|[ivx]{{1,4}}|\d{{1,2}})\)\s|（[{_CN_NUM}\d]+）)")
 CJK_HEADING = lazy(rf"^第[{_CN_NUM}\d]+([编章节])\s*\S")
-LIST_ITEM = lazy(r"^([•◦▪‣●○■□·*–-]\s+|\d{1,2}[.)]\s+\S|[a-z][.)]\s+\S)")
+LIST_ITEM = lazy(rf"^([•◦▪‣●○■□·*–{SYMBOL_BULLETS}-]\s+|\d{{1,2}}[.)]\s+\S|[a-z][.)]\s+\S)")
 CAPTION = lazy(r"^((Fig\.|Figure|FIGURE|FIG\.|Table|TABLE|Tab\.|Chart|CHART|Exhibit|EXHIBIT|Graph|Plate|Scheme|"
                  r"Listing)\s*([0-9]+|[IVX]+)\b|[图表]\s*[0-9０-９]+)")
 LEADER = lazy(r"((\.\s?){4,}|(…\s?){2,}|(·\s?){4,}|_{4,})\s*\S{1,6}$")  # a contents entry: leaders, then a page
@@ -139,7 +140,7 @@ def is_cjk(ch: str) -> bool:
     return bool(ch) and _CJK.match(ch) is not None
 
 
-_BULLETS = frozenset("•◦▪‣●○■□·*–-")  # LIST_ITEM's bullets
+_BULLETS = frozenset("•◦▪‣●○■□·*–-" + SYMBOL_BULLETS)  # LIST_ITEM's bullets
 
 
 def is_list_item(text: str) -> bool:

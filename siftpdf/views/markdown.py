@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from ..document import TABLE_CELL_SEPARATOR
+from ..document import SYMBOL_BULLETS, TABLE_CELL_SEPARATOR
 from .text import marker, page_text
 
 # Not typing's TYPE_CHECKING: typing costs every cold command its import (docs/speed.md).
@@ -34,7 +34,7 @@ _ENUMERATOR_START = re.compile(r"^(\d{1,9})([.)])(?=[ \t]|$)")
 # A line of only pipes, colons, dashes and spaces may be read as a table's delimiter row, and
 # the line above it as the table's head: a backslash before its first colon or dash keeps it text.
 _DELIMITER_ROW = re.compile(r"^[|:\-\\ \t]*-[|:\-\\ \t]*$")
-_BULLET = re.compile(r"^[•◦▪‣●○■□·*–—-][ \t]+")
+_BULLET = re.compile(rf"^[•◦▪‣●○■□·*–—{SYMBOL_BULLETS}-][ \t]+")
 _ORDERED = re.compile(r"^(0|[1-9][0-9]{0,8})([.)])[ \t]+")
 _BREAKS = re.compile(r"\r\n?")
 
