@@ -285,6 +285,25 @@ def test_references_set_with_a_hanging_indent_are_one_block_an_entry():
     assert texts[-2] == f"[Two] {two[0]} {two[1]}" and texts[-1].endswith(f"{entries[0][1]} the end.")
 
 
+def test_references_spaced_entry_from_entry_keep_their_short_last_lines():
+    # Each entry of two lines, the second set in and ended short, a half line above the next
+    # entry; the authors' names in small capitals ('PIKE' as 'P' + 'IKE' set smaller).
+    lines, y = [*body_lines(740, "a", 3)], 690.0
+    for k in range(3):
+        first = prose(14, f"r{k}")[0]
+        lines += [line(y, f"[{k + 1}] {first}"), line(y - 12, f"last words of entry {k}.", x0=90)]
+        y -= 30
+    capital = run("[4] P", 72, y)
+    small = run("IKE, DORWARD, GRIESEMER AND QUIN-", capital["box"][2] + 0.2, y, size=7.5)
+    small["box"][2] = lines[3]["runs"][0]["box"][2]  # full to the right edge, as the entries' first lines
+    lines += [{"y": y, "size": 10.0, "runs": [capital, small]}, line(y - 12, "LAN, S. Sawzall.", x0=90)]
+    out = organize([page(1, lines)])[0]
+    texts = [b["text"] for b in out["blocks"]]
+    for k in range(3):
+        assert any(t.startswith(f"[{k + 1}] ") and t.endswith(f"last words of entry {k}.") for t in texts), texts
+    assert texts[-1].startswith("[4] Pike") and texts[-1].endswith("LAN, S. Sawzall."), texts
+
+
 def test_a_paragraph_indented_under_the_full_last_line_of_another_is_no_hanging_entry():
     a, b = prose(36, "a"), prose(36, "b")
     # A paragraph of one full line under a heading, as after a displayed formula.

@@ -470,7 +470,7 @@ def _segment_by_steps(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
     """A segment of several runs, measured step by step: what ``_runs_at_once`` computes in
     one pass, and where damaged evidence fails."""
     # A baseline shared by two columns may group two sizes: each segment keeps its own.
-    size = float(max(runs, key=lambda r: len(r["text"]) * (r.get("y") is None))["size"])
+    size = float(max(runs, key=lambda r: len(r["text"]) * (r.get("y") is None and not r.get("small")))["size"])
     text = _joined(runs, [run["box"][0] - prev["box"][2] for prev, run in zip(runs, runs[1:], strict=False)], size)
     chars = sum(len(r["text"]) for r in runs)
     bold_chars = sum(len(r["text"]) for r in runs if bold_font(r.get("font", "")))
@@ -524,8 +524,9 @@ def _runs_at_once(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
         text = run["text"]
         if type(text) is not str:
             raise TypeError("a run's text is no string")
-        # The size of the longest run set on the baseline (``max``'s first of the longest).
-        length = len(text) * (run.get("y") is None)
+        # The size of the longest run set on the baseline (``max``'s first of the longest), not
+        # of small capitals: a line of names in them ('PIKE, R., AND QUINLAN') is the text's size.
+        length = len(text) * (run.get("y") is None and not run.get("small"))
         if length > longest:
             chosen, longest = run, length
         chars += len(text)
@@ -1169,15 +1170,23 @@ SHORT_EMS = 2.0  # a line that ends this many ems short of the one above it ends
 NOTE_MARKS = frozenset("0123456789[*†‡§¶¹²³⁴⁵⁶⁷⁸⁹⁰")
 
 
+# An entry's label in brackets ('[19] ', '[Lam78] '): a reference list's entry, spaced from the
+# next one, ends with the short line set in under it.
+_LABEL = lazy(r"\[[\w.+-]{1,12}\]\s")
+
+
 def _hang(block: Block | None, item: Item, kind: str, seconds: dict[int, bool], hanging: set[int]) -> bool | None:
     """Whether ``item`` goes on with the hanging entry ``block`` (True: its second line, the
     block then is one of ``hanging``), starts the next one (False: back out at the left), or
     neither (None). A note's line set in under its first and ended short goes on it, the
-    last in its column too (a note starts at the left, with its mark)."""
+    last in its column too (a note starts at the left, with its mark), and so does an entry's
+    under a first line that opens with a label in brackets (a reference list spaced entry from
+    entry)."""
     if block is None or block.last is None:
         return None
     second = seconds.get(id(item))
-    if second is not None and (kind == "paragraph" and block.kind in ("paragraph", "list_item") and second or
+    if second is not None and (kind == "paragraph" and block.kind in ("paragraph", "list_item") and
+                               (second or _LABEL.match(block.last.text) is not None) or
                                kind == block.kind == "footnote") and block.first is block.last:
         hanging.add(id(block))
         return True
