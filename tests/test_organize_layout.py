@@ -1302,6 +1302,28 @@ def test_running_heads_that_alternate_are_set_aside_on_the_first_and_last_pages_
 SEEDS = {n: "page" + "abcdefghijklmnop"[n] * 2 for n in range(16)}  # words that differ from page to page
 
 
+def test_running_heads_that_name_the_section_are_set_aside_by_their_place_and_type():
+    # Each page's head names its section, two pages a section: no words recur on three pages,
+    # but the head's place and type do. A table's head in small type opening the text of two
+    # pages of the ten, where they have no head, is the text's.
+    titles = ["Introduction", "Asynchronous Systems", "Distributed Computations", "Global States",
+              "Monitoring", "Consistency"]
+    pages = []
+    for n in range(1, 11):
+        head = line(742, f"{n // 2 + 1} {titles[n // 2]}", x0=300, size=9)
+        top = line(724, "Software  num. of failures", size=9) if n in (4, 7) else head
+        pages.append(page(n, [top, *body_lines(712, SEEDS[n], 40)]))
+    outs = organize(pages)
+    assert " ".join(out["text"] for out in outs).count("num. of failures") == 2
+    for out in outs:
+        n = out["page"]
+        if n in (4, 7):
+            assert out["furniture"] == [], n
+        else:
+            assert [f["kind"] for f in out["furniture"]] == ["header"], n
+            assert titles[n // 2] not in out["text"], n
+
+
 def test_the_last_entry_of_a_contents_page_set_off_keeps_its_page_number():
     # A contents page that ends high on the page: its last entry, set off by a gap, is an
     # entry like the one above it, not a footer with a folio.

@@ -72,6 +72,7 @@ class _Page:
         self.furniture: list[dict[str, Any]] = []
         self.error = error  # why organizing this page failed: it goes out with its raw text
         self.recurring: set[str] = set()  # margin templates also on another page of the window
+        self.slots: dict[int, str] = {}  # id(item) -> where and how a small line heads the page
         self.turn = 0  # degrees the page is read turned (siftpdf.organize.turned), 0: as it stands
         self.original: dict[str, Any] | None = None  # the evidence as it came, when read turned
 
@@ -81,9 +82,9 @@ class _Page:
 
     @cached_property
     def keys(self) -> set[str]:
-        """The margin's templates; asked of each page once per page of its window, and the
-        margin is complete once the page is prepared."""
-        return set(self.margin.values())
+        """The margin's templates and the slots of its head; asked of each page once per page
+        of its window, and the margin is complete once the page is prepared."""
+        return {*self.margin.values(), *self.slots.values()}
 
 
 def organize_records(records: Iterable[dict[str, Any]],
@@ -249,8 +250,15 @@ class _Stream:
         span = max(1 + len(around), min(2 * self.opts.window + 1, max(self.expected, self.seen)))
         need = max(MIN_REPEAT_PAGES, math.ceil(REPEAT_SHARE * span))
         facing = [keys for number, keys in around if (number - page.number) % 2 == 0]
-        return {key for key in page.keys if 1 + sum(key in keys for _, keys in around) >= need or
-                len(facing) >= MIN_REPEAT_PAGES - 1 and all(key in keys for keys in facing)}
+        found = set()
+        for key in page.keys:
+            hits = 1 + sum(key in keys for _, keys in around)
+            if key.startswith(_SLOT):  # a place and a type, not words: on most pages around it
+                if hits >= max(MIN_REPEAT_PAGES, math.ceil(SLOT_SHARE * (1 + len(around)))):
+                    found.add(key)
+            elif hits >= need or len(facing) >= MIN_REPEAT_PAGES - 1 and all(key in keys for keys in facing):
+                found.add(key)
+        return found
 
     def _emit(self, page: _Page) -> dict[str, Any]:
         try:
@@ -334,7 +342,25 @@ def _prepare_rows(record: dict[str, Any], opts: OrganizeOptions) -> _Page:
         for row in rows:
             for item in row:
                 page.margin[id(item)] = f"{band}:{template(item.text)}"
+    if top:
+        page.slots = _head_slots(top[0], page.rows)
     return page
+
+
+SLOT_POINTS = 2.0  # a running head stands within this of the same height from page to page
+SLOT_SHARE = 0.6  # of the window's pages: a table's head or a figure's label at the top is on fewer
+_SLOT = "slot:"
+
+
+def _head_slots(row: list[Item], rows: list[list[Item]]) -> dict[int, str]:
+    """Where and how the page's top line is set, when it is short and smaller than the text: a
+    running head whose words change from section to section ('2 Asynchronous Distributed
+    Systems', then '3 Distributed Computations') recurs in its place and its type, not in its
+    words. At the foot a note's last line is set so too, and only the head is taken."""
+    body = body_size([i for r in rows for i in r])
+    if any(i.size > LONE_HEAD_SIZE * body or len(i.text) > LONE_HEAD_CHARS for i in row):
+        return {}
+    return {id(i): f"{_SLOT}{round(i.y / SLOT_POINTS)}:{round(2 * i.size)}:{i.bold}:{i.caps}" for i in row}
 
 
 def _set_off(rows: list[list[Item]], end: int) -> list[list[Item]]:
@@ -462,7 +488,7 @@ def _furniture_items(page: _Page, repeated: set[str] | None) -> set[int]:
     for ordered in (printed, printed[::-1]):
         chosen: list[list[Item]] = []
         for row in ordered:
-            hits = [i for i in row if page.margin.get(id(i)) in repeated]
+            hits = [i for i in row if page.margin.get(id(i)) in repeated or page.slots.get(id(i)) in repeated]
             if not hits:
                 break
             chosen.append(row if _carries_folio(page, row, hits) else hits)
