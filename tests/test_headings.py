@@ -312,3 +312,16 @@ def test_a_numbered_title_set_a_little_larger_than_its_text_in_italic_is_a_headi
              *[line(604 - 14 * k, text, size=12.0) for k, text in enumerate(prose(30, "c")[:3])]]
     out = organize([page(1, lines)])[0]
     assert [text for _, text in headings(out)] == ["5.1.1 Nodes Joining and Failing"]
+
+
+def test_a_keyword_set_in_bold_inside_a_listing_is_no_heading():
+    """Pseudo-code with its keywords in bold ('end loop', 'struct'), set at the line pitch under
+    the line above: no heading; a title's second line in small letters, and a bold identifier
+    with space above it, are."""
+    lines = [line(740, "Shedding load", size=14, bold=True), *body_lines(720, "a", 3),
+             line(676, "while true do", x0=90), line(664, "serve the next request", x0=100),
+             line(652, "end loop", x0=90, bold=True), line(640, "struct", x0=90, bold=True),
+             line(628, "return x", x0=100), *body_lines(610, "b", 3),
+             line(560, "statsd_measure", bold=True), *body_lines(540, "c", 3)]
+    out = organize([page(1, lines)])[0]
+    assert [text for _, text in headings(out)] == ["Shedding load", "statsd_measure"]

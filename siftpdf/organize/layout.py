@@ -1446,6 +1446,7 @@ def _kinds(items: list[Item], body: float, opts: OrganizeOptions, titles: dict[s
     _names_over_addresses(items, kinds, lines)
     _kickers(items, kinds, lines)
     _sentence_tails(items, kinds, lines)
+    _set_in_the_text(items, kinds, lines, body, pitch)
     if too_many([kinds[k][0] for k in lines], weight):
         for k, alone in zip(lines, weight, strict=True):
             if alone:
@@ -1757,6 +1758,23 @@ def _sentence_tails(items: list[Item], kinds: list[tuple[str, int | None]], line
         kinds[k] = ("paragraph", None)
 
 
+def _set_in_the_text(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int], body: float,
+                     pitch: float) -> None:
+    """A "heading" by weight alone (bold in the text's size) that opens in a small letter and
+    stands at the line pitch under the line above it, with no space between, is a word set in
+    bold inside the text: a listing's keyword ('end loop', 'struct'), a label ('precondition:').
+    A heading has space above it; one that opens in a small letter (an identifier) too."""
+    for n, k in enumerate(lines[1:], start=1):
+        item, before = items[k], items[lines[n - 1]]
+        if kinds[k][0] != "heading" or not item.text[:1].islower() or item.size >= HEADING_RATIO * body or \
+                kinds[lines[n - 1]][0] == "heading":
+            continue  # the rest of a title over two lines opens in a small letter as well
+        if (before.section, before.column) == (item.section, item.column) and \
+                0 < before.y - item.y <= SET_IN_PITCH * max(pitch, item.size):
+            kinds[k] = ("paragraph", None)
+
+
+SET_IN_PITCH = 1.2  # of the line pitch: a line this close under another has no space above it
 PROSE_LINES = 4  # a "heading" set over this many lines is a paragraph set large
 # Words a heading does not end with: a line ending in one runs on into the next ('… top c hubs
 # in the', 'to erroneous stabilizer movement and'), a sentence's, not a title's.
