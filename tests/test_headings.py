@@ -325,3 +325,13 @@ def test_a_keyword_set_in_bold_inside_a_listing_is_no_heading():
              line(560, "statsd_measure", bold=True), *body_lines(540, "c", 3)]
     out = organize([page(1, lines)])[0]
     assert [text for _, text in headings(out)] == ["Shedding load", "statsd_measure"]
+
+
+def test_a_display_formula_set_large_is_no_heading():
+    """'H = ∑PiHi' set large by its sum sign heads nothing; 'Case k = 1' is a title."""
+    lines = [line(740, "Entropy", size=14, bold=True), *body_lines(720, "a", 3),
+             line(670, "H = ∑PiHi", x0=250, size=13), *body_lines(640, "b", 3),
+             line(590, "Case k = 1", size=13), *body_lines(570, "c", 3)]
+    out = organize([page(1, lines)])[0]
+    assert [text for _, text in headings(out)] == ["Entropy", "Case k = 1"]
+    assert "H = ∑PiHi" in out["text"]

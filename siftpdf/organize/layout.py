@@ -1033,6 +1033,18 @@ def _says_something(text: str) -> bool:
 WORD_LETTERS = 3  # Latin letters in a row that make a word a heading may be: not 'ER', 'Na+', 'U1 U2'
 
 
+_RELATIONS = frozenset("=<>≤≥≠≈∑∫∏∂")
+_LONG_WORD = lazy(r"[^\W\d_]{4,}")
+
+
+def _formula(text: str) -> bool:
+    """A display formula set large by its operators ('H = ∑PiHi', 'log(1 + y) < y'): a relation
+    or an operator and no word of four letters set apart ('Case k = 1' is a title)."""
+    if _RELATIONS.isdisjoint(text):
+        return False
+    return not any(_LONG_WORD.fullmatch(token.strip(".,:;()")) for token in text.split())
+
+
 def _a_word(text: str) -> bool:
     """Whether the text holds a word: ``WORD_LETTERS`` Latin letters in a row, or two of
     another script (CJK, Greek, Cyrillic: '摘要'). A diagram's or a formula's labels set large
@@ -1451,8 +1463,9 @@ def _kinds(items: list[Item], body: float, opts: OrganizeOptions, titles: dict[s
         for k, alone in zip(lines, weight, strict=True):
             if alone:
                 kinds[k] = ("list_item" if is_list_item(items[k].text) else "paragraph", None)
-    for k in lines:  # once the page is judged by its looks: labels set large head nothing
-        if kinds[k][0] == "heading" and not _a_word(items[k].text) and not _BARE_NUMBER.fullmatch(items[k].text):
+    for k in lines:  # once the page is judged by its looks: labels and formulas set large head nothing
+        text = items[k].text
+        if kinds[k][0] == "heading" and (not _a_word(text) and not _BARE_NUMBER.fullmatch(text) or _formula(text)):
             kinds[k] = ("paragraph", None)
     if opts.blocks:
         _code_lines(items, kinds, lines)
