@@ -1372,6 +1372,19 @@ def test_a_line_end_hyphen_that_is_the_words_own_is_kept():
     assert "the brief deadtime of the detector" in text  # printed nowhere else with its hyphen: a break
 
 
+
+def test_a_line_end_hyphen_in_a_word_the_page_also_prints_whole_is_a_break():
+    """'client-driven' inside a line, but 'clientdriven' as a word of its own elsewhere on the
+    page: the page's spelling is not one, and the hyphen ending a line in it is a break."""
+    lines = ["We measured the client-driven scheme against the other one, and report",
+             "the results of the clientdriven runs apart from those of the later client-",
+             "driven runs that we made once the cluster had grown, as the table below",
+             "sets them all out; the latency of each run is given at the 99.9th per-",
+             "centile, and the averages over the whole day are given beside it too."]
+    (record,) = organize([page(1, [line(700 - 12 * k, text) for k, text in enumerate(lines)])])
+    assert "apart from those of the later clientdriven runs" in record["text"]
+
+
 def test_tex_negation_slash_is_set_over_the_symbol_it_strikes():
     """TeX draws '≠' as a slash from its symbol font (\\not) over an '=' from the text font:
     two runs, the slash first. The line reads the one symbol, '∉' and '∄' alike; a slash over

@@ -1013,7 +1013,7 @@ def squeezed(item: Item) -> bool:
 
 
 _EMAIL = lazy(r"[\w.+}-]+@[\w-]+\.[\w.-]+")  # name@host, or {name,name}@host for several
-_WORD = lazy(r"[^\W\d_]{2}")  # two letters in a row: a word, in any script
+_TWO_LETTERS = lazy(r"[^\W\d_]{2}")  # two letters in a row: a word, in any script
 # A chapter's number set alone, large: '2', 'IV.' (not a plot's 'x', in small letters).
 _BARE_NUMBER = lazy(r"(?:\d{1,4}|[IVX]{1,5})\.?")
 WORDS_SHARE = 1 / 3  # of a heading's characters (spaces aside) at the least letters
@@ -1025,7 +1025,7 @@ def _says_something(text: str) -> bool:
     address for mail. All these are set large or bold without heading anything."""
     if _BARE_NUMBER.fullmatch(text):
         return True
-    if _WORD.search(text) is None or _letters(text) < WORDS_SHARE:
+    if _TWO_LETTERS.search(text) is None or _letters(text) < WORDS_SHARE:
         return False
     return "@" not in text or _EMAIL.search(text) is None
 
