@@ -856,6 +856,18 @@ def test_a_lone_page_sets_aside_the_articles_address_under_its_journal_line():
     assert out["furniture"] == [] and "http://www.example.org/data" in out["text"]
 
 
+def test_a_lone_pages_last_line_across_two_columns_ending_in_a_year_is_the_text():
+    # A note's address in the left column, a reference's last word in the right: '2009.' ends a
+    # citation, it is no page number across the measure from a running title.
+    left = [line(760 - 12 * k, text, x0=72, size=8) for k, text in enumerate(prose(120, "l")[:50])]
+    right = [line(760 - 12 * k, text, x0=320, size=8) for k, text in enumerate(prose(120, "r")[:50])]
+    last = {"y": 90.0, "size": 8.0, "runs": [run("21 http://github.com/MTG/essentia", 72, 90, size=8),
+                                             run("2009.", 320, 90, size=8)]}
+    out = organize([page(1, [*left, *right, last])])[0]
+    assert out["furniture"] == []
+    assert "http://github.com/MTG/essentia" in out["text"] and "2009." in out["text"]
+
+
 def test_a_lone_page_sets_aside_when_and_where_it_was_typeset():
     # A printer's slug at the foot: the typesetter's file and page, the date and the clock time.
     slug = {"y": 12, "size": 6.0, "runs": [run("9782340-025998_Manual.indb 78", 20, 12, size=6),

@@ -529,8 +529,9 @@ def _carries_folio(page: _Page, row: list[Item], hits: list[Item]) -> bool:
 def _folio_figure(text: str) -> bool:
     """A page's number as folios are set: in figures, or in small roman numerals ('viii');
     capitals alone ('XX', 'IV') are a table's mark or a list's number as often. Its brackets
-    close ('(4)', '[4]'): '2017).' ends a citation."""
-    if text.count("(") != text.count(")") or text.count("[") != text.count("]"):
+    close ('(4)', '[4]'): '2017).' ends a citation, and so does a year and a full stop
+    ('2009.', the last line of a reference beside the other column's note)."""
+    if text.count("(") != text.count(")") or text.count("[") != text.count("]") or _YEAR_ENDS.fullmatch(text):
         return False
     return any(char.isdigit() for char in text) or text.strip(" -–—.()[]").islower()
 
@@ -720,6 +721,7 @@ def _spread_folio_row(page: _Page, row: list[Item], body: float) -> bool:
 
 
 _YEAR = re.compile(r"(1[89]|20)\d\d")
+_YEAR_ENDS = re.compile(r"\s*(1[89]|20)\d\d\.\s*")
 
 
 def _numbered_ends(units: list[tuple[float, float, str]]) -> tuple[bool, bool]:
