@@ -868,6 +868,13 @@ def test_a_lone_pages_last_line_across_two_columns_ending_in_a_year_is_the_text(
     assert "http://github.com/MTG/essentia" in out["text"] and "2009." in out["text"]
 
 
+def test_a_caption_heading_a_lone_pages_text_under_a_figure_is_no_running_head():
+    # The page opens with a figure; its caption, small and set apart, is the first line of text.
+    lines = [line(560, "Fig. 1. Interacting with the system", x0=200, size=9), *body_lines(520, "a", 40)]
+    out = organize([page(1, lines)])[0]
+    assert out["furniture"] == [] and "Interacting with the system" in out["text"]
+
+
 def test_a_lone_page_sets_aside_when_and_where_it_was_typeset():
     # A printer's slug at the foot: the typesetter's file and page, the date and the clock time.
     slug = {"y": 12, "size": 6.0, "runs": [run("9782340-025998_Manual.indb 78", 20, 12, size=6),

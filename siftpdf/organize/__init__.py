@@ -19,6 +19,7 @@ from ..lazyre import lazy
 from ..settings import OrganizeOptions
 from .headings import Levels, Outline
 from .layout import (
+    CAPTION,
     FLOATS,
     Block,
     Item,
@@ -788,7 +789,8 @@ def _looks_like_furniture(key: str, item: Item, body: float, outermost: bool) ->
         return True
     if band == "top" and _ADDRESS.fullmatch(item.text.strip()) and item.size <= body:
         return True  # the article's address under its journal's line
-    return outermost and band == "top" and len(item.text) <= LONE_HEAD_CHARS and item.size <= LONE_HEAD_SIZE * body
+    return outermost and band == "top" and len(item.text) <= LONE_HEAD_CHARS and \
+        item.size <= LONE_HEAD_SIZE * body and CAPTION.match(item.text) is None  # a caption under a figure
 
 
 _ADDRESS = re.compile(r"(https?://|www\.)\S+")
