@@ -25,6 +25,7 @@ import json
 import sys
 import zlib
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -72,22 +73,31 @@ def half_of(name: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    return by_halves(argv, __doc__, "lines the two readings differ on", lambda stream, _: compare(stream), _report)
+
+
+def by_halves(argv: list[str] | None, doc: str | None, listed: str,
+              compare_one: Callable[[Path, int], tuple[Counter[str], list[tuple[int, str, str]]] | None],
+              report: Callable[[str, Counter[str]], None]) -> int:
+    """A corpus benchmark's command line and loop: each document's counts (``compare_one``, over
+    the evidence of its first ``--pages`` pages) summed half by half, its differences listed up
+    to ``--show``, and each half reported, then the whole."""
+    parser = argparse.ArgumentParser(description=(doc or "").split("\n\n")[0])
     parser.add_argument("--evidence", type=Path, default=Path("/tmp/siftpdf-rule-effect"),
                         help="the corpus's doc streams with evidence (made here when the folder is empty)")
     parser.add_argument("--pages", type=int, default=12, help="pages of each PDF, when the evidence is made")
     parser.add_argument("--half", choices=("a", "b", "both"), default="both")
-    parser.add_argument("--show", type=int, default=0, help="lines the two readings differ on to list")
+    parser.add_argument("--show", type=int, default=0, help=f"{listed}, to list")
     args = parser.parse_args(argv)
     if not args.evidence.is_dir() or not any(args.evidence.glob("*.jsonl")):
         make_evidence(args.evidence, args.pages)
-    totals = {half: Counter() for half in "ab"}
+    totals: dict[str, Counter[str]] = {half: Counter() for half in "ab"}
     shown = 0
     for stream in sorted(args.evidence.glob("*.jsonl")):
         half = half_of(stream.stem)
         if args.half not in (half, "both"):
             continue
-        result = compare(stream)
+        result = compare_one(stream, args.pages)
         if result is None:
             continue
         counts, differ = result
@@ -97,9 +107,9 @@ def main(argv: list[str] | None = None) -> int:
         shown += min(len(differ), max(0, args.show - shown))
     for half in "ab":
         if args.half in (half, "both"):
-            _report(half, totals[half])
+            report(half, totals[half])
     if args.half == "both":
-        _report("whole", totals["a"] + totals["b"])
+        report("whole", totals["a"] + totals["b"])
     return 0
 
 

@@ -23,7 +23,6 @@ written while reading one half is checked on the other.
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 import sys
@@ -35,8 +34,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_lone_furniture import half_of  # noqa: E402
-from bench.rule_effect import make_evidence  # noqa: E402
+from bench.bench_lone_furniture import by_halves  # noqa: E402
 from siftpdf.organize import organize_records  # noqa: E402
 from siftpdf.settings import OrganizeOptions  # noqa: E402
 
@@ -76,7 +74,7 @@ def compare(stream: Path, pages: int) -> tuple[Counter[str], list[tuple[int, str
     records[0]["meta"]["outline"] = []
     headings = [(r["page"], b["level"], b["text"]) for r in organize_records(records, OrganizeOptions())
                 if "page" in r for b in r.get("blocks", []) if b["kind"] == "heading"]
-    counts: Counter[str] = Counter(titles=len(outline), headings=len(headings))
+    counts: Counter[str] = Counter(documents=1, titles=len(outline), headings=len(headings))
     differ: list[tuple[int, str, str]] = []
     pairs: list[tuple[int, int]] = []  # (outline depth, heading level) of each title found
     used: set[int] = set()
@@ -98,35 +96,7 @@ def compare(stream: Path, pages: int) -> tuple[Counter[str], list[tuple[int, str
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--evidence", type=Path, default=Path("/tmp/siftpdf-rule-effect"),
-                        help="the corpus's doc streams with evidence (made here when the folder is empty)")
-    parser.add_argument("--pages", type=int, default=12, help="pages of each PDF, when the evidence is made")
-    parser.add_argument("--half", choices=("a", "b", "both"), default="both")
-    parser.add_argument("--show", type=int, default=0, help="titles and headings that differ, to list")
-    args = parser.parse_args(argv)
-    if not args.evidence.is_dir() or not any(args.evidence.glob("*.jsonl")):
-        make_evidence(args.evidence, args.pages)
-    totals = {half: Counter() for half in "ab"}
-    shown = 0
-    for stream in sorted(args.evidence.glob("*.jsonl")):
-        half = half_of(stream.stem)
-        if args.half not in (half, "both"):
-            continue
-        result = compare(stream, args.pages)
-        if result is None:
-            continue
-        counts, differ = result
-        totals[half].update(counts, documents=1)
-        for page, how, text in differ[:max(0, args.show - shown)]:
-            print(f"{stream.stem[:48]:48} p{page:<3} {how:6} {text[:100]}")
-        shown += min(len(differ), max(0, args.show - shown))
-    for half in "ab":
-        if args.half in (half, "both"):
-            _report(half, totals[half])
-    if args.half == "both":
-        _report("whole", totals["a"] + totals["b"])
-    return 0
+    return by_halves(argv, __doc__, "titles and headings that differ", compare, _report)
 
 
 def _report(name: str, counts: Counter[str]) -> None:
