@@ -243,7 +243,9 @@ class _Stream:
         """Templates of this page's margin lines that recur on at least three pages of the
         window around it (and, in ``page.recurring``, those on another page at least). A line
         on every other page of the window, on three at least, recurs too: a running head that
-        alternates between left- and right-hand pages, near a document's first or last page."""
+        alternates between left- and right-hand pages, near a document's first or last page.
+        A small head's slot (``_head_slots``: its place and type, not its words) recurs on most
+        of the pages around it."""
         around = [*self.history, *((p.number, p.keys) for p in self.pending)]
         page.recurring = {key for key in page.keys if any(key in keys for _, keys in around)}
         # The share is of a full window (or of the document when shorter): near the end of a
