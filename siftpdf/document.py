@@ -18,10 +18,6 @@ TEXT_STATUSES = frozenset({"text", "ocr"})
 # A table block's text in the doc stream (what the text view shows): one row a line, its
 # cells joined by this; the Markdown view splits a row back into its cells by it.
 TABLE_CELL_SEPARATOR = " | "
-# Bullets of the Symbol and Wingdings fonts, which have no Unicode of their own: they read as the
-# private-use characters of those fonts' codes (Symbol's •, Wingdings' ▪ ➢ ✓ ❖ ➔ ◻). A list
-# item opens with one as with '•'.
-SYMBOL_BULLETS = "\uf0b7\uf0a7\uf0d8\uf0fc\uf076\uf0e8\uf0a8"
 
 
 def table_text(rows: list[list[dict[str, Any]]]) -> str:

@@ -1,5 +1,6 @@
 """What a font's name says of its face, shared by the child (letter spacing) and organization
-(code): pure, no imports, so the child's start pays nothing for it."""
+(code), and the bullets of the symbol fonts (organization's lists, the Markdown view): pure, no
+imports, so the child's start pays nothing for it."""
 
 from __future__ import annotations
 
@@ -12,3 +13,9 @@ def monospaced(name: str) -> bool:
     """Whether a font's name says it is monospaced ('Inconsolata' by its 'consol')."""
     lowered = name.lower()
     return any(hint in lowered for hint in MONO_NAMES)
+
+
+# Bullets of the Symbol and Wingdings fonts, which have no Unicode of their own: they read as the
+# private-use characters of those fonts' codes (Symbol's •, Wingdings' ▪ ➢ ✓ ❖ ➔ ◻). A list
+# item opens with one as with '•'.
+SYMBOL_BULLETS = "\uf0b7\uf0a7\uf0d8\uf0fc\uf076\uf0e8\uf0a8"

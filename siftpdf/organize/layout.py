@@ -13,8 +13,7 @@ import unicodedata
 from bisect import bisect_left, bisect_right
 from functools import lru_cache
 
-from ..document import SYMBOL_BULLETS
-from ..fonts import monospaced
+from ..fonts import SYMBOL_BULLETS, monospaced
 from ..lazyre import lazy
 from ..settings import OrganizeOptions
 from ..texfonts import NEGATION

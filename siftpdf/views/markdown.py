@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 
-from ..document import SYMBOL_BULLETS, TABLE_CELL_SEPARATOR
+from ..document import TABLE_CELL_SEPARATOR
+from ..fonts import SYMBOL_BULLETS
 from .text import marker, page_text
 
 # Not typing's TYPE_CHECKING: typing costs every cold command its import (docs/speed.md).
