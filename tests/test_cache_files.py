@@ -191,13 +191,14 @@ def test_an_entry_that_no_longer_reads_is_pruned_and_cleared(tmp_path: Path, own
 
 def test_every_file_that_decides_what_a_page_reads_to_keys_the_cache() -> None:
     """An upgrade that changes how a page is extracted or organized changes every cache key:
-    each module of the child's extraction and of organization, and the font tables they read
-    glyphs by, is among the files whose bytes key the cache."""
+    each module of the child's extraction and of organization, the font tables they read
+    glyphs by, and the text a table block is written as (document.py's ``table_text``), is
+    among the files whose bytes key the cache."""
     from siftpdf.store.cacheread import CODE_FILES
 
     package = Path(siftpdf.__file__).parent
     deciding = {f"{folder}/{path.name}" for folder in ("child", "organize") for path in (package / folder).glob("*.py")}
     deciding -= {"child/__init__.py", "child/probe.py"}  # the package marker; the engine-status child
-    deciding |= {"fonts.py", "texfonts.py"}
+    deciding |= {"fonts.py", "texfonts.py", "document.py"}
     assert deciding <= set(CODE_FILES)
     assert all((package / name).is_file() for name in CODE_FILES)

@@ -23,7 +23,7 @@ TEXT = "text"  # the last part of the key of a document's text blob (page keys e
 CODE_FILES = ("child/extraction.py", "child/engines.py", "child/main.py", "child/evidence.py", "child/pdfium.py",
               "child/spacing.py", "child/ocr.py", "child/ocrpage.py", "organize/__init__.py", "organize/layout.py",
               "organize/tables.py", "organize/headings.py", "organize/xycut.py", "organize/turned.py", "settings.py",
-              "options.py", "docstream.py", "fonts.py", "texfonts.py")
+              "options.py", "docstream.py", "document.py", "fonts.py", "texfonts.py")
 _CODE: list[str] = []
 
 
