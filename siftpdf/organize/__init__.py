@@ -20,6 +20,7 @@ from ..settings import OrganizeOptions
 from .headings import Levels, Outline
 from .layout import (
     CAPTION,
+    DATE_FORM,
     FLOATS,
     Block,
     Item,
@@ -759,11 +760,8 @@ def _apart(row: list[Item], wide: float) -> list[tuple[float, float, str]]:
 _ISSUE = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(1[89]|20)\d\d|vol(\.|ume)\s*\d+|issue\s*\d+"
 # When a page was printed or fetched: a date beside a clock time ('14/09/2018 10:37', '16:21 Aug 05,
 # 2020'), and a typesetter's file and page ('…_Nephrologie.indb 78')
-_DATE = r"(\d{1,2}[/.-]\d{1,2}[/.-](1[89]|20)?\d\d|(1[89]|20)\d\d-\d\d-\d\d|" \
-        r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+(1[89]|20)\d\d|" \
-        r"\d{1,2}\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(1[89]|20)\d\d)"
 _CLOCK = r"\d{1,2}:\d\d(:\d\d)?\b"
-_STAMPED = rf"\b{_DATE}\W{{1,12}}(at\s+)?{_CLOCK}|\b{_CLOCK}\W{{1,12}}{_DATE}\b|\.ind[db]\s+\d+\b"
+_STAMPED = rf"\b{DATE_FORM}\W{{1,12}}(at\s+)?{_CLOCK}|\b{_CLOCK}\W{{1,12}}{DATE_FORM}\b|\.ind[db]\s+\d+\b"
 # Lines only the edge of a page carries: where and when it was fetched, whose it is, where it
 # was printed ('Downloaded from … on …', '© 2010 …; licensee …', 'Vol. 32, No. 2, April 1985',
 # 'Page 9 of 11' beside a running title, 'Theoretical Computer Science 321 (2004) 5–12',

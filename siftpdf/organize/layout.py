@@ -55,9 +55,9 @@ _DOTS = lazy(r"\.\s?\.")  # two dots of a leader: what LEADER needs before it is
 LETTERED = lazy(r"^[a-z][.)]\s+\S")  # 'a. ', 'b) ': items of a list, not sections
 _MONTH = (r"(?:january|february|march|april|may|june|july|august|september|october|november|december|"
           r"jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?")
-# A line that is only a date: 'June 2023', '5 June 2023', 'June 5, 2023', '2023-06-05'.
-DATE = lazy(rf"^(?:(?:\d{{1,2}}\s+)?{_MONTH}(?:\s+\d{{1,2}},?)?\s+\d{{4}}"
-                  r"|\d{1,4}[./-]\d{1,2}[./-]\d{1,4})$", re.IGNORECASE)
+# A date: 'June 2023', '5 June 2023', 'June 5, 2023', '2023-06-05', '14/09/2018'.
+DATE_FORM = rf"(?:(?:\d{{1,2}}\s+)?{_MONTH}(?:\s+\d{{1,2}},?)?\s+\d{{4}}|\d{{1,4}}[./-]\d{{1,2}}[./-]\d{{1,4}})"
+DATE = lazy(rf"^{DATE_FORM}$", re.IGNORECASE)  # a line that is only a date
 
 
 class Item:
