@@ -83,6 +83,12 @@ class _Page:
         return int(self.record["page"])
 
     @cached_property
+    def body(self) -> float:
+        """The size most of the page's text is set in (notes not weighed apart); the rows are
+        complete once the page is prepared."""
+        return body_size([i for row in self.rows for i in row])
+
+    @cached_property
     def keys(self) -> set[str]:
         """The margin's templates and the slots of its head; asked of each page once per page
         of its window, and the margin is complete once the page is prepared."""
@@ -347,7 +353,7 @@ def _prepare_rows(record: dict[str, Any], opts: OrganizeOptions) -> _Page:
             for item in row:
                 page.margin[id(item)] = f"{band}:{template(item.text)}"
     if top:
-        page.slots = _head_slots(top[0], page.rows)
+        page.slots = _head_slots(page, top[0])
     return page
 
 
@@ -356,14 +362,13 @@ SLOT_SHARE = 0.6  # of the window's pages: a table's head or a figure's label at
 _SLOT = "slot:"
 
 
-def _head_slots(row: list[Item], rows: list[list[Item]]) -> dict[int, str]:
+def _head_slots(page: _Page, row: list[Item]) -> dict[int, str]:
     """Where and how the page's top line is set, when it is short and smaller than the text: a
     running head whose words change from section to section ('2 Asynchronous Distributed
     Systems', then '3 Distributed Computations') recurs in its place and its type, not in its
     words. At the foot a note's last line is set so too, and only the head is taken."""
-    body = body_size([i for r in rows for i in r])
-    if any(i.size > LONE_HEAD_SIZE * body or len(i.text) > LONE_HEAD_CHARS for i in row):
-        return {}
+    if any(len(i.text) > LONE_HEAD_CHARS for i in row) or any(i.size > LONE_HEAD_SIZE * page.body for i in row):
+        return {}  # the length first: most pages open with a line of text, and the body costs a pass
     return {id(i): f"{_SLOT}{round(i.y / SLOT_POINTS)}:{round(2 * i.size)}:{i.bold}:{i.caps}" for i in row}
 
 
@@ -564,7 +569,7 @@ def _lone_furniture(page: _Page) -> set[int]:
     if len(rows) < 2:
         return set()
     pitch = _row_pitch(rows)
-    body = body_size([i for row in rows for i in row])
+    body = page.body
     height = _height(page)
     found: set[int] = set()
     for band, ordered in (("top", _outer_lines(rows)), ("bottom", _outer_lines(rows[::-1]))):
