@@ -52,6 +52,9 @@ def prose(words: int, seed: str) -> list[str]:
     return out + [current]
 
 
+SEEDS = {n: "page" + "abcdefghijklmnop"[n] * 2 for n in range(16)}  # words that differ from page to page
+
+
 def body_lines(top: float, seed: str, count: int = 4, x0: float = 72.0) -> list[dict[str, Any]]:
     """A paragraph of ``count`` full lines from ``top`` down, 12 pt apart."""
     texts = prose(12 * count, seed)[:count]
@@ -1317,8 +1320,6 @@ def test_running_heads_that_alternate_are_set_aside_on_the_first_and_last_pages_
         assert "Coulom" not in out["text"] and "Survey" not in out["text"], out["page"]
         assert [f["kind"] for f in out["furniture"]] == ["header"]
 
-
-SEEDS = {n: "page" + "abcdefghijklmnop"[n] * 2 for n in range(16)}  # words that differ from page to page
 
 
 def test_running_heads_that_name_the_section_are_set_aside_by_their_place_and_type():
