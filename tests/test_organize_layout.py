@@ -370,17 +370,18 @@ def test_three_columns_read_in_turn():
     assert order_of_columns(out["text"], 3) == [0, 1, 2]
 
 
-def justified_columns_page(gutter: float) -> dict[str, Any]:
-    """Two justified columns ``gutter`` points apart, each baseline one evidence line holding
-    both columns' runs (as a text object that sets the page line by line does)."""
-    width = (468 - gutter) / 2
+def justified_columns_page(gutter: float, count: int = 2) -> dict[str, Any]:
+    """``count`` justified columns ``gutter`` points apart, each baseline one evidence line
+    holding every column's runs (as a text object that sets the page line by line does)."""
+    width = (468 - gutter * (count - 1)) / count
     lines = [line(740, "Rivers And Their Banks", x0=200, size=18)]
-    texts = [[f"c{c}w{k}" for k in range(200)] for c in range(2)]
+    texts = [[f"c{c}w{k}" for k in range(200)] for c in range(count)]
+    per_line = 6 if count == 2 else 4
     for row in range(20):
         runs = []
-        for c in range(2):
+        for c in range(count):
             x0 = 72 + c * (width + gutter)
-            text = " ".join(texts[c][row * 6:row * 6 + 6])
+            text = " ".join(texts[c][row * per_line:(row + 1) * per_line])
             runs.append({**run(text, x0, 700 - 12 * row), "box": [x0, 698 - 12 * row, x0 + width, 708 - 12 * row]})
         lines.append({"y": 700 - 12 * row, "size": 10.0, "runs": runs})
     return page(1, lines)
@@ -390,6 +391,13 @@ def test_two_columns_a_narrow_gutter_apart_read_column_by_column():
     # The gutter is narrower than an em, yet the gaps line up on every baseline.
     out = organize([justified_columns_page(8.0)])[0]
     assert order_of_columns(out["text"], 2) == [0, 1]
+
+
+def test_three_columns_a_gutter_apart_on_shared_baselines_read_in_turn():
+    # A gazette's page: one gutter found between two of the columns must not read the other
+    # two as one, a line of each in turn.
+    out = organize([justified_columns_page(10.0, count=3)])[0]
+    assert order_of_columns(out["text"], 3) == [0, 1, 2]
 
 
 def test_a_wide_word_space_in_one_line_does_not_split_the_page():

@@ -29,7 +29,7 @@ from .headings import (
     reads_as_names,
     too_many,
 )
-from .xycut import GUTTER, no_channel, xy_cut
+from .xycut import GUTTER, columns_of, no_channel, xy_cut
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -738,6 +738,8 @@ def reading_order(items: list[Item], width: float, columns: bool) -> list[Item]:
     column, then its right column."""
     items = sorted(items, key=lambda i: (-round(i.y, 1), i.x0))
     gutter = find_gutter(items, width) if columns else None
+    if gutter is not None and _columns_beside(items, gutter, width):
+        gutter = None  # three columns or more: one gutter would read two of them as one
     if gutter is None and columns:
         by_whitespace = _by_whitespace(items, width)
         if by_whitespace is not None:
@@ -782,6 +784,14 @@ def reading_order(items: list[Item], width: float, columns: bool) -> list[Item]:
         ordered += full
     ordered += _flush(section, number)
     return _rejoin(ordered)
+
+
+def _columns_beside(items: list[Item], gutter: float, width: float) -> bool:
+    """Does a side of the gutter part down a gutter of its own into columns of text (the third
+    column of a newsletter or a gazette), as the XY-cut parts it?"""
+    body = body_size(_lines(items) or items)
+    return any(columns_of(side, body, width) for side in ([i for i in items if i.x1 <= gutter],
+                                                          [i for i in items if i.x0 >= gutter]))
 
 
 def _overruns(items: list[Item], gutter: float) -> dict[int, str]:

@@ -80,6 +80,11 @@ def no_channel(items: list[B], gap: float) -> bool:
     return bool(items) and max(i.x0 for i in items) - min(i.x1 for i in items) < gap
 
 
+def columns_of(region: list[B], body: float, width: float) -> bool:
+    """Does the region part down a channel of whitespace into columns of text?"""
+    return len(region) > 1 and _vertical(region, body, width) is not None
+
+
 def _vertical(region: list[B], body: float, width: float) -> list[list[B]] | None:
     if no_channel(region, GUTTER * body):
         return None  # most regions: the lines of one column overlap
