@@ -276,6 +276,20 @@ def test_a_word_hyphenated_across_scanned_lines_is_joined(tmp_path: Path) -> Non
     assert all(word.lower() in read for word in broken), broken
 
 
+def test_links_in_a_scanned_pages_footnotes_are_read_however_unsure_the_engine_is(tmp_path: Path) -> None:
+    """A book page whose footnotes are links: tesseract reads them clearly, yet is unsure of
+    words no dictionary holds (confidence 0 for some). A line with an address is kept; the
+    lines of specks and figure marks that little confidence drops are never addresses."""
+    scanned = make_scans.scan(make_scans.ENGLISH[4], dpi=300)
+    path = tmp_path / "links.pdf"
+    path.write_bytes(scanned.pdf)
+    page = _pages(run_siftpdf("extract", "--ocr", "auto", "--raw", "--no-cache", str(path)))[0]
+    links = re.findall(r"https://(\S+)", scanned.reference)
+    assert len(links) >= 5
+    read = page["text"].replace(" ", "")
+    assert all(link in read for link in ("facebook.github.io/immutable-js", "github.com/reactjs/react-redux")), links
+
+
 def test_auto_reads_a_scan_that_carries_a_few_words_of_text_layer(tmp_path: Path) -> None:
     """A page scanned whole whose text layer holds only its footer: the page is a scan whatever
     the footer says. Its words are read (95 % of them at least), the footer once (set aside as

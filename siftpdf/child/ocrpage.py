@@ -14,6 +14,8 @@ as it was, with ``ocr_error``, and is counted.
 
 from __future__ import annotations
 
+from ..lazyre import lazy
+
 TYPE_CHECKING = False  # not typing's: the child imports no typing (siftpdf.docline)
 if TYPE_CHECKING:
     from typing import Any
@@ -35,6 +37,10 @@ MAX_REGIONS = 4
 # Lines the engine is less sure of than this are dropped (and counted in ``ocr.dropped_lines``):
 # on generated scans they are noise read from specks, rules and half-cut heads, not text.
 MIN_CONFIDENCE = 0.3
+# ... but for a line that holds an address (a URL, an email): it is no word the engine's
+# dictionary knows, so tesseract is unsure of it however clearly printed (a book's footnoted
+# links read whole at confidence 0); specks never read as one.
+_ADDRESS = lazy(r"\w://\S|www\.\S|\S@[\w-]+\.\w")
 
 Box = tuple[float, float, float, float]  # [x0, y0, x1, y1], points
 
@@ -73,7 +79,7 @@ def recognize(doc: Any, record: dict[str, Any], mode: str, reading: dict[str, An
             found = ocr.recognize_page(page, regions=regions, hint=hint, threads=threads)
     except (ocr.OcrError, MemoryError) as exc:
         return _failed(record, str(exc) or type(exc).__name__)
-    kept = [line for line in found.lines if line.confidence >= MIN_CONFIDENCE]
+    kept = [line for line in found.lines if line.confidence >= MIN_CONFIDENCE or _ADDRESS.search(line.text)]
     info: dict[str, Any] = {"engine": f"{found.engine.name} {found.engine.version}",
                             "confidence": ocr.mean_confidence(kept), "dpi": found.dpi}
     if len(kept) < len(found.lines):
