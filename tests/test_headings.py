@@ -335,3 +335,15 @@ def test_a_display_formula_set_large_is_no_heading():
     out = organize([page(1, lines)])[0]
     assert [text for _, text in headings(out)] == ["Entropy", "Case k = 1"]
     assert "H = ∑PiHi" in out["text"]
+
+
+def test_a_caption_in_german_french_or_spanish_set_bold_is_a_caption_not_a_heading():
+    """'Abbildung 1.9: Hilbert-Kurve' under a figure, 'Tableau 2 : …' over a table: captions
+    as their languages number them, however set, head no section."""
+    for label in ("Abbildung 1.9: Hilbert-Kurve", "Tableau 2 : Désordres simples", "Figura 3. Mapa de la red",
+                  "Tabelle 4: Ergebnisse"):
+        lines = [line(740, "Results", size=14, bold=True), *body_lines(720, "a", 3),
+                 line(660, label, x0=150, bold=True), *body_lines(630, "b", 3)]
+        out = organize([page(1, lines)])[0]
+        assert [text for _, text in headings(out)] == ["Results"], label
+        assert [b["kind"] for b in out["blocks"] if b["text"] == label] == ["caption"], label

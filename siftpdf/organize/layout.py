@@ -49,7 +49,8 @@ PROVISION = lazy(rf"^(第[{_CN_NUM}\d０-９]+条|(Article|ARTICLE|Art\.)\s*\d+|
 CJK_HEADING = lazy(rf"^第[{_CN_NUM}\d]+([编章节])\s*\S")
 LIST_ITEM = lazy(rf"^([•◦▪‣●○■□·*–{SYMBOL_BULLETS}-]\s+|\d{{1,2}}[.)]\s+\S|[a-z][.)]\s+\S)")
 CAPTION = lazy(r"^((Fig\.|Figure|FIGURE|FIG\.|Table|TABLE|Tab\.|Chart|CHART|Exhibit|EXHIBIT|Graph|Plate|Scheme|"
-                 r"Listing)\s*([0-9]+|[IVX]+)\b|[图表]\s*[0-9０-９]+)")
+                 r"Listing|Abbildung|Abb\.|Tabelle|Tableau|Figura|Tabla|Tabela|Tabella)\s*([0-9]+|[IVX]+)\b|"
+                 r"[图表]\s*[0-9０-９]+)")  # English, then German, French, Spanish, Portuguese, Italian
 LEADER = lazy(r"((\.\s?){4,}|(…\s?){2,}|(·\s?){4,}|_{4,})\s*\S{1,6}$")  # a contents entry: leaders, then a page
 _DOTS = lazy(r"\.\s?\.")  # two dots of a leader: what LEADER needs before it is worth a search
 LETTERED = lazy(r"^[a-z][.)]\s+\S")  # 'a. ', 'b) ': items of a list, not sections
@@ -1003,7 +1004,7 @@ NUMBERED_BOLD = 0.85  # a numbered title in bold stands out down to this share o
 SQUEEZED = 0.25  # ems of width a character takes at the least in a line set at its stated size
 SQUEEZED_CHARS = 2  # characters a line needs before its width says anything of its size
 _PROVISION_STARTS = frozenset("第A§(（")  # the first characters PROVISION can match
-_CAPTION_STARTS = frozenset("FTCEGPSL图表")  # and CAPTION
+_CAPTION_STARTS = frozenset("FTCEGPSLA图表")  # and CAPTION
 _NUMBERED_STARTS = frozenset("IVXABCDEFGH")  # and NUMBERING, besides a digit
 
 
