@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from test_organize_layout import body_lines, headings, line, organize, page, prose, run
+from test_organize_layout import CHAR, body_lines, headings, line, organize, page, prose, run
 
 
 def test_a_listing_line_of_a_number_and_symbols_does_not_join_the_outline_title_under_it():
@@ -347,3 +347,33 @@ def test_a_caption_in_german_french_or_spanish_set_bold_is_a_caption_not_a_headi
         out = organize([page(1, lines)])[0]
         assert [text for _, text in headings(out)] == ["Results"], label
         assert [b["kind"] for b in out["blocks"] if b["text"] == label] == ["caption"], label
+
+
+def contents_line(y: float, title: str, number: str, x0: float = 72.0, bold: bool = False) -> dict[str, Any]:
+    """A contents entry drawn as one run, its page number a wide space off at the right edge
+    (as PDFium gives a run whose text object sets the gap)."""
+    text = f"{title} {number}"
+    end = x0 + CHAR * len(title)
+    return {"y": y, "size": 10.0, "runs": [{
+        "text": text, "font": "Times-Bold" if bold else "Times-Roman", "size": 10.0, "color": "#000000",
+        "box": [x0, y - 2.0, 480.0, y + 8.0], "gaps": [[len(title) + 1, end, 480.0 - CHAR * len(number)]]}]}
+
+
+def test_a_contents_page_without_leaders_has_no_headings_and_an_entry_a_line():
+    """A contents page's second page (no 'Contents' head over it): the chapters set bold, their
+    sections under them, each with its page number a wide space off. The chapters head
+    nothing, and no entry runs on into the next."""
+    lines = []
+    y = 700.0
+    for chapter, (title, page_number) in enumerate((("Nondeterminism", "81"), ("Communication", "113")), start=3):
+        lines.append(contents_line(y, f"{chapter} {title}", page_number, bold=True))
+        y -= 14
+        for section in range(1, 5):
+            lines.append(contents_line(y, f"{chapter}.{section} Section {chapter}.{section}", str(80 + 9 * section),
+                                       x0=90.0))
+            y -= 13
+        y -= 10
+    out = organize([page(2, lines)])[0]
+    assert headings(out) == []
+    assert [b["text"] for b in out["blocks"]][:3] == ["3 Nondeterminism 81", "3.1 Section 3.1 89", "3.2 Section 3.2 98"]
+    assert len(out["blocks"]) == 10

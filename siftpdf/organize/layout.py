@@ -434,17 +434,27 @@ def _segment(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
     if len(runs) == 1:
         item = _one_run(runs[0], line)
         item.code = _code_start(runs)
+        item.spread = len(item.pieces) > 1 and _spread_apart(item)
         return item
     try:
         item = _runs_at_once(runs, line)
     except Exception:  # noqa: BLE001 - a damaged run: the step by step path fails where it should
         item = _segment_by_steps(runs, line)
+    item.spread = len(item.pieces) > 1 and _spread_apart(item)
     if any(run.get("small") for run in runs):  # marked by ``small_capitals``
         item.caps = all(run.get("small") or not any(c.islower() for c in run["text"]) for run in runs)
     item.code = _code_start(runs)
     if NEGATION in item.text:  # TeX's \not before the symbol it strikes ('≠' is \not=)
         item.text = negated(item.text)
     return item
+
+
+def _spread_apart(item: Item) -> bool:
+    """Do the pieces of one segment stand a ``SPREAD`` apart somewhere, as a run drawn with a
+    wide gap inside it sets them (a contents entry and its page number, a head's left and
+    right parts), as much as pieces rejoined across such a gap?"""
+    gap = SPREAD * item.size
+    return any(right[0] - left[1] > gap for left, right in zip(item.pieces, item.pieces[1:], strict=False))
 
 
 def _code_start(runs: list[dict[str, Any]]) -> float | None:
@@ -1117,8 +1127,8 @@ def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float) -> 
         return False
     if kind in ("provision", "list_item", "caption", "table_row", "table", "figure") and kind == block.kind:
         return False  # each numbered start opens its own block
-    if block.kind in ("table_row", "table", "figure") or is_leader(prev.text):
-        return False
+    if block.kind in ("table_row", "table", "figure") or is_leader(prev.text) or prev.spread:
+        return False  # a contents entry and its page, a row of a table or a formula and its number
     if abs(item.size - prev.size) > 0.05 * prev.size or (item.bold != prev.bold and block.kind != "heading"):
         return False
     same_column = item.section == prev.section and item.column == prev.column
