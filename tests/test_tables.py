@@ -1326,3 +1326,59 @@ def test_a_column_boundary_falls_where_no_rows_text_is_when_there_is_room():
     assert len(boundaries) == 2
     assert 290 < boundaries[0] < 300  # past 'Independent reflections:' (ends at 290), before the figures
     assert 320 < boundaries[1] < 360
+
+
+def _gapped_run(text: str, starts: list[float], y: float, size: float = 12.0) -> dict[str, Any]:
+    """One run drawing ``text``'s words (one a cell, parted by single spaces) at ``starts``, as a
+    producer that sets a table's row in one text object with positioned glyphs does: the evidence
+    keeps the wide spaces as ``gaps``."""
+    words, gaps, offset, x = text.split(" "), [], 0, starts[0]
+    char = 0.5 * size
+    for k, word in enumerate(words):
+        end = x + char * len(word)
+        offset += len(word)
+        if k + 1 < len(words):
+            gaps.append([offset, end, starts[k + 1]])
+            offset += 1
+            x = starts[k + 1]
+    return {"text": text, "font": "Times-Roman", "size": size, "color": "#000000",
+            "box": [starts[0], y - 2, end, y + 10], **({"gaps": gaps} if gaps else {})}
+
+
+def _unruled_page(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    evidence = {"width": 612.0, "height": 792.0, "rotation": 0, "lines": lines, "images": [], "rules": [],
+                "clipped_chars": 0, "unmapped_chars": 0}
+    page = {"page": 1, "status": "text", "text": "", "evidence": evidence}
+    return list(organize_records(iter([{"meta": {"pages": 1}}, page, {"done": {}}]), OrganizeOptions()))
+
+
+def test_an_unruled_table_whose_first_cells_one_text_object_draws_is_a_table():
+    """No rules; each row's first three cells drawn as one run, parted by positioned spaces of
+    different widths, its last cell a run of its own: the same table a producer drawing a run a
+    cell gives (the same page printed to PDF again), read as one."""
+    lines = [{"y": 720.0, "size": 12.0, "runs": [
+        {"text": BODY[:60], "font": "Times-Roman", "size": 12.0, "color": "#000000", "box": [72, 718, 400, 730]}]}]
+    rows = [("2 24 0", "4"), ("3 12 12", "4"), ("4 4 12", "12")]
+    for k, (first, last) in enumerate(rows):
+        y = 690.0 - 17 * k
+        lines.append({"y": y, "size": 12.0, "runs": [
+            _gapped_run(first, [74.0, 155.0, 207.0], y),
+            {"text": last, "font": "Times-Roman", "size": 12.0, "color": "#000000", "box": [296, y - 2, 308, y + 10]}]})
+    page = next(r for r in _unruled_page(lines) if "page" in r)
+    assert [_texts(t) for t in page["blocks"] if t["kind"] == "table"] == \
+        [[["2", "24", "0", "4"], ["3", "12", "12", "4"], ["4", "4", "12", "12"]]]
+
+
+def test_two_columns_of_justified_prose_drawn_a_line_a_run_are_no_table():
+    """The right column's lines drawn as one run each with its justified spaces alike and wide,
+    beside the left column's: prose, however the spaces part it."""
+    lines = []
+    for k in range(6):
+        y = 700.0 - 14 * k
+        words = ["during", "which", "the", "model", "was"]
+        starts = [320.0 + 52 * j for j in range(5)]
+        lines.append({"y": y, "size": 12.0, "runs": [
+            {"text": "COVID has managed to restrict", "font": "Times-Roman", "size": 12.0, "color": "#000000",
+             "box": [72, y - 2, 250, y + 10]}, _gapped_run(" ".join(words), starts, y)]})
+    page = next(r for r in _unruled_page(lines) if "page" in r)
+    assert [b["kind"] for b in page["blocks"] if b["kind"] == "table"] == []

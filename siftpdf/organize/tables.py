@@ -1328,10 +1328,14 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
     wide cell, a description, allowed) are a table without rules; columns from alignment.
     The lines of a column's text beside the run (``_beside_text``) are not its cells; what a row
     keeps without them has three cells still, counted by the wide gaps between its runs (a row
-    of a table in one column is often drawn as one segment, the text beside it another)."""
+    of a table in one column is often drawn as one segment, the text beside it another). So has
+    a row of narrow segments alone whose runs part at wide spaces into cells of words
+    (``_cells_of_words``): one text object may draw a row's first cells, another its last."""
     def is_row(group: list[Item], beside: list[Item]) -> bool:
-        return (len(group) >= 3 or bool(beside) and len(group) >= 2 and _gapped(group) >= 3) and \
-            sum(i.x1 - i.x0 >= WIDE_CELL * width for i in group) <= 1 and all(i.kind == "line" for i in group)
+        wide = sum(i.x1 - i.x0 >= WIDE_CELL * width for i in group)
+        return (len(group) >= 3 or _gapped(group) >= 3 and (bool(beside) and len(group) >= 2 or
+                                                            not wide and _cells_of_words(group))) and \
+            wide <= 1 and all(i.kind == "line" for i in group)
 
     parts = _beside_text(rows, width)
     out: list[list[Item]] = []
@@ -1374,6 +1378,36 @@ def _formula(rows: list[list[Item]]) -> bool:
         if abs(max(i.size for i in lower) - size) <= 0.1 * size and upper[0].y - lower[0].y < FORMULA_PITCH * size:
             return True
     return False
+
+
+def _cells_of_words(group: list[Item]) -> bool:
+    """Do a row's runs, parted at their wide spaces, read as a table's cells: not a justified
+    line's words (``_uneven``), a display formula's terms about a lone operator, a line of code
+    or a drawing in characters (cells with no letter or figure)?"""
+    parts = [text.strip() for item in group for _, _, text in item.parts]
+    worded = sum(any(c.isalnum() for c in text) for text in parts)
+    return all(item.code is None for item in group) and not any(text in _OPERATORS for text in parts) and \
+        worded >= max(2, len(parts) - 1) and _uneven(group)
+
+
+# A term of a formula set alone between two others; a dash alone is an empty cell's mark.
+_OPERATORS = frozenset("+=×/<>≤≥≠≈→←↔⇒⇔∧∨∈∪∩⊆⊂|")
+
+
+def _uneven(group: list[Item]) -> bool:
+    """Are the wide spaces inside each of a row's runs of different widths, as the gaps between
+    a table's cells are (each column as wide as its text)? A justified line of prose drawn as one
+    text object with wide spaces has them alike: its words are no cells."""
+    for item in group:
+        parts = item.parts
+        gaps = sorted(b[0] - a[1] for a, b in zip(parts, parts[1:], strict=False)
+                      if b[0] - a[1] >= MIN_GAP_EM * item.size)
+        if any(b - a <= EVEN_SLACK for a, b in zip(gaps, gaps[1:], strict=False)):
+            return False
+    return True
+
+
+EVEN_SLACK = 0.3  # points: two spaces of one line this close are a justified line's, alike
 
 
 def _gapped(group: list[Item]) -> int:
