@@ -1382,3 +1382,21 @@ def test_two_columns_of_justified_prose_drawn_a_line_a_run_are_no_table():
              "box": [72, y - 2, 250, y + 10]}, _gapped_run(" ".join(words), starts, y)]})
     page = next(r for r in _unruled_page(lines) if "page" in r)
     assert [b["kind"] for b in page["blocks"] if b["kind"] == "table"] == []
+
+
+def test_a_tables_heads_one_text_object_draws_head_its_columns():
+    """The heads of an unruled table drawn as one run, each a few ems from the next (wider than
+    a description's cell all together), and the rows under them a run a cell: the heads are
+    the table's head row, not a line of text over it."""
+    heads = _gapped_run("Year Rate Basis Expense", [58.0, 110.0, 170.0, 230.0], 700.0, size=10.0)
+    lines = [{"y": 700.0, "size": 10.0, "runs": [heads]}]
+    for k, cells in enumerate((("1", ".1667", "100", "16"), ("2", ".3333", "100", "33"), ("3", ".3333", "100", "33"))):
+        y = 682.0 - 18 * k
+        lines.append({"y": y, "size": 10.0, "runs": [
+            {"text": text, "font": "Times-Roman", "size": 10.0, "color": "#000000",
+             "box": [x, y - 2, x + 5 * len(text), y + 8]}
+            for text, x in zip(cells, (58.0, 110.0, 170.0, 230.0), strict=True)]})
+    page = next(r for r in _unruled_page(lines) if "page" in r)
+    assert [_texts(t) for t in page["blocks"] if t["kind"] == "table"] == \
+        [[["Year", "Rate", "Basis", "Expense"], ["1", ".1667", "100", "16"], ["2", ".3333", "100", "33"],
+          ["3", ".3333", "100", "33"]]]

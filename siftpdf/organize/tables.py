@@ -1334,8 +1334,8 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
     def is_row(group: list[Item], beside: list[Item]) -> bool:
         wide = sum(i.x1 - i.x0 >= WIDE_CELL * width for i in group)
         return (len(group) >= 3 or _gapped(group) >= 3 and (bool(beside) and len(group) >= 2 or
-                                                            not wide and _cells_of_words(group))) and \
-            wide <= 1 and all(i.kind == "line" for i in group)
+                                                            _narrow_parts(group, width) and _cells_of_words(group))) \
+            and wide <= 1 and all(i.kind == "line" for i in group)
 
     parts = _beside_text(rows, width)
     out: list[list[Item]] = []
@@ -1378,6 +1378,14 @@ def _formula(rows: list[list[Item]]) -> bool:
         if abs(max(i.size for i in lower) - size) <= 0.1 * size and upper[0].y - lower[0].y < FORMULA_PITCH * size:
             return True
     return False
+
+
+def _narrow_parts(group: list[Item], width: float) -> bool:
+    """Is each run of a row, parted at its wide spaces, narrower than a description's cell, and
+    none spread to the page's edges? A line of a column's prose beside a table is one wide part,
+    however its neighbours part; a contents entry and its page, or a figure's panel labels, stand
+    a measure apart."""
+    return all(not item.spread and all(x1 - x0 < WIDE_CELL * width for x0, x1, _ in item.parts) for item in group)
 
 
 def _cells_of_words(group: list[Item]) -> bool:
