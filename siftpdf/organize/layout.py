@@ -434,13 +434,13 @@ def _segment(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
     if len(runs) == 1:
         item = _one_run(runs[0], line)
         item.code = _code_start(runs)
-        item.spread = len(item.pieces) > 1 and _spread_apart(item)
+        item.spread = _spread_apart(item)
         return item
     try:
         item = _runs_at_once(runs, line)
     except Exception:  # noqa: BLE001 - a damaged run: the step by step path fails where it should
         item = _segment_by_steps(runs, line)
-    item.spread = len(item.pieces) > 1 and _spread_apart(item)
+    item.spread = _spread_apart(item)
     if any(run.get("small") for run in runs):  # marked by ``small_capitals``
         item.caps = all(run.get("small") or not any(c.islower() for c in run["text"]) for run in runs)
     item.code = _code_start(runs)
@@ -453,8 +453,11 @@ def _spread_apart(item: Item) -> bool:
     """Do the pieces of one segment stand a ``SPREAD`` apart somewhere, as a run drawn with a
     wide gap inside it sets them (a contents entry and its page number, a head's left and
     right parts), as much as pieces rejoined across such a gap?"""
+    pieces = item.pieces
+    if len(pieces) < 2:
+        return False  # most segments: a run without wide spaces
     gap = SPREAD * item.size
-    return any(right[0] - left[1] > gap for left, right in zip(item.pieces, item.pieces[1:], strict=False))
+    return any(right[0] - left[1] > gap for left, right in zip(pieces, pieces[1:], strict=False))
 
 
 def _code_start(runs: list[dict[str, Any]]) -> float | None:

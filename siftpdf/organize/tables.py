@@ -1332,10 +1332,13 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
     a row of narrow segments alone whose runs part at wide spaces into cells of words
     (``_cells_of_words``): one text object may draw a row's first cells, another its last."""
     def is_row(group: list[Item], beside: list[Item]) -> bool:
-        wide = sum(i.x1 - i.x0 >= WIDE_CELL * width for i in group)
-        return (len(group) >= 3 or _gapped(group) >= 3 and (bool(beside) and len(group) >= 2 or
-                                                            _narrow_parts(group, width) and _cells_of_words(group))) \
-            and wide <= 1 and all(i.kind == "line" for i in group)
+        if sum(i.x1 - i.x0 >= WIDE_CELL * width for i in group) > 1 or any(i.kind != "line" for i in group):
+            return False
+        if len(group) >= 3:
+            return True
+        if _gapped(group) < 3:
+            return False
+        return bool(beside) and len(group) >= 2 or _narrow_parts(group, width) and _cells_of_words(group)
 
     parts = _beside_text(rows, width)
     out: list[list[Item]] = []
@@ -1407,9 +1410,7 @@ def _uneven(group: list[Item]) -> bool:
     a table's cells are (each column as wide as its text)? A justified line of prose drawn as one
     text object with wide spaces has them alike: its words are no cells."""
     for item in group:
-        parts = item.parts
-        gaps = sorted(b[0] - a[1] for a, b in zip(parts, parts[1:], strict=False)
-                      if b[0] - a[1] >= MIN_GAP_EM * item.size)
+        gaps = sorted(_wide_gaps(item))
         if any(b - a <= EVEN_SLACK for a, b in zip(gaps, gaps[1:], strict=False)):
             return False
     return True
@@ -1420,11 +1421,15 @@ EVEN_SLACK = 0.3  # points: two spaces of one line this close are a justified li
 
 def _gapped(group: list[Item]) -> int:
     """The cells of a row: its segments' runs, parted where they stand a table's column gap apart."""
-    cells = 0
-    for item in group:
-        runs = sorted(item.parts)
-        cells += 1 + sum(b[0] - a[1] >= MIN_GAP_EM * item.size for a, b in zip(runs, runs[1:], strict=False))
-    return cells
+    return sum(1 + len(_wide_gaps(item)) for item in group)
+
+
+def _wide_gaps(item: Item) -> list[float]:
+    """The widths of the gaps between a segment's runs, left to right, that are a table's
+    column gap wide (``MIN_GAP_EM``)."""
+    runs = sorted(item.parts)
+    gaps = (b[0] - a[1] for a, b in zip(runs, runs[1:], strict=False))
+    return [gap for gap in gaps if gap >= MIN_GAP_EM * item.size]
 
 
 def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item], list[Item]]]:
