@@ -16,6 +16,7 @@ pdf-inspector and liteparse on the printed PDFs.
 from __future__ import annotations
 
 import argparse
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -35,10 +36,13 @@ def reprint(pdf: Path, into: Path) -> Path | None:
     """``pdf`` printed again by pdftocairo into ``into``; None when it failed or its text did
     not survive (a glyph pdftotext reads as U+FFFD)."""
     target = into / pdf.name
-    done = subprocess.run(["pdftocairo", "-pdf", str(pdf), str(target)], capture_output=True, timeout=300)
-    if done.returncode != 0 or not target.exists():
-        return None
-    text = subprocess.run(["pdftotext", str(target), "-"], capture_output=True, timeout=300).stdout
+    try:
+        done = subprocess.run(["pdftocairo", "-pdf", str(pdf), str(target)], capture_output=True, timeout=300)
+        if done.returncode != 0 or not target.exists():
+            return None
+        text = subprocess.run(["pdftotext", str(target), "-"], capture_output=True, timeout=300).stdout
+    except subprocess.TimeoutExpired:
+        return None  # left out, as a PDF cairo cannot print is
     return None if "\ufffd" in text.decode("utf-8", "replace") else target
 
 
@@ -77,6 +81,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--peers", action="store_true", help="pdf-inspector and liteparse on the printed PDFs too")
     parser.add_argument("--keep", type=Path, help="leave the printed PDFs and the Markdown in this folder")
     args = parser.parse_args(argv)
+    missing = [tool for tool in ("pdftocairo", "pdftotext") if shutil.which(tool) is None]
+    if missing:
+        parser.error(f"{' and '.join(missing)} not found: install poppler-utils (apt-get install poppler-utils)")
     for name in args.sets or SETS:
         if name not in SETS:
             parser.error(f"no set {name}")

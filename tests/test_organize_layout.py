@@ -1387,30 +1387,32 @@ def test_a_line_end_hyphen_that_is_the_words_own_is_kept():
     the word: the next word carries a hyphen of its own ('time-' 'of-arrival'), or the page
     prints the word with its hyphen inside a line ('pile-up') and never without ('pileups' is
     another word). grep finds 'pile-up' and 'time-of-arrival' where they were broken."""
-    lines = ["We fit every pulse so that the pulse pile-up is resolved, a signifi-",
-             "cant gain over shaping, as the model shows below. Yet some pile-",
-             "up remains at the highest rates we met, and the known time-",
-             "of-arrival of each photon is kept from the fit; the brief dead-",
-             "time of the detector is short, whatever the pileups may be."]
-    (record,) = organize([page(1, [line(700 - 12 * k, text) for k, text in enumerate(lines)])])
-    text = record["text"]
+    text = _paragraph_text(["We fit every pulse so that the pulse pile-up is resolved, a signifi-",
+                            "cant gain over shaping, as the model shows below. Yet some pile-",
+                            "up remains at the highest rates we met, and the known time-",
+                            "of-arrival of each photon is kept from the fit; the brief dead-",
+                            "time of the detector is short, whatever the pileups may be."])
     assert "a significant gain" in text
     assert "Yet some pile-up remains" in text
     assert "the known time-of-arrival of each" in text
     assert "the brief deadtime of the detector" in text  # printed nowhere else with its hyphen: a break
 
 
+def _paragraph_text(lines: list[str]) -> str:
+    """The organized text of a page holding ``lines``, one under the other at the text's pitch."""
+    (record,) = organize([page(1, [line(700 - 12 * k, text) for k, text in enumerate(lines)])])
+    return str(record["text"])
+
 
 def test_a_line_end_hyphen_in_a_word_the_page_also_prints_whole_is_a_break():
     """'client-driven' inside a line, but 'clientdriven' as a word of its own elsewhere on the
     page: the page's spelling is not one, and the hyphen ending a line in it is a break."""
-    lines = ["We measured the client-driven scheme against the other one, and report",
-             "the results of the clientdriven runs apart from those of the later client-",
-             "driven runs that we made once the cluster had grown, as the table below",
-             "sets them all out; the latency of each run is given at the 99.9th per-",
-             "centile, and the averages over the whole day are given beside it too."]
-    (record,) = organize([page(1, [line(700 - 12 * k, text) for k, text in enumerate(lines)])])
-    assert "apart from those of the later clientdriven runs" in record["text"]
+    text = _paragraph_text(["We measured the client-driven scheme against the other one, and report",
+                            "the results of the clientdriven runs apart from those of the later client-",
+                            "driven runs that we made once the cluster had grown, as the table below",
+                            "sets them all out; the latency of each run is given at the 99.9th per-",
+                            "centile, and the averages over the whole day are given beside it too."])
+    assert "apart from those of the later clientdriven runs" in text
 
 
 def test_tex_negation_slash_is_set_over_the_symbol_it_strikes():
