@@ -1,0 +1,31 @@
+"""The synthetic tables' descriptions: what the ground truth says must be what the page draws."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from bench.bench_synthetic_tables import STYLES, describe, page_html, page_truth, width_of
+
+
+def _pages(count: int = 300) -> list:
+    rng = random.Random(7)
+    return [describe(rng, f"t-{k}") for k in range(count)]
+
+
+def test_every_table_described_is_a_rectangle_once_its_spans_are_counted() -> None:
+    for page in _pages():
+        widths = width_of(page.rows)
+        assert len(set(widths)) == 1, (page.doc_id, widths)
+
+
+def test_the_page_and_its_ground_truth_hold_the_same_cells_in_the_same_order() -> None:
+    for page in _pages(60):
+        drawn = re.findall(r"<t[hd][^>]*>([^<]*)</t[hd]>", page_html(page))
+        truth = re.findall(r"<td[^>]*>([^<]*)</td>", page_truth(page))
+        assert drawn == truth
+
+
+def test_the_same_seed_describes_the_same_pages_and_every_style_is_drawn() -> None:
+    assert [page_truth(p) for p in _pages(40)] == [page_truth(p) for p in _pages(40)]
+    assert {p.style for p in _pages()} == set(STYLES)
