@@ -1400,3 +1400,36 @@ def test_a_tables_heads_one_text_object_draws_head_its_columns():
     assert [_texts(t) for t in page["blocks"] if t["kind"] == "table"] == \
         [[["Year", "Rate", "Basis", "Expense"], ["1", ".1667", "100", "16"], ["2", ".3333", "100", "33"],
           ["3", ".3333", "100", "33"]]]
+
+
+def test_an_unruled_tables_labels_of_two_lines_centred_on_their_figures_stay_in_their_rows(run_cli, tmp_path):
+    """No rules; a row's label set on two lines, its figures on a line between them (cells
+    centred, as a browser and most word processors set them): the run of rows goes on over the
+    label's lines, and the label's second line, going on from its first, is no row of its own.
+    An "of which" row under a total keeps its own row: both carry figures."""
+    path = tmp_path / "centred.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 760, BODY)
+    xs = (72, 250, 320, 390)
+
+    def row(y: float, *cells: str, start: int = 0) -> None:
+        for x, cell in zip(xs[start:], cells, strict=False):
+            c.drawRightString(x + 30, y, cell) if x != xs[0] else c.drawString(x, y, cell)
+
+    row(720, "Item", "2019", "2020", "2021")
+    row(702, "Wages", "12", "40", "7")
+    row(684.5, "Research and development")
+    row(678, "5", "6", "8", start=1)
+    row(671.5, "(business sector)")
+    row(653, "Rent", "9", "31", "2")
+    row(635, "Total", "26", "77", "17")
+    row(617, "of which paid abroad", "3", "7", "1")
+    c.drawString(72, 580, BODY)
+    c.showPage()
+    c.save()
+    tables = _tables(_extract(run_cli, path))
+    assert [_texts(t) for t in tables] == [[
+        ["Item", "2019", "2020", "2021"], ["Wages", "12", "40", "7"],
+        ["Research and development (business sector)", "5", "6", "8"], ["Rent", "9", "31", "2"],
+        ["Total", "26", "77", "17"], ["of which paid abroad", "3", "7", "1"]]]

@@ -706,7 +706,8 @@ def _split_bands(ys: list[float], xs: list[float], pieces: list[_Piece], spanner
     cell that wraps; two lines alone, without rules, are too few to tell). Where the rules
     part most rows (``_parted``), a band with one full line at most is one row: the lines of
     its cells set round the line that fills the columns (a title of three lines beside one
-    line of figures, centred on it)."""
+    line of figures, centred on it). A line whose label runs on from the one above (``_runs_on``)
+    goes on its row, unless both carry cells past the label (two rows: "of which" under a total)."""
     out = [ys[0]]
     first = xs[1] if len(xs) > 2 else math.inf
     bands = list(_ruled_bands(ys, pieces))
@@ -719,13 +720,29 @@ def _split_bands(ys: list[float], xs: list[float], pieces: list[_Piece], spanner
         elif parted and sum(_fills(row, xs) for row in rows) <= 1:
             pass
         elif len(rows) >= 3:
+            label: list[_Piece] = [p for p in rows[0] if p.middle < first]  # the first column's last line so far
+            beyond = any(p.middle >= first for p in rows[0])  # the row so far has text past its label
             for upper, lower in zip(rows, rows[1:], strict=False):
                 size = max(p.size for p in lower)
-                leads = any(p.middle < first for p in lower)
-                if leads or upper[0].y - lower[0].y > 2.0 * size:
+                leads = [p for p in lower if p.middle < first]
+                past = any(p.middle >= first for p in lower)
+                if leads and not (_runs_on(label, leads) and not (beyond and past)) or \
+                        upper[0].y - lower[0].y > 2.0 * size:
                     out.append(_between(upper, lower))
+                    beyond = False
+                label = leads or label
+                beyond = beyond or past
         out.append(bottom)
     return out
+
+
+def _runs_on(label: list[_Piece], line: list[_Piece]) -> bool:
+    """Does a line of a table's first column go on the label above it: no stop ends that one, and
+    this one starts in lower case or with a bracket (``Research and development`` over
+    ``(business sector)``; ``Wages and`` over ``salaries``)? A row's label starts a row of its own."""
+    above = " ".join(p.text for p in sorted(label, key=lambda p: p.x0)).strip()
+    text = " ".join(p.text for p in sorted(line, key=lambda p: p.x0)).strip()
+    return bool(above and text) and not _STOP.search(above) and (text[0].islower() or text[0] == "(")
 
 
 PARTED_BANDS = 3  # bands of one row each from which a table's rules part its rows
@@ -1340,14 +1357,23 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
             return False
         return bool(beside) and len(group) >= 2 or _narrow_parts(group, width) and _cells_of_words(group)
 
+    def near(upper: int, lower: int) -> bool:
+        above, below = (parts[k][0] or rows[k] for k in (upper, lower))
+        return above[0].y - below[0].y <= 3.0 * below[0].size
+
     parts = _beside_text(rows, width)
     out: list[list[Item]] = []
     index = 0
     while index < len(rows):
         end = index
-        while end < len(rows) and end - index < MAX_TABLE_LINES and is_row(*parts[end]) and (
-                end == index or parts[end - 1][0][0].y - parts[end][0][0].y <= 3.0 * parts[end][0][0].size):
-            end += 1
+        while end < len(rows) and end - index < MAX_TABLE_LINES:
+            if is_row(*parts[end]) and (end == index or near(end - 1, end)):
+                end += 1
+                continue
+            resume = _bridged(parts, end, end - 1 == index, near, lambda k: is_row(*parts[k])) if end > index else None
+            if resume is None:
+                break
+            end = resume + 1
         table = None
         if end - index >= 2:
             items = [item for cells, _ in parts[index:end] for item in cells]
@@ -1364,6 +1390,57 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
             out.append(rows[index])
             index += 1
     return out
+
+
+CELL_LINES = 3  # lines of a row's cells that run on between two rows of a table, at most
+
+
+def _bridged(parts: list[tuple[list[Item], list[Item]]], end: int, heads: bool, near: Any, row_at: Any) -> int | None:
+    """Where a run of a table's rows resumes after lines that are its cells running on: a label
+    of several lines sets its other lines between two rows (above and below the row's figures
+    when cells are centred, below when set at the top), and heads of several lines theirs under
+    the run's first row (``heads``). Such lines are in the rows' size, at a row's pitch, and hold
+    words or figures (a tall bracket's pieces are a formula's); a label's lie within the first
+    column, left of the row's second cell, a head's each under one cell of the row above, each
+    over or under a cell of the rows around; the row the run resumes with keeps its columns (no
+    cell of either row reaches over two of the other's), and one of the two is a statistics
+    table's row (``_named_figures``): prose, code and a chart's ticks set in columns are none.
+    The row it resumes with, or None."""
+    above = parts[end - 1][0]  # a row of the run: it holds cells
+    size = max(i.size for i in above)
+    label = min(i.x0 for i in above if i.x0 > min(j.x0 for j in above) + size) if len(above) > 1 else 0.0
+    for resume in range(end, min(end + CELL_LINES, len(parts) - 1) + 1):
+        if not near(resume - 1, resume):
+            return None
+        if resume > end:
+            line = parts[resume - 1]
+            if line[1] or not all(item.kind == "line" and not item.spread and abs(item.size - size) <= 0.1 * size
+                                  and any(c.isalnum() for c in item.text) and _under_one(item, above)
+                                  and (heads or item.x1 < label) for item in line[0]):
+                return None
+        if resume > end and row_at(resume):
+            below = parts[resume][0]
+            if (_named_figures(above) or _named_figures(below)) and \
+                    all(_under_one(item, below) and _in_a_column(item, above + below)
+                   for cells, _ in parts[end:resume] for item in cells) and \
+                    all(_under_one(item, above) for item in below) and all(_under_one(item, below) for item in above):
+                return resume
+    return None
+
+
+def _named_figures(row: list[Item]) -> bool:
+    """A statistics table's row: a label in words, then figures in two cells or more."""
+    return len(row) >= 3 and any(c.isalpha() for c in row[0].text) and all(_figure(i.text) for i in row[1:])
+
+
+def _in_a_column(item: Item, cells: list[Item]) -> bool:
+    """Does ``item`` stand over or under one of ``cells`` (a column of the rows around it)?"""
+    return any(min(item.x1, other.x1) > max(item.x0, other.x0) for other in cells)
+
+
+def _under_one(item: Item, row: list[Item]) -> bool:
+    """Does ``item`` overlap at most one of ``row``'s segments across?"""
+    return sum(min(item.x1, other.x1) > max(item.x0, other.x0) for other in row) <= 1
 
 
 FORMULA_PITCH = 0.8  # ems: lines of one size closer than this are a formula's levels (a fraction), not rows
