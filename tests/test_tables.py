@@ -1433,3 +1433,49 @@ def test_an_unruled_tables_labels_of_two_lines_centred_on_their_figures_stay_in_
         ["Item", "2019", "2020", "2021"], ["Wages", "12", "40", "7"],
         ["Research and development (business sector)", "5", "6", "8"], ["Rent", "9", "31", "2"],
         ["Total", "26", "77", "17"], ["of which paid abroad", "3", "7", "1"]]]
+
+
+def _figures_table(c: canvas.Canvas, top: float, pitch: float = 18) -> list[list[str]]:
+    """A head row and four rows of a label, its river's name and two figures, drawn from ``top``
+    down; the cells."""
+    rows = [["Gauge", "River", "Flow", "Silt"], ["North", "Tweed", "14.3", "7"], ["East", "Severn", "21.7", "9"],
+            ["South", "Thames", "9.6", "3"], ["West", "Usk", "12.0", "5"]]
+    for r, row in enumerate(rows):
+        for x, cell in zip((80, 200, 300, 400), row, strict=True):
+            c.drawString(x, top - 13 - pitch * r, cell)
+    return rows
+
+
+def test_a_table_in_a_frame_with_a_rule_under_its_head_parts_its_rows_by_baseline(run_cli, tmp_path):
+    """A box round the whole table and one rule under the head, no rule between the rows or
+    the columns, words in two columns: each line is a row, not the body one cell a column."""
+    path = tmp_path / "framed.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 760, BODY)
+    rows = _figures_table(c, 720)
+    c.rect(72, 720 - 18 * 5 - 4, 380, 18 * 5 + 4)
+    c.line(72, 720 - 18, 452, 720 - 18)
+    c.showPage()
+    c.save()
+    assert [_texts(t) for t in _tables(_extract(run_cli, path))] == [rows]
+
+
+def test_a_head_shaded_box_by_box_over_rules_between_rows_heads_the_table(run_cli, tmp_path):
+    """The head row drawn as a filled box a cell (their edges a grid one row high), a rule under
+    each row below: the boxes are the table's head, and the row under them its first row."""
+    path = tmp_path / "shaded.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 760, BODY)
+    c.setFillGray(0.8)
+    for x0, x1 in ((72, 190), (190, 290), (290, 390), (390, 452)):
+        c.rect(x0, 702, x1 - x0, 18, stroke=0, fill=1)
+    c.setFillGray(0)
+    rows = _figures_table(c, 720)
+    for k in range(1, 6):
+        c.setLineWidth(0.5)
+        c.line(72, 720 - 18 * k, 452, 720 - 18 * k)
+    c.showPage()
+    c.save()
+    assert [_texts(t) for t in _tables(_extract(run_cli, path))] == [rows]

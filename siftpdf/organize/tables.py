@@ -304,10 +304,34 @@ def _positions(values: list[float]) -> list[float]:
     return out
 
 
-def stacked_regions(horizontal: list[_Edge], taken: list[_Region], rows: list[list[Item]]) -> list[_Region]:
+def _head_rows(regions: list[_Region]) -> list[_Region]:
+    """The grids one band high parted into columns: a row of boxes, as a table's head row
+    shaded box by box is drawn (no table alone: one row)."""
+    return [r for r in regions if len(r.ys) == 2 and r.inner_xs]
+
+
+def _headed_stacks(grids: list[_Region], stacks: list[_Region]) -> list[_Region]:
+    """The regions, each stack whose first rule is the foot of a row of boxes (``_head_rows``)
+    grown up over it: the boxes are the table's head, the stack's rules its body's."""
+    heads = _head_rows(grids)
+    for stack in stacks:
+        for head in heads:
+            if abs(stack.y1 - head.y0) <= SNAP and abs(stack.x0 - head.x0) <= SNAP and abs(stack.x1 - head.x1) <= SNAP:
+                stack.y1, stack.ys = head.y1, [head.y1, *stack.ys]
+                grids = [g for g in grids if g is not head]
+                break
+    return grids + stacks
+
+
+def stacked_regions(horizontal: list[_Edge], taken: list[_Region], rows: list[list[Item]],
+                    boxed_heads: list[_Region] | None = None) -> list[_Region]:
     """Horizontal rules of about the same extent stacked one above the other with text lines
-    between them (a booktabs table, a table ruled between rows only): one region per stack."""
-    free = [e for e in horizontal if not any(_inside(e, r) for r in taken)]
+    between them (a booktabs table, a table ruled between rows only): one region per stack.
+    The foot of a row of boxes in ``boxed_heads`` may start a stack, never go on one (with two rules
+    of its own below: a table's head shaded box by box over rules between its rows; a row shaded
+    so inside a table is a highlight)."""
+    feet = {id(e) for e in horizontal for r in boxed_heads or [] if abs(e.pos - r.y0) <= SNAP and _inside(e, r)}
+    free = [e for e in horizontal if id(e) in feet or not any(_inside(e, r) for r in taken)]
     if not free:
         return []
     free.sort(key=lambda e: -e.pos)
@@ -322,14 +346,15 @@ def stacked_regions(horizontal: list[_Edge], taken: list[_Region], rows: list[li
         slack = STACK_SLACK * (edge.hi - edge.lo) + JOIN
         for j in range(i + 1, len(free)):
             other = free[j]
-            if not used[j] and abs(other.lo - edge.lo) <= slack and abs(other.hi - edge.hi) <= slack:
+            if not used[j] and id(other) not in feet and abs(other.lo - edge.lo) <= slack and \
+                    abs(other.hi - edge.hi) <= slack:
                 between = _under(edge, [rows[k] for _, k in placed[bisect_left(baselines, other.pos):
                                                                       bisect_right(baselines, stack[-1].pos)]])
                 if _running_text(between, edge) or len(between) > STACK_LINES and not _cells(between):
                     break  # a page, or a few lines, of prose between two rules is not a table
                 stack.append(other)
                 used[j] = True
-        if len(stack) >= 2:
+        if sum(id(e) not in feet for e in stack) >= 2:
             region = _Region(min(e.lo for e in stack), stack[-1].pos, max(e.hi for e in stack), stack[0].pos,
                              [], [e.pos for e in stack], stack, [])
             heads = _heads_over(stack, [rows[k] for _, k in placed])
@@ -655,7 +680,9 @@ def _grid_cells(region: _Region, pieces: list[_Piece]) -> tuple[list[float], lis
         ys.insert(0, region.y1)
     if ys[-1] > region.y0 + SNAP:
         ys.append(region.y0)
-    if not region.vertical:  # rows ruled off in bands: a band of several rows is split by baseline
+    if not region.vertical or not region.inner_xs and len(region.ys) > 2:
+        # Rows ruled off in bands (a frame round them at most, a rule under the head inside
+        # it): a band of several rows is split by baseline.
         ys = _split_bands(ys, xs, pieces, region.spanners)
     elif len(xs) > 2:  # a grid whose body is ruled off in bands of data lines
         ruled = bool(region.inner_xs)
@@ -1284,7 +1311,7 @@ def find_tables(rows: list[list[Item]], evidence: dict[str, Any], width: float, 
     regions = joined_grids(grid_regions(horizontal, vertical))
     for region in regions:
         _header_above(region, rows)
-    regions += stacked_regions(horizontal, regions, rows)
+    regions = _headed_stacks(regions, stacked_regions(horizontal, regions, rows, _head_rows(regions)))
     if not regions:
         return [list(row) for row in rows if row]  # most pages: no rules that make a table
     for region in regions:
