@@ -1479,3 +1479,21 @@ def test_a_head_shaded_box_by_box_over_rules_between_rows_heads_the_table(run_cl
     c.showPage()
     c.save()
     assert [_texts(t) for t in _tables(_extract(run_cli, path))] == [rows]
+
+
+def test_a_table_striped_cell_by_cell_is_one_table(run_cli, tmp_path):
+    """Every other row shaded, a filled box a cell (each shaded row a grid one band high, the
+    plain row between them no rule at all): one table of every row, not a table a stripe."""
+    path = tmp_path / "striped.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 760, BODY)
+    c.setFillGray(0.85)
+    for k in (0, 2, 4):  # the head and the second and fourth rows
+        for x0, x1 in ((72, 190), (190, 290), (290, 390), (390, 452)):
+            c.rect(x0, 720 - 18 * (k + 1), x1 - x0, 18, stroke=0, fill=1)
+    c.setFillGray(0)
+    rows = _figures_table(c, 720)
+    c.showPage()
+    c.save()
+    assert [_texts(t) for t in _tables(_extract(run_cli, path))] == [rows]

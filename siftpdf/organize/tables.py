@@ -226,10 +226,25 @@ def joined_grids(regions: list[_Region]) -> list[_Region]:
 def _stacked(upper: _Region, lower: _Region) -> bool:
     gap = min(abs(upper.y0 - lower.y1), abs(lower.y0 - upper.y1))
     overlap = min(upper.x1, lower.x1) - max(upper.x0, lower.x0)
+    if gap > GRID_GAP and _striped(upper, lower, gap):
+        return True
     if gap > GRID_GAP or overlap < 0.5 * min(upper.x1 - upper.x0, lower.x1 - lower.x0):
         return False
     inner = lower.inner_xs or lower.xs
     return any(abs(x - y) <= SNAP for x in inner for y in upper.xs)
+
+
+STRIPE_GAP = 1.5  # of a stripe's height: the row left plain between two shaded ones is at most this high
+
+
+def _striped(upper: _Region, lower: _Region, gap: float) -> bool:
+    """Are two grids a striped table's shaded rows: the lower one band high, both parted into the
+    same columns by their cells' edges, a plain row's height apart (every other row shaded,
+    cell by cell)?"""
+    if len(lower.ys) != 2 or not lower.inner_xs or len(upper.xs) != len(lower.xs):
+        return False
+    return gap <= STRIPE_GAP * (lower.y1 - lower.y0) and all(abs(a - b) <= SNAP for a, b in zip(upper.xs, lower.xs,
+                                                                                                   strict=True))
 
 
 def _absorb(region: _Region, other: _Region) -> None:
@@ -305,19 +320,20 @@ def _positions(values: list[float]) -> list[float]:
 
 
 def _head_rows(regions: list[_Region]) -> list[_Region]:
-    """The grids one band high parted into columns: a row of boxes, as a table's head row
-    shaded box by box is drawn (no table alone: one row)."""
-    return [r for r in regions if len(r.ys) == 2 and r.inner_xs]
+    """The grids one band high parted into three columns or more: a row of boxes, as a table's
+    head row shaded box by box is drawn (no table alone: one row)."""
+    return [r for r in regions if len(r.ys) == 2 and len(r.inner_xs) >= 2]
 
 
 def _headed_stacks(grids: list[_Region], stacks: list[_Region]) -> list[_Region]:
     """The regions, each stack whose first rule is the foot of a row of boxes (``_head_rows``)
-    grown up over it: the boxes are the table's head, the stack's rules its body's."""
+    grown up over it: the boxes are the table's head, their edges its columns, the stack's rules
+    its body's rows."""
     heads = _head_rows(grids)
     for stack in stacks:
         for head in heads:
             if abs(stack.y1 - head.y0) <= SNAP and abs(stack.x0 - head.x0) <= SNAP and abs(stack.x1 - head.x1) <= SNAP:
-                stack.y1, stack.ys = head.y1, [head.y1, *stack.ys]
+                stack.y1, stack.ys, stack.xs = head.y1, [head.y1, *stack.ys], list(head.xs)
                 grids = [g for g in grids if g is not head]
                 break
     return grids + stacks
@@ -680,16 +696,29 @@ def _grid_cells(region: _Region, pieces: list[_Piece]) -> tuple[list[float], lis
         ys.insert(0, region.y1)
     if ys[-1] > region.y0 + SNAP:
         ys.append(region.y0)
-    if not region.vertical or not region.inner_xs and len(region.ys) > 2:
-        # Rows ruled off in bands (a frame round them at most, a rule under the head inside
-        # it): a band of several rows is split by baseline.
+    if not region.vertical:  # rows ruled off in bands: a band of several rows is split by baseline
         ys = _split_bands(ys, xs, pieces, region.spanners)
     elif len(xs) > 2:  # a grid whose body is ruled off in bands of data lines
         ruled = bool(region.inner_xs)
         if ruled:
             xs = _subcolumns(xs, pieces)
-        ys = _split_data_bands(ys, xs, pieces, ruled)
+        parted = _split_data_bands(ys, xs, pieces, ruled)
+        if not ruled and len(parted) == len(ys) and len(ys) > 2 and _lines_of_cells(ys, xs, pieces):
+            parted = _split_bands(ys, xs, pieces, region.spanners)  # a frame round rows ruled off in bands
+        ys = parted
     return xs, ys
+
+
+FRAMED_COLUMNS = 3  # columns of a framed table whose lines of words part into rows by baseline
+
+
+def _lines_of_cells(ys: list[float], xs: list[float], pieces: list[_Piece]) -> bool:
+    """Are a frame's bands of several lines rows of cells: three columns or more, and most lines
+    of each such band (``CELL_ROWS``) with text across most of them (``_fills``)? A diagram's
+    boxes drawn in a frame set their labels here and there."""
+    bands = [rows for _, rows in _ruled_bands(ys, pieces) if len(rows) >= 2]
+    return len(xs) - 1 >= FRAMED_COLUMNS and bool(bands) and \
+        all(sum(_fills(row, xs) for row in rows) >= CELL_ROWS * len(rows) for rows in bands)
 
 
 MIN_LINES = 3  # lines with text on both sides of a gap in a ruled column; lines of a band of short rows
