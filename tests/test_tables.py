@@ -11,6 +11,7 @@ from conftest import records
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen import canvas
 
+from siftpdf.document import table_text
 from siftpdf.organize import organize_records
 from siftpdf.organize.layout import Item
 from siftpdf.organize.tables import find_tables, unruled_tables
@@ -1497,3 +1498,16 @@ def test_a_table_striped_cell_by_cell_is_one_table(run_cli, tmp_path):
     c.showPage()
     c.save()
     assert [_texts(t) for t in _tables(_extract(run_cli, path))] == [rows]
+
+
+def test_a_row_whose_cells_all_start_together_bridges_nothing_and_loses_nothing():
+    """Three segments drawn over one another (their starts within an em) make a row of the
+    run; the line under it and the row after are read without a fault, every word kept."""
+    def at(y: float, *cells: tuple[float, float, str]) -> list[Item]:
+        return [Item(text=t, x0=a, y0=y - 2, x1=b, y1=y + 8, y=y, size=10) for a, b, t in cells]
+    rows = [at(700, (100, 140, "0"), (100.5, 150, "0"), (101, 160, "0")), at(686, (100, 120, "0")),
+            at(672, (100, 140, "0"), (200, 240, "0"), (300, 340, "0"))]
+    out = unruled_tables(rows, 612)
+    words = [w for row in out for i in row for w in (table_text(i.table["rows"]) if i.table else i.text).split()
+             if w != "|"]
+    assert words.count("0") == 7

@@ -17,6 +17,7 @@ rules, intersections and cells per page are capped, beyond which the page has no
 from __future__ import annotations
 
 import math
+import unicodedata
 from bisect import bisect_left, bisect_right
 
 from ..document import table_text
@@ -795,9 +796,12 @@ def _split_bands(ys: list[float], xs: list[float], pieces: list[_Piece], spanner
 def _runs_on(label: list[_Piece], line: list[_Piece]) -> bool:
     """Does a line of a table's first column go on the label above it: no stop ends that one, and
     this one starts in lower case or with a bracket (``Research and development`` over
-    ``(business sector)``; ``Wages and`` over ``salaries``)? A row's label starts a row of its own."""
+    ``(business sector)``; ``Wages and`` over ``salaries``)? A row's label starts a row of its own,
+    and a formula's lines (a mathematical sign in either) are no label's."""
     above = " ".join(p.text for p in sorted(label, key=lambda p: p.x0)).strip()
     text = " ".join(p.text for p in sorted(line, key=lambda p: p.x0)).strip()
+    if any(unicodedata.category(c) == "Sm" for c in above + text):
+        return False  # a formula's lines (∑, ∈, ≥), not a label's words
     return bool(above and text) and not _STOP.search(above) and (text[0].islower() or text[0] == "(")
 
 
@@ -1464,7 +1468,8 @@ def _bridged(parts: list[tuple[list[Item], list[Item]]], end: int, heads: bool, 
     The row it resumes with, or None."""
     above = parts[end - 1][0]  # a row of the run: it holds cells
     size = max(i.size for i in above)
-    label = min(i.x0 for i in above if i.x0 > min(j.x0 for j in above) + size) if len(above) > 1 else 0.0
+    first = min(i.x0 for i in above)
+    label = min((i.x0 for i in above if i.x0 > first + size), default=first)  # where the row's second cell starts
     for resume in range(end, min(end + CELL_LINES, len(parts) - 1) + 1):
         if not near(resume - 1, resume):
             return None
