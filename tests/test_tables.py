@@ -1511,3 +1511,61 @@ def test_a_row_whose_cells_all_start_together_bridges_nothing_and_loses_nothing(
     words = [w for row in out for i in row for w in (table_text(i.table["rows"]) if i.table else i.text).split()
              if w != "|"]
     assert words.count("0") == 7
+
+
+def test_group_heads_over_heads_of_several_lines_head_an_unruled_table(run_cli, tmp_path):
+    """No rules; a line of group heads, each over two columns, then the columns' heads, two of
+    them over their units ("Share" over "(%)"), then rows of a label and figures: the heads are
+    the table's, every row has its seven cells, and no head is left a line above the table."""
+    path = tmp_path / "grouped.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 780, BODY)
+    xs = (72, 200, 260, 320, 380, 440, 500)
+
+    def line(y: float, cells: dict[int, str]) -> None:
+        for k, text in cells.items():
+            c.drawRightString(xs[k] + 40, y, text) if k else c.drawString(xs[k], y, text)
+
+    c.drawCentredString(250, 740, "Rural")
+    c.drawCentredString(370, 740, "Urban")
+    c.drawCentredString(490, 740, "Total")
+    line(726, {1: "Share", 3: "Share"})
+    line(714, {0: "Region", 1: "(%)", 2: "Count", 3: "(%)", 4: "Count", 5: "Share", 6: "Count"})
+    data = [("North", "12.5", "340", "8.1", "220", "10.2", "560"), ("South", "9.4", "120", "7.7", "90", "8.6", "210"),
+            ("East", "3.2", "75", "2.9", "61", "3.1", "136"), ("West", "5.0", "98", "4.4", "77", "4.8", "175")]
+    for k, row in enumerate(data):
+        line(694 - 16 * k, dict(enumerate(row)))
+    c.drawString(72, 600, BODY)
+    c.showPage()
+    c.save()
+    recs = _extract(run_cli, path)
+    tables = _tables(recs)
+    assert len(tables) == 1
+    texts = _texts(tables[0])
+    assert [row for row in texts if row[0] in ("North", "South", "East", "West")] == [list(r) for r in data]
+    assert any("Rural" in cell for row in texts for cell in row)
+    lines = [b["text"] for r in recs if "page" in r for b in r["blocks"] if b["kind"] != "table"]
+    assert not any("Share" in text or "Rural" in text for text in lines)
+
+
+def test_a_label_leaving_a_bracket_open_goes_on_in_the_line_under_it(run_cli, tmp_path):
+    """An unruled table's label "Net result (Loss" over "Shown In Brackets)": the bracket left
+    open joins the second line to the first's row, whatever case it starts in."""
+    path = tmp_path / "bracket.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 780, BODY)
+    for k, (label, a, b, d) in enumerate((("Item", "2019", "2020", "2021"), ("Sales", "120", "140", "151"),
+                                           ("Net result (Loss", "-12", "4", "9"), ("Shown In Brackets)", "", "", ""),
+                                           ("Staff", "31", "33", "36"))):
+        y = 740 - 16 * k
+        c.drawString(72, y, label)
+        for x, cell in zip((260, 330, 400), (a, b, d), strict=True):
+            c.drawRightString(x, y, cell)
+    c.drawString(72, 640, BODY)
+    c.showPage()
+    c.save()
+    texts = _texts(_tables(_extract(run_cli, path))[0])
+    assert ["Net result (Loss Shown In Brackets)", "-12", "4", "9"] in texts
+    assert len(texts) == 4

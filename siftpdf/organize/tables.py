@@ -594,7 +594,8 @@ def _baseline_rows(pieces: list[_Piece]) -> list[list[_Piece]]:
 def _spanning_free_gaps(rows: list[list[_Piece]], lo: float, hi: float, vote: bool = False) -> list[float]:
     """Column gaps of the rows, a row that crosses a gap others leave open (a header over
     two columns) left out of the reckoning when most rows agree on the gap; with ``vote``
-    (rules bound the rows: they are a table's), a few rows may cross it (``_voted_gaps``)."""
+    (rules bound the rows: they are a table's), a few rows may cross it (``_voted_gaps``);
+    without, the first line may (group heads over the columns under them)."""
     everything = [p for row in rows for p in row]
     gaps = _column_gaps(everything, lo, hi)
     if len(rows) < 3:
@@ -610,6 +611,10 @@ def _spanning_free_gaps(rows: list[list[_Piece]], lo: float, hi: float, vote: bo
         voted = _voted_gaps(rows, lo, hi)
         if len(voted) > len(gaps) and _own_columns(rows, voted):
             return voted
+    elif len(rows) >= VOTE_ROWS:  # the first line alone closing gaps: group heads over the columns
+        under = _column_gaps([p for row in rows[1:] for p in row], lo, hi)
+        if len(under) > len(gaps) and _own_columns(rows[1:], under):
+            return under
     return gaps
 
 
@@ -796,13 +801,16 @@ def _split_bands(ys: list[float], xs: list[float], pieces: list[_Piece], spanner
 def _runs_on(label: list[_Piece], line: list[_Piece]) -> bool:
     """Does a line of a table's first column go on the label above it: no stop ends that one, and
     this one starts in lower case or with a bracket (``Research and development`` over
-    ``(business sector)``; ``Wages and`` over ``salaries``)? A row's label starts a row of its own,
+    ``(business sector)``; ``Wages and`` over ``salaries``), or the one above leaves a bracket
+    open (``（净亏损`` over ``以“－”号填列）``)? A row's label starts a row of its own,
     and a formula's lines (a mathematical sign in either) are no label's."""
     above = " ".join(p.text for p in sorted(label, key=lambda p: p.x0)).strip()
     text = " ".join(p.text for p in sorted(line, key=lambda p: p.x0)).strip()
-    if any(unicodedata.category(c) == "Sm" for c in above + text):
+    if not above or not text or any(unicodedata.category(c) == "Sm" for c in above + text):
         return False  # a formula's lines (∑, ∈, ≥), not a label's words
-    return bool(above and text) and not _STOP.search(above) and (text[0].islower() or text[0] == "(")
+    if sum(map(above.count, "(（[")) > sum(map(above.count, ")）]")):
+        return True  # a bracket left open goes on here, in any script
+    return not _STOP.search(above) and (text[0].islower() or text[0] == "(")
 
 
 PARTED_BANDS = 3  # bands of one row each from which a table's rules part its rows
@@ -1453,6 +1461,7 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
 
 
 CELL_LINES = 3  # lines of a row's cells that run on between two rows of a table, at most
+HEAD_LINES = 5  # lines of heads under a table's first line of heads (a group head's), at most
 
 
 def _bridged(parts: list[tuple[list[Item], list[Item]]], end: int, heads: bool, near: Any, row_at: Any) -> int | None:
@@ -1463,20 +1472,21 @@ def _bridged(parts: list[tuple[list[Item], list[Item]]], end: int, heads: bool, 
     words or figures (a tall bracket's pieces are a formula's); a label's lie within the first
     column, left of the row's second cell, a head's each under one cell of the row above, each
     over or under a cell of the rows around; the row the run resumes with keeps its columns (no
-    cell of either row reaches over two of the other's), and one of the two is a statistics
+    cell of either row reaches over two of the other's, but a group head over its columns),
+    and one of the two is a statistics
     table's row (``_named_figures``): prose, code and a chart's ticks set in columns are none.
     The row it resumes with, or None."""
     above = parts[end - 1][0]  # a row of the run: it holds cells
     size = max(i.size for i in above)
     first = min(i.x0 for i in above)
     label = min((i.x0 for i in above if i.x0 > first + size), default=first)  # where the row's second cell starts
-    for resume in range(end, min(end + CELL_LINES, len(parts) - 1) + 1):
+    for resume in range(end, min(end + (HEAD_LINES if heads else CELL_LINES), len(parts) - 1) + 1):
         if not near(resume - 1, resume):
             return None
         if resume > end:
             line = parts[resume - 1]
             if line[1] or not all(item.kind == "line" and not item.spread and abs(item.size - size) <= 0.1 * size
-                                  and any(c.isalnum() for c in item.text) and _under_one(item, above)
+                                  and any(c.isalnum() or c in "%$€£¥" for c in item.text) and _under_one(item, above)
                                   and (heads or item.x1 < label) for item in line[0]):
                 return None
         if resume > end and row_at(resume):
@@ -1484,7 +1494,8 @@ def _bridged(parts: list[tuple[list[Item], list[Item]]], end: int, heads: bool, 
             if (_named_figures(above) or _named_figures(below)) and \
                     all(_under_one(item, below) and _in_a_column(item, above + below)
                    for cells, _ in parts[end:resume] for item in cells) and \
-                    all(_under_one(item, above) for item in below) and all(_under_one(item, below) for item in above):
+                    all(_under_one(item, above) for item in below) and \
+                    (heads or all(_under_one(item, below) for item in above)):
                 return resume
     return None
 
