@@ -1569,3 +1569,37 @@ def test_a_label_leaving_a_bracket_open_goes_on_in_the_line_under_it(run_cli, tm
     texts = _texts(_tables(_extract(run_cli, path))[0])
     assert ["Net result (Loss Shown In Brackets)", "-12", "4", "9"] in texts
     assert len(texts) == 4
+
+
+def test_group_heads_and_a_stub_centred_over_an_unruled_tables_first_row_are_its_heads(run_cli, tmp_path):
+    """No rules; two group heads on a line of their own over an unruled table's heads, the stub's
+    head centred on the two lines beside them: both lines are the table's, not a heading and a
+    line of text over it."""
+    path = tmp_path / "stub.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 9)
+    c.drawString(72, 780, BODY)
+    c.drawCentredString(230, 742, "Total")
+    c.drawCentredString(350, 742, "Rural")
+    c.drawString(90, 735, "Indicator")
+    xs = (72, 200, 260, 320, 380, 440)
+    heads = ("", "Number", "Amount", "Rate", "Index", "Share")
+    for x, head in zip(xs[1:], heads[1:], strict=True):
+        c.drawRightString(x + 40, 728, head)
+    data = [("Unemployment rate", "29.7", "2023", "1.4", "2017", "76.9"),
+            ("Industrial production", "78.1", "1993", "64.2", "2017", "117.2"),
+            ("Retail sales", "12.0", "2001", "3.3", "2016", "88.5")]
+    for k, row in enumerate(data):
+        c.drawString(72, 712 - 15 * k, row[0])
+        for x, cell in zip(xs[1:], row[1:], strict=True):
+            c.drawRightString(x + 40, 712 - 15 * k, cell)
+    c.drawString(72, 620, BODY)
+    c.showPage()
+    c.save()
+    recs = _extract(run_cli, path)
+    tables = _tables(recs)
+    assert len(tables) == 1
+    cells = [cell for row in _texts(tables[0]) for cell in row]
+    assert "Indicator" in " ".join(cells) and "Total" in " ".join(cells)
+    others = [b for r in recs if "page" in r for b in r["blocks"] if b["kind"] != "table"]
+    assert not any("Indicator" in b["text"] or "Rural" in b["text"] for b in others)

@@ -1442,22 +1442,53 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
             if resume is None:
                 break
             end = resume + 1
-        table = None
-        if end - index >= 2:
-            items = [item for cells, _ in parts[index:end] for item in cells]
-            region = _Region.around(items)
-            found = None if _formula([cells for cells, _ in parts[index:end]]) else build_table(region, items)
-            if found is not None and _reads_on(found["rows"]):
-                found = None
-            table = table_item(region, found, items) if found is not None else None
+        table = _run_table(parts, index, end) if end - index >= 2 else None
+        start = index
+        while table is not None and start > 0 and index - start < HEAD_ABOVE and len(out) > index - start and \
+                out[start - index - 1] is rows[start - 1] and near(start - 1, start) and \
+                _head_above(parts[start - 1], parts[index][0], parts[index + 1][0], width):
+            start -= 1  # the lines output as they came, now heads of the table under them
+        if start < index and (headed := _run_table(parts, start, end)) is not None:
+            table = headed
+            del out[start - index:]
+        else:
+            start = index
         if table is not None:
             out.append([table])
-            out += [text for _, text in parts[index:end] if text]
+            out += [text for _, text in parts[start:end] if text]
             index = end
         else:
             out.append(rows[index])
             index += 1
     return out
+
+
+def _run_table(parts: list[tuple[list[Item], list[Item]]], start: int, end: int) -> Item | None:
+    """The table the cells of a run of rows make, as one item; None when they make none (too
+    few rows or columns, a display formula, prose read on across its cells)."""
+    items = [item for cells, _ in parts[start:end] for item in cells]
+    region = _Region.around(items)
+    found = None if _formula([cells for cells, _ in parts[start:end]]) else build_table(region, items)
+    if found is None or _reads_on(found["rows"]):
+        return None
+    return table_item(region, found, items)
+
+
+HEAD_ABOVE = 2  # lines of heads set over a table's first line of heads (a group head's, a stub's centred on two)
+
+
+def _head_above(line: tuple[list[Item], list[Item]], first: list[Item], second: list[Item], width: float) -> bool:
+    """Is a line just over an unruled table's first row (a table without it) a line of its
+    heads, the table still one with it: the first row no
+    statistics row, the line's pieces short words in the rows' size, each over one cell of the
+    first row at most and over some cell of the first two rows (a group head over its columns,
+    the stub's head centred on two lines beside them), none a caption's or a sentence's?"""
+    cells, beside = line
+    size = max(i.size for i in first)
+    return bool(cells) and not beside and not _named_figures(first) and all(
+        item.kind == "line" and not item.spread and abs(item.size - size) <= 0.1 * size and
+        item.x1 - item.x0 < WIDE_CELL * width and not CAPTION.match(item.text) and not _STOP.search(item.text) and
+        _under_one(item, first) and _in_a_column(item, first + second) for item in cells)
 
 
 CELL_LINES = 3  # lines of a row's cells that run on between two rows of a table, at most
