@@ -1603,3 +1603,30 @@ def test_group_heads_and_a_stub_centred_over_an_unruled_tables_first_row_are_its
     assert "Indicator" in " ".join(cells) and "Total" in " ".join(cells)
     others = [b for r in recs if "page" in r for b in r["blocks"] if b["kind"] != "table"]
     assert not any("Indicator" in b["text"] or "Rural" in b["text"] for b in others)
+
+
+def test_two_head_rows_shaded_box_by_box_over_rules_between_rows_head_the_table(run_cli, tmp_path):
+    """A group head's row and the heads' row under it, each a filled box a cell (a grid two rows
+    high), a rule under each row below: both rows head the table, and every row under them is its."""
+    path = tmp_path / "shaded2.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 780, BODY)
+    c.setFillGray(0.8)
+    for x0, x1 in ((72, 190), (190, 390), (390, 452)):
+        c.rect(x0, 738, x1 - x0, 18, stroke=0, fill=1)
+    for x0, x1 in ((72, 190), (190, 290), (290, 390), (390, 452)):
+        c.rect(x0, 720, x1 - x0, 18, stroke=0, fill=1)
+    c.setFillGray(0)
+    c.drawString(250, 743, "Measured")
+    rows = _figures_table(c, 720 + 18)
+    for k in range(2, 7):
+        c.setLineWidth(0.5)
+        c.line(72, 756 - 18 * k, 452, 756 - 18 * k)
+    c.showPage()
+    c.save()
+    tables = _tables(_extract(run_cli, path))
+    assert len(tables) == 1
+    texts = _texts(tables[0])
+    assert texts[-4:] == rows[1:]
+    assert any("Measured" in cell for row in texts[:2] for cell in row)

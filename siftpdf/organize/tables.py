@@ -321,9 +321,9 @@ def _positions(values: list[float]) -> list[float]:
 
 
 def _head_rows(regions: list[_Region]) -> list[_Region]:
-    """The grids one band high parted into three columns or more: a row of boxes, as a table's
-    head row shaded box by box is drawn (no table alone: one row)."""
-    return [r for r in regions if len(r.ys) == 2 and len(r.inner_xs) >= 2]
+    """The grids one or two bands high parted into three columns or more: rows of boxes, as a
+    table's head rows shaded box by box are drawn (a group head's row over its columns')."""
+    return [r for r in regions if len(r.ys) in (2, 3) and len(r.inner_xs) >= 2]
 
 
 def _headed_stacks(grids: list[_Region], stacks: list[_Region]) -> list[_Region]:
@@ -334,7 +334,7 @@ def _headed_stacks(grids: list[_Region], stacks: list[_Region]) -> list[_Region]
     for stack in stacks:
         for head in heads:
             if abs(stack.y1 - head.y0) <= SNAP and abs(stack.x0 - head.x0) <= SNAP and abs(stack.x1 - head.x1) <= SNAP:
-                stack.y1, stack.ys, stack.xs = head.y1, [head.y1, *stack.ys], list(head.xs)
+                stack.y1, stack.ys, stack.xs = head.y1, [*head.ys[:-1], *stack.ys], list(head.xs)
                 grids = [g for g in grids if g is not head]
                 break
     return grids + stacks
