@@ -1630,3 +1630,35 @@ def test_two_head_rows_shaded_box_by_box_over_rules_between_rows_head_the_table(
     texts = _texts(tables[0])
     assert texts[-4:] == rows[1:]
     assert any("Measured" in cell for row in texts[:2] for cell in row)
+
+
+def test_a_groups_label_centred_on_its_rows_starts_no_row_of_its_own(run_cli, tmp_path):
+    """No rules; a first column of group labels, each centred on the two rows it spans (a line
+    of its own between them), a column of names labelling every row: each named row keeps its
+    own figures, the group's label goes with a row of its group, never with the next group's."""
+    path = tmp_path / "groups.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 780, BODY)
+    xs = (72, 160, 300, 380)
+    for x, head in zip(xs, ("Group", "Species", "Rate", "Amount"), strict=True):
+        c.drawString(x, 750, head)
+    groups = (("Planned", ("Pike", "57,361", "172"), ("Perch", "127,382", "57")),
+              ("Rural", ("Eel", "97,470", "921"), ("Turbot", "130,506", "878")))
+    y = 732
+    for group, *members in groups:
+        c.drawString(xs[0], y - 7.5, group)
+        for name, rate, amount in members:
+            c.drawString(xs[1], y, name)
+            c.drawString(xs[2], y, rate)
+            c.drawString(xs[3], y, amount)
+            y -= 15
+    c.drawString(72, 640, BODY)
+    c.showPage()
+    c.save()
+    texts = _texts(_tables(_extract(run_cli, path))[0])
+    named = {row[1]: row for row in texts if len(row) == 4}
+    assert [named[n][2:] for n in ("Pike", "Perch", "Eel", "Turbot")] == \
+        [["57,361", "172"], ["127,382", "57"], ["97,470", "921"], ["130,506", "878"]]
+    assert named["Pike"][0] == "Planned" or named["Perch"][0] == "Planned"
+    assert "Planned" not in (named["Eel"][0], named["Turbot"][0])

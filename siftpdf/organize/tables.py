@@ -782,12 +782,13 @@ def _split_bands(ys: list[float], xs: list[float], pieces: list[_Piece], spanner
         elif parted and sum(_fills(row, xs) for row in rows) <= 1:
             pass
         elif len(rows) >= 3:
-            label: list[_Piece] = [p for p in rows[0] if p.middle < first]  # the first column's last line so far
-            beyond = any(p.middle >= first for p in rows[0])  # the row so far has text past its label
+            lo, hi = _label_column(rows, xs)
+            label: list[_Piece] = [p for p in rows[0] if lo <= p.middle < hi]  # the label column's last line so far
+            beyond = any(p.middle >= hi for p in rows[0])  # the row so far has text past its label
             for upper, lower in zip(rows, rows[1:], strict=False):
                 size = max(p.size for p in lower)
-                leads = [p for p in lower if p.middle < first]
-                past = any(p.middle >= first for p in lower)
+                leads = [p for p in lower if lo <= p.middle < hi]
+                past = any(p.middle >= hi for p in lower)
                 if leads and not (_runs_on(label, leads) and not (beyond and past)) or \
                         upper[0].y - lower[0].y > 2.0 * size:
                     out.append(_between(upper, lower))
@@ -796,6 +797,22 @@ def _split_bands(ys: list[float], xs: list[float], pieces: list[_Piece], spanner
                 beyond = beyond or past
         out.append(bottom)
     return out
+
+
+def _label_column(rows: list[list[_Piece]], xs: list[float]) -> tuple[float, float]:
+    """The span across of the column that labels a band's rows: the first with text on half its
+    lines or more, when the columns left of it hold labels alone on their lines below the first
+    (a group's label centred on the rows it spans, under its head: it starts no row); else the
+    first column."""
+    first = -math.inf, (xs[1] if len(xs) > 2 else math.inf)
+    for k in range(len(xs) - 2):
+        held = sum(any(xs[k] <= p.middle < xs[k + 1] for p in row) for row in rows)
+        if held >= 0.5 * len(rows):
+            # Columns left of it hold labels alone on their lines (a group's, centred), or it is the first.
+            grouped = [row for row in rows[1:] if any(p.middle < xs[k] for p in row)]
+            alone = bool(grouped) and all(all(p.middle < xs[k] for p in row) for row in grouped)
+            return (xs[k], xs[k + 1]) if k and alone else first
+    return first
 
 
 def _runs_on(label: list[_Piece], line: list[_Piece]) -> bool:
@@ -1438,7 +1455,7 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
             if is_row(*parts[end]) and (end == index or near(end - 1, end)):
                 end += 1
                 continue
-            resume = _bridged(parts, end, end - 1 == index, near, lambda k: is_row(*parts[k])) if end > index else None
+            resume = _bridged(parts, index, end, near, lambda k: is_row(*parts[k])) if end > index else None
             if resume is None:
                 break
             end = resume + 1
@@ -1495,19 +1512,21 @@ CELL_LINES = 3  # lines of a row's cells that run on between two rows of a table
 HEAD_LINES = 5  # lines of heads under a table's first line of heads (a group head's), at most
 
 
-def _bridged(parts: list[tuple[list[Item], list[Item]]], end: int, heads: bool, near: Any, row_at: Any) -> int | None:
+def _bridged(parts: list[tuple[list[Item], list[Item]]], start: int, end: int, near: Any, row_at: Any) -> int | None:
     """Where a run of a table's rows resumes after lines that are its cells running on: a label
     of several lines sets its other lines between two rows (above and below the row's figures
     when cells are centred, below when set at the top), and heads of several lines theirs under
     the run's first row (``heads``). Such lines are in the rows' size, at a row's pitch, and hold
     words or figures (a tall bracket's pieces are a formula's); a label's lie within the first
     column, left of the row's second cell, a head's each under one cell of the row above, each
-    over or under a cell of the rows around; the row the run resumes with keeps its columns (no
+    over or under a cell of the rows around or under one of the run's first row (a group's
+    label in a column of its own, under its head); the row the run resumes with keeps its columns (no
     cell of either row reaches over two of the other's, but a group head over its columns),
     and one of the two is a statistics
     table's row (``_named_figures``): prose, code and a chart's ticks set in columns are none.
     The row it resumes with, or None."""
     above = parts[end - 1][0]  # a row of the run: it holds cells
+    heads, top = end - 1 == start, parts[start][0]
     size = max(i.size for i in above)
     first = min(i.x0 for i in above)
     label = min((i.x0 for i in above if i.x0 > first + size), default=first)  # where the row's second cell starts
@@ -1523,7 +1542,7 @@ def _bridged(parts: list[tuple[list[Item], list[Item]]], end: int, heads: bool, 
         if resume > end and row_at(resume):
             below = parts[resume][0]
             if (_named_figures(above) or _named_figures(below)) and \
-                    all(_under_one(item, below) and _in_a_column(item, above + below)
+                    all(_under_one(item, below) and _in_a_column(item, above + below + top)
                    for cells, _ in parts[end:resume] for item in cells) and \
                     all(_under_one(item, above) for item in below) and \
                     (heads or all(_under_one(item, below) for item in above)):
