@@ -1513,6 +1513,18 @@ def test_a_row_whose_cells_all_start_together_bridges_nothing_and_loses_nothing(
     assert words.count("0") == 7
 
 
+def _only_table(run_cli, c: canvas.Canvas, path: Path) -> tuple[list[list[str]], list[str]]:
+    """The canvas's page closed under a last line of text, extracted: the one table's cells (the
+    page must hold exactly one) and the text of every other block."""
+    c.drawString(72, 580, BODY)
+    c.showPage()
+    c.save()
+    recs = _extract(run_cli, path)
+    tables = _tables(recs)
+    assert len(tables) == 1
+    return _texts(tables[0]), [b["text"] for r in recs if "page" in r for b in r["blocks"] if b["kind"] != "table"]
+
+
 def test_group_heads_over_heads_of_several_lines_head_an_unruled_table(run_cli, tmp_path):
     """No rules; a line of group heads, each over two columns, then the columns' heads, two of
     them over their units ("Share" over "(%)"), then rows of a label and figures: the heads are
@@ -1536,16 +1548,9 @@ def test_group_heads_over_heads_of_several_lines_head_an_unruled_table(run_cli, 
             ("East", "3.2", "75", "2.9", "61", "3.1", "136"), ("West", "5.0", "98", "4.4", "77", "4.8", "175")]
     for k, row in enumerate(data):
         line(694 - 16 * k, dict(enumerate(row)))
-    c.drawString(72, 600, BODY)
-    c.showPage()
-    c.save()
-    recs = _extract(run_cli, path)
-    tables = _tables(recs)
-    assert len(tables) == 1
-    texts = _texts(tables[0])
+    texts, lines = _only_table(run_cli, c, path)
     assert [row for row in texts if row[0] in ("North", "South", "East", "West")] == [list(r) for r in data]
     assert any("Rural" in cell for row in texts for cell in row)
-    lines = [b["text"] for r in recs if "page" in r for b in r["blocks"] if b["kind"] != "table"]
     assert not any("Share" in text or "Rural" in text for text in lines)
 
 
@@ -1593,16 +1598,10 @@ def test_group_heads_and_a_stub_centred_over_an_unruled_tables_first_row_are_its
         c.drawString(72, 712 - 15 * k, row[0])
         for x, cell in zip(xs[1:], row[1:], strict=True):
             c.drawRightString(x + 40, 712 - 15 * k, cell)
-    c.drawString(72, 620, BODY)
-    c.showPage()
-    c.save()
-    recs = _extract(run_cli, path)
-    tables = _tables(recs)
-    assert len(tables) == 1
-    cells = [cell for row in _texts(tables[0]) for cell in row]
-    assert "Indicator" in " ".join(cells) and "Total" in " ".join(cells)
-    others = [b for r in recs if "page" in r for b in r["blocks"] if b["kind"] != "table"]
-    assert not any("Indicator" in b["text"] or "Rural" in b["text"] for b in others)
+    texts, lines = _only_table(run_cli, c, path)
+    cells = " ".join(cell for row in texts for cell in row)
+    assert "Indicator" in cells and "Total" in cells
+    assert not any("Indicator" in text or "Rural" in text for text in lines)
 
 
 def test_two_head_rows_shaded_box_by_box_over_rules_between_rows_head_the_table(run_cli, tmp_path):
