@@ -1661,3 +1661,21 @@ def test_a_groups_label_centred_on_its_rows_starts_no_row_of_its_own(run_cli, tm
         [["57,361", "172"], ["127,382", "57"], ["97,470", "921"], ["130,506", "878"]]
     assert named["Pike"][0] == "Planned" or named["Perch"][0] == "Planned"
     assert "Planned" not in (named["Eel"][0], named["Turbot"][0])
+
+
+def test_a_line_running_on_from_above_is_no_head_of_the_table_under_it(run_cli, tmp_path):
+    """A line in small letters just over an unruled table's heads, over its first column (the
+    end of a cell or a sentence above): it stays a line, not a head of the table."""
+    path = tmp_path / "runon.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 780, BODY)
+    c.drawString(72, 742, "less tyres and tubes")
+    for k, row in enumerate((("Item", "Spring", "Summer", "Autumn"), ("Wheels", "12", "40", "7"),
+                             ("Frames", "9", "31", "2"), ("Chains", "26", "77", "17"))):
+        c.drawString(72, 728 - 14 * k, row[0])
+        for x, cell in zip((250, 320, 390), row[1:], strict=True):
+            c.drawRightString(x, 728 - 14 * k, cell)
+    texts, lines = _only_table(run_cli, c, path)
+    assert texts[0] == ["Item", "Spring", "Summer", "Autumn"]
+    assert any("less tyres and tubes" in text for text in lines)

@@ -1496,15 +1496,17 @@ HEAD_ABOVE = 2  # lines of heads set over a table's first line of heads (a group
 
 def _head_above(line: tuple[list[Item], list[Item]], first: list[Item], second: list[Item], width: float) -> bool:
     """Is a line just over an unruled table's first row (a table without it) a line of its
-    heads, the table still one with it: the first row no
-    statistics row, the line's pieces short words in the rows' size, each over one cell of the
-    first row at most and over some cell of the first two rows (a group head over its columns,
-    the stub's head centred on two lines beside them), none a caption's or a sentence's?"""
+    heads, the table still one with it: the first row no statistics row, the line's pieces short
+    words in the rows' size, each starting with a capital, over one cell of the first row at most
+    and over some cell of the first two rows (a group head over its columns, the stub's head
+    centred on two lines beside them), none a caption's, a sentence's, a contents entry's or a
+    cell's running on from above (a small letter, a bracket)?"""
     cells, beside = line
     size = max(i.size for i in first)
     return bool(cells) and not beside and not _named_figures(first) and all(
         item.kind == "line" and not item.spread and abs(item.size - size) <= 0.1 * size and
         item.x1 - item.x0 < WIDE_CELL * width and not CAPTION.match(item.text) and not _STOP.search(item.text) and
+        item.text.strip()[:1].isupper() and ". ." not in item.text and
         _under_one(item, first) and _in_a_column(item, first + second) for item in cells)
 
 
