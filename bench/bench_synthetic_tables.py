@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import html
-import json
 import random
 import shutil
 import subprocess
@@ -37,7 +36,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.quality_sets import BENCH, ENGINES, HALVES, PEERS, Engine, halves_of, run_engine  # noqa: E402
+from bench.quality_sets import ENGINES, HALVES, PEERS, Engine, halves_of, run_engine  # noqa: E402
+from bench.quality_sets import score as quality_score  # noqa: E402
 
 SIFTPDF = [sys.executable, "-m", "siftpdf"]
 STYLES = ("grid", "booktabs", "bare", "zebra", "shaded-head", "boxed")
@@ -285,15 +285,10 @@ def width_of(rows: list[list[Cell]]) -> list[int]:
 
 
 def score(folder: Path, predictions: Path, ids: list[str]) -> dict:
-    """DP-Bench's scorer over ``ids``: its summary lines and its JSON (per page under "documents")."""
-    scorer = BENCH / "dpbench" / "score.py"
-    with tempfile.TemporaryDirectory() as tmp:
-        (Path(tmp) / "ids.txt").write_text("\n".join(ids) + "\n", encoding="utf-8")
-        done = subprocess.run([sys.executable, str(scorer), str(folder / "gt"), str(predictions),
-                               "--json", str(Path(tmp) / "s.json"), "--ids", str(Path(tmp) / "ids.txt")],
-                              capture_output=True, text=True, check=True)
-        return {"lines": [ln for ln in done.stdout.splitlines() if not ln.startswith("worst")],
-                "json": json.loads((Path(tmp) / "s.json").read_text(encoding="utf-8"))}
+    """DP-Bench's scorer over ``ids`` against the pages' own ground truth: its summary lines and
+    its JSON (per page under "documents")."""
+    result = quality_score("dpbench", predictions, ids, gt=folder / "gt")
+    return {**result, "lines": [line for line in result["lines"] if not line.startswith("worst")]}
 
 
 def main(argv: list[str] | None = None) -> int:

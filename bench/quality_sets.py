@@ -149,12 +149,13 @@ def convert_all(pdfs: list[Path], into: Path, siftpdf: list[str], jobs: int = 2)
         return [failed for failed in pool.map(lambda pdf: convert(pdf, into, siftpdf), pdfs) if failed]
 
 
-def score(name: str, predictions: Path, ids: list[str] | None = None) -> dict[str, Any]:
-    """The set's own scorer over ``predictions`` (only ``ids`` when given): its printed lines and
-    its JSON summary (for readingorder, one summary per subset, keyed by the line's name)."""
+def score(name: str, predictions: Path, ids: list[str] | None = None, gt: Path | None = None) -> dict[str, Any]:
+    """The set's own scorer over ``predictions`` (only ``ids`` when given) against its ground
+    truth, or ``gt``'s: its printed lines and its JSON summary (for readingorder, one summary per
+    subset, keyed by the line's name)."""
     folder = BENCH / name
     with tempfile.TemporaryDirectory() as tmp:
-        command = [sys.executable, str(folder / "score.py"), str(folder / "gt"), str(predictions),
+        command = [sys.executable, str(folder / "score.py"), str(gt or folder / "gt"), str(predictions),
                    "--json", str(Path(tmp) / "scores.json")]
         if ids is not None:
             (Path(tmp) / "ids.txt").write_text("\n".join(ids) + "\n", encoding="utf-8")

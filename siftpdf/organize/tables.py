@@ -244,8 +244,8 @@ def _striped(upper: _Region, lower: _Region, gap: float) -> bool:
     cell by cell)?"""
     if len(lower.ys) != 2 or not lower.inner_xs or len(upper.xs) != len(lower.xs):
         return False
-    return gap <= STRIPE_GAP * (lower.y1 - lower.y0) and all(abs(a - b) <= SNAP for a, b in zip(upper.xs, lower.xs,
-                                                                                                   strict=True))
+    same_columns = all(abs(a - b) <= SNAP for a, b in zip(upper.xs, lower.xs, strict=True))
+    return same_columns and gap <= STRIPE_GAP * (lower.y1 - lower.y0)
 
 
 def _absorb(region: _Region, other: _Region) -> None:
@@ -1515,18 +1515,17 @@ HEAD_LINES = 5  # lines of heads under a table's first line of heads (a group he
 
 
 def _bridged(parts: list[tuple[list[Item], list[Item]]], start: int, end: int, near: Any, row_at: Any) -> int | None:
-    """Where a run of a table's rows resumes after lines that are its cells running on: a label
-    of several lines sets its other lines between two rows (above and below the row's figures
-    when cells are centred, below when set at the top), and heads of several lines theirs under
-    the run's first row (``heads``). Such lines are in the rows' size, at a row's pitch, and hold
-    words or figures (a tall bracket's pieces are a formula's); a label's lie within the first
-    column, left of the row's second cell, a head's each under one cell of the row above, each
-    over or under a cell of the rows around or under one of the run's first row (a group's
-    label in a column of its own, under its head); the row the run resumes with keeps its columns (no
-    cell of either row reaches over two of the other's, but a group head over its columns),
-    and one of the two is a statistics
-    table's row (``_named_figures``): prose, code and a chart's ticks set in columns are none.
-    The row it resumes with, or None."""
+    """Where a run of a table's rows resumes after lines that are its cells running on, or None.
+    A label of several lines sets its other lines between two rows (above and below the row's
+    figures when cells are centred, below when set at the top); heads of several lines set
+    theirs under the run's first row (``heads``). Such lines are in the rows' size, at a row's
+    pitch, and hold words, figures or units (a tall bracket's pieces are a formula's). A label's
+    lie left of the row's second cell; a head's each under one cell of the row above. Each
+    stands over or under a cell of the rows around, or under one of the run's first row (a
+    group's label in a column of its own). The row the run resumes with keeps the columns (no
+    cell of either row reaches over two of the other's, but a group head over its columns), and
+    one of the two is a statistics row (``_named_figures``): prose, code and a chart's ticks
+    set in columns are none."""
     above = parts[end - 1][0]  # a row of the run: it holds cells
     heads, top = end - 1 == start, parts[start][0]
     size = max(i.size for i in above)
@@ -1543,9 +1542,9 @@ def _bridged(parts: list[tuple[list[Item], list[Item]]], start: int, end: int, n
                 return None
         if resume > end and row_at(resume):
             below = parts[resume][0]
+            between = [item for cells, _ in parts[end:resume] for item in cells]
             if (_named_figures(above) or _named_figures(below)) and \
-                    all(_under_one(item, below) and _in_a_column(item, above + below + top)
-                   for cells, _ in parts[end:resume] for item in cells) and \
+                    all(_under_one(item, below) and _in_a_column(item, above + below + top) for item in between) and \
                     all(_under_one(item, above) for item in below) and \
                     (heads or all(_under_one(item, below) for item in above)):
                 return resume
@@ -1553,8 +1552,8 @@ def _bridged(parts: list[tuple[list[Item], list[Item]]], start: int, end: int, n
 
 
 def _named_figures(row: list[Item]) -> bool:
-    """A statistics table's row: a label in words, then figures in two cells or more."""
-    return len(row) >= 3 and any(c.isalpha() for c in row[0].text) and all(_figure(i.text) for i in row[1:])
+    """A statistics table's row, its segments read as cells (``_data_row``)."""
+    return _data_row([(item.text, 1, 1) for item in row])
 
 
 def _in_a_column(item: Item, cells: list[Item]) -> bool:
