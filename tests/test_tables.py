@@ -1679,3 +1679,93 @@ def test_a_line_running_on_from_above_is_no_head_of_the_table_under_it(run_cli, 
     texts, lines = _only_table(run_cli, c, path)
     assert texts[0] == ["Item", "Spring", "Summer", "Autumn"]
     assert any("less tyres and tubes" in text for text in lines)
+
+
+def _framed_groups(c: canvas.Canvas, top: float) -> list[tuple[str, str, tuple[str, ...]]]:
+    """A table in a frame, one rule under its head, no rule between its columns or rows: two
+    group heads each centred over the two cells of its figures, "Group" and "Species" set
+    between the two lines of heads; each group's label centred on its two rows (a line of its
+    own), a name of two lines centred on its figures, a bold total under them. Figures are
+    centred in their cells. The rows as (group, name, figures)."""
+    cells = ((220, 280), (280, 340), (340, 400), (400, 460))  # the figures' cells
+    rows = [("Public", "Zander", ("776", "551", "58.1", "39.0")),
+            ("Public", "Sea bass", ("445", "524", "90.1", "86.4")),
+            ("Foreign", "Rainbow trout", ("930", "570", "94.2", "40.1")),
+            ("Foreign", "Atlantic salmon", ("284", "1,891", "53.9", "93.4")),
+            ("Rural", "Turbot", ("236", "869", "39.1", "15.4")), ("Rural", "Pike", ("927", "687", "84.8", "75.9"))]
+    c.setFont("Helvetica-Bold", 10)
+    for head, (lo, hi) in (("Men", (cells[0][0], cells[1][1])), ("Women", (cells[2][0], cells[3][1]))):
+        c.drawCentredString((lo + hi) / 2, top - 12, head)
+    c.drawString(80, top - 19, "Group")
+    c.drawString(140, top - 19, "Species")
+    for (lo, hi), year in zip(cells, ("2011", "2012", "2011", "2012"), strict=True):
+        c.drawCentredString((lo + hi) / 2, top - 26, year)
+    c.line(72, top - 31, 460, top - 31)
+    c.setFont("Helvetica", 10)
+    y = top - 45
+    for k, (group, name, figures) in enumerate(rows):
+        if k % 2 == 0:
+            c.drawString(80, y - 7, group)
+        if name == "Atlantic salmon":  # a name of two lines, its figures on the line between
+            c.drawString(140, y + 6, "Atlantic")
+            c.drawString(140, y - 6, "salmon")
+        else:
+            c.drawString(140, y, name)
+        for (lo, hi), figure in zip(cells, figures, strict=True):
+            c.drawCentredString((lo + hi) / 2, y, figure)
+        y -= 26 if name in ("Rainbow trout", "Atlantic salmon") else 14
+    c.setFont("Helvetica-Bold", 10)
+    total = ("3,598", "5,092", "70.0", "58.4")
+    c.drawString(80, y, "Total")
+    for (lo, hi), figure in zip(cells, total, strict=True):
+        c.drawCentredString((lo + hi) / 2, y, figure)
+    c.rect(72, y - 6, 388, top - y + 6)
+    return [*rows, ("Total", "", total)]
+
+
+def test_a_framed_table_of_groups_keeps_its_columns_rows_and_group_heads(run_cli, tmp_path):
+    """A frame with a rule under the head only: the columns come from the text, though group
+    labels stand on lines of their own and a group head crosses no column's gap; each species
+    keeps its own row and figures, a group's label goes with one of its rows, the total is a
+    row of its own, and each group head spans the two columns under it."""
+    path = tmp_path / "framed-groups.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 780, BODY)
+    rows = _framed_groups(c, 760)
+    texts, _ = _only_table(run_cli, c, path)
+    table = _tables(_extract(run_cli, path))[0]
+    assert ["Group", "Species", "2011", "2012", "2011", "2012"] in texts
+    body = {row[1] or row[0]: row for row in texts if len(row) == 6}
+    for group, name, figures in rows:
+        assert body[name or group][2:] == list(figures)
+    for group in ("Public", "Foreign", "Rural"):
+        assert [body[name][0] for g, name, _ in rows if g == group].count(group) == 1
+    heads = [(cell["text"], cell.get("colspan", 1)) for row in table["rows"][:table["header_rows"]] for cell in row]
+    assert ("Men", 2) in heads and ("Women", 2) in heads
+
+
+def test_a_line_of_group_heads_each_centred_over_its_columns_is_a_row_of_its_own():
+    """Heads as a browser sets a table's (measured on such a page): a line of two group heads,
+    each centred over the cells of two columns of figures but, short, inside one column's
+    bounds; "Group" and "School" on a line between; then the columns' heads. The group heads
+    are a row of their own, each over its two columns. A line of a head a column (wrapped
+    heads, one of them by chance near the middle of a run of columns) is no such line."""
+    from siftpdf.organize.tables import _centred_over, _header_lines, _Piece
+
+    def line(y: float, *pieces: tuple[str, float, float]) -> list[_Piece]:
+        return [_Piece(x0, x1, y, y + 8, y - 2, 11.0, text, True) for text, x0, x1 in pieces]
+
+    xs = [63.0, 117.1, 262.6, 331.8, 373.1, 445.9, 484.5]
+    heads = [line(680, ("Urban", 299.1, 336.6), ("Public", 409.5, 447.3)),
+             line(670, ("Group", 71.6, 109.3), ("School", 169.3, 210.4)),
+             line(660, ("2011", 281.2, 311.8), ("2012", 336.5, 367.1), ("2011", 391.8, 422.4), ("2012", 447.1, 477.6))]
+    assert [_centred_over(p, xs) for p in heads[0]] == [[2, 3], [4, 5]]
+    parted = _header_lines(heads, xs, [])
+    assert len(parted) == 1 and 670 < parted[0] < 680  # under the group heads only
+    wrapped = [line(680, ("Schools in", 163, 199), ("in original", 225, 258), ("sample that", 277, 317),
+                    ("Substitute", 341, 376), ("schools that", 394, 435), ("participating", 452, 494),
+                    ("Students", 522, 553)),
+               line(670, ("original sample", 160, 202), ("sample", 230, 254), ("participated", 280, 314),
+                    ("schools", 345, 372), ("participated", 396, 433), ("schools", 459, 487), ("assessed", 520, 555))]
+    assert _header_lines(wrapped, [35, 131, 202, 267, 329, 385, 444, 507, 558], []) == []

@@ -574,6 +574,16 @@ def _numeric(text: str) -> bool:
     return _NUMBER.fullmatch(text) is not None and any(ch.isdigit() for ch in text)
 
 
+def _label_words(text: str) -> bool:
+    """A few words, as a row's or a group's label is: letters, no digit, ``LABEL_WORDS`` words at most
+    (a sentence, a year, a line's number are no label)."""
+    return any(ch.isalpha() for ch in text) and not any(ch.isdigit() for ch in text) and \
+        len(text.split()) <= LABEL_WORDS
+
+
+LABEL_WORDS = 4
+
+
 def _size(pieces: list[_Piece]) -> float:
     """The pieces' middle size (10 points where they say none)."""
     return sorted(p.size for p in pieces)[len(pieces) // 2] or 10.0 if pieces else 10.0
@@ -675,17 +685,24 @@ def _voted_gaps(rows: list[list[_Piece]], lo: float, hi: float) -> list[float]:
 def _own_columns(rows: list[list[_Piece]], boundaries: list[float]) -> bool:
     """Whether each column between the boundaries holds text of its own (a piece inside it)
     on ``OWN_ROWS`` of the rows: a column, not the room long labels and a centred head leave
-    beside the short labels under it."""
+    beside the short labels under it. A line of one label in the first two columns (a group's
+    label, a label's second line) counts for none."""
     edges = [-math.inf, *boundaries, math.inf]
     own = [0] * (len(edges) - 1)
+    words = True  # the first column's own text is words (group labels), not figures (a plot's ticks)
+    counted = 0
     for row in rows:
         inside = {bisect_right(edges, p.x0) for p in row if bisect_right(edges, p.x0) == bisect_left(edges, p.x1)}
         for col in inside:
             own[col - 1] += 1
-    return min(own) >= max(2, OWN_ROWS * len(rows))
+        words = words and all(_label_words(p.text) for p in row if p.x1 <= edges[1])
+        counted += not (len(row) == 1 and row[0].x1 <= edges[min(2, len(edges) - 1)] and _label_words(row[0].text))
+    least = max(2, OWN_ROWS * counted)
+    return min(own[1:]) >= least and own[0] >= (max(2, GROUP_ROWS * len(rows)) if words else least)
 
 
 OWN_ROWS = 0.5  # share of a table's rows with text inside each column the rows' gaps make (a plot's ticks fill fewer)
+GROUP_ROWS = 0.25  # the same for a first column of words: a group's label, once for the rows it spans
 
 
 def _grid_cells(region: _Region, pieces: list[_Piece]) -> tuple[list[float], list[float]]:
@@ -711,6 +728,9 @@ def _grid_cells(region: _Region, pieces: list[_Piece]) -> tuple[list[float], lis
         parted = _split_data_bands(ys, xs, pieces, ruled)
         if not ruled and len(parted) == len(ys) and len(ys) > 2 and _lines_of_cells(ys, xs, pieces):
             parted = _split_bands(ys, xs, pieces, region.spanners)  # a frame round rows ruled off in bands
+        elif not ruled and len(ys) > 2:  # a frame round rows of figures: its head's lines as in a band's
+            head = next(_ruled_bands(ys[:2], pieces))[1]
+            parted = [parted[0], *_header_lines(head, xs, region.spanners), *parted[1:]]
         ys = parted
     return xs, ys
 
@@ -720,11 +740,15 @@ FRAMED_COLUMNS = 3  # columns of a framed table whose lines of words part into r
 
 def _lines_of_cells(ys: list[float], xs: list[float], pieces: list[_Piece]) -> bool:
     """Are a frame's bands of several lines rows of cells: three columns or more, and most lines
-    of each such band (``CELL_ROWS``) with text across most of them (``_fills``)? A diagram's
-    boxes drawn in a frame set their labels here and there."""
-    bands = [rows for _, rows in _ruled_bands(ys, pieces) if len(rows) >= 2]
-    return len(xs) - 1 >= FRAMED_COLUMNS and bool(bands) and \
-        all(sum(_fills(row, xs) for row in rows) >= CELL_ROWS * len(rows) for rows in bands)
+    of each such band under the head (``CELL_ROWS``) with text across most of them (``_fills``)?
+    A diagram's boxes drawn in a frame set their labels here and there. A line of one piece (a
+    group's label, a label's second line) is in the count of none but half of all the lines."""
+    bands = [rows for _, rows in list(_ruled_bands(ys, pieces))[1:] if len(rows) >= 2]
+
+    def cells(rows: list[list[_Piece]]) -> bool:
+        full = sum(_fills(row, xs) for row in rows)
+        return full >= CELL_ROWS * sum(len(row) > 1 for row in rows) and full >= 0.5 * len(rows)
+    return len(xs) - 1 >= FRAMED_COLUMNS and bool(bands) and all(cells(rows) for rows in bands)
 
 
 MIN_LINES = 3  # lines with text on both sides of a gap in a ruled column; lines of a band of short rows
@@ -789,7 +813,9 @@ def _split_bands(ys: list[float], xs: list[float], pieces: list[_Piece], spanner
                 size = max(p.size for p in lower)
                 leads = [p for p in lower if lo <= p.middle < hi]
                 past = any(p.middle >= hi for p in lower)
+                # A row's label set over the group's column ("Total") starts a row too.
                 if leads and not (_runs_on(label, leads) and not (beyond and past)) or \
+                        not leads and past and beyond and any(p.middle < lo for p in lower) or \
                         upper[0].y - lower[0].y > 2.0 * size:
                     out.append(_between(upper, lower))
                     beyond = False
@@ -801,17 +827,18 @@ def _split_bands(ys: list[float], xs: list[float], pieces: list[_Piece], spanner
 
 def _label_column(rows: list[list[_Piece]], xs: list[float]) -> tuple[float, float]:
     """The span across of the column that labels a band's rows: the first with text on half its
-    lines or more, when the columns left of it hold labels alone on their lines below the first
-    (a group's label centred on the rows it spans, under its head: it starts no row); else the
-    first column."""
+    lines or more, when the columns left of it hold labels on lines with no cells past it below
+    the first, on half such lines at least (a group's label centred on the rows it spans, under
+    its head, alone or beside a label's second line: it starts no row); else the first column."""
     first = -math.inf, (xs[1] if len(xs) > 2 else math.inf)
     for k in range(len(xs) - 2):
         held = sum(any(xs[k] <= p.middle < xs[k + 1] for p in row) for row in rows)
         if held >= 0.5 * len(rows):
-            # Columns left of it hold labels alone on their lines (a group's, centred), or it is the first.
+            # Columns left of it hold labels on lines of no cells (a group's, centred), or it is the first.
             grouped = [row for row in rows[1:] if any(p.middle < xs[k] for p in row)]
-            alone = bool(grouped) and all(all(p.middle < xs[k] for p in row) for row in grouped)
-            return (xs[k], xs[k + 1]) if k and alone else first
+            alone = sum(all(p.middle < xs[k + 1] and (p.middle >= xs[k] or _label_words(p.text)) for p in row)
+                        for row in grouped)
+            return (xs[k], xs[k + 1]) if k and alone and alone >= 0.5 * len(grouped) else first
     return first
 
 
@@ -864,8 +891,11 @@ def _split_data_bands(ys: list[float], xs: list[float], pieces: list[_Piece], ru
         return ys
     out = [ys[0]]
     # The end of the first column that holds text (a double border leaves empty slivers).
-    label = xs[min(len(xs) - 1, bisect_right(xs, min(p.middle for p in pieces)))]
+    first = xs[min(len(xs) - 1, bisect_right(xs, min(p.middle for p in pieces)))]
     for bottom, rows in _ruled_bands(ys, pieces):
+        # Past a column of groups' labels, the column that labels the rows (``_label_column``) of figures.
+        lo, hi = _label_column(rows, xs)
+        label = hi if lo > -math.inf and sum(_figures(row, hi) for row in rows) >= 2 else first
         figures = [k for k, row in enumerate(rows) if _figures(row, label)]
         # Most lines of figures named in words at their left: a chart's axis is numbers too.
         named = sum(any(p.middle < label and not _NUMBER.fullmatch(p.text) for p in rows[k]) for k in figures)
@@ -959,16 +989,22 @@ def _header_lines(rows: list[list[_Piece]], xs: list[float], spanners: list[_Edg
     lines joined per column, except that a line of group heads spreading over several
     columns, or each standing over a rule drawn under it (``spanners``), stays a row of its
     own above them."""
-    def spreads(row: list[_Piece]) -> bool:
-        return any(p.x0 < x - 0.5 * p.size and p.x1 > x + 0.5 * p.size for p in row for x in xs[1:-1])
+    def spreads(row: list[_Piece]) -> bool:  # running over columns, or a line of few heads centred over them
+        few = 2 * len(row) <= len(xs) - 1
+        return any(_runs_over(p, xs) for p in row) or few and any(_centred_over(p, xs) for p in row)
 
     def ruled(upper: list[_Piece], lower: list[_Piece]) -> bool:  # each head of the line over its rule
         head = max(p.top for p in lower)
         return bool(spanners) and all(any(head - SNAP <= rule.pos <= p.bottom and rule.lo <= p.middle <= rule.hi
                                           for rule in spanners) for p in upper)
 
+    def beside(upper: list[_Piece], lower: list[_Piece]) -> bool:  # heads only where the line above has none
+        return not {bisect_right(xs, p.middle) for p in upper} & {bisect_right(xs, p.middle) for p in lower}
+
     out = []
     for upper, lower in zip(rows, rows[1:], strict=False):
+        if lower is rows[-1] and beside(upper, lower) and not ruled(upper, lower):
+            continue  # the band's last line, a stub's head centred on the rows of heads: it is in the row above
         if (spreads(upper) and not spreads(lower)) or ruled(upper, lower):
             out.append(_between(upper, lower))
     return out
@@ -1111,36 +1147,27 @@ def _best(edges: list[_Edge], positions: list[float], first: int, last: int) -> 
 
 def _spans(region: _Region, xs: list[float], ys: list[float],
            slots: dict[tuple[int, int], list[_Piece]]) -> list[list[tuple[str, int, int]]] | None:
-    """Cells with their spans: neighbouring boxes with no rule between them are one cell.
-    Without vertical rules every box is its own cell (the text decided the columns), except
-    a piece of text that runs over a column boundary, which spans the columns it covers."""
+    """Cells with their spans: neighbouring boxes with no rule between them are one cell, but
+    in a frame round a table whose columns the text set (``_framed_table``). Where no rule
+    stands between two columns, the text decides (``_text_spans``)."""
     ncols, nrows = len(xs) - 1, len(ys) - 1
     parent = list(range(ncols * nrows))
+    across = _at(region.vertical, xs) if region.vertical else [[] for _ in xs]
     if region.vertical:
-        across, down = _at(region.vertical, xs), _at(region.horizontal, ys)
+        down = _at(region.horizontal, ys)
         figures = _row_figures(slots, nrows)
+        framed = _framed_table(region, slots, ncols, nrows)
         for r in range(nrows):
             for c in range(ncols):
-                if c + 1 < ncols and not _ruled(across[c + 1], ys[r + 1], ys[r]) and \
+                # No rule at all on a column boundary in a framed table (columns set by the text): the text decides.
+                if c + 1 < ncols and (across[c + 1] or not framed) and not _ruled(across[c + 1], ys[r + 1], ys[r]) and \
                         not _apart(slots.get((r, c)), slots.get((r, c + 1))):
                     _union(parent, r * ncols + c, r * ncols + c + 1)
                 # No rule at all on a row boundary: the text's lines parted the rows there.
                 if r + 1 < nrows and down[r + 1] and not _ruled(down[r + 1], xs[c], xs[c + 1]) and \
                         not (_in_line(slots, figures, r, c) and _in_line(slots, figures, r + 1, c)):
                     _union(parent, r * ncols + c, (r + 1) * ncols + c)
-    else:
-        for (r, c), pieces in slots.items():
-            for piece in pieces:
-                for k in range(c + 1, ncols):
-                    if piece.x1 > xs[k] + 0.5 * piece.size:
-                        _union(parent, r * ncols + c, r * ncols + k)
-                for k in range(c - 1, -1, -1):
-                    if piece.x0 < xs[k + 1] - 0.5 * piece.size:
-                        _union(parent, r * ncols + c, r * ncols + k)
-                spanned = _spanned(region.spanners, piece, xs, c)
-                if all(k == c or (r, k) not in slots for k in spanned):  # a head over empty boxes
-                    for k in spanned:
-                        _union(parent, r * ncols + c, r * ncols + k)
+    _text_spans(region, xs, slots, across, parent)
     members: dict[int, list[int]] = {}
     for index in range(ncols * nrows):
         members.setdefault(_find(parent, index), []).append(index)
@@ -1160,8 +1187,73 @@ def _spans(region: _Region, xs: list[float], ys: list[float],
     return [row for row in rows if row]
 
 
+def _text_spans(region: _Region, xs: list[float], slots: dict[tuple[int, int], list[_Piece]],
+                across: list[list[_Edge]], parent: list[int]) -> None:
+    """Where no rule stands on a column boundary (``across``), the text joins boxes: a piece
+    running over the boundary spans the columns it covers, a head over the rule drawn under it
+    (``_spanned``) or, on a line of group heads, centred over empty boxes (``_centred_over``)
+    spans them."""
+    ncols = len(xs) - 1
+    heads: dict[int, bool] = {}  # rows of group heads, each over its columns (centred, or running over them)
+    for (r, _), pieces in slots.items():
+        heads[r] = heads.get(r, True) and all(_centred_over(p, xs) or _runs_over(p, xs) for p in pieces)
+    for (r, c), pieces in slots.items():
+        for piece in pieces:
+            for k in range(c + 1, ncols):
+                if not across[k] and piece.x1 > xs[k] + 0.5 * piece.size:
+                    _union(parent, r * ncols + c, r * ncols + k)
+            for k in range(c - 1, -1, -1):
+                if not across[k + 1] and piece.x0 < xs[k + 1] - 0.5 * piece.size:
+                    _union(parent, r * ncols + c, r * ncols + k)
+            spanned = [] if region.vertical else _spanned(region.spanners, piece, xs, c)
+            if heads[r] and not spanned:
+                spanned = [k for k in _centred_over(piece, xs)
+                           if not any(across[j] for j in range(min(k, c) + 1, max(k, c) + 1))]
+            if all(k == c or (r, k) not in slots for k in spanned):  # a head over empty boxes
+                for k in spanned:
+                    _union(parent, r * ncols + c, r * ncols + k)
+
+
+def _runs_over(piece: _Piece, xs: list[float]) -> bool:
+    """Whether a piece runs half an em or more over an inner column boundary on both sides."""
+    return any(piece.x0 < x - 0.5 * piece.size and piece.x1 > x + 0.5 * piece.size for x in xs[1:-1])
+
+
 SPANNER_GAP = 1.0  # ems from a head's foot down to the rule under it at the most
 MAX_SPANNERS = 60  # short rules inside one table read as rules under its group heads
+
+
+def _framed_table(region: _Region, slots: dict[tuple[int, int], list[_Piece]], ncols: int, nrows: int) -> bool:
+    """Whether a frame holds a table whose columns the text set: a rule inside it (under the
+    head), three rows or more, and half of them at least with text in most columns, three at
+    least (a diagram's boxes drawn in a frame label a few places on each line)."""
+    filled = [0] * nrows
+    for r, _ in slots:
+        filled[r] += 1
+    full = sum(n >= max(FRAMED_COLUMNS, FILLED_COLUMNS * ncols) for n in filled)
+    return len(region.ys) > 2 and nrows > 2 and full >= 0.5 * nrows
+
+
+def _centred_over(piece: _Piece, xs: list[float]) -> list[int]:
+    """The columns, two or more and the first (the rows' labels) not among them, a head (a few
+    words) inside one column is centred over (a group's head set in a cell spanning them, with
+    no rule to say so): its middle within ``CENTRED_EM`` of theirs and nearer by as much than to
+    its own column's. (A head running over a column's bounds spans the columns it covers.)"""
+    own = bisect_right(xs, piece.middle) - 1
+    if not 0 < own < len(xs) - 1 or piece.x0 < xs[own] - 0.5 * piece.size or \
+            piece.x1 > xs[own + 1] + 0.5 * piece.size or not _label_words(piece.text):
+        return []
+    away = abs(piece.middle - (xs[own] + xs[own + 1]) / 2)
+    best: list[int] = []
+    for k in range(max(1, own - 3), own + 1):
+        for m in range(max(own, k + 1), min(len(xs) - 1, own + 4)):
+            off = abs(piece.middle - (xs[k] + xs[m + 1]) / 2)
+            if off <= CENTRED_EM * piece.size and off + CENTRED_EM * piece.size <= away and m - k >= len(best):
+                best = list(range(k, m + 1))
+    return best
+
+
+CENTRED_EM = 0.5  # ems a group head's middle may lie off the middle of the columns it is centred over
 
 
 def _spanned(spanners: list[_Edge], piece: _Piece, xs: list[float], column: int) -> list[int]:
