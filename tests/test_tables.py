@@ -1769,3 +1769,42 @@ def test_a_line_of_group_heads_each_centred_over_its_columns_is_a_row_of_its_own
                line(670, ("original sample", 160, 202), ("sample", 230, 254), ("participated", 280, 314),
                     ("schools", 345, 372), ("participated", 396, 433), ("schools", 459, 487), ("assessed", 520, 555))]
     assert _header_lines(wrapped, [35, 131, 202, 267, 329, 385, 444, 507, 558], []) == []
+
+
+def test_a_framed_table_whose_labels_wrap_round_their_figures_keeps_a_row_a_label(run_cli, tmp_path):
+    """A frame with a rule under its head; most names run over two lines, set round the line of
+    their figures (cells centred top to bottom), and each group's label shares a line with a
+    name's second line: the lines of names are no rows of their own, each name keeps its row
+    and its figures, the group's label goes with one of its rows."""
+    path = tmp_path / "framed-wrapped.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 780, BODY)
+    top, figures_x = 760, (300, 360, 420)
+    c.setFont("Helvetica-Bold", 10)
+    for x, head in ((80, "Group"), (140, "Item"), *zip(figures_x, ("2007", "2008", "2009"), strict=True)):
+        c.drawString(x, top - 14, head)
+    c.line(72, top - 20, 460, top - 20)
+    c.setFont("Helvetica", 10)
+    rows = [("Total", ("Training (for whole", "provisional)"), ("47.5", "(266)", "17.1%")),
+            ("Total", ("Interest paid (revised", "region and)"), ("–", "2,454", "72.1%")),
+            ("Rural", ("Transport services (with", "revised figures)"), ("105.3", "(5,554)", "53.7%")),
+            ("Rural", ("Depreciation (of covers", "parts)"), ("38.9", "(1,361)", "24.8%"))]
+    y = top - 40
+    for k, (group, (first, second), figures) in enumerate(rows):
+        c.drawString(140, y + 6, first)
+        for x, figure in zip(figures_x, figures, strict=True):
+            c.drawString(x, y, figure)
+        c.drawString(140, y - 6, second)
+        if k % 2 == 0:
+            c.drawString(80, y - 6 - 7, group)  # centred on its two rows, on the line of a name's second line
+        y -= 26
+    c.rect(72, y + 6, 388, top - y - 6)
+    texts, _ = _only_table(run_cli, c, path)
+    assert texts[0] == ["Group", "Item", "2007", "2008", "2009"]
+    body = {row[1]: row for row in texts[1:]}
+    assert len(texts) == 1 + len(rows)
+    for _, (first, second), figures in rows:
+        assert body[f"{first} {second}"][2:] == list(figures)
+    for group in ("Total", "Rural"):
+        assert [row[0] for row in texts[1:]].count(group) == 1

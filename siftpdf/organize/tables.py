@@ -584,6 +584,12 @@ def _label_words(text: str) -> bool:
 LABEL_WORDS = 4
 
 
+def _labels_only(row: list[_Piece], end: float) -> bool:
+    """Whether a line holds labels alone, all ending by ``end`` (the first two columns'): a
+    group's label set on a line of its own, a label's second line."""
+    return all(p.x1 <= end and _label_words(p.text) for p in row)
+
+
 def _size(pieces: list[_Piece]) -> float:
     """The pieces' middle size (10 points where they say none)."""
     return sorted(p.size for p in pieces)[len(pieces) // 2] or 10.0 if pieces else 10.0
@@ -686,7 +692,7 @@ def _own_columns(rows: list[list[_Piece]], boundaries: list[float]) -> bool:
     """Whether each column between the boundaries holds text of its own (a piece inside it)
     on ``OWN_ROWS`` of the rows: a column, not the room long labels and a centred head leave
     beside the short labels under it. A line of one label in the first two columns (a group's
-    label, a label's second line) counts for none."""
+    label, a label's second line: ``_labels_only``) counts for none."""
     edges = [-math.inf, *boundaries, math.inf]
     own = [0] * (len(edges) - 1)
     words = True  # the first column's own text is words (group labels), not figures (a plot's ticks)
@@ -696,7 +702,7 @@ def _own_columns(rows: list[list[_Piece]], boundaries: list[float]) -> bool:
         for col in inside:
             own[col - 1] += 1
         words = words and all(_label_words(p.text) for p in row if p.x1 <= edges[1])
-        counted += not (len(row) == 1 and row[0].x1 <= edges[min(2, len(edges) - 1)] and _label_words(row[0].text))
+        counted += not (len(row) == 1 and _labels_only(row, edges[min(2, len(edges) - 1)]))
     least = max(2, OWN_ROWS * counted)
     return min(own[1:]) >= least and own[0] >= (max(2, GROUP_ROWS * len(rows)) if words else least)
 
@@ -741,13 +747,13 @@ FRAMED_COLUMNS = 3  # columns of a framed table whose lines of words part into r
 def _lines_of_cells(ys: list[float], xs: list[float], pieces: list[_Piece]) -> bool:
     """Are a frame's bands of several lines rows of cells: three columns or more, and most lines
     of each such band under the head (``CELL_ROWS``) with text across most of them (``_fills``)?
-    A diagram's boxes drawn in a frame set their labels here and there. A line of one piece (a
-    group's label, a label's second line) is in the count of none but half of all the lines."""
+    A diagram's boxes drawn in a frame set their labels here and there. A line of labels in the
+    first two columns alone (a group's label, a label's other lines) is in the count of none."""
     bands = [rows for _, rows in list(_ruled_bands(ys, pieces))[1:] if len(rows) >= 2]
 
     def cells(rows: list[list[_Piece]]) -> bool:
-        full = sum(_fills(row, xs) for row in rows)
-        return full >= CELL_ROWS * sum(len(row) > 1 for row in rows) and full >= 0.5 * len(rows)
+        counted = [row for row in rows if not _labels_only(row, xs[min(2, len(xs) - 1)])]
+        return bool(counted) and sum(_fills(row, xs) for row in counted) >= CELL_ROWS * len(counted)
     return len(xs) - 1 >= FRAMED_COLUMNS and bool(bands) and all(cells(rows) for rows in bands)
 
 
