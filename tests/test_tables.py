@@ -1808,3 +1808,40 @@ def test_a_framed_table_whose_labels_wrap_round_their_figures_keeps_a_row_a_labe
         assert body[f"{first} {second}"][2:] == list(figures)
     for group in ("Total", "Rural"):
         assert [row[0] for row in texts[1:]].count(group) == 1
+
+
+def test_a_striped_tables_plain_rows_wrap_leave_blanks_and_end_it(run_cli, tmp_path):
+    """Every other row shaded box by box, the head shaded too: a plain row whose name runs over
+    two lines (twice a stripe's height), a plain row with a blank cell, and a plain row last,
+    under the last stripe. One table of every row: the tall plain row parts no table, the blank
+    is a cell of its own (not the figure beside it spread over two), the last row is the table's."""
+    path = tmp_path / "zebra.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 780, BODY)
+    cells = ((72, 200), (200, 280), (280, 360), (360, 440))
+    rows = [("Indicator", "2011", "2012", "2013"), ("Public debt", "5,852", "1991", "7,672"),
+            ("Housing starts", "8,518", "2004", "7,025"), ("Gross domestic product", "6,793", "2008", "620"),
+            ("Imports of goods", "3,029", "2002", "1,813"), ("Consumer prices", "5,072", "", "2,931"),
+            ("Exports of goods", "6,908", "1995", "330"), ("Retail sales", "5,662", "2020", "898")]
+    y = 760.0
+    for k, row in enumerate(rows):
+        tall = row[0] == "Gross domestic product"
+        height = 30.0 if tall else 16.0
+        if k % 2 == 0:  # the head, then every other row
+            c.setFillGray(0.85)
+            for x0, x1 in cells:
+                c.rect(x0, y - height, x1 - x0, height, stroke=0, fill=1)
+            c.setFillGray(0)
+        middle = y - height / 2 - 3.5
+        if tall:
+            c.drawString(cells[0][0] + 6, middle + 6, "Gross domestic")
+            c.drawString(cells[0][0] + 6, middle - 6, "product")
+        else:
+            c.drawString(cells[0][0] + 6, middle, row[0])
+        for (_, x1), figure in zip(cells[1:], row[1:], strict=True):
+            c.drawRightString(x1 - 6, middle, figure)
+        y -= height
+    texts, lines = _only_table(run_cli, c, path)
+    assert texts == [list(row) for row in rows]
+    assert not any("Retail sales" in text for text in lines)

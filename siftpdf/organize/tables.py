@@ -58,7 +58,7 @@ class _Edge:
 class _Region:
     """A table's box and the grid lines known from its rules (sorted, top first for ys)."""
 
-    __slots__ = ("x0", "y0", "x1", "y1", "xs", "ys", "horizontal", "vertical", "items", "spanners")
+    __slots__ = ("x0", "y0", "x1", "y1", "xs", "ys", "horizontal", "vertical", "items", "spanners", "stripe")
 
     def __init__(self, x0: float, y0: float, x1: float, y1: float, xs: list[float], ys: list[float],
                  horizontal: list[_Edge], vertical: list[_Edge], items: list[Item] | None = None) -> None:
@@ -68,6 +68,7 @@ class _Region:
         self.horizontal, self.vertical = horizontal, vertical
         self.items: list[Item] = [] if items is None else items
         self.spanners: list[_Edge] = []  # rules inside it short of an edge: each under a head over its columns
+        self.stripe = 0.0  # joined from shaded rows, a plain row between each: the plain rows' height
 
     @classmethod
     def around(cls, items: list[Item]) -> _Region:
@@ -217,6 +218,9 @@ def joined_grids(regions: list[_Region]) -> list[_Region]:
     for region in regions[1:]:
         for other in out:
             if _stacked(other, region):
+                gap = other.y0 - region.y1
+                if gap > GRID_GAP:  # a plain row between two shaded ones (``_striped``)
+                    other.stripe = max(other.stripe, gap)
                 _absorb(other, region)
                 break
         else:
@@ -235,7 +239,7 @@ def _stacked(upper: _Region, lower: _Region) -> bool:
     return any(abs(x - y) <= SNAP for x in inner for y in upper.xs)
 
 
-STRIPE_GAP = 1.5  # of a stripe's height: the row left plain between two shaded ones is at most this high
+STRIPE_GAP = 2.5  # of a stripe's height: the row left plain between two shaded ones is at most this high (three lines)
 
 
 def _striped(upper: _Region, lower: _Region, gap: float) -> bool:
@@ -255,6 +259,7 @@ def _absorb(region: _Region, other: _Region) -> None:
     region.ys = _positions(region.ys + other.ys)[::-1]
     region.horizontal += other.horizontal
     region.vertical += other.vertical
+    region.stripe = max(region.stripe, other.stripe)
 
 
 def _structural(hs: list[_Edge], vs: list[_Edge], box: tuple[float, float, float, float]) -> tuple[list[_Edge],
@@ -1164,9 +1169,12 @@ def _spans(region: _Region, xs: list[float], ys: list[float],
         figures = _row_figures(slots, nrows)
         framed = _framed_table(region, slots, ncols, nrows)
         for r in range(nrows):
+            # A striped table's plain row (no column rule at all): its text decides.
+            plain = bool(region.stripe) and not any(_ruled(across[k], ys[r + 1], ys[r]) for k in range(1, ncols))
             for c in range(ncols):
                 # No rule at all on a column boundary in a framed table (columns set by the text): the text decides.
-                if c + 1 < ncols and (across[c + 1] or not framed) and not _ruled(across[c + 1], ys[r + 1], ys[r]) and \
+                if c + 1 < ncols and not plain and (across[c + 1] or not framed) and \
+                        not _ruled(across[c + 1], ys[r + 1], ys[r]) and \
                         not _apart(slots.get((r, c)), slots.get((r, c + 1))):
                     _union(parent, r * ncols + c, r * ncols + c + 1)
                 # No rule at all on a row boundary: the text's lines parted the rows there.
@@ -1460,6 +1468,23 @@ def _header_above(region: _Region, rows: list[list[Item]]) -> None:
     region.y1 = top
 
 
+def _plain_row_below(region: _Region, rows: list[list[Item]]) -> None:
+    """A striped table's last row left plain under its last shaded one: the line just under it,
+    within a plain row's height, of two pieces at least, each inside one of its columns."""
+    below = [row for row in rows if row and max(i.y1 for i in row) <= region.y0 + SNAP]
+    if not region.stripe or not below:
+        return
+    row = max(below, key=lambda r: max(i.y1 for i in r))
+    inner = region.inner_xs
+    pieces = _pieces([i for i in row if i.kind == "line"])
+    inside = all(region.x0 - SNAP <= p.x0 and p.x1 <= region.x1 + SNAP and not any(p.x0 < x < p.x1 for x in inner)
+                 for p in pieces)
+    if len(pieces) < 2 or not inside or any(i.kind != "line" for i in row) or \
+            region.y0 - min(i.y0 for i in row) > region.stripe + SNAP:
+        return
+    region.y0 = min(i.y0 for i in row) - 1.0
+
+
 def find_tables(rows: list[list[Item]], evidence: dict[str, Any], width: float, height: float) -> list[list[Item]]:
     """The page's rows (baseline groups, top down) with each table's lines replaced by one
     ``table`` item, placed where the table's first line was."""
@@ -1467,6 +1492,7 @@ def find_tables(rows: list[list[Item]], evidence: dict[str, Any], width: float, 
     regions = joined_grids(grid_regions(horizontal, vertical))
     for region in regions:
         _header_above(region, rows)
+        _plain_row_below(region, rows)
     regions = _headed_stacks(regions, stacked_regions(horizontal, regions, rows, _head_rows(regions)))
     if not regions:
         return [list(row) for row in rows if row]  # most pages: no rules that make a table
