@@ -1845,3 +1845,25 @@ def test_a_striped_tables_plain_rows_wrap_leave_blanks_and_end_it(run_cli, tmp_p
     texts, lines = _only_table(run_cli, c, path)
     assert texts == [list(row) for row in rows]
     assert not any("Retail sales" in text for text in lines)
+
+
+def test_an_unruled_tables_rows_with_a_blank_cell_stay_its_rows(run_cli, tmp_path):
+    """No rules; a table of three columns whose last column is blank in some rows (two pieces
+    on those lines, each where the rows above have theirs): every row is the table's, blanks
+    as empty cells; a line of prose just under it, in two pieces, stays prose."""
+    path = tmp_path / "blanks.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 780, BODY)
+    rows = [("Region", "2018", "2019"), ("South", "$7,274.26", "9.7%"), ("Border provinces", "$3,127.41", "84.4%"),
+            ("Rural districts", "$3,831.51", ""), ("Northern highlands", "$4,053.98", "97.3%"),
+            ("North", "$6,951.69", "")]
+    for k, row in enumerate(rows):
+        c.drawString(80, 750 - 15 * k, row[0])
+        for x, cell in zip((230, 290), row[1:], strict=True):
+            c.drawRightString(x, 750 - 15 * k, cell)
+    c.drawString(80, 660, "The table shows what was found in every region of the survey, and")
+    c.drawString(400, 660, "no more.")
+    texts, lines = _only_table(run_cli, c, path)
+    assert texts == [list(row) for row in rows]
+    assert any("no more." in text for text in lines)

@@ -1576,7 +1576,9 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
     while index < len(rows):
         end = index
         while end < len(rows) and end - index < MAX_TABLE_LINES:
-            if is_row(*parts[end]) and (end == index or near(end - 1, end)):
+            if (is_row(*parts[end]) or end - index >= 2 and not parts[end][1] and
+                    _in_columns(parts[end][0], [parts[k][0] for k in range(index, end)])) and \
+                    (end == index or near(end - 1, end)):
                 end += 1
                 continue
             resume = _bridged(parts, index, end, near, lambda k: is_row(*parts[k])) if end > index else None
@@ -1602,6 +1604,24 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
             out.append(rows[index])
             index += 1
     return out
+
+
+def _in_columns(group: list[Item], run: list[list[Item]]) -> bool:
+    """Whether a line of two segments, nothing beside it, is a row of the run of rows of three
+    cells or more above it with a blank cell: the first starts where the row above starts, the
+    other starts or ends where a segment past the first does in two rows of the run at least;
+    its segments and the row above's short (``CELL_WORDS``: cells, not lines of prose)."""
+    if len(group) != 2 or any(i.kind != "line" for i in group) or len(run[-1]) < 3 or \
+            any(len(i.text.split()) > CELL_WORDS for i in group + run[-1]):
+        return False
+    tie = 0.5 * max(i.size for i in group)
+    first, other = sorted(group, key=lambda i: i.x0)
+    aligned = sum(any(abs(other.x0 - i.x0) <= tie or abs(other.x1 - i.x1) <= tie
+                      for i in sorted(cells, key=lambda i: i.x0)[1:]) for cells in run)
+    return abs(first.x0 - min(i.x0 for i in run[-1])) <= tie and aligned >= 2
+
+
+CELL_WORDS = 6  # words of a cell of a row with a blank, at most
 
 
 def _run_table(parts: list[tuple[list[Item], list[Item]]], start: int, end: int) -> Item | None:
