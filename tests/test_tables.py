@@ -1867,3 +1867,36 @@ def test_an_unruled_tables_rows_with_a_blank_cell_stay_its_rows(run_cli, tmp_pat
     texts, lines = _only_table(run_cli, c, path)
     assert texts == [list(row) for row in rows]
     assert any("no more." in text for text in lines)
+
+
+def test_an_unruled_tables_labels_set_round_their_figures_row_after_row(run_cli, tmp_path):
+    """No rules; most names run over two lines set round the line of their figures (cells
+    centred top to bottom), so the figures' lines carry no name, the last row's too; one column
+    blank in some rows. Each name and its figures are one row, the last name's second line too."""
+    path = tmp_path / "round.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 780, BODY)
+    xs = (230, 290, 350, 410)
+    c.drawString(80, 750, "School")
+    for x, head in zip(xs, ("Rate", "Share", "Value", "Amount"), strict=True):
+        c.drawRightString(x, 750, head)
+    rows = [(("Bachelor's or", "equivalent"), ("42.5", "", "531", "5,254")),
+            (("Upper secondary", "(main their group)"), ("7.0", "–", "829", "(5,510)")),
+            (("Vocational",), ("6.5", "", "277", "1,306")),
+            (("Doctoral (provisional", "from and)"), ("100.4", "38.6", "328", "2,981")),
+            (("Master's or", "equivalent"), ("29.6", "50.2", "742", "(6,490)"))]
+    y = 728.0
+    for name, figures in rows:
+        if len(name) == 2:
+            c.drawString(80, y + 8, name[0])
+            c.drawString(80, y - 8, name[1])
+        else:
+            c.drawString(80, y, name[0])
+        for x, figure in zip(xs, figures, strict=True):
+            c.drawRightString(x, y, figure)
+        y -= 36 if len(name) == 2 else 22
+    texts, lines = _only_table(run_cli, c, path)
+    assert texts[0] == ["School", "Rate", "Share", "Value", "Amount"]
+    assert texts[1:] == [[" ".join(name), *figures] for name, figures in rows]
+    assert not any("equivalent" in text for text in lines)

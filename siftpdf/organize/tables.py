@@ -1585,6 +1585,8 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
             if resume is None:
                 break
             end = resume + 1
+        if end - index >= 2 and end < len(rows) and near(end - 1, end) and _label_ends(parts, index, end):
+            end += 1  # the last label's last line, under its figures
         table = _run_table(parts, index, end) if end - index >= 2 else None
         start = index
         while table is not None and start > 0 and index - start < HEAD_ABOVE and len(out) > index - start and \
@@ -1622,6 +1624,20 @@ def _in_columns(group: list[Item], run: list[list[Item]]) -> bool:
 
 
 CELL_WORDS = 6  # words of a cell of a row with a blank, at most
+
+
+def _label_ends(parts: list[tuple[list[Item], list[Item]]], start: int, end: int) -> bool:
+    """Whether the line under a run is the last line of the label of the run's last row (set
+    round its figures): one piece of a few words (``CELL_WORDS``), nothing beside it, where the
+    labels start, going on from the label line above it (``_runs_on``)."""
+    line, beside = parts[end]
+    if len(line) != 1 or beside or line[0].kind != "line":
+        return False
+    item = line[0]
+    labels = [cells[0] for cells, _ in parts[start:end] if cells and abs(cells[0].x0 - item.x0) <= 0.5 * item.size]
+    return bool(labels) and labels[-1] in parts[end - 2][0] + parts[end - 1][0] and \
+        all(len(i.text.split()) <= CELL_WORDS for i in (item, labels[-1])) and \
+        abs(labels[-1].size - item.size) <= 0.1 * item.size and _runs_on(_pieces([labels[-1]]), _pieces([item]))
 
 
 def _run_table(parts: list[tuple[list[Item], list[Item]]], start: int, end: int) -> Item | None:
@@ -1665,13 +1681,14 @@ def _bridged(parts: list[tuple[list[Item], list[Item]]], start: int, end: int, n
     theirs under the run's first row (``heads``). Such lines are in the rows' size, at a row's
     pitch, and hold words, figures or units (a tall bracket's pieces are a formula's). A label's
     lie left of the row's second cell; a head's each under one cell of the row above. Each
-    stands over or under a cell of the rows around, or under one of the run's first row (a
-    group's label in a column of its own). The row the run resumes with keeps the columns (no
+    stands over or under a cell of the rows around or of the run's rows (a group's label in a
+    column of its own, under its head). The row the run resumes with keeps the columns (no
     cell of either row reaches over two of the other's, but a group head over its columns), and
-    one of the two is a statistics row (``_named_figures``): prose, code and a chart's ticks
-    set in columns are none."""
+    one of the two is a statistics row (``_named_figures``; figures named by the label of several
+    lines set round them count): prose, code and a chart's ticks set in columns are none."""
     above = parts[end - 1][0]  # a row of the run: it holds cells
-    heads, top = end - 1 == start, parts[start][0]
+    heads = end - 1 == start
+    run = [item for cells, _ in parts[start:end] for item in cells]  # the run's rows, its heads among them
     size = max(i.size for i in above)
     first = min(i.x0 for i in above)
     label = min((i.x0 for i in above if i.x0 > first + size), default=first)  # where the row's second cell starts
@@ -1687,8 +1704,11 @@ def _bridged(parts: list[tuple[list[Item], list[Item]]], start: int, end: int, n
         if resume > end and row_at(resume):
             below = parts[resume][0]
             between = [item for cells, _ in parts[end:resume] for item in cells]
-            if (_named_figures(above) or _named_figures(below)) and \
-                    all(_under_one(item, below) and _in_a_column(item, above + below + top) for item in between) and \
+            # A label of several lines set round its figures names them: its line just above them.
+            named = all(len(i.text.split()) <= CELL_WORDS for i in between) and \
+                _named_figures(parts[resume - 1][0] + below)
+            if (_named_figures(above) or _named_figures(below) or named) and \
+                    all(_under_one(item, below) and _in_a_column(item, run + below) for item in between) and \
                     all(_under_one(item, above) for item in below) and \
                     (heads or all(_under_one(item, below) for item in above)):
                 return resume
