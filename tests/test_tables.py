@@ -35,6 +35,22 @@ def _texts(table: dict[str, Any]) -> list[list[str]]:
     return [[c["text"] for c in row] for row in table["rows"]]
 
 
+def _laid_out(table: dict[str, Any]) -> list[list[str]]:
+    """The table's cells where they stand: a cell spanning rows or columns in each of its places."""
+    grid: dict[tuple[int, int], str] = {}
+    for r, row in enumerate(table["rows"]):
+        c = 0
+        for cell in row:
+            while (r, c) in grid:
+                c += 1
+            for dr in range(cell.get("rowspan", 1)):
+                for dc in range(cell.get("colspan", 1)):
+                    grid[(r + dr, c + dc)] = cell["text"]
+            c += cell.get("colspan", 1)
+    width = max(c for _, c in grid) + 1
+    return [[grid.get((r, c), "") for c in range(width)] for r in range(len(table["rows"]))]
+
+
 def _grid(c: canvas.Canvas, xs: list[float], ys: list[float], line: Any = None) -> None:
     """Rules round every cell of a grid, each drawn by ``line(x0, y0, x1, y1)`` (the canvas's
     stroked line unless given)."""
@@ -1655,8 +1671,7 @@ def test_a_groups_label_centred_on_its_rows_starts_no_row_of_its_own(run_cli, tm
     c.drawString(72, 640, BODY)
     c.showPage()
     c.save()
-    texts = _texts(_tables(_extract(run_cli, path))[0])
-    named = {row[1]: row for row in texts if len(row) == 4}
+    named = {row[1]: row for row in _laid_out(_tables(_extract(run_cli, path))[0])}
     assert [named[n][2:] for n in ("Pike", "Perch", "Eel", "Turbot")] == \
         [["57,361", "172"], ["127,382", "57"], ["97,470", "921"], ["130,506", "878"]]
     assert named["Pike"][0] == "Planned" or named["Perch"][0] == "Planned"
@@ -1733,14 +1748,16 @@ def test_a_framed_table_of_groups_keeps_its_columns_rows_and_group_heads(run_cli
     c.setFont("Helvetica", 10)
     c.drawString(72, 780, BODY)
     rows = _framed_groups(c, 760)
-    texts, _ = _only_table(run_cli, c, path)
+    _only_table(run_cli, c, path)
     table = _tables(_extract(run_cli, path))[0]
+    texts = _laid_out(table)
     assert ["Group", "Species", "2011", "2012", "2011", "2012"] in texts
-    body = {row[1] or row[0]: row for row in texts if len(row) == 6}
+    body = {row[1] or row[0]: row for row in texts}
     for group, name, figures in rows:
         assert body[name or group][2:] == list(figures)
-    for group in ("Public", "Foreign", "Rural"):
-        assert [body[name][0] for g, name, _ in rows if g == group].count(group) == 1
+    for group in ("Public", "Foreign", "Rural"):  # each group's label with its rows, one of them at least
+        assert group in [body[name][0] for g, name, _ in rows if g == group]
+        assert group not in [body[name or g][0] for g, name, _ in rows if g != group]
     heads = [(cell["text"], cell.get("colspan", 1)) for row in table["rows"][:table["header_rows"]] for cell in row]
     assert ("Men", 2) in heads and ("Women", 2) in heads
 
@@ -1800,14 +1817,16 @@ def test_a_framed_table_whose_labels_wrap_round_their_figures_keeps_a_row_a_labe
             c.drawString(80, y - 6 - 7, group)  # centred on its two rows, on the line of a name's second line
         y -= 26
     c.rect(72, y + 6, 388, top - y - 6)
-    texts, _ = _only_table(run_cli, c, path)
+    _only_table(run_cli, c, path)
+    texts = _laid_out(_tables(_extract(run_cli, path))[0])
     assert texts[0] == ["Group", "Item", "2007", "2008", "2009"]
     body = {row[1]: row for row in texts[1:]}
     assert len(texts) == 1 + len(rows)
     for _, (first, second), figures in rows:
         assert body[f"{first} {second}"][2:] == list(figures)
-    for group in ("Total", "Rural"):
-        assert [row[0] for row in texts[1:]].count(group) == 1
+    for group in ("Total", "Rural"):  # each group's label with its rows, one of them at least
+        assert group in [row[0] for g, row in zip([g for g, _, _ in rows], texts[1:], strict=True) if g == group]
+        assert group not in [row[0] for g, row in zip([g for g, _, _ in rows], texts[1:], strict=True) if g != group]
 
 
 def test_a_striped_tables_plain_rows_wrap_leave_blanks_and_end_it(run_cli, tmp_path):
@@ -1900,3 +1919,20 @@ def test_an_unruled_tables_labels_set_round_their_figures_row_after_row(run_cli,
     assert texts[0] == ["School", "Rate", "Share", "Value", "Amount"]
     assert texts[1:] == [[" ".join(name), *figures] for name, figures in rows]
     assert not any("equivalent" in text for text in lines)
+
+
+def test_labels_centred_on_two_rows_span_them(run_cli, tmp_path):
+    """A group's label set midway between the lines of its two rows, and the stub's heads set
+    midway between two lines of heads, span those rows; a group's label set off the middle of
+    its rows (a name of two lines below it) spans nothing."""
+    path = tmp_path / "spans.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 780, BODY)
+    _framed_groups(c, 760)
+    _only_table(run_cli, c, path)
+    table = _tables(_extract(run_cli, path))[0]
+    spans = {cell["text"]: cell.get("rowspan", 1) for row in table["rows"] for cell in row}
+    assert (spans["Group"], spans["Species"]) == (2, 2)
+    assert (spans["Public"], spans["Rural"], spans["Foreign"]) == (2, 2, 1)
+    assert spans["Zander"] == spans["776"] == 1

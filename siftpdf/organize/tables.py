@@ -1182,6 +1182,7 @@ def _spans(region: _Region, xs: list[float], ys: list[float],
                         not (_in_line(slots, figures, r, c) and _in_line(slots, figures, r + 1, c)):
                     _union(parent, r * ncols + c, (r + 1) * ncols + c)
     _text_spans(region, xs, slots, across, parent)
+    _centred_rows(region, xs, ys, slots, parent)
     members: dict[int, list[int]] = {}
     for index in range(ncols * nrows):
         members.setdefault(_find(parent, index), []).append(index)
@@ -1226,6 +1227,42 @@ def _text_spans(region: _Region, xs: list[float], slots: dict[tuple[int, int], l
             if all(k == c or (r, k) not in slots for k in spanned):  # a head over empty boxes
                 for k in spanned:
                     _union(parent, r * ncols + c, r * ncols + k)
+
+
+def _centred_rows(region: _Region, xs: list[float], ys: list[float], slots: dict[tuple[int, int], list[_Piece]],
+                  parent: list[int]) -> None:
+    """A label alone in its box, set midway between the lines of two rows or more (a group's
+    label, a stub's head centred on two rows of heads), spans those rows where its column is
+    empty in the others and no rule parts them: its middle within ``CENTRED_ROWS`` ems of the
+    middle of their lines, half an em at least off its own row's line."""
+    ncols, nrows = len(xs) - 1, len(ys) - 1
+    lines: dict[int, list[float]] = {}  # each row's pieces' middles
+    for (r, _), pieces in slots.items():
+        lines.setdefault(r, []).extend((p.top + p.bottom) / 2 for p in pieces)
+    middle = {r: sorted(values)[len(values) // 2] for r, values in lines.items()}
+    down = _at(region.horizontal, ys)
+    for (r, c), pieces in slots.items():
+        if len(pieces) != 1 or not _label_words(pieces[0].text):
+            continue
+        piece = pieces[0]
+        centre = (piece.top + piece.bottom) / 2
+        own = [(p.top + p.bottom) / 2 for (k, j), ps in slots.items() if k == r and j != c for p in ps]
+        if not own or abs(sorted(own)[len(own) // 2] - centre) < 0.5 * piece.size:
+            continue
+        for a in range(max(0, r - MAX_SPAN_ROWS + 1), r + 1):
+            b = next((b for b in range(max(r, a + 1), min(nrows, a + MAX_SPAN_ROWS))
+                      if a in middle and b in middle and
+                      abs((middle[a] + middle[b]) / 2 - centre) <= CENTRED_ROWS * piece.size), None)
+            if b is None or any((k, c) in slots for k in range(a, b + 1) if k != r) or \
+                    any(_ruled(down[k], xs[c], xs[c + 1]) for k in range(a + 1, b + 1)):
+                continue
+            for k in range(a, b + 1):
+                _union(parent, r * ncols + c, k * ncols + c)
+            break
+
+
+CENTRED_ROWS = 0.3  # ems a label's middle may lie off the middle of the lines of the rows it is centred on
+MAX_SPAN_ROWS = 4  # rows a label centred on them may span
 
 
 def _runs_over(piece: _Piece, xs: list[float]) -> bool:
