@@ -1936,3 +1936,43 @@ def test_labels_centred_on_two_rows_span_them(run_cli, tmp_path):
     assert (spans["Group"], spans["Species"]) == (2, 2)
     assert (spans["Public"], spans["Rural"], spans["Foreign"]) == (2, 2, 1)
     assert spans["Zander"] == spans["776"] == 1
+
+
+def test_a_framed_tables_columns_hold_where_names_run_over_three_lines(run_cli, tmp_path):
+    """A frame with a rule under its head, group heads over pairs of columns; names of three
+    lines set round their figures, each row's group label set low, beside the name's last line,
+    a column of figures blank in half the rows: lines of labels outnumber lines of figures, yet
+    each column of figures is a column of its own."""
+    path = tmp_path / "framed-long-names.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 790, BODY)
+    top, xs = 760, (250, 300, 350, 400)
+    c.drawCentredString(262, top - 12, "Total")  # a group head over two columns, across their gap
+    c.drawCentredString(362, top - 12, "Urban")
+    c.drawString(80, top - 24, "Group")
+    c.drawString(140, top - 24, "Item")
+    for x, head in zip(xs, ("2010", "2011", "2012", "2013"), strict=True):
+        c.drawRightString(x, top - 24, head)
+    c.line(72, top - 30, 410, top - 30)
+    rows = [("Planned", ("Office", "supplies (when", "with differ)"), ("7,250", "2000", "", "1995")),
+            ("Actual", ("Raw", "materials (for", "the quarter)"), ("9,398", "1995", "71.9", "1994")),
+            ("Foreign", ("Legal", "fees (of the", "whole year)"), ("3,668", "1991", "", "2010")),
+            ("Domestic", ("Training", "(totals as", "totals)"), ("926", "2018", "42.6", "2004"))]
+    y = top - 54
+    for group, name, figures in rows:
+        for k, line in enumerate(name):
+            c.drawString(140, y + 12 - 12 * k, line)
+        for x, figure in zip(xs, figures, strict=True):
+            c.drawRightString(x, y, figure)
+        c.drawString(80, y - 12, group)  # beside the name's last line
+        y -= 40
+    c.rect(72, y + 18, 338, top - y - 18)
+    c.drawString(72, y - 10, BODY)
+    c.showPage()
+    c.save()
+    tables = _tables(_extract(run_cli, path))
+    assert len(tables) == 1
+    texts = _laid_out(tables[0])
+    assert ["Group", "Item", "2010", "2011", "2012", "2013"] in texts
+    assert [row[2:] for row in texts[-len(rows):]] == [list(figures) for _, _, figures in rows]

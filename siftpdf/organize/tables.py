@@ -697,19 +697,20 @@ def _own_columns(rows: list[list[_Piece]], boundaries: list[float]) -> bool:
     """Whether each column between the boundaries holds text of its own (a piece inside it)
     on ``OWN_ROWS`` of the rows: a column, not the room long labels and a centred head leave
     beside the short labels under it. A line of one label in the first two columns (a group's
-    label, a label's second line: ``_labels_only``) counts for none."""
+    label, a label's second line: ``_labels_only``) counts for none; so does a line of labels
+    there when the first column holds words alone (a group's label beside a name's line)."""
     edges = [-math.inf, *boundaries, math.inf]
     own = [0] * (len(edges) - 1)
-    words = True  # the first column's own text is words (group labels), not figures (a plot's ticks)
-    counted = 0
     for row in rows:
         inside = {bisect_right(edges, p.x0) for p in row if bisect_right(edges, p.x0) == bisect_left(edges, p.x1)}
         for col in inside:
             own[col - 1] += 1
-        words = words and all(_label_words(p.text) for p in row if p.x1 <= edges[1])
-        counted += not (len(row) == 1 and _labels_only(row, edges[min(2, len(edges) - 1)]))
+    # The first column's own text is words (groups' labels), not figures (a plot's ticks).
+    words = all(_label_words(p.text) for row in rows for p in row if p.x1 <= edges[1])
+    end = edges[min(2, len(edges) - 1)]
+    counted = sum(not ((len(row) == 1 or words) and _labels_only(row, end)) for row in rows)
     least = max(2, OWN_ROWS * counted)
-    return min(own[1:]) >= least and own[0] >= (max(2, GROUP_ROWS * len(rows)) if words else least)
+    return min(own[1:]) >= least and own[0] >= (max(2, GROUP_ROWS * counted) if words else least)
 
 
 OWN_ROWS = 0.5  # share of a table's rows with text inside each column the rows' gaps make (a plot's ticks fill fewer)
