@@ -14,7 +14,7 @@ from reportlab.pdfgen import canvas
 from siftpdf.document import table_text
 from siftpdf.organize import organize_records
 from siftpdf.organize.layout import Item
-from siftpdf.organize.tables import find_tables, unruled_tables
+from siftpdf.organize.tables import find_tables, places, unruled_tables
 from siftpdf.settings import OrganizeOptions
 from siftpdf.views.markdown import page_markdown
 
@@ -38,15 +38,10 @@ def _texts(table: dict[str, Any]) -> list[list[str]]:
 def _laid_out(table: dict[str, Any]) -> list[list[str]]:
     """The table's cells where they stand: a cell spanning rows or columns in each of its places."""
     grid: dict[tuple[int, int], str] = {}
-    for r, row in enumerate(table["rows"]):
-        c = 0
-        for cell in row:
-            while (r, c) in grid:
-                c += 1
-            for dr in range(cell.get("rowspan", 1)):
-                for dc in range(cell.get("colspan", 1)):
-                    grid[(r + dr, c + dc)] = cell["text"]
-            c += cell.get("colspan", 1)
+    for r, c, cell in places(table["rows"]):
+        for dr in range(cell.get("rowspan", 1)):
+            for dc in range(cell.get("colspan", 1)):
+                grid[(r + dr, c + dc)] = cell["text"]
     width = max(c for _, c in grid) + 1
     return [[grid.get((r, c), "") for c in range(width)] for r in range(len(table["rows"]))]
 
@@ -1976,3 +1971,14 @@ def test_a_framed_tables_columns_hold_where_names_run_over_three_lines(run_cli, 
     texts = _laid_out(tables[0])
     assert ["Group", "Item", "2010", "2011", "2012", "2013"] in texts
     assert [row[2:] for row in texts[-len(rows):]] == [list(figures) for _, _, figures in rows]
+
+
+def test_a_cell_spanning_rows_takes_its_column_in_the_rows_it_reaches():
+    """Read by column (as the check for prose read across cells does), the rows under a cell
+    spanning rows keep their cells in their own columns, not shifted into the spanning one's."""
+    rows = [[{"text": "Planned", "rowspan": 2}, {"text": "Zander"}, {"text": "776"}],
+            [{"text": "Sea bass"}, {"text": "445"}],
+            [{"text": "Total", "colspan": 2}, {"text": "1,221"}]]
+    assert [(r, c, cell["text"]) for r, c, cell in places(rows)] == \
+        [(0, 0, "Planned"), (0, 1, "Zander"), (0, 2, "776"), (1, 1, "Sea bass"), (1, 2, "445"),
+         (2, 0, "Total"), (2, 2, "1,221")]

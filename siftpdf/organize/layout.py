@@ -717,7 +717,7 @@ def find_gutter(items: list[Item], width: float, lenient: bool = False) -> float
     lefts = [i for i in items if i.x1 <= best]
     rights = [i for i in items if i.x0 >= best]
     column = 0.2 * width
-    if _median([i.x1 - i.x0 for i in lefts]) >= column and _median([i.x1 - i.x0 for i in rights]) >= column:
+    if median([i.x1 - i.x0 for i in lefts]) >= column and median([i.x1 - i.x0 for i in rights]) >= column:
         return best
     # Narrow pieces either side are table cells or labels, not columns, unless most of the text
     # either side is set in wide lines (an equation's pieces, a chart's labels set in a column)
@@ -731,7 +731,8 @@ def find_gutter(items: list[Item], width: float, lenient: bool = False) -> float
 CROSSING_TEXT = 0.4  # of a page's characters, in lines across a gutter: then it is none
 
 
-def _median(values: list[float]) -> float:
+def median(values: list[float]) -> float:
+    """The middle value (the upper of the two middles; 0 for none)."""
     return sorted(values)[len(values) // 2] if values else 0.0
 
 

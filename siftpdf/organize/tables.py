@@ -22,7 +22,7 @@ from bisect import bisect_left, bisect_right
 
 from ..document import table_text
 from ..lazyre import lazy
-from .layout import CAPTION, Item, find_gutter, join_lines
+from .layout import CAPTION, Item, find_gutter, join_lines, median
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -218,9 +218,6 @@ def joined_grids(regions: list[_Region]) -> list[_Region]:
     for region in regions[1:]:
         for other in out:
             if _stacked(other, region):
-                gap = other.y0 - region.y1
-                if gap > GRID_GAP:  # a plain row between two shaded ones (``_striped``)
-                    other.stripe = max(other.stripe, gap)
                 _absorb(other, region)
                 break
         else:
@@ -253,6 +250,11 @@ def _striped(upper: _Region, lower: _Region, gap: float) -> bool:
 
 
 def _absorb(region: _Region, other: _Region) -> None:
+    """Join ``other`` (stacked under or over it) to ``region``; a gap wider than ``GRID_GAP``
+    between them is a striped table's plain row (``_striped``): its height is kept."""
+    gap = max(region.y0 - other.y1, other.y0 - region.y1)
+    if gap > GRID_GAP:
+        region.stripe = max(region.stripe, gap)
     region.x0, region.x1 = min(region.x0, other.x0), max(region.x1, other.x1)
     region.y0, region.y1 = min(region.y0, other.y0), max(region.y1, other.y1)
     region.xs = _positions(region.xs + other.xs)
@@ -1165,8 +1167,8 @@ def _spans(region: _Region, xs: list[float], ys: list[float],
     ncols, nrows = len(xs) - 1, len(ys) - 1
     parent = list(range(ncols * nrows))
     across = _at(region.vertical, xs) if region.vertical else [[] for _ in xs]
+    down = _at(region.horizontal, ys)
     if region.vertical:
-        down = _at(region.horizontal, ys)
         figures = _row_figures(slots, nrows)
         framed = _framed_table(region, slots, ncols, nrows)
         for r in range(nrows):
@@ -1183,7 +1185,7 @@ def _spans(region: _Region, xs: list[float], ys: list[float],
                         not (_in_line(slots, figures, r, c) and _in_line(slots, figures, r + 1, c)):
                     _union(parent, r * ncols + c, (r + 1) * ncols + c)
     _text_spans(region, xs, slots, across, parent)
-    _centred_rows(region, xs, ys, slots, parent)
+    _centred_rows(xs, ys, slots, down, parent)
     members: dict[int, list[int]] = {}
     for index in range(ncols * nrows):
         members.setdefault(_find(parent, index), []).append(index)
@@ -1210,9 +1212,10 @@ def _text_spans(region: _Region, xs: list[float], slots: dict[tuple[int, int], l
     (``_spanned``) or, on a line of group heads, centred over empty boxes (``_centred_over``)
     spans them."""
     ncols = len(xs) - 1
+    centred = {id(p): _centred_over(p, xs) for pieces in slots.values() for p in pieces}
     heads: dict[int, bool] = {}  # rows of group heads, each over its columns (centred, or running over them)
     for (r, _), pieces in slots.items():
-        heads[r] = heads.get(r, True) and all(_centred_over(p, xs) or _runs_over(p, xs) for p in pieces)
+        heads[r] = heads.get(r, True) and all(centred[id(p)] or _runs_over(p, xs) for p in pieces)
     for (r, c), pieces in slots.items():
         for piece in pieces:
             for k in range(c + 1, ncols):
@@ -1223,32 +1226,31 @@ def _text_spans(region: _Region, xs: list[float], slots: dict[tuple[int, int], l
                     _union(parent, r * ncols + c, r * ncols + k)
             spanned = [] if region.vertical else _spanned(region.spanners, piece, xs, c)
             if heads[r] and not spanned:
-                spanned = [k for k in _centred_over(piece, xs)
+                spanned = [k for k in centred[id(piece)]
                            if not any(across[j] for j in range(min(k, c) + 1, max(k, c) + 1))]
             if all(k == c or (r, k) not in slots for k in spanned):  # a head over empty boxes
                 for k in spanned:
                     _union(parent, r * ncols + c, r * ncols + k)
 
 
-def _centred_rows(region: _Region, xs: list[float], ys: list[float], slots: dict[tuple[int, int], list[_Piece]],
-                  parent: list[int]) -> None:
+def _centred_rows(xs: list[float], ys: list[float], slots: dict[tuple[int, int], list[_Piece]],
+                  down: list[list[_Edge]], parent: list[int]) -> None:
     """A label alone in its box, set midway between the lines of two rows or more (a group's
     label, a stub's head centred on two rows of heads), spans those rows where its column is
-    empty in the others and no rule parts them: its middle within ``CENTRED_ROWS`` ems of the
-    middle of their lines, half an em at least off its own row's line."""
+    empty in the others and no rule (``down``) parts them: its middle within ``CENTRED_ROWS``
+    ems of the middle of their lines, half an em at least off its own row's line."""
     ncols, nrows = len(xs) - 1, len(ys) - 1
-    lines: dict[int, list[float]] = {}  # each row's pieces' middles
-    for (r, _), pieces in slots.items():
-        lines.setdefault(r, []).extend((p.top + p.bottom) / 2 for p in pieces)
-    middle = {r: sorted(values)[len(values) // 2] for r, values in lines.items()}
-    down = _at(region.horizontal, ys)
+    lines: dict[int, list[tuple[int, float]]] = {}  # each row's pieces' middles, with their columns
+    for (r, c), pieces in slots.items():
+        lines.setdefault(r, []).extend((c, (p.top + p.bottom) / 2) for p in pieces)
+    middle = {r: median([m for _, m in found]) for r, found in lines.items()}
     for (r, c), pieces in slots.items():
         if len(pieces) != 1 or not _label_words(pieces[0].text):
             continue
         piece = pieces[0]
         centre = (piece.top + piece.bottom) / 2
-        own = [(p.top + p.bottom) / 2 for (k, j), ps in slots.items() if k == r and j != c for p in ps]
-        if not own or abs(sorted(own)[len(own) // 2] - centre) < 0.5 * piece.size:
+        own = [m for j, m in lines[r] if j != c]
+        if not own or abs(median(own) - centre) < 0.5 * piece.size:
             continue
         for a in range(max(0, r - MAX_SPAN_ROWS + 1), r + 1):
             b = next((b for b in range(max(r, a + 1), min(nrows, a + MAX_SPAN_ROWS))
@@ -1513,12 +1515,11 @@ def _plain_row_below(region: _Region, rows: list[list[Item]]) -> None:
     if not region.stripe or not below:
         return
     row = max(below, key=lambda r: max(i.y1 for i in r))
-    inner = region.inner_xs
-    pieces = _pieces([i for i in row if i.kind == "line"])
-    inside = all(region.x0 - SNAP <= p.x0 and p.x1 <= region.x1 + SNAP and not any(p.x0 < x < p.x1 for x in inner)
-                 for p in pieces)
-    if len(pieces) < 2 or not inside or any(i.kind != "line" for i in row) or \
-            region.y0 - min(i.y0 for i in row) > region.stripe + SNAP:
+    if any(i.kind != "line" for i in row) or region.y0 - min(i.y0 for i in row) > region.stripe + SNAP:
+        return
+    inner, pieces = region.inner_xs, _pieces(row)
+    if len(pieces) < 2 or not all(region.x0 - SNAP <= p.x0 and p.x1 <= region.x1 + SNAP and
+                                  not any(p.x0 < x < p.x1 for x in inner) for p in pieces):
         return
     region.y0 = min(i.y0 for i in row) - 1.0
 
@@ -2043,11 +2044,8 @@ def _reads_on(rows: list[list[dict[str, Any]]]) -> bool:
     most cells run on into the cell below as one sentence (no stop at the end, a small letter
     at the start of the next). A table's cells each say their own thing."""
     columns: dict[int, list[str]] = {}
-    for row in rows:
-        col = 0
-        for cell in row:
-            columns.setdefault(col, []).append(str(cell["text"]))
-            col += int(cell.get("colspan", 1))
+    for _, col, cell in places(rows):
+        columns.setdefault(col, []).append(str(cell["text"]))
     texts = [t for column in columns.values() for t in column if t]
     if not texts or sum(len(t.split()) for t in texts) < PROSE_WORDS * len(texts):
         return False
@@ -2058,6 +2056,21 @@ def _reads_on(rows: list[list[dict[str, Any]]]) -> bool:
                 pairs += 1
                 runs += not _STOP.search(upper) and lower[0].islower()
     return pairs >= 3 and runs >= 0.5 * pairs
+
+
+def places(rows: list[list[dict[str, Any]]]) -> Iterator[tuple[int, int, dict[str, Any]]]:
+    """Each cell of a table's ``rows`` with the row and column of its first box, row by row:
+    a cell spanning rows above takes its columns in the rows it reaches."""
+    taken: set[tuple[int, int]] = set()
+    for r, row in enumerate(rows):
+        col = 0
+        for cell in row:
+            while (r, col) in taken:
+                col += 1
+            span = int(cell.get("colspan", 1))
+            taken.update((r + k, col + j) for k in range(1, int(cell.get("rowspan", 1))) for j in range(span))
+            yield r, col, cell
+            col += span
 
 
 def _width(rows: list[list[dict[str, Any]]]) -> int:
