@@ -1352,6 +1352,32 @@ def test_running_heads_that_name_the_section_are_set_aside_by_their_place_and_ty
             assert titles[n // 2] not in out["text"], n
 
 
+def test_running_heads_in_the_text_type_that_name_the_section_are_set_aside_by_their_folio():
+    # A book's heads in the text's own type, each drawn as one run with its folio: even pages
+    # the folio and the chapter, odd pages the section and the folio, the section changing
+    # every other page. No words recur, and no small type tells the place; the folio stands
+    # as far from the page's place in the file on every page (the file's first page is the
+    # book's 17th). Lines set apart that open with numbers standing at no one distance from
+    # the pages' places are the text's.
+    sections = ["3.1 Composition", "3.2 Adding new functions", "3.3 Parameters", "3.4 Stack diagrams"]
+    pages = []
+    for n in range(1, 13):
+        head = f"{n + 16} Chapter 3. Functions" if n % 2 == 0 else f"{sections[n // 4]} {n + 16}"
+        lines = [line(740, head, x0=72 if n % 2 == 0 else 200), *body_lines(712, SEEDS[n], 40)]
+        pages.append(page(n, lines))
+    outs = organize(pages)
+    for out in outs:
+        assert [f["kind"] for f in out["furniture"]] == ["header"], out["page"]
+    text = " ".join(out["text"] for out in outs)
+    assert "Chapter" not in text and not any(title in text for title in sections)
+    assert all(f"{SEEDS[n]}0 " in text for n in range(1, 13))
+    numbered = [page(n, [line(740, f"{3 * n} {SEEDS[n]} counted"), *body_lines(712, SEEDS[n], 40)])
+                for n in range(1, 13)]
+    outs = organize(numbered)
+    assert all(out["furniture"] == [] for out in outs)
+    assert all(f"{3 * n} {SEEDS[n]} counted" in " ".join(out["text"] for out in outs) for n in range(1, 13))
+
+
 def test_the_last_entry_of_a_contents_page_set_off_keeps_its_page_number():
     # A contents page that ends high on the page: its last entry, set off by a gap, is an
     # entry like the one above it, not a footer with a folio.

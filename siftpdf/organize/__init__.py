@@ -75,6 +75,7 @@ class _Page:
         self.error = error  # why organizing this page failed: it goes out with its raw text
         self.recurring: set[str] = set()  # margin templates also on another page of the window
         self.slots: dict[int, str] = {}  # id(item) -> where and how a small line heads the page
+        self.folios: dict[int, str] = {}  # id(item) -> the outermost line's number against the page's
         self.turn = 0  # degrees the page is read turned (siftpdf.organize.turned), 0: as it stands
         self.original: dict[str, Any] | None = None  # the evidence as it came, when read turned
 
@@ -92,7 +93,7 @@ class _Page:
     def keys(self) -> set[str]:
         """The margin's templates and the slots of its head; asked of each page once per page
         of its window, and the margin is complete once the page is prepared."""
-        return {*self.margin.values(), *self.slots.values()}
+        return {*self.margin.values(), *self.slots.values(), *self.folios.values()}
 
 
 def organize_records(records: Iterable[dict[str, Any]],
@@ -354,12 +355,47 @@ def _prepare_rows(record: dict[str, Any], opts: OrganizeOptions) -> _Page:
                 page.margin[id(item)] = f"{band}:{template(item.text)}"
     if top:
         page.slots = _head_slots(page, top[0])
+    for band, rows in (("top", top[:1]), ("bottom", bottom[-1:])):
+        page.folios.update(_folio_keys(page, rows, band))
     return page
 
 
 SLOT_POINTS = 2.0  # a running head stands within this of the same height from page to page
 SLOT_SHARE = 0.6  # of the window's pages: a table's head or a figure's label at the top is on fewer
 _SLOT = "slot:"
+
+
+def _folio_keys(page: _Page, rows: list[list[Item]], band: str) -> dict[int, str]:
+    """The outermost line's pieces that open or close with a number, keyed by how far that
+    number stands from the page's place in the file: a folio set in one line with a running head
+    ('20 Chapter 3. Functions', '3.3. Composition 19') keeps that distance from page to page
+    while the head's words change with each section and its type is the text's."""
+    keys = {}
+    for item in rows[0] if rows else ():
+        text = item.text.strip()
+        number = _FOLIO_ENDS.search(text) if len(text) <= LONE_HEAD_CHARS else None
+        figure = next((g for g in number.groups() if g), "") if number else ""
+        value = int(figure) if figure.isdigit() else _ROMANS.get(figure, 0)
+        if value:
+            keys[id(item)] = f"{_FOLIO}{band}:{value - page.number}"
+    return keys
+
+
+# A page's number opening or closing a line, apart from its words: in figures or small roman.
+_FOLIO_ENDS = re.compile(r"^(\d{1,4}|[ivxlc]{1,7})\s|\s(\d{1,4}|[ivxlc]{1,7})$")
+_FOLIO = "folio:"
+
+
+def _to_roman(value: int) -> str:
+    out = ""
+    for number, letters in ((100, "c"), (90, "xc"), (50, "l"), (40, "xl"), (10, "x"), (9, "ix"), (5, "v"),
+                            (4, "iv"), (1, "i")):
+        count, value = divmod(value, number)
+        out += letters * count
+    return out
+
+
+_ROMANS = {_to_roman(value): value for value in range(1, 200)}  # front matter's folios, as written
 
 
 def _head_slots(page: _Page, row: list[Item]) -> dict[int, str]:
@@ -497,7 +533,8 @@ def _furniture_items(page: _Page, repeated: set[str] | None) -> set[int]:
     for ordered in (printed, printed[::-1]):
         chosen: list[list[Item]] = []
         for row in ordered:
-            hits = [i for i in row if page.margin.get(id(i)) in repeated or page.slots.get(id(i)) in repeated]
+            hits = [i for i in row if page.margin.get(id(i)) in repeated or page.slots.get(id(i)) in repeated
+                    or page.folios.get(id(i)) in repeated]
             if not hits:
                 break
             chosen.append(row if _carries_folio(page, row, hits) else hits)
