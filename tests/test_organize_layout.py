@@ -1378,6 +1378,25 @@ def test_running_heads_in_the_text_type_that_name_the_section_are_set_aside_by_t
     assert all(f"{3 * n} {SEEDS[n]} counted" in " ".join(out["text"] for out in outs) for n in range(1, 13))
 
 
+def test_running_heads_over_a_page_of_displayed_formulas_are_set_aside():
+    # A4 with wide margins: the heads sit just below the edge band, set off from the text by two
+    # of its line pitches. Displayed formulas, each with space above and below, make most steps
+    # between rows wide: the text's own lines tell the pitch.
+    pages = []
+    for n in range(1, 9):
+        head = [run(str(n + 20), 72, 730), run("1 Processes", 110, 730)] if n % 2 == 0 else \
+            [run(f"1.{n} Introduction", 300, 730), run(str(n + 20), 500, 730)]
+        lines, y = [{"y": 730.0, "size": 10.0, "runs": head}], 703.0
+        for k in range(9):
+            texts = prose(24, f"{SEEDS[n]}k{k}")[:2]
+            lines += [line(y, texts[0]), line(y - 13, texts[1]), line(y - 43, f"P = {SEEDS[n]}{k} + R", x0=250)]
+            y -= 73
+        pages.append(page(n, lines, width=595.0, height=842.0))
+    for out in organize(pages):
+        assert "Processes" not in out["text"] and "Introduction" not in out["text"], out["page"]
+        assert {f["kind"] for f in out["furniture"]} == {"header", "page_number"}, out["page"]
+
+
 def test_the_last_entry_of_a_contents_page_set_off_keeps_its_page_number():
     # A contents page that ends high on the page: its last entry, set off by a gap, is an
     # entry like the one above it, not a footer with a folio.

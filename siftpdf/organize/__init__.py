@@ -29,6 +29,7 @@ from .layout import (
     figure_items,
     join_text,
     line_segments,
+    median,
     narrow_gutters,
     next_word_fits,
     page_size,
@@ -413,20 +414,35 @@ def _set_off(rows: list[list[Item]], end: int) -> list[list[Item]]:
     border), the outermost line (``end``: 0 the top, -1 the bottom) when it is set off from the
     text by more than ``SET_OFF`` line pitches and no larger than the text: a running head
     or a folio, not a chapter's title. The pitch is the median step, not ``_row_pitch``'s
-    lower quartile: a table's last row under a taller one would stand set off by that."""
+    lower quartile: a table's last row under a taller one would stand set off by that; where
+    lines of running text follow one another, their median step when it is the smaller (a
+    page of displayed formulas, each set off by space, between a few lines of text)."""
     if len(rows) < 4:
         return []
     outer, inner = rows[end], rows[1 if end == 0 else -2]
-    pitches = sorted(a[0].y - b[0].y for a, b in zip(rows, rows[1:], strict=False) if a[0].y > b[0].y)
+    steps = [(a[0].y - b[0].y, _prose(a) and _prose(b))
+             for a, b in zip(rows, rows[1:], strict=False) if a[0].y > b[0].y]
+    pitch = median([step for step, _ in steps])
+    prose = [step for step, both in steps if both]
+    if len(prose) >= MIN_PROSE_STEPS:
+        pitch = min(pitch, median(prose))
     sizes = sorted(r[0].size for r in rows)
-    if not pitches or max(i.size for i in outer) > LARGER * sizes[len(sizes) // 2]:
+    if not steps or max(i.size for i in outer) > LARGER * sizes[len(sizes) // 2]:
         return []
     gap = outer[0].y - inner[0].y if end == 0 else inner[0].y - outer[0].y
     numbers = [i.text for i in outer if _PAGE_NUMBER.match(template(i.text))]
-    if gap <= SET_OFF * pitches[len(pitches) // 2] or _same_form(outer, inner) or len(numbers) > 1 or \
+    if gap <= SET_OFF * pitch or _same_form(outer, inner) or len(numbers) > 1 or \
             any(sum(ch.isdigit() for ch in number) > FOLIO_DIGITS for number in numbers):
         return []  # one page number of a few digits a line: not a table's row, a date, a code
     return [outer]
+
+
+MIN_PROSE_STEPS = 3
+PROSE_CHARS = 40  # a row this long is a line of running text, not a formula's or a table's
+
+
+def _prose(row: list[Item]) -> bool:
+    return sum(len(i.text) for i in row) >= PROSE_CHARS
 
 
 def _same_form(one: list[Item], other: list[Item]) -> bool:
