@@ -1371,6 +1371,10 @@ def test_running_heads_in_the_text_type_that_name_the_section_are_set_aside_by_t
     text = " ".join(out["text"] for out in outs)
     assert "Chapter" not in text and not any(title in text for title in sections)
     assert all(f"{SEEDS[n]}0 " in text for n in range(1, 13))
+    # A folio alone on every third page (under a chapter's running head that names nothing).
+    pages = [page(n, [line(740, str(n + 16) if n % 3 == 0 else f"{sections[n // 4]} {n + 16}", x0=300),
+                      *body_lines(712, SEEDS[n], 40)]) for n in range(1, 13)]
+    assert all(len(out["furniture"]) == 1 for out in organize(pages))
     numbered = [page(n, [line(740, f"{3 * n} {SEEDS[n]} counted"), *body_lines(712, SEEDS[n], 40)])
                 for n in range(1, 13)]
     outs = organize(numbered)

@@ -382,8 +382,8 @@ def _folio_keys(page: _Page, rows: list[list[Item]], band: str) -> dict[int, str
     return keys
 
 
-# A page's number opening or closing a line, apart from its words: in figures or small roman.
-_FOLIO_ENDS = re.compile(r"^(\d{1,4}|[ivxlc]{1,7})\s|\s(\d{1,4}|[ivxlc]{1,7})$")
+# A page's number alone, or opening or closing a line apart from its words: in figures or small roman.
+_FOLIO_ENDS = re.compile(r"^(\d{1,4}|[ivxlc]{1,7})(?:\s|$)|\s(\d{1,4}|[ivxlc]{1,7})$")
 _FOLIO = "folio:"
 
 
