@@ -239,6 +239,35 @@ def test_the_last_lines_of_two_columns_on_one_baseline_are_not_one_running_line(
     assert "with varying terms" in out["text"]
 
 
+def test_a_page_that_goes_on_with_the_contents_reads_its_chapters_lines_as_entries():
+    # No contents heading on this page: the chapters' lines, set large in bold over their
+    # sections' entries (leaders and a page number), are entries, the first under the running
+    # head among them. Where the contents end, a chapter's title over its text is a heading.
+    def entry(y: float, number: str, title: str, folio: str) -> dict[str, Any]:
+        return line(y, f"{number} {title} " + ". " * 30 + folio, x0=110, size=9)
+
+    lines = [line(760, "Volume I: Unprivileged ISA"), line(730, "Chapter 3 Using the Vectorizing Compiler",
+                                                            size=11, bold=True)]
+    y = 714.0
+    for chapter in (3, 4, 5):
+        if chapter > 3:
+            lines.append(line(y - 8, f"Chapter {chapter} Compiler Features number {chapter}", size=11, bold=True))
+            y -= 24
+        for k in range(1, 5):
+            lines.append(entry(y, f"{chapter}.{k}", f"Section {chapter} part {k}", f"{chapter}-{60 + k}"))
+            y -= 14
+    lines += [line(y - 30, "Preface", size=16, bold=True), *body_lines(y - 56, "pref", 4)]
+    out = organize([page(9, lines)])[0]
+    assert headings(out) == [(1, "Preface")]
+    assert sum(b["text"].startswith("Chapter ") for b in out["blocks"]) == 3
+    # The head over a page of entries alone, set apart as a title would be: no heading either.
+    lines = [line(760, "Volume I: Unprivileged ISA", x0=110, size=9)]
+    lines += [entry(730 - 14 * k, f"3.{k}", f"Section 3 part {k}", f"3-{60 + k}") for k in range(1, 6)]
+    lines.append(line(650, "Chapter 4 Compiler Features", size=11, bold=True))
+    lines += [entry(634 - 14 * k, f"4.{k}", f"Section 4 part {k}", f"4-{60 + k}") for k in range(1, 6)]
+    assert headings(organize([page(10, lines)])[0]) == []
+
+
 def test_a_contents_page_keeps_its_last_entry_set_apart_at_the_foot():
     entries = [runs_line(260 - 14 * k, [(f"{k}.1 Section {k} . . . . . . .", "Times-Roman"), (str(k), "Times-Roman")],
                          gap=60.0) for k in range(1, 12)]

@@ -1472,18 +1472,19 @@ def _kinds(items: list[Item], body: float, opts: OrganizeOptions, titles: dict[s
     lines = [index for index, item in enumerate(items) if item.kind == "line"]
     weight = [kinds[k][0] == "heading" and items[k].size < HEADING_RATIO * body
               and not _caps_heading(items[k].text, items[k].caps) for k in lines]
-    _contents(items, kinds, lines)
+    entries = _contents(items, kinds, lines)
     _items_go_on(items, kinds, lines)
     _lead_ins(items, kinds, lines, body)
     _prose_not_headings(items, kinds, lines)
-    _standalone_headings(items, kinds, lines, body, pitch)
+    if not entries:  # a page with headings by their looks, though they were contents entries
+        _standalone_headings(items, kinds, lines, body, pitch)
     _numbered_headings(items, kinds, lines, body, pitch)
     _centred_capitals(items, kinds, lines, pitch)
     _names_over_addresses(items, kinds, lines)
     _kickers(items, kinds, lines)
     _sentence_tails(items, kinds, lines)
     _set_in_the_text(items, kinds, lines, body, pitch)
-    if too_many([kinds[k][0] for k in lines], weight):
+    if too_many(["heading" if k in entries else kinds[k][0] for k in lines], weight):
         for k, alone in zip(lines, weight, strict=True):
             if alone:
                 kinds[k] = ("list_item" if is_list_item(items[k].text) else "paragraph", None)
@@ -1899,15 +1900,33 @@ def _lead_ins(items: list[Item], kinds: list[tuple[str, int | None]], lines: lis
         kinds[k] = ("paragraph", None)
 
 
-def _contents(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int]) -> None:
-    """Below a contents heading, lines that look like headings are its entries: one a line."""
+def _contents(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int]) -> set[int]:
+    """Below a contents heading, lines that look like headings are its entries: one a line. So
+    is such a line among the entries of a page of contents, one with leaders and a page number
+    under it and over it (a chapter's line over its sections', on a page that goes on with the
+    contents), and one over an entry alone (the page's first chapter) set as such a line is. Returns
+    the lines taken for entries: a page judged mostly headings still counts them as it sees them."""
+    taken = set()
     start = next((n for n, k in enumerate(lines) if kinds[k][0] == "heading" and is_contents(items[k].text)), None)
-    if start is None:
-        return
-    size = items[lines[start]].size
-    for k in lines[start + 1:]:
-        if kinds[k][0] == "heading" and items[k].size <= size:
-            kinds[k] = ("paragraph", None)
+    if start is not None:
+        size = items[lines[start]].size
+        for k in lines[start + 1:]:
+            if kinds[k][0] == "heading" and items[k].size <= size:
+                kinds[k] = ("paragraph", None)
+                taken.add(k)
+    entries = [is_leader(items[k].text) for k in lines]
+    if sum(entries) < CONTENTS_ENTRIES:
+        return taken
+    among = [k for n, k in enumerate(lines[1:-1], 1) if kinds[k][0] == "heading" and entries[n - 1] and entries[n + 1]]
+    looks = {(items[k].size, items[k].bold) for k in among}
+    among += [k for n, k in enumerate(lines[:-1]) if kinds[k][0] == "heading" and entries[n + 1] and k not in among
+              and (items[k].size, items[k].bold) in looks and not is_contents(items[k].text)]
+    for k in among:
+        kinds[k] = ("paragraph", None)
+    return taken | set(among)
+
+
+CONTENTS_ENTRIES = 4  # lines with leaders and a page number that make a page (a part of one) contents
 
 
 def _levels(blocks: list[Block], page: int, levels: Levels, height: float) -> None:
