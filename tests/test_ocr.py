@@ -368,3 +368,54 @@ def test_a_scanned_ruled_table_reads_as_a_table_with_its_rows(tmp_path: Path) ->
     across = [r for r in evidence["rules"] if r[3] - r[1] < 1.5]
     assert len(across) >= 10 and all(r[3] - r[1] < 1.5 for r in across)
     assert max(r[2] - r[0] for r in across) > 0.6 * evidence["width"]  # the table's full-width rules, whole
+
+
+def _corpus_page(tmp_path: Path, name: str, index: int) -> Path:
+    """One page of a corpus PDF as a PDF of its own (its fonts as they are)."""
+    from pypdf import PdfReader, PdfWriter
+
+    writer = PdfWriter()
+    writer.add_page(PdfReader(make_scans.CORPUS / name).pages[index])
+    path = tmp_path / f"page{index + 1}.pdf"
+    with path.open("wb") as out:
+        writer.write(out)
+    return path
+
+
+def test_a_page_whose_text_layer_is_glyph_codes_is_read_whole() -> None:
+    """A paper set in Type 3 fonts without a Unicode map: PDFium reads its text as control
+    characters and stray letters, as pdftotext does. Never: the glyphs are counted as unmapped.
+    Auto: the page is read as a scan is."""
+    path = make_scans.CORPUS / "paper/security_ids-evasion-ptacek-newsham.pdf"
+    plain = records(run_siftpdf("extract", "--ocr", "never", "--no-cache", "--max-pages", "1", str(path))
+                    .stdout.decode())
+    assert "Evasion" not in plain[1]["text"] and plain[-1]["done"]["unmapped_chars"] > 500
+    page = _pages(run_siftpdf("extract", "--ocr", "auto", "--no-cache", "--max-pages", "1", str(path)))[0]
+    assert page["status"] == "ocr"
+    assert "Insertion, Evasion, and Denial of Service" in " ".join(b["text"] for b in page["blocks"])
+
+
+def test_headings_in_a_font_numbered_in_order_of_use_are_read_where_they_stand(tmp_path: Path) -> None:
+    """A manual's headings in fonts whose codes were handed out in order of use ('!"#$%&' for
+    'Manual Objectives'), its body in a font with a map: auto reads the headings' boxes alone,
+    in place of the codes; the body stays the text layer's, read once."""
+    path = _corpus_page(tmp_path, "long/z80cpu_um.pdf", 14)
+    plain = _pages(run_siftpdf("extract", "--ocr", "never", "--no-cache", str(path)))[0]
+    assert '!"#$' in plain["text"] and "Objectives" not in plain["text"]
+    page = _pages(run_siftpdf("extract", "--ocr", "auto", "--no-cache", str(path)))[0]
+    assert page["status"] == "text" and 0 < len(page["ocr"]["regions"]) <= 12
+    assert "Manual Objectives" in [b["text"] for b in page["blocks"] if b["kind"] == "heading"]
+    lines = [b["text"] for b in page["blocks"]]
+    assert {"Intended Audience", "Manual Organization", "Hardware and Software Implementation"} <= set(lines), lines
+    text = " ".join(lines)
+    assert '!"#$' not in text and text.count("is divided into four chapters") == 1
+
+
+def test_a_page_whose_flagged_glyphs_read_as_words_is_not_read_again() -> None:
+    """An invoice whose fonts PDFium flags as unmapped, though their text reads right ('Faktura nr
+    FV 1/2021', dates, sums): nothing of it is read again, and the glyphs are still counted."""
+    path = make_scans.CORPUS / "parser-samples/samples_contrib_issue-625-identity-cmap.pdf"
+    out = records(run_siftpdf("extract", "--ocr", "auto", "--no-cache", str(path)).stdout.decode())
+    pages = [r for r in out if "page" in r]
+    assert pages and all(p["status"] == "text" and "ocr" not in p for p in pages)
+    assert "Faktura nr FV 1/2021" in pages[0]["text"] and out[-1]["done"]["unmapped_chars"] > 1000

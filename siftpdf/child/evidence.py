@@ -132,7 +132,7 @@ def page_evidence(page: Any, textpage: Any, raw: str, image_mode: str = "none",
         "width": round(width, 2),
         "height": round(height, 2),
         "rotation": _ROTATIONS.get(pdfium_c.FPDFPage_GetRotation(page), 0),
-        "unmapped_chars": sum(r.pop("unmapped", 0) for r in runs),
+        "unmapped_chars": sum(map(_kept_unmapped, runs)),
         "lines": _lines(runs),
         "images": _images(image_objects, image_mode),
         "clipped_chars": sum(len(r["text"]) for r in runs if r.get("clipped")),
@@ -341,6 +341,15 @@ def _next_break(chars: str, start: int, count: int) -> int:
     if cr < 0:
         return lf if lf >= 0 else count
     return cr if lf < 0 else min(cr, lf)
+
+
+def _kept_unmapped(run: dict[str, Any]) -> int:
+    """The run's glyphs without a Unicode mapping, kept in the run where there are any (its text
+    is then the font's codes, not characters: OCR may read it again)."""
+    unmapped = run.pop("unmapped", 0)
+    if unmapped:
+        run["unmapped"] = unmapped
+    return unmapped
 
 
 def _tex_spelled(tp: ctypes.c_void_p, text: str, start: int, table: dict[int, str]) -> tuple[str, int]:

@@ -5,7 +5,9 @@ them, are read, and how what was read joins the record.
 ``garbled``) and, on a page that has one, the large images no text lies over (a page half set,
 half scanned) or only a few words do (a page scanned whole, its footer stamped as text), saying
 so in ``ocr.regions`` (the boxes read); of those, the images of text only, not photos
-(:func:`siftpdf.child.ocr.text_like`). A recognized page has ``"status": "ocr"``, its text
+(:func:`siftpdf.child.ocr.text_like`). Text whose glyphs map to no character (its text the
+font's codes: '!"#$%&' for a heading) is read too: in its boxes (``ocr.regions``), or the page
+whole where most of its text is such. A recognized page has ``"status": "ocr"``, its text
 from the lines read, ``ocr: {engine, confidence, dpi}`` and, with evidence, those lines
 with their boxes in place of the text layer's, so organization reads them like any page. A
 blank scan reads as nothing: ``empty``, never invented text. An engine failure keeps the page
@@ -15,6 +17,7 @@ as it was, with ``ocr_error``, and is counted.
 from __future__ import annotations
 
 from ..lazyre import lazy
+from ..texfonts import tex_encoding
 
 TYPE_CHECKING = False  # not typing's: the child imports no typing (siftpdf.docline)
 if TYPE_CHECKING:
@@ -55,9 +58,13 @@ def recognize(doc: Any, record: dict[str, Any], mode: str, reading: dict[str, An
     status = record["status"]
     regions: list[Box] | None = None
     layer: list[Box] = []
+    unread: list[dict[str, Any]] = []
     if status == "text" and mode == "auto":
         regions, layer = _unread_images(doc, record)
-        if not regions:
+        whole, unread = _unread_runs(record)
+        if whole:
+            regions, layer, unread = None, [], []  # a layer mostly of codes: the page is read whole
+        elif not regions and not unread:
             return record
     elif mode == "auto" and status not in AUTO_STATUSES:
         return record  # a blank page (no text, no image): nothing to read
@@ -69,7 +76,7 @@ def recognize(doc: Any, record: dict[str, Any], mode: str, reading: dict[str, An
     try:
         with doc.rendered(record["page"] - 1) as page:
             if regions is not None:
-                regions = ocr.text_like(page, regions)  # a photo is no text to read
+                regions = [*(ocr.text_like(page, regions) if regions else []), *_regions_of(unread)]  # not photos
                 if not regions:
                     return record
             hint = reading.get("hint")
@@ -84,6 +91,8 @@ def recognize(doc: Any, record: dict[str, Any], mode: str, reading: dict[str, An
                             "confidence": ocr.mean_confidence(kept), "dpi": found.dpi}
     if len(kept) < len(found.lines):
         info["dropped_lines"] = len(found.lines) - len(kept)
+    if unread:  # what OCR reads again there that the layer has as text stays the layer's
+        layer += _without(record, unread)
     kept = [line for line in kept if not _in_layer(line.box, layer)]
     if found.capped:
         info["capped"] = True
@@ -162,6 +171,121 @@ def _unread_images(doc: Any, record: dict[str, Any]) -> tuple[list[Box], list[Bo
         found.append((x0, y0, x1, y1))
         layer.update(dict.fromkeys(tuple(box) for box in over))
     return found, list(layer)
+
+
+# A run whose glyphs are mostly without a Unicode mapping and whose text is no writing reads as
+# its font's codes ('!"#$%&' for a heading, control characters for a Type 3 font's words): with
+# ``auto``, the lines such runs make are read by OCR in their place. PDFium flags glyphs of many
+# fonts whose text it still reads right ('http:', 'Faktura nr 1/2021'): those stay.
+UNMAPPED_SHARE = 0.5
+UNMAPPED_CHARS = 3  # a bullet or a sign alone in a symbol font is no text to read
+PLAIN_SHARE = 0.5  # of a run's characters, printable ASCII or letters and digits of scripts past Latin
+MAX_UNMAPPED_REGIONS = 12  # more parts of a page than this: its text's whole box is read once
+UNREAD_PAGE = 0.5  # of a page's characters, codes that make it a page read whole, as a scan is
+# A font numbered in order of use: on a page its characters start at '!' (or U+0001-U+0003) and
+# run on code after code with few gaps, few of them letters (the first codes, not the letters).
+_CIPHER_FIRST = "!\x01\x02\x03"
+CIPHER_RUN = 6  # codes one after the other from the first, at least
+CIPHER_FILL = 0.8  # of the codes from the first to the last, the share the page uses
+
+
+def _all_runs(record: dict[str, Any]) -> list[dict[str, Any]]:
+    evidence = record.get("evidence")
+    return [run for line in evidence.get("lines", []) for run in line.get("runs", [])] \
+        if isinstance(evidence, dict) else []
+
+
+def _visible(runs: list[dict[str, Any]]) -> int:
+    return sum(len(str(run.get("text", "")).replace(" ", "")) for run in runs)
+
+
+def _unread_runs(record: dict[str, Any]) -> tuple[bool, list[dict[str, Any]]]:
+    """Is the page's text layer mostly codes, not characters (most of its characters unmapped
+    glyphs, and few of those spell words)? Else, the evidence's runs that read as codes, if any:
+    runs mostly of unmapped glyphs in a font numbered in order of use or of characters no script
+    writes. From the evidence: none with ``--raw``."""
+    evidence = record.get("evidence")
+    if not isinstance(evidence, dict) or not evidence.get("unmapped_chars"):
+        return False, []  # most pages: every glyph mapped
+    runs = _all_runs(record)
+    flagged = [run for run in runs if _unmapped(run)]
+    if not flagged:
+        return False, []
+    if _visible(flagged) >= UNREAD_PAGE * _visible(runs) and _wordy(flagged) < WORDY:
+        return True, []
+    cipher = _cipher_fonts(runs, {str(run.get("font")) for run in flagged})
+    return False, [run for run in flagged if str(run.get("font")) in cipher or not _plain(str(run.get("text", "")))]
+
+
+_WORD = lazy(r"[(\[“‘'\"]*[^\W\d_]+[.,;:!?)\]'’”\"-]*")
+WORDY = 0.5  # of the characters of a page's unmapped glyphs, those in words: still text, though flagged
+
+
+def _wordy(runs: list[dict[str, Any]]) -> float:
+    """The share of the runs' characters in words of letters (with their punctuation)."""
+    tokens = [token for run in runs for token in str(run.get("text", "")).split()]
+    return sum(len(token) for token in tokens if _WORD.fullmatch(token)) / max(1, sum(map(len, tokens)))
+
+
+def _unmapped(run: dict[str, Any]) -> bool:
+    """Mostly unmapped glyphs, of a font not read through a TeX math encoding."""
+    unmapped, visible = run.get("unmapped", 0), len(str(run.get("text", "")).replace(" ", ""))
+    return type(unmapped) is int and unmapped >= UNMAPPED_CHARS and unmapped > UNMAPPED_SHARE * visible and \
+        tex_encoding(str(run.get("font", ""))) is None and len(run.get("box", ())) == 4
+
+
+def _plain(text: str) -> bool:
+    """Mostly printable ASCII, or letters and digits of scripts past Latin."""
+    chars = text.replace(" ", "")
+    return sum(" " < char < "\x7f" or char > "\u024f" and char.isalnum() for char in chars) >= PLAIN_SHARE * len(chars)
+
+
+def _cipher_fonts(runs: list[dict[str, Any]], fonts: set[str]) -> set[str]:
+    """Of ``fonts``, those whose characters on the page are codes handed out in order of use."""
+    found = set()
+    for font in fonts:
+        text = "".join(str(run.get("text", "")) for run in runs if run.get("font") == font).replace(" ", "")
+        codes = sorted(map(ord, set(text)))
+        if len(codes) >= CIPHER_RUN and chr(codes[0]) in _CIPHER_FIRST and \
+                codes[CIPHER_RUN - 1] - codes[0] == CIPHER_RUN - 1 and \
+                len(codes) >= CIPHER_FILL * (codes[-1] - codes[0] + 1):
+            found.add(font)
+    return found
+
+
+def _regions_of(runs: list[dict[str, Any]]) -> list[Box]:
+    """The boxes (in points) to read for ``runs``: each with a margin of its size round it, those
+    on lines one over the next within a line's height of each other joined."""
+    boxes = []
+    for run in runs:
+        (x0, y0, x1, y1), size = run["box"], float(run.get("size") or 0)
+        boxes.append([x0 - size / 2, y0 - 0.4 * size, x1 + size / 2, y1 + 0.4 * size])
+    joined: list[list[float]] = []
+    for box in sorted(boxes, key=lambda b: -b[3]):
+        last = joined[-1] if joined else None
+        if last is not None and box[3] >= last[1] - (last[3] - last[1]) and box[0] < last[2] and box[2] > last[0]:
+            last[:] = [min(last[0], box[0]), min(last[1], box[1]), max(last[2], box[2]), max(last[3], box[3])]
+        else:
+            joined.append(box)
+    if len(joined) > MAX_UNMAPPED_REGIONS:
+        joined = [[min(b[0] for b in joined), min(b[1] for b in joined), max(b[2] for b in joined),
+                   max(b[3] for b in joined)]]
+    return [(b[0], b[1], b[2], b[3]) for b in joined]
+
+
+def _without(record: dict[str, Any], runs: list[dict[str, Any]]) -> list[Box]:
+    """The evidence without ``runs`` (OCR read them again; the page's unmapped_chars still counts
+    them); returns the boxes of the runs that stay, the text the layer has."""
+    evidence = record["evidence"]
+    gone = {id(run) for run in runs}
+    kept, boxes = [], []
+    for line in evidence.get("lines", []):
+        stay = [run for run in line.get("runs", []) if id(run) not in gone]
+        if stay:
+            kept.append({**line, "runs": stay})
+            boxes += [tuple(run["box"]) for run in stay if len(run.get("box", ())) == 4]
+    evidence["lines"] = kept
+    return boxes
 
 
 def _area(box: Box) -> float:
