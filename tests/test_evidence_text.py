@@ -106,3 +106,33 @@ def test_gaps_are_measured_as_one_by_one(monkeypatch: pytest.MonkeyPatch) -> Non
         assert evidence._gaps(None, first, text, 10.0) == _gaps_one_by_one(boxes, first, text, 10.0, budget)  # type: ignore[arg-type]
         spaces = len(re.findall(" +", text))
         assert probe.gap_probes == budget - 2 * min(spaces, max(0, (budget + 1) // 2))
+
+
+def _page(runs: list[tuple[str, str, int]]) -> dict[str, Any]:
+    """A page record whose evidence holds ``runs`` (text, font, unmapped glyphs), one a line."""
+    lines = [{"y": 700.0 - 14 * k, "size": 10.0,
+              "runs": [{"text": text, "font": font, "size": 10.0, "color": "#000000",
+                        "box": [72.0, 698.0 - 14 * k, 72.0 + 5 * len(text), 708.0 - 14 * k],
+                        **({"unmapped": unmapped} if unmapped else {})}]}
+             for k, (text, font, unmapped) in enumerate(runs)]
+    return {"page": 1, "status": "text", "text": "", "evidence": {"lines": lines, "unmapped_chars": 1}}
+
+
+def test_text_read_again_by_ocr_is_the_codes_not_the_flagged_words() -> None:
+    """Of the runs PDFium flags as unmapped, OCR reads again those whose text is codes: a font
+    numbered in order of use (found on a page, then known on the pages after it), characters no
+    script writes; words a flagged font still spells, and a TeX math font's symbols, stay."""
+    from siftpdf.child.ocrpage import _unread_runs
+
+    body = [(f"the body of the page, line {k}, reads as it should", "Times-Roman", 0) for k in range(12)]
+    first = _page([('!"#$%&\'', "Arial.Bold091", 7), ("'()*+($,-./-0", "Arial.Bold091", 13), *body])
+    later = _page([("K1>/*)$QR", "Arial.Bold091", 9), ("http://example.org/page", "Courier", 23),
+                   ("\x01\x03\x05\x04\x07", "T3Font", 5), ("\x03\x03\x03", "CMEX10", 3), *body])
+    known: set[str] = set()
+    assert _unread_runs(later, set()) == (False, [later["evidence"]["lines"][2]["runs"][0]])
+    whole, runs = _unread_runs(first, known)
+    assert not whole and [run["text"] for run in runs] == ['!"#$%&\'', "'()*+($,-./-0"]
+    assert known == {"Arial.Bold091"}
+    assert [run["text"] for run in _unread_runs(later, known)[1]] == ["K1>/*)$QR", "\x01\x03\x05\x04\x07"]
+    codes = _page([(f"\x01\x02{k}\x04\x05 \x06\x07", "", 7) for k in range(20)])
+    assert _unread_runs(codes, set()) == (True, [])

@@ -51,17 +51,19 @@ Box = tuple[float, float, float, float]  # [x0, y0, x1, y1], points
 def recognize(doc: Any, record: dict[str, Any], mode: str, reading: dict[str, Any] | None = None,
               models: str | None = None, threads: int = 1) -> dict[str, Any]:
     """The record with what OCR read on its page (``mode`` auto or always). ``reading`` holds
-    what OCR learnt of the document so far (its :class:`siftpdf.child.ocr.Hint`), made on the
-    first page read: a document none of whose pages needs reading never loads the OCR module.
+    what OCR learnt of the document so far (its :class:`siftpdf.child.ocr.Hint`, made on the
+    first page read: a document none of whose pages needs reading never loads the OCR module;
+    the fonts found numbered in order of use, under ``cipher``).
     ``models``: where PP-OCR's int8 models are made (:func:`siftpdf.child.ocr.use_models`);
     ``threads``: the cores a page may be read with (more than one when no other child reads)."""
     status = record["status"]
     regions: list[Box] | None = None
     layer: list[Box] = []
     unread: list[dict[str, Any]] = []
+    reading = {} if reading is None else reading
     if status == "text" and mode == "auto":
         regions, layer = _unread_images(doc, record)
-        whole, unread = _unread_runs(record)
+        whole, unread = _unread_runs(record, reading.setdefault("cipher", set()))
         if whole:
             regions, layer, unread = None, [], []  # a layer mostly of codes: the page is read whole
         elif not regions and not unread:
@@ -72,7 +74,6 @@ def recognize(doc: Any, record: dict[str, Any], mode: str, reading: dict[str, An
         return _failed(record, "the page was read by a salvage engine, which cannot render it")
     from . import ocr
 
-    reading = {} if reading is None else reading
     try:
         with doc.rendered(record["page"] - 1) as page:
             if regions is not None:
@@ -199,11 +200,12 @@ def _visible(runs: list[dict[str, Any]]) -> int:
     return sum(len(str(run.get("text", "")).replace(" ", "")) for run in runs)
 
 
-def _unread_runs(record: dict[str, Any]) -> tuple[bool, list[dict[str, Any]]]:
+def _unread_runs(record: dict[str, Any], cipher: set[str]) -> tuple[bool, list[dict[str, Any]]]:
     """Is the page's text layer mostly codes, not characters (most of its characters unmapped
     glyphs, and few of those spell words)? Else, the evidence's runs that read as codes, if any:
-    runs mostly of unmapped glyphs in a font numbered in order of use or of characters no script
-    writes. From the evidence: none with ``--raw``."""
+    runs mostly of unmapped glyphs in a font numbered in order of use (on this page or, in
+    ``cipher``, which gains this page's, on one before it) or of characters no script writes.
+    From the evidence: none with ``--raw``."""
     evidence = record.get("evidence")
     if not isinstance(evidence, dict) or not evidence.get("unmapped_chars"):
         return False, []  # most pages: every glyph mapped
@@ -213,7 +215,7 @@ def _unread_runs(record: dict[str, Any]) -> tuple[bool, list[dict[str, Any]]]:
         return False, []
     if _visible(flagged) >= UNREAD_PAGE * _visible(runs) and _wordy(flagged) < WORDY:
         return True, []
-    cipher = _cipher_fonts(runs, {str(run.get("font")) for run in flagged})
+    cipher |= _cipher_fonts(runs, {str(run.get("font")) for run in flagged} - cipher)
     return False, [run for run in flagged if str(run.get("font")) in cipher or not _plain(str(run.get("text", "")))]
 
 
