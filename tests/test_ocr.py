@@ -290,6 +290,16 @@ def test_links_in_a_scanned_pages_footnotes_are_read_however_unsure_the_engine_i
     assert all(link in read for link in ("facebook.github.io/immutable-js", "github.com/reactjs/react-redux")), links
 
 
+def test_a_scanned_line_that_ends_a_word_broken_over_the_line_before_is_kept(tmp_path: Path) -> None:
+    """A book's line under one ending 'deep-' whose note marks make the engine unsure of it
+    (confidence under the bar that drops specks): it ends the word the line before broke, so
+    it is text, and kept."""
+    path = tmp_path / "redux.pdf"
+    path.write_bytes(make_scans.scan(make_scans.ENGLISH[4], dpi=300).pdf)
+    page = _pages(run_siftpdf("extract", "--ocr", "auto", "--raw", "--no-cache", str(path)))[0]
+    assert re.search(r"deep-\nfreeze\S*, seamless", page["text"]) and "Immutable.js" in page["text"]
+
+
 def test_auto_reads_a_scan_that_carries_a_few_words_of_text_layer(tmp_path: Path) -> None:
     """A page scanned whole whose text layer holds only its footer: the page is a scan whatever
     the footer says. Its words are read (95 % of them at least), the footer once (set aside as

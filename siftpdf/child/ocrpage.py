@@ -44,6 +44,10 @@ MIN_CONFIDENCE = 0.3
 # dictionary knows, so tesseract is unsure of it however clearly printed (a book's footnoted
 # links read whole at confidence 0); specks never read as one.
 _ADDRESS = lazy(r"\w://\S|www\.\S|\S@[\w-]+\.\w")
+# ... and but for a line that ends a word the line before broke with a hyphen ('deep-' over
+# 'freeze⁹, seamless-immutable¹⁰'): the engine is unsure of the marks set small in it.
+_BROKEN = lazy(r"[^\W\d_]-$")
+_GOES_ON = lazy(r"[^\W\d_A-Z]{3}")
 
 Box = tuple[float, float, float, float]  # [x0, y0, x1, y1], points
 
@@ -87,7 +91,11 @@ def recognize(doc: Any, record: dict[str, Any], mode: str, reading: dict[str, An
             found = ocr.recognize_page(page, regions=regions, hint=hint, threads=threads)
     except (ocr.OcrError, MemoryError) as exc:
         return _failed(record, str(exc) or type(exc).__name__)
-    kept = [line for line in found.lines if line.confidence >= MIN_CONFIDENCE or _ADDRESS.search(line.text)]
+    kept: list[Any] = []
+    for line in found.lines:
+        if line.confidence >= MIN_CONFIDENCE or _ADDRESS.search(line.text) or \
+                kept and _BROKEN.search(kept[-1].text) and _GOES_ON.match(line.text):
+            kept.append(line)
     info: dict[str, Any] = {"engine": f"{found.engine.name} {found.engine.version}",
                             "confidence": ocr.mean_confidence(kept), "dpi": found.dpi}
     if len(kept) < len(found.lines):
