@@ -1430,6 +1430,24 @@ def test_running_heads_over_a_page_of_displayed_formulas_are_set_aside():
         assert {f["kind"] for f in out["furniture"]} == {"header", "page_number"}, out["page"]
 
 
+def test_a_running_head_with_its_folio_over_contents_set_wide_is_set_aside():
+    # A manual's contents, its entries 24 pt apart and the head only 30 pt over the first: no
+    # wider a gap than the entries'. The head holds the page's folio (vii, viii, ...), which keeps
+    # its distance from the page's place in the file: the head is furniture all the same.
+    pages = []
+    for n in range(5, 13):
+        folio = ["v", "vi", "vii", "viii", "ix", "x", "xi", "xii"][n - 5]
+        head = [run("Volume I: Unprivileged ISA", 72, 744), run(folio, 520, 744)] if n % 2 else \
+            [run(folio, 72, 744), run("Volume I: Unprivileged ISA", 300, 744)]
+        lines = [{"y": 744.0, "size": 10.0, "runs": head}]
+        lines += [line(714 - 24 * k, f"{n}.{k} Section {SEEDS[n]} {k} " + ". " * 25 + f"{3 * k + n}")
+                  for k in range(24)]
+        pages.append(page(n, lines))
+    for out in organize(pages):
+        assert "Volume I" not in out["text"], out["page"]
+        assert {f["kind"] for f in out["furniture"]} == {"header", "page_number"}, out["page"]
+
+
 def test_the_last_entry_of_a_contents_page_set_off_keeps_its_page_number():
     # A contents page that ends high on the page: its last entry, set off by a gap, is an
     # entry like the one above it, not a footer with a folio.

@@ -554,9 +554,12 @@ def _furniture_items(page: _Page, repeated: set[str] | None) -> set[int]:
             if not hits:
                 break
             chosen.append(row if _carries_folio(page, row, hits) else hits)
-        # The furniture ends where a wide gap sets it apart: take the longest such run.
+        # The furniture ends where a wide gap sets it apart: take the longest such run. The
+        # outermost line alone needs none where it holds the page's folio (a contents page's
+        # entries set as far apart as its head from them).
         for k in range(len(chosen), 0, -1):
-            if k == len(ordered) or abs(ordered[k - 1][0].y - ordered[k][0].y) >= SEPARATION * pitch:
+            if k == len(ordered) or abs(ordered[k - 1][0].y - ordered[k][0].y) >= SEPARATION * pitch or \
+                    k == 1 and any(page.folios.get(id(i)) in repeated for i in chosen[0]):
                 found.update(id(i) for hits in chosen[:k] for i in hits)
                 break
     if all(id(i) in found for row in rows for i in row):
