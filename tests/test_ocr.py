@@ -408,16 +408,17 @@ def test_a_page_whose_text_layer_is_glyph_codes_is_read_whole() -> None:
 def test_headings_in_a_font_numbered_in_order_of_use_are_read_where_they_stand(tmp_path: Path) -> None:
     """A manual's headings in fonts whose codes were handed out in order of use ('!"#$%&' for
     'Manual Objectives'), its body in a font with a map: auto reads the headings' boxes alone,
-    in place of the codes; the body stays the text layer's, read once."""
+    in place of the codes, and keeps the face and size the layer gave them (their levels); the
+    body stays the text layer's, read once."""
     path = _corpus_page(tmp_path, "long/z80cpu_um.pdf", 14)
     plain = _pages(run_siftpdf("extract", "--ocr", "never", "--no-cache", str(path)))[0]
     assert '!"#$' in plain["text"] and "Objectives" not in plain["text"]
     page = _pages(run_siftpdf("extract", "--ocr", "auto", "--no-cache", str(path)))[0]
     assert page["status"] == "text" and 0 < len(page["ocr"]["regions"]) <= 12
-    assert "Manual Objectives" in [b["text"] for b in page["blocks"] if b["kind"] == "heading"]
-    lines = [b["text"] for b in page["blocks"]]
-    assert {"Intended Audience", "Manual Organization", "Hardware and Software Implementation"} <= set(lines), lines
-    text = " ".join(lines)
+    headings = {b["text"]: b["level"] for b in page["blocks"] if b["kind"] == "heading"}
+    assert headings["Manual Objectives"] < headings["Intended Audience"] == headings["Manual Organization"] < \
+        headings["Hardware and Software Implementation"], headings  # in the type the layer gave each
+    text = " ".join(b["text"] for b in page["blocks"])
     assert '!"#$' not in text and text.count("is divided into four chapters") == 1
 
 

@@ -21,6 +21,7 @@ from ..texfonts import tex_encoding
 
 TYPE_CHECKING = False  # not typing's: the child imports no typing (siftpdf.docline)
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import Any
 
 AUTO_STATUSES = ("no_text", "garbled")
@@ -110,6 +111,8 @@ def recognize(doc: Any, record: dict[str, Any], mode: str, reading: dict[str, An
     # A scan read turned upright has lines across the page's space: organization (which reads
     # lines as they lie on the page) gets none of them, and the text keeps the engine's order.
     lines = ocr.evidence_lines(kept) if not found.turned else []
+    if unread:
+        _in_their_type(lines, unread)
     text = "\n".join(line.text for line in kept if line.text.strip())
     if regions is not None:
         record = _with_regions(record, info, regions, lines, text)
@@ -281,6 +284,25 @@ def _regions_of(runs: list[dict[str, Any]]) -> list[Box]:
         joined = [[min(b[0] for b in joined), min(b[1] for b in joined), max(b[2] for b in joined),
                    max(b[3] for b in joined)]]
     return [(b[0], b[1], b[2], b[3]) for b in joined]
+
+
+def _in_their_type(lines: list[dict[str, Any]], unread: list[dict[str, Any]]) -> None:
+    """Recognized runs that lie over a run of codes read again take its font and size: the
+    layer knew them (a heading's bold face and its size), only its characters were wrong."""
+    for line in lines:
+        for run in line.get("runs", []):
+            box = run["box"]
+            over = max(unread, key=lambda old: _area(_meet(box, old["box"])))
+            if _area(_meet(box, over["box"])) > TYPE_OVERLAP * _area(box):
+                run["font"], run["size"] = over.get("font", run["font"]), over.get("size", run["size"])
+        line["size"] = max((run["size"] for run in line.get("runs", [])), default=line.get("size"))
+
+
+TYPE_OVERLAP = 0.5  # of a recognized run's box, the share over a run of codes that gives it its type
+
+
+def _meet(one: Sequence[float], other: Sequence[float]) -> Box:
+    return (max(one[0], other[0]), max(one[1], other[1]), min(one[2], other[2]), min(one[3], other[3]))
 
 
 def _without(record: dict[str, Any], runs: list[dict[str, Any]]) -> list[Box]:
