@@ -71,9 +71,10 @@ def main(argv: list[str] | None = None) -> int:
             made.mkdir(parents=True, exist_ok=True)
         chosen = {doc_id for half in halves for doc_id in ids_of(documents(SET), half)}
         pdfs = [pdf for pdf in documents(SET) if pdf.stem in chosen]
-        with ThreadPoolExecutor(args.jobs) as pool:
-            for pdf, data in zip(pdfs, pool.map(lambda p: scanned(p, args.dpi), pdfs), strict=True):
-                (scans / pdf.name).write_bytes(data)
+        # PDFium is not thread-safe: two threads rendering in one process corrupt each other's
+        # documents (a "data format error" on a sound file). The scans are made one at a time.
+        for pdf in pdfs:
+            (scans / pdf.name).write_bytes(scanned(pdf, args.dpi))
         failed = read_all(pdfs, text, "never", args.jobs)
         failed += read_all(sorted(scans.glob("*.pdf")), ocr, "always", args.jobs)
         for reason in failed:
