@@ -1404,6 +1404,11 @@ def test_running_heads_in_the_text_type_that_name_the_section_are_set_aside_by_t
     pages = [page(n, [line(740, str(n + 16) if n % 3 == 0 else f"{sections[n // 4]} {n + 16}", x0=300),
                       *body_lines(712, SEEDS[n], 40)]) for n in range(1, 13)]
     assert all(len(out["furniture"]) == 1 for out in organize(pages))
+    # A short guide whose page N opens with its section N, set large: numbered titles, not folios.
+    guide = [page(n, [line(740, f"{n} Section {SEEDS[n]}", size=15, bold=True), *body_lines(712, SEEDS[n], 40)])
+             for n in range(1, 6)]
+    assert all(out["furniture"] == [] and headings(out) == [(1, f"{out['page']} Section {SEEDS[out['page']]}")]
+               for out in organize(guide))
     numbered = [page(n, [line(740, f"{3 * n} {SEEDS[n]} counted"), *body_lines(712, SEEDS[n], 40)])
                 for n in range(1, 13)]
     outs = organize(numbered)

@@ -370,11 +370,14 @@ def _folio_keys(page: _Page, rows: list[list[Item]], band: str) -> dict[int, str
     """The outermost line's pieces that open or close with a number, keyed by how far that
     number stands from the page's place in the file: a folio set in one line with a running head
     ('20 Chapter 3. Functions', '3.3. Composition 19') keeps that distance from page to page
-    while the head's words change with each section and its type is the text's."""
+    while the head's words change with each section and its type is the text's. A line set
+    larger than the text is a numbered title ('3 Measuring discharge' heading page 3 of a short
+    guide), whatever page it opens."""
     keys = {}
     for item in rows[0] if rows else ():
         text = item.text.strip()
-        number = _FOLIO_ENDS.search(text) if len(text) <= LONE_HEAD_CHARS else None
+        number = _FOLIO_ENDS.search(text) if len(text) <= LONE_HEAD_CHARS and item.size <= FOLIO_SIZE * page.body \
+            else None
         figure = next((g for g in number.groups() if g), "") if number else ""
         value = int(figure) if figure.isdigit() else _ROMANS.get(figure, 0)
         if value:
@@ -382,6 +385,7 @@ def _folio_keys(page: _Page, rows: list[list[Item]], band: str) -> dict[int, str
     return keys
 
 
+FOLIO_SIZE = 1.05  # of the text's size, the largest a running line that holds the folio is set in
 # A page's number alone, or opening or closing a line apart from its words: in figures or small roman.
 _FOLIO_ENDS = re.compile(r"^(\d{1,4}|[ivxlc]{1,7})(?:\s|$)|\s(\d{1,4}|[ivxlc]{1,7})$")
 _FOLIO = "folio:"
