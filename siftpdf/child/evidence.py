@@ -132,7 +132,7 @@ def page_evidence(page: Any, textpage: Any, raw: str, image_mode: str = "none",
         "width": round(width, 2),
         "height": round(height, 2),
         "rotation": _ROTATIONS.get(pdfium_c.FPDFPage_GetRotation(page), 0),
-        "unmapped_chars": sum(map(_kept_unmapped, runs)),
+        "unmapped_chars": sum(r.get("unmapped", 0) for r in runs),
         "lines": _lines(runs),
         "images": _images(image_objects, image_mode),
         "clipped_chars": sum(len(r["text"]) for r in runs if r.get("clipped")),
@@ -167,7 +167,9 @@ def _runs(textpage: int, tp: ctypes.c_void_p, chars: str, count: int) -> list[di
             text = spelled
         if not text.isspace():
             run = _make_runs(textpage, obj, start, text, name, size, scale, clip)
-            run[0]["unmapped"] = unmapped if unmapped >= 0 else _unmapped(tp, start, end)
+            unmapped = unmapped if unmapped >= 0 else _unmapped(tp, start, end)
+            if unmapped:  # its text is then the font's codes, not characters: OCR may read it again
+                run[0]["unmapped"] = unmapped
             if marked and _joined(chars, start + len(text) - len(text.lstrip())):
                 # The run goes on with the word before it (a letter-spaced word's letters in
                 # another colour or text object): the organized line joins them without a space.
@@ -341,15 +343,6 @@ def _next_break(chars: str, start: int, count: int) -> int:
     if cr < 0:
         return lf if lf >= 0 else count
     return cr if lf < 0 else min(cr, lf)
-
-
-def _kept_unmapped(run: dict[str, Any]) -> int:
-    """The run's glyphs without a Unicode mapping, kept in the run where there are any (its text
-    is then the font's codes, not characters: OCR may read it again)."""
-    unmapped = run.pop("unmapped", 0)
-    if unmapped:
-        run["unmapped"] = unmapped
-    return unmapped
 
 
 def _tex_spelled(tp: ctypes.c_void_p, text: str, start: int, table: dict[int, str]) -> tuple[str, int]:

@@ -162,8 +162,7 @@ def _unread_images(doc: Any, record: dict[str, Any]) -> tuple[list[Box], list[Bo
     if isinstance(evidence, dict):
         width, height = float(evidence.get("width") or 0), float(evidence.get("height") or 0)
         images = [tuple(image.get("rect", (0, 0, 0, 0))) for image in evidence.get("images", [])]
-        text = [r["box"] for line in evidence.get("lines", []) for r in line.get("runs", [])
-                if len(r.get("box", ())) == 4]
+        text = [r["box"] for r in _all_runs(record) if len(r.get("box", ())) == 4]
     elif hasattr(doc, "page_shape"):
         width, height, images, text = doc.page_shape(record["page"] - 1)
     else:
@@ -328,8 +327,7 @@ def _in_layer(box: Box, layer: list[Box]) -> bool:
     """Does a recognized line's box lie mostly inside the boxes of the text layer's text?"""
     if not layer:
         return False
-    inside = sum(_area((max(box[0], b[0]), max(box[1], b[1]), min(box[2], b[2]), min(box[3], b[3])))
-                 for b in layer)
+    inside = sum(_area(_meet(box, b)) for b in layer)
     return inside >= LAYER_OVERLAP * max(_area(box), 1e-9)
 
 
