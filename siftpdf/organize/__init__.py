@@ -356,8 +356,8 @@ def _prepare_rows(record: dict[str, Any], opts: OrganizeOptions) -> _Page:
                 page.margin[id(item)] = f"{band}:{template(item.text)}"
     if top:
         page.slots = _head_slots(page, top[0])
-    for band, rows in (("top", top[:1]), ("bottom", bottom[-1:])):
-        page.folios.update(_folio_keys(page, rows, band))
+    for band, row in (("top", top[0] if top else []), ("bottom", bottom[-1] if bottom else [])):
+        page.folios.update(_folio_keys(page, row, band))
     return page
 
 
@@ -366,7 +366,7 @@ SLOT_SHARE = 0.6  # of the window's pages: a table's head or a figure's label at
 _SLOT = "slot:"
 
 
-def _folio_keys(page: _Page, rows: list[list[Item]], band: str) -> dict[int, str]:
+def _folio_keys(page: _Page, row: list[Item], band: str) -> dict[int, str]:
     """The outermost line's pieces that open or close with a number, keyed by how far that
     number stands from the page's place in the file: a folio set in one line with a running head
     ('20 Chapter 3. Functions', '3.3. Composition 19') keeps that distance from page to page
@@ -374,12 +374,12 @@ def _folio_keys(page: _Page, rows: list[list[Item]], band: str) -> dict[int, str
     larger than the text is a numbered title ('3 Measuring discharge' heading page 3 of a short
     guide), whatever page it opens."""
     keys = {}
-    for item in rows[0] if rows else ():
+    for item in row:
         text = item.text.strip()
         number = _FOLIO_ENDS.search(text) if len(text) <= LONE_HEAD_CHARS and item.size <= FOLIO_SIZE * page.body \
             else None
         figure = next((g for g in number.groups() if g), "") if number else ""
-        value = int(figure) if figure.isdigit() else _ROMANS.get(figure, 0)
+        value = int(figure) if figure.isdigit() else _roman(figure)
         if value:
             keys[id(item)] = f"{_FOLIO}{band}:{value - page.number}"
     return keys
@@ -391,16 +391,25 @@ _FOLIO_ENDS = re.compile(r"^(\d{1,4}|[ivxlc]{1,7})(?:\s|$)|\s(\d{1,4}|[ivxlc]{1,
 _FOLIO = "folio:"
 
 
-def _to_roman(value: int) -> str:
+_ROMAN_DIGITS = ((100, "c"), (90, "xc"), (50, "l"), (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i"))
+
+
+def _roman(text: str) -> int:
+    """The value of a small roman numeral written as folios are ('xiv'); 0 for letters that
+    are none ('il', 'iiv', or empty)."""
+    value, rest = 0, text
+    for number, letters in _ROMAN_DIGITS:
+        while rest.startswith(letters):
+            value, rest = value + number, rest[len(letters):]
+    return value if text and not rest and _written(value) == text else 0
+
+
+def _written(value: int) -> str:
     out = ""
-    for number, letters in ((100, "c"), (90, "xc"), (50, "l"), (40, "xl"), (10, "x"), (9, "ix"), (5, "v"),
-                            (4, "iv"), (1, "i")):
+    for number, letters in _ROMAN_DIGITS:
         count, value = divmod(value, number)
         out += letters * count
     return out
-
-
-_ROMANS = {_to_roman(value): value for value in range(1, 200)}  # front matter's folios, as written
 
 
 def _head_slots(page: _Page, row: list[Item]) -> dict[int, str]:

@@ -1906,7 +1906,7 @@ def _contents(items: list[Item], kinds: list[tuple[str, int | None]], lines: lis
     under it and over it (a chapter's line over its sections', on a page that goes on with the
     contents), and one over an entry alone (the page's first chapter) set as such a line is. Returns
     the lines taken for entries: a page judged mostly headings still counts them as it sees them."""
-    taken = set()
+    taken: set[int] = set()
     start = next((n for n, k in enumerate(lines) if kinds[k][0] == "heading" and is_contents(items[k].text)), None)
     if start is not None:
         size = items[lines[start]].size
@@ -1917,13 +1917,13 @@ def _contents(items: list[Item], kinds: list[tuple[str, int | None]], lines: lis
     entries = [is_leader(items[k].text) for k in lines]
     if sum(entries) < CONTENTS_ENTRIES:
         return taken
-    among = [k for n, k in enumerate(lines[1:-1], 1) if kinds[k][0] == "heading" and entries[n - 1] and entries[n + 1]]
+    over = {k for n, k in enumerate(lines[:-1]) if kinds[k][0] == "heading" and entries[n + 1]}
+    among = {k for n, k in enumerate(lines[1:-1], 1) if k in over and entries[n - 1]}
     looks = {(items[k].size, items[k].bold) for k in among}
-    among += [k for n, k in enumerate(lines[:-1]) if kinds[k][0] == "heading" and entries[n + 1] and k not in among
-              and (items[k].size, items[k].bold) in looks and not is_contents(items[k].text)]
+    among |= {k for k in over if (items[k].size, items[k].bold) in looks and not is_contents(items[k].text)}
     for k in among:
         kinds[k] = ("paragraph", None)
-    return taken | set(among)
+    return taken | among
 
 
 CONTENTS_ENTRIES = 4  # lines with leaders and a page number that make a page (a part of one) contents
