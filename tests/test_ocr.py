@@ -430,3 +430,11 @@ def test_a_page_whose_flagged_glyphs_read_as_words_is_not_read_again() -> None:
     pages = [r for r in out if "page" in r]
     assert pages and all(p["status"] == "text" and "ocr" not in p for p in pages)
     assert "Faktura nr FV 1/2021" in pages[0]["text"] and out[-1]["done"]["unmapped_chars"] > 1000
+
+
+def test_raw_text_of_a_page_of_glyph_codes_is_read_as_a_scan_is() -> None:
+    """``--raw`` has no runs to tell glyph codes by: the page's text does (control characters
+    among characters no text is written in, few words), and auto reads the page whole."""
+    path = make_scans.CORPUS / "paper/security_ids-evasion-ptacek-newsham.pdf"
+    page = _pages(run_siftpdf("extract", "--ocr", "auto", "--raw", "--no-cache", "--max-pages", "1", str(path)))[0]
+    assert page["status"] == "ocr" and "Insertion, Evasion, and" in page["text"]

@@ -193,6 +193,7 @@ UNMAPPED_CHARS = 3  # a bullet or a sign alone in a symbol font is no text to re
 PLAIN_SHARE = 0.5  # of a run's characters, printable ASCII or letters and digits of scripts past Latin
 MAX_UNMAPPED_REGIONS = 12  # more parts of a page than this: its text's whole box is read once
 UNREAD_PAGE = 0.5  # of a page's characters, codes that make it a page read whole, as a scan is
+CONTROL_SHARE = 0.02  # of a raw page's characters, control characters that say its glyphs have no map
 # A font numbered in order of use: on a page its characters start at '!' (or U+0001-U+0003) and
 # run on code after code with few gaps, few of them letters (the first codes, not the letters).
 _CIPHER_FIRST = "!\x01\x02\x03"
@@ -215,15 +216,27 @@ def _unread_runs(record: dict[str, Any], cipher: set[str]) -> tuple[bool, list[d
     glyphs, and few of those spell words)? Else, the evidence's runs that read as codes, if any:
     runs mostly of unmapped glyphs in a font numbered in order of use (on this page or, in
     ``cipher``, which gains this page's, on one before it) or of characters no script writes.
-    From the evidence: none with ``--raw``."""
+    With ``--raw`` (no evidence, no runs), the page's text alone tells: mostly characters no
+    text is written in, some of them control characters (PDFium's reading of a Type 3 font
+    without a map), few words."""
     evidence = record.get("evidence")
-    if not isinstance(evidence, dict) or not evidence.get("unmapped_chars"):
+    if not isinstance(evidence, dict):
+        from .evidence import looks_unreadable  # what the engine loads to tell a garbled page
+
+        text = str(record.get("text", ""))
+        if not looks_unreadable(text, None):
+            return False, []  # most pages, told by a count of bytes
+        visible = [char for char in text if not char.isspace()]
+        controls = sum(char < " " for char in visible)  # PDFium's reading of glyphs it has no map for
+        return controls >= CONTROL_SHARE * len(visible) and _wordy(text.split()) < WORDY, []
+    if not evidence.get("unmapped_chars"):
         return False, []  # most pages: every glyph mapped
     runs = _all_runs(record)
     flagged = [run for run in runs if _unmapped(run)]
     if not flagged:
         return False, []
-    if _visible(flagged) >= UNREAD_PAGE * _visible(runs) and _wordy(flagged) < WORDY:
+    if _visible(flagged) >= UNREAD_PAGE * _visible(runs) and \
+            _wordy([token for run in flagged for token in str(run.get("text", "")).split()]) < WORDY:
         return True, []
     cipher |= _cipher_fonts(runs, {str(run.get("font")) for run in flagged} - cipher)
     return False, [run for run in flagged if str(run.get("font")) in cipher or not _plain(str(run.get("text", "")))]
@@ -233,9 +246,8 @@ _WORD = lazy(r"[(\[“‘'\"]*[^\W\d_]+[.,;:!?)\]'’”\"-]*")
 WORDY = 0.5  # of the characters of a page's unmapped glyphs, those in words: still text, though flagged
 
 
-def _wordy(runs: list[dict[str, Any]]) -> float:
-    """The share of the runs' characters in words of letters (with their punctuation)."""
-    tokens = [token for run in runs for token in str(run.get("text", "")).split()]
+def _wordy(tokens: list[str]) -> float:
+    """The share of the tokens' characters in words of letters (with their punctuation)."""
     return sum(len(token) for token in tokens if _WORD.fullmatch(token)) / max(1, sum(map(len, tokens)))
 
 
