@@ -450,3 +450,26 @@ def test_the_cold_path_declines_an_empty_cache_dir(fixtures: Path, tmp_path: Pat
         parsed = quick.parse([word if word not in ("", "--cache-dir=") else word + str(tmp_path) for word in args],
                              cold.OPTIONS)
         assert parsed is not None and cold._plan(*parsed) is not None
+
+
+def test_a_cache_miss_gives_the_warm_child_its_job_early_and_a_hit_starts_none(
+        fixtures: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """With the cache, a file the cache does not hold is read as with --no-cache: the child
+    starts first thing and gets its job before the library is imported; a file it holds starts
+    no child at all."""
+    from siftpdf.console import cold
+    from siftpdf.workers import warm
+
+    spawned: list[list[str]] = []
+    sent: list[list[str]] = []
+    spawn, send = warm._spawn, warm.send
+    monkeypatch.setattr(warm, "_spawn", lambda argv: spawned.append(argv) or spawn(argv))
+    monkeypatch.setattr(warm, "send", lambda job, data: sent.append(job) or send(job, data))
+    args = ["extract", "--markdown", "--max-pages", "2", "--cache-dir", str(tmp_path / "cache"),
+            str(fixtures / "long.pdf")]
+    assert cold.answer(args) == 0
+    first = capsys.readouterr().out
+    assert len(spawned) == 1 and len(sent) == 1 and sent[0][:2] == ["--max-pages", "2"]
+    assert cold.answer(args) == 0  # a hit now
+    assert capsys.readouterr().out == first and len(spawned) == 1 and len(sent) == 1
+    assert warm._Warm.child is None and warm._Warm.slot is None

@@ -119,10 +119,29 @@ def answer(args: list[str]) -> int | None:
         return None
     from ..workers.warm import prestart
 
-    prestart(args, plan.pool_dir)
-    if plan.no_cache:
+    miss = not plan.no_cache and _missed(plan)
+    prestart(args, plan.pool_dir, miss=miss)
+    if plan.no_cache or miss:
         _early(plan)
     return _run(plan)
+
+
+def _missed(plan: Plan) -> bool:
+    """Whether this machine's cache surely lacks what the command reads: no shared server
+    that might hold it (a hit there is asked for first), and the local cache does not know
+    the file as it is now, read with these options (:func:`siftpdf.console.quick.cached`).
+    The child then starts, and gets its job, as with --no-cache."""
+    if plan.cache_url:
+        return False
+    from .quick import cached
+
+    given = {"max_pages": plan.max_pages, "ocr": plan.ocr}
+    if plan.cache_dir is not None:
+        given["cache_dir"] = plan.cache_dir
+    try:
+        return cached(plan.source, given) is None
+    except Exception:  # noqa: BLE001  (a cache that cannot be read: the command reports it)
+        return False
 
 
 def _plan(command: str, positional: list[str], given: dict[str, Any]) -> Plan | None:

@@ -181,7 +181,7 @@ def _env_output() -> str | None:
     return value if value in ("text", "json") else "text" if not value else None
 
 
-def _cached(source: str, given: dict[str, Any]) -> tuple[View | RemoteView, str, str, dict[str, Any]] | None:
+def cached(source: str, given: dict[str, Any]) -> tuple[View | RemoteView, str, str, dict[str, Any]] | None:
     """The view, content hash, options digest and document entry of a hit, or None."""
     from ..store import cacheread
     from ..system import default_cache_dir
@@ -257,7 +257,7 @@ def _pages(spec: str, source: str, cap: int, output: str, given: dict[str, Any])
         wanted = PageRange.parse(spec)
     except SiftError:
         return None
-    found = _cached(source, given)
+    found = cached(source, given)
     if found is None:
         return None
     first, last = wanted.bounds()
@@ -297,7 +297,7 @@ def _grep(pattern: str | list[str], source: str, cap: int, given: dict[str, Any]
         wanted = PageRange.parse(given["pages"]) if given.get("pages") else None
     except SiftError:
         return None
-    found = _cached(source, given)
+    found = cached(source, given)
     if found is None:
         return None
     try:  # compiled after the cache lookup: re2's import is for hits only

@@ -118,12 +118,13 @@ class _Warm:
     slot: tuple[str, int] | None = None
 
 
-def wanted(args: list[str], commands: frozenset[str] = COMMANDS) -> bool:
+def wanted(args: list[str], commands: frozenset[str] = COMMANDS, miss: bool = False) -> bool:
     """Whether a console command line will parse a local PDF in a child: one of ``commands``
-    (after the group's --debug only) with --no-cache, no help or --in-process, and an argument
-    that names a regular file with a PDF header. A wrong guess costs a killed child, never
-    a different result. With the cache the next call is most likely a hit, which a child
-    starting beside it would only slow down (on a busy machine, by as much as it saves)."""
+    (after the group's --debug only) with --no-cache (or a known ``miss`` of the cache), no
+    help or --in-process, and an argument that names a regular file with a PDF header. A wrong
+    guess costs a killed child, never a different result. With the cache the next call is
+    most likely a hit, which a child starting beside it would only slow down (on a busy
+    machine, by as much as it saves), unless the cache was found not to hold the file."""
     words = list(args)
     while words and words[0] == "--debug":
         words.pop(0)
@@ -132,7 +133,7 @@ def wanted(args: list[str], commands: frozenset[str] = COMMANDS) -> bool:
     rest = words[1:]
     options = rest[: rest.index("--")] if "--" in rest else rest
     no_child = NO_CHILD - {"-h"} if words[0] == "grep" else NO_CHILD  # grep's -h: --no-filename
-    if any(word in no_child for word in options) or NO_CACHE not in options:
+    if any(word in no_child for word in options) or not miss and NO_CACHE not in options:
         return False
     return any(is_pdf(word) for word in rest if word != "--" and not word.startswith("-"))
 
@@ -162,14 +163,15 @@ def started() -> bool:
     return _Warm.child is not None
 
 
-def prestart(args: list[str], pool_dir: str | None = None) -> None:
+def prestart(args: list[str], pool_dir: str | None = None, miss: bool = False) -> None:
     """Start the warm child when ``args`` (the console's) will likely need one and a pool
     slot is free for it now (taken for the job: :func:`claim_slot`; ``pool_dir`` is the pool's
     folder, found in ``args`` and the environment when not given). A job that will wait in the
     pool's line starts its child when its turn comes: an idle child in line would be one child
     too many. Linux only (the child must not inherit this process's descriptors: /proc/self/fd
-    lists them)."""
-    if _Warm.child is not None or not sys.platform.startswith("linux") or not wanted(args):
+    lists them). ``miss``: the cache was found not to hold what the command reads (the cold
+    path knows it), so a child is wanted with the cache too."""
+    if _Warm.child is not None or not sys.platform.startswith("linux") or not wanted(args, miss=miss):
         return
     if not claim_slot(pool_dir or _pool_dir(args), SLOTS):
         return
