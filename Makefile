@@ -74,7 +74,11 @@ install-docs:
 	install -m 644 completions/_siftpdf $(PREFIX)/share/zsh/site-functions/_siftpdf
 	install -m 644 completions/siftpdf.fish $(PREFIX)/share/fish/vendor_completions.d/siftpdf.fish
 
+# Speed and memory, each beside its peer tool measured in the same run (bench/bench_*.py);
+# pdf-inspector and liteparse, the peers of the organized Markdown, come with the bench extra.
 bench: $(STAMP) redis-server
+	@$(BIN)/python -c 'import pdf_inspector, liteparse' 2>/dev/null || \
+		$(BIN)/pip install -q -e '.[bench]' --config-settings editable_mode=compat
 	$(BIN)/python bench/run.py
 
 # The article on the three benchmarks of ../shared/bench (DP-Bench, ICDAR 2013 tables, reading

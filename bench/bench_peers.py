@@ -1,0 +1,180 @@
+"""siftpdf's organized Markdown beside the rule-based parsers a user would pick instead,
+measured in the same run (whole processes: start, imports, reading, writing):
+pdf-inspector (Rust, on PyPI) and, where installed, liteparse. Targets (pdf-inspector's run
+is the yardstick):
+
+- the dense 2,100-page report: wall ≤ 1.0×, CPU of the whole process tree ≤ 1.5×, peak
+  memory of the process tree ≤ 0.5×;
+- papers of 15-25 pages: wall ≤ 1.0×;
+- one page, cold, default flags (a cache miss): ≤ 1.2× pdf-inspector's whole process, and
+  no slower than ``--no-cache``.
+
+    .venv/bin/python bench/run.py peers
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench.common import CORPUS, ROOT, SIFTPDF, compiled, fixture, table
+
+PAPERS = ["paper/data_structures_epidemic-broadcast-trees.pdf",  # 22 pages
+          "paper/datastores_dynamo-amazons-highly-available-key-value-store.pdf"]  # 16 pages
+DPBENCH = ROOT.parent / "shared" / "bench" / "dpbench" / "pdfs"
+SINGLE_PAGES = 15  # DP-Bench pages, each read once a round
+PDF_INSPECTOR = "import sys, pdf_inspector; sys.stdout.write(pdf_inspector.process_pdf(sys.argv[1]).markdown or '')"
+
+
+class Run:
+    """One process's wall seconds, CPU seconds of its whole tree (user and system, children
+    reaped included) and the peak resident memory of its tree in MB."""
+
+    def __init__(self, wall: float, cpu: float, peak_mb: float) -> None:
+        self.wall, self.cpu, self.peak_mb = wall, cpu, peak_mb
+
+
+def _tree_rss_kb(pid: int) -> int:
+    total, stack = 0, [pid]
+    while stack:
+        current = stack.pop()
+        try:
+            with open(f"/proc/{current}/status") as status:
+                total += next((int(line.split()[1]) for line in status if line.startswith("VmRSS:")), 0)
+            with open(f"/proc/{current}/task/{current}/children") as children:
+                stack.extend(int(c) for c in children.read().split())
+        except (FileNotFoundError, ProcessLookupError, ValueError):
+            continue
+    return total
+
+
+def _once(cmd: list[str], env: dict[str, str] | None = None, sample: bool = False) -> Run:
+    """``cmd`` once, its output thrown away; with ``sample`` its tree's memory sampled every
+    5 ms (which costs the machine a little: the times of such a run are not the ones used)."""
+    started = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            env={**(os.environ if env is None else env), "NO_COLOR": "1"})
+    peak = 0
+    while True:
+        pid, status, usage = os.wait4(proc.pid, os.WNOHANG if sample else 0)
+        if pid:
+            break
+        peak = max(peak, _tree_rss_kb(proc.pid))
+        time.sleep(0.005)
+    wall = time.perf_counter() - started
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    err = proc.stderr.read() if proc.stderr else b""
+    if proc.returncode not in (0, 1):
+        raise RuntimeError(f"{' '.join(cmd)} exited {proc.returncode}: {err[-300:]!r}")
+    return Run(wall, usage.ru_utime + usage.ru_stime, peak / 1024)
+
+
+def _median(runs: list[Run]) -> Run:
+    return Run(statistics.median(r.wall for r in runs), statistics.median(r.cpu for r in runs),
+               max((r.peak_mb for r in runs), default=0.0))
+
+
+def _peers() -> dict[str, list[str]]:
+    found = {}
+    try:
+        import pdf_inspector  # noqa: F401
+        found["pdf-inspector"] = [sys.executable, "-c", PDF_INSPECTOR]
+    except ImportError:
+        pass
+    try:
+        import liteparse  # noqa: F401
+        found["liteparse"] = [sys.executable, "-m", "liteparse.cli", "parse", "--format", "markdown", "--no-ocr", "-q"]
+    except ImportError:
+        pass
+    return found
+
+
+def _ratio(ours: float, peer: float | None, target: float) -> str:
+    if not peer:
+        return "n/a"
+    ratio = ours / peer
+    return f"{ratio:.2f}x {'ok' if ratio <= target else 'OVER'} (≤ {target}x)"
+
+
+def _one_page(peers: dict[str, list[str]], rounds: int = 3) -> None:
+    pages = sorted(DPBENCH.glob("*.pdf"))[:SINGLE_PAGES]
+    if not pages:
+        return
+    times: dict[str, list[float]] = {"python -c pass": [], "siftpdf, default flags (cache miss)": [],
+                                     "siftpdf --no-cache": [], "siftpdf, cache hit": [], **{n: [] for n in peers}}
+    with tempfile.TemporaryDirectory() as tmp:
+        for index in range(rounds):
+            # A cache folder already in use (its index made), without these pages: each first read is a miss.
+            cache = Path(tmp) / f"cache{index}"
+            env = {**os.environ, "SIFTPDF_CACHE_DIR": str(cache)}
+            _once(SIFTPDF + ["extract", "--markdown", str(ROOT / "samples" / "sample.pdf")], env)
+            for page in pages:  # each engine in turn on one page, so the machine's moods fall on all
+                times["python -c pass"].append(_once([sys.executable, "-c", "pass"]).wall)
+                times["siftpdf, default flags (cache miss)"].append(
+                    _once(SIFTPDF + ["extract", "--markdown", str(page)], env).wall)
+                times["siftpdf, cache hit"].append(_once(SIFTPDF + ["extract", "--markdown", str(page)], env).wall)
+                bare = SIFTPDF + ["extract", "--no-cache", "--markdown", str(page)]
+                times["siftpdf --no-cache"].append(_once(bare).wall)
+                for name, cmd in peers.items():
+                    times[name].append(_once(cmd + [str(page)]).wall)
+            shutil.rmtree(cache, ignore_errors=True)
+    median = {name: statistics.median(values) for name, values in times.items() if values}
+    inspector = median.get("pdf-inspector")
+    rows = []
+    for name, seconds in median.items():
+        rows.append([name, f"{seconds * 1000:.1f} ms",
+                     f"{seconds / inspector:.2f}x" if inspector else "n/a"])
+    table(f"One page, cold: extract --markdown of {len(pages)} DP-Bench pages, each in turn beside the peers "
+          f"({rounds} rounds, median)", ["command", "wall", "/ pdf-inspector"], rows)
+    miss, bare = median["siftpdf, default flags (cache miss)"], median["siftpdf --no-cache"]
+    print(f"\ntargets: default flags {_ratio(miss, inspector, 1.2)} pdf-inspector; "
+          f"default flags / --no-cache {miss / bare:.2f}x {'ok' if miss <= bare * 1.05 else 'OVER'} (≤ 1.0x)")
+
+
+def _documents(peers: dict[str, list[str]]) -> None:
+    docs = [(f"paper, {name.split('/')[-1][:28]}", CORPUS / name, 5) for name in PAPERS if (CORPUS / name).exists()]
+    docs.append(("dense report, 2,100 pages", fixture("dense"), 3))
+    rows = []
+    for label, path, repeat in docs:
+        engines = {"siftpdf": SIFTPDF + ["extract", "--no-cache", "--markdown", "--max-pages", "5000"], **peers}
+        measured: dict[str, list[Run]] = {name: [] for name in engines}
+        for _ in range(repeat):  # by turns
+            for name, cmd in engines.items():
+                measured[name].append(_once(cmd + [str(path)]))
+        peaks = {name: _once(cmd + [str(path)], sample=True).peak_mb for name, cmd in engines.items()}
+        results = {name: _median(runs) for name, runs in measured.items()}
+        ours, inspector = results["siftpdf"], results.get("pdf-inspector")
+        dense = label.startswith("dense")
+        for name, result in results.items():
+            row = [label if name == "siftpdf" else "", name, f"{result.wall:.3f} s", f"{result.cpu:.3f} s",
+                   f"{peaks[name]:.0f} MB"]
+            if name == "siftpdf":
+                row += [_ratio(ours.wall, inspector and inspector.wall, 1.0),
+                        _ratio(ours.cpu, inspector and inspector.cpu, 1.5) if dense else "",
+                        _ratio(peaks[name], inspector and peaks["pdf-inspector"], 0.5) if dense else ""]
+            else:
+                row += ["", "", ""]
+            rows.append(row)
+    table("Organized Markdown of whole documents (extract --markdown --no-cache), whole processes by turns "
+          "(median wall and CPU of the process tree; peak memory of the tree in a run of its own)",
+          ["document", "engine", "wall", "CPU", "peak", "wall / pdf-inspector", "CPU / pdf-inspector",
+           "peak / pdf-inspector"], rows)
+
+
+def run() -> None:
+    compiled()
+    peers = _peers()
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs; peers: {', '.join(peers) or 'none'}")
+    _one_page(peers)
+    _documents(peers)
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))
+    run()
