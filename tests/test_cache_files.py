@@ -198,7 +198,8 @@ def test_every_file_that_decides_what_a_page_reads_to_keys_the_cache() -> None:
 
     package = Path(siftpdf.__file__).parent
     deciding = {f"{folder}/{path.name}" for folder in ("child", "organize") for path in (package / folder).glob("*.py")}
-    deciding -= {"child/__init__.py", "child/probe.py"}  # the package marker; the engine-status child
+    # the package marker; the engine-status child; the item shape the type checker reads
+    deciding -= {"child/__init__.py", "child/probe.py", "organize/boxes.py"}
     deciding |= {"fonts.py", "texfonts.py", "document.py"}
     assert deciding <= set(CODE_FILES)
     assert all((package / name).is_file() for name in CODE_FILES)

@@ -371,7 +371,7 @@ def _followed(parts: list[list[dict[str, Any]]], run: dict[str, Any], size: floa
     that ends just before it, else on a segment of its own (an empty list) when it is words
     set in the line's size; None (it stays where it is) when it is a mark or an accent."""
     x = run["box"][0]
-    for part in reversed(parts):
+    for part in parts[::-1]:  # not reversed(): mypyc cannot compile it over this type
         if -OVERPRINT * size <= x - part[-1]["box"][2] <= wide:
             return part
     if run["box"][2] - x >= OVERPRINT_RUN * size and float(run["size"]) >= SMALL_RUN * size:
@@ -417,16 +417,16 @@ def narrow_gutters(lines: list[dict[str, Any]]) -> list[float]:
             continue  # a malformed line is judged by line_segments, not here
     gaps.sort()
     channels: list[float] = []
-    start = 0
-    for end in range(len(gaps) + 1):
-        if end < len(gaps) and gaps[end][0] - gaps[start][0] <= CHANNEL_SLACK:
+    first = 0
+    for last in range(len(gaps) + 1):
+        if last < len(gaps) and gaps[last][0] - gaps[first][0] <= CHANNEL_SLACK:
             continue
-        group = gaps[start:end]
+        group = gaps[first:last]
         if len(group) >= CHANNEL_LINES:
             lo, hi = max(g[1] for g in group), min(g[2] for g in group)
             if lo <= hi:  # every gap of the group is clear at one x
                 channels.append((lo + hi) / 2)
-        start = end
+        first = last
     return channels
 
 
@@ -695,7 +695,7 @@ def find_gutter(items: list[Item], width: float, lenient: bool = False) -> float
     x1s = sorted(i.x1 for i in items)
     # A gutter needs three items ending left of it and three starting right of it: when the
     # third end lies right of the third start from the right, no x scores (numbers all real).
-    if x1s[2] > x0s[-3] and math.isfinite(sum(x0s) + sum(x1s)):
+    if x1s[2] > x0s[-3] and math.isfinite(sum(x0s, 0.0) + sum(x1s, 0.0)):
         return None
     best, best_score = None, 0.0
     # Every 3 pt on a paper-sized page; a page of any size gets as many tries, no more.
@@ -1033,7 +1033,7 @@ def squeezed(item: Item) -> bool:
     # Labels set far apart on one line (a plot's legend) span it wide: their own widths tell.
     inked = sum(len(text) for _, _, text in item.pieces)
     return len(item.pieces) > 1 and inked >= SQUEEZED_CHARS and \
-        sum(x1 - x0 for x0, x1, _ in item.pieces) < SQUEEZED * item.size * inked
+        sum((x1 - x0 for x0, x1, _ in item.pieces), 0.0) < SQUEEZED * item.size * inked
 
 
 _EMAIL = lazy(r"[\w.+}-]+@[\w-]+\.[\w.-]+")  # name@host, or {name,name}@host for several
@@ -2077,7 +2077,7 @@ def _page_strips(rects: list[tuple[float, ...]], page_area: float) -> set[int]:
                 if k >= 0 and abs(rects[k][along] - rects[run[-1]][along + 2]) <= STRIP_JOIN:
                     run.append(k)
                     continue
-                if len(run) >= 2 and (hi - lo) * sum(rects[m][along + 2] - rects[m][along] for m in run) \
+                if len(run) >= 2 and (hi - lo) * sum((rects[m][along + 2] - rects[m][along] for m in run), 0.0) \
                         > PAGE_IMAGE * page_area:
                     found.update(run)
                 run = [k]

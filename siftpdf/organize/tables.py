@@ -147,7 +147,7 @@ def _merge(edges: list[_Edge], join: float = JOIN) -> list[_Edge]:
             snapped.append([edge])
     out: list[_Edge] = []
     for group in snapped:
-        pos = sum(e.pos for e in group) / len(group)
+        pos = sum((e.pos for e in group), 0.0) / len(group)
         group.sort(key=lambda e: e.lo)
         current = _Edge(pos, group[0].lo, group[0].hi)
         for edge in group[1:]:
@@ -690,7 +690,7 @@ def _voted_gaps(rows: list[list[_Piece]], lo: float, hi: float) -> list[float]:
             gap = x - opened
             if (gap >= wide or gap >= narrow and after_numbers and numbers) and left < opened and x < right:
                 # Where no row's text is, if there is room: the few rows that cross keep their cell.
-                boundaries.append(sum(clear) / 2 if clear[1] - clear[0] >= narrow else (opened + x) / 2)
+                boundaries.append(sum(clear, 0.0) / 2 if clear[1] - clear[0] >= narrow else (opened + x) / 2)
             opened = None
     return [b for b in boundaries if lo < b < hi]
 
@@ -1156,7 +1156,8 @@ def _best(edges: list[_Edge], positions: list[float], first: int, last: int) -> 
     """Of ``positions[first..last]``, the one the rules cover furthest."""
     if first == last:
         return positions[first]
-    return max(positions[first:last + 1], key=lambda pos: sum(e.hi - e.lo for e in edges if abs(e.pos - pos) <= SNAP))
+    return max(positions[first:last + 1],
+               key=lambda pos: sum((e.hi - e.lo for e in edges if abs(e.pos - pos) <= SNAP), 0.0))
 
 
 def _spans(region: _Region, xs: list[float], ys: list[float],
@@ -1434,7 +1435,7 @@ def _at(edges: list[_Edge], positions: list[float]) -> list[list[_Edge]]:
 def _ruled(edges: list[_Edge], lo: float, hi: float) -> bool:
     """Whether the rules (all on one line) cover most of [lo, hi]."""
     lo, hi = min(lo, hi), max(lo, hi)
-    covered = sum(max(0.0, min(hi, edge.hi) - max(lo, edge.lo)) for edge in edges)
+    covered = sum((max(0.0, min(hi, edge.hi) - max(lo, edge.lo)) for edge in edges), 0.0)
     return covered >= 0.5 * (hi - lo)
 
 

@@ -23,15 +23,9 @@ PROSE_SHARE = 0.5  # of a column's characters, set in lines of prose width
 # Not typing's TYPE_CHECKING: typing costs every cold command its import (docs/speed.md).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Protocol, TypeVar
+    from typing import TypeVar
 
-    class Box(Protocol):
-        text: str
-        kind: str
-        x0: float
-        y0: float
-        x1: float
-        y1: float
+    from .boxes import Box
 
     B = TypeVar("B", bound=Box)
     #: Items read together, and the column (the piece of the last vertical cut, 0 the whole
