@@ -52,11 +52,19 @@ demo: $(STAMP) $(TESSDATA)
 	@echo; echo "$$ siftpdf digest -q 'why do deltas shrink?' $(SAMPLE)"
 	@$(SIFT) digest -q 'why do deltas shrink?' $(SAMPLE)
 
+# The whole suite on the Python modules (the editable install), then organization's own tests
+# once more on the compiled copy tools/compiled.py builds as `pip install .` does (made again
+# only when a source changed); tests/test_compiled.py holds the two to the same bytes.
+COMPILED_TESTS := tests/test_organize.py tests/test_organize_pure.py tests/test_organize_layout.py \
+	tests/test_tables.py tests/test_headings.py tests/test_organize_fuzz.py
 test: $(STAMP) $(TESSDATA) redis-server
 	$(BIN)/python -m pytest -q
+	tree=$$($(BIN)/python tools/compiled.py) && \
+	PYTHONPATH=$$tree $(BIN)/python -P -c 'import sys; from siftpdf.compiled import state; sys.exit(state()["path"] != "compiled")' && \
+	PYTHONPATH=$$tree $(BIN)/pytest -q -p no:cacheprovider -m 'not replaces_organize' $(COMPILED_TESTS)
 
 lint: $(STAMP)
-	$(BIN)/ruff check siftpdf tests bench tools
+	$(BIN)/ruff check siftpdf tests bench tools setup.py
 	$(BIN)/mypy siftpdf
 
 # Man pages, completions and the --help texts (siftpdf/console/helptext.py), generated from the

@@ -9,6 +9,10 @@ is the yardstick):
 - one page, cold, default flags (a cache miss): ≤ 1.2× pdf-inspector's whole process, and
   no slower than ``--no-cache``.
 
+siftpdf runs twice: as the editable install runs it (its modules as Python) and as ``pip
+install .`` builds it where a C compiler is at hand (organization compiled: the copy
+tools/compiled.py builds, first on the import path).
+
     .venv/bin/python bench/run.py peers
 """
 
@@ -102,61 +106,82 @@ def _ratio(ours: float, peer: float | None, target: float) -> str:
     return f"{ratio:.2f}x {'ok' if ratio <= target else 'OVER'} (≤ {target}x)"
 
 
-def _one_page(peers: dict[str, list[str]], rounds: int = 3) -> None:
+def _builds() -> dict[str, dict[str, str]]:
+    """siftpdf as the editable install runs it (Python), and the compiled copy tools/compiled.py
+    builds as `pip install .` does (first on the import path), when it can be built."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    builds = {"siftpdf": env}
+    sys.path.insert(0, str(ROOT / "tools"))
+    import compiled as tools_compiled
+
+    try:
+        builds["siftpdf compiled"] = {**env, "PYTHONPATH": str(tools_compiled.build())}
+    except RuntimeError as exc:
+        print(f"no compiled copy: {exc}")
+    return builds
+
+
+def _one_page(peers: dict[str, list[str]], builds: dict[str, dict[str, str]], rounds: int = 3) -> None:
     pages = sorted(DPBENCH.glob("*.pdf"))[:SINGLE_PAGES]
     if not pages:
         return
-    times: dict[str, list[float]] = {"python -c pass": [], "siftpdf, default flags (cache miss)": [],
-                                     "siftpdf --no-cache": [], "siftpdf, cache hit": [], **{n: [] for n in peers}}
+    times: dict[str, list[float]] = {"python -c pass": []}
+    for name in builds:
+        for what in ("default flags (cache miss)", "--no-cache", "cache hit"):
+            times[f"{name}, {what}"] = []
+    times.update({name: [] for name in peers})
     with tempfile.TemporaryDirectory() as tmp:
         for index in range(rounds):
-            # A cache folder already in use (its index made), without these pages: each first read is a miss.
-            cache = Path(tmp) / f"cache{index}"
-            env = {**os.environ, "SIFTPDF_CACHE_DIR": str(cache)}
-            _once(SIFTPDF + ["extract", "--markdown", str(ROOT / "samples" / "sample.pdf")], env)
             for page in pages:  # each engine in turn on one page, so the machine's moods fall on all
                 times["python -c pass"].append(_once([sys.executable, "-c", "pass"]).wall)
-                times["siftpdf, default flags (cache miss)"].append(
-                    _once(SIFTPDF + ["extract", "--markdown", str(page)], env).wall)
-                times["siftpdf, cache hit"].append(_once(SIFTPDF + ["extract", "--markdown", str(page)], env).wall)
-                bare = SIFTPDF + ["extract", "--no-cache", "--markdown", str(page)]
-                times["siftpdf --no-cache"].append(_once(bare).wall)
+                for name, env in builds.items():
+                    # A cache folder already in use (its index made) without the page: a miss, then a hit.
+                    cached = {**env, "SIFTPDF_CACHE_DIR": str(Path(tmp) / f"{name}{index}")}
+                    if page == pages[0]:
+                        _once(SIFTPDF + ["extract", "--markdown", str(ROOT / "samples" / "sample.pdf")], cached)
+                    command = SIFTPDF + ["extract", "--markdown", str(page)]
+                    times[f"{name}, default flags (cache miss)"].append(_once(command, cached).wall)
+                    times[f"{name}, cache hit"].append(_once(command, cached).wall)
+                    times[f"{name}, --no-cache"].append(
+                        _once(SIFTPDF + ["extract", "--no-cache", "--markdown", str(page)], env).wall)
                 for name, cmd in peers.items():
                     times[name].append(_once(cmd + [str(page)]).wall)
-            shutil.rmtree(cache, ignore_errors=True)
+            for name in builds:
+                shutil.rmtree(Path(tmp) / f"{name}{index}", ignore_errors=True)
     median = {name: statistics.median(values) for name, values in times.items() if values}
     inspector = median.get("pdf-inspector")
-    rows = []
-    for name, seconds in median.items():
-        rows.append([name, f"{seconds * 1000:.1f} ms",
-                     f"{seconds / inspector:.2f}x" if inspector else "n/a"])
+    rows = [[name, f"{seconds * 1000:.1f} ms", f"{seconds / inspector:.2f}x" if inspector else "n/a"]
+            for name, seconds in median.items()]
     table(f"One page, cold: extract --markdown of {len(pages)} DP-Bench pages, each in turn beside the peers "
           f"({rounds} rounds, median)", ["command", "wall", "/ pdf-inspector"], rows)
-    miss, bare = median["siftpdf, default flags (cache miss)"], median["siftpdf --no-cache"]
-    print(f"\ntargets: default flags {_ratio(miss, inspector, 1.2)} pdf-inspector; "
-          f"default flags / --no-cache {miss / bare:.2f}x {'ok' if miss <= bare * 1.05 else 'OVER'} (≤ 1.0x)")
+    for name in builds:
+        miss, bare = median[f"{name}, default flags (cache miss)"], median[f"{name}, --no-cache"]
+        print(f"\n{name} targets: default flags {_ratio(miss, inspector, 1.2)} pdf-inspector; default flags / "
+              f"--no-cache {miss / bare:.2f}x {'ok' if miss <= bare * 1.05 else 'OVER'} (≤ 1.0x)")
 
 
-def _documents(peers: dict[str, list[str]]) -> None:
+def _documents(peers: dict[str, list[str]], builds: dict[str, dict[str, str]]) -> None:
     docs = [(f"paper, {name.split('/')[-1][:28]}", CORPUS / name, 5) for name in PAPERS if (CORPUS / name).exists()]
     docs.append(("dense report, 2,100 pages", fixture("dense"), 3))
+    ours = SIFTPDF + ["extract", "--no-cache", "--markdown", "--max-pages", "5000"]
+    engines: dict[str, tuple[list[str], dict[str, str] | None]] = {name: (ours, env) for name, env in builds.items()}
+    engines.update({name: (cmd, None) for name, cmd in peers.items()})
     rows = []
     for label, path, repeat in docs:
-        engines = {"siftpdf": SIFTPDF + ["extract", "--no-cache", "--markdown", "--max-pages", "5000"], **peers}
         measured: dict[str, list[Run]] = {name: [] for name in engines}
         for _ in range(repeat):  # by turns
-            for name, cmd in engines.items():
-                measured[name].append(_once(cmd + [str(path)]))
-        peaks = {name: _once(cmd + [str(path)], sample=True).peak_mb for name, cmd in engines.items()}
+            for name, (cmd, env) in engines.items():
+                measured[name].append(_once(cmd + [str(path)], env))
+        peaks = {name: _once(cmd + [str(path)], env, sample=True).peak_mb for name, (cmd, env) in engines.items()}
         results = {name: _median(runs) for name, runs in measured.items()}
-        ours, inspector = results["siftpdf"], results.get("pdf-inspector")
+        inspector = results.get("pdf-inspector")
         dense = label.startswith("dense")
-        for name, result in results.items():
-            row = [label if name == "siftpdf" else "", name, f"{result.wall:.3f} s", f"{result.cpu:.3f} s",
+        for index, (name, result) in enumerate(results.items()):
+            row = [label if index == 0 else "", name, f"{result.wall:.3f} s", f"{result.cpu:.3f} s",
                    f"{peaks[name]:.0f} MB"]
-            if name == "siftpdf":
-                row += [_ratio(ours.wall, inspector and inspector.wall, 1.0),
-                        _ratio(ours.cpu, inspector and inspector.cpu, 1.5) if dense else "",
+            if name in builds:
+                row += [_ratio(result.wall, inspector and inspector.wall, 1.0),
+                        _ratio(result.cpu, inspector and inspector.cpu, 1.5) if dense else "",
                         _ratio(peaks[name], inspector and peaks["pdf-inspector"], 0.5) if dense else ""]
             else:
                 row += ["", "", ""]
@@ -170,9 +195,11 @@ def _documents(peers: dict[str, list[str]]) -> None:
 def run() -> None:
     compiled()
     peers = _peers()
-    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs; peers: {', '.join(peers) or 'none'}")
-    _one_page(peers)
-    _documents(peers)
+    builds = _builds()
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs; peers: {', '.join(peers) or 'none'}; "
+          f"siftpdf: {', '.join(builds)}")
+    _one_page(peers, builds)
+    _documents(peers, builds)
 
 
 if __name__ == "__main__":

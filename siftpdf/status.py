@@ -156,9 +156,27 @@ def engine_status(cache: str | os.PathLike[str] | None = None, memory: int | Non
         "memory_limit": limit,
         "cache": {"dir": str(folder), "exists": folder.is_dir(), "bytes": size, "files": files},
         "ocr_default": ocr_default(bool(ocr and ocr["loads"])),
+        "organize": compiled_state(),
         **shared,
         "ok": bool(default and default["loads"] and limit["enforced"]),
     }
+
+
+def compiled_state() -> dict[str, Any]:
+    """Whether organization runs compiled (:func:`siftpdf.compiled.state`)."""
+    from .compiled import state
+
+    return state()
+
+
+def render_compiled(found: dict[str, Any]) -> str:
+    """One line of :func:`compiled_state`."""
+    if found["path"] == "compiled":
+        return f"compiled (mypyc, {len(found['compiled'])} modules)"
+    if found["path"] == "python":
+        return ("Python (installed without compiling it: an editable install, SIFTPDF_PURE=1, or no C "
+                "compiler or mypyc at hand; the output is the same)")
+    return f"MIXED: {', '.join(found['python'])} run as Python, the rest compiled (a broken build: reinstall)"
 
 
 def ocr_default(reads: bool) -> dict[str, str]:
@@ -206,6 +224,8 @@ def render_status(status: dict[str, Any]) -> str:
     if "ocr_default" in status:
         ocr = status["ocr_default"]
         lines.append(f"--ocr default: {ocr['mode']} ({ocr['why']})")
+    if "organize" in status:
+        lines.append("organization: " + render_compiled(status["organize"]))
     if "shared_cache" in status:
         lines.append("shared cache: " + render_shared(status["shared_cache"]))
     return "\n".join(lines) + "\n"

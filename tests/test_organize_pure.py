@@ -101,6 +101,7 @@ def _fault_on_page_3(monkeypatch, step: str, exc: BaseException) -> None:
     monkeypatch.setattr(organize, step, failing)
 
 
+@pytest.mark.replaces_organize
 @pytest.mark.parametrize("step", ["_prepare", "_organize", "_continue", "render_blocks"])
 def test_a_failing_page_falls_back_to_its_raw_text(monkeypatch, step):
     _fault_on_page_3(monkeypatch, step, ValueError("bad geometry"))
@@ -116,6 +117,7 @@ def test_a_failing_page_falls_back_to_its_raw_text(monkeypatch, step):
     assert out[-1]["done"]["organize_fallbacks"] == 1
 
 
+@pytest.mark.replaces_organize
 def test_fallback_reads_saved_raw_text_and_cuts_a_long_message(monkeypatch):
     _fault_on_page_3(monkeypatch, "_organize", RecursionError("x" * 5000))
 
@@ -136,6 +138,7 @@ def test_no_fallbacks_is_counted_as_zero():
     assert out[-1]["done"]["organize_fallbacks"] == 0
 
 
+@pytest.mark.replaces_organize
 def test_a_failing_page_through_the_cli_and_the_child(monkeypatch, fixtures):
     from click.testing import CliRunner
 

@@ -1,0 +1,44 @@
+"""The modules siftpdf may run compiled, and which of them do.
+
+Organization (the article layer) is compiled with mypyc where siftpdf is installed with a C
+compiler at hand (``setup.py``); everywhere else the same modules run as Python, with the same
+output, byte for byte (``tests/test_compiled.py`` checks it on the corpus and the benchmarks).
+The choice, measured: docs/bakeoff.md, "Compiled code". An editable install (``make``) runs
+the Python; ``tools/compiled.py`` builds the compiled copy the tests compare with it.
+
+No imports at module level: ``setup.py`` reads :data:`MODULES` from this file's text.
+"""
+
+#: The compiled modules' sources, relative to the project's root.
+MODULES = (
+    "siftpdf/organize/__init__.py",
+    "siftpdf/organize/headings.py",
+    "siftpdf/organize/layout.py",
+    "siftpdf/organize/tables.py",
+    "siftpdf/organize/turned.py",
+    "siftpdf/organize/xycut.py",
+)
+
+
+def module_name(source: str) -> str:
+    """``siftpdf/organize/layout.py`` -> ``siftpdf.organize.layout`` (a package's ``__init__``
+    is the package)."""
+    name = source.removesuffix(".py").replace("/", ".")
+    return name.removesuffix(".__init__")
+
+
+def state() -> dict[str, object]:
+    """Which of :data:`MODULES` run compiled here: ``path`` ("compiled", "python", or "mixed"
+    when only some are: a broken build), the modules ``compiled`` and those running as
+    ``python``."""
+    import importlib
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    compiled: list[str] = []
+    python: list[str] = []
+    for source in MODULES:
+        name = module_name(source)
+        found = getattr(importlib.import_module(name), "__file__", None) or ""
+        (compiled if found.endswith(tuple(EXTENSION_SUFFIXES)) else python).append(name)
+    path = "compiled" if not python else "python" if not compiled else "mixed"
+    return {"path": path, "compiled": compiled, "python": python}
