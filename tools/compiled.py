@@ -50,6 +50,11 @@ def build(force: bool = False) -> Path:
         said = "\n".join(errors[:20] or [done.stderr[-2000:]])
         raise RuntimeError(f"mypyc could not compile siftpdf's modules:\n{said}")
     shutil.rmtree(TREE / "build", ignore_errors=True)  # the C sources and objects: the modules are in place
+    # Bytecode for the modules left as Python, as pip writes it at install (whatever
+    # PYTHONDONTWRITEBYTECODE says): a start-up measured here is a user's.
+    import compileall
+
+    compileall.compile_dir(str(TREE / "siftpdf"), quiet=1)
     STAMP.write_text(fingerprint)
     return TREE
 
