@@ -27,7 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.common import CORPUS, ROOT, SIFTPDF, compiled, fixture, table
+from bench.common import CORPUS, ROOT, SIFTPDF, compiled, fixture, table, tree_rss_kb
 
 PAPERS = ["paper/data_structures_epidemic-broadcast-trees.pdf",  # 22 pages
           "paper/datastores_dynamo-amazons-highly-available-key-value-store.pdf"]  # 16 pages
@@ -44,20 +44,6 @@ class Run:
         self.wall, self.cpu, self.peak_mb = wall, cpu, peak_mb
 
 
-def _tree_rss_kb(pid: int) -> int:
-    total, stack = 0, [pid]
-    while stack:
-        current = stack.pop()
-        try:
-            with open(f"/proc/{current}/status") as status:
-                total += next((int(line.split()[1]) for line in status if line.startswith("VmRSS:")), 0)
-            with open(f"/proc/{current}/task/{current}/children") as children:
-                stack.extend(int(c) for c in children.read().split())
-        except (FileNotFoundError, ProcessLookupError, ValueError):
-            continue
-    return total
-
-
 def _once(cmd: list[str], env: dict[str, str] | None = None, sample: bool = False) -> Run:
     """``cmd`` once, its output thrown away; with ``sample`` its tree's memory sampled every
     5 ms (which costs the machine a little: the times of such a run are not the ones used)."""
@@ -69,7 +55,7 @@ def _once(cmd: list[str], env: dict[str, str] | None = None, sample: bool = Fals
         pid, status, usage = os.wait4(proc.pid, os.WNOHANG if sample else 0)
         if pid:
             break
-        peak = max(peak, _tree_rss_kb(proc.pid))
+        peak = max(peak, tree_rss_kb(proc.pid))
         time.sleep(0.005)
     wall = time.perf_counter() - started
     proc.returncode = os.waitstatus_to_exitcode(status)

@@ -48,7 +48,8 @@ class Measure:
         return f"{self.seconds * 1000:8.0f} ms {self.peak_mb:7.1f} MB"
 
 
-def _tree_rss_kb(pid: int) -> int:
+def tree_rss_kb(pid: int) -> int:
+    """Resident memory of ``pid`` and its descendants, summed (kB)."""
     total, stack = 0, [pid]
     while stack:
         current = stack.pop()
@@ -75,7 +76,7 @@ def run_once(cmd: list[str], stdin_path: Path | None = None,
                             env={**(os.environ if env is None else env), "NO_COLOR": "1"})
     peak = 0
     while proc.poll() is None:
-        peak = max(peak, _tree_rss_kb(proc.pid))
+        peak = max(peak, tree_rss_kb(proc.pid))
         time.sleep(0.005)
     elapsed = time.perf_counter() - started
     if stdin_path:
