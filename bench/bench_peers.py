@@ -21,13 +21,11 @@ from __future__ import annotations
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from bench.common import CORPUS, ROOT, SIFTPDF, compiled, fixture, table, tree_rss_kb
+from bench.common import CORPUS, ROOT, SIFTPDF, compiled, fixture, run_tree, table
 
 PAPERS = ["paper/data_structures_epidemic-broadcast-trees.pdf",  # 22 pages
           "paper/datastores_dynamo-amazons-highly-available-key-value-store.pdf"]  # 16 pages
@@ -45,24 +43,12 @@ class Run:
 
 
 def _once(cmd: list[str], env: dict[str, str] | None = None, sample: bool = False) -> Run:
-    """``cmd`` once, its output thrown away; with ``sample`` its tree's memory sampled every
-    5 ms (which costs the machine a little: the times of such a run are not the ones used)."""
-    started = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            env={**(os.environ if env is None else env), "NO_COLOR": "1"})
-    peak = 0
-    while True:
-        pid, status, usage = os.wait4(proc.pid, os.WNOHANG if sample else 0)
-        if pid:
-            break
-        peak = max(peak, tree_rss_kb(proc.pid))
-        time.sleep(0.005)
-    wall = time.perf_counter() - started
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    err = proc.stderr.read() if proc.stderr else b""
-    if proc.returncode not in (0, 1):
-        raise RuntimeError(f"{' '.join(cmd)} exited {proc.returncode}: {err[-300:]!r}")
-    return Run(wall, usage.ru_utime + usage.ru_stime, peak / 1024)
+    """``cmd`` once, its output thrown away; with ``sample`` its tree's memory sampled (the
+    times of such a run are not the ones used)."""
+    wall, cpu, peak, code = run_tree(cmd, env=env, sample=sample)
+    if code not in (0, 1):
+        raise RuntimeError(f"{' '.join(cmd)} exited {code}")
+    return Run(wall, cpu, peak)
 
 
 def _median(runs: list[Run]) -> Run:
