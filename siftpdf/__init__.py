@@ -60,7 +60,8 @@ def read_options(*, password: str | None = None, max_pages: int = defaults.MAX_P
                  in_process: bool = False,
                  on_page: Callable[[int, int], None] | None = None, cache: bool = True,
                  caller_class: str = "default", settings: Iterable[str] = (), raw: bool = False,
-                 wait: float | None = None, cache_url: str | None = None) -> ReadOptions:
+                 wait: float | None = None, cache_url: str | None = None,
+                 workers: int = defaults.WORKERS) -> ReadOptions:
     """How PDFs are read: the child's limits, the password, a progress callback, the cache, and
     the organization settings (``settings`` as ``--set`` takes them, e.g.
     ``["organize.furniture=false", "output.evidence=true"]``; ``raw=True`` is ``--raw``).
@@ -71,14 +72,16 @@ def read_options(*, password: str | None = None, max_pages: int = defaults.MAX_P
     many seconds an extraction may wait in the machine-wide pool's line for a worker (as the
     command line's ``--wait``); by default it waits as the service does, at most 20 s in a
     short line, and is :class:`siftpdf.errors.BusyError` beyond. ``cache_url`` names a shared
-    cache server (``redis://…``, as ``--cache-url``) behind this machine's cache.
+    cache server (``redis://…``, as ``--cache-url``) behind this machine's cache. ``workers``
+    is how many extraction children a long document is split over (as ``--workers``).
     """
     from .options import Limits, ReadOptions
     from .settings import parse_settings
     from .store.cache import CacheSettings, check_class, check_url
 
     organize = parse_settings(list(settings) + (["organize=false"] if raw else []))
-    return ReadOptions(limits=Limits(deadline=deadline, max_pages=max_pages, memory=memory_limit_mib << 20),
+    limits = Limits(deadline=deadline, max_pages=max_pages, memory=memory_limit_mib << 20).with_workers(workers)
+    return ReadOptions(limits=limits,
                        password=password, in_process=in_process, on_page=on_page,
                        cache=CacheSettings(enabled=cache, caller_class=check_class(caller_class),
                                            url=check_url(cache_url)),

@@ -14,11 +14,11 @@ record (an interrupted ``siftpdf extract a.pdf > out/a.jsonl`` is done again). A
 is skipped without opening its source: no child, no download. It is not compared with its
 source: remove it to have it done again.
 
-Jobs: as many at once as the pool has slots (two), each with one extraction child, so a batch
-keeps both cores busy and never takes more than the pool allows (a batch of one document may
-use both, as a single extraction does); a batch run under a caller id (``SIFTPDF_CALLER_ID``)
-is that caller's one job, whatever its threads do. Interrupted, a batch leaves no file behind
-but those finished.
+Jobs: as many at once as the call's workers (two by default, ``--workers``), each with one
+extraction child, so a batch keeps the cores busy and never takes more than the pool allows
+(a batch of one document may use them all, as a single extraction does); a batch run under a
+caller id (``SIFTPDF_CALLER_ID``) is that caller's one job, whatever its threads do.
+Interrupted, a batch leaves no file behind but those finished.
 """
 
 from __future__ import annotations
@@ -35,7 +35,6 @@ from concurrent.futures import Future, ThreadPoolExecutor, as_completed, wait
 from pathlib import Path
 from typing import Any
 
-from .defaults import SLOTS
 from .errors import UsageError
 from .options import ReadOptions
 from .sources import is_url, open_source
@@ -242,7 +241,7 @@ class Batch:
 
     def _run_jobs(self, todo: list[Item]) -> dict[Item, Outcome]:
         # PDFium in this process (--in-process) is not to be entered by two threads at once.
-        jobs = 1 if self.options.in_process else min(SLOTS, len(todo))
+        jobs = 1 if self.options.in_process else max(1, min(self.options.limits.workers, len(todo)))
         options = self._job_options(jobs)
         executor = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="siftpdf-batch")
         outcomes: dict[Item, Outcome] = {}

@@ -32,3 +32,6 @@ WAIT = 600.0
 SLOTS = 2  # extraction children at once per cache dir (per machine)
 QUEUE = 32  # places in the pool's waiting line
 WORKERS = SLOTS  # extraction children one document is split over (at most the pool's slots)
+# --workers' ceiling: each child may take MEMORY_MIB and a core; past a few dozen, the parent,
+# which organizes every page in order, is the limit (docs/speed.md, "Workers").
+MAX_WORKERS = 64

@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 
 class Limits(Record):
     """What an extraction may take: the child's deadline, memory and output, the pages it
-    reads, the children a document is split over and the pages of each job."""
+    reads, the children a document is split over (``workers``) and the pages of each job, and
+    the children the pool of its cache dir lets run at once (``slots``; ``--workers`` sets both)."""
 
     deadline: float = defaults.DEADLINE
     max_text: int = defaults.MAX_TEXT
@@ -33,6 +34,16 @@ class Limits(Record):
     workers: int = defaults.WORKERS
     chunk: int = defaults.CHUNK_PAGES
     repair: bool = True
+    slots: int = defaults.SLOTS
+
+    def with_workers(self, workers: int) -> Limits:
+        """These limits split a document over ``workers`` children (``--workers``), in a pool
+        that lets as many run at once (never fewer slots than the default's)."""
+        if not 1 <= workers <= defaults.MAX_WORKERS:
+            from .errors import UsageError
+
+            raise UsageError(f"workers must be 1 to {defaults.MAX_WORKERS}, not {workers}")
+        return self.replace(workers=workers, slots=max(defaults.SLOTS, workers))
 
 
 class ReadOptions(Record):

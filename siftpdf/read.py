@@ -162,7 +162,7 @@ def _extract_records(data: bytes, options: ReadOptions) -> Generator[dict[str, A
     from .workers.runner import run_child
 
     limits = options.limits
-    pool = Pool(options.cache.folder, wait=options.wait, cancel=options.cancel)
+    pool = Pool(options.cache.folder, slots=limits.slots, wait=options.wait, cancel=options.cancel)
     waited = time.monotonic()
     caller = None
     try:

@@ -852,6 +852,7 @@ def write_all(outdir: Path, big: bool = False) -> None:
         "truncated.pdf": base[: int(len(base) * 0.6)],
         "outline.pdf": outline_doc(),
         "long.pdf": long_doc(),
+        "hundred.pdf": long_doc(100),  # four 32-page chunks: split over up to four workers
         "junk_prefix.pdf": b"garbage before the header\n" + base,
         "not_a_pdf.txt": b"just some text, no PDF here\n",
         "paper_2col.pdf": two_column_paper()[0],

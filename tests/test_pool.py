@@ -339,6 +339,62 @@ def test_a_large_document_takes_a_second_slot_only_when_one_is_free(
     assert Path(os.environ["SIFTPDF_TEST_CHILD_LOG"]).read_text().splitlines()[-1].endswith("shard=0/1")
 
 
+def _shards_started(since: int) -> list[str]:
+    """The ``shard=K/N`` of each extraction child started after the first ``since`` (the child log)."""
+    lines = Path(os.environ["SIFTPDF_TEST_CHILD_LOG"]).read_text().splitlines()
+    return [line.rsplit(" ", 1)[-1] for line in lines[since:]]
+
+
+def _page_lines(result: subprocess.CompletedProcess[bytes]) -> list[str]:
+    assert result.returncode == 0, result.stderr
+    return [line for line in result.stdout.decode().splitlines() if line.startswith('{"page"')]
+
+
+def test_workers_split_a_long_document_over_as_many_children(fixtures: Path, child_log) -> None:
+    hundred = str(fixtures / "hundred.pdf")  # 100 pages: four 32-page chunks
+    alone = _page_lines(run_siftpdf("extract", "--no-cache", "--workers", "1", hundred))
+    assert len(alone) == 100 and _shards_started(0) == ["shard=0/1"]
+    for workers, env in ((3, {}), (8, {}), (4, {"SIFTPDF_WORKERS": "4"})):
+        started = child_log()
+        flag = [] if env else ["--workers", str(workers)]
+        assert _page_lines(run_siftpdf("extract", "--no-cache", *flag, hundred, env=env)) == alone, workers
+        # One child per chunk at most: eight workers asked, four chunks, four children.
+        assert _shards_started(started) == [f"shard={k}/{workers}" for k in range(min(workers, 4))]
+
+
+def test_workers_take_only_the_slots_free_and_deal_the_pages_again(fixtures: Path, held, child_log) -> None:
+    hundred = str(fixtures / "hundred.pdf")
+    alone = _page_lines(run_siftpdf("extract", "--no-cache", "--workers", "1", hundred))
+    held("slot.1", "slot.2")  # another job's children: of four slots, two are free
+    started = child_log()
+    assert _page_lines(run_siftpdf("extract", "--no-cache", "--workers", "4", hundred)) == alone
+    # The first child, started for four shards before the grant was known, gives way to two
+    # children that deal the chunks between them.
+    assert _shards_started(started) == ["shard=0/4", "shard=0/2", "shard=1/2"]
+
+
+def test_a_batch_reads_as_many_sources_at_once_as_it_has_workers(tmp_path: Path, own_cache: Path,
+                                                                jobs: Jobs) -> None:
+    docs = [str(path) for path in _pdfs(tmp_path, 4)]
+    jobs.start("extract", "-o", str(tmp_path / "out"), "--workers", "3", *docs,
+               env={"SIFTPDF_TEST_CHILD_DELAY": "60"})
+    _wait_for(Pool(own_cache), running=3, waiting=0)  # three children at once, each a source
+    time.sleep(0.5)
+    assert Pool(own_cache).status()["running"] == 3  # and no fourth
+
+
+def test_a_worker_count_out_of_range_is_a_usage_error(fixtures: Path) -> None:
+    import siftpdf
+    from siftpdf.errors import UsageError
+
+    for args, env in ((["--workers", "0"], {}), (["--workers", "65"], {}), ([], {"SIFTPDF_WORKERS": "0"})):
+        result = run_siftpdf("extract", "--no-cache", *args, str(fixtures / "three_page.pdf"), env=env)
+        assert result.returncode == 2 and b"--workers" in result.stderr and not result.stdout, args
+    with pytest.raises(UsageError, match="workers must be 1 to 64"):
+        siftpdf.read_options(workers=0)
+    assert siftpdf.read_options(workers=6).limits.slots == 6 and siftpdf.read_options().limits.slots == SLOTS
+
+
 def test_a_small_document_holds_one_slot(fixtures: Path) -> None:
     from siftpdf.options import ReadOptions
     from siftpdf.read import extract

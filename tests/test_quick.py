@@ -69,6 +69,8 @@ ANSWERED = [
     "grep --wait=0.5 velvet {three}",
     "pages 2 --ocr auto {three}",  # the default in force (an engine is installed: make test)
     "grep --ocr=auto velvet {three}",
+    "pages 2 --workers 4 {three}",  # a hit starts no child: only checked
+    "grep --workers=64 velvet {three}",
 ]
 DECLINED = [
     "pages x {three}",
@@ -88,6 +90,9 @@ DECLINED = [
     "grep --wait 1e3 velvet {three}",
     "pages 2 --ocr sometimes {three}",
     "pages 2 --ocr Auto {three}",
+    "pages 2 --workers 0 {three}",
+    "pages 2 --workers 65 {three}",
+    "grep --workers two velvet {three}",
 ]
 
 
@@ -117,7 +122,8 @@ def test_what_the_fast_path_does_not_answer_goes_to_click(cached: tuple[Path, Pa
                                  {"SIFTPDF_CAP": ""}, {"SIFTPDF_FORMAT": "bogus"}, {"SIFTPDF_CAP": "12"},
                                  {"SIFTPDF_PASSWORD": "x"}, {"SIFTPDF_CACHE_SIZE": "nonsense"},
                                  {"SIFTPDF_FORMAT": "markdown"}, {"SIFTPDF_OCR": "auto"},
-                                 {"SIFTPDF_OCR": "never"}, {"SIFTPDF_OCR": "bogus"}])
+                                 {"SIFTPDF_OCR": "never"}, {"SIFTPDF_OCR": "bogus"},
+                                 {"SIFTPDF_WORKERS": "8"}, {"SIFTPDF_WORKERS": "0"}])
 def test_environment_variables_are_read_as_click_reads_them(cached: tuple[Path, Path], env: dict[str, str]) -> None:
     args = ["pages", "1-3", str(cached[0])]
     assert _run(args, env)[:3] == _run(args, env, via_click=True)[:3]
@@ -167,6 +173,8 @@ def test_the_commands_name_the_options_the_fast_path_answers() -> None:
         assert name(7, ocr="auto") == options_name(7, "auto") == name(7)
     # Options the fast path does not answer are not named: a hit for them goes through click.
     assert name(7, raw=True) is None and name(7, settings=("organize.clip=false",)) is None
+    # How many children read a document does not change what it reads to.
+    assert name(7, workers=5) == name(7)
 
 
 @pytest.mark.parametrize("name", ["", *COMMANDS])
@@ -266,6 +274,8 @@ COLD_ANSWERED = [
     "extract {damaged}",
     "extract --no-cache --markdown {blank}",
     "extract --no-cache {junk}",
+    "extract --no-cache --workers 1 {long}",
+    "map --workers=3 {long}",
 ]
 COLD_DECLINED = [
     "extract --no-cache --raw --set organize.clip=false {three}",
@@ -293,6 +303,9 @@ COLD_DECLINED = [
     "extract --no-cache --cache-dir {text} {three}",
     "map --cache-dir={three} {three}",
     "extract --no-cache --ocr sometimes {three}",
+    "extract --no-cache --workers 0 {three}",
+    "map --workers 65 {three}",
+    "map --workers 1_0 {three}",
 ]
 
 
@@ -371,6 +384,7 @@ def test_what_the_cold_path_does_not_answer_goes_to_click(fixtures: Path, tmp_pa
     ({"SIFTPDF_CALLER_ID": "someone"}, True), ({"SIFTPDF_CAP": "250"}, True), ({"SIFTPDF_CAP": "20"}, False),
     ({"SIFTPDF_WAIT": "45.5"}, True), ({"SIFTPDF_WAIT": "-3"}, False), ({"SIFTPDF_WAIT": ""}, True),
     ({"SIFTPDF_OCR": "never"}, True), ({"SIFTPDF_OCR": "always"}, True), ({"SIFTPDF_OCR": "AUTO"}, False),
+    ({"SIFTPDF_WORKERS": "1"}, True), ({"SIFTPDF_WORKERS": "0"}, False),
 ])
 @pytest.mark.parametrize("command", [["extract", "--no-cache"], ["map"]])
 def test_the_cold_path_reads_the_environment_as_click_does(fixtures: Path, tmp_path: Path,
@@ -416,6 +430,10 @@ def test_the_early_job_is_the_runners(monkeypatch: pytest.MonkeyPatch) -> None:
                 list(runner.run_child(b"%PDF-1.4", limits=Limits(max_pages=7), evidence=evidence, ocr=ocr,
                                       ocr_models=models))
             assert asked[-1] == runner.child_argv() + cold.job_words(7, raw=not evidence, ocr=ocr)
+    for workers in (1, 5):  # --workers
+        with pytest.raises(RuntimeError):
+            list(runner.run_child(b"%PDF-1.4", limits=Limits(max_pages=7).with_workers(workers), evidence=True))
+        assert asked[-1] == runner.child_argv() + cold.job_words(7, workers=workers)
 
 
 def test_the_cold_path_takes_its_progress_bar_off_when_the_command_fails(

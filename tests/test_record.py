@@ -32,7 +32,8 @@ def test_fields_are_the_declared_ones() -> None:
     with pytest.raises(TypeError, match="missing required argument 'detail'"):
         Sniffed("pdf")  # type: ignore[call-arg]
     assert Sniffed("pdf", "magic") == Sniffed(kind="pdf", detail="magic")
-    assert list(Limits().as_dict()) == ["deadline", "max_text", "max_pages", "memory", "workers", "chunk", "repair"]
+    assert list(Limits().as_dict()) == ["deadline", "max_text", "max_pages", "memory", "workers", "chunk", "repair",
+                                        "slots"]
 
 
 def test_defaults_are_made_for_each_record() -> None:

@@ -26,10 +26,10 @@ if TYPE_CHECKING:
 
 def read_options(max_pages: int, deadline: float, memory_limit: int, password: str | None, in_process: bool,
                  settings: tuple[str, ...], raw: bool, quiet: bool, ocr: str | None = None,
-                 ) -> tuple[ReadOptions, PageProgress]:
+                 workers: int | None = None) -> tuple[ReadOptions, PageProgress]:
     """The ReadOptions of the extraction options, and the progress bar they report to (the
     caller closes it when the command ends). ``ocr`` None: the default in force (auto when an
-    engine is installed, :func:`siftpdf.extras.default_ocr`)."""
+    engine is installed, :func:`siftpdf.extras.default_ocr`); ``workers`` None: the default's."""
     from ..extras import default_ocr, require_ocr
 
     if ocr is None:
@@ -41,8 +41,9 @@ def read_options(max_pages: int, deadline: float, memory_limit: int, password: s
 
     organize = parse_settings(settings + (("organize=false",) if raw else ()))
     progress = PageProgress(quiet=quiet)
+    limits = Limits(deadline=deadline, max_pages=max_pages, memory=memory_limit << 20)
     options = ReadOptions(
-        limits=Limits(deadline=deadline, max_pages=max_pages, memory=memory_limit << 20),
+        limits=limits if workers is None else limits.with_workers(workers),
         password=password, in_process=in_process, on_page=progress, organize=organize, ocr=ocr,
         # the options siftpdf.console.quick answers by name
         digest_name=None if settings or raw else options_name(max_pages, ocr))

@@ -182,6 +182,11 @@ allow_private_option = click.option(
 max_pages_option = click.option("--max-pages", type=click.IntRange(min=1), default=defaults.MAX_PAGES,
                                 show_default=True,
                                 help="Extract at most this many pages (the meta still counts them all).")
+workers_option = click.option(
+    "--workers", type=click.IntRange(min=1, max=defaults.MAX_WORKERS), default=defaults.WORKERS,
+    envvar="SIFTPDF_WORKERS", show_default=True, metavar="N",
+    help="Extraction children at once: a document longer than 32 pages is split over N of them, "
+         "several sources are read N at a time (env SIFTPDF_WORKERS; the machine's pool lets N run).")
 deadline_option = click.option("--deadline", type=FiniteFloatRange(min=0.1), default=defaults.DEADLINE,
                                show_default=True, help="Seconds before an extraction child is killed.")
 
@@ -241,6 +246,7 @@ def extraction_options(func: F) -> F:
                           "output.evidence=true, extract.image_mode=embedded; every key in siftpdf(1), SETTINGS."),
         click.option("--raw", is_flag=True,
                      help="The engine's page text untouched: no organization (same as --set organize=false)."),
+        workers_option,
         click.option("--ocr", type=click.Choice(OCR_MODES), default=None, envvar="SIFTPDF_OCR",
                      show_default="auto when siftpdf[ocr] is installed, else never",
                      help="Recognize scanned pages: auto reads pages with no usable text layer (and scanned "
@@ -249,10 +255,10 @@ def extraction_options(func: F) -> F:
     @functools.wraps(func)
     def wrapper(*args: Any, max_pages: int, deadline: float, memory_limit: int,
                 password: str | None, in_process: bool, settings: tuple[str, ...], raw: bool, ocr: str | None,
-                **kwargs: Any) -> Any:
+                workers: int, **kwargs: Any) -> Any:
         ctx = click.get_current_context()
         options, progress = read_options(max_pages, deadline, memory_limit, password, in_process, settings, raw,
-                                         quiet=bool(ctx.meta.get("siftpdf.quiet")), ocr=ocr)
+                                         quiet=bool(ctx.meta.get("siftpdf.quiet")), ocr=ocr, workers=workers)
         ctx.call_on_close(progress.close)
         return func(*args, read_options=options, **kwargs)
 

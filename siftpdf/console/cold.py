@@ -5,7 +5,7 @@ A cold one-page extraction is mostly start-up: click and its option machinery co
 the library's imports, and the extraction child, started first thing (:mod:`siftpdf.workers.warm`),
 waits for its job until the command has been parsed. When a command line is one this module
 knows to run the same way (one local PDF; --no-cache, --raw, --max-pages, --cache-dir,
---cache-url, --wait, -q, --cap and the output flags), it builds the same options and calls
+--cache-url, --wait, --workers, -q, --cap and the output flags), it builds the same options and calls
 the same functions the click commands call (:mod:`siftpdf.commands.bodies`), and reports a
 failure as the click group does. With --no-cache it starts the warm child when a pool slot is
 free for it (taken for the job), and gives it its job at once
@@ -30,6 +30,7 @@ from ..defaults import (
     DEADLINE,
     MAX_AGE,
     MAX_PAGES,
+    MAX_WORKERS,
     MEMORY_MIB,
     OCR_CHUNK_PAGES,
     WAIT,
@@ -52,6 +53,7 @@ _COMMON: dict[str, tuple[str, bool, Any]] = {
     "--cache-dir": ("cache_dir", True, None),
     "--cache-url": ("cache_url", True, None),
     "--wait": ("wait", True, None),
+    "--workers": ("workers", True, None),
     "--cap": ("cap", True, None),
     "--ocr": ("ocr", True, None),
     **{f"--{name}": (f"as_{name}", False, True) for name in OUTPUTS},
@@ -62,10 +64,11 @@ OPTIONS = {"extract": _COMMON, "pages": _COMMON, "map": _COMMON}
 EARLY_BYTES = 8 << 20
 
 
-def job_words(max_pages: int, raw: bool = False, ocr: str = "never", cache_dir: str | None = None) -> list[str]:
+def job_words(max_pages: int, raw: bool = False, ocr: str = "never", cache_dir: str | None = None,
+              workers: int = WORKERS) -> list[str]:
     """The options of the first child the runner starts for an extraction with the default
-    limits, organized (evidence asked for) or ``raw``, with ``ocr`` and the cache folder
-    ``cache_dir`` (siftpdf.workers.runner.run_child and _Run.spawn)."""
+    limits, organized (evidence asked for) or ``raw``, with ``ocr``, the cache folder
+    ``cache_dir`` and ``workers`` (siftpdf.workers.runner.run_child and _Run.spawn)."""
     from ..system import child_memory
 
     chunk, words = CHUNK_PAGES, [] if raw else ["--evidence"]
@@ -78,7 +81,7 @@ def job_words(max_pages: int, raw: bool = False, ocr: str = "never", cache_dir: 
     if ocr == "always":
         chunk = OCR_CHUNK_PAGES
     return ["--max-pages", str(max_pages), "--memory", str(child_memory(MEMORY_MIB << 20)),
-            "--cpu", str(int(DEADLINE) + 5), "--shard", "0", "--shards", str(WORKERS),
+            "--cpu", str(int(DEADLINE) + 5), "--shard", "0", "--shards", str(workers),
             "--chunk", str(chunk), "--first-page", "1", *words]
 
 
@@ -94,11 +97,11 @@ class Plan:
 
     def __init__(self, command: str, positional: list[str], output: str, cap: int | None, max_pages: int,
                  no_cache: bool, quiet: bool, cache_dir: str | None, caller_class: str, wait: float,
-                 cache_url: str | None, raw: bool, ocr: str) -> None:
+                 cache_url: str | None, raw: bool, ocr: str, workers: int = WORKERS) -> None:
         self.command, self.positional, self.output, self.cap = command, positional, output, cap
         self.max_pages, self.no_cache, self.quiet = max_pages, no_cache, quiet
         self.cache_dir, self.caller_class, self.wait = cache_dir, caller_class, wait
-        self.cache_url, self.raw, self.ocr = cache_url, raw, ocr
+        self.cache_url, self.raw, self.ocr, self.workers = cache_url, raw, ocr, workers
         self.source = positional[-1]
 
     @property
@@ -147,11 +150,13 @@ def _missed(plan: Plan) -> bool:
 def _plan(command: str, positional: list[str], given: dict[str, Any]) -> Plan | None:
     max_pages = _number(given.get("max_pages", str(MAX_PAGES)), 1)
     wait = _seconds(given.get("wait", _env("SIFTPDF_WAIT") or str(WAIT)))
+    workers = _number(given.get("workers", _env("SIFTPDF_WORKERS") or str(WORKERS)), 1)
     if "cap" in given:
         cap = _number(given["cap"], 200)
     else:  # extract's default is the whole document (its --cap reads no environment)
         cap = None if command == "extract" else _number(_env("SIFTPDF_CAP") or str(CAP), 200)
-    if max_pages is None or wait is None or (cap is None and (command != "extract" or "cap" in given)) \
+    if max_pages is None or wait is None or workers is None or workers > MAX_WORKERS \
+            or (cap is None and (command != "extract" or "cap" in given)) \
             or len(positional) != (2 if command == "pages" else 1):
         return None
     asked = [name for name in OUTPUTS if given.get(f"as_{name}")]
@@ -171,7 +176,7 @@ def _plan(command: str, positional: list[str], given: dict[str, Any]) -> Plan | 
         return None  # click's usage error
     return Plan(command, positional, (asked or [env_output or DEFAULT_OUTPUT[command]])[0], cap, max_pages,
                 bool(given.get("no_cache")), bool(given.get("quiet")), cache_dir, caller_class, wait,
-                given.get("cache_url", _env("SIFTPDF_CACHE_URL")), bool(given.get("raw")), ocr)
+                given.get("cache_url", _env("SIFTPDF_CACHE_URL")), bool(given.get("raw")), ocr, workers)
 
 
 def _is_folder(path: str | None) -> bool:
@@ -230,7 +235,7 @@ def _early(plan: Plan) -> None:
         return  # the command reports it
     if len(data) > EARLY_BYTES:
         return
-    warm.send(job_words(plan.max_pages, plan.raw, plan.ocr, plan.cache_dir), data)
+    warm.send(job_words(plan.max_pages, plan.raw, plan.ocr, plan.cache_dir, plan.workers), data)
 
 
 def _run(plan: Plan) -> int:
@@ -252,7 +257,7 @@ def _run(plan: Plan) -> int:
     def run() -> None:
         nonlocal progress
         options, progress = bodies.read_options(plan.max_pages, DEADLINE, MEMORY_MIB, None, False,
-                                                (), plan.raw, plan.quiet, plan.ocr)
+                                                (), plan.raw, plan.quiet, plan.ocr, plan.workers)
 
         bodies.set_cache(options, cache_dir, plan.no_cache, plan.caller_class, MAX_AGE,
                          CACHE_SIZE, False, False, plan.wait, plan.cache_url)

@@ -111,6 +111,11 @@ HELP = {
         '                                siftpdf(1), SETTINGS.\n'
         "  --raw                         The engine's page text untouched: no\n"
         '                                organization (same as --set organize=false).\n'
+        '  --workers N                   Extraction children at once: a document longer\n'
+        '                                than 32 pages is split over N of them, several\n'
+        '                                sources are read N at a time (env\n'
+        "                                SIFTPDF_WORKERS; the machine's pool lets N\n"
+        '                                run).  [default: 2; 1<=x<=64]\n'
         '  --ocr [never|auto|always]     Recognize scanned pages: auto reads pages with\n'
         '                                no usable text layer (and scanned images on\n'
         '                                pages with one), always every page (env\n'
@@ -194,6 +199,11 @@ HELP = {
         '                                siftpdf(1), SETTINGS.\n'
         "  --raw                         The engine's page text untouched: no\n"
         '                                organization (same as --set organize=false).\n'
+        '  --workers N                   Extraction children at once: a document longer\n'
+        '                                than 32 pages is split over N of them, several\n'
+        '                                sources are read N at a time (env\n'
+        "                                SIFTPDF_WORKERS; the machine's pool lets N\n"
+        '                                run).  [default: 2; 1<=x<=64]\n'
         '  --ocr [never|auto|always]     Recognize scanned pages: auto reads pages with\n'
         '                                no usable text layer (and scanned images on\n'
         '                                pages with one), always every page (env\n'
@@ -276,6 +286,11 @@ HELP = {
         '                                siftpdf(1), SETTINGS.\n'
         "  --raw                         The engine's page text untouched: no\n"
         '                                organization (same as --set organize=false).\n'
+        '  --workers N                   Extraction children at once: a document longer\n'
+        '                                than 32 pages is split over N of them, several\n'
+        '                                sources are read N at a time (env\n'
+        "                                SIFTPDF_WORKERS; the machine's pool lets N\n"
+        '                                run).  [default: 2; 1<=x<=64]\n'
         '  --ocr [never|auto|always]     Recognize scanned pages: auto reads pages with\n'
         '                                no usable text layer (and scanned images on\n'
         '                                pages with one), always every page (env\n'
@@ -440,6 +455,11 @@ HELP = {
         '                                  siftpdf(1), SETTINGS.\n'
         "  --raw                           The engine's page text untouched: no\n"
         '                                  organization (same as --set organize=false).\n'
+        '  --workers N                     Extraction children at once: a document\n'
+        '                                  longer than 32 pages is split over N of\n'
+        '                                  them, several sources are read N at a time\n'
+        "                                  (env SIFTPDF_WORKERS; the machine's pool\n"
+        '                                  lets N run).  [default: 2; 1<=x<=64]\n'
         '  --ocr [never|auto|always]       Recognize scanned pages: auto reads pages\n'
         '                                  with no usable text layer (and scanned\n'
         '                                  images on pages with one), always every page\n'
@@ -525,6 +545,11 @@ HELP = {
         '                                siftpdf(1), SETTINGS.\n'
         "  --raw                         The engine's page text untouched: no\n"
         '                                organization (same as --set organize=false).\n'
+        '  --workers N                   Extraction children at once: a document longer\n'
+        '                                than 32 pages is split over N of them, several\n'
+        '                                sources are read N at a time (env\n'
+        "                                SIFTPDF_WORKERS; the machine's pool lets N\n"
+        '                                run).  [default: 2; 1<=x<=64]\n'
         '  --ocr [never|auto|always]     Recognize scanned pages: auto reads pages with\n'
         '                                no usable text layer (and scanned images on\n'
         '                                pages with one), always every page (env\n'
@@ -632,6 +657,11 @@ HELP = {
         '                                siftpdf(1), SETTINGS.\n'
         "  --raw                         The engine's page text untouched: no\n"
         '                                organization (same as --set organize=false).\n'
+        '  --workers N                   Extraction children at once: a document longer\n'
+        '                                than 32 pages is split over N of them, several\n'
+        '                                sources are read N at a time (env\n'
+        "                                SIFTPDF_WORKERS; the machine's pool lets N\n"
+        '                                run).  [default: 2; 1<=x<=64]\n'
         '  --ocr [never|auto|always]     Recognize scanned pages: auto reads pages with\n'
         '                                no usable text layer (and scanned images on\n'
         '                                pages with one), always every page (env\n'
@@ -792,6 +822,11 @@ HELP = {
         '                                siftpdf(1), SETTINGS.\n'
         "  --raw                         The engine's page text untouched: no\n"
         '                                organization (same as --set organize=false).\n'
+        '  --workers N                   Extraction children at once: a document longer\n'
+        '                                than 32 pages is split over N of them, several\n'
+        '                                sources are read N at a time (env\n'
+        "                                SIFTPDF_WORKERS; the machine's pool lets N\n"
+        '                                run).  [default: 2; 1<=x<=64]\n'
         '  --ocr [never|auto|always]     Recognize scanned pages: auto reads pages with\n'
         '                                no usable text layer (and scanned images on\n'
         '                                pages with one), always every page (env\n'

@@ -3,8 +3,9 @@ PDF, answered without click and without building options.
 
 A cache hit is mostly start-up: click, the option machinery and the library's imports cost
 several times what reading the pages does. When a command line is one this module knows to
-answer the same way (one local source, the default extraction options but for --max-pages
-and --wait, for which a hit never waits, a handful of output options) and the cache knows
+answer the same way (one local source, the default extraction options but for --max-pages,
+and --wait and --workers, for which a hit never waits nor starts a child, a handful of output
+options) and the cache knows
 the file as it is now (:meth:`siftpdf.store.cacheread.View.file`), the pages are written here
 with the same code the commands use (:func:`siftpdf.views.slices.write_text`,
 :func:`siftpdf.views.grep.write_source`). Anything else (an option not listed here, a value
@@ -20,7 +21,7 @@ from __future__ import annotations
 import os
 import sys
 
-from ..defaults import CAP, MAX_PAGES
+from ..defaults import CAP, MAX_PAGES, MAX_WORKERS
 from ..system import silence_stdout
 
 TYPE_CHECKING = False
@@ -43,6 +44,7 @@ _COMMON: dict[str, tuple[str, bool, Any]] = {
     "--cache-url": ("cache_url", True, None),
     "--max-pages": ("max_pages", True, None),
     "--wait": ("wait", True, None),  # a hit never waits: only checked, as click checks it
+    "--workers": ("workers", True, None),  # nor starts a child: only checked too
     "--ocr": ("ocr", True, None),
 }
 _PAGES = {**_COMMON, "--text": ("text", False, True), "--json": ("json", False, True)}
@@ -133,6 +135,12 @@ def _seconds(text: str | None) -> float | None:
     return value if value != float("inf") else None
 
 
+def _workers(text: str | None) -> bool:
+    """Whether ``--workers`` is a value click's IntRange(1, MAX_WORKERS) takes (plain digits)."""
+    value = _number(text, 1)
+    return value is not None and value <= MAX_WORKERS
+
+
 def _env(name: str) -> str | None:
     return os.environ.get(name) or None  # click ignores an empty variable
 
@@ -158,6 +166,8 @@ def _answer(command: str, positional: list[str], given: dict[str, Any]) -> int |
     if cap is None or max_pages is None or len(positional) != 2 or sys.stdout is None:
         return None
     if ("wait" in given or _env("SIFTPDF_WAIT")) and _seconds(given.get("wait", _env("SIFTPDF_WAIT"))) is None:
+        return None
+    if ("workers" in given or _env("SIFTPDF_WORKERS")) and not _workers(given.get("workers", _env("SIFTPDF_WORKERS"))):
         return None
     from ..extras import ocr_mode
 

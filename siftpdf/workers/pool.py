@@ -4,7 +4,8 @@ Everything is an OS file lock (``flock``) on a file under ``<cache dir>/pool``: 
 a lock when its holder exits, however it exits, so a process killed while holding a slot frees
 it at once and nothing needs cleaning up.
 
-The pool rule: at most ``SLOTS`` extraction children at once per cache dir. A job holds one slot
+The pool rule: at most ``SLOTS`` extraction children at once per cache dir (more while a job
+asked for more workers runs: ``--workers N`` lets that job's pool have N slots). A job holds one slot
 for each child it runs. It waits for its first slot in a line of places (``wait.0`` …
 ``wait.N``), and takes a second one only when it is free at that moment and nobody is waiting,
 so a large document uses both cores when the machine is idle and never makes another job wait
@@ -31,7 +32,7 @@ import os
 import threading
 import time
 
-from ..defaults import QUEUE, SLOTS
+from ..defaults import MAX_WORKERS, QUEUE, SLOTS
 from ..errors import BusyError, CallerBusyError
 
 TYPE_CHECKING = False
@@ -340,8 +341,10 @@ class Pool:
                          hint="retry later, or wait longer: --wait SECONDS (env SIFTPDF_WAIT)")
 
     def status(self) -> dict[str, int]:
-        """How many slots and waiting places are held right now, of how many."""
-        return {"running": len(self._held("slot", self.slots)), "waiting": len(self._held("wait", QUEUE)),
+        """How many slots and waiting places are held right now, of how many (the running
+        children of jobs with more workers than this pool's slots counted too)."""
+        running = len(self._held("slot", max(self.slots, MAX_WORKERS)))
+        return {"running": running, "waiting": len(self._held("wait", QUEUE)),
                 "slots": self.slots, "places": QUEUE}
 
     def _held(self, prefix: str, count: int) -> list[int]:

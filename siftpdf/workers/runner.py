@@ -1,8 +1,9 @@
 """The parent side of extraction: run the child(ren), enforce the deadline and caps, merge.
 
-A document with more pages than one chunk is split across two children (both cores): chunk k
-goes to child k % 2 and the parent reads whichever child owns the next page, so output stays
-in page order. A thread reads each child's lines ahead of the parent (at most ``AHEAD_BYTES``),
+A document with more pages than one chunk is split across the workers' children (two by
+default, ``--workers``; as many as the pool grants slots for at once): chunk k goes to child
+k % workers and the parent reads whichever child owns the next page, so output stays in page
+order. A thread reads each child's lines ahead of the parent (at most ``AHEAD_BYTES``),
 so a child goes on with its next chunk while the parent is still taking the other's; a pipe's
 64 KiB alone would stop it after a page or two of evidence.
 """
@@ -418,13 +419,13 @@ def run_child(data: bytes, password: str | None = None, limits: Limits | None = 
 
         count = min(meta["pages"], limits.max_pages) if limits.max_pages > 0 else meta["pages"]
         owners = _owners(run, first, early, slots, count)
-        shards = len(owners)
+        shards = _shards(run, owners)
         done = tally(meta, count < meta["pages"])
         engine = meta.get("engine", {}).get("name", "pdfium")
         recovery = _Recovery(run, owners, shards)
         scan_seen = ocr != "auto" or limits.chunk <= OCR_CHUNK_PAGES
         for page in range(1, count + 1):
-            shard = shard_of(page, run.limits.workers, run.limits.chunk) if shards > 1 else 0
+            shard = shard_of(page, shards, run.limits.chunk)
             record = recovery.next(shard, page)
             count_page(done, record, engine)
             yield record
@@ -441,46 +442,69 @@ def run_child(data: bytes, password: str | None = None, limits: Limits | None = 
 
 
 def _owners(run: _Run, first: _Child, early: _Child | None, slots: Slots | None, count: int) -> dict[int, _Child]:
-    """The children that extract a document of ``count`` pages, by shard: the first one alone
-    when the document fits one chunk or no slot is free for a second one (the early second
-    child given back then), else one per worker, each past its meta record."""
+    """The children that extract a document of ``count`` pages, by shard, each past its meta
+    record: one per chunk up to the workers asked for, as many as the pool grants slots for
+    at once (the early second child given back when the document fits one chunk). Children
+    started before the grant was known skip the chunks of shards that will not run: they are
+    replaced by children for the shards that do (``run.limits.workers`` becomes their number)."""
     limits = run.limits
-    shards = limits.workers if count > limits.chunk else 1
-    if early is not None and shards == 1:
+    wanted = min(limits.workers, -(-count // limits.chunk)) if count > limits.chunk else 1
+    if early is not None and wanted == 1:
         early.kill()  # the document fits one chunk after all
         early.reap()  # gone before its slot is: the pool's children stay within its slots
         if slots is not None:
             slots.drop_slot()
-    if shards > 1 and early is None and slots is not None and not slots.add_slot():
-        # The first child skips the other shards' chunks: replace it by one that does all
-        # (once it is gone: one slot, one child).
-        first.kill()
-        first.reap()
-        first = run.spawn(0, 1, outline=False)
+        early = None
+    granted = _granted(slots, 1 + (early is not None), wanted)
+    if granted < wanted:
+        # The children started skip the chunks of shards that get no child: replace them by
+        # children for ``granted`` shards (each gone first: one slot, one child).
+        for child in (first, early):
+            if child is not None:
+                child.kill()
+                child.reap()
+        run.limits = limits = limits.replace(workers=granted)
+        first, early = run.spawn(0, granted, outline=False), None
         if run.read(first) is None:  # its meta: the one already yielded stands
             raise run.failure(first)
-        shards = 1
     owners: dict[int, _Child] = {0: first}
-    for shard in range(1, shards):
-        owners[shard] = early if early is not None else run.spawn(shard, limits.workers, outline=False)
+    for shard in range(1, min(granted, wanted)):
+        owners[shard] = early if early is not None and shard == 1 else run.spawn(shard, limits.workers, outline=False)
         if run.read(owners[shard]) is None:  # its meta: the first child's is the one we keep
             raise run.failure(owners[shard])
     return owners
 
 
+def _granted(slots: Slots | None, held: int, wanted: int) -> int:
+    """Children a job holding ``held`` slots may run, up to ``wanted``: each one more needs a
+    slot granted at once (never waited for); without a pool (``slots`` None), all of them."""
+    if slots is None:
+        return max(held, wanted)
+    while held < wanted and slots.add_slot():
+        held += 1
+    return held
+
+
+def _shards(run: _Run, owners: dict[int, _Child]) -> int:
+    """The number pages are dealt out by (``shard_of``): the workers' when the document is
+    split, 1 when one child reads every page."""
+    return run.limits.workers if len(owners) > 1 else 1
+
+
 def _alternate(run: _Run, owners: dict[int, _Child], slots: Slots | None, first_page: int) -> _Recovery | None:
     """With ``--ocr auto``, once a page was a scan (read whole by OCR, seconds a page): the
     pages from ``first_page`` on alternate between the workers' children, as with ``--ocr
-    always``, so a scan keeps both cores busy while a text document is read in chunks by as
-    few children as it needs. The children so far are stopped and new ones start there; None
-    (nothing changed) when there is one worker, or no slot for a second child."""
-    workers = run.limits.workers
-    if workers < 2 or (len(owners) < workers and slots is not None and not slots.add_slot()):
+    always``, so a scan keeps every core asked for busy while a text document is read in
+    chunks by as few children as it needs. The children so far are stopped and new ones start
+    there, as many as the pool grants slots for; None (nothing changed) when there is one
+    worker, or no slot for a second child."""
+    workers = _granted(slots, len(owners), run.limits.workers) if run.limits.workers > 1 else 1
+    if workers < 2:
         return None
     for child in owners.values():
         child.kill()
         child.reap()
-    run.limits = run.limits.replace(chunk=OCR_CHUNK_PAGES)
+    run.limits = run.limits.replace(chunk=OCR_CHUNK_PAGES, workers=workers)
     alternating = {shard: run.spawn(shard, workers, first_page=first_page, outline=False) for shard in range(workers)}
     for child in alternating.values():
         if run.read(child) is None:  # its meta: the first child's is the one we keep
