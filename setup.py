@@ -1,7 +1,8 @@
-"""Builds siftpdf's compiled modules (siftpdf/compiled.py: MODULES) with mypyc when it is
-installed (``pip install .``) where a C compiler is at hand. Without one, without mypyc, in an
-editable install, or with SIFTPDF_PURE=1, siftpdf installs as Python, with the same output.
-Everything else about the package is in pyproject.toml."""
+"""Builds siftpdf's compiled modules (siftpdf/compiled.py: MODULES, with mypyc) and its C
+extensions (EXTENSIONS) when it is installed (``pip install .``) where a C compiler is at hand.
+Without one, without mypyc (the C extensions alone then), in an editable install, or with
+SIFTPDF_PURE=1, siftpdf installs as Python, with the same output. Everything else about the
+package is in pyproject.toml."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import os
 import sys
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 HERE = Path(__file__).resolve().parent
@@ -20,24 +21,29 @@ MYPY_FLAGS = ("--no-warn-unused-ignores",)
 BUILDS = {"bdist_wheel", "build", "build_ext", "install"}
 
 
-def _modules() -> tuple[str, ...]:
+def _compiled() -> dict[str, object]:
     found: dict[str, object] = {}
     exec((HERE / "siftpdf" / "compiled.py").read_text(encoding="utf-8"), found)
-    return found["MODULES"]  # type: ignore[return-value]
+    return found
 
 
 def _extensions() -> list[object]:
     if os.environ.get("SIFTPDF_PURE", "").strip() not in ("", "0") or not BUILDS & set(sys.argv):
         return []  # asked not to, or not building (metadata, an editable install)
+    compiled = _compiled()
+    extensions = [Extension(compiled["module_name"](source), [source],  # type: ignore[operator]
+                            extra_compile_args=list(compiled["EXTENSION_FLAGS"]))  # type: ignore[call-overload]
+                  for source in compiled["EXTENSIONS"]]  # type: ignore[attr-defined]
     try:
         from mypyc.build import mypycify
     except ImportError:  # no mypyc where it is built: the Python modules run
-        return []
+        return extensions
     try:
-        return mypycify([*MYPY_FLAGS, *_modules()], opt_level="3", group_name="siftpdf")
+        return extensions + mypycify([*MYPY_FLAGS, *compiled["MODULES"]],  # type: ignore[misc]
+                                     opt_level="3", group_name="siftpdf")
     except (Exception, SystemExit) as exc:  # noqa: BLE001  (mypy or mypyc refused them: the Python runs)
         print(f"siftpdf: modules not compiled ({type(exc).__name__}: {exc}); they run as Python")
-        return []
+        return extensions
 
 
 class OptionalBuildExt(build_ext):

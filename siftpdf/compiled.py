@@ -1,12 +1,14 @@
 """The modules siftpdf may run compiled, and which of them do.
 
 Organization (the article layer) is compiled with mypyc where siftpdf is installed with a C
-compiler at hand (``setup.py``); everywhere else the same modules run as Python, with the same
+compiler at hand (``setup.py``), and the evidence's loop over path segments is a small C
+extension (:data:`EXTENSIONS`); everywhere else the same work runs as Python, with the same
 output, byte for byte (``tests/test_compiled.py`` checks it on the corpus and the benchmarks).
 The choice, measured: docs/bakeoff.md, "Compiled code". An editable install (``make``) runs
 the Python; ``tools/compiled.py`` builds the compiled copy the tests compare with it.
 
-No imports at module level: ``setup.py`` reads :data:`MODULES` from this file's text.
+No imports at module level: ``setup.py`` reads :data:`MODULES` and :data:`EXTENSIONS` from
+this file's text.
 """
 
 #: The compiled modules' sources, relative to the project's root.
@@ -20,10 +22,16 @@ MODULES = (
 )
 
 
+#: The C extensions' sources (each a module of its own name in its folder), built with the
+#: flags ``EXTENSION_FLAGS``: no fused multiply-add, so their arithmetic is Python's.
+EXTENSIONS = ("siftpdf/child/_paths.c",)
+EXTENSION_FLAGS = ("-ffp-contract=off",)
+
+
 def module_name(source: str) -> str:
     """``siftpdf/organize/layout.py`` -> ``siftpdf.organize.layout`` (a package's ``__init__``
     is the package)."""
-    name = source.removesuffix(".py").replace("/", ".")
+    name = source.removesuffix(".py").removesuffix(".c").replace("/", ".")
     return name.removesuffix(".__init__")
 
 
@@ -40,5 +48,22 @@ def state() -> dict[str, object]:
         name = module_name(source)
         found = getattr(importlib.import_module(name), "__file__", None) or ""
         (compiled if found.endswith(tuple(EXTENSION_SUFFIXES)) else python).append(name)
+    return _path(compiled, python)
+
+
+def extension_state() -> dict[str, object]:
+    """Which of :data:`EXTENSIONS` the extraction child runs, as :func:`state` says it (one not
+    built is ``python``: its work runs as Python)."""
+    import importlib.util
+
+    compiled: list[str] = []
+    python: list[str] = []
+    for source in EXTENSIONS:
+        name = module_name(source)
+        (python if importlib.util.find_spec(name) is None else compiled).append(name)
+    return _path(compiled, python)
+
+
+def _path(compiled: list[str], python: list[str]) -> dict[str, object]:
     path = "compiled" if not python else "python" if not compiled else "mixed"
     return {"path": path, "compiled": compiled, "python": python}

@@ -157,6 +157,7 @@ def engine_status(cache: str | os.PathLike[str] | None = None, memory: int | Non
         "cache": {"dir": str(folder), "exists": folder.is_dir(), "bytes": size, "files": files},
         "ocr_default": ocr_default(bool(ocr and ocr["loads"])),
         "organize": compiled_state(),
+        "evidence": evidence_state(),
         **shared,
         "ok": bool(default and default["loads"] and limit["enforced"]),
     }
@@ -167,6 +168,21 @@ def compiled_state() -> dict[str, Any]:
     from .compiled import state
 
     return state()
+
+
+def evidence_state() -> dict[str, Any]:
+    """Whether the evidence's C loops are built (:func:`siftpdf.compiled.extension_state`)."""
+    from .compiled import extension_state
+
+    return extension_state()
+
+
+def render_evidence(found: dict[str, Any]) -> str:
+    """One line of :func:`evidence_state`."""
+    if found["path"] == "compiled":
+        return f"path segments read in C ({', '.join(found['compiled'])})"
+    return ("Python (built without its C loop: an editable install, SIFTPDF_PURE=1, or no C compiler at hand; "
+            "the output is the same)")
 
 
 def render_compiled(found: dict[str, Any]) -> str:
@@ -226,6 +242,8 @@ def render_status(status: dict[str, Any]) -> str:
         lines.append(f"--ocr default: {ocr['mode']} ({ocr['why']})")
     if "organize" in status:
         lines.append("organization: " + render_compiled(status["organize"]))
+    if "evidence" in status:
+        lines.append("evidence: " + render_evidence(status["evidence"]))
     if "shared_cache" in status:
         lines.append("shared cache: " + render_shared(status["shared_cache"]))
     return "\n".join(lines) + "\n"

@@ -920,7 +920,14 @@ def _rule_path(ruler: _Ruler, handle: int, form: _Matrix) -> None:
 
 def _rule_segments(ruler: _Ruler, handle: int, count: int, matrix: _Matrix) -> None:
     """The straight pieces of a path (rectangles, polylines), its curves skipped. A long path
-    with curves is a drawing (a map, glyph outlines): read no further than its first curve."""
+    with curves is a drawing (a map, glyph outlines): read no further than its first curve.
+    The same loop in C where it is built (siftpdf/child/_paths.c), else in Python."""
+    if _PATHS is not None:
+        strokes, ruler.segments = _PATHS.straight(handle, count, matrix, ruler.segments, MAX_SEGMENTS,
+                                                  CURVED_PATH, AXIS_SLACK, RULE_MIN)
+        for stroke in strokes:
+            ruler.add(*stroke)
+        return
     a, b, c, d, e, f = matrix
     start = last = None
     fx, fy, fx_ref, fy_ref = ruler.fx, ruler.fy, ruler.fx_ref, ruler.fy_ref
@@ -944,6 +951,22 @@ def _rule_segments(ruler: _Ruler, handle: int, count: int, matrix: _Matrix) -> N
         if _SEGMENT_CLOSE(segment) and start is not None:
             ruler.add(point[0], point[1], start[0], start[1])
             last = start
+
+
+def _bound_paths() -> Any:
+    """The C loop of :func:`_rule_segments` with PDFium's entry points bound, or None where it
+    is not built (the Python loop, the same strokes)."""
+    try:
+        from . import _paths  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    _paths.bind(*(ctypes.cast(function, _VP).value or 0 for function in (
+        pdfium_c.FPDFPath_GetPathSegment, pdfium_c.FPDFPathSegment_GetPoint, pdfium_c.FPDFPathSegment_GetType,
+        pdfium_c.FPDFPathSegment_GetClose)))
+    return _paths
+
+
+_PATHS = _bound_paths()
 
 
 def _box_through(m: _Matrix, left: float, bottom: float, right: float, top: float) -> tuple[float, ...]:
