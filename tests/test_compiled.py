@@ -1,7 +1,8 @@
 """The compiled organization and the evidence's C loop (siftpdf/compiled.py) against the
 Python ones: the copy that tools/compiled.py builds, as ``pip install .`` builds it, runs its
 modules compiled, reads the evidence with its C loop, and organizes every page of the
-benchmarks and the corpus into the same bytes as the Python modules do. (``make test`` also runs the organization's own tests on that copy.)"""
+benchmarks and the corpus into the same bytes as the Python modules do. (``make test`` also
+runs the organization's own tests on that copy.)"""
 
 from __future__ import annotations
 
