@@ -1,8 +1,8 @@
 """The modules siftpdf may run compiled, and which of them do.
 
 Organization (the article layer) is compiled with mypyc where siftpdf is installed with a C
-compiler at hand (``setup.py``), and the evidence's loop over path segments is a small C
-extension (:data:`EXTENSIONS`); everywhere else the same work runs as Python, with the same
+compiler at hand (``setup.py``), and the evidence's busiest loops (path segments, word gaps)
+are a small C extension (:data:`EXTENSIONS`); everywhere else the same work runs as Python, with the same
 output, byte for byte (``tests/test_compiled.py`` checks it on the corpus and the benchmarks).
 The choice, measured: docs/bakeoff.md, "Compiled code". An editable install (``make``) runs
 the Python; ``tools/compiled.py`` builds the compiled copy the tests compare with it.
@@ -24,7 +24,7 @@ MODULES = (
 
 #: The C extensions' sources (each a module of its own name in its folder), built with the
 #: flags ``EXTENSION_FLAGS``: no fused multiply-add, so their arithmetic is Python's.
-EXTENSIONS = ("siftpdf/child/_paths.c",)
+EXTENSIONS = ("siftpdf/child/_loops.c",)
 EXTENSION_FLAGS = ("-ffp-contract=off",)
 
 

@@ -1,6 +1,6 @@
-"""The compiled organization and the evidence's C loop (siftpdf/compiled.py) against the
+"""The compiled organization and the evidence's C loops (siftpdf/compiled.py) against the
 Python ones: the copy that tools/compiled.py builds, as ``pip install .`` builds it, runs its
-modules compiled, reads the evidence with its C loop, and organizes every page of the
+modules compiled, reads the evidence with its C loops, and organizes every page of the
 benchmarks and the corpus into the same bytes as the Python modules do. (``make test`` also
 runs the organization's own tests on that copy.)"""
 
@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 CORPUS_PAGES = 12  # the first pages of each corpus PDF; the benchmarks' PDFs whole
 
-# Extraction with evidence (its C loop in the compiled copy), then organization, each record a
+# Extraction with evidence (its C loops in the compiled copy), then organization, each record a
 # JSON line; the time a page took is the one thing two runs may not share.
 ORGANIZE = """
 import json, sys
@@ -73,12 +73,12 @@ def test_engine_status_says_the_compiled_copy_runs_compiled_and_the_editable_tre
     assert f"organization: compiled (mypyc, {len(compiled.MODULES)} modules)" in _status(compiled_tree)
     assert json.loads(_status(None, "--json"))["engine_status"]["organize"]["path"] == "python"
     assert "organization: Python (installed without compiling it" in _status(None)
-    # The evidence's C loop: built in the copy, absent from the editable tree.
+    # The evidence's C loops: built in the copy, absent from the editable tree.
     loops = json.loads(_status(compiled_tree, "--json"))["engine_status"]["evidence"]
-    assert loops == {"path": "compiled", "compiled": ["siftpdf.child._paths"], "python": []}
-    assert "evidence: path segments read in C (siftpdf.child._paths)" in _status(compiled_tree)
+    assert loops == {"path": "compiled", "compiled": ["siftpdf.child._loops"], "python": []}
+    assert "evidence: path segments and word gaps read in C (siftpdf.child._loops)" in _status(compiled_tree)
     assert json.loads(_status(None, "--json"))["engine_status"]["evidence"]["path"] == "python"
-    assert "evidence: Python (built without its C loop" in _status(None)
+    assert "evidence: Python (built without its C loops" in _status(None)
 
 
 def test_compiled_and_python_organize_the_benchmarks_and_the_corpus_into_the_same_bytes(

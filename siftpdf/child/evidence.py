@@ -460,6 +460,7 @@ FIGURE_GAP_EM = 0.5  # ... between two figures (a table's columns of numbers, se
 FIGURE_ENDS = frozenset("0123456789)%")  # how a figure ends: '1,144', '(32.6–42.6)', '12%'
 FIGURE_STARTS = frozenset("0123456789($−-–.")  # how one starts: '(32.6', '$9,600', '−0.6', '.25'
 MAX_GAP_PROBES = 8000  # glyph boxes measured per page for gaps; past them runs are kept whole
+_FIGURE_ENDS, _FIGURE_STARTS = "".join(sorted(FIGURE_ENDS)), "".join(sorted(FIGURE_STARTS))  # as the C loop takes them
 
 
 def _gaps(tp: ctypes.c_void_p, first: int, text: str, size: float) -> list[list[float]]:
@@ -469,8 +470,13 @@ def _gaps(tp: ctypes.c_void_p, first: int, text: str, size: float) -> list[list[
     line's spaces are wide too, so the run is not split here (that is the reader's choice).
     Wide is ``GAP_EM``, or ``FIGURE_GAP_EM`` between two figures (columns of numbers set close).
     Two glyph boxes a space (one when the word before it is one glyph long: its box is still
-    in the buffer), at most ``MAX_GAP_PROBES`` a page."""
+    in the buffer), at most ``MAX_GAP_PROBES`` a page. The same loop in C where it is built
+    (siftpdf/child/_loops.c), else in Python."""
     probe = _PROBE
+    if _LOOPS is not None:
+        found, probe.gap_probes = _LOOPS.gaps(tp.value or 0, first, text, GAP_EM * size, FIGURE_GAP_EM * size,
+                                              probe.gap_probes, _FIGURE_ENDS, _FIGURE_STARTS)
+        return [[index, round(right, 2), round(left, 2)] for index, right, left in found]
     budget = probe.gap_probes
     rect, ref = probe.rect, probe.rect_ref
     wide, narrow = GAP_EM * size, FIGURE_GAP_EM * size
@@ -921,9 +927,9 @@ def _rule_path(ruler: _Ruler, handle: int, form: _Matrix) -> None:
 def _rule_segments(ruler: _Ruler, handle: int, count: int, matrix: _Matrix) -> None:
     """The straight pieces of a path (rectangles, polylines), its curves skipped. A long path
     with curves is a drawing (a map, glyph outlines): read no further than its first curve.
-    The same loop in C where it is built (siftpdf/child/_paths.c), else in Python."""
-    if _PATHS is not None:
-        strokes, ruler.segments = _PATHS.straight(handle, count, matrix, ruler.segments, MAX_SEGMENTS,
+    The same loop in C where it is built (siftpdf/child/_loops.c), else in Python."""
+    if _LOOPS is not None:
+        strokes, ruler.segments = _LOOPS.straight(handle, count, matrix, ruler.segments, MAX_SEGMENTS,
                                                   CURVED_PATH, AXIS_SLACK, RULE_MIN)
         for stroke in strokes:
             ruler.add(*stroke)
@@ -953,20 +959,20 @@ def _rule_segments(ruler: _Ruler, handle: int, count: int, matrix: _Matrix) -> N
             last = start
 
 
-def _bound_paths() -> Any:
-    """The C loop of :func:`_rule_segments` with PDFium's entry points bound, or None where it
-    is not built (the Python loop, the same strokes)."""
+def _bound_loops() -> Any:
+    """The C loops of :func:`_rule_segments` and :func:`_gaps` with PDFium's entry points bound,
+    or None where they are not built (the Python loops, the same results)."""
     try:
-        from . import _paths  # type: ignore[attr-defined]
+        from . import _loops  # type: ignore[attr-defined]
     except ImportError:
         return None
-    _paths.bind(*(ctypes.cast(function, _VP).value or 0 for function in (
+    _loops.bind(*(ctypes.cast(function, _VP).value or 0 for function in (
         pdfium_c.FPDFPath_GetPathSegment, pdfium_c.FPDFPathSegment_GetPoint, pdfium_c.FPDFPathSegment_GetType,
-        pdfium_c.FPDFPathSegment_GetClose)))
-    return _paths
+        pdfium_c.FPDFPathSegment_GetClose, LOOSE_CHAR_BOX)))
+    return _loops
 
 
-_PATHS = _bound_paths()
+_LOOPS = _bound_loops()
 
 
 def _box_through(m: _Matrix, left: float, bottom: float, right: float, top: float) -> tuple[float, ...]:

@@ -1,0 +1,184 @@
+/* Loops of the page evidence (siftpdf.child.evidence) that call into PDFium many times a
+ * page, in C: the straight strokes of a path (_rule_segments: four calls a segment) and the
+ * wide spaces inside a run of text (_gaps: a glyph box or two a space).
+ *
+ * PDFium is the one pypdfium2 loaded: its entry points come as addresses (bind), so this
+ * module links to nothing. Its arithmetic is Python's, in the same order, on the same doubles
+ * (built with -ffp-contract=off: no fused multiply-add), so what it finds is what the Python
+ * loops find, bit for bit; the caller rounds and keeps it as before. Where this module is not
+ * built (no C compiler, SIFTPDF_PURE=1), the Python loops run.
+ */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <math.h>
+
+typedef void *(*get_segment_f)(void *path, int index);
+typedef int (*get_point_f)(void *segment, float *x, float *y);
+typedef int (*get_int_f)(void *segment);
+typedef struct { float left, top, right, bottom; } rectf; /* FS_RECTF (fpdfview.h) */
+typedef int (*get_box_f)(void *textpage, int index, rectf *rect);
+
+static get_segment_f get_segment;
+static get_point_f get_point;
+static get_int_f get_type, get_close;
+static get_box_f get_loose_box;
+
+/* FPDF_SEGMENT_LINETO, _BEZIERTO, _MOVETO (fpdf_edit.h) */
+enum { LINETO = 0, BEZIERTO = 1, MOVETO = 2 };
+
+static PyObject *bind(PyObject *self, PyObject *args) {
+    unsigned long long segment, point, type, close, loose_box;
+    if (!PyArg_ParseTuple(args, "KKKKK", &segment, &point, &type, &close, &loose_box))
+        return NULL;
+    if (!segment || !point || !type || !close || !loose_box) {
+        PyErr_SetString(PyExc_ValueError, "an entry point of PDFium is missing");
+        return NULL;
+    }
+    get_segment = (get_segment_f)(uintptr_t)segment;
+    get_point = (get_point_f)(uintptr_t)point;
+    get_type = (get_int_f)(uintptr_t)type;
+    get_close = (get_int_f)(uintptr_t)close;
+    get_loose_box = (get_box_f)(uintptr_t)loose_box;
+    Py_RETURN_NONE;
+}
+
+/* A stroke (x0, y0, x1, y1) that siftpdf.child.evidence._Ruler.add may keep: along an axis
+ * within the slack and long enough (NaN fails both tests, as in Python). */
+static int keep(PyObject *out, double x0, double y0, double x1, double y1, double slack, double least) {
+    if (!((fabs(y1 - y0) <= slack && fabs(x1 - x0) >= least) || (fabs(x1 - x0) <= slack && fabs(y1 - y0) >= least)))
+        return 0;
+    PyObject *stroke = Py_BuildValue("(dddd)", x0, y0, x1, y1);
+    if (stroke == NULL)
+        return -1;
+    int failed = PyList_Append(out, stroke);
+    Py_DECREF(stroke);
+    return failed;
+}
+
+static PyObject *straight(PyObject *self, PyObject *args) {
+    unsigned long long handle;
+    int count, curved;
+    long segments, most;
+    double a, b, c, d, e, f, slack, least;
+    if (!PyArg_ParseTuple(args, "Ki(dddddd)llidd", &handle, &count, &a, &b, &c, &d, &e, &f, &segments, &most,
+                          &curved, &slack, &least))
+        return NULL;
+    if (get_segment == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "PDFium's entry points are not bound");
+        return NULL;
+    }
+    PyObject *out = PyList_New(0);
+    if (out == NULL)
+        return NULL;
+    void *path = (void *)(uintptr_t)handle;
+    int started = 0, have_last = 0;
+    double start_x = 0, start_y = 0, last_x = 0, last_y = 0;
+    for (int index = 0; index < count; index++) {
+        segments += 1;
+        if (segments > most)
+            break;
+        void *segment = get_segment(path, index);
+        float fx, fy;
+        if (segment == NULL || !get_point(segment, &fx, &fy))
+            continue;
+        double x = fx, y = fy;
+        double px = a * x + c * y + e, py = b * x + d * y + f;
+        int kind = get_type(segment);
+        if (kind == BEZIERTO && count > curved)
+            break;
+        if (kind == LINETO && have_last && keep(out, last_x, last_y, px, py, slack, least) < 0)
+            goto failed;
+        if (kind == MOVETO || !started) {
+            start_x = px, start_y = py, started = 1;
+        }
+        last_x = px, last_y = py, have_last = 1;
+        if (get_close(segment) && started) {
+            if (keep(out, px, py, start_x, start_y, slack, least) < 0)
+                goto failed;
+            last_x = start_x, last_y = start_y;
+        }
+    }
+    return Py_BuildValue("(Nl)", out, segments);
+failed:
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* siftpdf.child.evidence._gaps, written the same way: the spaces of ``text`` (the run's
+ * characters from ``first`` on the text page) with the glyph before ending ``wide`` or more
+ * before the glyph after starts (``narrow`` between a figure's end and a figure's start), two
+ * glyph boxes a space (one when the box of the glyph before is the one held), while the
+ * budget of boxes lasts. */
+static PyObject *gaps(PyObject *self, PyObject *args) {
+    unsigned long long handle;
+    int first;
+    PyObject *text, *ends, *starts;
+    double wide, narrow;
+    long budget;
+    if (!PyArg_ParseTuple(args, "KiUddlUU", &handle, &first, &text, &wide, &narrow, &budget, &ends, &starts))
+        return NULL;
+    if (get_loose_box == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "PDFium's entry points are not bound");
+        return NULL;
+    }
+    void *textpage = (void *)(uintptr_t)handle;
+    Py_ssize_t length = PyUnicode_GET_LENGTH(text);
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    PyObject *out = PyList_New(0);
+    if (out == NULL)
+        return NULL;
+    rectf rect = {0, 0, 0, 0};
+    Py_ssize_t held = -1;
+    int held_ok = 0;
+    Py_ssize_t index = PyUnicode_FindChar(text, ' ', 0, length, 1);
+    while (index > 0) {
+        Py_ssize_t end = index + 1;
+        while (end < length && PyUnicode_READ(kind, data, end) == ' ')
+            end++;
+        if (end >= length || budget <= 0)
+            break;
+        budget -= 2;
+        int ok = index - 1 == held ? held_ok : get_loose_box(textpage, first + (int)index - 1, &rect);
+        held = -1;
+        if (ok) {
+            double right = rect.right;
+            held = end;
+            held_ok = get_loose_box(textpage, first + (int)end, &rect);
+            double gap = (double)rect.left - right;
+            if (held_ok && (gap >= wide || (gap >= narrow &&
+                            PyUnicode_FindChar(ends, PyUnicode_READ(kind, data, index - 1), 0,
+                                               PyUnicode_GET_LENGTH(ends), 1) >= 0 &&
+                            PyUnicode_FindChar(starts, PyUnicode_READ(kind, data, end), 0,
+                                               PyUnicode_GET_LENGTH(starts), 1) >= 0))) {
+                PyObject *found = Py_BuildValue("(ndd)", index, right, (double)rect.left);
+                if (found == NULL || PyList_Append(out, found) < 0) {
+                    Py_XDECREF(found);
+                    Py_DECREF(out);
+                    return NULL;
+                }
+                Py_DECREF(found);
+            }
+        }
+        index = PyUnicode_FindChar(text, ' ', end, length, 1);
+    }
+    return Py_BuildValue("(Nl)", out, budget);
+}
+
+static PyMethodDef methods[] = {
+    {"bind", bind, METH_VARARGS,
+     "bind(get_segment, get_point, get_type, get_close, get_loose_char_box): PDFium's entry points, by address."},
+    {"gaps", gaps, METH_VARARGS,
+     "gaps(textpage, first, text, wide, narrow, budget, ends, starts) -> (gaps, budget): the wide spaces of a "
+     "run as (offset, right of the glyph before, left of the glyph after), and the glyph boxes left."},
+    {"straight", straight, METH_VARARGS,
+     "straight(path, count, matrix, segments, most, curved, slack, least) -> (strokes, segments): the "
+     "straight strokes along an axis of a path's first count segments in page space, and the segments "
+     "counted, from segments on, stopping past most (or at a curve of a path longer than curved)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_loops", NULL, -1, methods};
+
+PyMODINIT_FUNC PyInit__loops(void) { return PyModule_Create(&module); }
