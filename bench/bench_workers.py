@@ -26,7 +26,8 @@ WORKERS = (1, 2, 3, 4)
 PROJECTED = (8, 16)
 REPEAT = 3
 # The command run in-process with its own and its children's CPU written out at its exit
-# (siftpdf ends with os._exit, which skips atexit: the call is wrapped).
+# (siftpdf ends with os._exit, which skips atexit: the call is wrapped); with -P, so that the
+# current folder (a source tree) does not come before the build measured.
 WRAPPER = """
 import os, resource, sys
 from siftpdf.cli import main
@@ -57,7 +58,7 @@ def _build_env() -> tuple[str, dict[str, str]]:
 
 def _run(path: Path, workers: int, env: dict[str, str], rusage: Path) -> tuple[float, float, float]:
     """Wall seconds, the parent's CPU and the children's CPU of one run."""
-    cmd = [sys.executable, "-c", WRAPPER, "extract", "--no-cache", "--markdown", "--max-pages", "5000",
+    cmd = [sys.executable, "-P", "-c", WRAPPER, "extract", "--no-cache", "--markdown", "--max-pages", "5000",
            "--workers", str(workers), str(path)]
     wall, _cpu, _peak, code = run_tree(cmd, env={**env, "BENCH_RUSAGE": str(rusage)}, sample=False)
     if code != 0:
