@@ -1,9 +1,10 @@
 """The modules siftpdf may run compiled, and which of them do.
 
 Organization (the article layer) is compiled with mypyc where siftpdf is installed with a C
-compiler at hand (``setup.py``), and the evidence's busiest loops (path segments, word gaps)
-are a small C extension (:data:`EXTENSIONS`); everywhere else the same work runs as Python, with the same
-output, byte for byte (``tests/test_compiled.py`` checks it on the corpus and the benchmarks).
+compiler at hand (``setup.py``), and the evidence's busiest loops (path segments, word gaps,
+the stretches each text object drew) are a small C extension (:data:`EXTENSIONS`); everywhere
+else the same work runs as Python, with the same output, byte for byte
+(``tests/test_compiled.py`` checks it on the corpus and the benchmarks).
 The choice, measured: docs/bakeoff.md, "Compiled code". An editable install (``make``) runs
 the Python; ``tools/compiled.py`` builds the compiled copy the tests compare with it.
 

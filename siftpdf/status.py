@@ -180,7 +180,7 @@ def evidence_state() -> dict[str, Any]:
 def render_evidence(found: dict[str, Any]) -> str:
     """One line of :func:`evidence_state`."""
     if found["path"] == "compiled":
-        return f"path segments and word gaps read in C ({', '.join(found['compiled'])})"
+        return f"its busiest loops in C ({', '.join(found['compiled'])})"
     return ("Python (built without its C loops: an editable install, SIFTPDF_PURE=1, or no C compiler at hand; "
             "the output is the same)")
 

@@ -76,7 +76,7 @@ def test_engine_status_says_the_compiled_copy_runs_compiled_and_the_editable_tre
     # The evidence's C loops: built in the copy, absent from the editable tree.
     loops = json.loads(_status(compiled_tree, "--json"))["engine_status"]["evidence"]
     assert loops == {"path": "compiled", "compiled": ["siftpdf.child._loops"], "python": []}
-    assert "evidence: path segments and word gaps read in C (siftpdf.child._loops)" in _status(compiled_tree)
+    assert "evidence: its busiest loops in C (siftpdf.child._loops)" in _status(compiled_tree)
     assert json.loads(_status(None, "--json"))["engine_status"]["evidence"]["path"] == "python"
     assert "evidence: Python (built without its C loops" in _status(None)
 

@@ -1,6 +1,7 @@
 /* Loops of the page evidence (siftpdf.child.evidence) that call into PDFium many times a
- * page, in C: the straight strokes of a path (_rule_segments: four calls a segment) and the
- * wide spaces inside a run of text (_gaps: a glyph box or two a space).
+ * page, in C: the straight strokes of a path (_rule_segments: four calls a segment), the
+ * wide spaces inside a run of text (_gaps: a glyph box or two a space), and the stretches of
+ * characters each text object drew (_spans: a call a character asked about).
  *
  * PDFium is the one pypdfium2 loaded: its entry points come as addresses (bind), so this
  * module links to nothing. Its arithmetic is Python's, in the same order, on the same doubles
@@ -11,6 +12,7 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <limits.h>
 #include <math.h>
 
 typedef void *(*get_segment_f)(void *path, int index);
@@ -18,20 +20,22 @@ typedef int (*get_point_f)(void *segment, float *x, float *y);
 typedef int (*get_int_f)(void *segment);
 typedef struct { float left, top, right, bottom; } rectf; /* FS_RECTF (fpdfview.h) */
 typedef int (*get_box_f)(void *textpage, int index, rectf *rect);
+typedef void *(*get_object_f)(void *textpage, int index);
 
 static get_segment_f get_segment;
 static get_point_f get_point;
 static get_int_f get_type, get_close;
 static get_box_f get_loose_box;
+static get_object_f get_text_object;
 
 /* FPDF_SEGMENT_LINETO, _BEZIERTO, _MOVETO (fpdf_edit.h) */
 enum { LINETO = 0, BEZIERTO = 1, MOVETO = 2 };
 
 static PyObject *bind(PyObject *self, PyObject *args) {
-    unsigned long long segment, point, type, close, loose_box;
-    if (!PyArg_ParseTuple(args, "KKKKK", &segment, &point, &type, &close, &loose_box))
+    unsigned long long segment, point, type, close, loose_box, text_object;
+    if (!PyArg_ParseTuple(args, "KKKKKK", &segment, &point, &type, &close, &loose_box, &text_object))
         return NULL;
-    if (!segment || !point || !type || !close || !loose_box) {
+    if (!segment || !point || !type || !close || !loose_box || !text_object) {
         PyErr_SetString(PyExc_ValueError, "an entry point of PDFium is missing");
         return NULL;
     }
@@ -40,6 +44,7 @@ static PyObject *bind(PyObject *self, PyObject *args) {
     get_type = (get_int_f)(uintptr_t)type;
     get_close = (get_int_f)(uintptr_t)close;
     get_loose_box = (get_box_f)(uintptr_t)loose_box;
+    get_text_object = (get_object_f)(uintptr_t)text_object;
     Py_RETURN_NONE;
 }
 
@@ -166,9 +171,126 @@ static PyObject *gaps(PyObject *self, PyObject *args) {
     return Py_BuildValue("(Nl)", out, budget);
 }
 
+/* siftpdf.child.evidence._spans for text without right-to-left script, decided the same way:
+ * the same questions about which object drew which character (whose answers do not depend on
+ * when they are asked), so the same stretches. */
+typedef struct {
+    void *textpage;
+    int kind;
+    const void *data;
+    Py_ssize_t count;
+} page_text;
+
+static unsigned long long object_at(const page_text *page, Py_ssize_t index) {
+    return (unsigned long long)(uintptr_t)get_text_object(page->textpage, (int)index);
+}
+
+static Py_ssize_t bisect_end(const page_text *page, unsigned long long obj, Py_ssize_t same, Py_ssize_t other) {
+    while (other - same > 1) {
+        Py_ssize_t middle = (same + other) / 2;
+        if (object_at(page, middle) == obj)
+            same = middle;
+        else
+            other = middle;
+    }
+    return other;
+}
+
+static int has_newline(const page_text *page, Py_ssize_t from, Py_ssize_t to) {
+    for (Py_ssize_t at = from; at < to && at < page->count; at++)
+        if (PyUnicode_READ(page->kind, page->data, at) == '\n')
+            return 1;
+    return 0;
+}
+
+static Py_ssize_t gallop_end(const page_text *page, Py_ssize_t start, unsigned long long obj) {
+    Py_ssize_t same = start, step = 1, count = page->count;
+    while (same + step < count && object_at(page, same + step) == obj) {
+        same += step;
+        step *= 2;
+    }
+    Py_ssize_t other = bisect_end(page, obj, same, same + step < count ? same + step : count);
+    if (has_newline(page, start, other) && other - start > 1) {
+        other = start + 1;
+        while (other < count && object_at(page, other) == obj)
+            other++;
+    }
+    return other;
+}
+
+static Py_ssize_t next_break(const page_text *page, Py_ssize_t start) {
+    for (Py_ssize_t at = start; at < page->count; at++) {
+        Py_UCS4 c = PyUnicode_READ(page->kind, page->data, at);
+        if (c == '\r' || c == '\n')
+            return at;
+    }
+    return page->count;
+}
+
+static Py_ssize_t stretch_end(const page_text *page, Py_ssize_t start, unsigned long long obj, Py_ssize_t line_end) {
+    if (line_end - start <= 1)
+        return -1;
+    Py_ssize_t last = line_end - 1;
+    if (object_at(page, last) == obj) {
+        if (line_end == page->count)
+            return page->count;
+        return object_at(page, line_end) != obj ? line_end : -1;
+    }
+    return bisect_end(page, obj, start, last);
+}
+
+static PyObject *spans(PyObject *self, PyObject *args) {
+    unsigned long long handle;
+    PyObject *chars;
+    Py_ssize_t count;
+    if (!PyArg_ParseTuple(args, "KUn", &handle, &chars, &count))
+        return NULL;
+    if (get_text_object == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "PDFium's entry points are not bound");
+        return NULL;
+    }
+    if (count > PyUnicode_GET_LENGTH(chars) || count > INT_MAX) {
+        PyErr_SetString(PyExc_ValueError, "more characters counted than the text holds");
+        return NULL;
+    }
+    page_text page = {(void *)(uintptr_t)handle, PyUnicode_KIND(chars), PyUnicode_DATA(chars), count};
+    PyObject *out = PyList_New(0);
+    if (out == NULL)
+        return NULL;
+    Py_ssize_t start = 0, line_end = -1;
+    while (start < count) {
+        unsigned long long obj = object_at(&page, start);
+        Py_ssize_t other;
+        if (has_newline(&page, start, start + 2)) {
+            other = start + 1;
+            while (other < count && object_at(&page, other) == obj)
+                other++;
+        } else {
+            if (line_end < start)
+                line_end = next_break(&page, start);
+            other = obj ? stretch_end(&page, start, obj, line_end) : -1;
+            if (other < 0)
+                other = gallop_end(&page, start, obj);
+        }
+        PyObject *stretch = Py_BuildValue("(nnK)", start, other, obj);
+        if (stretch == NULL || PyList_Append(out, stretch) < 0) {
+            Py_XDECREF(stretch);
+            Py_DECREF(out);
+            return NULL;
+        }
+        Py_DECREF(stretch);
+        start = other;
+    }
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"bind", bind, METH_VARARGS,
-     "bind(get_segment, get_point, get_type, get_close, get_loose_char_box): PDFium's entry points, by address."},
+     "bind(get_segment, get_point, get_type, get_close, get_loose_char_box, get_text_object): PDFium's entry "
+     "points, by address."},
+    {"spans", spans, METH_VARARGS,
+     "spans(textpage, chars, count) -> [(start, end, object)]: the stretches of characters each text object drew "
+     "(text without right-to-left script)."},
     {"gaps", gaps, METH_VARARGS,
      "gaps(textpage, first, text, wide, narrow, budget, ends, starts) -> (gaps, budget): the wide spaces of a "
      "run as (offset, right of the glyph before, left of the glyph after), and the glyph boxes left."},

@@ -234,9 +234,14 @@ def _spans(tp: ctypes.c_void_p, chars: str, count: int) -> list[tuple[int, int, 
     CR LF) the characters are checked one by one.
 
     PDFium reorders a line holding right-to-left script (Unicode's bidirectional algorithm):
-    an object's characters may then be apart, and only galloping from each start is used."""
+    an object's characters may then be apart, and only galloping from each start is used.
+    Without such script, the same in C where it is built (siftpdf/child/_loops.c)."""
     spans: list[tuple[int, int, int]] = []
-    if has_right_to_left(chars):
+    right_to_left = has_right_to_left(chars)
+    if _LOOPS is not None and not right_to_left:
+        found: list[tuple[int, int, int]] = _LOOPS.spans(tp.value or 0, chars, count)
+        return found
+    if right_to_left:
         start = 0
         while start < count:
             obj = CHAR_TEXT_OBJECT(tp, start) or 0
@@ -960,15 +965,15 @@ def _rule_segments(ruler: _Ruler, handle: int, count: int, matrix: _Matrix) -> N
 
 
 def _bound_loops() -> Any:
-    """The C loops of :func:`_rule_segments` and :func:`_gaps` with PDFium's entry points bound,
-    or None where they are not built (the Python loops, the same results)."""
+    """The C loops of :func:`_rule_segments`, :func:`_gaps` and :func:`_spans` with PDFium's entry
+    points bound, or None where they are not built (the Python loops, the same results)."""
     try:
         from . import _loops  # type: ignore[attr-defined]
     except ImportError:
         return None
     _loops.bind(*(ctypes.cast(function, _VP).value or 0 for function in (
         pdfium_c.FPDFPath_GetPathSegment, pdfium_c.FPDFPathSegment_GetPoint, pdfium_c.FPDFPathSegment_GetType,
-        pdfium_c.FPDFPathSegment_GetClose, LOOSE_CHAR_BOX)))
+        pdfium_c.FPDFPathSegment_GetClose, LOOSE_CHAR_BOX, CHAR_TEXT_OBJECT)))
     return _loops
 
 
