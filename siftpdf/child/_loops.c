@@ -114,16 +114,19 @@ failed:
  * characters from ``first`` on the text page) with the glyph before ending ``wide`` or more
  * before the glyph after starts (``narrow`` between a figure's end and a figure's start), two
  * glyph boxes a space (one when the box of the glyph before is the one held), while the
- * budget of boxes lasts. */
+ * budget of boxes lasts. The boxes are read into the caller's buffer (``rect``, the address
+ * of its FS_RECTF), as the Python loop reads them: what the buffer holds afterwards is the
+ * same too. */
 static PyObject *gaps(PyObject *self, PyObject *args) {
-    unsigned long long handle;
+    unsigned long long handle, buffer;
     int first;
     PyObject *text, *ends, *starts;
     double wide, narrow;
     long budget;
-    if (!PyArg_ParseTuple(args, "KiUddlUU", &handle, &first, &text, &wide, &narrow, &budget, &ends, &starts))
+    if (!PyArg_ParseTuple(args, "KiUddlUUK", &handle, &first, &text, &wide, &narrow, &budget, &ends, &starts,
+                          &buffer))
         return NULL;
-    if (get_loose_box == NULL) {
+    if (get_loose_box == NULL || buffer == 0) {
         PyErr_SetString(PyExc_RuntimeError, "PDFium's entry points are not bound");
         return NULL;
     }
@@ -134,7 +137,7 @@ static PyObject *gaps(PyObject *self, PyObject *args) {
     PyObject *out = PyList_New(0);
     if (out == NULL)
         return NULL;
-    rectf rect = {0, 0, 0, 0};
+    rectf *rect = (rectf *)(uintptr_t)buffer;
     Py_ssize_t held = -1;
     int held_ok = 0;
     Py_ssize_t index = PyUnicode_FindChar(text, ' ', 0, length, 1);
@@ -145,19 +148,19 @@ static PyObject *gaps(PyObject *self, PyObject *args) {
         if (end >= length || budget <= 0)
             break;
         budget -= 2;
-        int ok = index - 1 == held ? held_ok : get_loose_box(textpage, first + (int)index - 1, &rect);
+        int ok = index - 1 == held ? held_ok : get_loose_box(textpage, first + (int)index - 1, rect);
         held = -1;
         if (ok) {
-            double right = rect.right;
+            double right = rect->right;
             held = end;
-            held_ok = get_loose_box(textpage, first + (int)end, &rect);
-            double gap = (double)rect.left - right;
+            held_ok = get_loose_box(textpage, first + (int)end, rect);
+            double gap = (double)rect->left - right;
             if (held_ok && (gap >= wide || (gap >= narrow &&
                             PyUnicode_FindChar(ends, PyUnicode_READ(kind, data, index - 1), 0,
                                                PyUnicode_GET_LENGTH(ends), 1) >= 0 &&
                             PyUnicode_FindChar(starts, PyUnicode_READ(kind, data, end), 0,
                                                PyUnicode_GET_LENGTH(starts), 1) >= 0))) {
-                PyObject *found = Py_BuildValue("(ndd)", index, right, (double)rect.left);
+                PyObject *found = Py_BuildValue("(ndd)", index, right, (double)rect->left);
                 if (found == NULL || PyList_Append(out, found) < 0) {
                     Py_XDECREF(found);
                     Py_DECREF(out);
@@ -292,7 +295,7 @@ static PyMethodDef methods[] = {
      "spans(textpage, chars, count) -> [(start, end, object)]: the stretches of characters each text object drew "
      "(text without right-to-left script)."},
     {"gaps", gaps, METH_VARARGS,
-     "gaps(textpage, first, text, wide, narrow, budget, ends, starts) -> (gaps, budget): the wide spaces of a "
+     "gaps(textpage, first, text, wide, narrow, budget, ends, starts, rect) -> (gaps, budget): the wide spaces of a "
      "run as (offset, right of the glyph before, left of the glyph after), and the glyph boxes left."},
     {"straight", straight, METH_VARARGS,
      "straight(path, count, matrix, segments, most, curved, slack, least) -> (strokes, segments): the "

@@ -480,7 +480,7 @@ def _gaps(tp: ctypes.c_void_p, first: int, text: str, size: float) -> list[list[
     probe = _PROBE
     if _LOOPS is not None:
         found, probe.gap_probes = _LOOPS.gaps(tp.value or 0, first, text, GAP_EM * size, FIGURE_GAP_EM * size,
-                                              probe.gap_probes, _FIGURE_ENDS, _FIGURE_STARTS)
+                                              probe.gap_probes, _FIGURE_ENDS, _FIGURE_STARTS, probe.rect_ref.value)
         return [[index, round(right, 2), round(left, 2)] for index, right, left in found]
     budget = probe.gap_probes
     rect, ref = probe.rect, probe.rect_ref
