@@ -101,3 +101,116 @@ def test_compiled_and_python_organize_the_benchmarks_and_the_corpus_into_the_sam
     if python != built:
         first = next(i for i, (a, b) in enumerate(zip(python.splitlines(), built.splitlines(), strict=False)) if a != b)
         pytest.fail(f"line {first} differs:\n{python.splitlines()[first][:400]!r}\n{built.splitlines()[first][:400]!r}")
+
+
+# The C loops against the Python ones on answers made up for them: PDFium's entry points are
+# replaced by ctypes callbacks (for the C loops) and by Python functions (for the Python ones)
+# that give the same answers, on pages of text objects, runs of glyph boxes with some missing,
+# and paths with moves, lines, curves and closes; run in the compiled copy.
+LOOPS = """
+import ctypes, random, sys
+from siftpdf.child import evidence
+loops = evidence._LOOPS
+assert loops is not None, "the C loops are not built"
+rng = random.Random(11)
+VP, INT, F = ctypes.c_void_p, ctypes.c_int, ctypes.POINTER(ctypes.c_float)
+now = {}
+def answer(name, *args):
+    return now[name](*args)
+callbacks = [
+    ctypes.CFUNCTYPE(VP, VP, INT)(lambda path, index: answer("segment", index)),
+    ctypes.CFUNCTYPE(INT, VP, F, F)(lambda segment, x, y: answer("point", segment, x, y)),
+    ctypes.CFUNCTYPE(INT, VP)(lambda segment: answer("type", segment)),
+    ctypes.CFUNCTYPE(INT, VP)(lambda segment: answer("close", segment)),
+    ctypes.CFUNCTYPE(INT, VP, INT, VP)(lambda tp, index, rect: answer("box", index, rect)),
+    ctypes.CFUNCTYPE(VP, VP, INT)(lambda tp, index: answer("object", index)),
+]
+loops.bind(*(ctypes.cast(c, VP).value for c in callbacks))
+
+def both(run):
+    evidence._LOOPS = loops
+    built = run()
+    evidence._LOOPS = None
+    return built, run()
+
+checked = {"spans": 0, "gaps": 0, "paths": 0}
+for _ in range(300):  # stretches: lines of objects, generated spaces and CR LF between them
+    objects, chars, handle = [], [], 100
+    for line in range(rng.randint(1, 10)):
+        if line:
+            objects += [0, 0]; chars += ["\\r", "\\n"]
+        for k in range(rng.randint(1, 6)):
+            if k and rng.random() < 0.4:
+                objects.append(0); chars.append(" ")
+            handle += rng.choice([1, 1, 0]) if k else 1
+            length = rng.randint(1, 30)
+            objects += [handle] * length; chars += [rng.choice("ab c") for _ in range(length)]
+    text = "".join(chars)
+    now["object"] = lambda index: objects[index] or None
+    evidence.CHAR_TEXT_OBJECT = lambda tp, index: objects[index] or None
+    built, python = both(lambda: evidence._spans(VP(1), text, len(objects)))
+    assert built == python, (objects, text)
+    checked["spans"] += 1
+rect = evidence._PROBE.rect
+for _ in range(2000):  # gaps: glyph boxes, some missing, the budget now and then short
+    words = [rng.choice(["a", "I", "7", "word", "(3", "-"]) for _ in range(rng.randint(1, 12))]
+    text = "".join(w + " " * rng.choice([1, 1, 2, 5]) for w in words).rstrip()
+    first, x, boxes = rng.randint(0, 50), 0.0, {}
+    for offset, char in enumerate(text):
+        width = 5.0 if char != " " else rng.choice([2.5, 9.1, 4.7, 8.0, 5.0])  # 8 and 5: just wide
+        if rng.random() > 0.05:
+            boxes[first + offset] = (x, x + width)
+        x += width + rng.choice([0.0, 0.0, 3.3])
+    def box(index, address):
+        if index not in boxes:
+            return 0
+        found = ctypes.cast(address, ctypes.POINTER(type(rect))).contents
+        found.left, found.right = boxes[index]
+        return 1
+    now["box"] = box
+    evidence.LOOSE_CHAR_BOX = lambda tp, index, ref: box(index, ref.value)
+    budget = rng.choice([8000, 8000, 5, 2, 0])
+    def gaps():
+        evidence._PROBE.gap_probes = budget
+        rect.left = rect.right = -1.0
+        return evidence._gaps(VP(1), first, text, 10.0), evidence._PROBE.gap_probes, rect.left, rect.right
+    built, python = both(gaps)
+    assert built == python, (text, boxes, budget)
+    checked["gaps"] += 1
+for _ in range(1500):  # paths: moves, lines, curves, closes, missing segments and points
+    count = rng.randint(1, 24)
+    kinds = [rng.choice([0, 0, 0, 1, 2]) for _ in range(count)]
+    points = [(rng.choice([10.0, 10.4, 50.0, 200.25]) + rng.random() * rng.choice([0, 0, 1]),
+               rng.choice([10.0, 10.3, 80.0, 700.5]) + rng.random() * rng.choice([0, 0, 1])) for _ in range(count)]
+    closes = [rng.random() < 0.2 for _ in range(count)]
+    missing = {i for i in range(count) if rng.random() < 0.05}
+    now["segment"] = lambda index: None if index in missing else index + 1
+    def point(segment, x, y):
+        x[0], y[0] = points[segment - 1]
+        return 1
+    now["point"], now["type"], now["close"] = point, lambda s: kinds[s - 1], lambda s: int(closes[s - 1])
+    evidence._SEGMENT = lambda handle, index: None if index in missing else index + 1
+    def python_point(segment, x_ref, y_ref):
+        x, y = points[segment - 1]
+        ctypes.c_float.from_address(x_ref.value).value, ctypes.c_float.from_address(y_ref.value).value = x, y
+        return 1
+    evidence._SEGMENT_POINT = python_point
+    evidence._SEGMENT_TYPE, evidence._SEGMENT_CLOSE = (lambda s: kinds[s - 1]), (lambda s: int(closes[s - 1]))
+    matrix = rng.choice([evidence._IDENTITY, (1.0, 0.0, 0.0, 1.0, 3.5, -2.25), (0.5, 0.0, 0.0, -1.3, 10.0, 800.0)])
+    start = rng.choice([0, 0, 9990])
+    def rules():
+        ruler = evidence._Ruler()
+        ruler.segments = start
+        evidence._rule_segments(ruler, 1, count, matrix)
+        return list(ruler.rules), ruler.segments
+    built, python = both(rules)
+    assert built == python, (kinds, points, closes, missing, matrix, start)
+    checked["paths"] += 1
+print(checked)
+"""
+
+
+def test_the_c_loops_decide_as_the_python_ones_on_made_up_answers(compiled_tree: Path) -> None:
+    done = _python(compiled_tree, LOOPS)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.strip() == "{'spans': 300, 'gaps': 2000, 'paths': 1500}"
