@@ -10,8 +10,8 @@ is the yardstick):
   no slower than ``--no-cache``.
 
 siftpdf runs twice: as the editable install runs it (its modules as Python) and as ``pip
-install .`` builds it where a C compiler is at hand (organization compiled: the copy
-tools/compiled.py builds, first on the import path).
+install .`` builds it where a C compiler is at hand (organization compiled with mypyc, the
+evidence's busiest loops in C: the copy tools/compiled.py builds, first on the import path).
 
     .venv/bin/python bench/run.py peers
 """
@@ -25,7 +25,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bench.common import CORPUS, ROOT, SIFTPDF, compiled, fixture, run_tree, table
+from bench.common import CORPUS, ROOT, SIFTPDF, compiled, compiled_env, fixture, run_tree, table
 
 PAPERS = ["paper/data_structures_epidemic-broadcast-trees.pdf",  # 22 pages
           "paper/datastores_dynamo-amazons-highly-available-key-value-store.pdf"]  # 16 pages
@@ -81,13 +81,9 @@ def _ratio(ours: float, peer: float | None, target: float) -> str:
 def _builds() -> dict[str, dict[str, str]]:
     """siftpdf as the editable install runs it (Python), and the compiled copy tools/compiled.py
     builds as `pip install .` does (first on the import path), when it can be built."""
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    builds = {"siftpdf": env}
-    sys.path.insert(0, str(ROOT / "tools"))
-    import compiled as tools_compiled
-
+    builds = {"siftpdf": {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}}
     try:
-        builds["siftpdf compiled"] = {**env, "PYTHONPATH": str(tools_compiled.build())}
+        builds["siftpdf compiled"] = compiled_env()
     except RuntimeError as exc:
         print(f"no compiled copy: {exc}")
     return builds

@@ -20,7 +20,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bench.common import fixture, run_tree, table
+from bench.common import compiled_env, fixture, run_tree, table
 
 WORKERS = (1, 2, 3, 4)
 PROJECTED = (8, 16)
@@ -44,16 +44,12 @@ main()
 
 
 def _build_env() -> tuple[str, dict[str, str]]:
-    """The build measured: organization compiled (as ``pip install .`` builds it) when it can
-    be built here, else the Python modules."""
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
-    import compiled as tools_compiled
-
+    """The build measured: the compiled copy (as ``pip install .`` builds it) when it can be
+    built here, else the Python modules."""
     try:
-        return "compiled", {**env, "PYTHONPATH": str(tools_compiled.build())}
+        return "compiled", compiled_env()
     except RuntimeError as exc:
-        return f"Python ({exc})", env
+        return f"Python ({exc})", {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
 
 
 def _run(path: Path, workers: int, env: dict[str, str], rusage: Path) -> tuple[float, float, float]:

@@ -130,6 +130,18 @@ def compiled() -> None:
                    stdout=subprocess.DEVNULL)
 
 
+def compiled_env() -> dict[str, str]:
+    """This process's environment with the compiled copy tools/compiled.py builds (as ``pip
+    install .`` builds siftpdf: organization with mypyc, the evidence's loops in C) first on the
+    import path; RuntimeError (with the compiler's words) where it cannot be built. A command
+    run with it must not put a source tree before it (``-P``, or the installed script)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    sys.path.insert(0, str(ROOT / "tools"))
+    import compiled as tools_compiled
+
+    return {**env, "PYTHONPATH": str(tools_compiled.build())}
+
+
 def have(tool: str) -> bool:
     from shutil import which
 

@@ -36,35 +36,22 @@ def module_name(source: str) -> str:
     return name.removesuffix(".__init__")
 
 
-def state() -> dict[str, object]:
-    """Which of :data:`MODULES` run compiled here: ``path`` ("compiled", "python", or "mixed"
-    when only some are: a broken build), the modules ``compiled`` and those running as
-    ``python``."""
+def state(sources: tuple[str, ...] = MODULES) -> dict[str, object]:
+    """Which of ``sources`` (:data:`MODULES`, or :data:`EXTENSIONS`) run compiled here: ``path``
+    ("compiled", "python", or "mixed" when only some are: a broken build), the modules
+    ``compiled`` and those running as ``python`` (a C extension that is not built, or does not
+    load, is ``python``: the extraction child then runs its Python loops)."""
     import importlib
     from importlib.machinery import EXTENSION_SUFFIXES
 
     compiled: list[str] = []
     python: list[str] = []
-    for source in MODULES:
+    for source in sources:
         name = module_name(source)
-        found = getattr(importlib.import_module(name), "__file__", None) or ""
+        try:
+            found = getattr(importlib.import_module(name), "__file__", None) or ""
+        except ImportError:  # only a C extension may be absent
+            found = ""
         (compiled if found.endswith(tuple(EXTENSION_SUFFIXES)) else python).append(name)
-    return _path(compiled, python)
-
-
-def extension_state() -> dict[str, object]:
-    """Which of :data:`EXTENSIONS` the extraction child runs, as :func:`state` says it (one not
-    built is ``python``: its work runs as Python)."""
-    import importlib.util
-
-    compiled: list[str] = []
-    python: list[str] = []
-    for source in EXTENSIONS:
-        name = module_name(source)
-        (python if importlib.util.find_spec(name) is None else compiled).append(name)
-    return _path(compiled, python)
-
-
-def _path(compiled: list[str], python: list[str]) -> dict[str, object]:
     path = "compiled" if not python else "python" if not compiled else "mixed"
     return {"path": path, "compiled": compiled, "python": python}

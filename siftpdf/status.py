@@ -171,10 +171,10 @@ def compiled_state() -> dict[str, Any]:
 
 
 def evidence_state() -> dict[str, Any]:
-    """Whether the evidence's C loops are built (:func:`siftpdf.compiled.extension_state`)."""
-    from .compiled import extension_state
+    """Whether the evidence's C loops are built (:func:`siftpdf.compiled.state`)."""
+    from .compiled import EXTENSIONS, state
 
-    return extension_state()
+    return state(EXTENSIONS)
 
 
 def render_evidence(found: dict[str, Any]) -> str:

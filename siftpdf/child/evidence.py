@@ -236,11 +236,11 @@ def _spans(tp: ctypes.c_void_p, chars: str, count: int) -> list[tuple[int, int, 
     PDFium reorders a line holding right-to-left script (Unicode's bidirectional algorithm):
     an object's characters may then be apart, and only galloping from each start is used.
     Without such script, the same in C where it is built (siftpdf/child/_loops.c)."""
-    spans: list[tuple[int, int, int]] = []
     right_to_left = has_right_to_left(chars)
     if _LOOPS is not None and not right_to_left:
         found: list[tuple[int, int, int]] = _LOOPS.spans(tp.value or 0, chars, count)
         return found
+    spans: list[tuple[int, int, int]] = []
     if right_to_left:
         start = 0
         while start < count:
