@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import records, run_siftpdf
 
+from siftpdf.child.job import job_bytes, read_words
 from siftpdf.options import Limits
 from siftpdf.workers import warm
 from siftpdf.workers.runner import run_child
@@ -33,7 +34,7 @@ def test_warm_child_without_a_job_exits_quietly() -> None:
 
 def test_warm_child_does_its_job_like_a_child(fixtures: Path) -> None:
     data = (fixtures / "three_page.pdf").read_bytes()
-    done = _warm(warm.job_bytes(["--max-pages", "2"]) + data)
+    done = _warm(job_bytes(["--max-pages", "2"]) + data)
     assert done.returncode == 0
     lines = records(done.stdout.decode())
     plain = subprocess.run(WARM[:-1] + ["--max-pages", "2"], input=data, capture_output=True, env={}, timeout=60)
@@ -44,16 +45,14 @@ def test_warm_child_does_its_job_like_a_child(fixtures: Path) -> None:
 def test_warm_job_carries_any_option_word() -> None:
     """Option words reach the child as they are: quotes, backslashes, line breaks, non-ASCII
     and undecodable file names (the JSON line before took plain ASCII words only)."""
-    from siftpdf.child.main import _job
-
     words = ["--ocr-models", '/tmp/a "b"\\c\nd/模型/\udcff', "--max-pages", "3", ""]
-    reader = io.BytesIO(warm.job_bytes(words) + b"%PDF-1.4")
-    assert _job(reader) == words and reader.read() == b"%PDF-1.4"
-    assert _job(io.BytesIO(b"")) is None
+    reader = io.BytesIO(job_bytes(words) + b"%PDF-1.4")
+    assert read_words(reader) == words and reader.read() == b"%PDF-1.4"
+    assert read_words(io.BytesIO(b"")) is None
 
 
 @pytest.mark.parametrize("job", [b'["--max-pages", "2"]\n', b"40\n--max-pages\x00", b"3\nabc",
-                                 b"-1\n", b"99999999999\n", warm.job_bytes(["--nope"]),
+                                 b"-1\n", b"99999999999\n", job_bytes(["--nope"]),
                                  b"0" * 32 + b"9\n--memory\x00"])
 def test_warm_child_refuses_a_bad_job(job: bytes) -> None:
     """A job that is not a length and NUL-ended options (JSON was the old form), is cut short,
@@ -69,7 +68,7 @@ def test_warm_child_applies_the_jobs_limits_before_reading(fixtures: Path) -> No
         s.rlimit_enforced = lambda: False
         sys.exit(c.main(["--warm"]))
     """)
-    job = warm.job_bytes(["--memory", str(1 << 30)])
+    job = job_bytes(["--memory", str(1 << 30)])
     done = subprocess.run([sys.executable, "-I", "-c", code], input=job + (fixtures / "three_page.pdf").read_bytes(),
                           capture_output=True, env={}, timeout=60)
     assert done.returncode == 2 and b"cannot apply limits" in done.stderr and done.stdout == b""
@@ -86,7 +85,7 @@ def test_warm_child_refuses_the_network_once_it_has_its_job() -> None:
         e.extract_records = fake_extract
         sys.exit(c.main(["--warm"]))
     """)
-    done = subprocess.run([sys.executable, "-I", "-c", code], input=warm.job_bytes([]) + b"%PDF-1.4\n",
+    done = subprocess.run([sys.executable, "-I", "-c", code], input=job_bytes([]) + b"%PDF-1.4\n",
                           capture_output=True, env={}, timeout=60)
     assert done.returncode != 0 and b"siftpdf child: socket." in done.stderr
 

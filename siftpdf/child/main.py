@@ -13,9 +13,8 @@ Exit codes: 0 ok, 2 a limit that was asked for cannot be enforced, 3 encrypted, 
 from __future__ import annotations
 
 import sys
-from types import SimpleNamespace
 
-from ..defaults import CHUNK_PAGES, MAX_PAGES, MAX_PDF_BYTES, MEMORY_MIB
+from ..defaults import MAX_PDF_BYTES
 
 # Not typing's TYPE_CHECKING: the child's start is on the path of every cold command, and typing
 # (with re, json and enum) cost it more than its interpreter's own start (siftpdf.docline).
@@ -78,38 +77,6 @@ def encode_record(record: dict[str, Any]) -> bytes:
     return data + b"\n"
 
 
-# The child's options (the parent's runner writes them): name -> default, whose type is the
-# value's; flags default to False. Parsed by hand: argparse costs the child milliseconds of
-# start-up (its help formatter compiles regexes) for a command line no person types.
-_OPTIONS: dict[str, Any] = {"max-pages": MAX_PAGES, "memory": MEMORY_MIB << 20, "cpu": 0, "shard": 0, "shards": 1,
-                            "chunk": CHUNK_PAGES,
-                            "first-page": 1, "render": None, "image-mode": "none", "salvage": None,
-                            "ocr": "never", "ocr-models": None}
-_FLAGS = ("no-outline", "password-line", "evidence", "no-repair")
-_CHOICES = {"image-mode": ("none", "embedded"), "ocr": ("never", "auto", "always")}
-
-
-def _parse(argv: list[str] | None) -> SimpleNamespace:
-    values: dict[str, Any] = {**_OPTIONS, **dict.fromkeys(_FLAGS, False)}
-    words = list(sys.argv[1:] if argv is None else argv)
-    while words:
-        word = words.pop(0)
-        name, has_value, value = word.removeprefix("--").partition("=")
-        if not word.startswith("--") or (name not in _OPTIONS and name not in _FLAGS):
-            _usage(f"unrecognized argument: {word}")
-        if name in _FLAGS:
-            if has_value:
-                _usage(f"--{name} takes no value")
-            values[name] = True
-            continue
-        if not has_value:
-            if not words:
-                _usage(f"--{name} expects a value")
-            value = words.pop(0)
-        values[name] = _convert(name, value)
-    return SimpleNamespace(**{name.replace("-", "_"): value for name, value in values.items()})
-
-
 def _password(stdin: Any) -> str:
     """The password line: one JSON string (``siftpdf.workers.runner`` writes it). A password
     given as bytes that are not UTF-8 comes as surrogate escapes, which PDFium gets back as
@@ -129,36 +96,7 @@ def _password(stdin: Any) -> str:
     return password
 
 
-def _job(stdin: Any) -> list[str] | None:
-    """A warm child's options (``siftpdf.workers.warm.job_bytes`` writes them): a line with
-    their length in bytes, then each option in UTF-8 ended by a NUL, which no option can hold;
-    None at the end of the input."""
-    line = stdin.readline(32)
-    if not line:
-        return None
-    try:
-        size = int(line) if line.endswith(b"\n") else -1
-    except ValueError:
-        size = -1
-    payload = stdin.read(size) if 0 <= size <= MAX_JOB else b""
-    if len(payload) != size or (size and not payload.endswith(b"\0")):
-        _usage("the job is not a length line and NUL-ended options")
-    return payload.decode("utf-8", "surrogateescape").split("\0")[:-1]
-
-
-MAX_JOB = 1 << 20  # bytes of options: a warm child's job is a few hundred
 MAX_PASSWORD = 1 << 20  # bytes of the password line
-
-
-def _convert(name: str, value: str) -> Any:
-    if isinstance(_OPTIONS[name], int):
-        try:
-            return int(value)
-        except ValueError:
-            _usage(f"--{name}: invalid int value: {value!r}")
-    if name in _CHOICES and value not in _CHOICES[name]:
-        _usage(f"--{name}: invalid choice: {value!r}")
-    return value
 
 
 def _usage(problem: str) -> NoReturn:
@@ -175,25 +113,34 @@ def main(argv: list[str] | None = None) -> int:
         import hashlib  # noqa: F401
 
         from . import evidence, extraction  # noqa: F401
+        from .job import JobError, read_words
 
-        job = _job(sys.stdin.buffer)
-        if job is None:
+        try:
+            sent = read_words(sys.stdin.buffer)
+        except JobError as exc:
+            _usage(str(exc))
+        if sent is None:
             return EXIT_OK  # the parent did not need this child, or is gone
-        words = job
-    args = _parse(words)
+        words = sent
+    from .job import Job, JobError
+
     try:
-        apply_limits(args.memory, args.cpu)
+        job = Job.from_argv(words)
+    except JobError as exc:
+        _usage(str(exc))
+    try:
+        apply_limits(job.memory, job.cpu)
     except (OSError, ValueError) as exc:
         print(f"cannot apply limits: {exc}", file=sys.stderr)
         return EXIT_LIMITS
     # Import the engines (native code, loaded via ctypes) before the hook closes the door.
     from ..errors import EncryptedError, SiftError
-    from .extraction import ExtractOptions, extract_records
+    from .extraction import extract_records
 
     sys.addaudithook(_refuse)
     stdin = sys.stdin.buffer
     try:
-        password = _password(stdin) if args.password_line else None
+        password = _password(stdin) if job.password_line else None
         data = stdin.read(MAX_INPUT + 1)
     except MemoryError:
         print("out of memory reading the PDF", file=sys.stderr)
@@ -201,11 +148,7 @@ def main(argv: list[str] | None = None) -> int:
     if len(data) > MAX_INPUT:
         print(f"PDF over {MAX_INPUT >> 20} MiB", file=sys.stderr)
         return EXIT_TOO_LARGE
-    opts = ExtractOptions(max_pages=args.max_pages, password=password, shard=args.shard,
-                          shards=args.shards, chunk=args.chunk, first_page=args.first_page,
-                          outline=not args.no_outline, evidence=args.evidence, image_mode=args.image_mode,
-                          render=args.render, repair=not args.no_repair, salvage=args.salvage, ocr=args.ocr,
-                          ocr_models=args.ocr_models)
+    opts = job.extract_options(password)
     out = sys.stdout.buffer
     try:
         for record in extract_records(data, opts):
@@ -218,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
         print(exc.message, file=sys.stderr)
         return EXIT_UNREADABLE
     except MemoryError:
-        print(f"out of memory (limit {args.memory >> 20} MiB)", file=sys.stderr)
+        print(f"out of memory (limit {job.memory >> 20} MiB)", file=sys.stderr)
         return EXIT_UNREADABLE
     except BrokenPipeError:
         return EXIT_OK

@@ -69,20 +69,18 @@ def job_words(max_pages: int, raw: bool = False, ocr: str = "never", cache_dir: 
     """The options of the first child the runner starts for an extraction with the default
     limits, organized (evidence asked for) or ``raw``, with ``ocr``, the cache folder
     ``cache_dir`` and ``workers`` (siftpdf.workers.runner.run_child and _Run.spawn)."""
+    from ..child.job import Job
     from ..system import child_memory
 
-    chunk, words = CHUNK_PAGES, [] if raw else ["--evidence"]
+    root = None
     if ocr != "never":
         from ..extras import ocr_models_root
         from ..system import default_cache_dir
 
         root = ocr_models_root(_as_click_path(cache_dir) if cache_dir else default_cache_dir())
-        words += ["--ocr", ocr, "--ocr-models", root]
-    if ocr == "always":
-        chunk = OCR_CHUNK_PAGES
-    return ["--max-pages", str(max_pages), "--memory", str(child_memory(MEMORY_MIB << 20)),
-            "--cpu", str(int(DEADLINE) + 5), "--shard", "0", "--shards", str(workers),
-            "--chunk", str(chunk), "--first-page", "1", *words]
+    job = Job(evidence=not raw, ocr=ocr, ocr_models=root)
+    chunk = OCR_CHUNK_PAGES if ocr == "always" else CHUNK_PAGES
+    return job.under(max_pages, child_memory(MEMORY_MIB << 20), DEADLINE, chunk, True).replace(shards=workers).to_argv()
 
 
 def _as_click_path(folder: str) -> str:

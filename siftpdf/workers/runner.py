@@ -16,6 +16,7 @@ import sys
 import time
 
 from ..child.extraction import count_page, shard_of, tally
+from ..child.job import Job
 from ..defaults import OCR_CHUNK_PAGES
 from ..errors import (
     CancelledError,
@@ -242,8 +243,10 @@ class _Child:
 class _Run:
     """One extraction: children, watchdog, byte budget."""
 
-    def __init__(self, data: bytes, password: str | None, limits: Limits, extra: list[str]) -> None:
-        self.data, self.password, self.limits, self.extra = data, password, limits, extra
+    def __init__(self, data: bytes, password: str | None, limits: Limits, job: Job) -> None:
+        """``job``: what every child of the run does (evidence, OCR, …); the limits, the share
+        of pages and the password line are set for each child at :meth:`spawn`."""
+        self.data, self.password, self.limits, self.job = data, password, limits, job
         self.children: list[_Child] = []
         self.timed_out = False
         self.cancelled = False
@@ -266,22 +269,11 @@ class _Run:
 
     def spawn(self, shard: int, shards: int, first_page: int = 1, outline: bool = True,
               salvage: str | None = None) -> _Child:
-        argv = child_argv() + [
-            "--max-pages", str(self.limits.max_pages), "--memory", str(self.child_memory),
-            "--cpu", str(int(self.limits.deadline) + 5), "--shard", str(shard),
-            "--shards", str(shards), "--chunk", str(self.limits.chunk),
-            "--first-page", str(first_page),
-        ]
-        if not outline:
-            argv.append("--no-outline")
-        argv += self.extra
-        if not self.limits.repair:
-            argv.append("--no-repair")
-        if self.password is not None:
-            argv.append("--password-line")
-        if salvage:
-            argv += ["--salvage", salvage]
-        child = _Child.start(argv, self.data, self.password, self.limits.max_text + LINE_SLACK)
+        limits = self.limits
+        job = self.job.under(limits.max_pages, self.child_memory, limits.deadline, limits.chunk, limits.repair).replace(
+            shard=shard, shards=shards, first_page=first_page, outline=outline,
+            password_line=self.password is not None, salvage=salvage or None)
+        child = _Child.start(child_argv() + job.to_argv(), self.data, self.password, self.limits.max_text + LINE_SLACK)
         self.children.append(child)
         if self.watch is not None:
             child.watch = self.watch
@@ -327,7 +319,7 @@ class _Run:
                                  f"{self.limits.memory >> 20} MiB memory limit)", hint=MEMORY_HINT)
         if self.timed_out:
             hint = None
-            if "--ocr" in self.extra:  # a page read by OCR costs seconds, not milliseconds
+            if self.job.ocr != "never":  # a page read by OCR costs seconds, not milliseconds
                 hint = (f"OCR reads a page in 1-3 s a worker: give it more time (--deadline "
                         f"{max(600, 4 * int(self.limits.deadline)):g}) or fewer pages (--max-pages)")
             return TimedOutError(f"pdf extraction timed out after {self.limits.deadline:g} s", hint=hint)
@@ -389,16 +381,14 @@ def run_child(data: bytes, password: str | None = None, limits: Limits | None = 
     free, one child extracts every page. ``meanwhile`` is called once the first child is
     started, before its meta is awaited: work of the caller's that overlaps the child's start-up."""
     limits = limits or Limits()
-    extra = (["--evidence"] if evidence else []) + (["--image-mode", image_mode] if image_mode != "none" else [])
-    extra += ["--render", render] if render else []
-    if ocr != "never":
-        extra += ["--ocr", ocr] + (["--ocr-models", ocr_models] if ocr_models else [])
+    job = Job(evidence=evidence, image_mode=image_mode, render=render or None, ocr=ocr,
+              ocr_models=ocr_models if ocr != "never" else None)
     if ocr == "always":
         # A page read by OCR costs seconds: pages alternate between the children, so that a
         # short scan keeps both cores busy. (``auto`` reads in chunks, as text pages are read,
         # until a page turns out to be a scan: _alternate.)
         limits = limits.replace(chunk=OCR_CHUNK_PAGES)
-    run = _Run(data, password, limits, extra)
+    run = _Run(data, password, limits, job)
     started = time.monotonic()
     run.timer.start()
     unwatch = cancel.watch(run.cancel) if cancel is not None else None

@@ -23,6 +23,7 @@ import _thread
 import os
 import sys
 
+from ..child.job import job_bytes
 from ..defaults import SLOTS
 
 TYPE_CHECKING = False
@@ -268,17 +269,6 @@ def _take(argv: list[str], data: bytes | None) -> tuple[Spawned, bytes | None] |
         _close(child)
         return None
     return child, line
-
-
-def job_bytes(words: list[str]) -> bytes:
-    """A warm child's options as it reads them (``siftpdf.child.main``): a line with their
-    length in bytes, then each option in UTF-8 ended by a NUL (no command-line word holds one),
-    so that the child needs no JSON decoder to start. A word cannot hold a NUL: ValueError,
-    as for a command line."""
-    if any("\0" in word for word in words):
-        raise ValueError("an option of the extraction child holds a NUL")
-    payload = "".join(word + "\0" for word in words).encode("utf-8", "surrogateescape")
-    return b"%d\n" % len(payload) + payload
 
 
 def send(job: list[str], data: bytes) -> bool:
