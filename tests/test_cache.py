@@ -225,7 +225,7 @@ def test_concurrent_reads_of_the_same_content_share_one_child(fixtures: Path, tm
 def test_the_view_reads_every_kind_of_value_as_diskcache_does(tmp_path: Path) -> None:
     import diskcache
 
-    from siftpdf.store.cache import _fetch
+    from siftpdf.store.cacheread import fetch_value
 
     cache = diskcache.Cache(str(tmp_path / "docs"))
     values = {"small-text": "p" * 10, "large-text": "é" * 100_000, "small-dict": {"a": 1},
@@ -236,8 +236,9 @@ def test_the_view_reads_every_kind_of_value_as_diskcache_does(tmp_path: Path) ->
     rows = cache._sql("SELECT key, mode, filename, value FROM Cache").fetchall()
     assert {row[1] for row in rows} == {1, 2, 3, 4}  # every storage mode is exercised
     for key, mode, filename, value in rows:
-        assert _fetch(str(tmp_path / "docs"), mode, filename, value) == values[key]
-        assert _fetch(str(tmp_path / "docs"), mode, filename, value) == cache._disk.fetch(mode, filename, value, False)
+        fetched = fetch_value(str(tmp_path / "docs"), mode, filename, value)
+        assert fetched == values[key]
+        assert fetched == cache._disk.fetch(mode, filename, value, False)
     cache.close()
 
 

@@ -36,7 +36,7 @@ from ..defaults import (
     WAIT,
     WORKERS,
 )
-from .quick import DECLINE_ENV, _env, _is_class, _number, _seconds, invoke, parse
+from .quick import DECLINE_ENV, env_value, invoke, is_caller_class, parse, plain_int, plain_seconds
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -113,7 +113,7 @@ def answer(args: list[str]) -> int | None:
     """Run a command line of this path and return its exit status, or None (having written
     nothing) when click should run it."""
     parsed = parse(args, OPTIONS)
-    if parsed is None or sys.stdout is None or any(_env(name) for name in DECLINE_ENV):
+    if parsed is None or sys.stdout is None or any(env_value(name) for name in DECLINE_ENV):
         return None
     plan = _plan(*parsed)
     if plan is None:
@@ -146,13 +146,13 @@ def _missed(plan: Plan) -> bool:
 
 
 def _plan(command: str, positional: list[str], given: dict[str, Any]) -> Plan | None:
-    max_pages = _number(given.get("max_pages", str(MAX_PAGES)), 1)
-    wait = _seconds(given.get("wait", _env("SIFTPDF_WAIT") or str(WAIT)))
-    workers = _number(given.get("workers", _env("SIFTPDF_WORKERS") or str(WORKERS)), 1)
+    max_pages = plain_int(given.get("max_pages", str(MAX_PAGES)), 1)
+    wait = plain_seconds(given.get("wait", env_value("SIFTPDF_WAIT") or str(WAIT)))
+    workers = plain_int(given.get("workers", env_value("SIFTPDF_WORKERS") or str(WORKERS)), 1)
     if "cap" in given:
-        cap = _number(given["cap"], 200)
+        cap = plain_int(given["cap"], 200)
     else:  # extract's default is the whole document (its --cap reads no environment)
-        cap = None if command == "extract" else _number(_env("SIFTPDF_CAP") or str(CAP), 200)
+        cap = None if command == "extract" else plain_int(env_value("SIFTPDF_CAP") or str(CAP), 200)
     if max_pages is None or wait is None or workers is None or workers > MAX_WORKERS \
             or (cap is None and (command != "extract" or "cap" in given)) \
             or len(positional) != (2 if command == "pages" else 1):
@@ -161,9 +161,9 @@ def _plan(command: str, positional: list[str], given: dict[str, Any]) -> Plan | 
     env_output = os.environ.get("SIFTPDF_FORMAT", "").strip().lower()
     if len(asked) > 1 or (env_output and env_output not in OUTPUTS):
         return None  # click's usage errors
-    cache_dir = given.get("cache_dir", _env("SIFTPDF_CACHE_DIR"))
-    caller_class = _env("SIFTPDF_CALLER_CLASS") or "default"
-    if cache_dir == "" or not _is_folder(cache_dir) or not _is_class(caller_class) or not _is_pdf(positional[-1]):
+    cache_dir = given.get("cache_dir", env_value("SIFTPDF_CACHE_DIR"))
+    caller_class = env_value("SIFTPDF_CALLER_CLASS") or "default"
+    if cache_dir == "" or not _is_folder(cache_dir) or not is_caller_class(caller_class) or not _is_pdf(positional[-1]):
         return None
     if command == "pages" and not _is_range(positional[0]):
         return None
@@ -174,7 +174,7 @@ def _plan(command: str, positional: list[str], given: dict[str, Any]) -> Plan | 
         return None  # click's usage error
     return Plan(command, positional, (asked or [env_output or DEFAULT_OUTPUT[command]])[0], cap, max_pages,
                 bool(given.get("no_cache")), bool(given.get("quiet")), cache_dir, caller_class, wait,
-                given.get("cache_url", _env("SIFTPDF_CACHE_URL")), bool(given.get("raw")), ocr, workers)
+                given.get("cache_url", env_value("SIFTPDF_CACHE_URL")), bool(given.get("raw")), ocr, workers)
 
 
 def _is_folder(path: str | None) -> bool:
@@ -218,7 +218,7 @@ def _early(plan: Plan) -> None:
     """Give the warm child (if one was started, with a pool slot taken for it) its job now: the
     PDF read here, the options the runner will ask for. The runner takes that child over when
     it asks for the same job and bytes; else the child is killed and it starts one."""
-    if _env("SIFTPDF_CALLER_ID"):
+    if env_value("SIFTPDF_CALLER_ID"):
         return  # the caller's one-job lock comes first: the runner gives the child its job then
     from ..workers import warm
 

@@ -117,7 +117,7 @@ def parse(args: list[str], tables: dict[str, dict[str, tuple[str, bool, Any]]] |
     return args[0], positional, given
 
 
-def _number(text: str | None, least: int) -> int | None:
+def plain_int(text: str | None, least: int) -> int | None:
     """An integer option's value as click's IntRange(min=least) takes it, or None to decline
     (only plain digits: click also takes signs, spaces and underscores, left to it)."""
     if text is None or not text.isascii() or not text.isdigit():
@@ -126,7 +126,7 @@ def _number(text: str | None, least: int) -> int | None:
     return value if value >= least else None
 
 
-def _seconds(text: str | None) -> float | None:
+def plain_seconds(text: str | None) -> float | None:
     """A number of seconds as click's FiniteFloatRange(min=0) takes it, or None to decline
     (only plain decimals: click also takes signs, exponents and underscores, left to it)."""
     if text is None or not text.isascii() or text.count(".") > 1 or not text.replace(".", "").isdigit():
@@ -137,11 +137,11 @@ def _seconds(text: str | None) -> float | None:
 
 def _workers(text: str | None) -> bool:
     """Whether ``--workers`` is a value click's IntRange(1, MAX_WORKERS) takes (plain digits)."""
-    value = _number(text, 1)
+    value = plain_int(text, 1)
     return value is not None and value <= MAX_WORKERS
 
 
-def _env(name: str) -> str | None:
+def env_value(name: str) -> str | None:
     return os.environ.get(name) or None  # click ignores an empty variable
 
 
@@ -149,7 +149,7 @@ def answer(args: list[str]) -> int | None:
     """Answer a cache-hit command line and return its exit status, or None (having written
     nothing) when the command should run the usual way."""
     parsed = parse(args)
-    if parsed is None or any(_env(name) for name in DECLINE_ENV):
+    if parsed is None or any(env_value(name) for name in DECLINE_ENV):
         return None
     command, positional, given = parsed
     try:
@@ -159,15 +159,14 @@ def answer(args: list[str]) -> int | None:
 
 
 def _answer(command: str, positional: list[str], given: dict[str, Any]) -> int | None:
-    cap = _number(given.get("cap", _env("SIFTPDF_CAP") or str(CAP)), 200)
-    max_pages = _number(given.get("max_pages", str(MAX_PAGES)), 1)
+    cap = plain_int(given.get("cap", env_value("SIFTPDF_CAP") or str(CAP)), 200)
+    max_pages = plain_int(given.get("max_pages", str(MAX_PAGES)), 1)
     if command == "grep" and given.get("regexps"):  # -e: every argument is a source
         positional = [given["regexps"], *positional]
     if cap is None or max_pages is None or len(positional) != 2 or sys.stdout is None:
         return None
-    if ("wait" in given or _env("SIFTPDF_WAIT")) and _seconds(given.get("wait", _env("SIFTPDF_WAIT"))) is None:
-        return None
-    if ("workers" in given or _env("SIFTPDF_WORKERS")) and not _workers(given.get("workers", _env("SIFTPDF_WORKERS"))):
+    wait, workers = given.get("wait", env_value("SIFTPDF_WAIT")), given.get("workers", env_value("SIFTPDF_WORKERS"))
+    if wait is not None and plain_seconds(wait) is None or workers is not None and not _workers(workers):
         return None
     from ..extras import ocr_mode
 
@@ -200,12 +199,12 @@ def cached(source: str, given: dict[str, Any]) -> tuple[View | RemoteView, str, 
         return None
     if given.get("cache_dir") == "":
         return None  # click makes a path of it; left to it
-    url = given.get("cache_url", _env("SIFTPDF_CACHE_URL"))
+    url = given.get("cache_url", env_value("SIFTPDF_CACHE_URL"))
     if url and not cacheread.is_cache_url(url):
         return None  # click's usage error
     directory = given.get("cache_dir") or default_cache_dir()
-    cls = _env("SIFTPDF_CALLER_CLASS") or "default"
-    if not _is_class(cls) or not url and not os.path.isdir(directory):
+    cls = env_value("SIFTPDF_CALLER_CLASS") or "default"
+    if not is_caller_class(cls) or not url and not os.path.isdir(directory):
         return None
     import stat
 
@@ -243,7 +242,7 @@ def cached(source: str, given: dict[str, Any]) -> tuple[View | RemoteView, str, 
 _CLASS_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
 
 
-def _is_class(name: str) -> bool:
+def is_caller_class(name: str) -> bool:
     """A caller class cache.check_class takes (or declined: click says what is wrong)."""
     return 0 < len(name) <= 64 and all(ch in _CLASS_CHARACTERS for ch in name)
 
@@ -254,7 +253,7 @@ def _document(found: tuple[View | RemoteView, str, str, dict[str, Any]], source:
     from ..document import Document, require_text, with_source
 
     view, sha, digest, entry = found
-    cls = _env("SIFTPDF_CALLER_CLASS") or "default"
+    cls = env_value("SIFTPDF_CALLER_CLASS") or "default"
     records, check = view.read(cls, sha, digest, entry, first, last, text_only, search)
     return Document(with_source(require_text(records) if check else records, source))
 
@@ -297,10 +296,10 @@ def _grep(pattern: str | list[str], source: str, cap: int, given: dict[str, Any]
     from ..views.grep import GrepSpec, GrepState, mode_of, split_patterns, use_color, write_source
     from ..views.search import compile_patterns, page_filter
 
-    max_count = _number(given.get("max_count", "100"), 1)
-    context = _number(given.get("context", "1"), 0)
-    before = _number(given.get("before", str(context)), 0)
-    after = _number(given.get("after", str(context)), 0)
+    max_count = plain_int(given.get("max_count", "100"), 1)
+    context = plain_int(given.get("context", "1"), 0)
+    before = plain_int(given.get("before", str(context)), 0)
+    after = plain_int(given.get("after", str(context)), 0)
     if max_count is None or context is None or before is None or after is None:
         return None
     try:

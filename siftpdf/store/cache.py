@@ -40,9 +40,8 @@ import time
 from ..defaults import CACHE_BYTES, MAX_AGE
 from ..errors import UsageError
 from ..record import Record
-from .cacheread import (  # noqa: F401  (View and _fetch: the cache's reading side, named here too)
+from .cacheread import (  # noqa: F401  (View: the cache's reading side, named here too)
     View,
-    _fetch,
     digest_key,
     doc_key,
     document_entry,

@@ -142,7 +142,7 @@ class View:
     Opening a ``diskcache.Cache`` writes its settings (about twenty commits) and reopens its
     connection, ~20 ms per store, and importing diskcache costs ~15 ms more: too slow for a hit.
     A view runs only SELECTs on diskcache's ``Cache`` table and decodes the values as
-    ``diskcache.Disk.fetch`` does (:func:`_fetch`; a test holds the two to the same answers).
+    ``diskcache.Disk.fetch`` does (:func:`fetch_value`; a test holds the two to the same answers).
     A store that does not exist yet is simply empty.
     """
 
@@ -176,7 +176,7 @@ class View:
         if row is None or (row[0] is not None and row[0] < time.time()):
             return None
         try:
-            return _fetch(folder, row[1], row[2], row[3])
+            return fetch_value(folder, row[1], row[2], row[3])
         except OSError:  # its file was removed by an eviction meanwhile
             return None
 
@@ -277,7 +277,7 @@ class View:
             if expire is not None and expire < now:
                 continue
             try:
-                found[keys[key]] = json.loads(_fetch(folder, mode, filename, value))
+                found[keys[key]] = json.loads(fetch_value(folder, mode, filename, value))
             except OSError:
                 continue
         return found
@@ -400,7 +400,7 @@ def _records(entry: dict[str, Any], pages: Iterable[dict[str, Any]]) -> Iterator
     yield {"done": dict(entry["done"])}
 
 
-def _fetch(folder: str, mode: int, filename: str | None, value: Any) -> Any:
+def fetch_value(folder: str, mode: int, filename: str | None, value: Any) -> Any:
     """A value as ``diskcache.Disk.fetch(mode, filename, value, read=False)`` returns it
     (diskcache 5: modes 1 raw, 2 binary file, 3 text file, 4 pickle inline or in a file)."""
     if mode == 1:
