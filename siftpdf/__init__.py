@@ -61,7 +61,7 @@ def read_options(*, password: str | None = None, max_pages: int = defaults.MAX_P
                  on_page: Callable[[int, int], None] | None = None, cache: bool = True,
                  caller_class: str = "default", settings: Iterable[str] = (), raw: bool = False,
                  wait: float | None = None, cache_url: str | None = None,
-                 workers: int = defaults.WORKERS) -> ReadOptions:
+                 workers: int = defaults.WORKERS, say: Callable[[str], None] | None = None) -> ReadOptions:
     """How PDFs are read: the child's limits, the password, a progress callback, the cache, and
     the organization settings (``settings`` as ``--set`` takes them, e.g.
     ``["organize.furniture=false", "output.evidence=true"]``; ``raw=True`` is ``--raw``).
@@ -74,6 +74,8 @@ def read_options(*, password: str | None = None, max_pages: int = defaults.MAX_P
     short line, and is :class:`siftpdf.errors.BusyError` beyond. ``cache_url`` names a shared
     cache server (``redis://…``, as ``--cache-url``) behind this machine's cache. ``workers``
     is how many extraction children a long document is split over (as ``--workers``).
+    ``say(line)`` is told the lines a person should see (a shared cache server that failed);
+    the library itself writes to no stream (``siftpdf.log.to_stderr`` writes them to stderr).
     """
     from .options import Limits, ReadOptions
     from .settings import parse_settings
@@ -85,7 +87,7 @@ def read_options(*, password: str | None = None, max_pages: int = defaults.MAX_P
                        password=password, in_process=in_process, on_page=on_page,
                        cache=CacheSettings(enabled=cache, caller_class=check_class(caller_class),
                                            url=check_url(cache_url)),
-                       organize=organize, wait=wait)
+                       organize=organize, wait=wait, say=say)
 
 
 def open_doc(source: Source = None, options: ReadOptions | None = None, **kwargs: Any) -> Document:

@@ -92,6 +92,14 @@ class ReadOptions(Record):
     #: Set from another thread to stop this read: its extraction children are killed at once
     #: and it raises CancelledError (see :mod:`siftpdf.cancel`).
     cancel: Cancel | None = None
+    #: Where the read's lines for a person go, one line a call: ``verbose`` events and warnings
+    #: (a shared cache server that failed). None: nowhere (every event still reaches
+    #: ``on_event``). The command line writes them to stderr; the library writes to no stream.
+    say: Callable[[str], None] | None = None
+    #: Called when the reader stopped before the last page, before the rest is extracted into
+    #: the cache (the command line flushes its stdout there, so the reader of its pipe has the
+    #: pages it wrote while it waits).
+    before_finish: Callable[[], None] | None = None
 
     def digest(self) -> str:
         """A short hash of every option that changes the extracted output: part of each cache
@@ -108,7 +116,7 @@ class ReadOptions(Record):
 # max_pages does, added explicitly; the password opens a document, it does not change it).
 _NOT_OUTPUT = frozenset({"limits", "password", "in_process", "cache", "allow_private", "verbose", "caller_id", "wait",
                          "on_page", "on_event", "first_page",
-                         "last_page", "text_only", "search", "digest_name", "cancel"})
+                         "last_page", "text_only", "search", "digest_name", "cancel", "say", "before_finish"})
 
 
 

@@ -20,7 +20,6 @@ server's behind it, whose locks make single-flight and the caller rule hold acro
 
 from __future__ import annotations
 
-import sys
 import time
 
 from .docstream import Document, require_text, with_source
@@ -43,7 +42,7 @@ FLIGHT_MARGIN = 160.0
 
 
 def _log(options: ReadOptions) -> Log:
-    return Log(options.verbose, options.cache.restricted, options.on_event)
+    return Log(options.verbose, options.cache.restricted, options.on_event, options.say)
 
 
 _caches = caches_for
@@ -320,6 +319,8 @@ def _extract_into(writer: DocumentWriter, data: bytes, options: ReadOptions,
                 writer.add(record)
                 yield record
         except GeneratorExit:
+            if options.before_finish is not None:
+                options.before_finish()
             _finish(records, writer, log, started)
             raise
         writer.commit()
@@ -337,10 +338,6 @@ def _extract_into(writer: DocumentWriter, data: bytes, options: ReadOptions,
 
 def _finish(records: Iterator[dict[str, Any]], writer: DocumentWriter, log: Log, started: float) -> None:
     """The reader stopped early: extract the rest into the cache so the next call is a hit."""
-    try:
-        sys.stdout.flush()  # what the reader wrote reaches its pipe before the wait
-    except (OSError, ValueError):
-        pass
     try:
         for record in records:
             writer.add(record)

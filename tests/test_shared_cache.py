@@ -25,7 +25,7 @@ import make_fixtures
 import pytest
 from conftest import run_siftpdf
 from httpserver import Route, Running
-from redisserver import RedisServer
+from redisserver import RedisServer, free_port
 from test_serve import Serve
 
 from siftpdf.store import caches as caches_module
@@ -197,6 +197,47 @@ def test_the_servers_password_is_never_shown(tmp_path: Path, fixtures: Path, chi
 
 
 # -- failures ------------------------------------------------------------------------------------
+
+
+def test_the_library_tells_its_lines_to_say_and_writes_no_stream(report: Path, tmp_path: Path,
+                                                                  capfd: pytest.CaptureFixture[str],
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Library code writes to no stream of the process: the warning of a shared cache server
+    that is down goes to the caller's ``say`` (the command line's writes it to stderr), and
+    without one nowhere; the pages are read either way."""
+    import siftpdf
+
+    url = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
+    monkeypatch.setenv("SIFTPDF_CACHE_DIR", str(tmp_path / "cache"))
+    said: list[str] = []
+    for say in (said.append, None):
+        with siftpdf.open_doc(str(report), cache_url=url, say=say) as doc:
+            assert len(list(doc.pages())) == 8
+        monkeypatch.setattr(caches_module, "_HEALTH", {})  # the next read finds the server down anew
+    assert len(said) == 1 and said[0].startswith(f"siftpdf: shared cache {url} failed (")
+    assert said[0].endswith("Connection refused.); going on with this machine's cache")
+    captured = capfd.readouterr()
+    assert captured.out == "" and captured.err == ""
+
+
+def test_a_reader_that_stops_early_is_told_before_the_rest_is_read(report: Path, tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """``before_finish`` runs when the reader leaves after the first page, before the rest
+    are read into the cache (the command line flushes its stdout there); the next read
+    is a hit of all eight."""
+    import siftpdf
+
+    monkeypatch.setenv("SIFTPDF_CACHE_DIR", str(tmp_path / "cache"))
+    stopped: list[int] = []
+    extracted: list[int] = []
+    options = siftpdf.read_options(on_page=lambda done, _total: extracted.append(done)).replace(
+        before_finish=lambda: stopped.append(len(extracted)))
+    with siftpdf.open_doc(str(report), options) as doc:
+        next(iter(doc.pages()))
+    assert len(stopped) == 1 and stopped[0] < 8 and extracted[-1] == 8  # (the child reads on ahead of the reader)
+    with siftpdf.open_doc(str(report), options.replace(before_finish=None)) as doc:
+        assert len(list(doc.pages())) == 8
+    assert extracted[-1] == 8 and len(extracted) == 8  # a hit: nothing extracted again
 
 def test_a_server_out_of_memory_or_down_never_fails_a_command(redis_server: RedisServer, tmp_path: Path,
                                                                report: Path) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import sys
 
+from ..log import to_stderr
 from ..store.cacheread import options_name
 from .progress import PageProgress, before_output
 
@@ -61,6 +62,17 @@ def set_cache(options: ReadOptions, cache_dir: Path | None, no_cache: bool, call
     options.verbose = verbose
     options.caller_id = os.environ.get("SIFTPDF_CALLER_ID") or None
     options.wait = wait
+    options.say = to_stderr  # --verbose events, and warnings
+    options.before_finish = _flush_stdout
+
+
+def _flush_stdout() -> None:
+    """What a command wrote reaches its pipe now (its reader stopped early: the rest of the
+    document is read into the cache before the command ends)."""
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        pass
 
 
 def out(text: str) -> None:

@@ -31,7 +31,7 @@ from .. import __version__
 from ..digest.retrieval import index_store
 from ..errors import SiftError, UsageError
 from ..extras import default_ocr, require_ocr
-from ..log import Log
+from ..log import Log, to_stderr
 from ..options import Limits, ReadOptions
 from ..store.cache import CacheSettings, check_class
 from . import service
@@ -403,10 +403,10 @@ class _Routes:
                                     max_pages=min(limits.max_pages, max_pages or limits.max_pages))
         return ReadOptions(limits=limits, cache=cache, allow_private=self.config.allow_private,
                            verbose=self.config.verbose, caller_id=caller.caller_id, on_event=self.metrics.observe,
-                           ocr=ocr)
+                           ocr=ocr, say=to_stderr)
 
     def outcome(self, caller: Caller, route: str, outcome_: str, started: float, **detail: Any) -> None:
-        Log(self.config.verbose, caller.caller_class == "restricted").event(
+        Log(self.config.verbose, caller.caller_class == "restricted", say=to_stderr).event(
             "request", outcome_, route=route, ms=int((time.monotonic() - started) * 1000), **detail)
 
     async def fetch(self, body: FetchRequest, request: Request) -> Response:

@@ -160,7 +160,8 @@ class Caches:
         reason = failure(exc, url)
         self.log.event("cache", "error", server=redacted(url), error=reason)
         if health.failed():
-            _warn(f"siftpdf: shared cache {redacted(url)} failed ({reason}); going on with this machine's cache")
+            self.log.warn(f"siftpdf: shared cache {redacted(url)} failed ({reason}); "
+                          "going on with this machine's cache")
 
     # -- documents ------------------------------------------------------------------------------
     def document(self, sha: str, digest: str) -> dict[str, Any] | None:
@@ -257,19 +258,11 @@ class Caches:
 
 def caches_for(options: ReadOptions) -> Caches:
     """The caches of one read, telling its events to the read's log."""
-    return Caches(options.cache, Log(options.verbose, options.cache.restricted, options.on_event))
+    return Caches(options.cache, Log(options.verbose, options.cache.restricted, options.on_event, options.say))
 
 
 def _fetched(entry: dict[str, Any] | None) -> float:
     return float((entry or {}).get("fetched_at") or 0)
-
-
-def _warn(text: str) -> None:
-    try:
-        sys.stderr.write(text + "\n")
-        sys.stderr.flush()
-    except (OSError, ValueError):
-        pass
 
 
 class TieredLock:
