@@ -14,12 +14,13 @@ import os
 import sys
 
 from .commands import COMMANDS
+from .console import definition
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-HELP_OPTIONS = ("-h", "--help")
+HELP_OPTIONS = definition.HELP.names
 # Commands where -h means something else: grep's is --no-filename, as grep's and pdfgrep's.
 H_IS_NOT_HELP = frozenset({"grep"})
 
@@ -37,7 +38,7 @@ def main() -> None:
         code = run_cold(args)
     if code is not None:  # answered without click: end as the group's main does
         _exit(code)
-    from .workers.warm import prestart
+    from .console.early import prestart
 
     prestart(args)
     from .commands.group import main as run
@@ -79,7 +80,7 @@ def _help(args: list[str]) -> int | None:
 
 def help_options(command: str) -> tuple[str, ...]:
     """The options that ask a command for its help."""
-    return ("--help",) if command in H_IS_NOT_HELP else HELP_OPTIONS
+    return (definition.HELP.long,) if command in H_IS_NOT_HELP else HELP_OPTIONS
 
 
 def _columns() -> int:

@@ -24,6 +24,8 @@ from conftest import ROOT, records, run_siftpdf
 
 import siftpdf
 from siftpdf import system
+from siftpdf.child.job import WARM
+from siftpdf.console import early
 from siftpdf.errors import TooLargeError
 from siftpdf.workers import memwatch, pool, warm
 from siftpdf.workers.pool import FileLock, Pool
@@ -197,10 +199,10 @@ def test_platform_without_proc_starts_no_warm_child(tmp_path: Path, no_proc: Non
     nothing leaks, and the command starts its child the usual way."""
     before = len(os.listdir("/proc/self/fd"))
     with pytest.raises(OSError):
-        warm._spawn(warm.default_argv() + [warm.WARM_FLAG])
+        warm._spawn(warm.default_argv() + [WARM])
     assert len(os.listdir("/proc/self/fd")) == before
     pdf = str(fixtures / "three_page.pdf")
-    warm.prestart(["pages", "--no-cache", "1", pdf], str(tmp_path / "pool"))
+    early.prestart(["pages", "--no-cache", "1", pdf], str(tmp_path / "pool"))
     try:
         assert warm._Warm.child is None
     finally:

@@ -15,6 +15,7 @@ import pytest
 from conftest import records, run_siftpdf
 
 from siftpdf.child.job import job_bytes, read_words
+from siftpdf.console import early
 from siftpdf.options import Limits
 from siftpdf.workers import warm
 from siftpdf.workers.runner import run_child
@@ -107,12 +108,12 @@ def test_warm_child_refuses_the_network_once_it_has_its_job() -> None:
 ])
 def test_which_command_lines_start_a_warm_child(fixtures: Path, args: list[str], expected: bool) -> None:
     names = {"pdf": str(fixtures / "three_page.pdf"), "txt": str(fixtures / "not_a_pdf.txt")}
-    assert warm.wanted([arg.format(**names) for arg in args]) is expected
+    assert early.wanted([arg.format(**names) for arg in args]) is expected
 
 
 def test_run_child_adopts_the_warm_child(fixtures: Path) -> None:
     pdf = fixtures / "encrypted_user.pdf"
-    warm.prestart(["extract", "--no-cache", str(pdf)])
+    early.prestart(["extract", "--no-cache", str(pdf)])
     started = warm._Warm.child
     try:
         assert started is not None
@@ -124,7 +125,7 @@ def test_run_child_adopts_the_warm_child(fixtures: Path) -> None:
 
 
 def test_a_discarded_warm_child_is_gone(fixtures: Path) -> None:
-    warm.prestart(["extract", "--no-cache", str(fixtures / "three_page.pdf")])
+    early.prestart(["extract", "--no-cache", str(fixtures / "three_page.pdf")])
     child = warm._Warm.child
     assert child is not None
     warm.discard()
@@ -161,7 +162,7 @@ def test_poll_does_not_wait_behind_a_wait(fixtures: Path) -> None:
     """The watchdog's poll (then kill) must go through while the reader waits for the child."""
     import threading
 
-    warm.prestart(["extract", "--no-cache", str(fixtures / "three_page.pdf")])
+    early.prestart(["extract", "--no-cache", str(fixtures / "three_page.pdf")])
     child = warm._Warm.child
     assert child is not None
     waiter = threading.Thread(target=child.wait)
@@ -188,7 +189,7 @@ def test_a_named_pipe_is_never_opened_to_look_for_a_pdf(tmp_path: Path) -> None:
             if wchan.read_text() == "wait_for_partner":
                 break
             time.sleep(0.01)
-        assert not warm.wanted(["extract", "--no-cache", str(fifo)])
+        assert not early.wanted(["extract", "--no-cache", str(fifo)])
         for _ in range(20):  # ... and goes on waiting: nobody opened the pipe
             assert wchan.read_text() == "wait_for_partner"
             time.sleep(0.01)

@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 
     from .extraction import ExtractOptions
 
+#: The one word of a warm child's command line (siftpdf.workers.warm): its job comes on stdin.
+WARM = "--warm"
 #: The values a field may take, where they are few.
 CHOICES: dict[str, tuple[str, ...]] = {"image_mode": ("none", "embedded"), "ocr": ("never", "auto", "always")}
 

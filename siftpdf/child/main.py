@@ -106,7 +106,9 @@ def _usage(problem: str) -> NoReturn:
 
 def main(argv: list[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else argv
-    if words == ["--warm"]:
+    from .job import WARM
+
+    if words == [WARM]:
         # The engine's import reads nothing of the PDF: it may come before the limits. So do
         # the imports of the job (the meta's hash, the extraction, the evidence), while the
         # parent starts up or looks in its cache.

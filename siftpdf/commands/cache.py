@@ -6,7 +6,8 @@ from pathlib import Path
 
 import click
 
-from .options import cache_dir_option, cache_size_option, cache_url_option, json_option, out
+from ..console import definition as spec
+from .options import cache_dir_option, cache_size_option, cache_url_option, json_option, option, out
 
 
 @click.group("cache")
@@ -63,7 +64,7 @@ def info(cache_dir: Path | None, cache_url: str | None, cache_size: str, as_json
 
 @command.command("clear")
 @cache_dir_option
-@click.option("--caller-class", default=None, help="Clear only this class's documents and URLs.")
+@option(spec.CLEAR_CLASS)
 def clear(cache_dir: Path | None, caller_class: str | None) -> None:
     """Remove every cached document (or one caller class's).
 

@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from ..console import definition as spec
 from .options import (
-    FiniteFloatRange,
     cap_option,
     complete_source,
     extraction_options,
@@ -15,6 +15,7 @@ from .options import (
     json_option,
     long_quiet_option,
     note,
+    option,
     out,
 )
 
@@ -23,14 +24,12 @@ if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
 
 
 @click.command("digest")
-@click.option("-q", "--question", required=True, help="The question to answer from the document.")
+@option(spec.QUESTION, required=True)
 @click.argument("source", required=False, shell_complete=complete_source)
-@click.option("--llm-cmd", metavar="CMD", help="Pipe the prompt to CMD's stdin and read the answer from its stdout.")
-@click.option("--show-prompt", is_flag=True, help="Print the prompt and call nothing.")
-@click.option("--semantic", is_flag=True,
-              help="Fuse BM25 with embeddings of a local model (extra 'semantic'; slow the first time).")
-@click.option("--llm-timeout", type=FiniteFloatRange(min=1), default=300.0, show_default=True,
-              help="Seconds to wait for the model.")
+@option(spec.LLM_CMD)
+@option(spec.SHOW_PROMPT)
+@option(spec.SEMANTIC)
+@option(spec.LLM_TIMEOUT)
 @cap_option
 @json_option
 @long_quiet_option

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import click
 
-from .options import cache_dir_option, cache_url_option, out
+from ..console import definition as spec
+from .options import cache_dir_option, cache_url_option, option, out
 
 
 @click.group("engine")
@@ -21,7 +22,7 @@ def command() -> None:
 
 
 @command.command("status", short_help="Engines, versions, memory limit and cache.")
-@click.option("--json", "as_json", is_flag=True, help="Write one JSON record instead of the text view.")
+@option(spec.STATUS_JSON)
 @cache_dir_option
 @cache_url_option
 def status(as_json: bool, cache_dir: Path | None, cache_url: str | None) -> None:

@@ -7,8 +7,18 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from ..console import definition as spec
 from ..errors import SiftError, UsageError
-from .options import complete_source, extraction_options, is_quiet, note, output_options, quiet_option, whole_cap_option
+from .options import (
+    complete_source,
+    extraction_options,
+    is_quiet,
+    note,
+    option,
+    output_options,
+    quiet_option,
+    whole_cap_option,
+)
 
 if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
     from ..batch import Item, Outcome
@@ -17,13 +27,9 @@ if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
 
 @click.command("extract")
 @click.argument("sources", nargs=-1, shell_complete=complete_source)
-@click.option("-o", "--output-dir", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
-              help="Write one file per source into DIR (made if need be): a.pdf to a.jsonl (a.txt with --text, "
-                   "a.md with --markdown), two jobs at once; a finished file is skipped.")
-@click.option("--render", "render", metavar="PAGES",
-              help="Also render these pages (a-b, a, a-, lists) to PNG files at 150 dpi, for OCR.")
-@click.option("--render-dir", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
-              show_default=True, help="Where --render writes SOURCE-pN.png.")
+@option(spec.OUTPUT_DIR)
+@option(spec.RENDER)
+@option(spec.RENDER_DIR)
 @whole_cap_option
 @output_options(default="json")
 @extraction_options

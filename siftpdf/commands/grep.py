@@ -6,9 +6,9 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from ..console import definition as spec
 from ..errors import SiftError, UsageError
-from ..views.grep import COLORS
-from .options import cap_option, complete_source, extraction_options, json_option, out, set_quiet
+from .options import cap_option, complete_source, extraction_options, json_option, option, out, set_quiet
 
 if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
     from collections.abc import Iterator
@@ -26,66 +26,9 @@ def _grep_quiet(ctx: click.Context, param: click.Parameter, value: bool) -> bool
     return value
 
 
-_OPTIONS = (
-    click.option("-e", "--regexp", "regexps", metavar="PATTERN", multiple=True,
-                 help="A pattern (repeatable; then every argument is a source)."),
-    click.option("-f", "--file", "pattern_files", metavar="FILE", multiple=True,
-                 help="Patterns from FILE, one a line (- for stdin; repeatable)."),
-    click.option("-F", "--fixed-strings", "fixed", is_flag=True, help="Patterns are strings, not RE2."),
-    click.option("-E", "--extended-regexp", is_flag=True, expose_value=False,
-                 help="Accepted for grep: patterns are always RE2."),
-    click.option("-P", "--perl-regexp", is_flag=True, expose_value=False, hidden=True, callback=_refuse_pcre),
-    click.option("-i", "--ignore-case", "case", flag_value="ignore", help="Match case-insensitively."),
-    click.option("-s", "--case-sensitive", "case", flag_value="sensitive",
-                 help="Match case-sensitively (not grep's -s: that is --no-messages)."),
-    click.option("-w", "--word-regexp", "word", is_flag=True,
-                 help="Match whole words only (letters, digits, _ of any script around them are not)."),
-    click.option("-x", "--line-regexp", "line", is_flag=True, help="Match whole lines only."),
-    click.option("-v", "--invert-match", "invert", is_flag=True, help="Select the lines that do not match."),
-    click.option("-m", "--max-count", type=click.IntRange(min=1), default=100, show_default=True,
-                 help="Stop reading a source after this many selected lines."),
-    click.option("-C", "--context", type=click.IntRange(min=0), default=1, show_default=True,
-                 help="Lines of context each side of a selected line."),
-    click.option("-A", "--after-context", "after", type=click.IntRange(min=0), metavar="NUM",
-                 help="Lines of context after a selected line (default: -C)."),
-    click.option("-B", "--before-context", "before", type=click.IntRange(min=0), metavar="NUM",
-                 help="Lines of context before a selected line (default: -C)."),
-    click.option("-o", "--only-matching", "only", is_flag=True, help="Print each match alone: 'p. N: match'."),
-    click.option("-c", "--count", "count", is_flag=True, help="Print the number of selected lines of each source."),
-    click.option("-p", "--page-count", "page_count", is_flag=True,
-                 help="Print the number of selected lines of each page: 'p. N: count'."),
-    click.option("-l", "--files-with-matches", "files_with", is_flag=True,
-                 help="Print the name of each source with a selected line."),
-    click.option("-L", "--files-without-match", "files_without", is_flag=True,
-                 help="Print the name of each source without one."),
-    click.option("-q", "--quiet", "--silent", "quiet", is_flag=True, callback=_grep_quiet,
-                 help="Print nothing; exit 0 at the first selected line (no progress bar or notes either)."),
-    click.option("-H", "--with-filename", "with_filename", flag_value=True, default=None,
-                 help="Start each line with its source (the default with several)."),
-    click.option("-h", "--no-filename", "with_filename", flag_value=False, help="Never start a line with its source."),
-    click.option("-Z", "--null", "null", is_flag=True,
-                 help="A NUL after each source's name instead of ':' or newline."),
-    click.option("--match-prefix-separator", "separator", metavar="SEP", default=":", show_default=True,
-                 help="What follows a source's name before its line."),
-    click.option("-n", "--page-number", "--line-number", is_flag=True, expose_value=False,
-                 help="Accepted for grep and pdfgrep: the page is always shown."),
-    click.option("--color", "--colour", "color", type=click.Choice(COLORS), is_flag=False, flag_value="auto",
-                 default="auto", show_default=True, help="Colour matches, pages and names (auto: on a terminal)."),
-    click.option("-r", "--recursive", "recursive", is_flag=True,
-                 help="Search the PDFs and doc streams in folders and theirs (links given only); "
-                      "no SOURCES: this folder."),
-    click.option("-R", "--dereference-recursive", "dereference", is_flag=True, help="-r, following every link."),
-    click.option("--include", metavar="GLOB", multiple=True, help="With -r, only the files whose name matches."),
-    click.option("--exclude", metavar="GLOB", multiple=True, help="With -r, not the files whose name matches."),
-    click.option("--exclude-dir", metavar="GLOB", multiple=True, help="With -r, not the folders whose name matches."),
-    click.option("--no-messages", is_flag=True, help="No message about a source that cannot be read."),
-    click.option("--pages", "--page-range", "page_range", metavar="RANGE",
-                 help="Search only these pages (a-b, a, a-, lists)."),
-    click.option("--cache", is_flag=True, expose_value=False,
-                 help="Accepted for pdfgrep: the cache is always used (--no-cache: not)."),
-    click.option("--warn-empty", is_flag=True, expose_value=False,
-                 help="Accepted for pdfgrep: a PDF without text is always an error (exit 5)."),
-)
+# What only click knows of grep's options of the table (siftpdf.console.definition.GREP).
+_CLICK: dict[str, dict[str, Any]] = {"perl_regexp": {"callback": _refuse_pcre}, "quiet": {"callback": _grep_quiet}}
+_OPTIONS = tuple(option(declared, **_CLICK.get(declared.key, {})) for declared in spec.GREP)
 
 
 def _options(func: Any) -> Any:
@@ -141,7 +84,7 @@ Examples:
 
 
 @click.command("grep", short_help="Print the lines that match PATTERN, with their pages.", help=HELP,
-               context_settings={"help_option_names": ["--help"]})  # -h is grep's --no-filename
+               context_settings={"help_option_names": [spec.HELP.long]})  # -h is grep's --no-filename
 @click.argument("words", nargs=-1, metavar="PATTERN [SOURCES]...", shell_complete=complete_source)
 @_options
 @cap_option

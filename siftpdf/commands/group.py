@@ -14,6 +14,7 @@ from typing import Any
 
 import click
 
+from ..console import definition as spec
 from ..errors import SiftError, UsageError, typed_error
 from ..errors import one_line as _one_line
 from ..system import silence_stdout
@@ -130,11 +131,11 @@ def _finish(command: click.Command) -> None:
             current.help, current.epilog = parts[0].rstrip(), parts[1]
         for param in current.params:
             # _custom_shell_complete is where click keeps an option's shell_complete= callback.
-            if "--set" in param.opts and param._custom_shell_complete is None:
+            if spec.SET.long in param.opts and param._custom_shell_complete is None:
                 from .options import complete_setting  # only a command with --set loads it
 
                 param._custom_shell_complete = complete_setting
-            if "--cache-dir" in param.opts:
+            if spec.CACHE_DIR.long in param.opts:
                 _record_cache_dir(param)
 
 
@@ -143,13 +144,13 @@ def _debugging(args: list[str]) -> bool:
     for arg in args:
         if not arg.startswith("-"):
             return False
-        if arg == "--debug":
+        if arg == spec.DEBUG.long:
             return True
     return False
 
 
 def _json_wanted(args: list[str]) -> bool:
-    return "--json" in args[: args.index("--")] if "--" in args else "--json" in args
+    return spec.JSON.long in (args[: args.index("--")] if "--" in args else args)
 
 
 class SiftGroup(click.Group):
@@ -227,9 +228,9 @@ class SiftGroup(click.Group):
             ctx.exit(error.exit_code)
 
 
-@click.group(cls=SiftGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=SiftGroup, context_settings={"help_option_names": list(spec.HELP.names)})
 @click.version_option(package_name="siftpdf", prog_name="siftpdf")
-@click.option("--debug", is_flag=True, hidden=True, help="Show tracebacks.")
+@click.option(*spec.DEBUG.names, is_flag=True, hidden=spec.DEBUG.hidden, help=spec.DEBUG.help)
 @click.pass_context
 def cli(ctx: click.Context, debug: bool) -> None:
     """Read PDFs safely and fast, as page-cited text and JSON Lines.

@@ -7,18 +7,16 @@ from typing import TYPE_CHECKING
 
 import click
 
+from ..console import definition as spec
 from ..errors import UsageError
-from .options import cap_option, extraction_options
+from .options import cap_option, extraction_options, option
 
 if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
     from ..options import ReadOptions
 
 
 @click.command("mcp", short_help="Serve map, pages, grep, digest, sniff and fetch as MCP tools over stdio.")
-@click.option("--root", "roots", multiple=True, metavar="DIR",
-              type=click.Path(exists=True, file_okay=False, path_type=Path),
-              help="A folder whose files the tools may read (repeatable; default: the current folder). "
-                   "Paths are resolved, links too: nothing outside these folders is read.")
+@option(spec.ROOT, type=click.Path(exists=True, file_okay=False, path_type=Path))
 @cap_option
 @extraction_options
 def command(roots: tuple[Path, ...], cap: int, read_options: ReadOptions) -> None:

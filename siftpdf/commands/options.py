@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from .. import defaults
-from ..extras import OCR_MODES
+from ..console import definition as spec
+from ..console.definition import FLAG, UNSET, Option
 from .bodies import (
     emit,
     out,
@@ -42,12 +42,41 @@ class FiniteFloatRange(click.FloatRange):
         return number
 
 
-# The child's address-space limit is set in bytes (MiB << 20), which must fit a C long.
-MAX_MEMORY_MIB = 1 << 30
-CACHE_DIR_HELP = ("The shared cache (env SIFTPDF_CACHE_DIR; default ~/.cache/siftpdf, "
-                  "~/Library/Caches/siftpdf on macOS).")
-MEMORY_LIMIT_HELP = ("Memory limit of {whose} in MiB (0: none): RLIMIT_AS on Linux, "
-                     "a watchdog elsewhere (engine status says which).")
+def _click_type(option: Option) -> Any:
+    if option.kind == spec.INT:
+        return click.IntRange(min=None if option.low is None else int(option.low),
+                              max=None if option.high is None else int(option.high))
+    if option.kind == spec.SECONDS:
+        return FiniteFloatRange(min=option.low)
+    if option.kind == spec.CHOICE:
+        return click.Choice(option.choices)
+    if option.kind == spec.FOLDER:
+        return click.Path(file_okay=False, path_type=Path)
+    if option.kind == spec.FILE:
+        return click.Path(dir_okay=False, path_type=Path)
+    return None  # text: click's string
+
+
+def option(declared: Option, **extra: Any) -> Callable[[F], F]:
+    """The click option of an option of the table (:mod:`siftpdf.console.definition`), with
+    what only click knows of it (``callback``, ``shell_complete``, ``type`` …) in ``extra``."""
+    kwargs: dict[str, Any] = {"help": declared.help or None, "hidden": declared.hidden, "envvar": declared.env,
+                              "metavar": declared.metavar, "show_default": declared.show_default,
+                              "multiple": declared.many, "expose_value": declared.exposed}
+    if declared.default is not UNSET:
+        path = declared.kind in (spec.FOLDER, spec.FILE) and isinstance(declared.default, str)
+        kwargs["default"] = Path(declared.default) if path else declared.default
+    if declared.kind == FLAG:
+        if declared.value is True and declared.default is UNSET:
+            kwargs["is_flag"] = True
+        else:
+            kwargs["flag_value"] = declared.value
+    else:
+        kwargs["type"] = _click_type(declared)
+        if declared.optional is not None:
+            kwargs.update(is_flag=False, flag_value=declared.optional)
+    kwargs.update(extra)
+    return click.option(*declared.names, declared.key, **kwargs)
 
 
 def _stack(*decorators: Callable[[F], F]) -> Callable[[F], F]:
@@ -59,13 +88,10 @@ def _stack(*decorators: Callable[[F], F]) -> Callable[[F], F]:
     return apply
 
 
-JSON_HELP = "Write JSON Lines records instead of the text view."
-
-
 def json_option(func: F) -> F:
     """--json: JSON Lines records on stdout instead of the text view."""
 
-    @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
+    @option(spec.JSON)
     @functools.wraps(func)
     def wrapper(*args: Any, as_json: bool, **kwargs: Any) -> Any:
         click.get_current_context().meta["siftpdf.json"] = as_json
@@ -74,23 +100,21 @@ def json_option(func: F) -> F:
     return wrapper
 
 
-OUTPUTS = ("text", "markdown", "json")
-FORMAT_ENV = "SIFTPDF_FORMAT"
+OUTPUTS = tuple(spec.OUTPUTS)
+FORMAT_ENV = spec.FORMAT_ENV
 
 
 def output_options(default: str) -> Callable[[F], F]:
     """--text, --markdown, --json: the page-marked text view, the Markdown view (docs/manual.md) or
     JSON Lines records, at most one of them; without one, SIFTPDF_FORMAT, else ``default``.
     The command gets ``output``, one of :data:`OUTPUTS`."""
-    helps = {"text": "Write the page-marked text view.",
-             "markdown": "Write the page-marked Markdown view: CommonMark with GFM tables "
-                         f"(env {FORMAT_ENV}=markdown).",
-             "json": JSON_HELP if default == "text" else "Write the doc stream (JSON Lines records)."}
+    helps = {name: declared.help for name, declared in spec.OUTPUTS.items()}
+    if default == "text":
+        helps["json"] = spec.JSON.help
 
     def decorate(func: F) -> F:
-        @_stack(*(click.option(f"--{name}", f"as_{name}", is_flag=True,
-                               help=helps[name] + (" The default." if name == default else ""))
-                  for name in OUTPUTS))
+        @_stack(*(option(declared, help=helps[name] + (" The default." if name == default else ""))
+                  for name, declared in spec.OUTPUTS.items()))
         @functools.wraps(func)
         def wrapper(*args: Any, as_text: bool, as_markdown: bool, as_json: bool, **kwargs: Any) -> Any:
             ctx = click.get_current_context()
@@ -113,16 +137,8 @@ def _env_output(ctx: click.Context) -> str | None:
     return value or None
 
 
-CAP_HELP = "Output cap in characters"
-cap_option = click.option(
-    "--cap", type=click.IntRange(min=200), default=defaults.CAP, envvar="SIFTPDF_CAP",
-    show_default=True, help=f"{CAP_HELP} (env SIFTPDF_CAP).")
-# extract and fetch write whole documents (saved to files, read by the other commands): their
-# cap is asked for with the option alone, never by the environment's default for readers.
-whole_cap_option = click.option(
-    "--cap", type=click.IntRange(min=200), default=None,
-    help=f"{CAP_HELP}: only the pages that fit, then where it was cut (a note in the views, "
-         "done.cut in the doc stream). Default: the whole document.")
+cap_option = option(spec.CAP)
+whole_cap_option = option(spec.WHOLE_CAP)
 
 
 def set_quiet(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
@@ -130,11 +146,9 @@ def set_quiet(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
         ctx.meta["siftpdf.quiet"] = True
 
 
-quiet_option = click.option("-q", "--quiet", is_flag=True, expose_value=False, callback=set_quiet,
-                            help="No progress bar or notes on stderr.")
+quiet_option = option(spec.QUIET, callback=set_quiet)
 # For commands where -q means something else (digest -q QUESTION).
-long_quiet_option = click.option("--quiet", is_flag=True, expose_value=False, callback=set_quiet,
-                                 help="No progress bar or notes on stderr.")
+long_quiet_option = option(spec.LONG_QUIET, callback=set_quiet)
 
 
 def is_quiet() -> bool:
@@ -160,64 +174,21 @@ def complete_setting(_ctx: click.Context, _param: click.Parameter, incomplete: s
             if key.startswith(incomplete)]
 
 
-CACHE_URL_ENV = "SIFTPDF_CACHE_URL"
-cache_url_option = click.option(
-    "--cache-url", metavar="URL", envvar=CACHE_URL_ENV,
-    help="A shared cache server in front of which this machine's cache sits: "
-         "redis://[USER:PASSWORD@]HOST[:PORT][/DB], rediss://… (TLS) or unix://PATH (env SIFTPDF_CACHE_URL; "
-         "needs siftpdf[redis]). Every machine naming it shares documents, single-flight and the one job per "
-         "caller id; when it fails, the local cache goes on alone.")
-
-
-# Options more than one command takes, defined once (cache_options and extraction_options
-# bundle them for the reading commands; cache, engine and serve take some of them alone).
-cache_dir_option = click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path),
-                                envvar="SIFTPDF_CACHE_DIR", help=CACHE_DIR_HELP)
-cache_size_option = click.option("--cache-size", default=defaults.CACHE_SIZE, envvar="SIFTPDF_CACHE_SIZE",
-                                 show_default=True,
-                                 help="Cache size cap (e.g. 500M, 2G); whole documents go, oldest first.")
-allow_private_option = click.option(
-    "--allow-private", is_flag=True,
-    help="Let URLs reach loopback, private and link-local addresses (trusted networks).")
-max_pages_option = click.option("--max-pages", type=click.IntRange(min=1), default=defaults.MAX_PAGES,
-                                show_default=True,
-                                help="Extract at most this many pages (the meta still counts them all).")
-workers_option = click.option(
-    "--workers", type=click.IntRange(min=1, max=defaults.MAX_WORKERS), default=defaults.WORKERS,
-    envvar="SIFTPDF_WORKERS", show_default=True, metavar="N",
-    help="Extraction children at once: a document longer than 32 pages is split over N of them, "
-         "several sources are read N at a time (env SIFTPDF_WORKERS; the machine's pool lets N run).")
-deadline_option = click.option("--deadline", type=FiniteFloatRange(min=0.1), default=defaults.DEADLINE,
-                               show_default=True, help="Seconds before an extraction child is killed.")
-
-
-def memory_limit_option(whose: str) -> Callable[[F], F]:
-    return click.option("--memory-limit", type=click.IntRange(min=0, max=MAX_MEMORY_MIB),
-                        default=defaults.MEMORY_MIB, show_default=True, help=MEMORY_LIMIT_HELP.format(whose=whose))
+# Options more than one command takes (cache_options and extraction_options bundle them for
+# the reading commands; cache, engine and serve take some of them alone).
+cache_dir_option = option(spec.CACHE_DIR)
+cache_url_option = option(spec.CACHE_URL)
+cache_size_option = option(spec.CACHE_SIZE)
+allow_private_option = option(spec.ALLOW_PRIVATE)
+max_pages_option = option(spec.MAX_PAGES)
+deadline_option = option(spec.DEADLINE)
 
 
 def cache_options(func: F) -> F:
     """How a call shares the cache, the pool and the network: sets ``read_options.cache`` and
     friends on the ReadOptions that :func:`extraction_options` builds."""
 
-    @_stack(
-        cache_dir_option,
-        cache_url_option,
-        click.option("--no-cache", is_flag=True, help="Neither read nor write the cache."),
-        click.option("--caller-class", default="default", envvar="SIFTPDF_CALLER_CLASS", show_default=True,
-                     help="Cache partition of this caller (env SIFTPDF_CALLER_CLASS); 'restricted' "
-                          "pages are invisible to others and its --verbose logs carry the outcome only."),
-        click.option("--max-age", type=FiniteFloatRange(min=0), default=defaults.MAX_AGE, show_default=True,
-                     help="Seconds a fetched URL is served from the cache before it is revalidated "
-                          "(0: revalidate now)."),
-        cache_size_option,
-        allow_private_option,
-        click.option("--verbose", is_flag=True, help="Log fetches, extractions and cache hits on stderr."),
-        click.option("--wait", type=FiniteFloatRange(min=0), default=defaults.WAIT, envvar="SIFTPDF_WAIT",
-                     show_default=True, metavar="SECONDS",
-                     help="Seconds to wait in line for a PDF worker when all are busy, then exit 75 "
-                          "(env SIFTPDF_WAIT; 0: busy at once)."),
-    )
+    @_stack(*(option(declared) for declared in spec.CACHE_OPTIONS))
     @functools.wraps(func)
     def wrapper(*args: Any, cache_dir: Path | None, cache_url: str | None, no_cache: bool, caller_class: str,
                 max_age: float, cache_size: str, allow_private: bool, verbose: bool, wait: float,
@@ -233,25 +204,8 @@ def extraction_options(func: F) -> F:
     """How a PDF is extracted: limits of the child and the password (and the cache options)."""
     func = cache_options(func)
 
-    @_stack(
-        max_pages_option,
-        deadline_option,
-        memory_limit_option("the child"),
-        click.option("--password", envvar="SIFTPDF_PASSWORD", default=None,
-                     help="User password of an encrypted PDF (env SIFTPDF_PASSWORD)."),
-        click.option("--in-process", is_flag=True,
-                     help="Parse in this process, without the child: for trusted input only."),
-        click.option("--set", "settings", metavar="KEY=VALUE", multiple=True, shell_complete=complete_setting,
-                     help="Organization and evidence settings (repeatable), e.g. organize.furniture=false, "
-                          "output.evidence=true, extract.image_mode=embedded; every key in siftpdf(1), SETTINGS."),
-        click.option("--raw", is_flag=True,
-                     help="The engine's page text untouched: no organization (same as --set organize=false)."),
-        workers_option,
-        click.option("--ocr", type=click.Choice(OCR_MODES), default=None, envvar="SIFTPDF_OCR",
-                     show_default="auto when siftpdf[ocr] is installed, else never",
-                     help="Recognize scanned pages: auto reads pages with no usable text layer (and scanned "
-                          "images on pages with one), always every page (env SIFTPDF_OCR; needs siftpdf[ocr])."),
-    )
+    @_stack(*(option(declared, **({"shell_complete": complete_setting} if declared is spec.SET else {}))
+              for declared in spec.EXTRACTION_OPTIONS))
     @functools.wraps(func)
     def wrapper(*args: Any, max_pages: int, deadline: float, memory_limit: int,
                 password: str | None, in_process: bool, settings: tuple[str, ...], raw: bool, ocr: str | None,

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from ..console import definition as spec
 from ..errors import UsageError
 from .options import (
     allow_private_option,
@@ -15,29 +16,24 @@ from .options import (
     cap_option,
     deadline_option,
     max_pages_option,
-    memory_limit_option,
+    option,
 )
 
 
 @click.command("serve", short_help="Serve /v1/fetch and Firecrawl-compatible /v2/scrape over HTTP.")
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--port", type=click.IntRange(min=0, max=65535), default=8765, show_default=True,
-              help="Port to listen on (0: any free port, printed at start).")
-@click.option("--tokens", "tokens_file", type=click.Path(dir_okay=False, path_type=Path),
-              help="JSON or TOML file mapping bearer tokens to {caller_id, class}.")
-@click.option("--no-auth", is_flag=True,
-              help="Serve requests without a known token as an anonymous caller (loopback only).")
+@option(spec.HOST)
+@option(spec.PORT)
+@option(spec.TOKENS)
+@option(spec.NO_AUTH)
 @cache_dir_option
 @cache_url_option
 @cache_size_option
 @allow_private_option
 @max_pages_option
 @deadline_option
-@memory_limit_option("a child")
-@click.option("--verbose", is_flag=True,
-              help="Log requests, fetches and extractions on stderr (outcome only for restricted callers).")
-@click.option("--access-log", is_flag=True,
-              help="One line per request on stderr: method, path, status, ms, error code, request id.")
+@option(spec.SERVE_MEMORY_LIMIT)
+@option(spec.SERVE_VERBOSE)
+@option(spec.ACCESS_LOG)
 @cap_option
 def command(host: str, port: int, tokens_file: Path | None, no_auth: bool, cache_dir: Path | None,
             cache_url: str | None, cache_size: str, allow_private: bool, max_pages: int, deadline: float,
@@ -70,7 +66,7 @@ def command(host: str, port: int, tokens_file: Path | None, no_auth: bool, cache
     from ..store.cache import CacheSettings, check_url, parse_size
 
     if no_auth and not is_loopback(host):
-        raise UsageError("--no-auth only on a loopback address (127.0.0.1, ::1)")
+        raise UsageError(f"{spec.NO_AUTH.long} only on a loopback address (127.0.0.1, ::1)")
     tokens = load_tokens(tokens_file) if tokens_file else {}
     if not tokens and not no_auth:
         raise UsageError("no callers: give --tokens FILE, or --no-auth on loopback")

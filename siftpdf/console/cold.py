@@ -29,35 +29,25 @@ from ..defaults import (
     CHUNK_PAGES,
     DEADLINE,
     MAX_AGE,
-    MAX_PAGES,
-    MAX_WORKERS,
     MEMORY_MIB,
     OCR_CHUNK_PAGES,
-    WAIT,
     WORKERS,
 )
-from .quick import DECLINE_ENV, env_value, invoke, is_caller_class, parse, plain_int, plain_seconds
+from . import definition
+from .definition import spellings
+from .quick import DECLINE_ENV, env_value, invoke, is_caller_class, parse, value
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-OUTPUTS = ("text", "markdown", "json")
+OUTPUTS = tuple(definition.OUTPUTS)
 DEFAULT_OUTPUT = {"extract": "json", "pages": "text", "map": "text"}
-# The options answered here, as click spells them: name -> (key, takes a value, flag value).
-_COMMON: dict[str, tuple[str, bool, Any]] = {
-    "-q": ("quiet", False, True), "--quiet": ("quiet", False, True),
-    "--no-cache": ("no_cache", False, True),
-    "--raw": ("raw", False, True),
-    "--max-pages": ("max_pages", True, None),
-    "--cache-dir": ("cache_dir", True, None),
-    "--cache-url": ("cache_url", True, None),
-    "--wait": ("wait", True, None),
-    "--workers": ("workers", True, None),
-    "--cap": ("cap", True, None),
-    "--ocr": ("ocr", True, None),
-    **{f"--{name}": (f"as_{name}", False, True) for name in OUTPUTS},
-}
+# The options answered here, spelled by siftpdf.console.definition (extract's --cap is
+# WHOLE_CAP, spelled the same).
+_COMMON = spellings([definition.QUIET, definition.NO_CACHE, definition.RAW, definition.MAX_PAGES, definition.CACHE_DIR,
+                     definition.CACHE_URL, definition.WAIT, definition.WORKERS, definition.CAP, definition.OCR,
+                     *definition.OUTPUTS.values()])
 OPTIONS = {"extract": _COMMON, "pages": _COMMON, "map": _COMMON}
 
 # A larger PDF is not read ahead for an early job: the runner reads it (once) the usual way.
@@ -118,7 +108,7 @@ def answer(args: list[str]) -> int | None:
     plan = _plan(*parsed)
     if plan is None:
         return None
-    from ..workers.warm import prestart
+    from .early import prestart
 
     miss = not plan.no_cache and _missed(plan)
     prestart(args, plan.pool_dir, miss=miss)
@@ -146,23 +136,20 @@ def _missed(plan: Plan) -> bool:
 
 
 def _plan(command: str, positional: list[str], given: dict[str, Any]) -> Plan | None:
-    max_pages = plain_int(given.get("max_pages", str(MAX_PAGES)), 1)
-    wait = plain_seconds(given.get("wait", env_value("SIFTPDF_WAIT") or str(WAIT)))
-    workers = plain_int(given.get("workers", env_value("SIFTPDF_WORKERS") or str(WORKERS)), 1)
-    if "cap" in given:
-        cap = plain_int(given["cap"], 200)
-    else:  # extract's default is the whole document (its --cap reads no environment)
-        cap = None if command == "extract" else plain_int(env_value("SIFTPDF_CAP") or str(CAP), 200)
-    if max_pages is None or wait is None or workers is None or workers > MAX_WORKERS \
+    max_pages, wait, workers = (value(definition.MAX_PAGES, given), value(definition.WAIT, given),
+                                value(definition.WORKERS, given))
+    # extract's default is the whole document (its --cap reads no environment)
+    cap = value(definition.WHOLE_CAP if command == "extract" else definition.CAP, given)
+    if max_pages is None or wait is None or workers is None \
             or (cap is None and (command != "extract" or "cap" in given)) \
             or len(positional) != (2 if command == "pages" else 1):
         return None
     asked = [name for name in OUTPUTS if given.get(f"as_{name}")]
-    env_output = os.environ.get("SIFTPDF_FORMAT", "").strip().lower()
+    env_output = os.environ.get(definition.FORMAT_ENV, "").strip().lower()
     if len(asked) > 1 or (env_output and env_output not in OUTPUTS):
         return None  # click's usage errors
-    cache_dir = given.get("cache_dir", env_value("SIFTPDF_CACHE_DIR"))
-    caller_class = env_value("SIFTPDF_CALLER_CLASS") or "default"
+    cache_dir = given.get("cache_dir", env_value(definition.CACHE_DIR.env))
+    caller_class = env_value(definition.CALLER_CLASS.env) or definition.CALLER_CLASS.default
     if cache_dir == "" or not _is_folder(cache_dir) or not is_caller_class(caller_class) or not _is_pdf(positional[-1]):
         return None
     if command == "pages" and not _is_range(positional[0]):
@@ -174,7 +161,7 @@ def _plan(command: str, positional: list[str], given: dict[str, Any]) -> Plan | 
         return None  # click's usage error
     return Plan(command, positional, (asked or [env_output or DEFAULT_OUTPUT[command]])[0], cap, max_pages,
                 bool(given.get("no_cache")), bool(given.get("quiet")), cache_dir, caller_class, wait,
-                given.get("cache_url", env_value("SIFTPDF_CACHE_URL")), bool(given.get("raw")), ocr, workers)
+                given.get("cache_url", env_value(definition.CACHE_URL.env)), bool(given.get("raw")), ocr, workers)
 
 
 def _is_folder(path: str | None) -> bool:

@@ -21,8 +21,9 @@ from __future__ import annotations
 import os
 import sys
 
-from ..defaults import CAP, MAX_PAGES, MAX_WORKERS
 from ..system import silence_stdout
+from . import definition
+from .definition import APPEND, plain_value, spellings
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -32,51 +33,22 @@ if TYPE_CHECKING:
     from ..store.cacheread import View
     from ..store.redisread import RemoteView
 
-# The options answered here, as click spells them: name -> (key, takes a value, flag value);
-# an option whose flag value is APPEND may be given again, its values kept in a list.
-APPEND = "append"
-_COMMON: dict[str, tuple[str, bool, Any]] = {
-    "--cap": ("cap", True, None),
-    "-q": ("quiet", False, True), "--quiet": ("quiet", False, True),
-    "--cache-dir": ("cache_dir", True, None),
-    # A hit on this machine's cache is answered here with a shared server named or not: the
-    # commands too read this machine's cache first and ask the server only on a miss.
-    "--cache-url": ("cache_url", True, None),
-    "--max-pages": ("max_pages", True, None),
-    "--wait": ("wait", True, None),  # a hit never waits: only checked, as click checks it
-    "--workers": ("workers", True, None),  # nor starts a child: only checked too
-    "--ocr": ("ocr", True, None),
+# The options answered here (siftpdf.console.definition spells them): grep's own by key. A hit
+# on this machine's cache is answered with a shared server named or not (the commands too read
+# this machine's cache first and ask the server only on a miss); --wait and --workers are only
+# checked, as click checks them: a hit never waits nor starts a child.
+_COMMON = (definition.CAP, definition.QUIET, definition.CACHE_DIR, definition.CACHE_URL, definition.MAX_PAGES,
+           definition.WAIT, definition.WORKERS, definition.OCR)
+GREP_KEYS = ("case", "max_count", "context", "after", "before", "page_range", "regexps", "fixed", "word", "line",
+             "invert", "only", "count", "page_count", "files_with", "files_without", "quiet", "with_filename",
+             "null", "page_number")
+OPTIONS = {
+    "pages": spellings([*_COMMON, definition.OUTPUTS["text"], definition.OUTPUTS["json"]]),
+    # (grep's -q, --quiet and --silent: its own quiet, which the common -q is too)
+    "grep": spellings([*_COMMON, definition.JSON, *(option for option in definition.GREP if option.key in GREP_KEYS)]),
 }
-_PAGES = {**_COMMON, "--text": ("text", False, True), "--json": ("json", False, True)}
-_GREP = {
-    **_COMMON,
-    "-i": ("case", False, "ignore"), "--ignore-case": ("case", False, "ignore"),
-    "-s": ("case", False, "sensitive"), "--case-sensitive": ("case", False, "sensitive"),
-    "-m": ("max_count", True, None), "--max-count": ("max_count", True, None),
-    "-C": ("context", True, None), "--context": ("context", True, None),
-    "-A": ("after", True, None), "--after-context": ("after", True, None),
-    "-B": ("before", True, None), "--before-context": ("before", True, None),
-    "--pages": ("pages", True, None), "--page-range": ("pages", True, None), "--json": ("json", False, True),
-    "-e": ("regexps", True, APPEND), "--regexp": ("regexps", True, APPEND),
-    "-F": ("fixed", False, True), "--fixed-strings": ("fixed", False, True),
-    "-w": ("word", False, True), "--word-regexp": ("word", False, True),
-    "-x": ("line", False, True), "--line-regexp": ("line", False, True),
-    "-v": ("invert", False, True), "--invert-match": ("invert", False, True),
-    "-o": ("only", False, True), "--only-matching": ("only", False, True),
-    "-c": ("count", False, True), "--count": ("count", False, True),
-    "-p": ("page_count", False, True), "--page-count": ("page_count", False, True),
-    "-l": ("files_with", False, True), "--files-with-matches": ("files_with", False, True),
-    "-L": ("files_without", False, True), "--files-without-match": ("files_without", False, True),
-    "--silent": ("quiet", False, True),  # -q and --quiet: grep's quiet here (the click command's too)
-    "-H": ("with_filename", False, True), "--with-filename": ("with_filename", False, True),
-    "-h": ("with_filename", False, False), "--no-filename": ("with_filename", False, False),
-    "-Z": ("null", False, True), "--null": ("null", False, True),
-    "-n": ("page_number", False, True), "--page-number": ("page_number", False, True),
-    "--line-number": ("page_number", False, True),
-}
-OPTIONS = {"pages": _PAGES, "grep": _GREP}
 # Environment variables of the commands' options; one this path does not read declines it.
-DECLINE_ENV = ("SIFTPDF_PASSWORD", "SIFTPDF_CACHE_SIZE")
+DECLINE_ENV = (definition.PASSWORD.env, definition.CACHE_SIZE.env)
 
 
 def parse(args: list[str], tables: dict[str, dict[str, tuple[str, bool, Any]]] | None = None,
@@ -117,32 +89,22 @@ def parse(args: list[str], tables: dict[str, dict[str, tuple[str, bool, Any]]] |
     return args[0], positional, given
 
 
-def plain_int(text: str | None, least: int) -> int | None:
-    """An integer option's value as click's IntRange(min=least) takes it, or None to decline
-    (only plain digits: click also takes signs, spaces and underscores, left to it)."""
-    if text is None or not text.isascii() or not text.isdigit():
-        return None
-    value = int(text)
-    return value if value >= least else None
+def env_value(name: str | None) -> str | None:
+    """The environment variable ``name`` as click reads it (an empty one is unset)."""
+    return os.environ.get(name) or None if name else None
 
 
-def plain_seconds(text: str | None) -> float | None:
-    """A number of seconds as click's FiniteFloatRange(min=0) takes it, or None to decline
-    (only plain decimals: click also takes signs, exponents and underscores, left to it)."""
-    if text is None or not text.isascii() or text.count(".") > 1 or not text.replace(".", "").isdigit():
-        return None
-    value = float(text)
-    return value if value != float("inf") else None
-
-
-def _workers(text: str | None) -> bool:
-    """Whether ``--workers`` is a value click's IntRange(1, MAX_WORKERS) takes (plain digits)."""
-    value = plain_int(text, 1)
-    return value is not None and value <= MAX_WORKERS
-
-
-def env_value(name: str) -> str | None:
-    return os.environ.get(name) or None  # click ignores an empty variable
+def value(option: definition.Option, given: dict[str, Any], default: Any = None) -> Any:
+    """The value of ``option`` as click would take it: given, else from its environment variable,
+    else ``default`` or its own; None (decline) for one written other than plainly."""
+    if option.key in given:
+        text = given[option.key]
+    else:
+        text = env_value(option.env)
+        if text is None:
+            fallback = option.default if default is None else default
+            text = None if fallback is None or fallback is definition.UNSET else str(fallback)
+    return plain_value(option, text)
 
 
 def answer(args: list[str]) -> int | None:
@@ -159,14 +121,12 @@ def answer(args: list[str]) -> int | None:
 
 
 def _answer(command: str, positional: list[str], given: dict[str, Any]) -> int | None:
-    cap = plain_int(given.get("cap", env_value("SIFTPDF_CAP") or str(CAP)), 200)
-    max_pages = plain_int(given.get("max_pages", str(MAX_PAGES)), 1)
+    cap, max_pages = value(definition.CAP, given), value(definition.MAX_PAGES, given)
     if command == "grep" and given.get("regexps"):  # -e: every argument is a source
         positional = [given["regexps"], *positional]
     if cap is None or max_pages is None or len(positional) != 2 or sys.stdout is None:
         return None
-    wait, workers = given.get("wait", env_value("SIFTPDF_WAIT")), given.get("workers", env_value("SIFTPDF_WORKERS"))
-    if wait is not None and plain_seconds(wait) is None or workers is not None and not _workers(workers):
+    if value(definition.WAIT, given) is None or value(definition.WORKERS, given) is None:
         return None
     from ..extras import ocr_mode
 
@@ -176,8 +136,8 @@ def _answer(command: str, positional: list[str], given: dict[str, Any]) -> int |
     given["max_pages"], given["ocr"] = max_pages, ocr
     source = positional[1]
     if command == "pages":
-        output = "json" if given.get("json") else "text" if given.get("text") else _env_output()
-        if output is None or (given.get("json") and given.get("text")):
+        output = "json" if given.get("as_json") else "text" if given.get("as_text") else _env_output()
+        if output is None or (given.get("as_json") and given.get("as_text")):
             return None
         return _pages(positional[0], source, cap, output, given)
     return _grep(positional[0], source, cap, given)
@@ -186,7 +146,7 @@ def _answer(command: str, positional: list[str], given: dict[str, Any]) -> int |
 def _env_output() -> str | None:
     """SIFTPDF_FORMAT as the pages command reads it: text when unset; None (decline) for the
     Markdown view, which this path does not write, and for a wrong value, which click reports."""
-    value = os.environ.get("SIFTPDF_FORMAT", "").strip().lower()
+    value = os.environ.get(definition.FORMAT_ENV, "").strip().lower()
     return value if value in ("text", "json") else "text" if not value else None
 
 
@@ -199,11 +159,11 @@ def cached(source: str, given: dict[str, Any]) -> tuple[View | RemoteView, str, 
         return None
     if given.get("cache_dir") == "":
         return None  # click makes a path of it; left to it
-    url = given.get("cache_url", env_value("SIFTPDF_CACHE_URL"))
+    url = given.get("cache_url", env_value(definition.CACHE_URL.env))
     if url and not cacheread.is_cache_url(url):
         return None  # click's usage error
     directory = given.get("cache_dir") or default_cache_dir()
-    cls = env_value("SIFTPDF_CALLER_CLASS") or "default"
+    cls = env_value(definition.CALLER_CLASS.env) or definition.CALLER_CLASS.default
     if not is_caller_class(cls) or not url and not os.path.isdir(directory):
         return None
     import stat
@@ -253,7 +213,7 @@ def _document(found: tuple[View | RemoteView, str, str, dict[str, Any]], source:
     from ..document import Document, require_text, with_source
 
     view, sha, digest, entry = found
-    cls = env_value("SIFTPDF_CALLER_CLASS") or "default"
+    cls = env_value(definition.CALLER_CLASS.env) or definition.CALLER_CLASS.default
     records, check = view.read(cls, sha, digest, entry, first, last, text_only, search)
     return Document(with_source(require_text(records) if check else records, source))
 
@@ -296,14 +256,14 @@ def _grep(pattern: str | list[str], source: str, cap: int, given: dict[str, Any]
     from ..views.grep import GrepSpec, GrepState, mode_of, split_patterns, use_color, write_source
     from ..views.search import compile_patterns, page_filter
 
-    max_count = plain_int(given.get("max_count", "100"), 1)
-    context = plain_int(given.get("context", "1"), 0)
-    before = plain_int(given.get("before", str(context)), 0)
-    after = plain_int(given.get("after", str(context)), 0)
+    grep_option = definition.grep_option
+    max_count, context = value(grep_option("max_count"), given), value(grep_option("context"), given)
+    before = value(grep_option("before"), given, context)
+    after = value(grep_option("after"), given, context)
     if max_count is None or context is None or before is None or after is None:
         return None
     try:
-        wanted = PageRange.parse(given["pages"]) if given.get("pages") else None
+        wanted = PageRange.parse(given["page_range"]) if given.get("page_range") else None
     except SiftError:
         return None
     found = cached(source, given)
@@ -323,7 +283,7 @@ def _grep(pattern: str | list[str], source: str, cap: int, given: dict[str, Any]
         except SiftError:
             doc.close()
             return None
-    as_json = bool(given.get("json"))
+    as_json = bool(given.get("as_json"))
     spec = GrepSpec(mode_of(given), before, after, invert, max_count, cap, as_json, bool(given.get("with_filename")),
                     bool(given.get("null")), color=not as_json and use_color("auto", sys.stdout))
     state = GrepState()

@@ -23,20 +23,14 @@ import _thread
 import os
 import sys
 
-from ..child.job import job_bytes
+from ..child.job import WARM, job_bytes
 from ..defaults import SLOTS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import IO, Any
 
-# The commands whose SOURCE is parsed by an extraction child (a local PDF).
-COMMANDS = frozenset({"extract", "pages", "map", "grep", "digest"})
-# Options after which no child is started: help asked for, or the PDF parsed in this process.
-NO_CHILD = frozenset({"-h", "--help", "--in-process"})
-NO_CACHE = "--no-cache"
 SNIFF = 1024  # how far a PDF header may be from the start (as siftpdf.sniff looks)
-WARM_FLAG = "--warm"
 _TAKING = _thread.allocate_lock()
 FD_FOLDER = "/proc/self/fd"  # this process's open descriptors (Linux)
 
@@ -119,26 +113,6 @@ class _Warm:
     slot: tuple[str, int] | None = None
 
 
-def wanted(args: list[str], commands: frozenset[str] = COMMANDS, miss: bool = False) -> bool:
-    """Whether a console command line will parse a local PDF in a child: one of ``commands``
-    (after the group's --debug only) with --no-cache (or a known ``miss`` of the cache), no
-    help or --in-process, and an argument that names a regular file with a PDF header. A wrong
-    guess costs a killed child, never a different result. With the cache the next call is
-    most likely a hit, which a child starting beside it would only slow down (on a busy
-    machine, by as much as it saves), unless the cache was found not to hold the file."""
-    words = list(args)
-    while words and words[0] == "--debug":
-        words.pop(0)
-    if not words or words[0] not in commands:
-        return False
-    rest = words[1:]
-    options = rest[: rest.index("--")] if "--" in rest else rest
-    no_child = NO_CHILD - {"-h"} if words[0] == "grep" else NO_CHILD  # grep's -h: --no-filename
-    if any(word in no_child for word in options) or not miss and NO_CACHE not in options:
-        return False
-    return any(is_pdf(word) for word in rest if word != "--" and not word.startswith("-"))
-
-
 def is_pdf(path: str) -> bool:
     """A regular file with a PDF header where the sniffer looks for one. A pipe (or a device)
     is never opened: its writer would take this for the command's reader, and the close that
@@ -164,37 +138,22 @@ def started() -> bool:
     return _Warm.child is not None
 
 
-def prestart(args: list[str], pool_dir: str | None = None, miss: bool = False) -> None:
-    """Start the warm child when ``args`` (the console's) will likely need one and a pool
-    slot is free for it now (taken for the job: :func:`claim_slot`; ``pool_dir`` is the pool's
-    folder, found in ``args`` and the environment when not given). A job that will wait in the
-    pool's line starts its child when its turn comes: an idle child in line would be one child
-    too many. Linux only (the child must not inherit this process's descriptors: /proc/self/fd
-    lists them). ``miss``: the cache was found not to hold what the command reads (the cold
-    path knows it), so a child is wanted with the cache too."""
-    if _Warm.child is not None or not sys.platform.startswith("linux") or not wanted(args, miss=miss):
+def prestart(pool_dir: str) -> None:
+    """Start the warm child when a slot of the pool in ``pool_dir`` is free for it now (taken
+    for the job: :func:`claim_slot`); the console decides that its command line will likely
+    need one (:mod:`siftpdf.console.early`). A job that will wait in the pool's line starts its
+    child when its turn comes: an idle child in line would be one child too many. Linux only
+    (the child must not inherit this process's descriptors: /proc/self/fd lists them)."""
+    if _Warm.child is not None or not sys.platform.startswith("linux"):
         return
-    if not claim_slot(pool_dir or _pool_dir(args), SLOTS):
+    if not claim_slot(pool_dir, SLOTS):
         return
     argv = default_argv()
     try:
-        _Warm.child = _spawn(argv + [WARM_FLAG])
+        _Warm.child = _spawn(argv + [WARM])
     except OSError:
         return  # the runner starts its child the usual way
     _Warm.argv = argv
-
-
-def _pool_dir(args: list[str]) -> str:
-    """The pool folder of a command line: under its last --cache-dir, else the environment's
-    or the default cache dir (as click and siftpdf.store.cache read them)."""
-    directory = None
-    words = args[: args.index("--")] if "--" in args else args
-    for index, word in enumerate(words):
-        if word == "--cache-dir" and index + 1 < len(words):
-            directory = words[index + 1]
-        elif word.startswith("--cache-dir="):
-            directory = word.partition("=")[2]
-    return pool_folder(directory)
 
 
 def pool_folder(cache_dir: str | None) -> str:
