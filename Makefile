@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 SAMPLE := samples/sample.pdf
 SIFT   := $(BIN)/siftpdf
 
-.PHONY: demo test lint bench bench-quality bakeoff fuzz docs install-docs fixtures sample clean redis-server
+.PHONY: demo test check lint bench bench-quality bakeoff fuzz docs install-docs fixtures sample clean redis-server
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -52,13 +52,18 @@ demo: $(STAMP) $(TESSDATA)
 	@echo; echo "$$ siftpdf digest -q 'why do deltas shrink?' $(SAMPLE)"
 	@$(SIFT) digest -q 'why do deltas shrink?' $(SAMPLE)
 
-# The whole suite on the Python modules (the editable install), then organization's own tests
-# once more on the compiled copy tools/compiled.py builds as `pip install .` does (made again
-# only when a source changed); tests/test_compiled.py holds the two to the same bytes.
+# The suite on the Python modules (the editable install), on every core; the long runs are
+# make check's (marked `check`: the corpus walks, long fuzzing, a soak, the compiled copy).
+test: $(STAMP) $(TESSDATA) redis-server
+	$(BIN)/python -m pytest -q -n auto -m 'not check'
+
+# The long runs, then organization's own tests once more on the compiled copy tools/compiled.py
+# builds as `pip install .` does (made again only when a source changed); tests/test_compiled.py
+# holds the two to the same bytes. CI runs make test, then make check.
 COMPILED_TESTS := tests/test_organize.py tests/test_organize_pure.py tests/test_organize_layout.py \
 	tests/test_tables.py tests/test_headings.py tests/test_organize_fuzz.py
-test: $(STAMP) $(TESSDATA) redis-server
-	$(BIN)/python -m pytest -q
+check: $(STAMP) $(TESSDATA) redis-server
+	$(BIN)/python -m pytest -q -m check
 	tree=$$($(BIN)/python tools/compiled.py) && \
 	PYTHONPATH=$$tree $(BIN)/python -P -c 'import sys; from siftpdf.compiled import state; sys.exit(state()["path"] != "compiled")' && \
 	PYTHONPATH=$$tree $(BIN)/pytest -q -p no:cacheprovider -m 'not replaces_organize' $(COMPILED_TESTS)

@@ -13,6 +13,7 @@ import sys
 import termios
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,16 @@ import siftpdf_seams  # noqa: E402
 siftpdf_seams.install()
 
 
+@contextmanager
+def making() -> Iterator[None]:
+    """Held while a generated fixture is made: the workers of a parallel run (pytest-xdist)
+    make each file once, one of them at a time, and none reads one half written."""
+    FIXTURES.mkdir(parents=True, exist_ok=True)
+    with open(FIXTURES / ".making.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
 def _script_digest() -> str:
     return hashlib.sha256((HERE / "make_fixtures.py").read_bytes()).hexdigest()[:16]
 
@@ -49,9 +60,10 @@ def _script_digest() -> str:
 def fixtures() -> Path:
     """The small generated fixtures, regenerated when the generator changes."""
     stamp = FIXTURES / f".stamp-{_script_digest()}"
-    if not stamp.exists():
-        make_fixtures.write_all(FIXTURES)
-        stamp.touch()
+    with making():
+        if not stamp.exists():
+            make_fixtures.write_all(FIXTURES)
+            stamp.touch()
     return FIXTURES
 
 
@@ -59,8 +71,9 @@ def fixtures() -> Path:
 def big_pdf(fixtures: Path) -> Path:
     """The 2,100-page document, made on demand and never committed."""
     path = fixtures / f"big_2100-{_script_digest()}.pdf"
-    if not path.exists():
-        path.write_bytes(make_fixtures.big_doc())
+    with making():
+        if not path.exists():
+            path.write_bytes(make_fixtures.big_doc())
     return path
 
 
@@ -168,9 +181,10 @@ def run_on_terminal(args: list[str], env: dict[str, str], stderr_tty: bool) -> t
 def memory_hog() -> Path:
     """One page whose content inflates to 400 MiB: fine under 2 GiB, too much under 256 MiB."""
     path = FIXTURES / "hostile" / "memory_hog.pdf"
-    if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(make_hostile.memory_hog())
+    with making():
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(make_hostile.memory_hog())
     return path
 
 

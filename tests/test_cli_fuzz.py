@@ -22,6 +22,8 @@ from hypothesis import strategies as st
 from siftpdf.cli import cli
 from siftpdf.settings import KNOWN_SETTINGS
 
+pytestmark = pytest.mark.check  # make check: long fuzzing
+
 SAMPLE = str(ROOT / "samples" / "sample.pdf")
 EXIT_CODES = {0, 1, 2, 3, 4, 5, 6, 7, 8, 75}
 # What the fuzz leaves out, and why: serve runs until stopped; --semantic loads an embedding

@@ -1,7 +1,7 @@
 """The compiled organization and the evidence's C loops (siftpdf/compiled.py) against the
 Python ones: the copy that tools/compiled.py builds, as ``pip install .`` builds it, runs its
 modules compiled, reads the evidence with its C loops, and organizes every page of the
-benchmarks and the corpus into the same bytes as the Python modules do. (``make test`` also
+benchmarks and the corpus into the same bytes as the Python modules do. (``make check`` also
 runs the organization's own tests on that copy.)"""
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 
 from siftpdf import compiled
+
+pytestmark = pytest.mark.check  # make check: the compiled copy's build and its tests
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
@@ -110,6 +112,7 @@ def test_compiled_and_python_organize_the_benchmarks_and_the_corpus_into_the_sam
 LOOPS = """
 import ctypes, random, sys
 from siftpdf.child import evidence
+
 loops = evidence._LOOPS
 assert loops is not None, "the C loops are not built"
 rng = random.Random(11)

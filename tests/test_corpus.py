@@ -7,6 +7,10 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.check  # make check: a walk of the whole corpus
+
 EXIT_CODES = {0, 3, 4, 5, 6, 7}  # docs/manual.md, EXIT STATUS: a PDF's own outcomes
 
 

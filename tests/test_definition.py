@@ -36,8 +36,11 @@ def _declared(command: click.Command) -> dict[str, click.Option]:
 
 
 def _click_params(name: str, words: list[str]) -> dict[str, Any] | None:
+    """The command's parameters as click reads ``words``, under the group's context as the
+    command line has it (a command's help option is made once, from its first context)."""
+    group = click.Context(cli, info_name="siftpdf", **cli.context_settings)
     try:
-        with _command(name).make_context(name, list(words)) as ctx:
+        with _command(name).make_context(name, list(words), parent=group) as ctx:
             return dict(ctx.params)
     except click.UsageError:
         return None

@@ -139,6 +139,7 @@ def test_a_pdf_over_100_mb_is_too_large(upstream: Running, child_log) -> None:
     assert child_log() == 0
 
 
+@pytest.mark.check  # make check: 100 MB through the fetch guard, about 9 s
 def test_a_pdf_of_exactly_100_mb_is_not_too_large(upstream: Running) -> None:
     upstream.server.routes["/edge.pdf"] = Route(pattern(100_000_000, b"%PDF-1.7\n"), length=False)
     result = run_siftpdf("fetch", *OK, upstream.server.url("/edge.pdf"))
@@ -281,6 +282,7 @@ def test_a_pdf_that_arrives_too_slowly_times_out(upstream: Running, run_cli, mon
     assert "fetch timed out" in result.output
 
 
+@pytest.mark.check  # make check: a slow download, about 8 s
 def test_a_download_is_part_of_the_callers_one_job(upstream: Running, three: bytes, fixtures: Path,
                                                    tmp_path: Path) -> None:
     import os

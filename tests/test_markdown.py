@@ -338,6 +338,7 @@ def _corpus_views(corpus: Path) -> Iterator[tuple[Path, str, str]]:
                 yield result
 
 
+@pytest.mark.check  # make check: a walk of the whole corpus
 def test_every_corpus_pdf_in_markdown_has_the_words_of_the_text_view(corpus: Path) -> None:
     """The first 30 pages of each corpus PDF, read once, written in both views."""
     checked, lost = 0, []

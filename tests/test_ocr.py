@@ -144,6 +144,7 @@ def test_always_reads_pages_that_have_a_text_layer(scans: dict[str, Any]) -> Non
     assert page["status"] == "ocr" and "regions" not in page["ocr"]
 
 
+@pytest.mark.check  # make check: OCR of several pages, about 14 s
 def test_a_scan_of_several_pages_uses_both_workers(scans: dict[str, Any], child_log: Any) -> None:
     """always: the pages alternate between two children from the start. auto: a child reads the
     document in chunks, as it reads text pages, until page 1 turns out to be a scan; then two
@@ -166,6 +167,7 @@ def test_a_scan_over_the_deadline_names_the_option_that_gives_it_time(scans: dic
     assert b"--deadline 600" in result.stderr
 
 
+@pytest.mark.check  # make check: a minute of OCR
 def test_a_scan_of_2000_pages_shows_progress_and_ends_at_the_deadline_with_its_pages(tmp_path: Path) -> None:
     path = tmp_path / "long-scan.pdf"
     path.write_bytes(make_scans.many_pages(2000, dpi=100))

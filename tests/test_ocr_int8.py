@@ -44,6 +44,7 @@ def _wait_for(predicate: Callable[[], bool], seconds: float) -> bool:
     return predicate()
 
 
+@pytest.mark.check  # make check: the int8 models made, about 11 s
 @needs_both
 @needs_onnx
 @needs_corpus
@@ -153,6 +154,7 @@ def test_two_builds_at_once_end_with_one_folder_of_models(tmp_path: Path) -> Non
 
 # --- the script handed on from page to page -----------------------------------------------------
 
+@pytest.mark.check  # make check: OCR of a mixed scan, about 15 s
 @needs_both
 @needs_corpus
 def test_each_page_of_a_mixed_scan_goes_to_its_engine_and_detection_runs_where_the_script_changes(

@@ -509,6 +509,7 @@ def _lines_of(pages: list[dict[str, Any]]) -> int:
     return sum(len(p["evidence"]["lines"]) for p in pages)
 
 
+@pytest.mark.check  # make check: a timing fuzz, about 13 s
 @_settings(10, fuzz_share=10)
 @given(pages=documents(max_pages=3).filter(lambda pages: _lines_of(pages) >= 5))
 def test_cost_grows_in_proportion_to_pages_and_to_lines(pages):

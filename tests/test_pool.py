@@ -287,6 +287,7 @@ def test_a_stuck_waiter_does_not_hold_up_the_line(own_cache: Path, held, lock_ta
     assert got  # behind the stuck one for its whole 30 s wait, it would have been busy
 
 
+@pytest.mark.check  # make check: a wait in the pool's line, about 10 s
 def test_a_job_waits_in_the_queue_for_a_slot(tmp_path: Path, own_cache: Path, jobs: Jobs) -> None:
     docs = _pdfs(tmp_path, 3)
     holders = [jobs.start("extract", str(doc), env={"SIFTPDF_TEST_CHILD_DELAY": "10"}) for doc in docs[:2]]

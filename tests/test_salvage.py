@@ -8,7 +8,7 @@ from pathlib import Path
 
 import make_fixtures
 import pytest
-from conftest import FIXTURES, records, run_siftpdf
+from conftest import FIXTURES, making, records, run_siftpdf
 
 from siftpdf.errors import UnreadableError
 from siftpdf.options import Limits
@@ -22,9 +22,10 @@ def no_trailer() -> Path:
     """The three-page document with its ``trailer`` keyword destroyed: PDFium and pypdf both
     give up; qpdf rebuilds the cross-reference table and finds every object."""
     path = FIXTURES / "salvage" / "no_trailer.pdf"
-    if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(make_fixtures.three_page().replace(b"trailer", b"X"))
+    with making():
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(make_fixtures.three_page().replace(b"trailer", b"X"))
     return path
 
 

@@ -244,6 +244,7 @@ def _concurrently(calls: list[Any]) -> list[httpx.Response]:
     return results
 
 
+@pytest.mark.check  # make check: seven slow requests, about 19 s
 def test_seventh_slow_request_gets_503_with_retry_after(upstream: Running, serve: Any) -> None:
     server = serve("--no-auth", env={"SIFTPDF_TEST_CHILD_DELAY": "6"})
     for i in range(7):  # seven different documents: no single-flight between them

@@ -7,8 +7,12 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 import soak  # noqa: E402
+
+pytestmark = pytest.mark.check  # make check: a soak
 
 
 def test_a_soak_gets_typed_answers_only_and_leaves_nothing_behind(tmp_path: Path) -> None:

@@ -441,6 +441,7 @@ def test_two_instances_make_one_get_and_one_child_and_a_third_machine_none(
     assert len(upstream.server.gets("/report.pdf")) == 1 and child_log() == 1
 
 
+@pytest.mark.check  # make check: a server killed and started again, about 8 s
 def test_a_server_killed_mid_run_fails_no_request_and_sharing_resumes_after_a_restart(
         redis_server: RedisServer, upstream: Running, tmp_path: Path, child_log) -> None:
     for i in range(8):

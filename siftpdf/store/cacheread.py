@@ -20,10 +20,11 @@ _BATCH = 64
 TEXT = "text"  # the last part of the key of a document's text blob (page keys end in a number)
 # The files whose code decides what a document extracts and organizes to (and how options are
 # keyed): their size and CRC-32 are part of every cache key, so an upgrade or edit changes the keys.
-CODE_FILES = ("child/extraction.py", "child/engines.py", "child/main.py", "child/evidence.py", "child/pdfium.py",
-              "child/spacing.py", "child/ocr.py", "child/ocrpage.py", "organize/__init__.py", "organize/layout.py",
-              "organize/tables.py", "organize/headings.py", "organize/xycut.py", "organize/turned.py", "settings.py",
-              "options.py", "docstream.py", "document.py", "fonts.py", "texfonts.py")
+CODE_FILES = ("child/extraction.py", "child/engines.py", "child/main.py", "child/job.py", "child/evidence.py",
+              "child/pdfium.py", "child/spacing.py", "child/ocr.py", "child/ocrpage.py", "organize/__init__.py",
+              "organize/layout.py", "organize/tables.py", "organize/headings.py", "organize/xycut.py",
+              "organize/turned.py", "settings.py", "options.py", "docstream.py", "document.py", "fonts.py",
+              "texfonts.py")
 _CODE: list[str] = []
 
 
