@@ -235,8 +235,7 @@ class Batch:
         if jobs > 1:
             # Each job one child, so a job never takes the slot its sibling waits for; and no
             # progress bar, which draws one document at a time.
-            options.limits = options.limits.replace(workers=1)
-            options.on_page = None
+            options = options.replace(limits=options.limits.replace(workers=1), on_page=None)
         return options
 
     def _run_jobs(self, todo: list[Item]) -> dict[Item, Outcome]:

@@ -9,7 +9,7 @@ import json
 
 from . import defaults
 from .docline import FORMAT
-from .record import Record, field
+from .record import FrozenRecord, Record, field
 from .settings import OrganizeOptions
 from .store.cache import CacheSettings
 from .store.cacheread import code_identity
@@ -46,8 +46,8 @@ class Limits(Record):
         return self.replace(workers=workers, slots=max(defaults.SLOTS, workers))
 
 
-class ReadOptions(Record):
-    """How a PDF source becomes a doc stream."""
+class ReadOptions(FrozenRecord):
+    """How a PDF source becomes a doc stream (frozen: a reader's own take is :meth:`replace`'s)."""
 
     HIDDEN = frozenset({"password"})
 

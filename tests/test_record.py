@@ -21,10 +21,14 @@ def test_secrets_are_not_in_the_repr() -> None:
 
 
 def test_fields_are_the_declared_ones() -> None:
+    limits = Limits()
+    limits.note = "set by mistake"  # type: ignore[attr-defined]
+    assert limits == Limits() and "note" not in limits.as_dict()
     options = ReadOptions()
-    options.note = "set by mistake"  # type: ignore[attr-defined]
+    with pytest.raises(AttributeError, match="cannot assign to field 'ocr' of a frozen ReadOptions"):
+        options.ocr = "auto"  # type: ignore[misc]  # a read's options are changed by replace() only
     assert options == ReadOptions() and options.digest() == ReadOptions().digest()
-    assert "note" not in options.as_dict() and options.replace(ocr="auto").ocr == "auto"
+    assert options.replace(ocr="auto").ocr == "auto" and options.ocr == "never"
     with pytest.raises(TypeError, match="no field 'nope'"):
         options.replace(nope=1)
     with pytest.raises(TypeError, match="unexpected keyword argument 'nope'"):

@@ -52,18 +52,17 @@ def read_options(max_pages: int, deadline: float, memory_limit: int, password: s
 
 
 def set_cache(options: ReadOptions, cache_dir: Path | None, no_cache: bool, caller_class: str, max_age: float,
-              cache_size: str, allow_private: bool, verbose: bool, wait: float, cache_url: str | None = None) -> None:
-    """How a call shares the cache, the pool and the network."""
+              cache_size: str, allow_private: bool, verbose: bool, wait: float,
+              cache_url: str | None = None) -> ReadOptions:
+    """``options`` with how a call shares the cache, the pool and the network."""
     from ..store.cache import CacheSettings, check_class, check_url, parse_size
 
-    options.cache = CacheSettings(directory=cache_dir, enabled=not no_cache, caller_class=check_class(caller_class),
-                                  max_age=max_age, size_limit=parse_size(cache_size), url=check_url(cache_url))
-    options.allow_private = allow_private
-    options.verbose = verbose
-    options.caller_id = os.environ.get("SIFTPDF_CALLER_ID") or None
-    options.wait = wait
-    options.say = to_stderr  # --verbose events, and warnings
-    options.before_finish = _flush_stdout
+    cache = CacheSettings(directory=cache_dir, enabled=not no_cache, caller_class=check_class(caller_class),
+                          max_age=max_age, size_limit=parse_size(cache_size), url=check_url(cache_url))
+    return options.replace(cache=cache, allow_private=allow_private, verbose=verbose,
+                           caller_id=os.environ.get("SIFTPDF_CALLER_ID") or None, wait=wait,
+                           say=to_stderr,  # --verbose events, and warnings
+                           before_finish=_flush_stdout)
 
 
 def _flush_stdout() -> None:
@@ -150,7 +149,8 @@ def pages(page_range: str, source: str | None, cap: int, output: str, options: R
 
     wanted = PageRange.parse(page_range)
     # A cache hit then reads (and decodes) only the pages from the first to the last wanted.
-    options.first_page, options.last_page = wanted.bounds()
+    first, last = wanted.bounds()
+    options = options.replace(first_page=first, last_page=last)
     with open_source(source, options) as doc:
         wanted.check(doc.extracted_count)
         if output == "json":

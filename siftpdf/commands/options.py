@@ -193,8 +193,8 @@ def cache_options(func: F) -> F:
     def wrapper(*args: Any, cache_dir: Path | None, cache_url: str | None, no_cache: bool, caller_class: str,
                 max_age: float, cache_size: str, allow_private: bool, verbose: bool, wait: float,
                 read_options: ReadOptions, **kwargs: Any) -> Any:
-        set_cache(read_options, cache_dir, no_cache, caller_class, max_age, cache_size, allow_private, verbose,
-                  wait, cache_url)
+        read_options = set_cache(read_options, cache_dir, no_cache, caller_class, max_age, cache_size, allow_private,
+                                 verbose, wait, cache_url)
         return func(*args, read_options=read_options, **kwargs)
 
     return wrapper

@@ -244,8 +244,8 @@ def _run(plan: Plan) -> int:
         options, progress = bodies.read_options(plan.max_pages, DEADLINE, MEMORY_MIB, None, False,
                                                 (), plan.raw, plan.quiet, plan.ocr, plan.workers)
 
-        bodies.set_cache(options, cache_dir, plan.no_cache, plan.caller_class, MAX_AGE,
-                         CACHE_SIZE, False, False, plan.wait, plan.cache_url)
+        options = bodies.set_cache(options, cache_dir, plan.no_cache, plan.caller_class, MAX_AGE,
+                                   CACHE_SIZE, False, False, plan.wait, plan.cache_url)
         if plan.command == "extract":
             bodies.extract(plan.source, plan.output, options, cap=plan.cap)
         elif plan.command == "pages":

@@ -117,11 +117,10 @@ def map_tool(call: Call, args: dict[str, Any]) -> Answer:
 def pages_tool(call: Call, args: dict[str, Any]) -> Answer:
     source, view = args["source"], args.get("format", "text")
     wanted = PageRange.parse(args["range"])
-    options = call.options()
+    first, last = wanted.bounds()
     # A cache hit then reads only the pages from the first to the last wanted (and, for the
     # text view, only their text).
-    options.first_page, options.last_page = wanted.bounds()
-    options.text_only = view == "text"
+    options = call.options().replace(first_page=first, last_page=last, text_only=view == "text")
     with call.open(source, options) as doc:
         wanted.check(doc.extracted_count)
         text, records = _slice(doc, wanted, call.cap, view, MAX_PAGES_PER_CALL)
@@ -133,8 +132,7 @@ def fetch_tool(call: Call, args: dict[str, Any]) -> Answer:
 
     url, view = args["url"], args.get("format", "text")
     require_url(url, local="the map or pages tool")
-    options = call.options()
-    options.text_only = view == "text"
+    options = call.options().replace(text_only=view == "text")
     with call.open(url, options) as doc:
         text, records = _slice(doc, PageRange.parse("1-"), call.cap, view, None)
         done = doc.drain()  # the whole document's diagnostics (it is extracted into the cache anyway)
@@ -149,8 +147,7 @@ def grep_tool(call: Call, args: dict[str, Any]) -> Answer:
     context = args.get("context", 1)
     regex = compile_patterns(split_patterns([pattern]), args.get("ignore_case"))
     wanted = PageRange.parse(pages) if pages else None
-    options = call.options()
-    options.text_only, options.search = True, page_filter(regex)  # as the command reads
+    options = call.options().replace(text_only=True, search=page_filter(regex))  # as the command reads
     spec = GrepSpec("lines", context, context, max_count=MAX_MATCHES, cap=call.cap)
     state = GrepState(matches=[])
     parts: list[str] = []
