@@ -22,7 +22,7 @@ def _timed(data: bytes, name: str, organized: bool) -> tuple[float, int]:
     from siftpdf.options import ReadOptions
     from siftpdf.settings import OrganizeOptions
     from siftpdf.sources import open_pdf_bytes
-    from siftpdf.store.cache import CacheSettings
+    from siftpdf.store.local_store import CacheSettings
     from siftpdf.views.text import render_page
 
     # Cold extraction both ways: a cache hit would measure the cache, not the work.

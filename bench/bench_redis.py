@@ -5,7 +5,7 @@
 1. ``siftpdf pages 41-60`` of an 80-page document (bench/.data/shared_80.pdf, generated) as a
    hit on this machine's cache, and as a hit on the shared server only: each of those runs has
    an empty cache dir of its own (a new sandbox), so it reads the document from the server
-   (the console's fast path, siftpdf/store/redisread.py) and copies it here after answering, in a
+   (the console's fast path, siftpdf/store/shared_reader.py) and copies it here after answering, in a
    process of its own: the next command starts when that copy is over, and the copying
    process is measured on its own too. Whole processes, wall and CPU, median of interleaved
    runs, beside ``python -c pass``; also the local hit through the click commands
@@ -112,7 +112,7 @@ def _hits(sift: list[str], pdf: Path, url: str, tmp: Path) -> list[str]:
 
 
 def _copied(directory: Path, timeout: float = 60.0) -> None:
-    from siftpdf.store.cacheread import View, code_identity
+    from siftpdf.store.local_reader import View, code_identity
 
     deadline = time.monotonic() + timeout
     while not (directory / "docs" / "cache.db").exists() or View(directory)._get(
@@ -125,8 +125,8 @@ def _copied(directory: Path, timeout: float = 60.0) -> None:
 def _copy_argv(pdf: Path, url: str, directory: Path) -> list[str]:
     """The command line of the process that copies a hit on the server here (what the fast
     path starts after answering)."""
-    from siftpdf.store.cacheread import file_stamp
-    from siftpdf.store.redisread import copy_command, find
+    from siftpdf.store.local_reader import file_stamp
+    from siftpdf.store.shared_reader import copy_command, find
 
     found = find(url, "default", "cli:2000", str(pdf.resolve()), file_stamp(pdf.stat()), pdf.stat().st_size,
                  str(directory))

@@ -79,7 +79,7 @@ def read_options(*, password: str | None = None, max_pages: int = defaults.MAX_P
     """
     from .options import Limits, ReadOptions
     from .settings import parse_settings
-    from .store.cache import CacheSettings, check_class, check_url
+    from .store.local_store import CacheSettings, check_class, check_url
 
     organize = parse_settings(list(settings) + (["organize=false"] if raw else []))
     limits = Limits(deadline=deadline, max_pages=max_pages, memory=memory_limit_mib << 20).with_workers(workers)

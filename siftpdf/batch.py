@@ -226,7 +226,7 @@ class Batch:
         options = self.options
         if not options.caller_id or options.in_process:
             return None
-        from .store.caches import caches_for
+        from .store.tiers import caches_for
 
         return caches_for(options).take_caller(options.caller_id)
 

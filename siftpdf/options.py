@@ -11,8 +11,8 @@ from . import defaults
 from .docline import FORMAT
 from .record import FrozenRecord, Record, field
 from .settings import OrganizeOptions
-from .store.cache import CacheSettings
-from .store.cacheread import code_identity
+from .store.local_reader import code_identity
+from .store.local_store import CacheSettings
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

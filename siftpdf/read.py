@@ -14,7 +14,7 @@ The order of every read:
    (``pages 1-3``, ``| head``), the rest is still extracted into the cache before the locks
    are released, so the next call is a hit.
 
-"The cache" is :class:`siftpdf.store.caches.Caches`: this machine's and, with a cache URL, a shared
+"The cache" is :class:`siftpdf.store.tiers.Caches`: this machine's and, with a cache URL, a shared
 server's behind it, whose locks make single-flight and the caller rule hold across machines.
 """
 
@@ -26,9 +26,9 @@ from .docstream import Document, require_text, with_source
 from .errors import BusyError, FetchError, NotPdfError, SiftError
 from .log import Log
 from .options import ReadOptions
-from .store.cache import password_check
-from .store.cacheread import file_stamp
-from .store.caches import Caches, DocumentWriter, TieredLock, caches_for
+from .store.local_reader import file_stamp
+from .store.local_store import password_check
+from .store.tiers import Caches, DocumentWriter, TieredLock, caches_for
 from .workers.pool import MAX_WAIT, FileLock, Pool
 
 TYPE_CHECKING = False
@@ -184,7 +184,7 @@ def _extract_records(data: bytes, options: ReadOptions) -> Generator[dict[str, A
 # -- local bytes -------------------------------------------------------------------------------
 
 def local_file(handle: Any) -> tuple[str, str] | None:
-    """The resolved path and stamp (:func:`siftpdf.store.cacheread.file_stamp`) of the regular file
+    """The resolved path and stamp (:func:`siftpdf.store.local_reader.file_stamp`) of the regular file
     open as ``handle``, or None for anything else (a pipe, a device)."""
     import os
     import stat

@@ -107,11 +107,11 @@ def memory_limit(memory: int, guard: str | None, found: dict[str, Any]) -> dict[
 def shared_cache(url: str) -> dict[str, Any]:
     """The shared cache server (``--cache-url``): its URL without the password, whether it
     answers, its version and what siftpdf keeps there (or why it does not answer)."""
-    from .store.cache import failure, redacted
+    from .store.local_store import failure, redacted
 
     found: dict[str, Any] = {"url": redacted(url), "reachable": False}
     try:
-        from .store.rediscache import ERRORS, RedisStore
+        from .store.shared_store import ERRORS, RedisStore
     except ImportError:
         from .extras import install
 

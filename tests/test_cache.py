@@ -14,7 +14,7 @@ import pytest
 from conftest import records, run_siftpdf
 
 from siftpdf.options import ReadOptions
-from siftpdf.store.cache import Store, View, parse_size
+from siftpdf.store.local_store import Store, View, parse_size
 
 
 @pytest.fixture(scope="module")
@@ -165,7 +165,7 @@ def test_a_cache_hit_imports_no_engine_no_http_client_and_no_rich(fixtures: Path
     result = run_siftpdf(*args, pdf, env={"PYTHONPROFILEIMPORTTIME": "1"})
     assert result.returncode == 0, result.stderr
     imported = {line.split("|")[-1].strip() for line in result.stderr.decode().splitlines() if "|" in line}
-    assert "siftpdf.store.cacheread" in imported  # the measurement works
+    assert "siftpdf.store.local_reader" in imported  # the measurement works
     for module in ("pypdfium2", "pypdf", "pdfplumber", "httpx", "httpcore", "rich", "siftpdf.child.engines",
                    "diskcache"):
         assert module not in imported, module
@@ -186,7 +186,7 @@ def test_a_url_cache_hit_imports_no_http_client(fixtures: Path) -> None:
         result = run_siftpdf("pages", "2", "--allow-private", url, env={"PYTHONPROFILEIMPORTTIME": "1"})
         assert "beta crimson harbor" in result.stdout.decode()
         imported = {line.split("|")[-1].strip() for line in result.stderr.decode().splitlines() if "|" in line}
-        assert "siftpdf.store.cache" in imported
+        assert "siftpdf.store.local_store" in imported
         assert not imported & {"httpx", "httpcore", "siftpdf.fetch", "pypdfium2", "pypdf", "rich", "diskcache"}
     finally:
         server.stop()
@@ -225,7 +225,7 @@ def test_concurrent_reads_of_the_same_content_share_one_child(fixtures: Path, tm
 def test_the_view_reads_every_kind_of_value_as_diskcache_does(tmp_path: Path) -> None:
     import diskcache
 
-    from siftpdf.store.cacheread import fetch_value
+    from siftpdf.store.local_reader import fetch_value
 
     cache = diskcache.Cache(str(tmp_path / "docs"))
     values = {"small-text": "p" * 10, "large-text": "é" * 100_000, "small-dict": {"a": 1},
@@ -245,7 +245,7 @@ def test_the_view_reads_every_kind_of_value_as_diskcache_does(tmp_path: Path) ->
 _OPEN_AND_WRITE = """
 import sys, time
 from pathlib import Path
-from siftpdf.store.cache import Store
+from siftpdf.store.local_store import Store
 time.sleep(max(0.0, float(sys.argv[2]) - time.time()))  # all of them at once
 store = Store(Path(sys.argv[1]))
 store.put_url("default", "http://example.test/" + sys.argv[3], {"sha256": sys.argv[3]})
@@ -267,7 +267,7 @@ def test_many_processes_open_a_fresh_cache_at_once(tmp_path: Path) -> None:
 def test_threads_share_one_opening_of_the_stores(tmp_path: Path) -> None:
     from concurrent.futures import ThreadPoolExecutor
 
-    from siftpdf.store.cache import CacheSettings, open_store
+    from siftpdf.store.local_store import CacheSettings, open_store
 
     settings = CacheSettings(directory=tmp_path / "c")
 

@@ -15,8 +15,8 @@ import pytest
 import siftpdf
 from siftpdf import read as shared
 from siftpdf import sources
-from siftpdf.store.cache import Store
-from siftpdf.store.cacheread import View, slim
+from siftpdf.store.local_reader import View, slim
+from siftpdf.store.local_store import Store
 from siftpdf.views.search import compile_pattern, grep_pages
 
 
@@ -194,7 +194,7 @@ def test_every_file_that_decides_what_a_page_reads_to_keys_the_cache() -> None:
     each module of the child's extraction and of organization, the font tables they read
     glyphs by, and the text a table block is written as (document.py's ``table_text``), is
     among the files whose bytes key the cache."""
-    from siftpdf.store.cacheread import CODE_FILES
+    from siftpdf.store.local_reader import CODE_FILES
 
     package = Path(siftpdf.__file__).parent
     deciding = {f"{folder}/{path.name}" for folder in ("child", "organize") for path in (package / folder).glob("*.py")}

@@ -66,7 +66,7 @@ def test_the_lines_of_a_search_on_bytes_are_those_of_the_search_on_text(pattern:
                                      r"zz\s+nothing", r"baz\s+zz", r"3\.5\s*\S", "e\\s*$"])
 @pytest.mark.parametrize("context", [0, 2])
 def test_the_pages_a_search_of_the_text_blob_leaves_out_match_nothing(pattern: str, context: int) -> None:
-    from siftpdf.store.cacheread import TextBlob, encode_text
+    from siftpdf.store.local_reader import TextBlob, encode_text
 
     regex = search.compile_pattern(pattern)
     page_filter = search.page_filter(regex)

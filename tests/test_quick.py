@@ -157,9 +157,9 @@ def test_the_parser_reads_click_spellings_and_declines_the_rest() -> None:
 
 
 def test_the_commands_name_the_options_the_fast_path_answers() -> None:
-    from siftpdf.commands.bodies import read_options
+    from siftpdf.commands.actions import read_options
     from siftpdf.extras import default_ocr, ocr_installed
-    from siftpdf.store.cacheread import options_name
+    from siftpdf.store.local_reader import options_name
 
     def name(max_pages: int, **changed: object) -> str | None:
         given: dict[str, object] = {"max_pages": max_pages, "deadline": 60.0, "memory_limit": 2048, "password": None,
@@ -440,7 +440,7 @@ def test_the_early_job_is_the_runners(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_the_cold_path_takes_its_progress_bar_off_when_the_command_fails(
         fixtures: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """As click's context does: the bar is closed before the error is written."""
-    from siftpdf.commands import bodies, progress
+    from siftpdf.commands import actions, progress
     from siftpdf.console import cold
 
     closed: list[bool] = []
@@ -449,7 +449,7 @@ def test_the_cold_path_takes_its_progress_bar_off_when_the_command_fails(
     def fail(*_args: Any, **_kwargs: Any) -> None:
         raise RuntimeError("the disk went away")
 
-    monkeypatch.setattr(bodies, "extract", fail)
+    monkeypatch.setattr(actions, "extract", fail)
     parsed = quick.parse(["extract", "--no-cache", str(fixtures / "three_page.pdf")], cold.OPTIONS)
     assert parsed is not None
     plan = cold._plan(*parsed)

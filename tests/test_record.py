@@ -11,7 +11,7 @@ import pytest
 from siftpdf.options import Limits, ReadOptions
 from siftpdf.settings import OrganizeOptions
 from siftpdf.sniff import Sniffed
-from siftpdf.store.cache import CacheSettings
+from siftpdf.store.local_store import CacheSettings
 
 
 def test_secrets_are_not_in_the_repr() -> None:

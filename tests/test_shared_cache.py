@@ -28,10 +28,10 @@ from httpserver import Route, Running
 from redisserver import RedisServer, free_port
 from test_serve import Serve
 
-from siftpdf.store import caches as caches_module
-from siftpdf.store.cache import CacheSettings
-from siftpdf.store.caches import Caches
-from siftpdf.store.rediscache import RedisLock, RedisStore
+from siftpdf.store import tiers as caches_module
+from siftpdf.store.local_store import CacheSettings
+from siftpdf.store.shared_store import RedisLock, RedisStore
+from siftpdf.store.tiers import Caches
 
 WARNING = "siftpdf: shared cache "
 
@@ -63,7 +63,7 @@ def _warnings(stderr: bytes) -> list[str]:
 def test_a_crashed_holders_lock_expires_and_a_live_holder_keeps_it(redis_server: RedisServer) -> None:
     holder = subprocess.Popen([sys.executable, "-c", f"""
 import time
-from siftpdf.store.rediscache import RedisLock, RedisStore
+from siftpdf.store.shared_store import RedisLock, RedisStore
 lock = RedisLock(RedisStore({redis_server.url!r}), "siftpdf:default:lock:t", ttl=1.0)
 assert lock.try_acquire()
 print("held", flush=True)
@@ -282,7 +282,7 @@ def _copied(directory: Path, timeout: float = 60.0) -> bool:
     """Whether a document reaches the cache at ``directory`` (copied there by a process of its
     own, after the answer) within ``timeout`` seconds: only a copy that never comes fails."""
     from siftpdf.extras import default_ocr
-    from siftpdf.store.cacheread import View, digest_key, options_name
+    from siftpdf.store.local_reader import View, digest_key, options_name
 
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -482,7 +482,7 @@ def test_a_server_killed_mid_run_fails_no_request_and_sharing_resumes_after_a_re
     ("unix://:pw@/run/redis.sock", ("/run/redis.sock", None, "pw", 0)),
 ])
 def test_the_fast_path_speaks_to_plain_urls(url: str, address: tuple[Any, ...]) -> None:
-    from siftpdf.store.redisread import _address
+    from siftpdf.store.shared_reader import _address
 
     assert _address(url) == address
 
@@ -493,7 +493,7 @@ def test_the_fast_path_speaks_to_plain_urls(url: str, address: tuple[Any, ...]) 
     "redis://cache/zero", "redis://cache:port", "unix://run/redis.sock",
 ])
 def test_the_fast_path_leaves_other_urls_to_the_commands(url: str) -> None:
-    from siftpdf.store.redisread import _address, find
+    from siftpdf.store.shared_reader import _address, find
 
     assert _address(url) is None
     assert find(url, "default", "cli:2000", "/nonexistent.pdf", "", 1, "/tmp") is None

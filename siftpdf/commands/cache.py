@@ -38,7 +38,7 @@ def info(cache_dir: Path | None, cache_url: str | None, cache_size: str, as_json
     """
     from ..docstream import dumps
     from ..status import render_shared, shared_cache
-    from ..store.cache import CacheSettings, check_url, open_store, parse_size
+    from ..store.local_store import CacheSettings, check_url, open_store, parse_size
     from ..workers.pool import Pool
 
     url = check_url(cache_url)
@@ -73,7 +73,7 @@ def clear(cache_dir: Path | None, caller_class: str | None) -> None:
       siftpdf cache clear
       siftpdf cache clear --caller-class restricted
     """
-    from ..store.cache import CacheSettings, check_class, open_store
+    from ..store.local_store import CacheSettings, check_class, open_store
 
     store = open_store(CacheSettings(directory=cache_dir))
     count = store.clear(check_class(caller_class) if caller_class else None)
@@ -91,7 +91,7 @@ def prune(cache_dir: Path | None, cache_size: str) -> None:
       siftpdf cache prune
       siftpdf cache prune --cache-size 200M
     """
-    from ..store.cache import CacheSettings, open_store, parse_size
+    from ..store.local_store import CacheSettings, open_store, parse_size
 
     store = open_store(CacheSettings(directory=cache_dir, size_limit=parse_size(cache_size)))
     done = store.prune()

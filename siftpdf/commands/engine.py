@@ -50,7 +50,7 @@ def status(as_json: bool, cache_dir: Path | None, cache_url: str | None) -> None
 
     ctx = click.get_current_context()
     ctx.meta["siftpdf.json"] = as_json
-    from ..store.cache import check_url
+    from ..store.local_store import check_url
 
     found = engine_status(cache_dir, cache_url=check_url(cache_url))
     out(dumps({"engine_status": found}) + "\n" if as_json else render_status(found))

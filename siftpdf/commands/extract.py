@@ -75,7 +75,7 @@ def command(sources: tuple[str, ...], output_dir: Path | None, render: str | Non
         # stdout holds one doc stream, as a reader reads one: several go to files.
         raise UsageError("extract: several sources go into a folder, one doc stream each: give -o DIR",
                          hint="siftpdf extract -o DIR SOURCE...")
-    from .bodies import extract
+    from .actions import extract
 
     source = sources[0] if sources else None
     stem = Path(source).stem if source not in (None, "-") else "stdin"
@@ -113,7 +113,7 @@ def _error(outcome: Outcome) -> SiftError:
 def _tell(outcome: Outcome) -> None:
     """A failure as it happens, named by its source (errors are told even with -q)."""
     if outcome.state == "failed":
-        from .several import say_failed
+        from .many_sources import say_failed
 
         say_failed(_error(outcome), outcome.item.source)
 

@@ -35,7 +35,7 @@ def command(url: str, cap: int | None, output: str, read_options: ReadOptions) -
       siftpdf pages 41-60 https://example.org/datasheet.pdf   # the same cache
     """
     from ..sources import require_url
-    from .bodies import extract
+    from .actions import extract
 
     require_url(url, local="siftpdf extract FILE")
     extract(url, output, read_options, cap=cap)

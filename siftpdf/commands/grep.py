@@ -95,7 +95,7 @@ def command(words: tuple[str, ...], cap: int, as_json: bool, read_options: ReadO
     from ..ranges import PageRange
     from ..views.grep import GrepState, write_source
     from ..views.search import compile_patterns, page_filter
-    from .several import say_failed
+    from .many_sources import say_failed
 
     patterns, sources = _patterns_and_sources(words, given)
     regex = compile_patterns(patterns, {"ignore": True, "sensitive": False}.get(given["case"] or ""),

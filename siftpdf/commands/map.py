@@ -35,7 +35,7 @@ def command(sources: tuple[str, ...], cap: int, output: str, read_options: ReadO
       siftpdf extract datasheet.pdf | siftpdf map --cap 8000
       siftpdf map --cap 4000 *.pdf
     """
-    from .bodies import map_
-    from .several import each_source
+    from .actions import map_
+    from .many_sources import each_source
 
     each_source(sources, output == "json", is_quiet(), lambda source, to: map_(source, cap, output, read_options, to))

@@ -13,7 +13,7 @@ import click
 
 from ..console import definition as spec
 from ..console.definition import FLAG, UNSET, Option
-from .bodies import (
+from .actions import (
     emit,
     out,
     read_options,

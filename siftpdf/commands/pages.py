@@ -36,8 +36,8 @@ def command(page_range: str, sources: tuple[str, ...], cap: int, output: str, re
       siftpdf extract book.pdf | siftpdf pages 41-60 --json
     """
     from ..ranges import PageRange
-    from .bodies import pages
-    from .several import each_source
+    from .actions import pages
+    from .many_sources import each_source
 
     PageRange.parse(page_range)  # a bad range is the command's usage error, not each source's
     each_source(sources, output == "json", is_quiet(),

@@ -63,7 +63,7 @@ def command(host: str, port: int, tokens_file: Path | None, no_auth: bool, cache
     extras.require("serve", "serve: the HTTP server is not installed")
     from ..http.app import ServerConfig, create_app, is_loopback, load_tokens
     from ..options import Limits
-    from ..store.cache import CacheSettings, check_url, parse_size
+    from ..store.local_store import CacheSettings, check_url, parse_size
 
     if no_auth and not is_loopback(host):
         raise UsageError(f"{spec.NO_AUTH.long} only on a loopback address (127.0.0.1, ::1)")

@@ -6,7 +6,7 @@ the library's imports, and the extraction child, started first thing (:mod:`sift
 waits for its job until the command has been parsed. When a command line is one this module
 knows to run the same way (one local PDF; --no-cache, --raw, --max-pages, --cache-dir,
 --cache-url, --wait, --workers, -q, --cap and the output flags), it builds the same options and calls
-the same functions the click commands call (:mod:`siftpdf.commands.bodies`), and reports a
+the same functions the click commands call (:mod:`siftpdf.commands.actions`), and reports a
 failure as the click group does. With --no-cache it starts the warm child when a pool slot is
 free for it (taken for the job), and gives it its job at once
 (:func:`siftpdf.workers.warm.send`), before the library is imported; the runner then takes
@@ -230,7 +230,7 @@ def _run(plan: Plan) -> int:
         sys.stdout.reconfigure(encoding="utf-8", errors="replace")  # type: ignore[union-attr]
     except (AttributeError, ValueError, OSError):
         pass
-    from ..commands import bodies
+    from ..commands import actions
 
     cache_dir = None
     if plan.cache_dir:
@@ -241,17 +241,17 @@ def _run(plan: Plan) -> int:
 
     def run() -> None:
         nonlocal progress
-        options, progress = bodies.read_options(plan.max_pages, DEADLINE, MEMORY_MIB, None, False,
+        options, progress = actions.read_options(plan.max_pages, DEADLINE, MEMORY_MIB, None, False,
                                                 (), plan.raw, plan.quiet, plan.ocr, plan.workers)
 
-        options = bodies.set_cache(options, cache_dir, plan.no_cache, plan.caller_class, MAX_AGE,
+        options = actions.set_cache(options, cache_dir, plan.no_cache, plan.caller_class, MAX_AGE,
                                    CACHE_SIZE, False, False, plan.wait, plan.cache_url)
         if plan.command == "extract":
-            bodies.extract(plan.source, plan.output, options, cap=plan.cap)
+            actions.extract(plan.source, plan.output, options, cap=plan.cap)
         elif plan.command == "pages":
-            bodies.pages(plan.positional[0], plan.source, plan.cap or CAP, plan.output, options)
+            actions.pages(plan.positional[0], plan.source, plan.cap or CAP, plan.output, options)
         else:
-            bodies.map_(plan.source, plan.cap or CAP, plan.output, options)
+            actions.map_(plan.source, plan.cap or CAP, plan.output, options)
 
     def close() -> None:  # the bar, once run() has made it
         if progress is not None:

@@ -52,7 +52,7 @@ def prestart(args: list[str], pool_dir: str | None = None, miss: bool = False) -
 
 def pool_dir_of(args: list[str]) -> str:
     """The pool folder of a command line: under its last --cache-dir, else the environment's
-    or the default cache dir (as click and siftpdf.store.cache read them)."""
+    or the default cache dir (as click and siftpdf.store.local_store read them)."""
     from ..workers.warm import pool_folder
 
     spelled = definition.CACHE_DIR.long

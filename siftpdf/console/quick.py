@@ -6,7 +6,7 @@ several times what reading the pages does. When a command line is one this modul
 answer the same way (one local source, the default extraction options but for --max-pages,
 and --wait and --workers, for which a hit never waits nor starts a child, a handful of output
 options) and the cache knows
-the file as it is now (:meth:`siftpdf.store.cacheread.View.file`), the pages are written here
+the file as it is now (:meth:`siftpdf.store.local_reader.View.file`), the pages are written here
 with the same code the commands use (:func:`siftpdf.views.slices.write_text`,
 :func:`siftpdf.views.grep.write_source`). Anything else (an option not listed here, a value
 click would refuse, an error before the first byte of output, a miss) returns None and the
@@ -30,8 +30,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-    from ..store.cacheread import View
-    from ..store.redisread import RemoteView
+    from ..store.local_reader import View
+    from ..store.shared_reader import RemoteView
 
 # The options answered here (siftpdf.console.definition spells them): grep's own by key. A hit
 # on this machine's cache is answered with a shared server named or not (the commands too read
@@ -152,7 +152,7 @@ def _env_output() -> str | None:
 
 def cached(source: str, given: dict[str, Any]) -> tuple[View | RemoteView, str, str, dict[str, Any]] | None:
     """The view, content hash, options digest and document entry of a hit, or None."""
-    from ..store import cacheread
+    from ..store import local_reader
     from ..system import default_cache_dir
 
     if not source or source == "-" or ("://" in source and source.split("://", 1)[0].lower() in ("http", "https")):
@@ -160,7 +160,7 @@ def cached(source: str, given: dict[str, Any]) -> tuple[View | RemoteView, str, 
     if given.get("cache_dir") == "":
         return None  # click makes a path of it; left to it
     url = given.get("cache_url", env_value(definition.CACHE_URL.env))
-    if url and not cacheread.is_cache_url(url):
+    if url and not local_reader.is_cache_url(url):
         return None  # click's usage error
     directory = given.get("cache_dir") or default_cache_dir()
     cls = env_value(definition.CALLER_CLASS.env) or definition.CALLER_CLASS.default
@@ -183,10 +183,10 @@ def cached(source: str, given: dict[str, Any]) -> tuple[View | RemoteView, str, 
         return None
     finally:
         os.close(fd)
-    stamp, name = cacheread.file_stamp(st), cacheread.options_name(given["max_pages"], given["ocr"])
+    stamp, name = local_reader.file_stamp(st), local_reader.options_name(given["max_pages"], given["ocr"])
     sha = digest = None
     if os.path.isdir(directory):
-        view = cacheread.View(directory)
+        view = local_reader.View(directory)
         sha = view.file(cls, path, stamp)
         digest = view.digest(name) if sha or url else None  # the server is asked only for what is not known here
         entry = view.document(cls, sha, digest) if sha and digest else None
@@ -194,7 +194,7 @@ def cached(source: str, given: dict[str, Any]) -> tuple[View | RemoteView, str, 
             return (view, sha, digest, entry) if entry.get("password_check") is None else None
     if not url:
         return None
-    from ..store.redisread import find  # a miss here: a hit on the shared server?
+    from ..store.shared_reader import find  # a miss here: a hit on the shared server?
 
     return find(url, cls, name, path, stamp, st.st_size, directory, sha, digest)
 
@@ -298,10 +298,10 @@ def _grep(pattern: str | list[str], source: str, cap: int, given: dict[str, Any]
 
 def _settled(found: tuple[Any, str, str, dict[str, Any]], code: int) -> int:
     """``code``, once a hit only the shared server held is on its way into this machine's
-    cache (:func:`siftpdf.store.redisread.copy_here`)."""
+    cache (:func:`siftpdf.store.shared_reader.copy_here`)."""
     view = found[0]
     if getattr(view, "copy", None) is not None:
-        from ..store.redisread import copy_here
+        from ..store.shared_reader import copy_here
 
         copy_here(view)
         view.close()

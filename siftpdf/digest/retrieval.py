@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..document import TEXT_STATUSES
-from ..store.cache import CacheSettings, shared_cache
+from ..store.local_store import CacheSettings, shared_cache
 from .chunks import CHUNK_CHARS, OVERLAP_CHARS, Chunk, chunk_pages
 from .tokens import tokenize
 

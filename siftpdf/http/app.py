@@ -33,7 +33,7 @@ from ..errors import SiftError, UsageError
 from ..extras import default_ocr, require_ocr
 from ..log import Log, to_stderr
 from ..options import Limits, ReadOptions
-from ..store.cache import CacheSettings, check_class
+from ..store.local_store import CacheSettings, check_class
 from . import service
 
 RETRY_AFTER = "10"

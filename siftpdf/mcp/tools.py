@@ -212,7 +212,7 @@ def _keeping(records: Iterable[dict[str, Any]], kept: list[dict[str, Any]]) -> I
 def _slice(doc: Document, wanted: PageRange, cap: int, view: str, most: int | None) -> tuple[str, dict[str, Any]]:
     """``wanted`` of ``doc`` as `siftpdf pages` cuts it (at most ``most`` pages or ``cap``
     characters), with a note that says how to go on; and the page records returned."""
-    from ..store.cacheread import slim
+    from ..store.local_reader import slim
 
     seen: list[dict[str, Any]] = []
     taken = take_pages(doc, wanted, cap, page_renderer(view), most, _keeping(doc.pages(), seen))

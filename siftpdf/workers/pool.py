@@ -188,7 +188,7 @@ CALLER_BUSY = "busy: this caller already has a PDF job in flight"
 
 
 def take_caller(cache_dir: str | PathLike[str], caller_id: str) -> FileLock | None:
-    """The caller's one-job lock on this machine (:meth:`siftpdf.store.caches.Caches.take_caller` adds
+    """The caller's one-job lock on this machine (:meth:`siftpdf.store.tiers.Caches.take_caller` adds
     the shared server's); None when this thread holds it already; busy when another does."""
     held = _callers()
     if caller_id in held:
@@ -244,7 +244,7 @@ class Pool:
     def job(self) -> Job:
         """A slot held for one extraction job (waited for in the line if need be), released at
         the end of ``with``. The caller's one-job lock is taken before
-        (:meth:`siftpdf.store.caches.Caches.take_caller`)."""
+        (:meth:`siftpdf.store.tiers.Caches.take_caller`)."""
         job = Job(self, [])
         try:
             job._slots.append(self._claimed() or self._wait_for_slot())

@@ -17,8 +17,8 @@ the ``restricted`` class apart):
     as JSON, kept :data:`URL_KEEP` seconds.
 ``siftpdf:CLASS:digest:NAME:CODE``
     The digest of the options a command names ``NAME`` (its defaults), for this extraction code
-    (:func:`siftpdf.store.cacheread.code_identity`), written with each document extracted or copied
-    under them: what the console's fast path (:mod:`siftpdf.store.redisread`, which reads the server
+    (:func:`siftpdf.store.local_reader.code_identity`), written with each document extracted or copied
+    under them: what the console's fast path (:mod:`siftpdf.store.shared_reader`, which reads the server
     without this module) needs to find a document, since it builds no options.
 ``siftpdf:CLASS:lock:NAME``, ``siftpdf:#caller:NAME``
     Single-flight and one-job-per-caller locks: a random token with an expiry of
@@ -29,7 +29,7 @@ the ``restricted`` class apart):
     documents, least recently used first, in the script that writes a document.
 
 Every call has a short socket timeout (:data:`TIMEOUT`); what a failure means (go on with the
-local cache) is :mod:`siftpdf.store.caches`'s business, not this module's.
+local cache) is :mod:`siftpdf.store.tiers`'s business, not this module's.
 """
 
 from __future__ import annotations
@@ -46,12 +46,12 @@ import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from .cacheread import code_identity
-from .redisread import PREFIX, TIMEOUT, URL_FIELDS, entry, page
-from .redisread import digest_key as _digest_key
-from .redisread import doc_key as _doc_key
-from .redisread import pages_key as _pages_key
-from .redisread import url_key as _url_key
+from .local_reader import code_identity
+from .shared_reader import PREFIX, TIMEOUT, URL_FIELDS, entry, page
+from .shared_reader import digest_key as _digest_key
+from .shared_reader import doc_key as _doc_key
+from .shared_reader import pages_key as _pages_key
+from .shared_reader import url_key as _url_key
 
 if TYPE_CHECKING:
     from ..cancel import Cancel
@@ -161,7 +161,7 @@ class RedisStore:
 
     def put_digest(self, cls: str, name: str, digest: str) -> None:
         """Name the digest of options (the CLI's defaults) for this code, for a process that
-        builds no options (the console's fast path, :mod:`siftpdf.store.redisread`)."""
+        builds no options (the console's fast path, :mod:`siftpdf.store.shared_reader`)."""
         self.client.set(_digest_key(cls, name, code_identity()), digest, ex=URL_KEEP)
 
     # -- URLs ----------------------------------------------------------------------------------

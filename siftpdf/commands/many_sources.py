@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from ..errors import SiftError
-from .bodies import Output, emit, out, source_label
+from .actions import Output, emit, out, source_label
 
 SEVERAL_FAILED_EXIT = 2  # as grep's (siftpdf.commands.grep) when one of several sources fails
 

@@ -13,13 +13,13 @@ Layout under the cache dir (``SIFTPDF_CACHE_DIR``, else the platform's user cach
     ``fetched_at``: what a URL served last time.
     ``file|CLASS|PATH`` → ``STAMP SHA256``: the content hash of the local file at PATH
     (resolved) when its device, inode, size, mtime and ctime were STAMP, so a cache hit on a
-    file it has seen does not read it (:func:`siftpdf.store.cacheread.file_stamp`).
+    file it has seen does not read it (:func:`siftpdf.store.local_reader.file_stamp`).
     ``digest|NAME|CODE`` → an options digest the console's fast path looks up instead of
     building the options (:mod:`siftpdf.console.quick`).
 ``pages/``
     ``CLASS|SHA256|OPTIONS|N`` → page N's record as JSON, tagged with its document;
     ``CLASS|SHA256|OPTIONS|text`` → the document's text blob: every page's ``page``, ``status``,
-    ``text`` (and ``error``) in one entry (:func:`siftpdf.store.cacheread.encode_text`), written with
+    ``text`` (and ``error``) in one entry (:func:`siftpdf.store.local_reader.encode_text`), written with
     the document entry, so grep reads a document in one get and one decode. Evicted with the
     document (same tag).
 
@@ -40,7 +40,7 @@ import time
 from ..defaults import CACHE_BYTES, MAX_AGE
 from ..errors import UsageError
 from ..record import Record
-from .cacheread import (  # noqa: F401  (View: the cache's reading side, named here too)
+from .local_reader import (  # noqa: F401  (View: the cache's reading side, named here too)
     View,
     digest_key,
     doc_key,
@@ -235,7 +235,7 @@ class Store:
         return len(raw.encode("utf-8"))
 
     def put_text(self, cls: str, sha: str, digest: str, pages: list[dict[str, Any]]) -> int:
-        """The document's text blob (pages as :func:`siftpdf.store.cacheread.slim` records)."""
+        """The document's text blob (pages as :func:`siftpdf.store.local_reader.slim` records)."""
         raw = encode_text(pages)
         self.pages.set(_text_key(cls, sha, digest), raw, tag=_tag(cls, sha, digest))
         return len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8"))

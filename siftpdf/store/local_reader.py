@@ -1,4 +1,4 @@
-"""Reading the shared cache (:mod:`siftpdf.store.cache`) on the cache-hit path, light enough for the
+"""Reading the shared cache (:mod:`siftpdf.store.local_store`) on the cache-hit path, light enough for the
 console's fast path (:mod:`siftpdf.console.quick`): this module imports only ``os`` and ``time`` at
 start, and sqlite3, json and pickle when it reads.
 
@@ -52,7 +52,7 @@ CACHE_URL_SCHEMES = ("redis", "rediss", "unix")
 
 
 def is_cache_url(url: str) -> bool:
-    """Whether ``url`` names a shared cache server siftpdf can use (``siftpdf.store.cache.check_url``
+    """Whether ``url`` names a shared cache server siftpdf can use (``siftpdf.store.local_store.check_url``
     says what is wrong with one that does not)."""
     scheme, sep, rest = url.partition("://")
     return bool(sep and rest) and scheme.lower() in CACHE_URL_SCHEMES

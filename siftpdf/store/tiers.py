@@ -1,12 +1,12 @@
-"""The caches one call uses: this machine's (diskcache: :mod:`siftpdf.store.cache`,
-read on the hit path through :class:`siftpdf.store.cacheread.View`) and, with a cache URL, a shared
-server's behind it (Redis: :mod:`siftpdf.store.rediscache`). The read path (:mod:`siftpdf.read`)
+"""The caches one call uses: this machine's (diskcache: :mod:`siftpdf.store.local_store`,
+read on the hit path through :class:`siftpdf.store.local_reader.View`) and, with a cache URL, a shared
+server's behind it (Redis: :mod:`siftpdf.store.shared_store`). The read path (:mod:`siftpdf.read`)
 talks to :class:`Caches` only.
 
 - **Reads** look on this machine first; a document or a fresher URL entry found on the shared
   server only is copied here, whole, and then read here, so one code reads every hit.
 - **Writes** go to both: a document's pages as they come (in pipelines of
-  :data:`siftpdf.store.rediscache.BATCH` on the server), then its entry, last. A call given a
+  :data:`siftpdf.store.shared_store.BATCH` on the server), then its entry, last. A call given a
   password writes nothing of the document to the shared server: the pages of a
   password-protected document never leave the machine.
 - **Single-flight and the one-job-per-caller rule** take this machine's lock (an flock, see
@@ -21,7 +21,7 @@ talks to :class:`Caches` only.
 
 The two backends keep the same things under the same names (``document``, ``touch_document``,
 ``url``, ``put_url``, ``writer``: a document's pages, then its entry, or ``abort``); the
-server's password is never shown (:func:`siftpdf.store.cache.redacted`).
+server's password is never shown (:func:`siftpdf.store.local_store.redacted`).
 """
 
 from __future__ import annotations
@@ -34,9 +34,9 @@ from ..document import TEXT_STATUSES
 from ..errors import CallerBusyError
 from ..log import Log
 from ..workers.pool import CALLER_BUSY, FileLock, flight_lock, take_caller
-from . import redisread
-from .cache import CacheSettings, Store, failure, open_store, redacted
-from .cacheread import View, slim
+from . import shared_reader
+from .local_reader import View, slim
+from .local_store import CacheSettings, Store, failure, open_store, redacted
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 
     from ..cancel import Cancel
     from ..options import ReadOptions
-    from .rediscache import RedisLock, RedisStore
+    from .shared_store import RedisLock, RedisStore
 
     T = TypeVar("T")
 
@@ -135,12 +135,12 @@ class Caches:
         if not url:
             return default
         health = _health(url)
-        if url in redisread.FAILED:  # the console's fast path found the server failing just now
-            self._failed(health, redisread.FAILED.pop(url))
+        if url in shared_reader.FAILED:  # the console's fast path found the server failing just now
+            self._failed(health, shared_reader.FAILED.pop(url))
         if not health.usable():
             return default
         try:
-            from .rediscache import ERRORS, shared_store
+            from .shared_store import ERRORS, shared_store
         except ImportError:
             from ..extras import install
 
@@ -175,7 +175,7 @@ class Caches:
 
     def share_digest(self, name: str, digest: str) -> None:
         """Name the digest of the options a command calls ``name`` on the shared server too
-        (see :meth:`siftpdf.store.rediscache.RedisStore.put_digest`): one write, made only when
+        (see :meth:`siftpdf.store.shared_store.RedisStore.put_digest`): one write, made only when
         a call extracted a document there or copied one from it."""
         cls = self.cls
         self.shared(lambda server: server.put_digest(cls, name, digest), None)
@@ -376,7 +376,7 @@ class DocumentWriter:
 
 def copy_main(argv: list[str]) -> int:
     """The process that copies a hit the console's fast path read on the shared server into
-    this machine's cache (:func:`siftpdf.store.redisread.copy_here`), as a command copies one; then
+    this machine's cache (:func:`siftpdf.store.shared_reader.copy_here`), as a command copies one; then
     the file's content hash and the options' name remembered here, as a command remembers
     them. ``argv``: the cache folder, the PDF's path and stamp, its content hash, the options'
     digest and name; the server's URL is in the environment."""

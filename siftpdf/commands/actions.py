@@ -3,7 +3,7 @@ commands call these, and so does the console's cold path (:mod:`siftpdf.console.
 few command lines itself, so that both write the same bytes.
 
 Imports: what the commands' progress bar needs (os, sys), and the cache's key names
-(:mod:`siftpdf.store.cacheread`: os and time); the library when a command runs.
+(:mod:`siftpdf.store.local_reader`: os and time); the library when a command runs.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import os
 import sys
 
 from ..log import to_stderr
-from ..store.cacheread import options_name
+from ..store.local_reader import options_name
 from .progress import PageProgress, before_output
 
 TYPE_CHECKING = False
@@ -55,7 +55,7 @@ def set_cache(options: ReadOptions, cache_dir: Path | None, no_cache: bool, call
               cache_size: str, allow_private: bool, verbose: bool, wait: float,
               cache_url: str | None = None) -> ReadOptions:
     """``options`` with how a call shares the cache, the pool and the network."""
-    from ..store.cache import CacheSettings, check_class, check_url, parse_size
+    from ..store.local_store import CacheSettings, check_class, check_url, parse_size
 
     cache = CacheSettings(directory=cache_dir, enabled=not no_cache, caller_class=check_class(caller_class),
                           max_age=max_age, size_limit=parse_size(cache_size), url=check_url(cache_url))
@@ -97,7 +97,7 @@ def _out_flushed(text: str) -> None:
 class Output:
     """Where a command's results go: stdout, text (:meth:`text`) and JSON Lines records
     (:meth:`record`). One of several sources writes through a subclass that names its source
-    (:class:`siftpdf.commands.several.Labelled`)."""
+    (:class:`siftpdf.commands.many_sources.Labelled`)."""
 
     def text(self, text: str) -> None:
         out(text)

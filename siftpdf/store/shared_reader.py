@@ -6,14 +6,14 @@ a whole cache hit on this machine does, so a process that only reads a document 
 speaks the protocol here: a socket (``_socket``), commands packed and replies parsed by
 hiredis (the Redis project's C parser, installed with the ``redis`` extra), and only GET and
 HMGET. Anything else declines (returns None, having written nothing) and the commands run the
-usual way through :mod:`siftpdf.store.caches`: TLS (``rediss://``), a URL with query parameters or
+usual way through :mod:`siftpdf.store.tiers`: TLS (``rediss://``), a URL with query parameters or
 percent-encoded credentials, a server that answers an error, hiredis not installed.
 
 A hit answered here is copied into this machine's cache after the answer, by a process of its
 own (:func:`copy_here`), so that the next call is a hit here: the answer does not wait for the
 copy, and a copy that fails costs nothing but the next call's trip to the server.
 
-The server's keys are made here, for :mod:`siftpdf.store.rediscache` too, so that reader and writer
+The server's keys are made here, for :mod:`siftpdf.store.shared_store` too, so that reader and writer
 cannot drift. Imports: ``os`` at start; ``_socket``, hiredis, hashlib, zlib and json when it
 reads.
 """
@@ -51,7 +51,7 @@ def url_key(cls: str, url: str) -> str:
 
 
 def digest_key(cls: str, name: str, code: str) -> str:
-    """The options digest the commands use under ``name`` (siftpdf.store.cacheread.options_name) with
+    """The options digest the commands use under ``name`` (siftpdf.store.local_reader.options_name) with
     this extraction code: what a process that builds no options needs to find a document."""
     return f"{PREFIX}:{cls}:digest:{name}:{code}"
 
@@ -141,7 +141,7 @@ class Connection:
 # -- a document on the server --------------------------------------------------------------------
 
 class RemoteView:
-    """A document the server holds, read as :class:`siftpdf.store.cacheread.View` reads one here (the
+    """A document the server holds, read as :class:`siftpdf.store.local_reader.View` reads one here (the
     same ``read``), for the fast path's writers."""
 
     def __init__(self, connection: Connection, url: str, cls: str) -> None:
@@ -192,7 +192,7 @@ class RemoteView:
 def find(url: str, cls: str, name: str, path: str, stamp: str, size: int, directory: str,
          sha: str | None = None, digest: str | None = None) -> tuple[RemoteView, str, str, dict[str, Any]] | None:
     """The view, content hash, options digest and entry of the local PDF at ``path`` (of
-    ``size`` bytes, :func:`siftpdf.store.cacheread.file_stamp` ``stamp``) on the server, for the
+    ``size`` bytes, :func:`siftpdf.store.local_reader.file_stamp` ``stamp``) on the server, for the
     options remembered under ``name``; None when this path cannot tell (a miss, an error).
     ``directory`` is this machine's cache, where the document is copied after the answer;
     ``sha``, the file's content hash when this machine's cache knows it for this stamp (the file
@@ -205,7 +205,7 @@ def find(url: str, cls: str, name: str, path: str, stamp: str, size: int, direct
     except ImportError:
         return None
     from ..defaults import MAX_PDF_BYTES
-    from .cacheread import code_identity
+    from .local_reader import code_identity
 
     try:
         if size > MAX_PDF_BYTES:
@@ -278,14 +278,14 @@ def page(raw: bytes | str | None, number: int) -> dict[str, Any] | None:
 
 def copy_command(view: RemoteView) -> tuple[list[str], dict[str, str]] | None:
     """The command line and environment of the process that copies what ``view`` read into
-    this machine's cache (:func:`siftpdf.store.caches.copy_main`): the server's URL goes in its
+    this machine's cache (:func:`siftpdf.store.tiers.copy_main`): the server's URL goes in its
     environment, never on its command line."""
     import sys
 
     if view.copy is None or not sys.executable:
         return None
     env = dict(os.environ, SIFTPDF_CACHE_URL=view.url, SIFTPDF_CALLER_CLASS=view.cls)
-    return [sys.executable, "-I", "-m", "siftpdf.store.caches", *view.copy], env
+    return [sys.executable, "-I", "-m", "siftpdf.store.tiers", *view.copy], env
 
 
 def copy_here(view: RemoteView) -> None:
