@@ -51,7 +51,7 @@ def main(argv: list[str]) -> int:
 
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     from siftpdf.defaults import CHUNK_PAGES, WORKERS
-    from siftpdf.workers.warm import child_path
+    from siftpdf.workers.early_child import child_path
 
     if len(argv) != 1:
         print("usage: pdfium_floor.py FILE.pdf", file=sys.stderr)

@@ -1,12 +1,12 @@
 """The console command ``siftpdf``. This module stays light: :func:`main` starts the
-extraction child of a command line that names a local PDF (:mod:`siftpdf.workers.warm`) before click
+extraction child of a command line that names a local PDF (:mod:`siftpdf.workers.early_child`) before click
 and the library are imported, so that the child's start-up overlaps the parent's. The click
 group is :mod:`siftpdf.commands.group`; its names (``cli``, ``usage_error`` …) are read here too.
 
 Before all that, fast paths answer without click: ``--help`` from the text click wrote
 at ``make docs`` (:mod:`siftpdf.console.helptext`), a cache hit of ``pages`` or ``grep``
-(:mod:`siftpdf.console.quick`), and ``extract``, ``pages`` or ``map`` of one local PDF with the
-default extraction options (:mod:`siftpdf.console.cold`)."""
+(:mod:`siftpdf.console.cache_hits`), and ``extract``, ``pages`` or ``map`` of one local PDF with the
+default extraction options (:mod:`siftpdf.console.local_pdf`)."""
 
 from __future__ import annotations
 
@@ -29,11 +29,11 @@ def main() -> None:
     args = sys.argv[1:]
     code = _help(args)
     if code is None:
-        from .console.quick import answer
+        from .console.cache_hits import answer
 
         code = answer(args)
     if code is None:
-        from .console.cold import answer as run_cold
+        from .console.local_pdf import answer as run_cold
 
         code = run_cold(args)
     if code is not None:  # answered without click: end as the group's main does

@@ -13,7 +13,7 @@ from .docline import FORMAT, dumps, scrub, scrub_record  # noqa: F401  (named he
 from .document import Document, require_text, with_source  # noqa: F401  (named here too)
 from .errors import UnreadableError, from_record
 
-# Not typing's TYPE_CHECKING: typing costs the console's fast path (siftpdf.console.quick) its import.
+# Not typing's TYPE_CHECKING: typing costs the console's fast path (siftpdf.console.cache_hits) its import.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator

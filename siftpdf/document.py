@@ -1,13 +1,13 @@
 """The Document view of a doc stream (docs/manual.md, DOC STREAM) and what every reader checks of its pages:
 ``meta`` at once, pages lazily, ``done`` after the last page. Kept apart from
 :mod:`siftpdf.docstream` (the format: writing, parsing, scrubbing) and light to import, with
-neither json nor re, for the console's fast path (:mod:`siftpdf.console.quick`)."""
+neither json nor re, for the console's fast path (:mod:`siftpdf.console.cache_hits`)."""
 
 from __future__ import annotations
 
 from .errors import NoTextError, UnreadableError, from_record
 
-# Not typing's TYPE_CHECKING: typing costs the console's fast path (siftpdf.console.quick) its import.
+# Not typing's TYPE_CHECKING: typing costs the console's fast path (siftpdf.console.cache_hits) its import.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator

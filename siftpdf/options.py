@@ -86,7 +86,7 @@ class ReadOptions(FrozenRecord):
     #: leave those pages out, found by one search of the whole blob.
     search: Any = None
     #: A name under which the cache remembers these options' digest, so that the console's fast
-    #: path (:mod:`siftpdf.console.quick`) finds a cache hit without building options (the CLI
+    #: path (:mod:`siftpdf.console.cache_hits`) finds a cache hit without building options (the CLI
     #: names its default options).
     digest_name: str | None = None
     #: Set from another thread to stop this read: its extraction children are killed at once

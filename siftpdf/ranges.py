@@ -7,7 +7,7 @@ from .errors import UsageError
 
 class PageRange:
     """A parsed range: its ``spec`` and ``parts`` as (first, last or None for "to the end").
-    A plain class, not a dataclass: the console's fast path (siftpdf.console.quick) does without the
+    A plain class, not a dataclass: the console's fast path (siftpdf.console.cache_hits) does without the
     dataclasses module's import."""
 
     __slots__ = ("spec", "parts")

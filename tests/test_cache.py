@@ -169,8 +169,8 @@ def test_a_cache_hit_imports_no_engine_no_http_client_and_no_rich(fixtures: Path
     for module in ("pypdfium2", "pypdf", "pdfplumber", "httpx", "httpcore", "rich", "siftpdf.child.engines",
                    "diskcache"):
         assert module not in imported, module
-    if args[0] in ("pages", "grep"):  # answered by the console's fast path (siftpdf.console.quick)
-        assert "siftpdf.console.quick" in imported
+    if args[0] in ("pages", "grep"):  # answered by the console's fast path (siftpdf.console.cache_hits)
+        assert "siftpdf.console.cache_hits" in imported
         for module in ("click", "siftpdf.commands.group", "dataclasses", "pickle", "hashlib"):
             assert module not in imported, module
 

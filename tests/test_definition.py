@@ -14,14 +14,16 @@ import click
 import pytest
 
 from siftpdf.commands.group import cli
-from siftpdf.console import cold, definition, quick
+from siftpdf.console import cache_hits, definition, local_pdf
 from siftpdf.console.definition import APPEND, FLAG, Option
 
 ROOT = Path(__file__).resolve().parent.parent
 # command -> (the fast path's parser tables, the positional arguments of a command line)
-FAST = {("quick", "pages"): (quick.OPTIONS, ["1", "a.pdf"]), ("quick", "grep"): (quick.OPTIONS, ["x", "a.pdf"]),
-        ("cold", "extract"): (cold.OPTIONS, ["a.pdf"]), ("cold", "pages"): (cold.OPTIONS, ["1", "a.pdf"]),
-        ("cold", "map"): (cold.OPTIONS, ["a.pdf"])}
+FAST = {("cache_hits", "pages"): (cache_hits.OPTIONS, ["1", "a.pdf"]),
+        ("cache_hits", "grep"): (cache_hits.OPTIONS, ["x", "a.pdf"]),
+        ("local_pdf", "extract"): (local_pdf.OPTIONS, ["a.pdf"]),
+        ("local_pdf", "pages"): (local_pdf.OPTIONS, ["1", "a.pdf"]),
+        ("local_pdf", "map"): (local_pdf.OPTIONS, ["a.pdf"])}
 
 
 def _command(name: str) -> click.Command:
@@ -94,7 +96,7 @@ def test_the_fast_path_reads_each_option_as_click_does(path: str, command: str, 
         forms = [form for value in _samples(option) for form in ([spelling, value], [f"{spelling}={value}"])
                  if spelling.startswith("--") or "=" not in form[0]]
     for words in forms:
-        parsed = quick.parse([command, *positional, *words], tables)
+        parsed = cache_hits.parse([command, *positional, *words], tables)
         clicked = _click_params(command, [*positional, *words])
         assert parsed is not None, words
         given = parsed[2]
@@ -115,7 +117,7 @@ def test_the_fast_path_reads_each_option_as_click_does(path: str, command: str, 
         if option.env and clicked is not None:  # the same value from the environment
             monkeypatch.setenv(option.env, text)
             from_env = _click_params(command, positional)
-            assert from_env is not None and quick.value(option, {}) == definition.plain_value(option, text)
+            assert from_env is not None and cache_hits.value(option, {}) == definition.plain_value(option, text)
             monkeypatch.delenv(option.env)
 
 
@@ -125,8 +127,8 @@ def test_the_fast_path_declines_every_option_it_does_not_answer(path: str, comma
     unknown = sorted(set(_declared(_command(command))) - set(tables[command]))
     assert unknown  # each command has options only click reads
     for spelling in unknown:
-        assert quick.parse([command, *positional, spelling], tables) is None, spelling
-        assert quick.parse([command, *positional, spelling, "1"], tables) is None, spelling
+        assert cache_hits.parse([command, *positional, spelling], tables) is None, spelling
+        assert cache_hits.parse([command, *positional, spelling, "1"], tables) is None, spelling
 
 
 def test_every_click_option_comes_from_the_table() -> None:

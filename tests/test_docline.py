@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from siftpdf import docline
-from siftpdf.workers import warm
+from siftpdf.workers import early_child
 
 SURROGATE = re.compile("[\ud800-\udfff]")
 # Floats as the evidence holds them, the text of any page (surrogates included), nested records.
@@ -73,7 +73,7 @@ def test_the_child_starts_without_what_it_does_not_need(fixtures: Path) -> None:
     """The child reads a page with evidence, as every cold command has it do, without typing,
     re, enum, json or collections (the most of its imports before: every cold command waited
     for them)."""
-    argv = warm.default_argv()  # as every child is started: python -I -S, nothing imported but by it
+    argv = early_child.default_argv()  # as every child is started: python -I -S, nothing imported but by it
     code = argv[4].replace("sys.exit(main())", "main(['--evidence']); sys.stderr.write(' '.join(sorted(sys.modules)))")
     done = subprocess.run(argv[:4] + [code], input=(fixtures / "three_page.pdf").read_bytes(),
                           capture_output=True, env={}, timeout=60)

@@ -1,6 +1,6 @@
 """The flags grep and pdfgrep users type, as `siftpdf grep` answers them: on hand-written doc
 streams (exact text), on PDFs in a folder (-r), and on a cache miss and the cache hit after
-it (the console's fast path, siftpdf.console.quick, must write what the click command writes)."""
+it (the console's fast path, siftpdf.console.cache_hits, must write what the click command writes)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ import jsonschema
 import pytest
 from conftest import records, run_siftpdf
 from test_commands import stream_file
-from test_quick import _run
+from test_fast_paths import _run
 
-from siftpdf.console import quick
+from siftpdf.console import cache_hits
 from siftpdf.docstream import schema
 
 PAGES = [
@@ -229,7 +229,7 @@ def test_a_folder_without_recursive_is_an_error(run_cli, folder: Path, doc: str)
     assert f"{doc}:p. 1: alpha one" in result.stdout
 
 
-# --- a cache miss, then the hit (siftpdf.console.quick) -------------------------------------------------
+# --- a cache miss, then the hit (siftpdf.console.cache_hits) -------------------------------------------------
 
 MISS_THEN_HIT = [
     ("-c the {three}", 0, "9\n"),
@@ -289,7 +289,7 @@ def test_what_the_fast_path_does_not_answer_runs_the_command(tmp_path: Path, fix
 
 
 def test_the_fast_path_reads_repeated_e() -> None:
-    assert quick.parse(["grep", "-e", "a", "--regexp=b", "-c", "f"]) == (
+    assert cache_hits.parse(["grep", "-e", "a", "--regexp=b", "-c", "f"]) == (
         "grep", ["f"], {"regexps": ["a", "b"], "count": True})
 
 

@@ -27,7 +27,7 @@ from siftpdf import system
 from siftpdf.child.job import WARM
 from siftpdf.console import early
 from siftpdf.errors import TooLargeError
-from siftpdf.workers import memwatch, pool, warm
+from siftpdf.workers import early_child, memwatch, pool
 from siftpdf.workers.pool import FileLock, Pool
 
 SAMPLE = str(ROOT / "samples" / "sample.pdf")
@@ -157,7 +157,7 @@ def test_platform_memory_probe_needs_no_proc() -> None:
 @pytest.fixture
 def no_proc(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(pool, "LOCKS_TABLE", str(tmp_path / "no-proc" / "locks"))
-    monkeypatch.setattr(warm, "FD_FOLDER", str(tmp_path / "no-proc" / "self" / "fd"))
+    monkeypatch.setattr(early_child, "FD_FOLDER", str(tmp_path / "no-proc" / "self" / "fd"))
     assert pool._locked_inodes() is None
 
 
@@ -199,14 +199,14 @@ def test_platform_without_proc_starts_no_warm_child(tmp_path: Path, no_proc: Non
     nothing leaks, and the command starts its child the usual way."""
     before = len(os.listdir("/proc/self/fd"))
     with pytest.raises(OSError):
-        warm._spawn(warm.default_argv() + [WARM])
+        early_child._spawn(early_child.default_argv() + [WARM])
     assert len(os.listdir("/proc/self/fd")) == before
     pdf = str(fixtures / "three_page.pdf")
     early.prestart(["pages", "--no-cache", "1", pdf], str(tmp_path / "pool"))
     try:
-        assert warm._Warm.child is None
+        assert early_child._Warm.child is None
     finally:
-        warm.discard()
+        early_child.discard()
 
 
 # -- the cache folder ---------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """The extraction child's job: what one child is to do, as a record; its one spelling as the
 words of a command line; and the bytes that give a warm child those words. The runner
-(:mod:`siftpdf.workers.runner`) and the console's cold path (:mod:`siftpdf.console.cold`, which
+(:mod:`siftpdf.workers.runner`) and the console's cold path (:mod:`siftpdf.console.local_pdf`, which
 gives a warm child its job before the runner would) write a job with :meth:`Job.to_argv`; the
 child (:mod:`siftpdf.child.main`) reads it with :meth:`Job.from_argv`. A warm child is taken
 over only when the two jobs are the same words, so writing them in one place is what makes
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
     from .extraction import ExtractOptions
 
-#: The one word of a warm child's command line (siftpdf.workers.warm): its job comes on stdin.
+#: The one word of a warm child's command line (siftpdf.workers.early_child): its job comes on stdin.
 WARM = "--warm"
 #: The values a field may take, where they are few.
 CHOICES: dict[str, tuple[str, ...]] = {"image_mode": ("none", "embedded"), "ocr": ("never", "auto", "always")}
@@ -132,7 +132,7 @@ MAX_JOB = 1 << 20  # bytes of a warm child's words: a job is a few hundred
 
 
 def job_bytes(words: list[str]) -> bytes:
-    """A warm child's words (:mod:`siftpdf.workers.warm`) as it reads them on its stdin
+    """A warm child's words (:mod:`siftpdf.workers.early_child`) as it reads them on its stdin
     (:func:`read_words`): a line with their length in bytes, then each word in UTF-8 ended by a
     NUL (no command-line word holds one), so that the child needs no JSON decoder to start. A
     word cannot hold a NUL: ValueError, as for a command line."""

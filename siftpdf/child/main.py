@@ -1,9 +1,9 @@
 """The extraction child: ``python -I -S -c BOOT`` calling :func:`main` (the command
-``siftpdf.workers.warm.default_argv`` makes). Users never run it.
+``siftpdf.workers.early_child.default_argv`` makes). Users never run it.
 
 Contract: the PDF on stdin (optionally preceded by a JSON-encoded password line),
 the doc stream on stdout. Limits and the audit hook are in place before the PDF is read.
-Started as ``--warm`` (``siftpdf.workers.warm``), it imports its engine first, then reads its options
+Started as ``--warm`` (``siftpdf.workers.early_child``), it imports its engine first, then reads its options
 from stdin: a line with their length in bytes, then each option in UTF-8 ended by a NUL (end of
 file before them: not needed, exit 0).
 Exit codes: 0 ok, 2 a limit that was asked for cannot be enforced, 3 encrypted, 4 unreadable,

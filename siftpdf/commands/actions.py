@@ -1,5 +1,5 @@
 """What extract, pages and map do once their options are read, without click: the click
-commands call these, and so does the console's cold path (:mod:`siftpdf.console.cold`), which reads a
+commands call these, and so does the console's cold path (:mod:`siftpdf.console.local_pdf`), which reads a
 few command lines itself, so that both write the same bytes.
 
 Imports: what the commands' progress bar needs (os, sys), and the cache's key names
@@ -46,7 +46,7 @@ def read_options(max_pages: int, deadline: float, memory_limit: int, password: s
     options = ReadOptions(
         limits=limits if workers is None else limits.with_workers(workers),
         password=password, in_process=in_process, on_page=progress, organize=organize, ocr=ocr,
-        # the options siftpdf.console.quick answers by name
+        # the options siftpdf.console.cache_hits answers by name
         digest_name=None if settings or raw else options_name(max_pages, ocr))
     return options, progress
 

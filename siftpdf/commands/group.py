@@ -277,7 +277,7 @@ def _exit_now(code: int) -> None:
         except (OSError, ValueError):
             if stream is sys.stdout:  # the group's main already reported what it could not write
                 silence_stdout()
-    from ..workers.warm import discard
+    from ..workers.early_child import discard
 
     discard()
     os._exit(code)

@@ -2,8 +2,8 @@
 its environment variable, its help, and (by the tuples at the end) the commands that take it.
 
 From this table come the click commands' options (:func:`siftpdf.commands.options.option`), the
-console's fast paths' parsers (:func:`spellings`, read by :mod:`siftpdf.console.quick` and
-:mod:`siftpdf.console.cold`, which check values by :func:`plain_value`), and, through click, the
+console's fast paths' parsers (:func:`spellings`, read by :mod:`siftpdf.console.cache_hits` and
+:mod:`siftpdf.console.local_pdf`, which check values by :func:`plain_value`), and, through click, the
 help texts, the man pages and the completions (``make docs``). No other module spells a long
 option; a test made from this table holds the fast paths to click for every option they answer.
 
@@ -262,7 +262,7 @@ APPEND = "append"
 
 
 def spellings(options: tuple[Option, ...] | list[Option]) -> dict[str, tuple[str, bool, Any]]:
-    """The parser table of the console's fast paths (:func:`siftpdf.console.quick.parse`) for
+    """The parser table of the console's fast paths (:func:`siftpdf.console.cache_hits.parse`) for
     ``options``: each spelling -> (key, takes a value, the value a flag gives or APPEND)."""
     table: dict[str, tuple[str, bool, Any]] = {}
     for option in options:

@@ -1,5 +1,5 @@
 """Whether a command line will parse a local PDF in a child, so that the console starts the
-child first thing (:func:`siftpdf.workers.warm.prestart`), before click and the library are
+child first thing (:func:`siftpdf.workers.early_child.prestart`), before click and the library are
 imported: the words of the command line read as :mod:`siftpdf.console.definition` spells them.
 
 Imports: ``os`` and ``sys`` (and the warm start's own) until the child is started.
@@ -22,7 +22,7 @@ def wanted(args: list[str], commands: frozenset[str] = COMMANDS, miss: bool = Fa
     guess costs a killed child, never a different result. With the cache the next call is
     most likely a hit, which a child starting beside it would only slow down (on a busy
     machine, by as much as it saves), unless the cache was found not to hold the file."""
-    from ..workers.warm import is_pdf
+    from ..workers.early_child import is_pdf
 
     words = list(args)
     while words and words[0] == definition.DEBUG.long:
@@ -43,17 +43,17 @@ def prestart(args: list[str], pool_dir: str | None = None, miss: bool = False) -
     of ``pool_dir``, found in ``args`` and the environment when not given."""
     import sys
 
-    from ..workers import warm
+    from ..workers import early_child
 
-    if warm.started() or not sys.platform.startswith("linux") or not wanted(args, miss=miss):
+    if early_child.started() or not sys.platform.startswith("linux") or not wanted(args, miss=miss):
         return
-    warm.prestart(pool_dir or pool_dir_of(args))
+    early_child.prestart(pool_dir or pool_dir_of(args))
 
 
 def pool_dir_of(args: list[str]) -> str:
     """The pool folder of a command line: under its last --cache-dir, else the environment's
     or the default cache dir (as click and siftpdf.store.local_store read them)."""
-    from ..workers.warm import pool_folder
+    from ..workers.early_child import pool_folder
 
     spelled = definition.CACHE_DIR.long
     directory = None

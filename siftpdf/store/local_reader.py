@@ -1,5 +1,5 @@
 """Reading the shared cache (:mod:`siftpdf.store.local_store`) on the cache-hit path, light enough for the
-console's fast path (:mod:`siftpdf.console.quick`): this module imports only ``os`` and ``time`` at
+console's fast path (:mod:`siftpdf.console.cache_hits`): this module imports only ``os`` and ``time`` at
 start, and sqlite3, json and pickle when it reads.
 
 The cache's keys are made here, for the writer too, so that reader and writer cannot drift.

@@ -15,7 +15,7 @@ Layout under the cache dir (``SIFTPDF_CACHE_DIR``, else the platform's user cach
     (resolved) when its device, inode, size, mtime and ctime were STAMP, so a cache hit on a
     file it has seen does not read it (:func:`siftpdf.store.local_reader.file_stamp`).
     ``digest|NAME|CODE`` → an options digest the console's fast path looks up instead of
-    building the options (:mod:`siftpdf.console.quick`).
+    building the options (:mod:`siftpdf.console.cache_hits`).
 ``pages/``
     ``CLASS|SHA256|OPTIONS|N`` → page N's record as JSON, tagged with its document;
     ``CLASS|SHA256|OPTIONS|text`` → the document's text blob: every page's ``page``, ``status``,

@@ -136,7 +136,7 @@ def _start(folder: Path) -> None:
             return  # under way, or given up
     except OSError:
         return  # a cache folder that cannot be written
-    from ..workers.warm import child_path
+    from ..workers.early_child import child_path
 
     # Isolated and on the extraction child's import path (siftpdf and its extras wherever
     # this process finds them).

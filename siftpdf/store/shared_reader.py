@@ -1,4 +1,4 @@
-"""Reading the shared cache server on the console's fast path (:mod:`siftpdf.console.quick`): a hit
+"""Reading the shared cache server on the console's fast path (:mod:`siftpdf.console.cache_hits`): a hit
 that only the server holds, answered without redis-py.
 
 redis-py's import alone (with asyncio, ssl and its observability hooks) takes several times what

@@ -2,7 +2,7 @@
 lines with their context, the matches only (-o), a count (-c, and per page -p), the source's
 name (-l, -L), or nothing (-q); as text or JSON Lines records.
 
-The command (siftpdf.commands.grep) and the console's fast path (siftpdf.console.quick) both write
+The command (siftpdf.commands.grep) and the console's fast path (siftpdf.console.cache_hits) both write
 with :func:`write_source`, so a flag means the same on a cache hit and a miss. Light imports
 only (the fast path's): no click, no dataclasses, no typing at run time.
 """

@@ -6,7 +6,7 @@ from ..document import TEXT_STATUSES
 from ..errors import UsageError
 from .text import furniture_lines, page_text
 
-# Not typing's TYPE_CHECKING, and no dataclass: the console's fast path (siftpdf.console.quick) greps
+# Not typing's TYPE_CHECKING, and no dataclass: the console's fast path (siftpdf.console.cache_hits) greps
 # a cache hit with this module and does without those imports.
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -1,7 +1,7 @@
 """A slice of a document's pages, as `siftpdf pages` and the service's `pages` return it:
 at most MAX_PAGES_PER_CALL pages or ``cap`` characters of page-marked text.
 
-Light to import (no dataclasses, no typing): the console's fast path (siftpdf.console.quick) writes
+Light to import (no dataclasses, no typing): the console's fast path (siftpdf.console.cache_hits) writes
 a cache hit's pages with :func:`write_text` and :func:`write_json`, as the command does."""
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-# Not typing's TYPE_CHECKING: typing costs the console's fast path (siftpdf.console.quick) its import.
+# Not typing's TYPE_CHECKING: typing costs the console's fast path (siftpdf.console.cache_hits) its import.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable

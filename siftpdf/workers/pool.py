@@ -84,7 +84,7 @@ class FileLock:
     @classmethod
     def adopt(cls, taken: tuple[str, int] | None) -> FileLock | None:
         """The lock of a (path, descriptor) whose flock is held already (taken by
-        :mod:`siftpdf.workers.warm`, which cannot import this module); None for None."""
+        :mod:`siftpdf.workers.early_child`, which cannot import this module); None for None."""
         if taken is None:
             return None
         lock = cls(taken[0])
@@ -122,7 +122,7 @@ def _name(key: str) -> str:
 
 
 def pool_dir(cache_dir: str | PathLike[str]) -> str:
-    from .warm import pool_folder
+    from .early_child import pool_folder
 
     return pool_folder(os.fspath(cache_dir))
 
@@ -228,16 +228,16 @@ class Pool:
         return None
 
     def _take_slot_if_nobody_waits(self) -> FileLock | None:
-        """A slot free now, unless a job waits for one (:func:`siftpdf.workers.warm.free_slot`)."""
-        from .warm import free_slot
+        """A slot free now, unless a job waits for one (:func:`siftpdf.workers.early_child.free_slot`)."""
+        from .early_child import free_slot
 
         os.makedirs(self.dir, exist_ok=True)
         return FileLock.adopt(free_slot(self.dir, self.slots))
 
     def _claimed(self) -> FileLock | None:
         """The slot the console took for this job before the pool was imported
-        (:func:`siftpdf.workers.warm.claim_slot`), if it was taken in this pool."""
-        from .warm import take_slot
+        (:func:`siftpdf.workers.early_child.claim_slot`), if it was taken in this pool."""
+        from .early_child import take_slot
 
         return FileLock.adopt(take_slot(self.dir))
 
@@ -280,7 +280,7 @@ class Pool:
                 else:
                     gap_since = None
                 if not gave_up_warm:  # an idle child waiting in line is a child too many
-                    from .warm import discard
+                    from .early_child import discard
 
                     discard()
                     gave_up_warm = True

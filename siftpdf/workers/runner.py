@@ -83,14 +83,14 @@ def _memory_guard(limit: int) -> tuple[int, MemoryWatch | None]:
 def child_argv() -> list[str]:
     """The command that starts one extraction child (tests may replace it): the warm child's,
     so that a warm child is adopted only when it was started as this one would be."""
-    from .warm import default_argv
+    from .early_child import default_argv
 
     return default_argv()
 
 
 if TYPE_CHECKING:
     class Process(Protocol):
-        """A started child: a ``subprocess.Popen`` or a warm child (``siftpdf.workers.warm.Spawned``)."""
+        """A started child: a ``subprocess.Popen`` or a warm child (``siftpdf.workers.early_child.Spawned``)."""
 
         pid: int
         stdin: IO[bytes] | None
@@ -163,7 +163,7 @@ class _Child:
     def start(cls, argv: list[str], data: bytes, password: str | None, limit: int) -> _Child:
         import threading
 
-        from .warm import take
+        from .early_child import take
 
         warm = take(argv, data)  # the console command's child, started early (and maybe given this job)
         fed = False
@@ -194,7 +194,7 @@ class _Child:
         return child
 
     def _feed(self, prefix: bytes, data: bytes) -> None:
-        from .warm import feed
+        from .early_child import feed
 
         assert self.proc.stdin is not None
         feed(self.proc.stdin, prefix, data)

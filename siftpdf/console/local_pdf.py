@@ -2,20 +2,20 @@
 the default extraction options, run without click.
 
 A cold one-page extraction is mostly start-up: click and its option machinery cost as much as
-the library's imports, and the extraction child, started first thing (:mod:`siftpdf.workers.warm`),
+the library's imports, and the extraction child, started first thing (:mod:`siftpdf.workers.early_child`),
 waits for its job until the command has been parsed. When a command line is one this module
 knows to run the same way (one local PDF; --no-cache, --raw, --max-pages, --cache-dir,
 --cache-url, --wait, --workers, -q, --cap and the output flags), it builds the same options and calls
 the same functions the click commands call (:mod:`siftpdf.commands.actions`), and reports a
 failure as the click group does. With --no-cache it starts the warm child when a pool slot is
 free for it (taken for the job), and gives it its job at once
-(:func:`siftpdf.workers.warm.send`), before the library is imported; the runner then takes
+(:func:`siftpdf.workers.early_child.send`), before the library is imported; the runner then takes
 that child over.
 
 Anything else (an option not listed here, a value click would refuse, stdin, a URL, a file
 that is not a PDF) returns None, having written nothing, and click runs the command.
 
-Imports: ``os`` and ``sys`` (and :mod:`siftpdf.console.quick`'s parser) until the command runs.
+Imports: ``os`` and ``sys`` (and :mod:`siftpdf.console.cache_hits`'s parser) until the command runs.
 """
 
 from __future__ import annotations
@@ -34,8 +34,8 @@ from ..defaults import (
     WORKERS,
 )
 from . import definition
+from .cache_hits import DECLINE_ENV, env_value, invoke, is_caller_class, parse, value
 from .definition import spellings
-from .quick import DECLINE_ENV, env_value, invoke, is_caller_class, parse, value
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -94,7 +94,7 @@ class Plan:
 
     @property
     def pool_dir(self) -> str:
-        from ..workers.warm import pool_folder
+        from ..workers.early_child import pool_folder
 
         return pool_folder(self.cache_dir)
 
@@ -120,11 +120,11 @@ def answer(args: list[str]) -> int | None:
 def _missed(plan: Plan) -> bool:
     """Whether this machine's cache surely lacks what the command reads: no shared server
     that might hold it (a hit there is asked for first), and the local cache does not know
-    the file as it is now, read with these options (:func:`siftpdf.console.quick.cached`).
+    the file as it is now, read with these options (:func:`siftpdf.console.cache_hits.cached`).
     The child then starts, and gets its job, as with --no-cache."""
     if plan.cache_url:
         return False
-    from .quick import cached
+    from .cache_hits import cached
 
     given = {"max_pages": plan.max_pages, "ocr": plan.ocr}
     if plan.cache_dir is not None:
@@ -185,7 +185,7 @@ def _is_pdf(source: str) -> bool:
     URL, a doc stream: click takes those)."""
     if not source or source == "-" or "://" in source:
         return False
-    from ..workers.warm import is_pdf as looks_like_pdf
+    from ..workers.early_child import is_pdf as looks_like_pdf
 
     return looks_like_pdf(source)
 
@@ -207,9 +207,9 @@ def _early(plan: Plan) -> None:
     it asks for the same job and bytes; else the child is killed and it starts one."""
     if env_value("SIFTPDF_CALLER_ID"):
         return  # the caller's one-job lock comes first: the runner gives the child its job then
-    from ..workers import warm
+    from ..workers import early_child
 
-    if not warm.started():
+    if not early_child.started():
         return
     try:
         with open(plan.source, "rb") as handle:
@@ -220,7 +220,7 @@ def _early(plan: Plan) -> None:
         return  # the command reports it
     if len(data) > EARLY_BYTES:
         return
-    warm.send(job_words(plan.max_pages, plan.raw, plan.ocr, plan.cache_dir, plan.workers), data)
+    early_child.send(job_words(plan.max_pages, plan.raw, plan.ocr, plan.cache_dir, plan.workers), data)
 
 
 def _run(plan: Plan) -> int:
@@ -259,7 +259,7 @@ def _run(plan: Plan) -> int:
 
     code = invoke(run, plan.output == "json", close, cache_dir)
     code = _flush(code)
-    from ..workers.warm import discard
+    from ..workers.early_child import discard
 
     discard()  # a warm child given no job (or another) is not left behind
     return code

@@ -17,7 +17,7 @@ from conftest import records, run_siftpdf
 from siftpdf.child.job import job_bytes, read_words
 from siftpdf.console import early
 from siftpdf.options import Limits
-from siftpdf.workers import warm
+from siftpdf.workers import early_child
 from siftpdf.workers.runner import run_child
 
 WARM = [sys.executable, "-I", "-m", "siftpdf.child.main", "--warm"]
@@ -114,22 +114,22 @@ def test_which_command_lines_start_a_warm_child(fixtures: Path, args: list[str],
 def test_run_child_adopts_the_warm_child(fixtures: Path) -> None:
     pdf = fixtures / "encrypted_user.pdf"
     early.prestart(["extract", "--no-cache", str(pdf)])
-    started = warm._Warm.child
+    started = early_child._Warm.child
     try:
         assert started is not None
         lines = list(run_child(pdf.read_bytes(), password="secret", limits=Limits(max_pages=1)))
-        assert warm._Warm.child is None and started.returncode is not None  # taken, and reaped
+        assert early_child._Warm.child is None and started.returncode is not None  # taken, and reaped
         assert [r.get("page") for r in lines[1:-1]] == [1] and lines[1]["status"] == "text" and "done" in lines[-1]
     finally:
-        warm.discard()
+        early_child.discard()
 
 
 def test_a_discarded_warm_child_is_gone(fixtures: Path) -> None:
     early.prestart(["extract", "--no-cache", str(fixtures / "three_page.pdf")])
-    child = warm._Warm.child
+    child = early_child._Warm.child
     assert child is not None
-    warm.discard()
-    assert warm._Warm.child is None and child.returncode is not None
+    early_child.discard()
+    assert early_child._Warm.child is None and child.returncode is not None
     assert not os.path.exists(f"/proc/{child.pid}")
 
 
@@ -163,7 +163,7 @@ def test_poll_does_not_wait_behind_a_wait(fixtures: Path) -> None:
     import threading
 
     early.prestart(["extract", "--no-cache", str(fixtures / "three_page.pdf")])
-    child = warm._Warm.child
+    child = early_child._Warm.child
     assert child is not None
     waiter = threading.Thread(target=child.wait)
     waiter.start()
@@ -172,7 +172,7 @@ def test_poll_does_not_wait_behind_a_wait(fixtures: Path) -> None:
             pass
         assert child.poll() is None  # at once, though the child still runs and wait() holds the lock
     finally:
-        warm.discard()
+        early_child.discard()
         waiter.join(10)
     assert not waiter.is_alive() and child.returncode is not None
 
@@ -204,7 +204,7 @@ def test_the_child_is_isolated_and_starts_without_site() -> None:
     """The child's interpreter: isolated (no environment, no user site, no script folder) and
     without site's work, yet it finds this package and PDFium's bindings on the path it is
     given, after the standard library's."""
-    argv = warm.default_argv()
+    argv = early_child.default_argv()
     assert argv[1:4] == ["-I", "-S", "-c"] and argv[4].endswith("from siftpdf.child.main import main; sys.exit(main())")
     probe = argv[4].replace("from siftpdf.child.main import main; sys.exit(main())",
                             "import siftpdf, siftpdf.child.pdfium as p; "
@@ -220,12 +220,12 @@ def test_threads_asking_for_the_child_command_at_once_get_one_command(monkeypatc
     for it first at the same moment each get it whole, never two commands run together."""
     import threading
 
-    monkeypatch.setattr(warm, "_ARGV", None)
+    monkeypatch.setattr(early_child, "_ARGV", None)
     start, got = threading.Barrier(16), []
 
     def ask() -> None:
         start.wait()
-        got.append(warm.default_argv())
+        got.append(early_child.default_argv())
 
     threads = [threading.Thread(target=ask) for _ in range(16)]
     for thread in threads:
@@ -245,8 +245,8 @@ def test_the_childs_path_leaves_out_only_the_script_and_current_folders(tmp_path
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(sys, "argv", [str(script / "tool")])
     monkeypatch.setattr(sys, "path", [str(vendor), *sys.path])
-    assert str(vendor) in warm.child_path()
+    assert str(vendor) in early_child.child_path()
     for first in (str(script), str(tmp_path), ""):
         monkeypatch.setattr(sys, "path", [first, str(vendor), *sys.path[1:]])
-        path = warm.child_path()
+        path = early_child.child_path()
         assert first not in path and str(vendor) in path

@@ -8,7 +8,7 @@ applies its limits and closes its audit hook after reading that line, before the
 of the PDF (``siftpdf.child.main``). A warm child that gets no job (a usage error, a doc stream)
 is killed on the way out; one whose parent dies reads end of file on stdin and exits.
 
-The console's cold path (``siftpdf.console.cold``) may give the child its job at once (:func:`send`),
+The console's cold path (``siftpdf.console.local_pdf``) may give the child its job at once (:func:`send`),
 with a pool slot taken for it (:func:`claim_slot`); the runner and the pool then take over
 the child (:func:`take`) and the slot (:func:`take_slot`) instead of starting or taking others.
 

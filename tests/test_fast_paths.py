@@ -1,5 +1,5 @@
 """The console's fast paths: a cache hit of pages or grep answered without click
-(siftpdf.console.quick), and --help from the generated text (siftpdf.console.helptext). Each must write what
+(siftpdf.console.cache_hits), and --help from the generated text (siftpdf.console.helptext). Each must write what
 the click command writes, byte for byte, with its exit status; anything else goes to click."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import pytest
 from conftest import run_siftpdf
 
 from siftpdf.cli import COMMANDS
-from siftpdf.console import quick
+from siftpdf.console import cache_hits
 from siftpdf.console.helptext import HELP
 
 CLICK = "import sys; sys.argv[0] = 'siftpdf'; from siftpdf.commands.group import main; main()"
@@ -148,12 +148,13 @@ def test_a_reader_that_goes_away_is_no_error(cached: tuple[Path, Path]) -> None:
 
 
 def test_the_parser_reads_click_spellings_and_declines_the_rest() -> None:
-    assert quick.parse(["grep", "-i", "x", "--max-count=3", "f", "-C", "2"]) == (
+    assert cache_hits.parse(["grep", "-i", "x", "--max-count=3", "f", "-C", "2"]) == (
         "grep", ["x", "f"], {"case": "ignore", "max_count": "3", "context": "2"})
-    assert quick.parse(["pages", "1", "f", "--cap", "500", "--cap", "600"]) == ("pages", ["1", "f"], {"cap": "600"})
+    assert cache_hits.parse(["pages", "1", "f", "--cap", "500", "--cap", "600"]) == (
+        "pages", ["1", "f"], {"cap": "600"})
     for args in (["grep", "-iq", "x", "f"], ["grep", "x", "f", "--"], ["pages", "1", "f", "--cap"],
                  ["pages", "1", "f", "--json=1"], ["extract", "f"], [], ["--debug", "pages", "1", "f"]):
-        assert quick.parse(args) is None, args
+        assert cache_hits.parse(args) is None, args
 
 
 def test_the_commands_name_the_options_the_fast_path_answers() -> None:
@@ -224,7 +225,7 @@ def test_a_damaged_cache_is_reported_by_the_command(cached: tuple[Path, Path], o
     assert fast[:3] == _run(args, via_click=True)[:3]
 
 
-# -- the cold path (siftpdf.console.cold): extract, pages and map of one local PDF, without click -------
+# -- the cold path (siftpdf.console.local_pdf): extract, pages and map of one local PDF, without click -------
 
 COLD = "siftpdf.commands.options"  # the click commands' options: imported by click's way only
 COLD_ANSWERED = [
@@ -411,7 +412,7 @@ def test_the_cold_path_gives_the_warm_child_its_job_early(fixtures: Path, tmp_pa
 
 
 def test_the_early_job_is_the_runners(monkeypatch: pytest.MonkeyPatch) -> None:
-    from siftpdf.console import cold
+    from siftpdf.console import local_pdf
     from siftpdf.extras import ocr_models_root
     from siftpdf.options import Limits
     from siftpdf.system import default_cache_dir
@@ -430,18 +431,18 @@ def test_the_early_job_is_the_runners(monkeypatch: pytest.MonkeyPatch) -> None:
             with pytest.raises(RuntimeError):
                 list(runner.run_child(b"%PDF-1.4", limits=Limits(max_pages=7), evidence=evidence, ocr=ocr,
                                       ocr_models=models))
-            assert asked[-1] == runner.child_argv() + cold.job_words(7, raw=not evidence, ocr=ocr)
+            assert asked[-1] == runner.child_argv() + local_pdf.job_words(7, raw=not evidence, ocr=ocr)
     for workers in (1, 5):  # --workers
         with pytest.raises(RuntimeError):
             list(runner.run_child(b"%PDF-1.4", limits=Limits(max_pages=7).with_workers(workers), evidence=True))
-        assert asked[-1] == runner.child_argv() + cold.job_words(7, workers=workers)
+        assert asked[-1] == runner.child_argv() + local_pdf.job_words(7, workers=workers)
 
 
 def test_the_cold_path_takes_its_progress_bar_off_when_the_command_fails(
         fixtures: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """As click's context does: the bar is closed before the error is written."""
     from siftpdf.commands import actions, progress
-    from siftpdf.console import cold
+    from siftpdf.console import local_pdf
 
     closed: list[bool] = []
     monkeypatch.setattr(progress.PageProgress, "close", lambda self: closed.append(True))
@@ -450,25 +451,25 @@ def test_the_cold_path_takes_its_progress_bar_off_when_the_command_fails(
         raise RuntimeError("the disk went away")
 
     monkeypatch.setattr(actions, "extract", fail)
-    parsed = quick.parse(["extract", "--no-cache", str(fixtures / "three_page.pdf")], cold.OPTIONS)
+    parsed = cache_hits.parse(["extract", "--no-cache", str(fixtures / "three_page.pdf")], local_pdf.OPTIONS)
     assert parsed is not None
-    plan = cold._plan(*parsed)
+    plan = local_pdf._plan(*parsed)
     assert plan is not None
-    assert cold._run(plan) == 70 and closed == [True]
+    assert local_pdf._run(plan) == 70 and closed == [True]
     assert "the disk went away" in capsys.readouterr().err
 
 
 def test_the_cold_path_declines_an_empty_cache_dir(fixtures: Path, tmp_path: Path) -> None:
     """click makes a path of it (the working folder): left to click."""
-    from siftpdf.console import cold
+    from siftpdf.console import local_pdf
 
     pdf = str(fixtures / "three_page.pdf")
     for args in (["extract", "--cache-dir=", pdf], ["map", "--cache-dir", "", pdf]):
-        parsed = quick.parse(args, cold.OPTIONS)
-        assert parsed is not None and cold._plan(*parsed) is None
-        parsed = quick.parse([word if word not in ("", "--cache-dir=") else word + str(tmp_path) for word in args],
-                             cold.OPTIONS)
-        assert parsed is not None and cold._plan(*parsed) is not None
+        parsed = cache_hits.parse(args, local_pdf.OPTIONS)
+        assert parsed is not None and local_pdf._plan(*parsed) is None
+        parsed = cache_hits.parse([word if word not in ("", "--cache-dir=") else word + str(tmp_path) for word in args],
+                             local_pdf.OPTIONS)
+        assert parsed is not None and local_pdf._plan(*parsed) is not None
 
 
 def test_a_cache_miss_gives_the_warm_child_its_job_early_and_a_hit_starts_none(
@@ -476,19 +477,19 @@ def test_a_cache_miss_gives_the_warm_child_its_job_early_and_a_hit_starts_none(
     """With the cache, a file the cache does not hold is read as with --no-cache: the child
     starts first thing and gets its job before the library is imported; a file it holds starts
     no child at all."""
-    from siftpdf.console import cold
-    from siftpdf.workers import warm
+    from siftpdf.console import local_pdf
+    from siftpdf.workers import early_child
 
     spawned: list[list[str]] = []
     sent: list[list[str]] = []
-    spawn, send = warm._spawn, warm.send
-    monkeypatch.setattr(warm, "_spawn", lambda argv: spawned.append(argv) or spawn(argv))
-    monkeypatch.setattr(warm, "send", lambda job, data: sent.append(job) or send(job, data))
+    spawn, send = early_child._spawn, early_child.send
+    monkeypatch.setattr(early_child, "_spawn", lambda argv: spawned.append(argv) or spawn(argv))
+    monkeypatch.setattr(early_child, "send", lambda job, data: sent.append(job) or send(job, data))
     args = ["extract", "--markdown", "--max-pages", "2", "--cache-dir", str(tmp_path / "cache"),
             str(fixtures / "long.pdf")]
-    assert cold.answer(args) == 0
+    assert local_pdf.answer(args) == 0
     first = capsys.readouterr().out
     assert len(spawned) == 1 and len(sent) == 1 and sent[0][:2] == ["--max-pages", "2"]
-    assert cold.answer(args) == 0  # a hit now
+    assert local_pdf.answer(args) == 0  # a hit now
     assert capsys.readouterr().out == first and len(spawned) == 1 and len(sent) == 1
-    assert warm._Warm.child is None and warm._Warm.slot is None
+    assert early_child._Warm.child is None and early_child._Warm.slot is None
