@@ -22,6 +22,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, NoReturn
 
+    from .job import Job
+
 EXIT_OK, EXIT_LIMITS, EXIT_ENCRYPTED, EXIT_UNREADABLE, EXIT_TOO_LARGE = 0, 2, 3, 4, 7
 MAX_INPUT = MAX_PDF_BYTES
 
@@ -104,32 +106,34 @@ def _usage(problem: str) -> NoReturn:
     raise SystemExit(2)  # the status argparse gave a bad command line
 
 
-def main(argv: list[str] | None = None) -> int:
-    words = sys.argv[1:] if argv is None else argv
-    from .job import WARM
-
-    if words == [WARM]:
-        # The engine's import reads nothing of the PDF: it may come before the limits. So do
-        # the imports of the job (the meta's hash, the extraction, the evidence), while the
-        # parent starts up or looks in its cache.
-        import hashlib  # noqa: F401
-
-        from . import evidence, extraction  # noqa: F401
-        from .job import JobError, read_words
-
-        try:
-            sent = read_words(sys.stdin.buffer)
-        except JobError as exc:
-            _usage(str(exc))
-        if sent is None:
-            return EXIT_OK  # the parent did not need this child, or is gone
-        words = sent
-    from .job import Job, JobError
+def _job(words: list[str]) -> Job | None:
+    """The job of this child: its command line's words, or, started as a warm child, the words
+    its parent sends on stdin once it has one (None: it has none, or is gone). Bad words are a
+    usage error (exit 2)."""
+    from .job import WARM, Job, JobError, read_words
 
     try:
-        job = Job.from_argv(words)
+        if words == [WARM]:
+            # The engine's import reads nothing of the PDF: it may come before the limits. So
+            # do the imports of the job (the meta's hash, the extraction, the evidence), while
+            # the parent starts up or looks in its cache.
+            import hashlib  # noqa: F401
+
+            from . import evidence, extraction  # noqa: F401
+
+            sent = read_words(sys.stdin.buffer)
+            if sent is None:
+                return None
+            words = sent
+        return Job.from_argv(words)
     except JobError as exc:
         _usage(str(exc))
+
+
+def main(argv: list[str] | None = None) -> int:
+    job = _job(sys.argv[1:] if argv is None else argv)
+    if job is None:
+        return EXIT_OK  # the parent did not need this warm child, or is gone
     try:
         apply_limits(job.memory, job.cpu)
     except (OSError, ValueError) as exc:
