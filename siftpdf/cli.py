@@ -13,14 +13,14 @@ from __future__ import annotations
 import os
 import sys
 
+from . import flags
 from .commands import COMMANDS
-from .console import definition
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-HELP_OPTIONS = definition.HELP.names
+HELP_OPTIONS = flags.HELP.names
 # Commands where -h means something else: grep's is --no-filename, as grep's and pdfgrep's.
 H_IS_NOT_HELP = frozenset({"grep"})
 
@@ -80,7 +80,7 @@ def _help(args: list[str]) -> int | None:
 
 def help_options(command: str) -> tuple[str, ...]:
     """The options that ask a command for its help."""
-    return (definition.HELP.long,) if command in H_IS_NOT_HELP else HELP_OPTIONS
+    return (flags.HELP.long,) if command in H_IS_NOT_HELP else HELP_OPTIONS
 
 
 def _columns() -> int:

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..console import definition as spec
+from .. import flags as spec
 from .options import (
     cap_option,
     complete_source,

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from ..console import definition as spec
+from .. import flags as spec
 from .options import cache_dir_option, cache_url_option, option, out
 
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..console import definition as spec
+from .. import flags as spec
 from ..errors import SiftError, UsageError
 from .options import (
     complete_source,

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..console import definition as spec
+from .. import flags as spec
 from ..errors import SiftError, UsageError
 from .options import cap_option, complete_source, extraction_options, json_option, option, out, set_quiet
 
@@ -26,7 +26,7 @@ def _grep_quiet(ctx: click.Context, param: click.Parameter, value: bool) -> bool
     return value
 
 
-# What only click knows of grep's options of the table (siftpdf.console.definition.GREP).
+# What only click knows of grep's options of the table (siftpdf.flags.GREP).
 _CLICK: dict[str, dict[str, Any]] = {"perl_regexp": {"callback": _refuse_pcre}, "quiet": {"callback": _grep_quiet}}
 _OPTIONS = tuple(option(declared, **_CLICK.get(declared.key, {})) for declared in spec.GREP)
 

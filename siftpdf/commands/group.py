@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from ..console import definition as spec
+from .. import flags as spec
 from ..errors import SiftError, UsageError, typed_error
 from ..errors import one_line as _one_line
 from ..system import silence_stdout

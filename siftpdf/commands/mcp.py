@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..console import definition as spec
+from .. import flags as spec
 from ..errors import UsageError
 from .options import cap_option, extraction_options, option
 

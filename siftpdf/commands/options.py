@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..console import definition as spec
-from ..console.definition import FLAG, UNSET, Option
+from .. import flags as spec
+from ..flags import FLAG, UNSET, Option
 from .actions import (
     emit,
     out,
@@ -58,7 +58,7 @@ def _click_type(option: Option) -> Any:
 
 
 def option(declared: Option, **extra: Any) -> Callable[[F], F]:
-    """The click option of an option of the table (:mod:`siftpdf.console.definition`), with
+    """The click option of an option of the table (:mod:`siftpdf.flags`), with
     what only click knows of it (``callback``, ``shell_complete``, ``type`` …) in ``extra``."""
     kwargs: dict[str, Any] = {"help": declared.help or None, "hidden": declared.hidden, "envvar": declared.env,
                               "metavar": declared.metavar, "show_default": declared.show_default,

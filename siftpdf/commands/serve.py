@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from ..console import definition as spec
+from .. import flags as spec
 from ..errors import UsageError
 from .options import (
     allow_private_option,

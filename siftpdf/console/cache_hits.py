@@ -21,9 +21,9 @@ from __future__ import annotations
 import os
 import sys
 
+from .. import flags
+from ..flags import APPEND, plain_value, spellings
 from ..system import silence_stdout
-from . import definition
-from .definition import APPEND, plain_value, spellings
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -33,22 +33,22 @@ if TYPE_CHECKING:
     from ..store.local_reader import View
     from ..store.shared_reader import RemoteView
 
-# The options answered here (siftpdf.console.definition spells them): grep's own by key. A hit
+# The options answered here (siftpdf.flags spells them): grep's own by key. A hit
 # on this machine's cache is answered with a shared server named or not (the commands too read
 # this machine's cache first and ask the server only on a miss); --wait and --workers are only
 # checked, as click checks them: a hit never waits nor starts a child.
-_COMMON = (definition.CAP, definition.QUIET, definition.CACHE_DIR, definition.CACHE_URL, definition.MAX_PAGES,
-           definition.WAIT, definition.WORKERS, definition.OCR)
+_COMMON = (flags.CAP, flags.QUIET, flags.CACHE_DIR, flags.CACHE_URL, flags.MAX_PAGES,
+           flags.WAIT, flags.WORKERS, flags.OCR)
 GREP_KEYS = ("case", "max_count", "context", "after", "before", "page_range", "regexps", "fixed", "word", "line",
              "invert", "only", "count", "page_count", "files_with", "files_without", "quiet", "with_filename",
              "null", "page_number")
 OPTIONS = {
-    "pages": spellings([*_COMMON, definition.OUTPUTS["text"], definition.OUTPUTS["json"]]),
+    "pages": spellings([*_COMMON, flags.OUTPUTS["text"], flags.OUTPUTS["json"]]),
     # (grep's -q, --quiet and --silent: its own quiet, which the common -q is too)
-    "grep": spellings([*_COMMON, definition.JSON, *(option for option in definition.GREP if option.key in GREP_KEYS)]),
+    "grep": spellings([*_COMMON, flags.JSON, *(option for option in flags.GREP if option.key in GREP_KEYS)]),
 }
 # Environment variables of the commands' options; one this path does not read declines it.
-DECLINE_ENV = (definition.PASSWORD.env, definition.CACHE_SIZE.env)
+DECLINE_ENV = (flags.PASSWORD.env, flags.CACHE_SIZE.env)
 
 
 def parse(args: list[str], tables: dict[str, dict[str, tuple[str, bool, Any]]] | None = None,
@@ -94,7 +94,7 @@ def env_value(name: str | None) -> str | None:
     return os.environ.get(name) or None if name else None
 
 
-def value(option: definition.Option, given: dict[str, Any], default: Any = None) -> Any:
+def value(option: flags.Option, given: dict[str, Any], default: Any = None) -> Any:
     """The value of ``option`` as click would take it: given, else from its environment variable,
     else ``default`` or its own; None (decline) for one written other than plainly."""
     if option.key in given:
@@ -103,7 +103,7 @@ def value(option: definition.Option, given: dict[str, Any], default: Any = None)
         text = env_value(option.env)
         if text is None:
             fallback = option.default if default is None else default
-            text = None if fallback is None or fallback is definition.UNSET else str(fallback)
+            text = None if fallback is None or fallback is flags.UNSET else str(fallback)
     return plain_value(option, text)
 
 
@@ -121,12 +121,12 @@ def answer(args: list[str]) -> int | None:
 
 
 def _answer(command: str, positional: list[str], given: dict[str, Any]) -> int | None:
-    cap, max_pages = value(definition.CAP, given), value(definition.MAX_PAGES, given)
+    cap, max_pages = value(flags.CAP, given), value(flags.MAX_PAGES, given)
     if command == "grep" and given.get("regexps"):  # -e: every argument is a source
         positional = [given["regexps"], *positional]
     if cap is None or max_pages is None or len(positional) != 2 or sys.stdout is None:
         return None
-    if value(definition.WAIT, given) is None or value(definition.WORKERS, given) is None:
+    if value(flags.WAIT, given) is None or value(flags.WORKERS, given) is None:
         return None
     from ..extras import ocr_mode
 
@@ -146,7 +146,7 @@ def _answer(command: str, positional: list[str], given: dict[str, Any]) -> int |
 def _env_output() -> str | None:
     """SIFTPDF_FORMAT as the pages command reads it: text when unset; None (decline) for the
     Markdown view, which this path does not write, and for a wrong value, which click reports."""
-    value = os.environ.get(definition.FORMAT_ENV, "").strip().lower()
+    value = os.environ.get(flags.FORMAT_ENV, "").strip().lower()
     return value if value in ("text", "json") else "text" if not value else None
 
 
@@ -159,11 +159,11 @@ def cached(source: str, given: dict[str, Any]) -> tuple[View | RemoteView, str, 
         return None
     if given.get("cache_dir") == "":
         return None  # click makes a path of it; left to it
-    url = given.get("cache_url", env_value(definition.CACHE_URL.env))
+    url = given.get("cache_url", env_value(flags.CACHE_URL.env))
     if url and not local_reader.is_cache_url(url):
         return None  # click's usage error
     directory = given.get("cache_dir") or default_cache_dir()
-    cls = env_value(definition.CALLER_CLASS.env) or definition.CALLER_CLASS.default
+    cls = env_value(flags.CALLER_CLASS.env) or flags.CALLER_CLASS.default
     if not is_caller_class(cls) or not url and not os.path.isdir(directory):
         return None
     import stat
@@ -213,7 +213,7 @@ def _document(found: tuple[View | RemoteView, str, str, dict[str, Any]], source:
     from ..document import Document, require_text, with_source
 
     view, sha, digest, entry = found
-    cls = env_value(definition.CALLER_CLASS.env) or definition.CALLER_CLASS.default
+    cls = env_value(flags.CALLER_CLASS.env) or flags.CALLER_CLASS.default
     records, check = view.read(cls, sha, digest, entry, first, last, text_only, search)
     return Document(with_source(require_text(records) if check else records, source))
 
@@ -256,7 +256,7 @@ def _grep(pattern: str | list[str], source: str, cap: int, given: dict[str, Any]
     from ..views.grep import GrepSpec, GrepState, mode_of, split_patterns, use_color, write_source
     from ..views.search import compile_patterns, page_filter
 
-    grep_option = definition.grep_option
+    grep_option = flags.grep_option
     max_count, context = value(grep_option("max_count"), given), value(grep_option("context"), given)
     before = value(grep_option("before"), given, context)
     after = value(grep_option("after"), given, context)

@@ -1,18 +1,18 @@
 """Whether a command line will parse a local PDF in a child, so that the console starts the
 child first thing (:func:`siftpdf.workers.early_child.prestart`), before click and the library are
-imported: the words of the command line read as :mod:`siftpdf.console.definition` spells them.
+imported: the words of the command line read as :mod:`siftpdf.flags` spells them.
 
 Imports: ``os`` and ``sys`` (and the warm start's own) until the child is started.
 """
 
 from __future__ import annotations
 
-from . import definition
+from .. import flags
 
 # The commands whose SOURCE is parsed by an extraction child (a local PDF).
 COMMANDS = frozenset({"extract", "pages", "map", "grep", "digest"})
 # Options after which no child is started: help asked for, or the PDF parsed in this process.
-NO_CHILD = frozenset({*definition.HELP.names, definition.IN_PROCESS.long})
+NO_CHILD = frozenset({*flags.HELP.names, flags.IN_PROCESS.long})
 
 
 def wanted(args: list[str], commands: frozenset[str] = COMMANDS, miss: bool = False) -> bool:
@@ -25,14 +25,14 @@ def wanted(args: list[str], commands: frozenset[str] = COMMANDS, miss: bool = Fa
     from ..workers.early_child import is_pdf
 
     words = list(args)
-    while words and words[0] == definition.DEBUG.long:
+    while words and words[0] == flags.DEBUG.long:
         words.pop(0)
     if not words or words[0] not in commands:
         return False
     rest = words[1:]
     options = rest[: rest.index("--")] if "--" in rest else rest
     no_child = NO_CHILD - {"-h"} if words[0] == "grep" else NO_CHILD  # grep's -h: --no-filename
-    if any(word in no_child for word in options) or not miss and definition.NO_CACHE.long not in options:
+    if any(word in no_child for word in options) or not miss and flags.NO_CACHE.long not in options:
         return False
     return any(is_pdf(word) for word in rest if word != "--" and not word.startswith("-"))
 
@@ -55,7 +55,7 @@ def pool_dir_of(args: list[str]) -> str:
     or the default cache dir (as click and siftpdf.store.local_store read them)."""
     from ..workers.early_child import pool_folder
 
-    spelled = definition.CACHE_DIR.long
+    spelled = flags.CACHE_DIR.long
     directory = None
     words = args[: args.index("--")] if "--" in args else args
     for index, word in enumerate(words):

@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 import sys
 
+from .. import flags
 from ..defaults import (
     CACHE_SIZE,
     CAP,
@@ -33,21 +34,20 @@ from ..defaults import (
     OCR_CHUNK_PAGES,
     WORKERS,
 )
-from . import definition
+from ..flags import spellings
 from .cache_hits import DECLINE_ENV, env_value, invoke, is_caller_class, parse, value
-from .definition import spellings
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-OUTPUTS = tuple(definition.OUTPUTS)
+OUTPUTS = tuple(flags.OUTPUTS)
 DEFAULT_OUTPUT = {"extract": "json", "pages": "text", "map": "text"}
-# The options answered here, spelled by siftpdf.console.definition (extract's --cap is
+# The options answered here, spelled by siftpdf.flags (extract's --cap is
 # WHOLE_CAP, spelled the same).
-_COMMON = spellings([definition.QUIET, definition.NO_CACHE, definition.RAW, definition.MAX_PAGES, definition.CACHE_DIR,
-                     definition.CACHE_URL, definition.WAIT, definition.WORKERS, definition.CAP, definition.OCR,
-                     *definition.OUTPUTS.values()])
+_COMMON = spellings([flags.QUIET, flags.NO_CACHE, flags.RAW, flags.MAX_PAGES, flags.CACHE_DIR,
+                     flags.CACHE_URL, flags.WAIT, flags.WORKERS, flags.CAP, flags.OCR,
+                     *flags.OUTPUTS.values()])
 OPTIONS = {"extract": _COMMON, "pages": _COMMON, "map": _COMMON}
 
 # A larger PDF is not read ahead for an early job: the runner reads it (once) the usual way.
@@ -136,20 +136,20 @@ def _missed(plan: Plan) -> bool:
 
 
 def _plan(command: str, positional: list[str], given: dict[str, Any]) -> Plan | None:
-    max_pages, wait, workers = (value(definition.MAX_PAGES, given), value(definition.WAIT, given),
-                                value(definition.WORKERS, given))
+    max_pages, wait, workers = (value(flags.MAX_PAGES, given), value(flags.WAIT, given),
+                                value(flags.WORKERS, given))
     # extract's default is the whole document (its --cap reads no environment)
-    cap = value(definition.WHOLE_CAP if command == "extract" else definition.CAP, given)
+    cap = value(flags.WHOLE_CAP if command == "extract" else flags.CAP, given)
     if max_pages is None or wait is None or workers is None \
             or (cap is None and (command != "extract" or "cap" in given)) \
             or len(positional) != (2 if command == "pages" else 1):
         return None
     asked = [name for name in OUTPUTS if given.get(f"as_{name}")]
-    env_output = os.environ.get(definition.FORMAT_ENV, "").strip().lower()
+    env_output = os.environ.get(flags.FORMAT_ENV, "").strip().lower()
     if len(asked) > 1 or (env_output and env_output not in OUTPUTS):
         return None  # click's usage errors
-    cache_dir = given.get("cache_dir", env_value(definition.CACHE_DIR.env))
-    caller_class = env_value(definition.CALLER_CLASS.env) or definition.CALLER_CLASS.default
+    cache_dir = given.get("cache_dir", env_value(flags.CACHE_DIR.env))
+    caller_class = env_value(flags.CALLER_CLASS.env) or flags.CALLER_CLASS.default
     if cache_dir == "" or not _is_folder(cache_dir) or not is_caller_class(caller_class) or not _is_pdf(positional[-1]):
         return None
     if command == "pages" and not _is_range(positional[0]):
@@ -161,7 +161,7 @@ def _plan(command: str, positional: list[str], given: dict[str, Any]) -> Plan | 
         return None  # click's usage error
     return Plan(command, positional, (asked or [env_output or DEFAULT_OUTPUT[command]])[0], cap, max_pages,
                 bool(given.get("no_cache")), bool(given.get("quiet")), cache_dir, caller_class, wait,
-                given.get("cache_url", env_value(definition.CACHE_URL.env)), bool(given.get("raw")), ocr, workers)
+                given.get("cache_url", env_value(flags.CACHE_URL.env)), bool(given.get("raw")), ocr, workers)
 
 
 def _is_folder(path: str | None) -> bool:

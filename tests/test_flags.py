@@ -1,4 +1,4 @@
-"""The option table (siftpdf.console.definition) against click: for every command a fast path
+"""The option table (siftpdf.flags) against click: for every command a fast path
 answers, every option of the table it knows is read as click reads it (each spelling, each form,
 values at and past their bounds, values from the environment), and every option it does not know
 is declined. The cases are made from the table, so an option added to it is checked here."""
@@ -13,9 +13,10 @@ from typing import Any
 import click
 import pytest
 
+from siftpdf import flags
 from siftpdf.commands.group import cli
-from siftpdf.console import cache_hits, definition, local_pdf
-from siftpdf.console.definition import APPEND, FLAG, Option
+from siftpdf.console import cache_hits, local_pdf
+from siftpdf.flags import APPEND, FLAG, Option
 
 ROOT = Path(__file__).resolve().parent.parent
 # command -> (the fast path's parser tables, the positional arguments of a command line)
@@ -50,14 +51,14 @@ def _click_params(name: str, words: list[str]) -> dict[str, Any] | None:
 
 def _samples(option: Option) -> list[str]:
     """Values of ``option`` click takes, and values past its bounds (which it refuses)."""
-    if option.kind == definition.INT:
+    if option.kind == flags.INT:
         low = int(option.low or 0)
         values = [str(low), str(low + 3)] + ([str(int(option.high))] if option.high is not None else [])
         return values + ([str(low - 1)] if option.low is not None and low > 0 else []) \
             + ([str(int(option.high) + 1)] if option.high is not None else [])
-    if option.kind == definition.SECONDS:
+    if option.kind == flags.SECONDS:
         return ["2.5", str(option.low or 0), "0.05" if (option.low or 0) > 0.05 else "7"]
-    if option.kind == definition.CHOICE:
+    if option.kind == flags.CHOICE:
         return [*option.choices, "sometimes"]
     return ["x y", "/tmp"]
 
@@ -77,8 +78,8 @@ def _cases() -> list[tuple[str, str, str, Option]]:
 
 
 def _all_options() -> list[Option]:
-    found = [value for value in vars(definition).values() if isinstance(value, Option)]
-    return found + list(definition.GREP) + list(definition.OUTPUTS.values())
+    found = [value for value in vars(flags).values() if isinstance(value, Option)]
+    return found + list(flags.GREP) + list(flags.OUTPUTS.values())
 
 
 @pytest.mark.parametrize(("path", "command", "spelling", "option"), _cases(),
@@ -86,7 +87,7 @@ def _all_options() -> list[Option]:
 def test_the_fast_path_reads_each_option_as_click_does(path: str, command: str, spelling: str,
                                                       option: Option, monkeypatch: pytest.MonkeyPatch) -> None:
     tables, positional = FAST[(path, command)]
-    for name in [definition.FORMAT_ENV, *(o.env for o in _all_options() if o.env)]:
+    for name in [flags.FORMAT_ENV, *(o.env for o in _all_options() if o.env)]:
         monkeypatch.delenv(name or "", raising=False)
     declared = _declared(_command(command))[spelling]
     assert declared.name == option.key and declared.envvar == option.env
@@ -106,18 +107,18 @@ def test_the_fast_path_reads_each_option_as_click_does(path: str, command: str, 
                 assert clicked is not None and clicked[option.key] == option.value
             continue
         text = given[option.key][-1] if tables[command][spelling][2] == APPEND else given[option.key]
-        fast = definition.plain_value(option, text)
+        fast = flags.plain_value(option, text)
         if clicked is None:  # click refuses it: the fast path declines it too
             assert fast is None, words
         elif option.many:
             assert list(clicked[option.key]) == [fast], words
         else:
             wanted = clicked[option.key]
-            assert fast == (str(wanted) if option.kind in (definition.FOLDER, definition.FILE) else wanted), words
+            assert fast == (str(wanted) if option.kind in (flags.FOLDER, flags.FILE) else wanted), words
         if option.env and clicked is not None:  # the same value from the environment
             monkeypatch.setenv(option.env, text)
             from_env = _click_params(command, positional)
-            assert from_env is not None and cache_hits.value(option, {}) == definition.plain_value(option, text)
+            assert from_env is not None and cache_hits.value(option, {}) == flags.plain_value(option, text)
             monkeypatch.delenv(option.env)
 
 
@@ -173,4 +174,4 @@ def test_the_table_keeps_the_values_the_library_takes() -> None:
     from siftpdf.extras import OCR_MODES
     from siftpdf.views.grep import COLORS
 
-    assert definition.OCR.choices == OCR_MODES and definition.grep_option("color").choices == COLORS
+    assert flags.OCR.choices == OCR_MODES and flags.grep_option("color").choices == COLORS

@@ -7,13 +7,14 @@ console's fast paths' parsers (:func:`spellings`, read by :mod:`siftpdf.console.
 help texts, the man pages and the completions (``make docs``). No other module spells a long
 option; a test made from this table holds the fast paths to click for every option they answer.
 
-Light on purpose: the fast paths import it, so it imports nothing but the defaults.
+Light on purpose: the fast paths import it, so it imports nothing but the defaults (and the OCR
+modes of :mod:`siftpdf.extras`). A foundation: the console and the commands both read it.
 """
 
 from __future__ import annotations
 
-from .. import defaults
-from ..extras import OCR_MODES
+from . import defaults
+from .extras import OCR_MODES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
