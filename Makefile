@@ -55,7 +55,7 @@ demo: $(STAMP) $(TESSDATA)
 # The suite on the Python modules (the editable install), on every core; the long runs are
 # make check's (marked `check`: the corpus walks, long fuzzing, a soak, the compiled copy).
 test: $(STAMP) $(TESSDATA) redis-server
-	$(BIN)/python -m pytest -q -n auto -m 'not check'
+	$(BIN)/python -m pytest -q -n auto --dist worksteal -m 'not check'
 
 # The long runs, then organization's own tests once more on the compiled copy tools/compiled.py
 # builds as `pip install .` does (made again only when a source changed); tests/test_compiled.py

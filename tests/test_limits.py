@@ -17,6 +17,7 @@ from siftpdf.workers import runner
 HOG_TEXT = b"hostile fixture page text"
 
 
+@pytest.mark.check  # make check: a long run, about 7 s
 def test_pdf_within_the_default_limit_is_read(memory_hog: Path) -> None:
     proc = run_siftpdf("pages", "1", str(memory_hog))
     assert proc.returncode == 0, proc.stderr

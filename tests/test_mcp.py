@@ -365,6 +365,7 @@ def _same_codes(root: Path, cases: list[tuple[str, dict[str, Any], list[str]]], 
     return set(codes)
 
 
+@pytest.mark.check  # make check: a long run, about 6 s
 def test_every_error_has_the_command_lines_code(papers: Path, upstream: Running) -> None:
     upstream.server.routes["/doc.pdf"] = Route((papers / "three_page.pdf").read_bytes())
     upstream.server.routes["/huge.pdf"] = Route(pattern(100_000_001, b"%PDF-1.7\n"), length=False)

@@ -257,6 +257,7 @@ def _scanned_and_text_layer(source: make_scans.Source, folder: Path) -> tuple[ma
     return scanned, page, text_layer
 
 
+@pytest.mark.check  # make check: a long run, about 7 s
 def test_a_scanned_page_reads_as_the_article_its_text_layer_gives(tmp_path: Path) -> None:
     """A two-column paper page: the recognized lines are joined into the paragraphs the text
     layer gives (at most 1.3 times its blocks, where a skewed scan's lines each made a block
@@ -353,6 +354,7 @@ def test_a_scanned_table_without_rules_reads_as_a_table(tmp_path: Path) -> None:
     assert len(bands) >= 4, rows  # of six ('14-17' '231,000' '1.3' …); each was a line of text
 
 
+@pytest.mark.check  # make check: a long run, about 5 s
 def test_a_scanned_ruled_table_reads_as_a_table_with_its_rows(tmp_path: Path) -> None:
     """A report's ruled table scanned slightly turned: its rules are not read as '|' and '['
     glued to the cells, its rows stand level, and the organized scan has the table the text

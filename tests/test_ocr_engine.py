@@ -302,6 +302,7 @@ def test_regions_read_only_there() -> None:
     assert "redundancy for error detection" not in read.text  # a line of the top half
 
 
+@pytest.mark.check  # make check: a long run, about 5 s
 @needs_engine
 def test_a_huge_page_is_read_at_the_cap() -> None:
     read = ocr.recognize_page(pdfium.PdfDocument(make_scans.huge_page(pixels=4000))[0])
@@ -309,6 +310,7 @@ def test_a_huge_page_is_read_at_the_cap() -> None:
     assert read.lines == []
 
 
+@pytest.mark.check  # make check: a long run, about 6 s
 @needs_engine
 @needs_corpus
 def test_it_reads_in_a_limited_child_behind_the_audit_hook(tmp_path: Path) -> None:

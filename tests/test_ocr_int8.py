@@ -132,6 +132,7 @@ def test_a_child_told_of_a_folder_without_both_models_reads_with_the_floats(tmp_
     assert not ocr.available("rapidocr").version.endswith(" int8")  # type: ignore[union-attr]
 
 
+@pytest.mark.check  # make check: a long run, about 7 s
 @needs_both
 @needs_onnx
 def test_two_builds_at_once_end_with_one_folder_of_models(tmp_path: Path) -> None:

@@ -262,6 +262,7 @@ def test_seventh_slow_request_gets_503_with_retry_after(upstream: Running, serve
     assert 'siftpdf_http_requests_total{route="/v1/fetch",status="503"} 1.0' in metrics
 
 
+@pytest.mark.check  # make check: a long run, about 5 s
 def test_second_concurrent_request_of_a_caller_gets_429(upstream: Running, serve: Any, tmp_path: Path) -> None:
     server = serve("--tokens", str(_tokens(tmp_path)), env={"SIFTPDF_TEST_CHILD_DELAY": "4"})
     for i in range(3):
@@ -555,6 +556,7 @@ def test_tokens_file_json_and_toml(tmp_path: Path) -> None:
         load_tokens(tmp_path / "bad.toml")
 
 
+@pytest.mark.check  # make check: a long run, about 5 s
 def test_schemathesis_finds_no_server_error_and_no_schema_break(upstream: Running, serve: Any, three: bytes,
                                                                  tmp_path: Path) -> None:
     """Bounded: a few examples per operation, one worker, a fixed seed."""

@@ -360,6 +360,7 @@ def test_the_fast_path_leaves_a_server_it_cannot_read_to_the_commands(tmp_path: 
         server.stop()
 
 
+@pytest.mark.check  # make check: a long run, about 5 s
 def test_one_job_per_caller_id_across_machines(redis_server: RedisServer, tmp_path: Path, report: Path,
                                                fixtures: Path) -> None:
     env = dict(os.environ, **_machine(tmp_path, "m1", redis_server.url), SIFTPDF_CALLER_ID="agent-7",
