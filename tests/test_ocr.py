@@ -51,6 +51,7 @@ def test_without_ocr_a_scan_is_no_text_and_the_hint_names_the_option(scans: dict
     assert b"hint: rerun with --ocr auto" in result.stderr
 
 
+@pytest.mark.check  # make check: a long run, about 4 s
 def test_the_default_reads_scans_and_costs_a_text_page_nothing(scans: dict[str, Any], fixtures: Path) -> None:
     """With an engine installed, --ocr auto is the default: a scan is read with no option, and
     a text page (one with a figure too) gives the same records as with --ocr never."""
@@ -191,6 +192,7 @@ def test_the_page_cap_applies_to_recognized_pages(scans: dict[str, Any]) -> None
     assert stream[-1]["done"]["page_limit_reached"] is True and stream[-1]["done"]["ocr"] == {"pages": 1}
 
 
+@pytest.mark.check  # make check: a long run, about 4 s
 def test_a_huge_page_is_read_at_the_render_cap_and_counted(tmp_path: Path) -> None:
     path = tmp_path / "huge.pdf"
     path.write_bytes(make_scans.huge_page())
@@ -268,6 +270,7 @@ def test_a_scanned_page_reads_as_the_article_its_text_layer_gives(tmp_path: Path
     assert headings and headings == [b["text"] for b in text_layer["blocks"] if b["kind"] == "heading"]
 
 
+@pytest.mark.check  # make check: a long run, about 4 s
 def test_a_word_hyphenated_across_scanned_lines_is_joined(tmp_path: Path) -> None:
     """A book page whose text layer breaks 'argu-ments' over two lines: the organized scan
     reads the word whole, as the organized text layer does."""
@@ -279,6 +282,7 @@ def test_a_word_hyphenated_across_scanned_lines_is_joined(tmp_path: Path) -> Non
     assert all(word.lower() in read for word in broken), broken
 
 
+@pytest.mark.check  # make check: a long run, about 4 s
 def test_links_in_a_scanned_pages_footnotes_are_read_however_unsure_the_engine_is(tmp_path: Path) -> None:
     """A book page whose footnotes are links: tesseract reads them clearly, yet is unsure of
     words no dictionary holds (confidence 0 for some). A line with an address is kept; the
@@ -324,6 +328,7 @@ def test_auto_reads_a_scan_that_carries_a_few_words_of_text_layer(tmp_path: Path
     assert [f["text"] for f in page["furniture"]].count(footer) == 1
 
 
+@pytest.mark.check  # make check: a long run, about 4 s
 def test_figures_printed_on_shaded_cells_of_a_scan_are_read(tmp_path: Path) -> None:
     """A report's table whose figures stand on cells shaded three tints of grey, under heads set
     white on dark: every figure the text layer gives is read from the scan (tesseract's one

@@ -193,6 +193,7 @@ needs_both = pytest.mark.skipif(ocr.available("tesseract") is None or ocr.availa
                                 reason=f"needs both OCR engines: {ocr.INSTALL}")
 
 
+@pytest.mark.check  # make check: PP-OCR of two scans, 3-4 s each
 @needs_both
 @needs_corpus
 @pytest.mark.parametrize(("source", "most"), [(make_scans.CJK[0], 0.02), (make_scans.CJK[2], 0.12)],
@@ -206,6 +207,7 @@ def test_a_chinese_scan_is_read_by_pp_ocr(source: make_scans.Source, most: float
     assert make_scans.cer_any_order([line.text for line in read.lines], scan.reference) < most
 
 
+@pytest.mark.check  # make check: OCR of three turned scans, 4-6 s each
 @needs_engine
 @needs_corpus
 @pytest.mark.parametrize("turned", [90, 180, 270])
@@ -291,6 +293,7 @@ def test_a_blank_scan_reads_nothing() -> None:
     assert read.text.strip() == "" and read.confidence is None
 
 
+@pytest.mark.check  # make check: a long run, about 4 s
 @needs_engine
 @needs_corpus
 def test_regions_read_only_there() -> None:

@@ -38,6 +38,7 @@ def _json_outputs(fixtures: Path, run_cli) -> dict[str, str]:
     }
 
 
+@pytest.mark.check  # make check: a long run, about 4 s
 def test_every_json_output_validates(fixtures: Path, run_cli, validator) -> None:
     for name, output in _json_outputs(fixtures, run_cli).items():
         lines = records(output)

@@ -423,6 +423,7 @@ def _two(tmp_path: Path, url: str, **env: str) -> list[Serve]:
             for name in ("a", "b")]
 
 
+@pytest.mark.check  # make check: a long run, about 4 s
 def test_two_instances_make_one_get_and_one_child_and_a_third_machine_none(
         redis_server: RedisServer, upstream: Running, tmp_path: Path, report: Path, child_log) -> None:
     upstream.server.routes["/report.pdf"] = Route(report.read_bytes(), delay=0.5)
