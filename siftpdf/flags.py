@@ -146,6 +146,14 @@ OUTPUTS = {"text": Option("as_text", "--text", help="Write the page-marked text 
                                    f"(env {FORMAT_ENV}=markdown)."),
            "json": Option("as_json", "--json", help="Write the doc stream (JSON Lines records).")}
 
+def format_from_env() -> str:
+    """SIFTPDF_FORMAT as every reading command takes it (trimmed, lower case; "" when unset):
+    click's commands and the console's fast paths alike."""
+    import os
+
+    return os.environ.get(FORMAT_ENV, "").strip().lower()
+
+
 # -- one command's own --------------------------------------------------------------------------
 
 OUTPUT_DIR = Option("output_dir", "-o", "--output-dir", kind=FOLDER, metavar="DIR",

@@ -34,6 +34,9 @@ def test_each_field_goes_through_the_words_and_back(name: str) -> None:
 def test_all_fields_at_once_and_the_defaults() -> None:
     job = Job(**CHANGED)
     assert Job.from_argv(job.to_argv()) == job
+    options = job.extract_options("secret")  # what the child reads with: every field of it carried
+    assert options.password == "secret"
+    assert all(getattr(options, name) == CHANGED[name] for name in options.FIELDS if name != "password")
     assert Job().to_argv() == [] and Job.from_argv([]) == Job()
     spelled = Job(first_page=5, outline=False, password_line=True).to_argv()
     assert spelled == ["--first-page", "5", "--no-outline", "--password-line"]

@@ -108,13 +108,12 @@ class Job(FrozenRecord):
         return cls(**values)
 
     def extract_options(self, password: str | None = None) -> ExtractOptions:
-        """What :func:`siftpdf.child.extraction.extract_records` takes for this job."""
+        """What :func:`siftpdf.child.extraction.extract_records` takes for this job: its fields
+        of the same names (every one but the password, which is never a word)."""
         from .extraction import ExtractOptions
 
-        return ExtractOptions(max_pages=self.max_pages, password=password, shard=self.shard, shards=self.shards,
-                              chunk=self.chunk, first_page=self.first_page, outline=self.outline,
-                              evidence=self.evidence, image_mode=self.image_mode, render=self.render,
-                              repair=self.repair, salvage=self.salvage, ocr=self.ocr, ocr_models=self.ocr_models)
+        shared = {name: self.__dict__[name] for name in ExtractOptions.FIELDS if name != "password"}
+        return ExtractOptions(password=password, **shared)
 
 
 def _value(name: str, spelled: str, value: str) -> Any:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import math
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -131,7 +130,7 @@ def output_options(default: str) -> Callable[[F], F]:
 
 
 def _env_output(ctx: click.Context) -> str | None:
-    value = os.environ.get(FORMAT_ENV, "").strip().lower()
+    value = spec.format_from_env()
     if value and value not in OUTPUTS:
         raise click.UsageError(f"{FORMAT_ENV}={value!r}: not one of {', '.join(OUTPUTS)}", ctx)
     return value or None

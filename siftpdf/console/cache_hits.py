@@ -146,7 +146,7 @@ def _answer(command: str, positional: list[str], given: dict[str, Any]) -> int |
 def _env_output() -> str | None:
     """SIFTPDF_FORMAT as the pages command reads it: text when unset; None (decline) for the
     Markdown view, which this path does not write, and for a wrong value, which click reports."""
-    value = os.environ.get(flags.FORMAT_ENV, "").strip().lower()
+    value = flags.format_from_env()
     return value if value in ("text", "json") else "text" if not value else None
 
 

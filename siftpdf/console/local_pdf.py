@@ -145,7 +145,7 @@ def _plan(command: str, positional: list[str], given: dict[str, Any]) -> Plan | 
             or len(positional) != (2 if command == "pages" else 1):
         return None
     asked = [name for name in OUTPUTS if given.get(f"as_{name}")]
-    env_output = os.environ.get(flags.FORMAT_ENV, "").strip().lower()
+    env_output = flags.format_from_env()
     if len(asked) > 1 or (env_output and env_output not in OUTPUTS):
         return None  # click's usage errors
     cache_dir = given.get("cache_dir", env_value(flags.CACHE_DIR.env))
