@@ -19,14 +19,15 @@ DATA = ROOT / "bench" / ".data"
 
 def _timed(data: bytes, name: str, organized: bool) -> tuple[float, int]:
     from siftpdf.errors import SiftError
-    from siftpdf.options import ReadOptions
+    from siftpdf.options import Extraction, ReadOptions, Sharing
     from siftpdf.settings import OrganizeOptions
     from siftpdf.sources import open_pdf_bytes
     from siftpdf.store.local_store import CacheSettings
     from siftpdf.views.text import render_page
 
     # Cold extraction both ways: a cache hit would measure the cache, not the work.
-    options = ReadOptions(organize=OrganizeOptions(enabled=organized), cache=CacheSettings(enabled=False))
+    options = ReadOptions(extraction=Extraction(organize=OrganizeOptions(enabled=organized)),
+                          sharing=Sharing(cache=CacheSettings(enabled=False)))
     started = time.perf_counter()
     pages = 0
     try:

@@ -85,6 +85,7 @@ def run_engine(name: str, data: bytes, max_pages: int) -> dict[str, Any]:
 
 
 def run_siftpdf(data: bytes, max_pages: int, deadline: float, repair: bool) -> dict[str, Any]:
+    from siftpdf.child.job import Job
     from siftpdf.errors import SiftError
     from siftpdf.options import Limits
     from siftpdf.workers.runner import run_child
@@ -94,7 +95,7 @@ def run_siftpdf(data: bytes, max_pages: int, deadline: float, repair: bool) -> d
     engines: dict[str, int] = {}
     started = time.perf_counter()
     try:
-        for record in run_child(data, None, Limits(deadline=deadline, max_pages=max_pages, repair=repair)):
+        for record in run_child(data, None, Limits(deadline=deadline), Job(max_pages=max_pages, repair=repair)):
             if "page" in record:
                 texts.append(record.get("text") or "")
                 failed += record.get("status") == "failed"

@@ -77,17 +77,13 @@ def read_options(*, password: str | None = None, max_pages: int = defaults.MAX_P
     ``say(line)`` is told the lines a person should see (a shared cache server that failed);
     the library itself writes to no stream (``siftpdf.log.to_stderr`` writes them to stderr).
     """
-    from .options import Limits, ReadOptions
-    from .settings import parse_settings
-    from .store.local_store import CacheSettings, check_class, check_url
+    from .options import Hints, build
 
-    organize = parse_settings(list(settings) + (["organize=false"] if raw else []))
-    limits = Limits(deadline=deadline, max_pages=max_pages, memory=memory_limit_mib << 20).with_workers(workers)
-    return ReadOptions(limits=limits,
-                       password=password, in_process=in_process, on_page=on_page,
-                       cache=CacheSettings(enabled=cache, caller_class=check_class(caller_class),
-                                           url=check_url(cache_url)),
-                       organize=organize, wait=wait, say=say)
+    values = {"password": password, "max_pages": max_pages, "deadline": deadline, "memory_limit": memory_limit_mib,
+              "in_process": in_process, "no_cache": not cache, "caller_class": caller_class,
+              "settings": tuple(settings), "raw": raw, "wait": wait, "cache_url": cache_url, "workers": workers,
+              "ocr": "never"}
+    return build(values, Hints(on_page=on_page, say=say))
 
 
 def open_doc(source: Source = None, options: ReadOptions | None = None, **kwargs: Any) -> Document:
@@ -158,7 +154,7 @@ def grep(pattern: str, source: Source, *, ignore_case: bool | None = None, conte
     wanted = PageRange.parse(pages) if pages else None
     label = "-" if source is None or source == "-" else os.fspath(source)
     # Only the text of the pages the pattern may match is read (a cache hit's text blob).
-    options = (options or read_options(**kwargs)).replace(text_only=True, search=page_filter(regex))
+    options = (options or read_options(**kwargs)).with_hints(text_only=True, search=page_filter(regex))
     with open_doc(source, options) as doc:
         if wanted:
             wanted.check(doc.extracted_count)

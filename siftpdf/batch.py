@@ -224,23 +224,24 @@ class Batch:
         """The caller's one-job lock, held by the batch for all its threads (each of which
         would otherwise be a second job of the caller, refused as busy)."""
         options = self.options
-        if not options.caller_id or options.in_process:
+        if not options.sharing.caller_id or options.sharing.in_process:
             return None
         from .store.tiers import caches_for
 
-        return caches_for(options).take_caller(options.caller_id)
+        return caches_for(options).take_caller(options.sharing.caller_id)
 
     def _job_options(self, jobs: int) -> ReadOptions:
-        options = self.options.replace(caller_id=None)
+        options = self.options.with_sharing(caller_id=None)
         if jobs > 1:
             # Each job one child, so a job never takes the slot its sibling waits for; and no
             # progress bar, which draws one document at a time.
-            options = options.replace(limits=options.limits.replace(workers=1), on_page=None)
+            options = options.with_sharing(limits=options.sharing.limits.replace(workers=1)).with_hints(on_page=None)
         return options
 
     def _run_jobs(self, todo: list[Item]) -> dict[Item, Outcome]:
         # PDFium in this process (--in-process) is not to be entered by two threads at once.
-        jobs = 1 if self.options.in_process else max(1, min(self.options.limits.workers, len(todo)))
+        sharing = self.options.sharing
+        jobs = 1 if sharing.in_process else max(1, min(sharing.limits.workers, len(todo)))
         options = self._job_options(jobs)
         executor = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="siftpdf-batch")
         outcomes: dict[Item, Outcome] = {}

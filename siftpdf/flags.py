@@ -3,15 +3,19 @@ its environment variable, its help, and (by the tuples at the end) the commands 
 
 From this table come the click commands' options (:func:`siftpdf.commands.options.option`), the
 console's fast paths' parsers (:func:`spellings`, read by :mod:`siftpdf.console.cache_hits` and
-:mod:`siftpdf.console.local_pdf`, which check values by :func:`plain_value`), and, through click, the
-help texts, the man pages and the completions (``make docs``). No other module spells a long
-option; a test made from this table holds the fast paths to click for every option they answer.
+:mod:`siftpdf.console.local_pdf`, which read values as click does by :func:`value_of`), the read
+options (:func:`siftpdf.options.build` takes the values of ``EXTRACTION_OPTIONS`` and
+``CACHE_OPTIONS`` by key), and, through click, the help texts, the man pages and the completions
+(``make docs``). No other module spells a long option; a test made from this table holds the fast
+paths to click for every option they answer.
 
 Light on purpose: the fast paths import it, so it imports nothing but the defaults (and the OCR
 modes of :mod:`siftpdf.extras`). A foundation: the console and the commands both read it.
 """
 
 from __future__ import annotations
+
+import os
 
 from . import defaults
 from .extras import OCR_MODES
@@ -57,6 +61,17 @@ class Option:
     def long(self) -> str:
         """The long spelling (the first of them)."""
         return next(name for name in self.names if name.startswith("--"))
+
+    @property
+    def absent(self) -> Any:
+        """What the command's function gets when the option is not given (and its environment
+        variable not set): its default, else an empty tuple for one given again, the opposite
+        of a flag's value, None for the rest (as click does)."""
+        if self.default is not UNSET:
+            return self.default
+        if self.many:
+            return ()
+        return not self.value if self.kind == FLAG and isinstance(self.value, bool) else None
 
     def __repr__(self) -> str:
         return f"Option({self.long})"
@@ -149,8 +164,6 @@ OUTPUTS = {"text": Option("as_text", "--text", help="Write the page-marked text 
 def format_from_env() -> str:
     """SIFTPDF_FORMAT as every reading command takes it (trimmed, lower case; "" when unset):
     click's commands and the console's fast paths alike."""
-    import os
-
     return os.environ.get(FORMAT_ENV, "").strip().lower()
 
 
@@ -307,3 +320,21 @@ def plain_value(option: Option, text: str | None) -> Any:
     if option.low is not None and number < option.low or option.high is not None and number > option.high:
         return None
     return number
+
+
+def env_value(name: str | None) -> str | None:
+    """The environment variable ``name`` as click reads it (an empty one is unset)."""
+    return os.environ.get(name) or None if name else None
+
+
+def value_of(option: Option, given: dict[str, Any], default: Any = None) -> Any:
+    """The value of ``option`` as click would take it: given, else from its environment variable,
+    else ``default`` or its own; None (decline) for one written other than plainly."""
+    if option.key in given:
+        text = given[option.key]
+    else:
+        text = env_value(option.env)
+        if text is None:
+            fallback = option.default if default is None else default
+            text = None if fallback is None or fallback is UNSET else str(fallback)
+    return plain_value(option, text)

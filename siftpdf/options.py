@@ -1,13 +1,24 @@
-"""The options of a read, in one place: :class:`Limits` (what the extraction child may take)
-and :class:`ReadOptions` (how a source becomes a doc stream: limits, password, cache, pool,
-organization, OCR), whose digest is part of every cache key. Their defaults are
-:mod:`siftpdf.defaults`."""
+"""The options of a read, as three frozen records and one builder.
+
+- :class:`Extraction`: what a document is read into (the child's :class:`Reading` and the
+  organization). Every field changes the output: its :meth:`~Extraction.digest` is part of every
+  cache key, and its reading is a word of every child's job (:meth:`~Extraction.job`).
+- :class:`Sharing`: how a read runs beside others (:class:`Limits` of the child and the pool, the
+  password, the cache, the network, the caller); never part of a key.
+- :class:`Hints`: what one call asks for and is told (the pages it reads, its search, its
+  callbacks).
+
+:class:`ReadOptions` holds one of each; :func:`build` makes them from the values of the command
+line's options (:mod:`siftpdf.flags`, by key), for the library, the commands, ``serve`` and
+``mcp`` alike. Their defaults are :mod:`siftpdf.defaults`.
+"""
 
 from __future__ import annotations
 
 import json
 
-from . import defaults
+from . import defaults, flags
+from .child.job import Job, Reading
 from .docline import FORMAT
 from .record import FrozenRecord, Record, field
 from .settings import OrganizeOptions
@@ -16,24 +27,22 @@ from .store.local_store import CacheSettings
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Mapping
     from typing import Any
 
     from .cancel import Cancel
 
 
-class Limits(Record):
-    """What an extraction may take: the child's deadline, memory and output, the pages it
-    reads, the children a document is split over (``workers``) and the pages of each job, and
-    the children the pool of its cache dir lets run at once (``slots``; ``--workers`` sets both)."""
+class Limits(FrozenRecord):
+    """What an extraction may take: the child's deadline, memory and output, the children a
+    document is split over (``workers``) and the pages of each job, and the children the pool
+    of its cache dir lets run at once (``slots``; ``--workers`` sets both)."""
 
     deadline: float = defaults.DEADLINE
     max_text: int = defaults.MAX_TEXT
-    max_pages: int = defaults.MAX_PAGES
     memory: int = defaults.MEMORY_MIB << 20
     workers: int = defaults.WORKERS
     chunk: int = defaults.CHUNK_PAGES
-    repair: bool = True
     slots: int = defaults.SLOTS
 
     def with_workers(self, workers: int) -> Limits:
@@ -46,15 +55,38 @@ class Limits(Record):
         return self.replace(workers=workers, slots=max(defaults.SLOTS, workers))
 
 
-class ReadOptions(FrozenRecord):
-    """How a PDF source becomes a doc stream (frozen: a reader's own take is :meth:`replace`'s)."""
+class Extraction(Reading):
+    """What a document is read into: the child's reading (:class:`Reading`: pages, renders,
+    OCR) and how its pages are organized. Every field is part of the cache key."""
+
+    organize: OrganizeOptions = field(default_factory=OrganizeOptions)
+
+    def digest(self) -> str:
+        """A short hash of every field, the doc stream's format and the code that reads: part of
+        each cache key."""
+        values = {**self.as_dict(), "format": FORMAT, "code": code_identity()}
+        text = json.dumps(values, sort_keys=True, default=_plain)
+        import hashlib
+
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+    def job(self, ocr_models: str | None = None) -> Job:
+        """What every child of an extraction of these options does: the reading, and the
+        evidence that organization needs; ``ocr_models`` (where PP-OCR's int8 models are made)
+        when pages may be read by OCR."""
+        return Job(**self.reading(), evidence=self.organize.needs_evidence, image_mode=self.organize.image_mode,
+                   ocr_models=ocr_models if self.ocr != "never" else None)
+
+
+class Sharing(FrozenRecord):
+    """How a read runs beside others: never part of a cache key (the password opens a
+    document, it does not change it; a cache hit asks for it again)."""
 
     HIDDEN = frozenset({"password"})
 
     limits: Limits = field(default_factory=Limits)
     password: str | None = None
     in_process: bool = False
-    # How this call shares work with others (never part of the cache key):
     cache: CacheSettings = field(default_factory=CacheSettings)
     allow_private: bool = False
     verbose: bool = False
@@ -62,17 +94,15 @@ class ReadOptions(FrozenRecord):
     #: Seconds to wait in the extraction pool's line for a worker (the command line's
     #: ``--wait``); None: the service's short line (:data:`siftpdf.workers.pool.MAX_WAIT`, busy beyond).
     wait: float | None = None
-    #: Called as ``on_page(done, total)`` after each extracted page (total: pages to extract),
-    #: so a caller can show progress; it must not write to stdout.
-    on_page: Callable[[int, int], None] | None = None
-    organize: OrganizeOptions = field(default_factory=OrganizeOptions)
-    render: str | None = None  # pages (a range spec) whose records also carry a PNG render
-    #: OCR of pages (``--ocr``): ``never``, ``auto`` (pages with no usable text layer, and
-    #: scanned parts of pages that have one) or ``always`` (every page).
-    ocr: str = "never"
-    #: Told of every fetch, extraction, cache hit and pool wait as ``on_event(what, outcome,
-    #: detail)`` (see :class:`siftpdf.log.Log`), so a service can count them.
-    on_event: Callable[[str, str, dict[str, Any]], None] | None = None
+    #: A name under which the cache remembers the extraction's digest, so that the console's fast
+    #: path (:mod:`siftpdf.console.cache_hits`) finds a cache hit without building options (the
+    #: builder names the options a fast path answers).
+    digest_name: str | None = None
+
+
+class Hints(FrozenRecord):
+    """What one call asks for and is told: the pages it reads, its search, its callbacks."""
+
     #: A reader that needs only the pages ``first_page`` to ``last_page`` (a slice): a cache
     #: hit then reads and decodes no other page. An extraction still yields every page.
     first_page: int = 1
@@ -85,13 +115,12 @@ class ReadOptions(FrozenRecord):
     #: pages it does not match (grep's page filter): a cache hit from the text blob may then
     #: leave those pages out, found by one search of the whole blob.
     search: Any = None
-    #: A name under which the cache remembers these options' digest, so that the console's fast
-    #: path (:mod:`siftpdf.console.cache_hits`) finds a cache hit without building options (the CLI
-    #: names its default options).
-    digest_name: str | None = None
-    #: Set from another thread to stop this read: its extraction children are killed at once
-    #: and it raises CancelledError (see :mod:`siftpdf.cancel`).
-    cancel: Cancel | None = None
+    #: Called as ``on_page(done, total)`` after each extracted page (total: pages to extract),
+    #: so a caller can show progress; it must not write to stdout.
+    on_page: Callable[[int, int], None] | None = None
+    #: Told of every fetch, extraction, cache hit and pool wait as ``on_event(what, outcome,
+    #: detail)`` (see :class:`siftpdf.log.Log`), so a service can count them.
+    on_event: Callable[[str, str, dict[str, Any]], None] | None = None
     #: Where the read's lines for a person go, one line a call: ``verbose`` events and warnings
     #: (a shared cache server that failed). None: nowhere (every event still reaches
     #: ``on_event``). The command line writes them to stderr; the library writes to no stream.
@@ -100,24 +129,68 @@ class ReadOptions(FrozenRecord):
     #: the cache (the command line flushes its stdout there, so the reader of its pipe has the
     #: pages it wrote while it waits).
     before_finish: Callable[[], None] | None = None
-
-    def digest(self) -> str:
-        """A short hash of every option that changes the extracted output: part of each cache
-        key. A field added to this class counts unless it is listed in ``_NOT_OUTPUT``."""
-        values = {name: value for name, value in self.as_dict().items() if name not in _NOT_OUTPUT}
-        values.update(max_pages=self.limits.max_pages, format=FORMAT, code=code_identity())
-        text = json.dumps(values, sort_keys=True, default=_plain)
-        import hashlib
-
-        return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    #: Set from another thread to stop this read: its extraction children are killed at once
+    #: and it raises CancelledError (see :mod:`siftpdf.cancel`).
+    cancel: Cancel | None = None
 
 
-# Fields of ReadOptions that do not change what a document extracts to (limits: only its
-# max_pages does, added explicitly; the password opens a document, it does not change it).
-_NOT_OUTPUT = frozenset({"limits", "password", "in_process", "cache", "allow_private", "verbose", "caller_id", "wait",
-                         "on_page", "on_event", "first_page",
-                         "last_page", "text_only", "search", "digest_name", "cancel", "say", "before_finish"})
+class ReadOptions(FrozenRecord):
+    """How a PDF source becomes a doc stream: what it is read into, how the read is shared, and
+    what this call asks (frozen: a reader's own take is made by the ``with_`` methods)."""
 
+    extraction: Extraction = field(default_factory=Extraction)
+    sharing: Sharing = field(default_factory=Sharing)
+    hints: Hints = field(default_factory=Hints)
+
+    def with_extraction(self, **changes: Any) -> ReadOptions:
+        return self.replace(extraction=self.extraction.replace(**changes))
+
+    def with_sharing(self, **changes: Any) -> ReadOptions:
+        return self.replace(sharing=self.sharing.replace(**changes))
+
+    def with_hints(self, **changes: Any) -> ReadOptions:
+        return self.replace(hints=self.hints.replace(**changes))
+
+
+#: The command line's options a read is built from: their keys are :func:`build`'s.
+OPTIONS = (*flags.EXTRACTION_OPTIONS, *flags.CACHE_OPTIONS)
+
+
+def build(values: Mapping[str, Any] | None = None, hints: Hints | None = None) -> ReadOptions:
+    """The options of a read from the values of the command line's extraction and cache options
+    (:data:`OPTIONS`, by key, as click gives them; one left out has the value it has when it is
+    not given). A key that names a field of :class:`Reading` or :class:`Sharing` sets it
+    (``caller_id`` too, which no option spells); ``ocr`` None is the default in force (auto when
+    an engine is installed). Raises :class:`siftpdf.errors.UsageError` for a value click does not
+    check (a caller class, a size, a cache URL, an OCR mode without its engine)."""
+    from .extras import default_ocr, require_ocr
+    from .settings import parse_settings
+    from .store.local_reader import options_name
+    from .store.local_store import check_class, check_url, parse_size
+
+    given = {option.key: option.absent for option in OPTIONS}
+    given.update(values or {})
+    ocr = given["ocr"]
+    if ocr is None:
+        ocr = default_ocr()
+    elif ocr != "never":
+        require_ocr()
+    organize = parse_settings(tuple(given["settings"]) + (("organize=false",) if given["raw"] else ()))
+    extraction = Extraction(**{**_fields(Reading, given), "ocr": ocr}, organize=organize)
+    limits = Limits(deadline=given["deadline"], memory=given["memory_limit"] << 20).with_workers(given["workers"])
+    cache = CacheSettings(directory=given["cache_dir"], enabled=not given["no_cache"],
+                          caller_class=check_class(given["caller_class"]), max_age=given["max_age"],
+                          size_limit=parse_size(given["cache_size"]), url=check_url(given["cache_url"]))
+    # the options siftpdf.console.cache_hits answers by name: the default's, but for these two
+    named = extraction == Extraction(max_pages=extraction.max_pages, ocr=ocr)
+    sharing = Sharing(**_fields(Sharing, given), limits=limits, cache=cache,
+                      digest_name=options_name(extraction.max_pages, ocr) if named else None)
+    return ReadOptions(extraction=extraction, sharing=sharing, hints=hints or Hints())
+
+
+def _fields(record: type[FrozenRecord], given: Mapping[str, Any]) -> dict[str, Any]:
+    made = {"limits", "cache", "digest_name"}  # made by build itself
+    return {name: given[name] for name in record.FIELDS if name in given and name not in made}
 
 
 def _plain(value: Any) -> Any:

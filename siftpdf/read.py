@@ -42,14 +42,16 @@ FLIGHT_MARGIN = 160.0
 
 
 def _log(options: ReadOptions) -> Log:
-    return Log(options.verbose, options.cache.restricted, options.on_event, options.say)
+    sharing, hints = options.sharing, options.hints
+    return Log(sharing.verbose, sharing.cache.restricted, hints.on_event, hints.say)
 
 
 _caches = caches_for
 
 
 def _flight_wait(options: ReadOptions) -> float:
-    return options.limits.deadline + FLIGHT_MARGIN + (MAX_WAIT if options.wait is None else options.wait)
+    sharing = options.sharing
+    return sharing.limits.deadline + FLIGHT_MARGIN + (MAX_WAIT if sharing.wait is None else sharing.wait)
 
 
 def report_pages(records: Iterator[dict[str, Any]],
@@ -76,9 +78,9 @@ def extract(data: bytes, options: ReadOptions) -> Generator[dict[str, Any], None
     """Extract PDF bytes: in the child under the pool, or in this process when trusted; then
     organize the pages, so the cache stores them organized, per options digest."""
     records = _extract(data, options)
-    if options.on_page is not None:
-        records = report_pages(records, options.on_page)
-    if options.organize.needs_evidence:
+    if options.hints.on_page is not None:
+        records = report_pages(records, options.hints.on_page)
+    if options.extraction.organize.needs_evidence:
         records = _organized(records, options)
     return records
 
@@ -91,7 +93,7 @@ def _organized(records: Iterator[dict[str, Any]], options: ReadOptions) -> Gener
         first = next(records, None)
         from .organize import organize_records
 
-        organized = organize_records(_put_back(first, records), options.organize)
+        organized = organize_records(_put_back(first, records), options.extraction.organize)
         yield from organized
     finally:
         close = getattr(records, "close", None)
@@ -113,11 +115,11 @@ def _put_back(first: dict[str, Any] | None, records: Iterator[dict[str, Any]]) -
 def _ocr_models(options: ReadOptions) -> str | None:
     """Where PP-OCR's int8 models are made in the cache folder (:mod:`siftpdf.store.ocrmodels`):
     the child looks there on the first page it reads, so a text page costs no look."""
-    if options.ocr == "never":
+    if options.extraction.ocr == "never":
         return None
     from .extras import ocr_models_root
 
-    return ocr_models_root(options.cache.folder)
+    return ocr_models_root(options.sharing.cache.folder)
 
 
 def _watch_ocr(records: Iterator[dict[str, Any]], options: ReadOptions) -> Generator[dict[str, Any], None, None]:
@@ -133,7 +135,7 @@ def _watch_ocr(records: Iterator[dict[str, Any]], options: ReadOptions) -> Gener
             if floats and "done" in record:  # the last record: a reader may stop at it
                 from .store import ocrmodels
 
-                ocrmodels.ready(options.cache.path)
+                ocrmodels.ready(options.sharing.cache.path)
             yield record
     finally:
         close = getattr(records, "close", None)
@@ -143,35 +145,29 @@ def _watch_ocr(records: Iterator[dict[str, Any]], options: ReadOptions) -> Gener
 
 def _extract(data: bytes, options: ReadOptions) -> Generator[dict[str, Any], None, None]:
     records = _extract_records(data, options)
-    return _watch_ocr(records, options) if options.ocr != "never" else records
+    return _watch_ocr(records, options) if options.extraction.ocr != "never" else records
 
 
 def _extract_records(data: bytes, options: ReadOptions) -> Generator[dict[str, Any], None, None]:
-    settings = options.organize
-    evidence = settings.needs_evidence
-    int8 = _ocr_models(options)
-    if options.in_process:
-        from .child.extraction import ExtractOptions, extract_records
+    sharing, hints = options.sharing, options.hints
+    job = options.extraction.job(_ocr_models(options))
+    if sharing.in_process:
+        from .child.extraction import extract_records
 
-        yield from extract_records(data, ExtractOptions(max_pages=options.limits.max_pages,
-                                                        password=options.password, evidence=evidence,
-                                                        image_mode=settings.image_mode, render=options.render,
-                                                        ocr=options.ocr, ocr_models=int8))
+        yield from extract_records(data, job.extract_options(sharing.password))
         return
     from .workers.runner import run_child
 
-    limits = options.limits
-    pool = Pool(options.cache.folder, slots=limits.slots, wait=options.wait, cancel=options.cancel)
+    limits = sharing.limits
+    pool = Pool(sharing.cache.folder, slots=limits.slots, wait=sharing.wait, cancel=hints.cancel)
     waited = time.monotonic()
     caller = None
     try:
-        caller = _caches(options).take_caller(options.caller_id) if options.caller_id else None
-        with pool.job() as job:
+        caller = _caches(options).take_caller(sharing.caller_id) if sharing.caller_id else None
+        with pool.job() as slots:
             _log(options).event("pool", "slot", wait_ms=int((time.monotonic() - waited) * 1000))
-            yield from run_child(data, options.password, limits, slots=job, evidence=evidence,
-                                 image_mode=settings.image_mode, render=options.render,
-                                 meanwhile=_load_organizer if evidence else None, ocr=options.ocr,
-                                 cancel=options.cancel, ocr_models=int8)
+            yield from run_child(data, sharing.password, limits, job, slots=slots,
+                                 meanwhile=_load_organizer if job.evidence else None, cancel=hints.cancel)
     except BusyError as error:
         _log(options).event("pool", error.code if error.status == 503 else "caller_busy",
                             wait_ms=int((time.monotonic() - waited) * 1000))
@@ -205,10 +201,10 @@ def open_known(local: tuple[str, str] | None, name: str | None, options: ReadOpt
     if local is None:
         return None
     caches = _caches(options)
-    sha = caches.view.file(options.cache.caller_class, *local)
+    sha = caches.view.file(options.sharing.cache.caller_class, *local)
     if sha is None:
         return None
-    digest = options.digest()
+    digest = options.extraction.digest()
     doc = _hit(caches, sha, digest, options, name, None)
     if doc is not None:
         _remember_digest(caches, digest, options, caches.copied)
@@ -220,8 +216,8 @@ def _remember_digest(caches: Caches, digest: str, options: ReadOptions, shared: 
     when this call ``shared`` the document with the shared server (extracted it there or
     copied it from there), on that server for the fast path of other machines; a cache that
     cannot be written is no reason to fail a read."""
-    name = options.digest_name
-    if name is None or options.render:
+    name = options.sharing.digest_name
+    if name is None or options.extraction.render:
         return
     if shared:
         caches.share_digest(name, digest)
@@ -236,10 +232,11 @@ def _remember_digest(caches: Caches, digest: str, options: ReadOptions, shared: 
 def _remember_file(caches: Caches, local: tuple[str, str] | None, sha: str, options: ReadOptions) -> None:
     """Note the content hash of a local file for its stamp (see :func:`open_known`): on this
     machine only (a path means nothing on another)."""
-    if local is None or caches.view.file(options.cache.caller_class, *local) == sha:
+    cls = options.sharing.cache.caller_class
+    if local is None or caches.view.file(cls, *local) == sha:
         return
     try:
-        caches.local.put_file(options.cache.caller_class, local[0], local[1], sha)
+        caches.local.put_file(cls, local[0], local[1], sha)
     except Exception:  # noqa: BLE001  (sqlite3 or OS errors of a read-only or busy cache)
         pass
 
@@ -252,7 +249,7 @@ def open_cached(data: bytes, name: str | None, options: ReadOptions, extra: dict
     locks = list(locks or [])
     try:
         sha = _sha256(data)
-        digest = options.digest()
+        digest = options.extraction.digest()
         caches = _caches(options)
         doc = _hit(caches, sha, digest, options, name, extra)
         if doc is not None:
@@ -261,7 +258,7 @@ def open_cached(data: bytes, name: str | None, options: ReadOptions, extra: dict
             _remember_digest(caches, digest, options, caches.copied)
             return doc
         lock = caches.flight(f"content|{sha}|{digest}")
-        if not lock.acquire(_flight_wait(options), options.cancel):
+        if not lock.acquire(_flight_wait(options), options.hints.cancel):
             raise BusyError("pdf workers busy (waiting for the same document)")
         locks.append(lock)
         doc = _hit(caches, sha, digest, options, name, extra)
@@ -269,8 +266,9 @@ def open_cached(data: bytes, name: str | None, options: ReadOptions, extra: dict
             _release(locks)
             return doc
         _remember_file(caches, local, sha, options)
-        _remember_digest(caches, digest, options, shared=options.password is None)
-        writer = caches.writer(sha, digest, options.password)
+        password = options.sharing.password
+        _remember_digest(caches, digest, options, shared=password is None)
+        writer = caches.writer(sha, digest, password)
     except BaseException:
         _release(locks)
         raise
@@ -294,17 +292,17 @@ def _release(locks: list[Lock]) -> None:
 
 def _hit(caches: Caches, sha: str, digest: str, options: ReadOptions, name: str | None,
          extra: dict[str, Any] | None) -> Document | None:
-    cls = options.cache.caller_class
+    cls, password, hints = options.sharing.cache.caller_class, options.sharing.password, options.hints
     entry = caches.document(sha, digest)
     if entry is None:
         return None
     check = entry.get("password_check")
-    if check is not None and (options.password is None or password_check(options.password, sha) != check):
+    if check is not None and (password is None or password_check(password, sha) != check):
         return None  # cached text of a protected document only for a caller with its password
     _log(options).event("pdf", "cached", source=name, title=entry["meta"].get("title") or None,
                         pages=len(entry.get("page_numbers") or []))
-    records, check = caches.view.read(cls, sha, digest, entry, options.first_page, options.last_page,
-                                      options.text_only, options.search)
+    records, check = caches.view.read(cls, sha, digest, entry, hints.first_page, hints.last_page,
+                                      hints.text_only, hints.search)
     return Document(with_source(require_text(records) if check else records, name, extra))
 
 
@@ -319,8 +317,8 @@ def _extract_into(writer: DocumentWriter, data: bytes, options: ReadOptions,
                 writer.add(record)
                 yield record
         except GeneratorExit:
-            if options.before_finish is not None:
-                options.before_finish()
+            if options.hints.before_finish is not None:
+                options.hints.before_finish()
             _finish(records, writer, log, started)
             raise
         writer.commit()
@@ -354,8 +352,7 @@ def _finish(records: Iterator[dict[str, Any]], writer: DocumentWriter, log: Log,
 def open_url(url: str, options: ReadOptions) -> Document:
     """The Document of a URL: from the cache while fresh, else downloaded (conditionally when
     the document is cached) under single-flight, then read as local bytes."""
-    settings = options.cache
-    if not settings.enabled:
+    if not options.sharing.cache.enabled:
         fetched = _download(url, options, None)
         return Document(with_source(require_text(extract(_pdf_body(fetched), options)), url,
                                      {"final_url": fetched.final_url}))
@@ -364,7 +361,7 @@ def open_url(url: str, options: ReadOptions) -> Document:
     if doc is not None:
         return doc
     lock = caches.flight(f"url|{url}")
-    if not lock.acquire(_flight_wait(options), options.cancel):
+    if not lock.acquire(_flight_wait(options), options.hints.cancel):
         raise BusyError("pdf workers busy (waiting for the same URL)")
     locks: list[Lock] = [lock]
     try:
@@ -372,8 +369,8 @@ def open_url(url: str, options: ReadOptions) -> Document:
         if doc is not None:
             lock.release()
             return doc
-        if options.caller_id:  # the download is part of the caller's one job
-            caller = caches.take_caller(options.caller_id)
+        if options.sharing.caller_id:  # the download is part of the caller's one job
+            caller = caches.take_caller(options.sharing.caller_id)
             if caller is not None:
                 locks.append(caller)
         return _refresh(caches, url, options, locks)
@@ -386,11 +383,11 @@ def _url_hit(caches: Caches, url: str, options: ReadOptions) -> Document | None:
     entry = caches.url(url)
     if entry is None or not caches.fresh(entry):
         return None
-    return _hit(caches, entry["sha256"], options.digest(), options, url, {"final_url": entry["final_url"]})
+    return _hit(caches, entry["sha256"], options.extraction.digest(), options, url, {"final_url": entry["final_url"]})
 
 
 def _refresh(caches: Caches, url: str, options: ReadOptions, locks: list[Lock]) -> Document:
-    digest = options.digest()
+    digest = options.extraction.digest()
     known = caches.url(url)
     if known is not None and caches.document(known["sha256"], digest) is None:
         known = None  # nothing to revalidate for these options: a full GET
@@ -422,7 +419,8 @@ def _download(url: str, options: ReadOptions, known: dict[str, Any] | None) -> A
 
     log = _log(options)
     try:
-        fetched = download(url, allow_private=options.allow_private, restricted=options.cache.restricted,
+        fetched = download(url, allow_private=options.sharing.allow_private,
+                           restricted=options.sharing.cache.restricted,
                            etag=(known or {}).get("etag"), last_modified=(known or {}).get("last_modified"))
     except SiftError as error:
         log.event("fetch", error.code, url=url)

@@ -24,7 +24,7 @@ def _organized(records: Iterator[dict[str, Any]], options: ReadOptions) -> Itera
     again with these options, others pass through."""
     from .organize import organize_records
 
-    return organize_records(records, options.organize)
+    return organize_records(records, options.extraction.organize)
 
 
 def read_head(stream: IO[bytes], size: int = SNIFF_BYTES) -> bytes:
@@ -91,7 +91,7 @@ def open_pdf_bytes(data: bytes, name: str | None, options: ReadOptions,
     not to; a render request is never served from the cache (renders are not stored)."""
     from . import read
 
-    if options.cache.enabled and not options.render:
+    if options.sharing.cache.enabled and not options.extraction.render:
         return read.open_cached(data, name, options, local=local)
     return Document(with_source(require_text(read.extract(data, options)), name))
 
@@ -118,7 +118,7 @@ def open_source(source: str | None, options: ReadOptions | None = None) -> Docum
     except OSError as exc:
         raise UsageError(f"{source}: {exc.strerror}") from None
     local = None
-    if options.cache.enabled and not options.render:
+    if options.sharing.cache.enabled and not options.extraction.render:
         from . import read
 
         try:

@@ -44,6 +44,7 @@ def _own_peak_kib() -> int:
 
 
 def probe(path: Path, deadline: float, memory_mib: int, max_pages: int) -> dict[str, Any]:
+    from siftpdf.child.job import Job
     from siftpdf.docstream import require_text
     from siftpdf.errors import SiftError
     from siftpdf.options import Limits
@@ -58,13 +59,13 @@ def probe(path: Path, deadline: float, memory_mib: int, max_pages: int) -> dict[
         return child
 
     runner._Child.start = classmethod(recording_start)  # type: ignore[method-assign, assignment]
-    limits = Limits(deadline=deadline, memory=memory_mib << 20, max_pages=max_pages)
+    limits = Limits(deadline=deadline, memory=memory_mib << 20)
     data = path.read_bytes()
     result: dict[str, Any] = {"file": path.name, "bytes": len(data)}
     t0 = time.monotonic()
     pages: list[dict[str, Any]] = []
     try:
-        for record in require_text(runner.run_child(data, None, limits)):
+        for record in require_text(runner.run_child(data, None, limits, Job(max_pages=max_pages))):
             if "page" in record:
                 pages.append({k: record.get(k) for k in ("page", "status", "engine")})
             elif "done" in record:

@@ -13,7 +13,8 @@ import make_fixtures
 import pytest
 from conftest import records, run_siftpdf
 
-from siftpdf.options import ReadOptions
+from siftpdf.options import Extraction, Hints, Limits, ReadOptions, Sharing
+from siftpdf.settings import OrganizeOptions
 from siftpdf.store.local_store import Store, View, parse_size
 
 
@@ -71,18 +72,21 @@ def test_options_that_change_the_output_are_in_the_key(sixty_four: Path, child_l
     assert child_log() == started
 
 
-def test_a_new_read_option_changes_the_digest_by_itself() -> None:
-    class Wider(ReadOptions):
+def test_a_new_extraction_option_changes_the_digest_by_itself() -> None:
+    class Wider(Extraction):
         widest: bool = True  # a field declared as every field of a record is
 
-    base = ReadOptions()
+    base = Extraction()
     assert Wider().digest() != base.digest()
     assert Wider(widest=False).digest() != Wider().digest()
     assert Wider(widest=False).replace(widest=True).digest() == Wider().digest()
-    assert ReadOptions(password="x", verbose=True, allow_private=True).digest() == base.digest()
-    longer = ReadOptions()
-    longer.limits.max_pages = 5
-    assert longer.digest() != base.digest()
+    # what is read, not how it is shared nor what one call asks
+    shared = ReadOptions(sharing=Sharing(password="x", verbose=True, allow_private=True, limits=Limits(workers=4)),
+                         hints=Hints(first_page=3, text_only=True))
+    assert shared.extraction.digest() == ReadOptions().extraction.digest() == base.digest()
+    for changed in ({"max_pages": 5}, {"ocr": "always"}, {"render": "1"},
+                    {"organize": OrganizeOptions(tables=False)}):
+        assert base.replace(**changed).digest() != base.digest()
 
 
 def test_caller_classes_do_not_share_pages(fixtures: Path, child_log) -> None:

@@ -14,6 +14,7 @@ import pytest
 from conftest import records
 
 from siftpdf import extract
+from siftpdf.child.job import Job
 from siftpdf.errors import EncryptedError, NoTextError, TimedOutError, UnreadableError
 from siftpdf.options import Limits
 from siftpdf.workers import runner
@@ -310,7 +311,7 @@ def test_a_long_document_split_over_two_children_comes_out_in_page_order(tmp_pat
     import make_fixtures
 
     data = make_fixtures.dense_doc(80)
-    found = [r["page"] for r in run_child(data, limits=Limits(), evidence=True) if "page" in r]
+    found = [r["page"] for r in run_child(data, job=Job(evidence=True)) if "page" in r]
     assert found == list(range(1, 81))
 
 

@@ -14,9 +14,8 @@ from pathlib import Path
 import pytest
 from conftest import records, run_siftpdf
 
-from siftpdf.child.job import job_bytes, read_words
+from siftpdf.child.job import Job, job_bytes, read_words
 from siftpdf.console import early
-from siftpdf.options import Limits
 from siftpdf.workers import early_child
 from siftpdf.workers.runner import run_child
 
@@ -117,7 +116,7 @@ def test_run_child_adopts_the_warm_child(fixtures: Path) -> None:
     started = early_child._Warm.child
     try:
         assert started is not None
-        lines = list(run_child(pdf.read_bytes(), password="secret", limits=Limits(max_pages=1)))
+        lines = list(run_child(pdf.read_bytes(), password="secret", job=Job(max_pages=1)))
         assert early_child._Warm.child is None and started.returncode is not None  # taken, and reaped
         assert [r.get("page") for r in lines[1:-1]] == [1] and lines[1]["status"] == "text" and "done" in lines[-1]
     finally:

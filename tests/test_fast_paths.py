@@ -163,9 +163,7 @@ def test_the_commands_name_the_options_the_fast_path_answers() -> None:
     from siftpdf.store.local_reader import options_name
 
     def name(max_pages: int, **changed: object) -> str | None:
-        given: dict[str, object] = {"max_pages": max_pages, "deadline": 60.0, "memory_limit": 2048, "password": None,
-                                    "in_process": False, "settings": (), "raw": False, "quiet": True, **changed}
-        return read_options(**given)[0].digest_name  # type: ignore[arg-type]
+        return read_options({"max_pages": max_pages, **changed}, quiet=True)[0].sharing.digest_name
 
     in_force = default_ocr()
     assert name(7) == options_name(7, in_force) != name(8)
@@ -174,8 +172,10 @@ def test_the_commands_name_the_options_the_fast_path_answers() -> None:
         assert name(7, ocr="auto") == options_name(7, "auto") == name(7)
     # Options the fast path does not answer are not named: a hit for them goes through click.
     assert name(7, raw=True) is None and name(7, settings=("organize.clip=false",)) is None
-    # How many children read a document does not change what it reads to.
-    assert name(7, workers=5) == name(7)
+    # How many children read a document (and how long, in how much memory) does not change what
+    # it reads to; a setting given at its default neither.
+    assert name(7, workers=5) == name(7, deadline=9.0, memory_limit=100) == name(7)
+    assert name(7, settings=("organize.clip=true",)) == name(7)
 
 
 @pytest.mark.parametrize("name", ["", *COMMANDS])
@@ -414,7 +414,7 @@ def test_the_cold_path_gives_the_warm_child_its_job_early(fixtures: Path, tmp_pa
 def test_the_early_job_is_the_runners(monkeypatch: pytest.MonkeyPatch) -> None:
     from siftpdf.console import local_pdf
     from siftpdf.extras import ocr_models_root
-    from siftpdf.options import Limits
+    from siftpdf.options import Limits, build
     from siftpdf.system import default_cache_dir
     from siftpdf.workers import runner
 
@@ -429,12 +429,14 @@ def test_the_early_job_is_the_runners(monkeypatch: pytest.MonkeyPatch) -> None:
     for evidence in (True, False):  # the default limits but for --max-pages; organized or --raw
         for ocr in ("never", "auto", "always"):
             with pytest.raises(RuntimeError):
-                list(runner.run_child(b"%PDF-1.4", limits=Limits(max_pages=7), evidence=evidence, ocr=ocr,
-                                      ocr_models=models))
+                # the job read.py gives the runner for these options
+                job = build({"max_pages": 7, "raw": not evidence, "ocr": ocr}).extraction.job(models)
+                list(runner.run_child(b"%PDF-1.4", job=job))
             assert asked[-1] == runner.child_argv() + local_pdf.job_words(7, raw=not evidence, ocr=ocr)
     for workers in (1, 5):  # --workers
         with pytest.raises(RuntimeError):
-            list(runner.run_child(b"%PDF-1.4", limits=Limits(max_pages=7).with_workers(workers), evidence=True))
+            list(runner.run_child(b"%PDF-1.4", limits=Limits().with_workers(workers),
+                                  job=build({"max_pages": 7, "ocr": "never"}).extraction.job()))
         assert asked[-1] == runner.child_argv() + local_pdf.job_words(7, workers=workers)
 
 

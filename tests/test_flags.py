@@ -118,7 +118,7 @@ def test_the_fast_path_reads_each_option_as_click_does(path: str, command: str, 
         if option.env and clicked is not None:  # the same value from the environment
             monkeypatch.setenv(option.env, text)
             from_env = _click_params(command, positional)
-            assert from_env is not None and cache_hits.value(option, {}) == flags.plain_value(option, text)
+            assert from_env is not None and flags.value_of(option, {}) == flags.plain_value(option, text)
             monkeypatch.delenv(option.env)
 
 

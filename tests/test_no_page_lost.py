@@ -14,6 +14,7 @@ import pytest
 from conftest import records, run_siftpdf
 from make_fixtures import CELL_ROWS, CUT_HEAD, FIGURE_LABELS, ODD_PAGES, WATERMARK, WATERMARK_LINES
 
+from siftpdf.child.job import Job
 from siftpdf.errors import TooLargeError
 from siftpdf.options import Limits
 from siftpdf.workers import runner
@@ -145,9 +146,9 @@ def test_the_text_cap_counts_text_whatever_comes_with_it(fixtures: Path, evidenc
     text = _text_bytes(data)
     under = Limits(max_text=text - 1)
     with pytest.raises(TooLargeError, match="text over"):
-        list(runner.run_child(data, limits=under, evidence=evidence))
+        list(runner.run_child(data, limits=under, job=Job(evidence=evidence)))
     over = Limits(max_text=text + 4096)  # room for the meta line, not for the evidence
-    out = list(runner.run_child(data, limits=over, evidence=evidence))
+    out = list(runner.run_child(data, limits=over, job=Job(evidence=evidence)))
     assert out[-1]["done"]["pages_processed"] == out[0]["meta"]["pages"]
     if evidence:
         assert all("evidence" in r for r in out if "page" in r)

@@ -393,14 +393,15 @@ def test_a_worker_count_out_of_range_is_a_usage_error(fixtures: Path) -> None:
         assert result.returncode == 2 and b"--workers" in result.stderr and not result.stdout, args
     with pytest.raises(UsageError, match="workers must be 1 to 64"):
         siftpdf.read_options(workers=0)
-    assert siftpdf.read_options(workers=6).limits.slots == 6 and siftpdf.read_options().limits.slots == SLOTS
+    assert siftpdf.read_options(workers=6).sharing.limits.slots == 6
+    assert siftpdf.read_options().sharing.limits.slots == SLOTS
 
 
 def test_a_small_document_holds_one_slot(fixtures: Path) -> None:
     from siftpdf.options import ReadOptions
     from siftpdf.read import extract
 
-    pool = Pool(ReadOptions().cache.path)
+    pool = Pool(ReadOptions().sharing.cache.path)
     records = extract((fixtures / "three_page.pdf").read_bytes(), ReadOptions())
     assert "meta" in next(records)
     assert pool.status()["running"] == 1

@@ -8,42 +8,47 @@ import pickle
 
 import pytest
 
-from siftpdf.options import Limits, ReadOptions
+from siftpdf.options import Extraction, Limits, ReadOptions, Sharing
 from siftpdf.settings import OrganizeOptions
 from siftpdf.sniff import Sniffed
 from siftpdf.store.local_store import CacheSettings
 
 
 def test_secrets_are_not_in_the_repr() -> None:
-    options = ReadOptions(password="hunter2", cache=CacheSettings(url="redis://user:hunter3@host"))
+    options = ReadOptions(sharing=Sharing(password="hunter2", cache=CacheSettings(url="redis://user:hunter3@host")))
     shown = repr(options)
     assert "hunter2" not in shown and "hunter3" not in shown and "max_pages=" in shown
 
 
 def test_fields_are_the_declared_ones() -> None:
-    limits = Limits()
-    limits.note = "set by mistake"  # type: ignore[attr-defined]
-    assert limits == Limits() and "note" not in limits.as_dict()
+    cache = CacheSettings()
+    cache.note = "set by mistake"  # type: ignore[attr-defined]
+    assert cache == CacheSettings() and "note" not in cache.as_dict()
     options = ReadOptions()
-    with pytest.raises(AttributeError, match="cannot assign to field 'ocr' of a frozen ReadOptions"):
-        options.ocr = "auto"  # type: ignore[misc]  # a read's options are changed by replace() only
-    assert options == ReadOptions() and options.digest() == ReadOptions().digest()
-    assert options.replace(ocr="auto").ocr == "auto" and options.ocr == "never"
+    with pytest.raises(AttributeError, match="cannot assign to field 'ocr' of a frozen Extraction"):
+        options.extraction.ocr = "auto"  # type: ignore[misc]  # a read's options are changed by replace() only
+    with pytest.raises(AttributeError, match="cannot assign to field 'workers' of a frozen Limits"):
+        options.sharing.limits.workers = 3  # type: ignore[misc]
+    assert options == ReadOptions() and options.extraction.digest() == ReadOptions().extraction.digest()
+    auto = options.with_extraction(ocr="auto")
+    assert auto.extraction.ocr == "auto" and options.extraction.ocr == "never" and auto.sharing is options.sharing
     with pytest.raises(TypeError, match="no field 'nope'"):
-        options.replace(nope=1)
+        options.with_hints(nope=1)
+    with pytest.raises(TypeError, match="no field 'first_page'"):
+        options.with_sharing(first_page=1)  # each field has one record
     with pytest.raises(TypeError, match="unexpected keyword argument 'nope'"):
         Limits(nope=1)  # type: ignore[call-arg]
     with pytest.raises(TypeError, match="missing required argument 'detail'"):
         Sniffed("pdf")  # type: ignore[call-arg]
     assert Sniffed("pdf", "magic") == Sniffed(kind="pdf", detail="magic")
-    assert list(Limits().as_dict()) == ["deadline", "max_text", "max_pages", "memory", "workers", "chunk", "repair",
-                                        "slots"]
+    assert list(Limits().as_dict()) == ["deadline", "max_text", "memory", "workers", "chunk", "slots"]
+    assert list(Extraction().as_dict()) == ["max_pages", "render", "ocr", "organize"]
 
 
 def test_defaults_are_made_for_each_record() -> None:
     one, two = ReadOptions(), ReadOptions()
-    one.limits.max_pages = 5
-    assert two.limits.max_pages == Limits().max_pages and one.cache is not two.cache
+    one.sharing.cache.max_age = 5
+    assert two.sharing.cache.max_age == CacheSettings().max_age and one.sharing.cache is not two.sharing.cache
 
 
 def test_frozen_records_hash_and_refuse_changes() -> None:

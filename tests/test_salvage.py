@@ -10,8 +10,8 @@ import make_fixtures
 import pytest
 from conftest import FIXTURES, making, records, run_siftpdf
 
+from siftpdf.child.job import Job
 from siftpdf.errors import UnreadableError
-from siftpdf.options import Limits
 from siftpdf.workers import runner
 
 PHRASES = list(make_fixtures.PHRASES.values())
@@ -42,7 +42,7 @@ def test_repair_pass_salvages_what_pdfium_and_pypdf_cannot(no_trailer: Path) -> 
 
 def test_without_the_repair_pass_the_same_file_is_unreadable(no_trailer: Path) -> None:
     with pytest.raises(UnreadableError):
-        list(runner.run_child(no_trailer.read_bytes(), None, Limits(repair=False)))
+        list(runner.run_child(no_trailer.read_bytes(), None, job=Job(repair=False)))
 
 
 def test_missing_pikepdf_degrades_to_a_typed_error(run_cli, monkeypatch, no_trailer: Path) -> None:

@@ -230,12 +230,12 @@ def test_a_reader_that_stops_early_is_told_before_the_rest_is_read(report: Path,
     monkeypatch.setenv("SIFTPDF_CACHE_DIR", str(tmp_path / "cache"))
     stopped: list[int] = []
     extracted: list[int] = []
-    options = siftpdf.read_options(on_page=lambda done, _total: extracted.append(done)).replace(
+    options = siftpdf.read_options(on_page=lambda done, _total: extracted.append(done)).with_hints(
         before_finish=lambda: stopped.append(len(extracted)))
     with siftpdf.open_doc(str(report), options) as doc:
         next(iter(doc.pages()))
     assert len(stopped) == 1 and stopped[0] < 8 and extracted[-1] == 8  # (the child reads on ahead of the reader)
-    with siftpdf.open_doc(str(report), options.replace(before_finish=None)) as doc:
+    with siftpdf.open_doc(str(report), options.with_hints(before_finish=None)) as doc:
         assert len(list(doc.pages())) == 8
     assert extracted[-1] == 8 and len(extracted) == 8  # a hit: nothing extracted again
 

@@ -403,7 +403,7 @@ class PypdfDoc(_TextOnlyDoc):
 class RepairedDoc(PdfiumDoc):
     """PDFium over a copy that qpdf (through pikepdf) rebuilt: the salvage step after pypdf
     (pdfminer comes last), for files whose cross-reference table or object structure neither
-    PDFium nor pypdf can recover. ``Limits(repair=False)`` (the child's ``--no-repair``) leaves it out."""
+    PDFium nor pypdf can recover. A job's ``repair=False`` (the child's ``--no-repair``) leaves it out."""
 
     name = "repaired"
 

@@ -9,10 +9,9 @@ from __future__ import annotations
 import os
 import time
 
-from ..defaults import CHUNK_PAGES, MAX_PAGES
 from ..docline import FORMAT, scrub, scrub_record
 from ..errors import UnreadableError
-from ..record import Record
+from .job import Job
 
 # Not typing's: typing, with the re it imports, costs the child's start (siftpdf.docline).
 TYPE_CHECKING = False
@@ -24,29 +23,15 @@ if TYPE_CHECKING:
 
 
 
-class ExtractOptions(Record):
-    """What to extract. ``shard``/``shards``/``chunk`` split pages across worker processes:
-    chunk k (pages k*chunk+1 … (k+1)*chunk) belongs to shard k % shards. (A record: a
-    dataclass would bring inspect into the child's start, a NamedTuple typing and re.)"""
+class ExtractOptions(Job):
+    """What to extract: a child's job (:class:`siftpdf.child.job.Job`: ``shard``/``shards``/``chunk``
+    split pages across worker processes, chunk k (pages k*chunk+1 … (k+1)*chunk) belonging to
+    shard k % shards) and the password that opens the document. (A record: a dataclass would
+    bring inspect into the child's start, a NamedTuple typing and re.)"""
 
     HIDDEN = frozenset({"password"})
 
-    max_pages: int = MAX_PAGES
     password: str | None = None
-    shard: int = 0
-    shards: int = 1
-    chunk: int = CHUNK_PAGES
-    first_page: int = 1
-    outline: bool = True
-    evidence: bool = False  # page evidence for organization or output
-    image_mode: str = "none"  # "embedded": evidence carries image bytes
-    render: str | None = None  # a page range whose pages also come back as PNG (base64)
-    repair: bool = True
-    #: Pages (a range spec) the document's engine is not to touch: it crashed the process on
-    #: them, so the salvage chain reads them (text only) or they are marked failed.
-    salvage: str | None = None
-    ocr: str = "never"  # never | auto (pages without a usable text layer) | always (--ocr)
-    ocr_models: str | None = None  # where PP-OCR's int8 models are made (siftpdf.store.ocrmodels.folder_in)
 
 
 def shard_of(page: int, shards: int, chunk: int) -> int:

@@ -36,10 +36,26 @@ class JobError(ValueError):
     """Words that are not a job: an unknown option, a missing or malformed value."""
 
 
-class Job(FrozenRecord):
-    """One extraction child's options (a frozen record: :meth:`replace` makes another)."""
+class Reading(FrozenRecord):
+    """What the child reads a document into, as the caller asks for it: every field changes the
+    records it writes, so each is part of the cache key (:meth:`siftpdf.options.Extraction.digest`,
+    whose record adds organization to these) and a word of every job. An option of this kind
+    is a field here, its spelling in :mod:`siftpdf.flags` (in ``EXTRACTION_OPTIONS``, keyed by the
+    field's name) and its use in :mod:`siftpdf.child.extraction`: nothing between them names it."""
 
     max_pages: int = MAX_PAGES
+    render: str | None = None  # a page range whose pages also come back as PNG
+    ocr: str = "never"  # never | auto (pages without a usable text layer) | always (--ocr)
+
+    def reading(self) -> dict[str, Any]:
+        """This record's :class:`Reading` fields (a subclass's others left out)."""
+        return {name: self.__dict__[name] for name in Reading.FIELDS}
+
+
+class Job(Reading):
+    """One extraction child's options (a frozen record: :meth:`replace` makes another): what it
+    reads the document into, and how this child takes part in a run."""
+
     memory: int = MEMORY_MIB << 20  # bytes of address space the child limits itself to (0: none)
     cpu: int = 0  # seconds of CPU the child limits itself to (0: none)
     shard: int = 0  # this child's share of the pages: chunk k is shard k % shards's
@@ -49,18 +65,16 @@ class Job(FrozenRecord):
     outline: bool = True  # the meta carries the outline and page labels
     evidence: bool = False  # page evidence for organization
     image_mode: str = "none"  # "embedded": the evidence carries image bytes
-    render: str | None = None  # a page range whose pages also come back as PNG
-    repair: bool = True
+    repair: bool = True  # a damaged file is repaired rather than refused
     password_line: bool = False  # a JSON string line before the PDF on stdin
     salvage: str | None = None  # pages the engine is not to touch (it crashed on them)
-    ocr: str = "never"
     ocr_models: str | None = None  # where PP-OCR's int8 models are made
 
-    def under(self, max_pages: int, memory: int, deadline: float, chunk: int, repair: bool) -> Job:
+    def under(self, memory: int, deadline: float, chunk: int) -> Job:
         """The job with the limits of a run (:class:`siftpdf.options.Limits`): ``memory``
         bytes (0: none), CPU seconds the ``deadline``'s and five more (the parent's watchdog
         ends the run at the deadline; the child's own limit is the last guard)."""
-        return self.replace(max_pages=max_pages, memory=memory, cpu=int(deadline) + 5, chunk=chunk, repair=repair)
+        return self.replace(memory=memory, cpu=int(deadline) + 5, chunk=chunk)
 
     def to_argv(self) -> list[str]:
         """The job as command-line words: each field that is not at its default, in order."""
@@ -108,12 +122,11 @@ class Job(FrozenRecord):
         return cls(**values)
 
     def extract_options(self, password: str | None = None) -> ExtractOptions:
-        """What :func:`siftpdf.child.extraction.extract_records` takes for this job: its fields
-        of the same names (every one but the password, which is never a word)."""
+        """What :func:`siftpdf.child.extraction.extract_records` takes for this job: the job
+        and the password (which is never a word)."""
         from .extraction import ExtractOptions
 
-        shared = {name: self.__dict__[name] for name in ExtractOptions.FIELDS if name != "password"}
-        return ExtractOptions(password=password, **shared)
+        return ExtractOptions(password=password, **self.as_dict())
 
 
 def _value(name: str, spelled: str, value: str) -> Any:

@@ -12,57 +12,29 @@ import os
 import sys
 
 from ..log import to_stderr
-from ..store.local_reader import options_name
 from .progress import PageProgress, before_output
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
-    from pathlib import Path
     from typing import Any
 
     from ..options import ReadOptions
 
 
 
-def read_options(max_pages: int, deadline: float, memory_limit: int, password: str | None, in_process: bool,
-                 settings: tuple[str, ...], raw: bool, quiet: bool, ocr: str | None = None,
-                 workers: int | None = None) -> tuple[ReadOptions, PageProgress]:
-    """The ReadOptions of the extraction options, and the progress bar they report to (the
-    caller closes it when the command ends). ``ocr`` None: the default in force (auto when an
-    engine is installed, :func:`siftpdf.extras.default_ocr`); ``workers`` None: the default's."""
-    from ..extras import default_ocr, require_ocr
+def read_options(values: dict[str, Any], quiet: bool) -> tuple[ReadOptions, PageProgress]:
+    """The options of a command's read, built (:func:`siftpdf.options.build`) from the values of
+    its extraction and cache options (by key; one left out as if not given), with the progress
+    bar they report to (the caller closes it when the command ends), the caller id of
+    SIFTPDF_CALLER_ID, the read's lines for a person on stderr, and stdout flushed when a
+    reader stops early."""
+    from ..options import Hints, build
 
-    if ocr is None:
-        ocr = default_ocr()
-    elif ocr != "never":
-        require_ocr()
-    from ..options import Limits, ReadOptions
-    from ..settings import parse_settings
-
-    organize = parse_settings(settings + (("organize=false",) if raw else ()))
     progress = PageProgress(quiet=quiet)
-    limits = Limits(deadline=deadline, max_pages=max_pages, memory=memory_limit << 20)
-    options = ReadOptions(
-        limits=limits if workers is None else limits.with_workers(workers),
-        password=password, in_process=in_process, on_page=progress, organize=organize, ocr=ocr,
-        # the options siftpdf.console.cache_hits answers by name
-        digest_name=None if settings or raw else options_name(max_pages, ocr))
-    return options, progress
-
-
-def set_cache(options: ReadOptions, cache_dir: Path | None, no_cache: bool, caller_class: str, max_age: float,
-              cache_size: str, allow_private: bool, verbose: bool, wait: float,
-              cache_url: str | None = None) -> ReadOptions:
-    """``options`` with how a call shares the cache, the pool and the network."""
-    from ..store.local_store import CacheSettings, check_class, check_url, parse_size
-
-    cache = CacheSettings(directory=cache_dir, enabled=not no_cache, caller_class=check_class(caller_class),
-                          max_age=max_age, size_limit=parse_size(cache_size), url=check_url(cache_url))
-    return options.replace(cache=cache, allow_private=allow_private, verbose=verbose,
-                           caller_id=os.environ.get("SIFTPDF_CALLER_ID") or None, wait=wait,
-                           say=to_stderr,  # --verbose events, and warnings
-                           before_finish=_flush_stdout)
+    values = {"caller_id": os.environ.get("SIFTPDF_CALLER_ID") or None, **values}
+    hints = Hints(on_page=progress, say=to_stderr, before_finish=_flush_stdout)
+    return build(values, hints), progress
 
 
 def _flush_stdout() -> None:
@@ -150,7 +122,7 @@ def pages(page_range: str, source: str | None, cap: int, output: str, options: R
     wanted = PageRange.parse(page_range)
     # A cache hit then reads (and decodes) only the pages from the first to the last wanted.
     first, last = wanted.bounds()
-    options = options.replace(first_page=first, last_page=last)
+    options = options.with_hints(first_page=first, last_page=last)
     with open_source(source, options) as doc:
         wanted.check(doc.extracted_count)
         if output == "json":

@@ -59,7 +59,7 @@ def command(question: str, source: str | None, llm_cmd: str | None, show_prompt:
     from ..docstream import dumps
     from ..sources import open_source
 
-    store = index_store(read_options.cache)
+    store = index_store(read_options.sharing.cache)
     embedder = None
     if semantic:
         from ..digest.semantic import MiniLM

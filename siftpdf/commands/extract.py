@@ -64,7 +64,7 @@ def command(sources: tuple[str, ...], output_dir: Path | None, render: str | Non
         from ..ranges import PageRange
 
         PageRange.parse(render)  # a bad range is a usage error before any work
-        read_options = read_options.replace(render=render)
+        read_options = read_options.with_extraction(render=render)
     if output_dir is not None:
         if cap is not None:  # a cut file would be taken for a finished one and never redone
             raise UsageError("extract: --cap cuts what goes to stdout; -o DIR writes whole documents",

@@ -103,7 +103,7 @@ def command(words: tuple[str, ...], cap: int, as_json: bool, read_options: ReadO
     # grep reads only the text of pages, and of those only the pages its filter matches: a
     # cache hit reads them from the document's text blob, found by one search of it (not with
     # -v: a page without a match is all selected lines).
-    read_options = read_options.replace(text_only=True, search=None if given["invert"] else page_filter(regex))
+    read_options = read_options.with_hints(text_only=True, search=None if given["invert"] else page_filter(regex))
     wanted = PageRange.parse(given["page_range"]) if given["page_range"] else None
     recursive = given["recursive"] or given["dereference"]
     implicit = recursive and not sources  # grep -r without a source: this folder, its paths without './'

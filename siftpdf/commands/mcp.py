@@ -40,7 +40,7 @@ def command(roots: tuple[Path, ...], cap: int, read_options: ReadOptions) -> Non
       siftpdf mcp --root docs --root /srv/reports --cap 20000
       siftpdf mcp --root . --allow-private --ocr auto
     """
-    if read_options.in_process:
+    if read_options.sharing.in_process:
         raise UsageError("mcp: --in-process is not for a server: a cancelled call must be able to kill its "
                          "extraction, which runs in a child")
     from .. import extras

@@ -12,20 +12,13 @@ import click
 
 from .. import flags as spec
 from ..flags import FLAG, UNSET, Option
-from .actions import (
-    emit,
-    out,
-    read_options,
-    set_cache,
-    source_label,
-)
+from .actions import emit, out, read_options, source_label
 
 __all__ = ["emit", "out", "source_label"]
 
 if TYPE_CHECKING:  # completion is imported when a shell asks for it; the library when a command runs
     from click.shell_completion import CompletionItem
 
-    from ..options import ReadOptions
 
 F = Callable[..., Any]
 
@@ -173,7 +166,7 @@ def complete_setting(_ctx: click.Context, _param: click.Parameter, incomplete: s
             if key.startswith(incomplete)]
 
 
-# Options more than one command takes (cache_options and extraction_options bundle them for
+# Options more than one command takes (extraction_options bundles them for
 # the reading commands; cache, engine and serve take some of them alone).
 cache_dir_option = option(spec.CACHE_DIR)
 cache_url_option = option(spec.CACHE_URL)
@@ -183,35 +176,20 @@ max_pages_option = option(spec.MAX_PAGES)
 deadline_option = option(spec.DEADLINE)
 
 
-def cache_options(func: F) -> F:
-    """How a call shares the cache, the pool and the network: sets ``read_options.cache`` and
-    friends on the ReadOptions that :func:`extraction_options` builds."""
-
-    @_stack(*(option(declared) for declared in spec.CACHE_OPTIONS))
-    @functools.wraps(func)
-    def wrapper(*args: Any, cache_dir: Path | None, cache_url: str | None, no_cache: bool, caller_class: str,
-                max_age: float, cache_size: str, allow_private: bool, verbose: bool, wait: float,
-                read_options: ReadOptions, **kwargs: Any) -> Any:
-        read_options = set_cache(read_options, cache_dir, no_cache, caller_class, max_age, cache_size, allow_private,
-                                 verbose, wait, cache_url)
-        return func(*args, read_options=read_options, **kwargs)
-
-    return wrapper
-
-
 def extraction_options(func: F) -> F:
-    """How a PDF is extracted: limits of the child and the password (and the cache options)."""
-    func = cache_options(func)
+    """How a PDF is extracted (the limits of the child, the password, organization, OCR) and how
+    the read is shared (the cache, the pool, the network): the command gets the ReadOptions
+    built from them (:func:`siftpdf.options.build`) as ``read_options``."""
+    keys = tuple(declared.key for declared in (*spec.EXTRACTION_OPTIONS, *spec.CACHE_OPTIONS))
 
     @_stack(*(option(declared, **({"shell_complete": complete_setting} if declared is spec.SET else {}))
-              for declared in spec.EXTRACTION_OPTIONS))
+              for declared in spec.EXTRACTION_OPTIONS),
+            *(option(declared) for declared in spec.CACHE_OPTIONS))
     @functools.wraps(func)
-    def wrapper(*args: Any, max_pages: int, deadline: float, memory_limit: int,
-                password: str | None, in_process: bool, settings: tuple[str, ...], raw: bool, ocr: str | None,
-                workers: int, **kwargs: Any) -> Any:
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
         ctx = click.get_current_context()
-        options, progress = read_options(max_pages, deadline, memory_limit, password, in_process, settings, raw,
-                                         quiet=bool(ctx.meta.get("siftpdf.quiet")), ocr=ocr, workers=workers)
+        values = {key: kwargs.pop(key) for key in keys}
+        options, progress = read_options(values, quiet=bool(ctx.meta.get("siftpdf.quiet")))
         ctx.call_on_close(progress.close)
         return func(*args, read_options=options, **kwargs)
 

@@ -62,19 +62,19 @@ def command(host: str, port: int, tokens_file: Path | None, no_auth: bool, cache
 
     extras.require("serve", "serve: the HTTP server is not installed")
     from ..http.app import ServerConfig, create_app, is_loopback, load_tokens
-    from ..options import Limits
-    from ..store.local_store import CacheSettings, check_url, parse_size
+    from ..options import build
 
     if no_auth and not is_loopback(host):
         raise UsageError(f"{spec.NO_AUTH.long} only on a loopback address (127.0.0.1, ::1)")
     tokens = load_tokens(tokens_file) if tokens_file else {}
     if not tokens and not no_auth:
         raise UsageError("no callers: give --tokens FILE, or --no-auth on loopback")
-    config = ServerConfig(cache=CacheSettings(directory=cache_dir, size_limit=parse_size(cache_size),
-                                              url=check_url(cache_url)),
-                          limits=Limits(deadline=deadline, max_pages=max_pages, memory=memory_limit << 20),
-                          cap=cap, allow_private=allow_private, tokens=tokens, no_auth=no_auth, verbose=verbose,
-                          access_log=access_log)
+    # Each request's read is these options with its caller, its OCR and its own bounds
+    # (siftpdf.http.app.Routes.options_for); a request waits in the pool's short line.
+    options = build({"cache_dir": cache_dir, "cache_url": cache_url, "cache_size": cache_size,
+                     "allow_private": allow_private, "max_pages": max_pages, "deadline": deadline,
+                     "memory_limit": memory_limit, "verbose": verbose, "ocr": "never", "wait": None})
+    config = ServerConfig(options=options, cap=cap, tokens=tokens, no_auth=no_auth, access_log=access_log)
     run(create_app(config), host, port)
 
 

@@ -22,7 +22,7 @@ import os
 import sys
 
 from .. import flags
-from ..flags import APPEND, plain_value, spellings
+from ..flags import APPEND, env_value, spellings, value_of
 from ..system import silence_stdout
 
 TYPE_CHECKING = False
@@ -47,8 +47,10 @@ OPTIONS = {
     # (grep's -q, --quiet and --silent: its own quiet, which the common -q is too)
     "grep": spellings([*_COMMON, flags.JSON, *(option for option in flags.GREP if option.key in GREP_KEYS)]),
 }
-# Environment variables of the commands' options; one this path does not read declines it.
-DECLINE_ENV = (flags.PASSWORD.env, flags.CACHE_SIZE.env)
+# Environment variables of the reading commands' options that this path does not read: one
+# that is set declines it (the options built here take every other option's default).
+DECLINE_ENV = tuple(option.env for option in (*flags.EXTRACTION_OPTIONS, *flags.CACHE_OPTIONS)
+                    if option.env and option not in (*_COMMON, flags.CALLER_CLASS))
 
 
 def parse(args: list[str], tables: dict[str, dict[str, tuple[str, bool, Any]]] | None = None,
@@ -89,24 +91,6 @@ def parse(args: list[str], tables: dict[str, dict[str, tuple[str, bool, Any]]] |
     return args[0], positional, given
 
 
-def env_value(name: str | None) -> str | None:
-    """The environment variable ``name`` as click reads it (an empty one is unset)."""
-    return os.environ.get(name) or None if name else None
-
-
-def value(option: flags.Option, given: dict[str, Any], default: Any = None) -> Any:
-    """The value of ``option`` as click would take it: given, else from its environment variable,
-    else ``default`` or its own; None (decline) for one written other than plainly."""
-    if option.key in given:
-        text = given[option.key]
-    else:
-        text = env_value(option.env)
-        if text is None:
-            fallback = option.default if default is None else default
-            text = None if fallback is None or fallback is flags.UNSET else str(fallback)
-    return plain_value(option, text)
-
-
 def answer(args: list[str]) -> int | None:
     """Answer a cache-hit command line and return its exit status, or None (having written
     nothing) when the command should run the usual way."""
@@ -121,12 +105,12 @@ def answer(args: list[str]) -> int | None:
 
 
 def _answer(command: str, positional: list[str], given: dict[str, Any]) -> int | None:
-    cap, max_pages = value(flags.CAP, given), value(flags.MAX_PAGES, given)
+    cap, max_pages = value_of(flags.CAP, given), value_of(flags.MAX_PAGES, given)
     if command == "grep" and given.get("regexps"):  # -e: every argument is a source
         positional = [given["regexps"], *positional]
     if cap is None or max_pages is None or len(positional) != 2 or sys.stdout is None:
         return None
-    if value(flags.WAIT, given) is None or value(flags.WORKERS, given) is None:
+    if value_of(flags.WAIT, given) is None or value_of(flags.WORKERS, given) is None:
         return None
     from ..extras import ocr_mode
 
@@ -257,9 +241,9 @@ def _grep(pattern: str | list[str], source: str, cap: int, given: dict[str, Any]
     from ..views.search import compile_patterns, page_filter
 
     grep_option = flags.grep_option
-    max_count, context = value(grep_option("max_count"), given), value(grep_option("context"), given)
-    before = value(grep_option("before"), given, context)
-    after = value(grep_option("after"), given, context)
+    max_count, context = value_of(grep_option("max_count"), given), value_of(grep_option("context"), given)
+    before = value_of(grep_option("before"), given, context)
+    after = value_of(grep_option("after"), given, context)
     if max_count is None or context is None or before is None or after is None:
         return None
     try:

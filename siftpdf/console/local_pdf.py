@@ -25,17 +25,15 @@ import sys
 
 from .. import flags
 from ..defaults import (
-    CACHE_SIZE,
     CAP,
     CHUNK_PAGES,
     DEADLINE,
-    MAX_AGE,
     MEMORY_MIB,
     OCR_CHUNK_PAGES,
     WORKERS,
 )
-from ..flags import spellings
-from .cache_hits import DECLINE_ENV, env_value, invoke, is_caller_class, parse, value
+from ..flags import env_value, spellings, value_of
+from .cache_hits import DECLINE_ENV, invoke, is_caller_class, parse
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -68,9 +66,9 @@ def job_words(max_pages: int, raw: bool = False, ocr: str = "never", cache_dir: 
         from ..system import default_cache_dir
 
         root = ocr_models_root(_as_click_path(cache_dir) if cache_dir else default_cache_dir())
-    job = Job(evidence=not raw, ocr=ocr, ocr_models=root)
+    job = Job(max_pages=max_pages, evidence=not raw, ocr=ocr, ocr_models=root)
     chunk = OCR_CHUNK_PAGES if ocr == "always" else CHUNK_PAGES
-    return job.under(max_pages, child_memory(MEMORY_MIB << 20), DEADLINE, chunk, True).replace(shards=workers).to_argv()
+    return job.under(child_memory(MEMORY_MIB << 20), DEADLINE, chunk).replace(shards=workers).to_argv()
 
 
 def _as_click_path(folder: str) -> str:
@@ -136,10 +134,10 @@ def _missed(plan: Plan) -> bool:
 
 
 def _plan(command: str, positional: list[str], given: dict[str, Any]) -> Plan | None:
-    max_pages, wait, workers = (value(flags.MAX_PAGES, given), value(flags.WAIT, given),
-                                value(flags.WORKERS, given))
+    max_pages, wait, workers = (value_of(flags.MAX_PAGES, given), value_of(flags.WAIT, given),
+                                value_of(flags.WORKERS, given))
     # extract's default is the whole document (its --cap reads no environment)
-    cap = value(flags.WHOLE_CAP if command == "extract" else flags.CAP, given)
+    cap = value_of(flags.WHOLE_CAP if command == "extract" else flags.CAP, given)
     if max_pages is None or wait is None or workers is None \
             or (cap is None and (command != "extract" or "cap" in given)) \
             or len(positional) != (2 if command == "pages" else 1):
@@ -241,11 +239,10 @@ def _run(plan: Plan) -> int:
 
     def run() -> None:
         nonlocal progress
-        options, progress = actions.read_options(plan.max_pages, DEADLINE, MEMORY_MIB, None, False,
-                                                (), plan.raw, plan.quiet, plan.ocr, plan.workers)
-
-        options = actions.set_cache(options, cache_dir, plan.no_cache, plan.caller_class, MAX_AGE,
-                                   CACHE_SIZE, False, False, plan.wait, plan.cache_url)
+        options, progress = actions.read_options(
+            {"max_pages": plan.max_pages, "raw": plan.raw, "ocr": plan.ocr, "workers": plan.workers,
+             "cache_dir": cache_dir, "no_cache": plan.no_cache, "caller_class": plan.caller_class, "wait": plan.wait,
+             "cache_url": plan.cache_url}, plan.quiet)
         if plan.command == "extract":
             actions.extract(plan.source, plan.output, options, cap=plan.cap)
         elif plan.command == "pages":

@@ -32,8 +32,8 @@ from ..digest.retrieval import index_store
 from ..errors import SiftError, UsageError
 from ..extras import default_ocr, require_ocr
 from ..log import Log, to_stderr
-from ..options import Limits, ReadOptions
-from ..store.local_store import CacheSettings, check_class
+from ..options import ReadOptions
+from ..store.local_store import check_class
 from . import service
 
 RETRY_AFTER = "10"
@@ -50,14 +50,17 @@ class Caller:
 
 @dataclass
 class ServerConfig:
-    cache: CacheSettings = field(default_factory=CacheSettings)
-    limits: Limits = field(default_factory=Limits)
+    #: How every request reads (:func:`siftpdf.options.build` of the serve command's options):
+    #: each request's own are these with its caller, its OCR and its bounds (``options_for``).
+    options: ReadOptions = field(default_factory=ReadOptions)
     cap: int = 40_000
-    allow_private: bool = False
     tokens: dict[str, Caller] = field(default_factory=dict)
     no_auth: bool = False
-    verbose: bool = False
     access_log: bool = False
+
+    @property
+    def verbose(self) -> bool:
+        return self.options.sharing.verbose
 
 
 def load_tokens(path: Path) -> dict[str, Caller]:
@@ -394,16 +397,16 @@ class _Routes:
 
     def options_for(self, caller: Caller, max_age: float | None = None, deadline: float | None = None,
                     max_pages: int | None = None, ocr: str = "never") -> ReadOptions:
-        cache = self.config.cache.replace(caller_class=caller.caller_class)
+        options = self.config.options
+        cache = options.sharing.cache.replace(caller_class=caller.caller_class)
         if max_age is not None:
-            cache.max_age = max_age
-        limits = self.config.limits
-        if deadline is not None or max_pages is not None:
-            limits = limits.replace(deadline=min(limits.deadline, deadline or limits.deadline),
-                                    max_pages=min(limits.max_pages, max_pages or limits.max_pages))
-        return ReadOptions(limits=limits, cache=cache, allow_private=self.config.allow_private,
-                           verbose=self.config.verbose, caller_id=caller.caller_id, on_event=self.metrics.observe,
-                           ocr=ocr, say=to_stderr)
+            cache = cache.replace(max_age=max_age)
+        limits = options.sharing.limits
+        limits = limits.replace(deadline=min(limits.deadline, deadline or limits.deadline))
+        ceiling = options.extraction.max_pages
+        return (options.with_sharing(cache=cache, limits=limits, caller_id=caller.caller_id)
+                .with_extraction(ocr=ocr, max_pages=min(ceiling, max_pages or ceiling))
+                .with_hints(on_event=self.metrics.observe, say=to_stderr))
 
     def outcome(self, caller: Caller, route: str, outcome_: str, started: float, **detail: Any) -> None:
         Log(self.config.verbose, caller.caller_class == "restricted", say=to_stderr).event(
@@ -421,7 +424,7 @@ class _Routes:
                 require_ocr()
             if body.mode == "digest":
                 answer = await run_in_threadpool(service.digest, body.url, options, self.config.cap,
-                                                 body.question or "", index_store(options.cache))
+                                                 body.question or "", index_store(options.sharing.cache))
             else:
                 answer = await run_in_threadpool(service.clean, body.url, options, self.config.cap, body.pages,
                                                  body.grep, body.format == "markdown")

@@ -66,7 +66,7 @@ def clean(url: str, options: ReadOptions, cap: int, pages: str | None = None,
     wanted, regex = parse_query(pages, grep)
     if wanted is not None:
         first, last = wanted.bounds()
-        options = options.replace(first_page=first, last_page=last)
+        options = options.with_hints(first_page=first, last_page=last)
     doc = _open(url, options)
     if not isinstance(doc, Document):
         return _other_clean(url, doc, cap, wanted, regex, markdown)

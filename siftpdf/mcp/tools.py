@@ -77,7 +77,7 @@ class ToolConfig:
 
     def read_options(self, cancel: Cancel | None) -> ReadOptions:
         """This call's own copy of the options (a reader sets its slice on them)."""
-        return self.options.replace(cancel=cancel, on_page=None)
+        return self.options.with_hints(cancel=cancel, on_page=None)
 
 
 @dataclass
@@ -120,7 +120,7 @@ def pages_tool(call: Call, args: dict[str, Any]) -> Answer:
     first, last = wanted.bounds()
     # A cache hit then reads only the pages from the first to the last wanted (and, for the
     # text view, only their text).
-    options = call.options().replace(first_page=first, last_page=last, text_only=view == "text")
+    options = call.options().with_hints(first_page=first, last_page=last, text_only=view == "text")
     with call.open(source, options) as doc:
         wanted.check(doc.extracted_count)
         text, records = _slice(doc, wanted, call.cap, view, MAX_PAGES_PER_CALL)
@@ -132,7 +132,7 @@ def fetch_tool(call: Call, args: dict[str, Any]) -> Answer:
 
     url, view = args["url"], args.get("format", "text")
     require_url(url, local="the map or pages tool")
-    options = call.options().replace(text_only=view == "text")
+    options = call.options().with_hints(text_only=view == "text")
     with call.open(url, options) as doc:
         text, records = _slice(doc, PageRange.parse("1-"), call.cap, view, None)
         done = doc.drain()  # the whole document's diagnostics (it is extracted into the cache anyway)
@@ -147,7 +147,7 @@ def grep_tool(call: Call, args: dict[str, Any]) -> Answer:
     context = args.get("context", 1)
     regex = compile_patterns(split_patterns([pattern]), args.get("ignore_case"))
     wanted = PageRange.parse(pages) if pages else None
-    options = call.options().replace(text_only=True, search=page_filter(regex))  # as the command reads
+    options = call.options().with_hints(text_only=True, search=page_filter(regex))  # as the command reads
     spec = GrepSpec("lines", context, context, max_count=MAX_MATCHES, cap=call.cap)
     state = GrepState(matches=[])
     parts: list[str] = []
@@ -173,7 +173,7 @@ def digest_tool(call: Call, args: dict[str, Any]) -> Answer:
     options = call.options()
     with call.open(args["source"], options) as doc:
         result = digest(doc, args["question"], budget=call.cap, endpoint=Endpoint.from_env(),
-                        store=index_store(options.cache))
+                        store=index_store(options.sharing.cache))
     text = _ended(result.answer.rstrip("\n"))
     if result.invalid_citations:
         pages = ", ".join(str(p) for p in result.invalid_citations)
@@ -358,7 +358,7 @@ def call(name: str, arguments: dict[str, Any], config: ToolConfig, cancel: Cance
     except SiftError:
         raise
     except Exception as exc:  # noqa: BLE001  (the boundary: every failure becomes a typed error)
-        raise typed_error(exc, config.options.cache.directory) from exc
+        raise typed_error(exc, config.options.sharing.cache.directory) from exc
 
 
 def check_arguments(tool: Tool, arguments: dict[str, Any]) -> None:

@@ -258,7 +258,8 @@ class Caches:
 
 def caches_for(options: ReadOptions) -> Caches:
     """The caches of one read, telling its events to the read's log."""
-    return Caches(options.cache, Log(options.verbose, options.cache.restricted, options.on_event, options.say))
+    sharing, hints = options.sharing, options.hints
+    return Caches(sharing.cache, Log(sharing.verbose, sharing.cache.restricted, hints.on_event, hints.say))
 
 
 def _fetched(entry: dict[str, Any] | None) -> float:

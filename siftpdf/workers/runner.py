@@ -270,7 +270,7 @@ class _Run:
     def spawn(self, shard: int, shards: int, first_page: int = 1, outline: bool = True,
               salvage: str | None = None) -> _Child:
         limits = self.limits
-        job = self.job.under(limits.max_pages, self.child_memory, limits.deadline, limits.chunk, limits.repair).replace(
+        job = self.job.under(self.child_memory, limits.deadline, limits.chunk).replace(
             shard=shard, shards=shards, first_page=first_page, outline=outline,
             password_line=self.password is not None, salvage=salvage or None)
         child = _Child.start(child_argv() + job.to_argv(), self.data, self.password, self.limits.max_text + LINE_SLACK)
@@ -369,20 +369,18 @@ if TYPE_CHECKING:
             ...
 
 
-def run_child(data: bytes, password: str | None = None, limits: Limits | None = None,
-              slots: Slots | None = None, evidence: bool = False, image_mode: str = "none",
-              render: str | None = None, meanwhile: Callable[[], None] | None = None,
-              ocr: str = "never", cancel: Cancel | None = None,
-              ocr_models: str | None = None) -> Iterator[dict[str, Any]]:
+def run_child(data: bytes, password: str | None = None, limits: Limits | None = None, job: Job | None = None,
+              slots: Slots | None = None, meanwhile: Callable[[], None] | None = None,
+              cancel: Cancel | None = None) -> Iterator[dict[str, Any]]:
     """Extract ``data`` in child processes; yield meta, pages in order, then a merged done.
-    With ``evidence`` each page record carries its evidence.
+    ``job`` is what every child does (:meth:`siftpdf.options.Extraction.job`: pages, evidence,
+    OCR …); each child's share of the pages and its limits are set for it.
 
     With ``slots``, every child beyond the first needs a slot granted at once; when none is
     free, one child extracts every page. ``meanwhile`` is called once the first child is
     started, before its meta is awaited: work of the caller's that overlaps the child's start-up."""
-    limits = limits or Limits()
-    job = Job(evidence=evidence, image_mode=image_mode, render=render or None, ocr=ocr,
-              ocr_models=ocr_models if ocr != "never" else None)
+    limits, job = limits or Limits(), job or Job()
+    ocr = job.ocr
     if ocr == "always":
         # A page read by OCR costs seconds: pages alternate between the children, so that a
         # short scan keeps both cores busy. (``auto`` reads in chunks, as text pages are read,
@@ -407,7 +405,7 @@ def run_child(data: bytes, password: str | None = None, limits: Limits | None = 
         meta = meta_record["meta"]
         yield meta_record
 
-        count = min(meta["pages"], limits.max_pages) if limits.max_pages > 0 else meta["pages"]
+        count = min(meta["pages"], job.max_pages) if job.max_pages > 0 else meta["pages"]
         owners = _owners(run, first, early, slots, count)
         shards = _shards(run, owners)
         done = tally(meta, count < meta["pages"])
