@@ -131,10 +131,13 @@ OCR = Option("ocr", "--ocr", kind=CHOICE, choices=OCR_MODES, default=None, env="
              show_default="auto when siftpdf[ocr] is installed, else never",
              help="Recognize scanned pages: auto reads pages with no usable text layer (and scanned images on "
                   "pages with one), always every page (env SIFTPDF_OCR; needs siftpdf[ocr]).")
+REPAIR = Option("repair", "--no-repair", value=False, default=True,
+                help="Read a damaged file as it stands: no rebuilding of its structure by qpdf (a file that PDFium, "
+                     "pypdf and pdfminer cannot read then is unreadable).")
 
 #: How a call shares the cache, the pool and the network; how a PDF is extracted.
 CACHE_OPTIONS = (CACHE_DIR, CACHE_URL, NO_CACHE, CALLER_CLASS, MAX_AGE, CACHE_SIZE, ALLOW_PRIVATE, VERBOSE, WAIT)
-EXTRACTION_OPTIONS = (MAX_PAGES, DEADLINE, MEMORY_LIMIT, PASSWORD, IN_PROCESS, SET, RAW, WORKERS, OCR)
+EXTRACTION_OPTIONS = (MAX_PAGES, DEADLINE, MEMORY_LIMIT, PASSWORD, IN_PROCESS, SET, RAW, WORKERS, OCR, REPAIR)
 
 # -- what is written ----------------------------------------------------------------------------
 

@@ -84,7 +84,7 @@ def test_a_new_extraction_option_changes_the_digest_by_itself() -> None:
     shared = ReadOptions(sharing=Sharing(password="x", verbose=True, allow_private=True, limits=Limits(workers=4)),
                          hints=Hints(first_page=3, text_only=True))
     assert shared.extraction.digest() == ReadOptions().extraction.digest() == base.digest()
-    for changed in ({"max_pages": 5}, {"ocr": "always"}, {"render": "1"},
+    for changed in ({"max_pages": 5}, {"ocr": "always"}, {"repair": False}, {"render": "1"},
                     {"organize": OrganizeOptions(tables=False)}):
         assert base.replace(**changed).digest() != base.digest()
 

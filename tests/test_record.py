@@ -42,7 +42,7 @@ def test_fields_are_the_declared_ones() -> None:
         Sniffed("pdf")  # type: ignore[call-arg]
     assert Sniffed("pdf", "magic") == Sniffed(kind="pdf", detail="magic")
     assert list(Limits().as_dict()) == ["deadline", "max_text", "memory", "workers", "chunk", "slots"]
-    assert list(Extraction().as_dict()) == ["max_pages", "render", "ocr", "organize"]
+    assert list(Extraction().as_dict()) == ["max_pages", "render", "repair", "ocr", "organize"]
 
 
 def test_defaults_are_made_for_each_record() -> None:

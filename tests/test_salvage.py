@@ -45,6 +45,24 @@ def test_without_the_repair_pass_the_same_file_is_unreadable(no_trailer: Path) -
         list(runner.run_child(no_trailer.read_bytes(), None, job=Job(repair=False)))
 
 
+def test_no_repair_reads_a_damaged_file_as_it_stands(no_trailer: Path, fixtures: Path, tmp_path: Path) -> None:
+    """--no-repair: the file only qpdf's rebuilding reads is unreadable, though the cache holds
+    it rebuilt (a read made without the rebuilding is never served a rebuilt one); a sound file
+    reads the same either way."""
+    cache = ["--cache-dir", str(tmp_path / "cache")]
+    assert run_siftpdf("extract", *cache, str(no_trailer)).returncode == 0  # rebuilt, and cached
+    for args in (["extract", "--no-repair"], ["pages", "1", "--no-repair"]):
+        refused = run_siftpdf(*args, *cache, str(no_trailer))
+        assert refused.returncode == 4 and refused.stderr.startswith(b"siftpdf: unreadable PDF"), refused.stderr
+        # the doc stream's reader is told in the stream too; the text view writes nothing
+        said = [record["error"]["code"] for record in records(refused.stdout.decode())]
+        assert said == (["unreadable"] if args[0] == "extract" else []), args
+    assert run_siftpdf("pages", "1", *cache, str(no_trailer)).returncode == 0  # the rebuilt one, for a read that asks
+    sound = str(fixtures / "three_page.pdf")
+    assert run_siftpdf("extract", "--no-repair", "--no-cache", "--markdown", sound).stdout == \
+        run_siftpdf("extract", "--no-cache", "--markdown", sound).stdout
+
+
 def test_missing_pikepdf_degrades_to_a_typed_error(run_cli, monkeypatch, no_trailer: Path) -> None:
     code = "import sys; sys.modules['pikepdf'] = None; import siftpdf.child.main as c; sys.exit(c.main(sys.argv[1:]))"
     monkeypatch.setattr(runner, "child_argv", lambda: [sys.executable, "-I", "-c", code])

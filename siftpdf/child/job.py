@@ -45,6 +45,7 @@ class Reading(FrozenRecord):
 
     max_pages: int = MAX_PAGES
     render: str | None = None  # a page range whose pages also come back as PNG
+    repair: bool = True  # a damaged file is rebuilt by qpdf when nothing reads it as it stands (--no-repair)
     ocr: str = "never"  # never | auto (pages without a usable text layer) | always (--ocr)
 
     def reading(self) -> dict[str, Any]:
@@ -65,7 +66,6 @@ class Job(Reading):
     outline: bool = True  # the meta carries the outline and page labels
     evidence: bool = False  # page evidence for organization
     image_mode: str = "none"  # "embedded": the evidence carries image bytes
-    repair: bool = True  # a damaged file is repaired rather than refused
     password_line: bool = False  # a JSON string line before the PDF on stdin
     salvage: str | None = None  # pages the engine is not to touch (it crashed on them)
     ocr_models: str | None = None  # where PP-OCR's int8 models are made
