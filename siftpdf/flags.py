@@ -1,7 +1,7 @@
 """Every option of siftpdf's command line, declared once: its names, what it takes, its default,
-its environment variable, its help, and (by the tuples at the end) the commands that take it.
+its environment variable, its help, and (:data:`COMMANDS`) the commands that take it.
 
-From this table come the click commands' options (:func:`siftpdf.commands.options.option`), the
+From this table come the click commands' options (:func:`siftpdf.commands.options.options_of`), the
 console's fast paths' parsers (:func:`spellings`, read by :mod:`siftpdf.console.cache_hits` and
 :mod:`siftpdf.console.local_pdf`, which read values as click does by :func:`value_of`), the read
 options (:func:`siftpdf.options.build` takes the values of ``EXTRACTION_OPTIONS`` and
@@ -274,6 +274,33 @@ GREP = (
            help="Accepted for pdfgrep: a PDF without text is always an error (exit 5)."),
 )
 
+
+# -- which command takes which ------------------------------------------------------------------
+
+_READING = (*EXTRACTION_OPTIONS, *CACHE_OPTIONS)
+_VIEWS = tuple(OUTPUTS.values())
+#: Each command's options, in the order its help lists them (its arguments aside): its click
+#: options are made from this (:func:`siftpdf.commands.options.options_of`), and nothing else
+#: says which command takes an option.
+COMMANDS: dict[str, tuple[Option, ...]] = {
+    "extract": (*EXTRACT, WHOLE_CAP, *_VIEWS, *_READING, QUIET),
+    "fetch": (WHOLE_CAP, *_VIEWS, *_READING, QUIET),
+    "pages": (CAP, *_VIEWS, *_READING, QUIET),
+    "map": (CAP, *_VIEWS, *_READING, QUIET),
+    "grep": (*GREP, CAP, JSON, *_READING),
+    "digest": (QUESTION, *DIGEST, CAP, JSON, LONG_QUIET, *_READING),
+    "mcp": (ROOT, CAP, *_READING),
+    "serve": (HOST, PORT, TOKENS, NO_AUTH, CACHE_DIR, CACHE_URL, CACHE_SIZE, ALLOW_PRIVATE, MAX_PAGES, DEADLINE,
+              SERVE_MEMORY_LIMIT, SERVE_VERBOSE, ACCESS_LOG, CAP),
+    "sniff": (JSON,),
+    "cache info": (CACHE_DIR, CACHE_URL, CACHE_SIZE, JSON),
+    "cache clear": (CACHE_DIR, CLEAR_CLASS),
+    "cache prune": (CACHE_DIR, CACHE_SIZE),
+    "engine status": (STATUS_JSON, CACHE_DIR, CACHE_URL),
+}
+#: The view a command that takes --text, --markdown and --json writes without them (and without
+#: SIFTPDF_FORMAT).
+DEFAULT_OUTPUT = {"extract": "json", "fetch": "json", "pages": "text", "map": "text"}
 
 def grep_option(key: str) -> Option:
     """grep's own option of this key (the first, for ``case`` and ``with_filename``)."""

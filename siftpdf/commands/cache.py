@@ -6,8 +6,7 @@ from pathlib import Path
 
 import click
 
-from .. import flags as spec
-from .options import cache_dir_option, cache_size_option, cache_url_option, json_option, option, out
+from .options import options_of, out
 
 
 @click.group("cache")
@@ -23,10 +22,7 @@ def command() -> None:
 
 
 @command.command("info")
-@cache_dir_option
-@cache_url_option
-@cache_size_option
-@json_option
+@options_of("cache info")
 def info(cache_dir: Path | None, cache_url: str | None, cache_size: str, as_json: bool) -> None:
     """Where the cache is, its size and its documents per caller class (and,
     with --cache-url, the shared cache server's documents).
@@ -63,8 +59,7 @@ def info(cache_dir: Path | None, cache_url: str | None, cache_size: str, as_json
 
 
 @command.command("clear")
-@cache_dir_option
-@option(spec.CLEAR_CLASS)
+@options_of("cache clear")
 def clear(cache_dir: Path | None, caller_class: str | None) -> None:
     """Remove every cached document (or one caller class's).
 
@@ -81,8 +76,7 @@ def clear(cache_dir: Path | None, caller_class: str | None) -> None:
 
 
 @command.command("prune")
-@cache_dir_option
-@cache_size_option
+@options_of("cache prune")
 def prune(cache_dir: Path | None, cache_size: str) -> None:
     """Drop leftovers of interrupted extractions and evict down to the cap, oldest first.
 

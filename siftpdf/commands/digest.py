@@ -6,34 +6,15 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .. import flags as spec
-from .options import (
-    cap_option,
-    complete_source,
-    extraction_options,
-    is_quiet,
-    json_option,
-    long_quiet_option,
-    note,
-    option,
-    out,
-)
+from .options import complete_source, is_quiet, note, options_of, out
 
 if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
     from ..options import ReadOptions
 
 
 @click.command("digest")
-@option(spec.QUESTION, required=True)
 @click.argument("source", required=False, shell_complete=complete_source)
-@option(spec.LLM_CMD)
-@option(spec.SHOW_PROMPT)
-@option(spec.SEMANTIC)
-@option(spec.LLM_TIMEOUT)
-@cap_option
-@json_option
-@long_quiet_option
-@extraction_options
+@options_of("digest", question={"required": True})
 def command(question: str, source: str | None, llm_cmd: str | None, show_prompt: bool, semantic: bool,
             llm_timeout: float,
             cap: int, as_json: bool, read_options: ReadOptions) -> None:

@@ -6,8 +6,7 @@ from pathlib import Path
 
 import click
 
-from .. import flags as spec
-from .options import cache_dir_option, cache_url_option, option, out
+from .options import options_of, out
 
 
 @click.group("engine")
@@ -22,9 +21,7 @@ def command() -> None:
 
 
 @command.command("status", short_help="Engines, versions, memory limit and cache.")
-@option(spec.STATUS_JSON)
-@cache_dir_option
-@cache_url_option
+@options_of("engine status")
 def status(as_json: bool, cache_dir: Path | None, cache_url: str | None) -> None:
     """Show which engines load, their versions and PDFium build, whether the
     memory limit is enforced here and by what, the cache location and size

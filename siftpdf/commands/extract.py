@@ -7,18 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from .. import flags as spec
 from ..errors import SiftError, UsageError
-from .options import (
-    complete_source,
-    extraction_options,
-    is_quiet,
-    note,
-    option,
-    output_options,
-    quiet_option,
-    whole_cap_option,
-)
+from .options import complete_source, is_quiet, note, options_of
 
 if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
     from ..batch import Item, Outcome
@@ -27,13 +17,7 @@ if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
 
 @click.command("extract")
 @click.argument("sources", nargs=-1, shell_complete=complete_source)
-@option(spec.OUTPUT_DIR)
-@option(spec.RENDER)
-@option(spec.RENDER_DIR)
-@whole_cap_option
-@output_options(default="json")
-@extraction_options
-@quiet_option
+@options_of("extract")
 def command(sources: tuple[str, ...], output_dir: Path | None, render: str | None, render_dir: Path,
             cap: int | None, output: str,
             read_options: ReadOptions) -> None:

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .options import extraction_options, output_options, quiet_option, whole_cap_option
+from .options import options_of
 
 if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
     from ..options import ReadOptions
@@ -14,10 +14,7 @@ if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
 
 @click.command("fetch")
 @click.argument("url")
-@whole_cap_option
-@output_options(default="json")
-@extraction_options
-@quiet_option
+@options_of("fetch")
 def command(url: str, cap: int | None, output: str, read_options: ReadOptions) -> None:
     """Download URL and write its doc stream: meta, one line per page, done.
 

@@ -8,7 +8,7 @@ import click
 
 from .. import flags as spec
 from ..errors import SiftError, UsageError
-from .options import cap_option, complete_source, extraction_options, json_option, option, out, set_quiet
+from .options import complete_source, options_of, out, set_quiet
 
 if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
     from collections.abc import Iterator
@@ -26,15 +26,6 @@ def _grep_quiet(ctx: click.Context, param: click.Parameter, value: bool) -> bool
     return value
 
 
-# What only click knows of grep's options of the table (siftpdf.flags.GREP).
-_CLICK: dict[str, dict[str, Any]] = {"perl_regexp": {"callback": _refuse_pcre}, "quiet": {"callback": _grep_quiet}}
-_OPTIONS = tuple(option(declared, **_CLICK.get(declared.key, {})) for declared in spec.GREP)
-
-
-def _options(func: Any) -> Any:
-    for decorator in reversed(_OPTIONS):
-        func = decorator(func)
-    return func
 
 
 # The command's help (click's), a constant: the grep and pdfgrep flag table makes it long.
@@ -86,10 +77,7 @@ Examples:
 @click.command("grep", short_help="Print the lines that match PATTERN, with their pages.", help=HELP,
                context_settings={"help_option_names": [spec.HELP.long]})  # -h is grep's --no-filename
 @click.argument("words", nargs=-1, metavar="PATTERN [SOURCES]...", shell_complete=complete_source)
-@_options
-@cap_option
-@json_option
-@extraction_options
+@options_of("grep", perl_regexp={"callback": _refuse_pcre}, quiet={"callback": _grep_quiet})
 def command(words: tuple[str, ...], cap: int, as_json: bool, read_options: ReadOptions, **given: Any) -> None:
     """siftpdf grep: :data:`HELP`."""
     from ..ranges import PageRange

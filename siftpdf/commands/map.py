@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .options import cap_option, complete_source, extraction_options, is_quiet, output_options, quiet_option
+from .options import complete_source, is_quiet, options_of
 
 if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
     from ..options import ReadOptions
@@ -14,10 +14,7 @@ if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
 
 @click.command("map")
 @click.argument("sources", nargs=-1, shell_complete=complete_source)
-@cap_option
-@output_options(default="text")
-@extraction_options
-@quiet_option
+@options_of("map")
 def command(sources: tuple[str, ...], cap: int, output: str, read_options: ReadOptions) -> None:
     """Show the map of SOURCES: title, size, outline and the leading pages.
 

@@ -7,18 +7,15 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .. import flags as spec
 from ..errors import UsageError
-from .options import cap_option, extraction_options, option
+from .options import options_of
 
 if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
     from ..options import ReadOptions
 
 
 @click.command("mcp", short_help="Serve map, pages, grep, digest, sniff and fetch as MCP tools over stdio.")
-@option(spec.ROOT, type=click.Path(exists=True, file_okay=False, path_type=Path))
-@cap_option
-@extraction_options
+@options_of("mcp", roots={"type": click.Path(exists=True, file_okay=False, path_type=Path)})
 def command(roots: tuple[Path, ...], cap: int, read_options: ReadOptions) -> None:
     """Serve siftpdf's filters as MCP tools over stdin and stdout.
 

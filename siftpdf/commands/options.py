@@ -80,46 +80,16 @@ def _stack(*decorators: Callable[[F], F]) -> Callable[[F], F]:
     return apply
 
 
-def json_option(func: F) -> F:
-    """--json: JSON Lines records on stdout instead of the text view."""
-
-    @option(spec.JSON)
-    @functools.wraps(func)
-    def wrapper(*args: Any, as_json: bool, **kwargs: Any) -> Any:
-        click.get_current_context().meta["siftpdf.json"] = as_json
-        return func(*args, as_json=as_json, **kwargs)
-
-    return wrapper
-
-
 OUTPUTS = tuple(spec.OUTPUTS)
 FORMAT_ENV = spec.FORMAT_ENV
 
 
-def output_options(default: str) -> Callable[[F], F]:
+def _chosen_output(ctx: click.Context, asked: list[str], default: str) -> str:
     """--text, --markdown, --json: the page-marked text view, the Markdown view (docs/manual.md) or
-    JSON Lines records, at most one of them; without one, SIFTPDF_FORMAT, else ``default``.
-    The command gets ``output``, one of :data:`OUTPUTS`."""
-    helps = {name: declared.help for name, declared in spec.OUTPUTS.items()}
-    if default == "text":
-        helps["json"] = spec.JSON.help
-
-    def decorate(func: F) -> F:
-        @_stack(*(option(declared, help=helps[name] + (" The default." if name == default else ""))
-                  for name, declared in spec.OUTPUTS.items()))
-        @functools.wraps(func)
-        def wrapper(*args: Any, as_text: bool, as_markdown: bool, as_json: bool, **kwargs: Any) -> Any:
-            ctx = click.get_current_context()
-            asked = [name for name, flag in zip(OUTPUTS, (as_text, as_markdown, as_json), strict=True) if flag]
-            if len(asked) > 1:
-                raise click.UsageError(" and ".join(f"--{name}" for name in asked) + " exclude each other", ctx)
-            output = asked[0] if asked else _env_output(ctx) or default
-            ctx.meta["siftpdf.json"] = output == "json"
-            return func(*args, output=output, **kwargs)
-
-        return wrapper
-
-    return decorate
+    JSON Lines records, at most one of them; without one, SIFTPDF_FORMAT, else ``default``."""
+    if len(asked) > 1:
+        raise click.UsageError(" and ".join(f"--{name}" for name in asked) + " exclude each other", ctx)
+    return asked[0] if asked else _env_output(ctx) or default
 
 
 def _env_output(ctx: click.Context) -> str | None:
@@ -129,18 +99,9 @@ def _env_output(ctx: click.Context) -> str | None:
     return value or None
 
 
-cap_option = option(spec.CAP)
-whole_cap_option = option(spec.WHOLE_CAP)
-
-
 def set_quiet(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     if value:
         ctx.meta["siftpdf.quiet"] = True
-
-
-quiet_option = option(spec.QUIET, callback=set_quiet)
-# For commands where -q means something else (digest -q QUESTION).
-long_quiet_option = option(spec.LONG_QUIET, callback=set_quiet)
 
 
 def is_quiet() -> bool:
@@ -166,34 +127,51 @@ def complete_setting(_ctx: click.Context, _param: click.Parameter, incomplete: s
             if key.startswith(incomplete)]
 
 
-# Options more than one command takes (extraction_options bundles them for
-# the reading commands; cache, engine and serve take some of them alone).
-cache_dir_option = option(spec.CACHE_DIR)
-cache_url_option = option(spec.CACHE_URL)
-cache_size_option = option(spec.CACHE_SIZE)
-allow_private_option = option(spec.ALLOW_PRIVATE)
-max_pages_option = option(spec.MAX_PAGES)
-deadline_option = option(spec.DEADLINE)
+# What only click knows of some options of the table: a callback, a completion.
+_CLICK: dict[Option, dict[str, Any]] = {spec.QUIET: {"callback": set_quiet}, spec.LONG_QUIET: {"callback": set_quiet},
+                                        spec.SET: {"shell_complete": complete_setting}}
+_READ_KEYS = tuple(declared.key for declared in (*spec.EXTRACTION_OPTIONS, *spec.CACHE_OPTIONS))
 
 
-def extraction_options(func: F) -> F:
-    """How a PDF is extracted (the limits of the child, the password, organization, OCR) and how
-    the read is shared (the cache, the pool, the network): the command gets the ReadOptions
-    built from them (:func:`siftpdf.options.build`) as ``read_options``."""
-    keys = tuple(declared.key for declared in (*spec.EXTRACTION_OPTIONS, *spec.CACHE_OPTIONS))
+def options_of(command: str, **extra: dict[str, Any]) -> Callable[[F], F]:
+    """The click options of ``command``, as the table lists them (:data:`siftpdf.flags.COMMANDS`),
+    each with what only click knows of it (here, or in ``extra`` by its key). The command's
+    function gets each option's value by its key, but for two groups: the views (--text,
+    --markdown, --json) as ``output``, one of :data:`OUTPUTS`; the extraction and cache options
+    as ``read_options``, the ReadOptions built from them (:func:`siftpdf.options.build`), whose
+    progress bar closes with the command. --json alone (``as_json``) and an output of json make
+    an error a JSON record on stdout too."""
+    declared = spec.COMMANDS[command]
+    views = set(spec.OUTPUTS.values()) <= set(declared)
+    reads = set(spec.EXTRACTION_OPTIONS) <= set(declared)
+    default = spec.DEFAULT_OUTPUT.get(command, "")
+    helps = {view: view.help + (" The default." if name == default else "") for name, view in spec.OUTPUTS.items()}
+    if default == "text":
+        helps[spec.OUTPUTS["json"]] = spec.JSON.help
+    made = [option(item, **{**_CLICK.get(item, {}), **({"help": helps[item]} if views and item in helps else {}),
+                            **extra.get(item.key, {})})
+            for item in declared]
 
-    @_stack(*(option(declared, **({"shell_complete": complete_setting} if declared is spec.SET else {}))
-              for declared in spec.EXTRACTION_OPTIONS),
-            *(option(declared) for declared in spec.CACHE_OPTIONS))
-    @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        ctx = click.get_current_context()
-        values = {key: kwargs.pop(key) for key in keys}
-        options, progress = read_options(values, quiet=bool(ctx.meta.get("siftpdf.quiet")))
-        ctx.call_on_close(progress.close)
-        return func(*args, read_options=options, **kwargs)
+    def decorate(func: F) -> F:
+        @_stack(*made)
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            ctx = click.get_current_context()
+            if views:
+                asked = [name for name in OUTPUTS if kwargs.pop(f"as_{name}")]
+                kwargs["output"] = _chosen_output(ctx, asked, default)
+                ctx.meta["siftpdf.json"] = kwargs["output"] == "json"
+            elif spec.JSON in declared:
+                ctx.meta["siftpdf.json"] = kwargs["as_json"]
+            if reads:
+                values = {key: kwargs.pop(key) for key in _READ_KEYS}
+                kwargs["read_options"], progress = read_options(values, quiet=bool(ctx.meta.get("siftpdf.quiet")))
+                ctx.call_on_close(progress.close)
+            return func(*args, **kwargs)
 
-    return wrapper
+        return wrapper
+
+    return decorate
 
 
 def note(text: str, quiet: bool = False) -> None:

@@ -8,33 +8,11 @@ import click
 
 from .. import flags as spec
 from ..errors import UsageError
-from .options import (
-    allow_private_option,
-    cache_dir_option,
-    cache_size_option,
-    cache_url_option,
-    cap_option,
-    deadline_option,
-    max_pages_option,
-    option,
-)
+from .options import options_of
 
 
 @click.command("serve", short_help="Serve /v1/fetch and Firecrawl-compatible /v2/scrape over HTTP.")
-@option(spec.HOST)
-@option(spec.PORT)
-@option(spec.TOKENS)
-@option(spec.NO_AUTH)
-@cache_dir_option
-@cache_url_option
-@cache_size_option
-@allow_private_option
-@max_pages_option
-@deadline_option
-@option(spec.SERVE_MEMORY_LIMIT)
-@option(spec.SERVE_VERBOSE)
-@option(spec.ACCESS_LOG)
-@cap_option
+@options_of("serve")
 def command(host: str, port: int, tokens_file: Path | None, no_auth: bool, cache_dir: Path | None,
             cache_url: str | None, cache_size: str, allow_private: bool, max_pages: int, deadline: float,
             memory_limit: int, verbose: bool, access_log: bool, cap: int) -> None:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import click
 
-from .options import complete_source, json_option, out
+from .options import complete_source, options_of, out
 
 
 @click.command("sniff")
 @click.argument("source", required=False, shell_complete=complete_source)
-@json_option
+@options_of("sniff")
 def command(source: str | None, as_json: bool) -> None:
     """Tell whether SOURCE is a PDF, by its first 1024 bytes.
 

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 OUTPUTS = tuple(flags.OUTPUTS)
-DEFAULT_OUTPUT = {"extract": "json", "pages": "text", "map": "text"}
+DEFAULT_OUTPUT = flags.DEFAULT_OUTPUT
 # The options answered here, spelled by siftpdf.flags (extract's --cap is
 # WHOLE_CAP, spelled the same).
 _COMMON = spellings([flags.QUIET, flags.NO_CACHE, flags.RAW, flags.MAX_PAGES, flags.CACHE_DIR,
