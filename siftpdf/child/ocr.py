@@ -122,48 +122,55 @@ def _tesseract() -> _Engine | None:
         import tesserocr
     except ImportError:
         return None
-    folder, langs = data
-    # tesserocr's wheel builds libtesseract without OpenMP: a read takes one core. With
-    # ``threads`` over 1 the page is cut into pieces (``pieces``) read at once, each by an API
-    # of its own (tesserocr lets go of the GIL while tesseract reads).
-    apis: dict[tuple[str, int], Any] = {}
-    making: dict[tuple[str, int], threading.Lock] = {}  # a lock for each API: one thread loads it
-    guard = threading.Lock()
-
-    def api_for(lang: str, slot: int = 0) -> Any:
-        with guard:
-            lock = making.setdefault((lang, slot), threading.Lock())
-        with lock:  # tesserocr lets go of the GIL while it loads a model
-            if (lang, slot) not in apis:
-                apis[lang, slot] = tesserocr.PyTessBaseAPI(path=folder + "/", lang=lang, psm=tesserocr.PSM.AUTO,
-                                                           oem=tesserocr.OEM.LSTM_ONLY)
-        return apis[lang, slot]
-
+    engine = _Tesseract(tesserocr, *data)
     version = f"{tesserocr.tesseract_version().split()[1]} (tesserocr {tesserocr.__version__})"
+    return _Engine(EngineInfo("tesseract", version, engine.langs), engine.read, engine.load)
 
-    def read_one(gray: Any, lang: str, slot: int) -> list[Line]:
+
+class _Tesseract:
+    """tesseract through tesserocr, whose wheel builds libtesseract without OpenMP: a read takes
+    one core. With ``threads`` over 1 the page is cut into pieces (``pieces``) read at once, each
+    by an API of its own (tesserocr lets go of the GIL while tesseract reads)."""
+
+    def __init__(self, tesserocr: Any, folder: str, langs: Any) -> None:
+        self.tesserocr, self.folder, self.langs = tesserocr, folder, langs
+        self.apis: dict[tuple[str, int], Any] = {}
+        self.making: dict[tuple[str, int], threading.Lock] = {}  # a lock for each API: one thread loads it
+        self.guard = threading.Lock()
+
+    def api_for(self, lang: str, slot: int = 0) -> Any:
+        with self.guard:
+            lock = self.making.setdefault((lang, slot), threading.Lock())
+        with lock:  # tesserocr lets go of the GIL while it loads a model
+            if (lang, slot) not in self.apis:
+                tesserocr = self.tesserocr
+                self.apis[lang, slot] = tesserocr.PyTessBaseAPI(path=self.folder + "/", lang=lang,
+                                                                psm=tesserocr.PSM.AUTO, oem=tesserocr.OEM.LSTM_ONLY)
+        return self.apis[lang, slot]
+
+    def read_one(self, gray: Any, lang: str, slot: int) -> list[Line]:
         from PIL import Image
 
-        api = api_for(lang, slot)
+        api = self.api_for(lang, slot)
         api.SetImage(Image.fromarray(gray))
         if not api.Recognize():  # leptonica's allocations failed (the memory limit), or the image is bad
             raise OcrError("tesseract could not read the page (out of memory?)")
-        return _tesseract_lines(api.GetIterator(), tesserocr.RIL.TEXTLINE, tesserocr.RIL.WORD)
+        return _tesseract_lines(api.GetIterator(), self.tesserocr.RIL.TEXTLINE, self.tesserocr.RIL.WORD)
 
-    def language(cjk: bool) -> str:
+    def language(self, cjk: bool) -> str:
         # One language model a page: reading a Latin page with eng+chi_sim costs a third more
         # time, and a Chinese page reads better with chi_sim alone (docs/bakeoff.md).
-        return "chi_sim" if cjk and "chi_sim" in langs else "eng"
+        return "chi_sim" if cjk and "chi_sim" in self.langs else "eng"
 
-    def load(threads: int, cjk: bool) -> None:
+    def load(self, threads: int, cjk: bool) -> None:
         for slot in range(threads):
-            api_for(language(cjk), slot)
+            self.api_for(self.language(cjk), slot)
 
-    def read(gray: Any, threads: int, cjk: bool) -> list[Line]:
-        lang = language(cjk)
+    def read(self, gray: Any, threads: int, cjk: bool) -> list[Line]:
+        lang = self.language(cjk)
         cuts = pieces(gray) if threads > 1 else []
         if len(cuts) < 2:
-            return read_one(gray, lang, 0)
+            return self.read_one(gray, lang, 0)
         import queue
         from concurrent.futures import ThreadPoolExecutor
 
@@ -178,15 +185,13 @@ def _tesseract() -> _Engine | None:
             x0, y0, x1, y1 = cut
             slot = free.get()
             try:
-                read = read_one(np.ascontiguousarray(gray[y0:y1, x0:x1]), lang, slot)
+                read = self.read_one(np.ascontiguousarray(gray[y0:y1, x0:x1]), lang, slot)
             finally:
                 free.put(slot)
             return [_shifted(line, x0, y0) for line in read]
 
         with ThreadPoolExecutor(workers) as pool:  # the pieces' lines in the pieces' order
             return [line for read in pool.map(read_piece, cuts) for line in read]
-
-    return _Engine(EngineInfo("tesseract", version, langs), read, load)
 
 
 CJK_SCRIPTS = frozenset({"Han", "HanS", "HanT", "Japanese", "Katakana", "Hiragana"})

@@ -53,6 +53,27 @@ _GOES_ON = lazy(r"[^\W\d_A-Z]{3}")
 Box = tuple[float, float, float, float]  # [x0, y0, x1, y1], points
 
 
+def _kept(found: Any) -> tuple[list[Any], dict[str, Any]]:
+    """The lines of a reading (:class:`siftpdf.child.ocr.PageText`) OCR was sure enough of (and those
+    an address, or a line broken off before them, keeps), and what the page record tells of it."""
+    from . import ocr
+
+    kept: list[Any] = []
+    for line in found.lines:
+        if line.confidence >= MIN_CONFIDENCE or _ADDRESS.search(line.text) or \
+                kept and _BROKEN.search(kept[-1].text) and _GOES_ON.match(line.text):
+            kept.append(line)
+    info: dict[str, Any] = {"engine": f"{found.engine.name} {found.engine.version}",
+                            "confidence": ocr.mean_confidence(kept), "dpi": found.dpi}
+    if len(kept) < len(found.lines):
+        info["dropped_lines"] = len(found.lines) - len(kept)
+    if found.capped:
+        info["capped"] = True
+    if found.turned:
+        info["turned"] = found.turned
+    return kept, info
+
+
 def recognize(doc: Any, record: dict[str, Any], mode: str, reading: dict[str, Any] | None = None,
               models: str | None = None, threads: int = 1) -> dict[str, Any]:
     """The record with what OCR read on its page (``mode`` auto or always). ``reading`` holds
@@ -92,22 +113,10 @@ def recognize(doc: Any, record: dict[str, Any], mode: str, reading: dict[str, An
             found = ocr.recognize_page(page, regions=regions, hint=hint, threads=threads)
     except (ocr.OcrError, MemoryError) as exc:
         return _failed(record, str(exc) or type(exc).__name__)
-    kept: list[Any] = []
-    for line in found.lines:
-        if line.confidence >= MIN_CONFIDENCE or _ADDRESS.search(line.text) or \
-                kept and _BROKEN.search(kept[-1].text) and _GOES_ON.match(line.text):
-            kept.append(line)
-    info: dict[str, Any] = {"engine": f"{found.engine.name} {found.engine.version}",
-                            "confidence": ocr.mean_confidence(kept), "dpi": found.dpi}
-    if len(kept) < len(found.lines):
-        info["dropped_lines"] = len(found.lines) - len(kept)
+    kept, info = _kept(found)
     if unread:  # what OCR reads again there that the layer has as text stays the layer's
         layer += _without(record, unread)
     kept = [line for line in kept if not _in_layer(line.box, layer)]
-    if found.capped:
-        info["capped"] = True
-    if found.turned:
-        info["turned"] = found.turned
     # A scan read turned upright has lines across the page's space: organization (which reads
     # lines as they lie on the page) gets none of them, and the text keeps the engine's order.
     lines = ocr.evidence_lines(kept) if not found.turned else []

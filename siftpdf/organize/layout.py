@@ -1285,14 +1285,7 @@ def build_blocks(items: list[Item], page: int, body: float, opts: OrganizeOption
     titles on this page (normalized) and their depths; ``levels``: the document's running
     heading levels (a fresh one when the page stands alone)."""
     pitch = _pitch(items, body)
-    heads: set[int] = set()  # ids of run-in heads: each a heading of its own
-    if opts.blocks:
-        first = levels is None or levels.first_page in (None, page)
-        items = _run_ins(items, titles or {}, pitch, heads, first)
-    kinds = _kinds(items, body, opts, titles or {}, pitch)
-    for k, item in enumerate(items):
-        if id(item) in heads and kinds[k][0] != "heading":
-            kinds[k] = ("heading", None)  # a run-in head heads its paragraph, however it is set
+    items, kinds, heads = _classified(items, page, body, opts, titles or {}, levels, pitch)
     seconds = hanging_entries(items, pitch) if opts.join else {}
     hanging: set[int] = set()  # ids of the blocks that are hanging entries
     blocks: list[Block] = []
@@ -1333,15 +1326,36 @@ def build_blocks(items: list[Item], page: int, body: float, opts: OrganizeOption
         anchor = len(blocks) - 1 if kind not in FLOATS else anchor
         _add_span(blocks[-1], page, item)
     blocks += deferred
+    _join_texts(blocks, lines, items, opts)
+    _bare_numbers(blocks)
+    _levels(blocks, page, levels or Levels(), height or max((i.y1 for i in items), default=0.0))
+    return blocks
+
+
+def _classified(items: list[Item], page: int, body: float, opts: OrganizeOptions, titles: dict[str, int],
+                levels: Levels | None, pitch: float) -> tuple[list[Item], list[tuple[str, int | None]], set[int]]:
+    """The page's items, each run-in head cut from the paragraph it runs into (their ids in the
+    set returned), and what block each item starts, with its heading level."""
+    heads: set[int] = set()  # ids of run-in heads: each a heading of its own
+    if opts.blocks:
+        first = levels is None or levels.first_page in (None, page)
+        items = _run_ins(items, titles, pitch, heads, first)
+    kinds = _kinds(items, body, opts, titles, pitch)
+    for k, item in enumerate(items):
+        if id(item) in heads and kinds[k][0] != "heading":
+            kinds[k] = ("heading", None)  # a run-in head heads its paragraph, however it is set
+    return items, kinds, heads
+
+
+def _join_texts(blocks: list[Block], lines: dict[int, list[str]], items: list[Item], opts: OrganizeOptions) -> None:
+    """Each block's text from its lines: joined into a paragraph's (words hyphenated at a line's
+    end rejoined), a code block's kept line by line."""
     # The page's hyphenated words, read only when some line ends in a hyphen.
     broken = opts.hyphens and any(item.text.endswith("-") for item in items)
     kept = compounds([item.text for item in items]) if broken else frozenset()
     for block in blocks:
         block.text = (join_lines(lines[id(block)], opts.hyphens, kept) if block.kind != "code"
                       else "\n".join(lines[id(block)]))
-    _bare_numbers(blocks)
-    _levels(blocks, page, levels or Levels(), height or max((i.y1 for i in items), default=0.0))
-    return blocks
 
 
 def _bare_numbers(blocks: list[Block]) -> None:
