@@ -86,7 +86,9 @@ def _no_text_error(statuses: dict[str, int], salvaged: bool, first_error: str,
         from .extras import OCR_INSTALL, ocr_installed
 
         # OCR was off: the hint names the option, or what to install first when there is no engine
-        return NoTextError("no text layer (scanned PDF?)",
+        what = "no text layer (scanned PDF?)" if statuses.get("no_text") else \
+            "no readable text layer (junk over scans, or glyphs whose fonts map them to no characters)"
+        return NoTextError(what,
                            hint=None if ocr_installed() else f"{OCR_INSTALL}; then rerun with --ocr auto")
     if not statuses.get("empty"):
         # Every page failed: that is an unreadable document, not a scanned one.

@@ -657,6 +657,33 @@ def garbled_scan() -> bytes:
     return buf.getvalue()
 
 
+def type3_codes(pages: int = 1, readable: bool = True) -> bytes:
+    """``pages`` pages set in a Type 3 font of drawn glyphs that maps none of them to Unicode
+    (no ToUnicode, glyph names that name nothing: /a1, /a2 …, codes handed out from 1 in order
+    of use, as dvips wrote TeX's bitmap fonts), then, when ``readable``, a page of Helvetica."""
+    glyphs = 8
+    procs = b" ".join(b"/a%d %d 0 R" % (code, 6 + code) for code in range(1, glyphs + 1))
+    font = (b"<< /Type /Font /Subtype /Type3 /FontBBox [0 0 500 700] /FontMatrix [0.001 0 0 0.001 0 0] "
+            b"/CharProcs << " + procs + b" >> /Encoding << /Type /Encoding /Differences [1 "
+            + b" ".join(b"/a%d" % code for code in range(1, glyphs + 1)) + b"] >> "
+            b"/FirstChar 1 /LastChar %d /Widths [" % glyphs + b" ".join([b"550"] * glyphs) + b"] /Resources << >> >>")
+    words = [bytes(range(1 + k % 3, 1 + k % 3 + 4 + k % 5)) for k in range(40)]
+    lines = [b" ".join(b"<%s>" % word.hex().encode() for word in words[row::8]) for row in range(8)]
+    coded = b"BT /T 11 Tf 14 TL 72 760 Td " + b" ".join(b"[" + line + b"] TJ T*" for line in lines) + b" ET"
+    plain = b"BT /H 11 Tf 72 760 Td (A page of ordinary text follows the coded ones.) Tj ET"
+    kids = pages + (1 if readable else 0)
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>",
+               b"<< /Type /Pages /Kids [" + b" ".join(b"%d 0 R" % (7 + glyphs + k) for k in range(kids))
+               + b"] /Count %d >>" % kids,
+               font, b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>", _stream(coded), _stream(plain)]
+    objects += [_stream(b"550 0 0 0 500 700 d1 %d 0 %d 600 re f" % (40 + 20 * (code % 4), 300 + 20 * code))
+                for code in range(1, glyphs + 1)]
+    resources = b"/Resources << /Font << /T 3 0 R /H 4 0 R >> >>"
+    objects += [b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] " + resources
+                + b" /Contents %d 0 R >>" % (5 if k < pages else 6) for k in range(kids)]
+    return raw_pdf(objects)
+
+
 def raw_pdf(objects: list[bytes]) -> bytes:
     """A PDF written by hand from its objects (1 is the catalog), for what reportlab won't draw."""
     out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")

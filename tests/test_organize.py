@@ -321,6 +321,22 @@ def test_evidence_stream_is_line_per_record(run_cli, paper):
     assert all(json.loads(line) for line in out.splitlines())
 
 
+def test_a_text_layer_of_glyph_codes_is_garbled_and_said_so(run_cli, tmp_path: Path) -> None:
+    """A Type 3 font that maps no glyph to a character reads as its codes (control characters):
+    such a page is garbled, organized or not, wherever it lies (no scan under it); a document of
+    nothing else has no text, and the error says why and how to read it."""
+    mixed, coded = tmp_path / "mixed.pdf", tmp_path / "coded.pdf"
+    mixed.write_bytes(make_fixtures.type3_codes(2))
+    coded.write_bytes(make_fixtures.type3_codes(1, readable=False))
+    for raw in ((), ("--raw",)):
+        pages = _pages(_extract(run_cli, mixed, "--ocr", "never", *raw))
+        assert [p["status"] for p in pages] == ["garbled", "garbled", "text"], raw
+    done = run_cli("extract", "--in-process", "--ocr", "never", str(coded))
+    assert done.exit_code == 5
+    assert done.stderr.startswith("siftpdf: no readable text layer (junk over scans, or glyphs whose fonts map")
+    assert "--ocr auto" in done.stderr
+
+
 def test_junk_text_over_a_scan_is_garbled(run_cli, fixtures):
     recs = _extract(run_cli, fixtures / "garbled_scan.pdf", "--ocr", "never")  # with OCR on, the scan is read
     assert [p["status"] for p in _pages(recs)] == ["garbled", "text"]
