@@ -61,7 +61,8 @@ def read_options(*, password: str | None = None, max_pages: int = defaults.MAX_P
                  on_page: Callable[[int, int], None] | None = None, cache: bool = True,
                  caller_class: str = "default", settings: Iterable[str] = (), raw: bool = False,
                  wait: float | None = None, cache_url: str | None = None,
-                 workers: int = defaults.WORKERS, say: Callable[[str], None] | None = None) -> ReadOptions:
+                 workers: int = defaults.WORKERS, say: Callable[[str], None] | None = None,
+                 **reading: Any) -> ReadOptions:
     """How PDFs are read: the child's limits, the password, a progress callback, the cache, and
     the organization settings (``settings`` as ``--set`` takes them, e.g.
     ``["organize.furniture=false", "output.evidence=true"]``; ``raw=True`` is ``--raw``).
@@ -76,6 +77,9 @@ def read_options(*, password: str | None = None, max_pages: int = defaults.MAX_P
     is how many extraction children a long document is split over (as ``--workers``).
     ``say(line)`` is told the lines a person should see (a shared cache server that failed);
     the library itself writes to no stream (``siftpdf.log.to_stderr`` writes them to stderr).
+    Any other keyword is a field of what the document is read into
+    (:class:`siftpdf.child.job.Reading`): ``ocr="auto"`` (as ``--ocr``; default ``"never"``),
+    ``repair=False`` (as ``--no-repair``), ``render="1-3"``; another is a TypeError.
     """
     from .options import Hints, build
 
@@ -83,7 +87,12 @@ def read_options(*, password: str | None = None, max_pages: int = defaults.MAX_P
               "in_process": in_process, "no_cache": not cache, "caller_class": caller_class,
               "settings": tuple(settings), "raw": raw, "wait": wait, "cache_url": cache_url, "workers": workers,
               "ocr": "never"}
-    return build(values, Hints(on_page=on_page, say=say))
+    from .child.job import Reading
+
+    for key in reading:
+        if key not in Reading.FIELDS:
+            raise TypeError(f"read_options() got an unexpected keyword argument {key!r}")
+    return build({**values, **reading}, Hints(on_page=on_page, say=say))
 
 
 def open_doc(source: Source = None, options: ReadOptions | None = None, **kwargs: Any) -> Document:

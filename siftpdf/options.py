@@ -160,15 +160,19 @@ def build(values: Mapping[str, Any] | None = None, hints: Hints | None = None) -
     """The options of a read from the values of the command line's extraction and cache options
     (:data:`OPTIONS`, by key, as click gives them; one left out has the value it has when it is
     not given). A key that names a field of :class:`Reading` or :class:`Sharing` sets it
-    (``caller_id`` too, which no option spells); ``ocr`` None is the default in force (auto when
-    an engine is installed). Raises :class:`siftpdf.errors.UsageError` for a value click does not
-    check (a caller class, a size, a cache URL, an OCR mode without its engine)."""
+    (``caller_id`` too, which no option spells); any other key is a TypeError. ``ocr`` None is
+    the default in force (auto when an engine is installed). Raises
+    :class:`siftpdf.errors.UsageError` for a value click does not check (a caller class, a size,
+    a cache URL, an OCR mode without its engine)."""
     from .extras import default_ocr, require_ocr
     from .settings import parse_settings
     from .store.local_reader import options_name
     from .store.local_store import check_class, check_url, parse_size
 
     given = {option.key: option.absent for option in OPTIONS}
+    unknown = set(values or {}) - set(given) - set(Reading.FIELDS) - (set(Sharing.FIELDS) - _MADE)
+    if unknown:  # a misspelt key would be a read made with the default in its place
+        raise TypeError(f"build() got values of no option: {', '.join(sorted(unknown))}")
     given.update(values or {})
     ocr = given["ocr"]
     if ocr is None:
@@ -188,9 +192,11 @@ def build(values: Mapping[str, Any] | None = None, hints: Hints | None = None) -
     return ReadOptions(extraction=extraction, sharing=sharing, hints=hints or Hints())
 
 
+_MADE = frozenset({"limits", "cache", "digest_name"})  # fields build makes itself, from the values
+
+
 def _fields(record: type[FrozenRecord], given: Mapping[str, Any]) -> dict[str, Any]:
-    made = {"limits", "cache", "digest_name"}  # made by build itself
-    return {name: given[name] for name in record.FIELDS if name in given and name not in made}
+    return {name: given[name] for name in record.FIELDS if name in given and name not in _MADE}
 
 
 def _plain(value: Any) -> Any:

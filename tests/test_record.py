@@ -60,3 +60,21 @@ def test_frozen_records_hash_and_refuse_changes() -> None:
     assert pickle.loads(pickle.dumps(options)) == options and copy.deepcopy(options) == options
     with pytest.raises(TypeError):
         hash(ReadOptions())  # a record that changes is no key
+
+
+def test_the_builder_takes_the_options_by_key_and_refuses_a_key_of_none() -> None:
+    import siftpdf
+    from siftpdf.options import build
+
+    options = build({"max_pages": 7, "repair": False, "ocr": "never", "caller_id": "agent-1", "workers": 3})
+    assert (options.extraction.max_pages, options.extraction.repair, options.sharing.caller_id) == (7, False, "agent-1")
+    assert options.sharing.limits.workers == 3 and options.sharing.digest_name is None  # not the default's
+    with pytest.raises(TypeError, match="no option: max_page"):
+        build({"max_page": 7})  # misspelt: not a read with the default in its place
+    with pytest.raises(TypeError, match="no option: limits"):
+        build({"limits": Limits()})  # made from deadline, memory_limit and workers
+    # the library takes a field of the reading by its name, as the command line's option sets it
+    assert siftpdf.read_options(repair=False).extraction.repair is False
+    assert siftpdf.read_options(render="1-2").extraction.render == "1-2"
+    with pytest.raises(TypeError, match="unexpected keyword argument 'nope'"):
+        siftpdf.read_options(nope=1)
