@@ -87,7 +87,7 @@ def _no_text_error(statuses: dict[str, int], salvaged: bool, first_error: str,
 
         # OCR was off: the hint names the option, or what to install first when there is no engine
         what = "no text layer (scanned PDF?)" if statuses.get("no_text") else \
-            "no readable text layer (junk over scans, or glyphs whose fonts map them to no characters)"
+            "no readable text layer (junk over scans, or its fonts' codes instead of characters)"
         return NoTextError(what,
                            hint=None if ocr_installed() else f"{OCR_INSTALL}; then rerun with --ocr auto")
     if not statuses.get("empty"):

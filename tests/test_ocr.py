@@ -403,12 +403,13 @@ def _corpus_page(tmp_path: Path, name: str, index: int) -> Path:
 
 def test_a_page_whose_text_layer_is_glyph_codes_is_read_whole() -> None:
     """A paper set in Type 3 fonts without a Unicode map: PDFium reads its text as control
-    characters and stray letters, as pdftotext does. Never: the glyphs are counted as unmapped.
-    Auto: the page is read as a scan is."""
+    characters and stray letters, as pdftotext does. Never: the page is garbled, and a read of
+    it alone has no text (exit 5, with the way to read it). Auto: the page is read as a scan is."""
     path = make_scans.CORPUS / "paper/security_ids-evasion-ptacek-newsham.pdf"
-    plain = records(run_siftpdf("extract", "--ocr", "never", "--no-cache", "--max-pages", "1", str(path))
-                    .stdout.decode())
-    assert "Evasion" not in plain[1]["text"] and plain[-1]["done"]["unmapped_chars"] > 500
+    never = run_siftpdf("extract", "--ocr", "never", "--no-cache", "--max-pages", "1", str(path))
+    plain = records(never.stdout.decode())
+    assert plain[1]["status"] == "garbled" and "Evasion" not in plain[1]["text"]
+    assert never.returncode == 5 and plain[-1]["error"]["code"] == "no_text" and b"--ocr auto" in never.stderr
     page = _pages(run_siftpdf("extract", "--ocr", "auto", "--no-cache", "--max-pages", "1", str(path)))[0]
     assert page["status"] == "ocr"
     assert "Insertion, Evasion, and Denial of Service" in " ".join(b["text"] for b in page["blocks"])

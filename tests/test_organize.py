@@ -333,7 +333,7 @@ def test_a_text_layer_of_glyph_codes_is_garbled_and_said_so(run_cli, tmp_path: P
         assert [p["status"] for p in pages] == ["garbled", "garbled", "text"], raw
     done = run_cli("extract", "--in-process", "--ocr", "never", str(coded))
     assert done.exit_code == 5
-    assert done.stderr.startswith("siftpdf: no readable text layer (junk over scans, or glyphs whose fonts map")
+    assert done.stderr.startswith("siftpdf: no readable text layer (junk over scans, or its fonts' codes instead")
     assert "--ocr auto" in done.stderr
 
 

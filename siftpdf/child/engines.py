@@ -147,10 +147,10 @@ class PdfiumDoc:
         text = clean_text(_unmarked(raw) if raw is not read else raw)
         if not text.strip():
             return PageResult("", "no_text" if found["images"] else "empty", self.name, found)
-        status = "text"
-        if _unreadable(text):
-            from .evidence import is_garbled
+        from .evidence import is_garbled, looks_unreadable  # loaded with the evidence
 
+        status = "text"
+        if looks_unreadable(text, found):  # junk, or its glyphs' codes (told by the fonts' maps)
             area = float(found["width"]) * float(found["height"])
             status = "garbled" if is_garbled(text, found, area, [i["rect"] for i in found["images"]]) else "text"
         return PageResult(text, status, self.name, found)

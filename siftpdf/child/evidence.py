@@ -93,10 +93,6 @@ class _Probe(pdfium_c.GlyphBuffers):
 _PROBE = _Probe()  # the extraction child reads one page at a time
 
 GARBLED_IMAGE_SHARE = 0.5  # an image over half the page is a scan (or a page-sized picture)
-# Of an unreadable page's visible characters, control characters that make its text layer glyph
-# codes wherever it lies: no script is written in them, and PDFium reads a glyph of a font that
-# maps none to Unicode (a Type 3 font of bitmaps, as dvips made them) as its bare code.
-GARBLED_CODE_SHARE = 0.25
 
 
 class _Fonts:
@@ -1064,14 +1060,19 @@ def _surely_readable(text: str, unmapped: int) -> bool:
 def is_garbled(text: str, evidence: dict[str, Any] | None, page_area: float,
                image_rects: list[list[float]]) -> bool:
     """A text layer that decodes to nothing readable: over a page-sized image (a scan whose
-    invisible text is junk), or made of glyph codes (:data:`GARBLED_CODE_SHARE`) wherever it
-    lies."""
+    invisible text is junk) or, wherever it lies, one that is mostly its fonts' codes, not
+    characters (glyphs that map to no character, as a Type 3 font of bitmaps draws them): the
+    page ``--ocr auto`` reads whole (:func:`siftpdf.child.ocrpage.codes_only`)."""
     if page_area <= 0 or not looks_unreadable(text, evidence):
         return False
-    visible = [char for char in text if not char.isspace()]
-    if sum(char < " " for char in visible) >= GARBLED_CODE_SHARE * len(visible):
+    # junk characters over a scan (a layer whose glyphs are flagged unmapped but read as words,
+    # as an OCR program's invisible layer may be, stays the page's text)
+    if looks_unreadable(text, None) and \
+            any((r[2] - r[0]) * (r[3] - r[1]) >= GARBLED_IMAGE_SHARE * page_area for r in image_rects):
         return True
-    return any((r[2] - r[0]) * (r[3] - r[1]) >= GARBLED_IMAGE_SHARE * page_area for r in image_rects)
+    from .ocrpage import codes_only
+
+    return codes_only(text, evidence)
 
 
 RENDER_DPI = 150

@@ -220,6 +220,13 @@ def _visible(runs: list[dict[str, Any]]) -> int:
     return sum(len(str(run.get("text", "")).replace(" ", "")) for run in runs)
 
 
+def codes_only(text: str, evidence: dict[str, Any] | None) -> bool:
+    """Whether a page's text layer (its ``text``, and its ``evidence`` when it was asked for) is
+    mostly its fonts' codes, not characters: the page ``auto`` reads whole, as a scan, and that
+    the engine calls ``garbled``."""
+    return _unread_runs({"text": text} if evidence is None else {"text": text, "evidence": evidence}, set())[0]
+
+
 def _unread_runs(record: dict[str, Any], cipher: set[str]) -> tuple[bool, list[dict[str, Any]]]:
     """Is the page's text layer mostly codes, not characters (most of its characters unmapped
     glyphs, and few of those spell words)? Else, the evidence's runs that read as codes, if any:
