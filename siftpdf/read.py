@@ -28,7 +28,7 @@ from .log import Log
 from .options import ReadOptions
 from .store.local_reader import file_stamp
 from .store.local_store import password_check
-from .store.tiers import Caches, DocumentWriter, TieredLock, caches_for
+from .store.tiers import Caches, DocumentWriter, TieredLock, caches_for, log_for
 from .workers.pool import MAX_WAIT, FileLock, Pool
 
 TYPE_CHECKING = False
@@ -41,12 +41,7 @@ if TYPE_CHECKING:
 FLIGHT_MARGIN = 160.0
 
 
-def _log(options: ReadOptions) -> Log:
-    sharing, hints = options.sharing, options.hints
-    return Log(sharing.verbose, sharing.cache.restricted, hints.on_event, hints.say)
-
-
-_caches = caches_for
+_log, _caches = log_for, caches_for
 
 
 def _flight_wait(options: ReadOptions) -> float:

@@ -256,10 +256,16 @@ class Caches:
         return lock
 
 
+def log_for(options: ReadOptions) -> Log:
+    """The log of one read: ``--verbose`` lines to its ``say``, every event to its ``on_event``
+    (a restricted caller's with the outcome only)."""
+    sharing, hints = options.sharing, options.hints
+    return Log(sharing.verbose, sharing.cache.restricted, hints.on_event, hints.say)
+
+
 def caches_for(options: ReadOptions) -> Caches:
     """The caches of one read, telling its events to the read's log."""
-    sharing, hints = options.sharing, options.hints
-    return Caches(sharing.cache, Log(sharing.verbose, sharing.cache.restricted, hints.on_event, hints.say))
+    return Caches(options.sharing.cache, log_for(options))
 
 
 def _fetched(entry: dict[str, Any] | None) -> float:
