@@ -70,6 +70,18 @@ class Extraction(Reading):
 
         return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
+    def name(self) -> str | None:
+        """The name under which the cache remembers this extraction's digest, so that the
+        console's fast path (:mod:`siftpdf.console.cache_hits`) finds a hit without building
+        options: it answers the default extraction but for its pages and OCR, so any other has
+        none. Made from the fields, never kept beside them (a changed extraction would keep a
+        name that is no longer its own)."""
+        if self != Extraction(max_pages=self.max_pages, ocr=self.ocr):
+            return None
+        from .store.local_reader import options_name
+
+        return options_name(self.max_pages, self.ocr)
+
     def job(self, ocr_models: str | None = None) -> Job:
         """What every child of an extraction of these options does: the reading, and the
         evidence that organization needs; ``ocr_models`` (where PP-OCR's int8 models are made)
@@ -94,10 +106,6 @@ class Sharing(FrozenRecord):
     #: Seconds to wait in the extraction pool's line for a worker (the command line's
     #: ``--wait``); None: the service's short line (:data:`siftpdf.workers.pool.MAX_WAIT`, busy beyond).
     wait: float | None = None
-    #: A name under which the cache remembers the extraction's digest, so that the console's fast
-    #: path (:mod:`siftpdf.console.cache_hits`) finds a cache hit without building options (the
-    #: builder names the options a fast path answers).
-    digest_name: str | None = None
 
 
 class Hints(FrozenRecord):
@@ -166,7 +174,6 @@ def build(values: Mapping[str, Any] | None = None, hints: Hints | None = None) -
     a cache URL, an OCR mode without its engine)."""
     from .extras import default_ocr, require_ocr
     from .settings import parse_settings
-    from .store.local_reader import options_name
     from .store.local_store import check_class, check_url, parse_size
 
     given = {option.key: option.absent for option in OPTIONS}
@@ -185,14 +192,11 @@ def build(values: Mapping[str, Any] | None = None, hints: Hints | None = None) -
     cache = CacheSettings(directory=given["cache_dir"], enabled=not given["no_cache"],
                           caller_class=check_class(given["caller_class"]), max_age=given["max_age"],
                           size_limit=parse_size(given["cache_size"]), url=check_url(given["cache_url"]))
-    # the options siftpdf.console.cache_hits answers by name: the default's, but for these two
-    named = extraction == Extraction(max_pages=extraction.max_pages, ocr=ocr)
-    sharing = Sharing(**_fields(Sharing, given), limits=limits, cache=cache,
-                      digest_name=options_name(extraction.max_pages, ocr) if named else None)
+    sharing = Sharing(**_fields(Sharing, given), limits=limits, cache=cache)
     return ReadOptions(extraction=extraction, sharing=sharing, hints=hints or Hints())
 
 
-_MADE = frozenset({"limits", "cache", "digest_name"})  # fields build makes itself, from the values
+_MADE = frozenset({"limits", "cache"})  # fields build makes itself, from the values
 
 
 def _fields(record: type[FrozenRecord], given: Mapping[str, Any]) -> dict[str, Any]:

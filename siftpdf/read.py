@@ -211,8 +211,8 @@ def _remember_digest(caches: Caches, digest: str, options: ReadOptions, shared: 
     when this call ``shared`` the document with the shared server (extracted it there or
     copied it from there), on that server for the fast path of other machines; a cache that
     cannot be written is no reason to fail a read."""
-    name = options.sharing.digest_name
-    if name is None or options.extraction.render:
+    name = options.extraction.name()
+    if name is None:
         return
     if shared:
         caches.share_digest(name, digest)

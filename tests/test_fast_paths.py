@@ -163,7 +163,7 @@ def test_the_commands_name_the_options_the_fast_path_answers() -> None:
     from siftpdf.store.local_reader import options_name
 
     def name(max_pages: int, **changed: object) -> str | None:
-        return read_options({"max_pages": max_pages, **changed}, quiet=True)[0].sharing.digest_name
+        return read_options({"max_pages": max_pages, **changed}, quiet=True)[0].extraction.name()
 
     in_force = default_ocr()
     assert name(7) == options_name(7, in_force) != name(8)

@@ -65,10 +65,16 @@ def test_frozen_records_hash_and_refuse_changes() -> None:
 def test_the_builder_takes_the_options_by_key_and_refuses_a_key_of_none() -> None:
     import siftpdf
     from siftpdf.options import build
+    from siftpdf.store.local_reader import options_name
 
     options = build({"max_pages": 7, "repair": False, "ocr": "never", "caller_id": "agent-1", "workers": 3})
     assert (options.extraction.max_pages, options.extraction.repair, options.sharing.caller_id) == (7, False, "agent-1")
-    assert options.sharing.limits.workers == 3 and options.sharing.digest_name is None  # not the default's
+    assert options.sharing.limits.workers == 3 and options.extraction.name() is None  # not the default's
+    # the name goes with the extraction: one changed after it was built names itself, or nothing
+    named = build({"max_pages": 7, "ocr": "never"})
+    assert named.extraction.name() == options_name(7, "never")
+    assert named.with_extraction(max_pages=5).extraction.name() == options_name(5, "never")
+    assert named.with_extraction(render="1").extraction.name() is None
     with pytest.raises(TypeError, match="no option: max_page"):
         build({"max_page": 7})  # misspelt: not a read with the default in its place
     with pytest.raises(TypeError, match="no option: limits"):
