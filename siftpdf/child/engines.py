@@ -150,7 +150,7 @@ class PdfiumDoc:
         from .evidence import is_garbled, looks_unreadable  # loaded with the evidence
 
         status = "text"
-        if looks_unreadable(text, found):  # junk, or its glyphs' codes (told by the fonts' maps)
+        if found["unmapped_chars"] or looks_unreadable(text, None):  # glyphs without a map, or junk
             area = float(found["width"]) * float(found["height"])
             status = "garbled" if is_garbled(text, found, area, [i["rect"] for i in found["images"]]) else "text"
         return PageResult(text, status, self.name, found)

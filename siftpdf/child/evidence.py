@@ -1063,7 +1063,7 @@ def is_garbled(text: str, evidence: dict[str, Any] | None, page_area: float,
     invisible text is junk) or, wherever it lies, one that is mostly its fonts' codes, not
     characters (glyphs that map to no character, as a Type 3 font of bitmaps draws them): the
     page ``--ocr auto`` reads whole (:func:`siftpdf.child.ocrpage.codes_only`)."""
-    if page_area <= 0 or not looks_unreadable(text, evidence):
+    if page_area <= 0:
         return False
     # junk characters over a scan (a layer whose glyphs are flagged unmapped but read as words,
     # as an OCR program's invisible layer may be, stays the page's text)
