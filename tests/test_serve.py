@@ -63,6 +63,14 @@ class Serve:
     def output(self) -> str:
         return self.log_path.read_text()
 
+    def output_with(self, needle: str, count: int = 1, timeout: float = 10.0) -> str:
+        """The log once it holds ``needle`` ``count`` times: a line about a request may be
+        written after its answer has reached the client (the access line is)."""
+        end = time.monotonic() + timeout
+        while (text := self.output()).count(needle) < count and time.monotonic() < end:
+            time.sleep(0.02)
+        return text
+
     def children(self) -> list[int]:
         return children_of(self.proc.pid)
 
@@ -346,14 +354,15 @@ def test_restricted_caller_is_partitioned_and_logs_outcome_only(upstream: Runnin
     assert server.fetch({"url": url}, token="rita").status_code == 200
     assert server.fetch({"url": url, "pages": "2"}, token="rita").status_code == 200
     assert (len(upstream.server.gets("/doc.pdf")), child_log()) == (1, 1)
-    log = server.output()
+    server.output_with("outcome=ok")
+    log = server.output_with("outcome=cached")
     assert "outcome=ok" in log and "outcome=cached" in log
     for secret in ("127.0.0.1:" + str(upstream.server.port), "doc.pdf", "Three Page Test", "crimson"):
         assert secret not in log
     # Another caller does not see the restricted caller's document: its own GET and extraction.
     assert server.fetch({"url": url}, token="bob").status_code == 200
     assert (len(upstream.server.gets("/doc.pdf")), child_log()) == (2, 2)
-    assert "doc.pdf" in server.output()  # a fleet caller's lines do name the URL
+    assert "doc.pdf" in server.output_with("doc.pdf")  # a fleet caller's lines do name the URL
 
 
 # -- 11: body limits ------------------------------------------------------------------------------
@@ -633,7 +642,7 @@ def test_a_bug_answers_500_in_the_error_shape_and_logs_its_request_id(upstream: 
     assert server.fetch({"url": upstream.server.url("/doc.pdf"), "pages": "2"}).status_code == 200
     bad = server.fetch({"url": upstream.server.url("/doc.pdf"), "pages": "9"})
     _error(bad, 400, "usage")
-    log = server.output()
+    log = server.output_with("\naccess ", count=4)
     assert f"siftpdf: internal error, request id {request_id}, POST /v1/fetch: Traceback" in log
     assert "RuntimeError: a bug planted by the test seam" in log
     access = [line for line in log.splitlines() if line.startswith("access ")]
