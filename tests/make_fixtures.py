@@ -684,6 +684,25 @@ def type3_codes(pages: int = 1, readable: bool = True) -> bytes:
     return raw_pdf(objects)
 
 
+def form_image() -> bytes:
+    """A paragraph, a picture drawn inside a form XObject that the page moves to the middle of
+    the page (x 300-400, y 200-280: the image's own box in the form is at its origin), and a
+    paragraph below it."""
+    image = b"<< /Type /XObject /Subtype /Image /Width 2 /Height 2 /ColorSpace /DeviceGray /BitsPerComponent 8" \
+            b" /Length 4 >>\nstream\n\x00\x80\x80\x00\nendstream"
+    drawn = b"q 100 0 0 80 0 0 cm /Im1 Do Q"
+    form = (b"<< /Type /XObject /Subtype /Form /BBox [0 0 100 80] /Resources << /XObject << /Im1 7 0 R >> >>"
+            b" /Length %d >>\nstream\n" % len(drawn) + drawn + b"\nendstream")
+    body = (b"BT /F1 11 Tf 72 700 Td (The paragraph above the picture says what it shows.) Tj ET "
+            b"q 1 0 0 1 300 200 cm /Fm1 Do Q "
+            b"BT /F1 11 Tf 72 100 Td (The paragraph below the picture comes after it.) Tj ET")
+    return raw_pdf([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                    b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 4 0 R >>"
+                    b" /XObject << /Fm1 6 0 R >> >> /Contents 5 0 R >>",
+                    b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+                    _stream(body), form, image])
+
+
 def raw_pdf(objects: list[bytes]) -> bytes:
     """A PDF written by hand from its objects (1 is the catalog), for what reportlab won't draw."""
     out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")

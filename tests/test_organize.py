@@ -337,6 +337,17 @@ def test_a_text_layer_of_glyph_codes_is_garbled_and_said_so(run_cli, tmp_path: P
     assert "--ocr auto" in done.stderr
 
 
+def test_a_picture_inside_a_form_is_where_the_page_draws_it(run_cli, tmp_path: Path) -> None:
+    """An image drawn inside a form XObject has its box in the form's space; the page moves the
+    form: the figure stands where it is seen, between the paragraphs above and below it, not at
+    the page's corner after them."""
+    path = tmp_path / "form_image.pdf"
+    path.write_bytes(make_fixtures.form_image())
+    page = _pages(_extract(run_cli, path))[0]
+    assert [b["kind"] for b in page["blocks"]] == ["paragraph", "figure", "paragraph"]
+    assert page["blocks"][1]["spans"][0]["rect"] == [300.0, 200.0, 400.0, 280.0]
+
+
 def test_junk_text_over_a_scan_is_garbled(run_cli, fixtures):
     recs = _extract(run_cli, fixtures / "garbled_scan.pdf", "--ocr", "never")  # with OCR on, the scan is read
     assert [p["status"] for p in _pages(recs)] == ["garbled", "text"]

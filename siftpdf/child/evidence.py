@@ -744,14 +744,18 @@ def page_images(page: int) -> list[dict[str, Any]]:
     return _images(_page_objects(page)[0], "none")
 
 
-def _images(objects: list[int], image_mode: str) -> list[dict[str, Any]]:
-    """Each image object's box and size in pixels (zeros where PDFium cannot tell)."""
+def _images(objects: list[tuple[int, _Matrix | None]], image_mode: str) -> list[dict[str, Any]]:
+    """Each image object's box (in page space: PDFium gives an image inside a form in the
+    form's own space) and size in pixels (zeros where PDFium cannot tell)."""
     probe = _PROBE
     bounds, bounds_refs, (width, height), (width_ref, height_ref) = \
         probe.bounds, probe.bounds_refs, probe.pixels, probe.pixels_refs
     images = []
-    for obj in objects:
-        rect = [round(b.value, 2) for b in bounds] if _BOUNDS(obj, *bounds_refs) else [0.0, 0.0, 0.0, 0.0]
+    for obj, form in objects:
+        rect = [0.0, 0.0, 0.0, 0.0]
+        if _BOUNDS(obj, *bounds_refs):
+            box = tuple(b.value for b in bounds)
+            rect = [round(v, 2) for v in (box if form is None else _box_in(form, box))]
         pixels = [width.value, height.value] if _PIXEL_SIZE(obj, width_ref, height_ref) else [0, 0]
         image: dict[str, Any] = {"rect": rect, "pixels": pixels}
         if image_mode == "embedded":
@@ -769,12 +773,13 @@ MAX_PATHS = 5000  # path objects on one page: more is a chart, a map or a patter
 FORM_DEPTH = 64  # form XObjects opened per page
 
 
-def _page_objects(page: Any) -> tuple[list[int], list[tuple[int, _Matrix] | None]]:
+def _page_objects(page: Any) -> tuple[list[tuple[int, _Matrix | None]], list[tuple[int, _Matrix] | None]]:
     """Image objects and path objects, also inside form XObjects, walked once with raw
     handles (the object wrappers cost more than the rest of the page's evidence on a
     text-heavy page). A path comes with the matrix of the forms around it, page space being
-    the identity; past ``MAX_PATHS`` the path list ends in None: ruling is skipped."""
-    images: list[int] = []
+    the identity, and an image with that matrix or None on the page itself; past
+    ``MAX_PATHS`` the path list ends in None: ruling is skipped."""
+    images: list[tuple[int, _Matrix | None]] = []
     paths: list[tuple[int, _Matrix] | None] = []
     stack: list[tuple[Any, _Matrix | None]] = [(page, None)]
     forms_left = FORM_DEPTH
@@ -793,7 +798,7 @@ def _page_objects(page: Any) -> tuple[list[int], list[tuple[int, _Matrix] | None
                 elif paths[-1] is not None:
                     paths.append(None)
             elif kind == image_kind:
-                images.append(obj)
+                images.append((obj, form))
             elif kind == pdfium_c.FPDF_PAGEOBJ_FORM:
                 inner = _IDENTITY
                 if _MATRIX(obj, probe.matrix_ref):
@@ -809,6 +814,17 @@ _PAGE_OBJECT = typed(pdfium_c.FPDFPage_GetObject, _VP, _VP, _INT)
 _FORM_COUNT = typed(pdfium_c.FPDFFormObj_CountObjects, _INT, _VP)
 _FORM_OBJECT = typed(pdfium_c.FPDFFormObj_GetObject, _VP, _VP, ctypes.c_ulong)
 _OBJECT_TYPE = typed(pdfium_c.FPDFPageObj_GetType, _INT, _VP)
+
+
+def _box_in(matrix: _Matrix, box: tuple[float, ...]) -> tuple[float, float, float, float]:
+    """The page-space box round ``box`` ([left, bottom, right, top]) drawn through ``matrix``."""
+    a, b, c, d, e, f = matrix
+    xs, ys = [], []
+    for x in (box[0], box[2]):
+        for y in (box[1], box[3]):
+            xs.append(a * x + c * y + e)
+            ys.append(b * x + d * y + f)
+    return min(xs), min(ys), max(xs), max(ys)
 
 
 def _compose(inner: _Matrix, outer: _Matrix) -> _Matrix:
