@@ -684,6 +684,35 @@ def type3_codes(pages: int = 1, readable: bool = True) -> bytes:
     return raw_pdf(objects)
 
 
+TYPE3_HEAD = "The other heads"
+TYPE3_LINES = ["the other heads hold the rest and the", "border holds the bands at the other",
+               "end that the heads hold as there is"]
+
+
+def type3_scaled() -> bytes:
+    """A heading and a paragraph of three lines in a Type 3 font whose own matrix sets its
+    size (FontMatrix 0.0417: glyph space 1000 to the em, a 10-point em at 0.24 Tf), as dvips
+    wrote TeX's bitmap fonts: the text's size is 0.24 to a reader that leaves the font's
+    matrix out. Its glyphs are named (they map to letters); capitals and ascenders stand 700
+    units tall, the x-height 460."""
+    letters = "Tabdehlnorst"
+    tall = set("Tbdhlt")
+    procs = b" ".join(b"/%s %d 0 R" % (char.encode(), 8 + k) for k, char in enumerate(letters))
+    codes = b" ".join(b"%d /%s" % (ord(char), char.encode()) for char in letters)
+    widths = b" ".join(b"500" if chr(code) in letters else b"250" for code in range(32, 117))
+    font = (b"<< /Type /Font /Subtype /Type3 /FontBBox [0 -200 500 700] /FontMatrix [0.0417 0 0 0.0417 0 0] "
+            b"/CharProcs << /space 7 0 R " + procs + b" >> /Encoding << /Type /Encoding /Differences [32 /space "
+            + codes + b"] >> /FirstChar 32 /LastChar 116 /Widths [" + widths + b"] /Resources << >> >>")
+    head = b"BT /T 0.384 Tf 72 700 Td (%s) Tj ET " % TYPE3_HEAD.encode()
+    body = b"BT /T 0.24 Tf 12 TL 72 670 Td " + b" ".join(b"(%s) Tj T*" % line.encode() for line in TYPE3_LINES) + b" ET"
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [6 0 R] /Count 1 >>", font,
+               _stream(head + body), b"<< >>",
+               b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /T 3 0 R >> >>"
+               b" /Contents 4 0 R >>", _stream(b"250 0 0 0 0 0 d1")]
+    objects += [_stream(b"500 0 0 0 400 700 d1 50 0 400 %d re f" % (700 if char in tall else 460)) for char in letters]
+    return raw_pdf(objects)
+
+
 def form_image() -> bytes:
     """A paragraph, a picture drawn inside a form XObject that the page moves to the middle of
     the page (x 300-400, y 200-280: the image's own box in the form is at its origin), and a

@@ -337,6 +337,20 @@ def test_a_text_layer_of_glyph_codes_is_garbled_and_said_so(run_cli, tmp_path: P
     assert "--ocr auto" in done.stderr
 
 
+def test_a_type3_font_sized_by_its_own_matrix_reads_at_its_glyphs_size(run_cli, tmp_path: Path) -> None:
+    """A Type 3 font whose matrix, not its Tf size, makes its glyphs 10 and 16 points tall (as
+    dvips set TeX's bitmap fonts, at 0.24 point): the heading is a heading and the paragraph's
+    three lines one paragraph, as set in any other font, not four paragraphs of type too small
+    to rank."""
+    path = tmp_path / "type3.pdf"
+    path.write_bytes(make_fixtures.type3_scaled())
+    page = _pages(_extract(run_cli, path, "--set", "output.evidence=true"))[0]
+    assert [(b["kind"], b["text"]) for b in page["blocks"]] == \
+        [("heading", make_fixtures.TYPE3_HEAD), ("paragraph", " ".join(make_fixtures.TYPE3_LINES))]
+    sizes = sorted({run["size"] for line in page["evidence"]["lines"] for run in line["runs"]})
+    assert sizes == [10.0, 16.0]
+
+
 def test_a_picture_inside_a_form_is_where_the_page_draws_it(run_cli, tmp_path: Path) -> None:
     """An image drawn inside a form XObject has its box in the form's space; the page moves the
     form: the figure stands where it is seen, between the paragraphs above and below it, not at

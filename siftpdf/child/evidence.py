@@ -157,7 +157,7 @@ def _runs(textpage: int, tp: ctypes.c_void_p, chars: str, count: int) -> list[di
     clips: dict[int, tuple[float, float, float, float] | None] = {}
     runs: list[dict[str, Any]] = []
     marked = _PROBE.marked
-    for start, end, obj, size, scale, font, clip in _merge(_spans(tp, chars, count), chars, clips):
+    for start, end, obj, size, scale, font, clip in _merge(tp, _spans(tp, chars, count), chars, clips):
         text = chars[start:end]
         name = fonts.name(font or 0)
         unmapped = -1  # not counted yet
@@ -184,13 +184,14 @@ if TYPE_CHECKING:
     _Stretch = list[Any]
 
 
-def _merge(spans: list[tuple[int, int, int]], chars: str,
+def _merge(tp: ctypes.c_void_p, spans: list[tuple[int, int, int]], chars: str,
            clips: dict[int, tuple[float, float, float, float] | None]) -> list[_Stretch]:
     """Join stretches of neighbouring text objects that share font, size, colour, baseline and
     clip, and touch (some producers draw every glyph as its own object): a run's properties
     are then looked up once, not per glyph. A generated space between them is kept inside.
     The clip is part of it because a run is tested against its first object's clip: a table
-    cell's text merged into its clipped neighbour's run would be dropped as hidden."""
+    cell's text merged into its clipped neighbour's run would be dropped as hidden. A font
+    whose size is not its glyphs' (``_em_scale``) is given its glyphs' size."""
     probe = _PROBE
     merged: list[_Stretch] = []
     last_key: tuple[Any, ...] | None = None
@@ -200,6 +201,7 @@ def _merge(spans: list[tuple[int, int, int]], chars: str,
     matrix, size_value, (red, green, blue, _), (left_value, _, right_value, _) = \
         probe.matrix, probe.size, probe.rgba, probe.bounds
     hypot = math.hypot
+    ems: dict[int, float] = {}  # font handle -> the factor its size is taken by
     for start, end, obj in spans:
         if not obj:
             if chars[start:end] not in (" ", MARK):
@@ -212,6 +214,12 @@ def _merge(spans: list[tuple[int, int, int]], chars: str,
         _OBJECT_FILL(handle, red_ref, green_ref, blue_ref, alpha_ref)
         _OBJECT_BOUNDS(handle, left_ref, bottom_ref, right_ref, top_ref)
         size, font, clip = size_value.value, TEXT_OBJECT_FONT(handle), _clip_box(handle, clips)
+        em = ems.get(font or 0)
+        if em is None:
+            em, holds = _em_scale(tp, chars, start, end, size * (scale if has_matrix else 1.0))
+            if holds:
+                ems[font or 0] = em
+        size *= em
         key = (font, size, matrix.a, matrix.b, matrix.c, matrix.d, matrix.f,
                red.value, green.value, blue.value, clip)
         left = left_value.value
@@ -221,6 +229,42 @@ def _merge(spans: list[tuple[int, int, int]], chars: str,
             merged.append([start, end, obj, size, scale if has_matrix else 1.0, font, clip])
         last_key, right = key, right_value.value
     return merged
+
+
+SIZE_SLACK = 4.0  # a glyph box this many times the font's size: the size is not the glyphs'
+EM_SAMPLE = 24  # glyph boxes measured to tell a font's size from its glyphs
+EM_HEIGHTS = ((frozenset("ABCDEFGHIKLMNOPRSTUVWXYZbdhkl"), 0.70), (frozenset("acemnorsuvwxz"), 0.46))
+EM_OTHER = 0.6  # of an em, the height of a glyph of no known kind (a code)
+EM_STEP = 0.5  # points: a size told from glyphs is rounded to this, so that fonts of one size agree
+
+
+def _em_scale(tp: ctypes.c_void_p, chars: str, start: int, end: int, size: float) -> tuple[float, bool]:
+    """The factor that makes a font's ``size`` its glyphs' em (1.0 but where the glyphs stand
+    far taller than it says: a Type 3 font's own matrix, which PDFium leaves out of the size,
+    as in a dvips bitmap font set at 0.24 point), and whether it holds for the font. Measured
+    from the glyphs' tight boxes: capitals and ascenders stand about 0.7 em tall in Latin type
+    (a scale that holds for the font), the x-height about 0.46 em, other glyphs about 0.6 (for
+    this stretch alone). A stretch of spaces tells nothing."""
+    first = next((i for i in range(start, end) if not chars[i].isspace()), -1)
+    if first < 0:
+        return 1.0, False
+    rect = _PROBE.rect
+    if not LOOSE_CHAR_BOX(tp, first, _PROBE.rect_ref) or abs(rect.top - rect.bottom) <= SIZE_SLACK * max(size, 0.0):
+        return 1.0, True
+    left, right, bottom, top = (ctypes.c_double() for _ in range(4))
+    heights: dict[str, list[float]] = {}
+    for index in range(first, min(end, first + EM_SAMPLE)):
+        if not chars[index].isspace() and _CHAR_BOX(tp, index, left, right, bottom, top):
+            heights.setdefault(chars[index], []).append(top.value - bottom.value)
+    for letters, share in (*EM_HEIGHTS, (None, EM_OTHER)):
+        told = sorted(h for char, found in heights.items() if letters is None or char in letters for h in found)
+        if told:
+            em = max(EM_STEP, round(told[len(told) // 2] / share / EM_STEP) * EM_STEP)
+            return em / size, share == EM_HEIGHTS[0][1]
+    return 1.0, False
+
+
+_CHAR_BOX = pdfium_c.FPDFText_GetCharBox  # (text page, index, double* left, right, bottom, top)
 
 
 def _spans(tp: ctypes.c_void_p, chars: str, count: int) -> list[tuple[int, int, int]]:

@@ -104,6 +104,7 @@ _SIGNATURES: dict[str, tuple[Any, tuple[Any, ...]]] = {
     "FPDFText_GetRect": (c_int, (_H, c_int, _PD, _PD, _PD, _PD)),
     "FPDFText_GetLooseCharBox": (c_int, (_H, c_int, _RECT)),
     "FPDFText_GetCharOrigin": (c_int, (_H, c_int, _PD, _PD)),
+    "FPDFText_GetCharBox": (c_int, (_H, c_int, _PD, _PD, _PD, _PD)),
     "FPDFText_GetFillColor": (c_int, (_H, c_int, _PU, _PU, _PU, _PU)),
     "FPDFBookmark_GetFirstChild": (_H, (_H, _H)),
     "FPDFBookmark_GetNextSibling": (_H, (_H, _H)),
