@@ -657,18 +657,24 @@ def garbled_scan() -> bytes:
     return buf.getvalue()
 
 
-def type3_codes(pages: int = 1, readable: bool = True) -> bytes:
+def type3_codes(pages: int = 1, readable: bool = True, first: int = 1) -> bytes:
     """``pages`` pages set in a Type 3 font of drawn glyphs that maps none of them to Unicode
-    (no ToUnicode, glyph names that name nothing: /a1, /a2 …, codes handed out from 1 in order
-    of use, as dvips wrote TeX's bitmap fonts), then, when ``readable``, a page of Helvetica."""
+    (no ToUnicode, glyph names that name nothing: /a1, /a2 …, codes handed out from ``first``
+    in order of use, as dvips wrote TeX's bitmap fonts), then, when ``readable``, a page of
+    Helvetica. Codes from 1 read as control characters; from 33 as the characters of those
+    codes ('A' for 65), and the font's glyphs are then set apart one by one, as some such
+    producers placed each glyph: each reads as a word of one letter."""
     glyphs = 8
-    procs = b" ".join(b"/a%d %d 0 R" % (code, 6 + code) for code in range(1, glyphs + 1))
+    procs = b" ".join(b"/a%d %d 0 R" % (code, 6 + k) for k, code in enumerate(range(first, first + glyphs), 1))
     font = (b"<< /Type /Font /Subtype /Type3 /FontBBox [0 0 500 700] /FontMatrix [0.001 0 0 0.001 0 0] "
-            b"/CharProcs << " + procs + b" >> /Encoding << /Type /Encoding /Differences [1 "
-            + b" ".join(b"/a%d" % code for code in range(1, glyphs + 1)) + b"] >> "
-            b"/FirstChar 1 /LastChar %d /Widths [" % glyphs + b" ".join([b"550"] * glyphs) + b"] /Resources << >> >>")
-    words = [bytes(range(1 + k % 3, 1 + k % 3 + 4 + k % 5)) for k in range(40)]
+            b"/CharProcs << " + procs + b" >> /Encoding << /Type /Encoding /Differences [%d " % first
+            + b" ".join(b"/a%d" % code for code in range(first, first + glyphs)) + b"] >> "
+            b"/FirstChar %d /LastChar %d /Widths [" % (first, first + glyphs - 1)
+            + b" ".join([b"550"] * glyphs) + b"] /Resources << >> >>")
+    words = [bytes(range(first + k % 3, first + k % 3 + 4 + k % 5)) for k in range(40)]
     lines = [b" ".join(b"<%s>" % word.hex().encode() for word in words[row::8]) for row in range(8)]
+    if first > 32:  # each glyph set apart from the next
+        lines = [b" -400 ".join(b"<%02x>" % code for word in words[row::8] for code in word) for row in range(8)]
     coded = b"BT /T 11 Tf 14 TL 72 760 Td " + b" ".join(b"[" + line + b"] TJ T*" for line in lines) + b" ET"
     plain = b"BT /H 11 Tf 72 760 Td (A page of ordinary text follows the coded ones.) Tj ET"
     kids = pages + (1 if readable else 0)

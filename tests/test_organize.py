@@ -328,9 +328,13 @@ def test_a_text_layer_of_glyph_codes_is_garbled_and_said_so(run_cli, tmp_path: P
     mixed, coded = tmp_path / "mixed.pdf", tmp_path / "coded.pdf"
     mixed.write_bytes(make_fixtures.type3_codes(2))
     coded.write_bytes(make_fixtures.type3_codes(1, readable=False))
+    spaced = tmp_path / "spaced.pdf"  # codes that read as letters, each glyph set apart: 'A B C D'
+    spaced.write_bytes(make_fixtures.type3_codes(1, first=65))
     for raw in ((), ("--raw",)):
         pages = _pages(_extract(run_cli, mixed, "--ocr", "never", *raw))
         assert [p["status"] for p in pages] == ["garbled", "garbled", "text"], raw
+        pages = _pages(_extract(run_cli, spaced, "--ocr", "never", *raw))
+        assert pages[0]["text"].startswith("A B C D") and [p["status"] for p in pages] == ["garbled", "text"], raw
     done = run_cli("extract", "--in-process", "--ocr", "never", str(coded))
     assert done.exit_code == 5
     assert done.stderr.startswith("siftpdf: no readable text layer (junk over scans, or its fonts' codes instead")

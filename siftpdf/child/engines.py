@@ -123,7 +123,7 @@ class PdfiumDoc:
         if evidence:
             return self._page_with_evidence(index, image_mode)
         text = clean_text(self._raw_text(index))
-        if text.strip() and not _unreadable(text):
+        if text.strip() and not _unreadable(text) and not _maybe_codes(text):
             return PageResult(text, "text", self.name)
         page = pdfium_c.FPDF_LoadPage(self.pdf, index)
         if not page:
@@ -265,16 +265,58 @@ def _unreadable(text: str) -> bool:
     return looks_unreadable(text, None)
 
 
+LETTERS_SHARE = 0.6  # of a page's visible characters, Latin letters below which it may be codes
+_LETTERS = bytes(range(65, 91)) + bytes(range(97, 123))
+
+
+LETTERS_APART = 1.6  # characters a word, on average, below which a page may be letters set one by one
+
+
+def _maybe_codes(text: str) -> bool:
+    """Whether the text may be its fonts' codes: few Latin letters among its characters (glyph
+    codes read as controls or signs, or another script), or many words of one character (codes
+    read as letters, each glyph set apart: 'P T ` Q N a R O b', words of 1.6 characters on
+    average where text has about five). The count of its words and of
+    its unmapped glyphs tells, on such pages only. Counted at C speed."""
+    visible = len(text) - sum(map(text.count, (" ", "\n")))
+    if visible <= 0:
+        return False
+    ascii_only = text.encode("ascii", "ignore")
+    if len(ascii_only) - len(ascii_only.translate(None, _LETTERS)) < LETTERS_SHARE * visible:
+        return True
+    words = text.count(" ") + text.count("\n") + 1  # about: one more than the breaks between them
+    return visible < LETTERS_APART * words
+
+
 def _text_status(page: int, text: str, found: dict[str, Any] | None) -> str:
-    """``garbled`` for junk text over a page-sized image; the image walk only happens when
-    the text already looks unreadable or unmapped, so ordinary pages pay nothing for it."""
+    """``garbled`` for junk text over a page-sized image, or a text layer of glyph codes; the
+    image walk and the count of unmapped glyphs only happen when the text already looks
+    unreadable or unmapped, so ordinary pages pay nothing for them."""
     from .evidence import is_garbled, looks_unreadable
 
-    if not looks_unreadable(text, found):
+    unmapped = 0
+    if found is None and _maybe_codes(text):
+        from .ocrpage import few_words
+
+        if few_words(text):
+            unmapped = _unmapped_glyphs(page)
+    if not unmapped and not looks_unreadable(text, found):
         return "text"
     width, height = pdfium_c.FPDF_GetPageWidthF(page), pdfium_c.FPDF_GetPageHeightF(page)
     rects = [img["rect"] for img in (found or {"images": _images(page)})["images"]]
-    return "garbled" if is_garbled(text, found, width * height, rects) else "text"
+    return "garbled" if is_garbled(text, found, width * height, rects, unmapped) else "text"
+
+
+def _unmapped_glyphs(page: int) -> int:
+    """The page's glyphs that map to no character (PDFium's flag)."""
+    textpage = pdfium_c.FPDFText_LoadPage(page)
+    if not textpage:
+        return 0
+    try:
+        return sum(pdfium_c.FPDFText_HasUnicodeMapError(textpage, i) > 0
+                   for i in range(pdfium_c.FPDFText_CountChars(textpage)))
+    finally:
+        pdfium_c.FPDFText_ClosePage(textpage)
 
 
 def _blank_status(page: int) -> str:

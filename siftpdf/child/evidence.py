@@ -1118,11 +1118,12 @@ def _surely_readable(text: str, unmapped: int) -> bool:
 
 
 def is_garbled(text: str, evidence: dict[str, Any] | None, page_area: float,
-               image_rects: list[list[float]]) -> bool:
+               image_rects: list[list[float]], unmapped: int = 0) -> bool:
     """A text layer that decodes to nothing readable: over a page-sized image (a scan whose
     invisible text is junk) or, wherever it lies, one that is mostly its fonts' codes, not
     characters (glyphs that map to no character, as a Type 3 font of bitmaps draws them): the
-    page ``--ocr auto`` reads whole (:func:`siftpdf.child.ocrpage.codes_only`)."""
+    page ``--ocr auto`` reads whole (:func:`siftpdf.child.ocrpage.codes_only`; without
+    ``evidence``, ``unmapped`` counts those glyphs)."""
     if page_area <= 0:
         return False
     # junk characters over a scan (a layer whose glyphs are flagged unmapped but read as words,
@@ -1132,7 +1133,7 @@ def is_garbled(text: str, evidence: dict[str, Any] | None, page_area: float,
         return True
     from .ocrpage import codes_only
 
-    return codes_only(text, evidence)
+    return codes_only(text, evidence, unmapped)
 
 
 RENDER_DPI = 150

@@ -202,6 +202,7 @@ UNMAPPED_CHARS = 3  # a bullet or a sign alone in a symbol font is no text to re
 PLAIN_SHARE = 0.5  # of a run's characters, printable ASCII or letters and digits of scripts past Latin
 MAX_UNMAPPED_REGIONS = 12  # more parts of a page than this: its text's whole box is read once
 UNREAD_PAGE = 0.5  # of a page's characters, codes that make it a page read whole, as a scan is
+RAW_CODES = 20  # visible characters of a page without evidence at least, to be told codes by its counts
 CONTROL_SHARE = 0.02  # of a raw page's characters, control characters that say its glyphs have no map
 # A font numbered in order of use: on a page its characters start at '!' (or U+0001-U+0003) and
 # run on code after code with few gaps, few of them letters (the first codes, not the letters).
@@ -220,11 +221,30 @@ def _visible(runs: list[dict[str, Any]]) -> int:
     return sum(len(str(run.get("text", "")).replace(" ", "")) for run in runs)
 
 
-def codes_only(text: str, evidence: dict[str, Any] | None) -> bool:
+def codes_only(text: str, evidence: dict[str, Any] | None, unmapped: int = 0) -> bool:
     """Whether a page's text layer (its ``text``, and its ``evidence`` when it was asked for) is
     mostly its fonts' codes, not characters: the page ``auto`` reads whole, as a scan, and that
-    the engine calls ``garbled``."""
-    return _unread_runs({"text": text} if evidence is None else {"text": text, "evidence": evidence}, set())[0]
+    the engine calls ``garbled``. Without evidence, ``unmapped`` counts the page's glyphs that
+    map to no character, where the text has few words (``few_words``)."""
+    record = {"text": text, "unmapped": unmapped} if evidence is None else {"text": text, "evidence": evidence}
+    return _unread_runs(record, set())[0]
+
+
+def few_words(text: str) -> bool:
+    """Whether fewer than half of the text's visible characters are in words: two letters or
+    more, set apart by spaces or punctuation (not by a control character, a figure or a sign,
+    as in codes that read as letters: '3HQČåQt\x03SURVWĜHGN'). In any script:
+    '甲方：中国饮料有限公司' is words, though no space parts them."""
+    from unicodedata import category
+
+    visible = len(text) - sum(map(text.count, (" ", "\n", "\t")))
+    inside = 0
+    for word in _WORDS.finditer(text):
+        start, end = word.span()
+        if (start == 0 or text[start - 1].isspace() or category(text[start - 1])[0] == "P") and \
+                (end == len(text) or text[end].isspace() or category(text[end])[0] == "P"):
+            inside += end - start
+    return inside < WORDY * visible
 
 
 def _unread_runs(record: dict[str, Any], cipher: set[str]) -> tuple[bool, list[dict[str, Any]]]:
@@ -232,19 +252,21 @@ def _unread_runs(record: dict[str, Any], cipher: set[str]) -> tuple[bool, list[d
     glyphs, and few of those spell words)? Else, the evidence's runs that read as codes, if any:
     runs mostly of unmapped glyphs in a font numbered in order of use (on this page or, in
     ``cipher``, which gains this page's, on one before it) or of characters no script writes.
-    With ``--raw`` (no evidence, no runs), the page's text alone tells: mostly characters no
-    text is written in, some of them control characters (PDFium's reading of a Type 3 font
-    without a map), few words."""
+    With ``--raw`` (no evidence, no runs), the page's text and its count of unmapped glyphs
+    tell: few words, and mostly unmapped glyphs, or mostly characters no text is written in,
+    some of them control characters (PDFium's reading of a Type 3 font without a map)."""
     evidence = record.get("evidence")
     if not isinstance(evidence, dict):
         from .evidence import looks_unreadable  # what the engine loads to tell a garbled page
 
         text = str(record.get("text", ""))
+        visible = [char for char in text if not char.isspace()]
+        if record.get("unmapped", 0) >= UNREAD_PAGE * len(visible) and len(visible) >= RAW_CODES and few_words(text):
+            return True, []
         if not looks_unreadable(text, None):
             return False, []  # most pages, told by a count of bytes
-        visible = [char for char in text if not char.isspace()]
         controls = sum(char < " " for char in visible)  # PDFium's reading of glyphs it has no map for
-        return controls >= CONTROL_SHARE * len(visible) and _wordy(text.split()) < WORDY, []
+        return controls >= CONTROL_SHARE * len(visible) and few_words(text), []
     if not evidence.get("unmapped_chars"):
         return False, []  # most pages: every glyph mapped
     runs = _all_runs(record)
@@ -252,19 +274,14 @@ def _unread_runs(record: dict[str, Any], cipher: set[str]) -> tuple[bool, list[d
     if not flagged:
         return False, []
     if _visible(flagged) >= UNREAD_PAGE * _visible(runs) and \
-            _wordy([token for run in flagged for token in str(run.get("text", "")).split()]) < WORDY:
+            few_words(" ".join(str(run.get("text", "")) for run in flagged)):
         return True, []
     cipher |= _cipher_fonts(runs, {str(run.get("font")) for run in flagged} - cipher)
     return False, [run for run in flagged if str(run.get("font")) in cipher or not _plain(str(run.get("text", "")))]
 
 
-_WORD = lazy(r"[(\[“‘'\"]*[^\W\d_]+[.,;:!?)\]'’”\"-]*")
-WORDY = 0.5  # of the characters of a page's unmapped glyphs, those in words: still text, though flagged
-
-
-def _wordy(tokens: list[str]) -> float:
-    """The share of the tokens' characters in words of letters (with their punctuation)."""
-    return sum(len(token) for token in tokens if _WORD.fullmatch(token)) / max(1, sum(map(len, tokens)))
+_WORDS = lazy(r"[^\W\d_]{2,}")  # a word: two letters or more, of any script
+WORDY = 0.5  # of a page's visible characters (or its unmapped glyphs'), those in words: still text
 
 
 def _unmapped(run: dict[str, Any]) -> bool:
