@@ -1359,6 +1359,20 @@ def test_running_heads_that_alternate_are_set_aside_on_the_first_and_last_pages_
 
 
 
+def test_running_lines_that_alternate_after_a_title_page_are_set_aside_from_page_3():
+    # A proceedings paper: a title page without running lines, then feet that alternate
+    # between the pages, each long (past a folio line's length) and drawn as one run. Page 3's
+    # window holds only two more odd pages: its foot is on all of them, the title page aside.
+    pages = [page(1, [line(740, "Simple Testing Can Prevent Most Critical Failures"), *body_lines(712, SEEDS[1], 40)])]
+    for n in range(2, 13):
+        foot = f"{n + 247} 11th USENIX Symposium on Operating Systems Design and Implementation (OSDI 14)" if n % 2 \
+            else f"USENIX Association 11th USENIX Symposium on Operating Systems Design and Implementation {n + 247}"
+        pages.append(page(n, [*body_lines(740, SEEDS[n], 40), line(60, foot, x0=72)]))
+    for out in organize(pages)[1:]:
+        assert "USENIX" not in out["text"], out["page"]
+        assert [f["kind"] for f in out["furniture"]] == ["footer"], out["page"]
+
+
 def test_running_heads_that_name_the_section_are_set_aside_by_their_place_and_type():
     # Each page's head names its section, two pages a section: no words recur on three pages,
     # but the head's place and type do. A table's head in small type opening the text of two

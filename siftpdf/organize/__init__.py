@@ -252,7 +252,8 @@ class _Stream:
         """Templates of this page's margin lines that recur on at least three pages of the
         window around it (and, in ``page.recurring``, those on another page at least). A line
         on every other page of the window, on three at least, recurs too: a running head that
-        alternates between left- and right-hand pages, near a document's first or last page.
+        alternates between left- and right-hand pages, near a document's first or last page
+        (its first page aside: a title page carries no running lines).
         A small head's slot (``_head_slots``: its place and type, not its words) recurs on most
         of the pages around it."""
         around = [*self.history, *((p.number, p.keys) for p in self.pending)]
@@ -261,7 +262,7 @@ class _Stream:
         # document the window is short, and three hits there are no stronger evidence.
         span = max(1 + len(around), min(2 * self.opts.window + 1, max(self.expected, self.seen)))
         need = max(MIN_REPEAT_PAGES, math.ceil(REPEAT_SHARE * span))
-        facing = [keys for number, keys in around if (number - page.number) % 2 == 0]
+        facing = [keys for number, keys in around if (number - page.number) % 2 == 0 and number > 1]
         found = set()
         for key in page.keys:
             hits = 1 + sum(key in keys for _, keys in around)
