@@ -738,6 +738,30 @@ def form_image() -> bytes:
                     _stream(body), form, image])
 
 
+GBK_LINES = ["关于公司年度报告中有关财务事项的说明", "上海证券交易所", "我们对问询函所提及的财务事项进行了审慎核查"]
+
+
+def gbk_text() -> bytes:
+    """A page of Chinese set in SimSun through the predefined CMap GBK-EUC-H, the font not
+    embedded, invisible over where a scan would be and one glyph a text object (as an OCR
+    program wrote a scan's text layer), and a line of figures in Helvetica. PDFium reads the
+    figures alone: it leaves such objects of one glyph out of the page's text."""
+    content = b"BT /H 10 Tf 72 800 Td (2016 306) Tj ET\n" + b"".join(
+        b"q 1 0 0 1 %d %d cm BT 3 Tr /C 12 Tf 0 0 Td <%s> Tj ET Q\n"
+        % (72 + 12 * column, 760 - 24 * row, char.encode("gbk").hex().encode())
+        for row, line in enumerate(GBK_LINES) for column, char in enumerate(line))
+    return raw_pdf([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                    b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /C 4 0 R"
+                    b" /H 6 0 R >> >> /Contents 7 0 R >>",
+                    b"<< /Type /Font /Subtype /Type0 /BaseFont /SimSun-GBK-EUC-H /Encoding /GBK-EUC-H"
+                    b" /DescendantFonts [5 0 R] >>",
+                    b"<< /Type /Font /Subtype /CIDFontType2 /BaseFont /SimSun /CIDSystemInfo << /Registry (Adobe)"
+                    b" /Ordering (GB1) /Supplement 2 >> /FontDescriptor 8 0 R /DW 1000 >>",
+                    b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>", _stream(content),
+                    b"<< /Type /FontDescriptor /FontName /SimSun /Flags 32 /FontBBox [0 -141 1000 859] /ItalicAngle 0"
+                    b" /Ascent 859 /Descent -141 /CapHeight 683 /StemV 80 >>"])
+
+
 def raw_pdf(objects: list[bytes]) -> bytes:
     """A PDF written by hand from its objects (1 is the catalog), for what reportlab won't draw."""
     out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")

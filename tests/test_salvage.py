@@ -98,3 +98,45 @@ def test_pdfminer_is_the_last_resort(corpus: Path) -> None:
     assert out[0]["meta"]["engine"]["name"] == "pdfplumber"
     assert out[-1]["done"]["engines"] == {"pdfplumber": 2}
     assert any(r.get("status") == "text" and r["text"].strip() for r in out if "page" in r)
+
+
+@pytest.mark.parametrize("view", [(), ("--raw",)])
+def test_text_pdfium_leaves_undecoded_is_read_by_pdfminer(tmp_path: Path, view: tuple[str, ...]) -> None:
+    """An OCR layer of Chinese drawn one glyph a text object in a font through GBK-EUC-H, not
+    embedded: PDFium reads the page's figures and none of its Chinese, without a word. The page
+    has more text objects than PDFium read characters, and pdfminer reads characters PDFium's
+    text has none of: the page is pdfminer's, and says so."""
+    path = tmp_path / "gbk.pdf"
+    path.write_bytes(make_fixtures.gbk_text())
+    proc = run_siftpdf("extract", "--json", "--no-cache", *view, str(path))
+    assert proc.returncode == 0, proc.stderr
+    out = records(proc.stdout.decode())
+    page = out[1]
+    assert all(line in page["text"] for line in make_fixtures.GBK_LINES) and "2016 306" in page["text"]
+    assert page["engine"] == "pdfplumber" and page["status"] == "text"
+    assert out[-1]["done"]["engines"] == {"pdfplumber": 1}
+
+
+def test_a_layer_pdfminer_reads_twice_does_not_replace_pdfiums() -> None:
+    """pdfminer's reading replaces PDFium's only with characters PDFium's has none of: a text
+    layer drawn twice, which pdfminer reads twice ('本科本科'), is no such case."""
+    from siftpdf.child.engines import PageResult
+    from siftpdf.child.extraction import _read_whole
+
+    class Other:
+        names = ["pdfplumber"]
+
+        def __init__(self, text: str) -> None:
+            self.text = text
+
+        def read_with(self, name: str, page: int) -> PageResult:
+            return PageResult(self.text, "text", name)
+
+    first = PageResult("本科 计算机科学与技术 微软 项目描述", "text", "pdfium", undecoded=True)
+    twice = "本科本科 计算机科学与技术计算机科学与技术 微软微软 项目描述项目描述"
+    assert _read_whole(first, 1, Other(twice)) is first  # type: ignore[arg-type]
+    other = _read_whole(first, 1, Other(twice + " 四川省甘孜州丹巴磨子电站引水隧洞爆破方案优化设计及爆破震动监测工作"))  # type: ignore[arg-type]
+    assert other is first  # the new characters are under half of what it read
+    chinese = PageResult("2016 306", "text", "pdfium", undecoded=True)
+    read = _read_whole(chinese, 1, Other("2016 306 关于公司年度报告中有关财务事项的说明上海证券交易所"))  # type: ignore[arg-type]
+    assert read.engine == "pdfplumber"

@@ -62,13 +62,15 @@ def clean_text(text: str) -> str:
 
 
 class PageResult:  # not a dataclass nor a NamedTuple: the child's start (see above)
-    __slots__ = ("text", "status", "engine", "evidence")
+    __slots__ = ("text", "status", "engine", "evidence", "undecoded")
 
-    def __init__(self, text: str, status: str, engine: str, evidence: dict[str, Any] | None = None) -> None:
+    def __init__(self, text: str, status: str, engine: str, evidence: dict[str, Any] | None = None,
+                 undecoded: bool = False) -> None:
         self.text = text
         self.status = status  # text | no_text | garbled | empty
         self.engine = engine
         self.evidence = evidence
+        self.undecoded = undecoded  # text objects the engine read no character of: another may
 
 
 class _Closing:
@@ -122,16 +124,17 @@ class PdfiumDoc:
     def extract_page(self, index: int, evidence: bool = False, image_mode: str = "none") -> PageResult:
         if evidence:
             return self._page_with_evidence(index, image_mode)
-        text = clean_text(self._raw_text(index))
+        raw, undecoded = self._raw_text(index)
+        text = clean_text(raw)
         if text.strip() and not _unreadable(text) and not _maybe_codes(text):
-            return PageResult(text, "text", self.name)
+            return PageResult(text, "text", self.name, undecoded=undecoded)
         page = pdfium_c.FPDF_LoadPage(self.pdf, index)
         if not page:
             raise pdfium_c.PdfiumError(f"PDFium cannot load page {index + 1}")
         try:
             if text.strip():
-                return PageResult(text, _text_status(page, text, None), self.name)
-            return PageResult("", _blank_status(page), self.name)
+                return PageResult(text, _text_status(page, text, None), self.name, undecoded=undecoded)
+            return PageResult("", _blank_status(page), self.name, undecoded=undecoded)
         finally:
             pdfium_c.FPDF_ClosePage(page)
 
@@ -142,18 +145,19 @@ class PdfiumDoc:
             read = _text_of(textpage)
             raw = _respaced(textpage, read)  # the spaces inside letter-spaced words marked
             found = _page_evidence(page, textpage, raw, image_mode, raw is not read)
+            undecoded = _undecoded(page, textpage)
         if found is None:  # evidence failed: the page is still read, without it
             return self.extract_page(index)
         text = clean_text(_unmarked(raw) if raw is not read else raw)
         if not text.strip():
-            return PageResult("", "no_text" if found["images"] else "empty", self.name, found)
+            return PageResult("", "no_text" if found["images"] else "empty", self.name, found, undecoded)
         from .evidence import is_garbled, looks_unreadable  # loaded with the evidence
 
         status = "text"
         if found["unmapped_chars"] or looks_unreadable(text, None):  # glyphs without a map, or junk
             area = float(found["width"]) * float(found["height"])
             status = "garbled" if is_garbled(text, found, area, [i["rect"] for i in found["images"]]) else "text"
-        return PageResult(text, status, self.name, found)
+        return PageResult(text, status, self.name, found, undecoded)
 
     def page_shape(self, index: int) -> PageShape:
         """The page's width and height, its images' boxes and its text's ([x0, y0, x1, y1], in
@@ -172,13 +176,13 @@ class PdfiumDoc:
                         text.append((left.value, bottom.value, right.value, top.value))
             return pdfium_c.FPDF_GetPageWidthF(page), pdfium_c.FPDF_GetPageHeightF(page), images, text
 
-    def _raw_text(self, index: int) -> str:
-        """Page text through PDFium's C API directly: the helper objects cost more than the
-        text itself on short pages."""
-        with self._handles(index) as (_page, textpage):
+    def _raw_text(self, index: int) -> tuple[str, bool]:
+        """Page text through PDFium's C API directly (the helper objects cost more than the
+        text itself on short pages), and whether it left text objects undecoded (``_undecoded``)."""
+        with self._handles(index) as (page, textpage):
             read = _text_of(textpage)
             raw = _respaced(textpage, read)
-            return _unmarked(raw) if raw is not read else raw
+            return _unmarked(raw) if raw is not read else raw, _undecoded(page, textpage)
 
     def _handles(self, index: int) -> _Closing:
         """The raw page and text-page handles of one page (``with``), closed whatever happens."""
@@ -219,6 +223,25 @@ class PdfiumDoc:
         if self.renderer is not None:
             self.renderer.close()
         self.pdf.close()
+
+
+def _undecoded(page: Any, textpage: Any) -> bool:
+    """Whether the page has more text objects than PDFium read characters: glyphs in a font it
+    cannot decode (a Chinese or Japanese font not embedded, with a CMap or a character
+    collection this PDFium lacks: GBK-EUC-H, Adobe-Japan1), which it leaves out of the text
+    without a word. One count on most pages (their characters outnumber all their objects);
+    the objects' kinds only where they do not."""
+    chars = max(0, pdfium_c.FPDFText_CountChars(textpage))
+    count = pdfium_c.FPDFPage_CountObjects(page)
+    if count <= chars + UNDECODED_OBJECTS:
+        return False
+    text_kind, texts = pdfium_c.FPDF_PAGEOBJ_TEXT, 0
+    for index in range(count):
+        texts += pdfium_c.FPDFPageObj_GetType(pdfium_c.FPDFPage_GetObject(page, index)) == text_kind
+    return texts > chars + UNDECODED_OBJECTS
+
+
+UNDECODED_OBJECTS = 20  # text objects beyond the page's characters that say some were not read
 
 
 def _text_of(textpage: Any) -> str:

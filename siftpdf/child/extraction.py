@@ -172,12 +172,36 @@ def _extract_page(doc: Any, page: int, opts: ExtractOptions, fallback: _Fallback
         result = fallback.page(page)
         if result is None:
             return {"page": page, "error": f"{type(exc).__name__}: {exc}"[:500], "status": "failed"}
+    if getattr(result, "undecoded", False):
+        result = _read_whole(result, page, fallback)
     record: dict[str, Any] = {"page": page, "text": result.text, "status": result.status}
     if result.engine != doc.name:
         record["engine"] = result.engine
     if result.evidence is not None:
         record["evidence"] = result.evidence
     return record
+
+
+DECODES = "pdfplumber"  # the engine that reads the fonts PDFium leaves undecoded (pdfminer's CMaps)
+NEW_CHARS = 0.5  # of its visible characters, those the first reading has none of, to prefer it
+
+
+def _read_whole(result: Any, page: int, fallback: _Fallback) -> Any:
+    """The page as pdfminer reads it where PDFium left text objects undecoded and pdfminer reads
+    them: most of its characters are ones PDFium's text has none of (Chinese where PDFium read
+    only the figures among it), not the same again (a layer drawn twice). Else PDFium's: its
+    reading has the page's evidence."""
+    other = fallback.read_with(DECODES, page)
+    if other is None:
+        return result
+    have = set(result.text)
+    found = [char for char in other.text if not char.isspace()]
+    if len(found) < UNDECODED_CHARS or sum(char not in have for char in found) < NEW_CHARS * len(found):
+        return result
+    return other
+
+
+UNDECODED_CHARS = 20  # characters another engine must find at least, to be the page's reading
 
 
 def _scrub_page(record: dict[str, Any]) -> int:
@@ -226,6 +250,16 @@ class _Fallback:
             except (Exception, MemoryError):  # noqa: BLE001 - no fallback available is not an error of its own
                 self.docs[name] = None
         return self.docs[name]
+
+    def read_with(self, name: str, page: int) -> Any:
+        """The page as the engine ``name`` reads it, or None (no such engine, or it failed)."""
+        doc = self._open(name) if name in self.names else None
+        if doc is None or page > doc.page_count():
+            return None
+        try:
+            return doc.extract_page(page - 1)
+        except (Exception, MemoryError):  # noqa: BLE001 - the first reading stands
+            return None
 
     def page(self, page: int) -> Any:
         for name in self.names:
