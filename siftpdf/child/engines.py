@@ -231,17 +231,20 @@ def _undecoded(page: Any, textpage: Any) -> bool:
     collection this PDFium lacks: GBK-EUC-H, Adobe-Japan1), which it leaves out of the text
     without a word. One count on most pages (their characters outnumber all their objects);
     the objects' kinds only where they do not."""
-    chars = max(0, pdfium_c.FPDFText_CountChars(textpage))
-    count = pdfium_c.FPDFPage_CountObjects(page)
-    if count <= chars + UNDECODED_OBJECTS:
+    need = max(0, pdfium_c.FPDFText_CountChars(textpage)) + UNDECODED_OBJECTS + 1
+    count = min(pdfium_c.FPDFPage_CountObjects(page), OBJECTS_LOOKED_AT)
+    if count < need:
         return False
-    text_kind, texts = pdfium_c.FPDF_PAGEOBJ_TEXT, 0
+    text_kind, get, kind = pdfium_c.FPDF_PAGEOBJ_TEXT, pdfium_c.FPDFPage_GetObject, pdfium_c.FPDFPageObj_GetType
     for index in range(count):
-        texts += pdfium_c.FPDFPageObj_GetType(pdfium_c.FPDFPage_GetObject(page, index)) == text_kind
-    return texts > chars + UNDECODED_OBJECTS
+        need -= kind(get(page, index)) == text_kind
+        if need <= 0 or need > count - index - 1:  # told, or past telling
+            break
+    return need <= 0
 
 
 UNDECODED_OBJECTS = 20  # text objects beyond the page's characters that say some were not read
+OBJECTS_LOOKED_AT = 20000  # a drawing's paths past these are not walked for its text objects
 
 
 def _text_of(textpage: Any) -> str:
