@@ -355,6 +355,18 @@ def test_a_type3_font_sized_by_its_own_matrix_reads_at_its_glyphs_size(run_cli, 
     assert sizes == [10.0, 16.0]
 
 
+def test_a_type3_font_of_no_size_keeps_the_pages_evidence(run_cli, tmp_path: Path) -> None:
+    """The same font at a size of 0, and under a text matrix with no height whose skew gives its
+    glyphs one (a hostile page): there is no size to scale, and the page is organized all the
+    same, not read without its evidence."""
+    path = tmp_path / "type3_degenerate.pdf"
+    path.write_bytes(make_fixtures.type3_scaled().replace(b"BT /T 0.24 Tf 12 TL 72 670 Td", b"BT /T 0.24 Tf 1 1 0 0 72 670 Tm")
+                     .replace(b"BT /T 0.384 Tf", b"BT /T 0 Tf"))
+    page = _pages(_extract(run_cli, path))[0]
+    assert page.get("blocks") and "organize_error" not in page
+    assert _extract(run_cli, path)[-1]["done"]["organization"].get("pages_without_evidence") is None
+
+
 def test_a_picture_inside_a_form_is_where_the_page_draws_it(run_cli, tmp_path: Path) -> None:
     """An image drawn inside a form XObject has its box in the form's space; the page moves the
     form: the figure stands where it is seen, between the paragraphs above and below it, not at

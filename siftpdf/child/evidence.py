@@ -245,11 +245,13 @@ def _em_scale(tp: ctypes.c_void_p, chars: str, start: int, end: int, size: float
     from the glyphs' tight boxes: capitals and ascenders stand about 0.7 em tall in Latin type
     (a scale that holds for the font), the x-height about 0.46 em, other glyphs about 0.6 (for
     this stretch alone). A stretch of spaces tells nothing."""
+    if not size > 0:  # no size to take (a text matrix with no height, a size of 0: a hostile page)
+        return 1.0, False
     first = next((i for i in range(start, end) if not chars[i].isspace()), -1)
     if first < 0:
         return 1.0, False
     rect = _PROBE.rect
-    if not LOOSE_CHAR_BOX(tp, first, _PROBE.rect_ref) or abs(rect.top - rect.bottom) <= SIZE_SLACK * max(size, 0.0):
+    if not LOOSE_CHAR_BOX(tp, first, _PROBE.rect_ref) or abs(rect.top - rect.bottom) <= SIZE_SLACK * size:
         return 1.0, True
     left, right, bottom, top = (ctypes.c_double() for _ in range(4))
     heights: dict[str, list[float]] = {}
