@@ -360,8 +360,8 @@ def test_a_type3_font_of_no_size_keeps_the_pages_evidence(run_cli, tmp_path: Pat
     glyphs one (a hostile page): there is no size to scale, and the page is organized all the
     same, not read without its evidence."""
     path = tmp_path / "type3_degenerate.pdf"
-    path.write_bytes(make_fixtures.type3_scaled().replace(b"BT /T 0.24 Tf 12 TL 72 670 Td", b"BT /T 0.24 Tf 1 1 0 0 72 670 Tm")
-                     .replace(b"BT /T 0.384 Tf", b"BT /T 0 Tf"))
+    flat = make_fixtures.type3_scaled().replace(b"BT /T 0.24 Tf 12 TL 72 670 Td", b"BT /T 0.24 Tf 1 1 0 0 72 670 Tm")
+    path.write_bytes(flat.replace(b"BT /T 0.384 Tf", b"BT /T 0 Tf"))
     page = _pages(_extract(run_cli, path))[0]
     assert page.get("blocks") and "organize_error" not in page
     assert _extract(run_cli, path)[-1]["done"]["organization"].get("pages_without_evidence") is None
