@@ -172,7 +172,7 @@ def _extract_page(doc: Any, page: int, opts: ExtractOptions, fallback: _Fallback
         result = fallback.page(page)
         if result is None:
             return {"page": page, "error": f"{type(exc).__name__}: {exc}"[:500], "status": "failed"}
-    if getattr(result, "undecoded", False):
+    if result.undecoded:
         result = _read_whole(result, page, fallback)
     record: dict[str, Any] = {"page": page, "text": result.text, "status": result.status}
     if result.engine != doc.name:
@@ -252,7 +252,8 @@ class _Fallback:
         return self.docs[name]
 
     def read_with(self, name: str, page: int) -> Any:
-        """The page as the engine ``name`` reads it, or None (no such engine, or it failed)."""
+        """The page as the engine ``name`` of the chain reads it, or None (no such engine, or it
+        failed)."""
         doc = self._open(name) if name in self.names else None
         if doc is None or page > doc.page_count():
             return None
@@ -262,15 +263,8 @@ class _Fallback:
             return None
 
     def page(self, page: int) -> Any:
-        for name in self.names:
-            doc = self._open(name)
-            if doc is None or page > doc.page_count():
-                continue
-            try:
-                return doc.extract_page(page - 1)
-            except (Exception, MemoryError):  # noqa: BLE001
-                continue
-        return None
+        """The page as the first engine of the chain that reads it reads it, or None."""
+        return next((found for name in self.names if (found := self.read_with(name, page)) is not None), None)
 
     def close(self) -> None:
         for doc in self.docs.values():
