@@ -203,6 +203,35 @@ def test_cjk_text_keeps_its_spaces() -> None:
     assert raw.split("\n") == ["中 文 字 符 的 文 本 a b c", "第 一 章 总 则"]
 
 
+def test_cjk_characters_each_drawn_with_a_space_the_next_one_covers_read_whole(run_cli, tmp_path: Path) -> None:
+    """A producer that writes each CJK character with a space after it and sets the next
+    character where that space begins: the spaces take no room and part nothing (raw,
+    organized and grep), while the real gap of a name padded to its column stays."""
+    pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))
+
+    def each_with_a_space(c: canvas.Canvas) -> None:
+        for y, line in ((720, "关于红军作战的原则"), (700, "（一九三七年八月一日）")):
+            t = c.beginText(72, y)
+            t.setFont("STSong-Light", 12)
+            x = 72.0
+            for char in line:
+                t.setTextOrigin(x, y)
+                t.textOut(char + " ")
+                x += pdfmetrics.stringWidth(char, "STSong-Light", 12)
+            c.drawText(t)
+        c.setFont("STSong-Light", 12)
+        c.drawString(72, 680, "李 艳 吴玉峰")
+
+    data = _pdf(each_with_a_space)
+    raw, _ = _texts(data, raw=True)
+    assert raw.split("\n") == ["关于红军作战的原则", "（一九三七年八月一日）", "李 艳 吴玉峰"]
+    organized, _ = _texts(data)
+    assert "关于红军作战的原则" in organized and "（一九三七年八月一日）" in organized
+    path = tmp_path / "cjk.pdf"
+    path.write_bytes(data)
+    assert run_cli("grep", "-o", "红军", str(path)).stdout.count("红军") == 1
+
+
 def test_pages_without_one_letter_tokens_cost_one_search() -> None:
     assert not spacing.letter_spaced("An ordinary line of text, with a word or two.\r\nAnd a second one.")
     assert spacing.letter_spaced("u n s i g n e d")

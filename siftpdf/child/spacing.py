@@ -15,11 +15,15 @@ own letter gap and the font's advance:
   letter overlaps whole, or the narrow cluster of generated gaps (under ``LETTER_GAP_EM``) in a
   stretch that also holds a word space; each twice in a row at least.
 
-A change of font, a line break, a glyph out of line and CJK (which sets no spaces: those it has
-are meant) leave the text as read. Only stretches that look letter-spaced are measured: two
-one-letter tokens and a third word (letters, digits or '_'), found by one translation of the
-page's text to a byte shape and one search, so that a page without them costs no
-per-character work. A space found to part nothing becomes :data:`MARK`, which keeps the text's
+A change of font, a line break and a glyph out of line leave the text as read. CJK sets no
+spaces between its characters, so those it has are meant and kept, but for space glyphs the next
+character overlaps whole (a producer that writes each character with a space after it and places
+the next over that space, as troff does with letters): those part nothing in any script.
+
+Only stretches that look letter-spaced are measured: two one-letter tokens and a third word
+(letters, digits or '_'), or three single characters past Latin-1 a space apart, found by one
+translation of the page's text to a byte shape and a search, so that a page without them costs
+no per-character work. A space found to part nothing becomes :data:`MARK`, which keeps the text's
 length and so its alignment with PDFium's character indexes for the evidence
 (``evidence.page_evidence``); the page's text drops the marks (``engines``).
 Only the extraction child (or ``--in-process``) imports this module: it loads native code.
@@ -48,6 +52,7 @@ MARK = "\x1f"
 _WORDLIKE = bytes(b for b in range(256) if chr(b).isalnum() or chr(b) == "_")
 _SHAPE = bytes(ord(" ") if chr(b).isspace() else ord("a") if b in _WORDLIKE else ord("x") for b in range(256))
 _LETTERS = b" a a a"  # two one-letter tokens and a third token starting with a letter
+_SINGLES = b" x x x"  # three tokens of one character past Latin-1 (CJK among them), a space apart
 MAX_TOKEN = 3  # characters: a stretch goes on over tokens this short ('re' of 'c h a re')
 MAX_SPACES = 3  # spaces between two tokens of one stretch
 MAX_LONG = 64  # characters of the longer token that ends a stretch looked at (its end glyph counts)
@@ -68,8 +73,9 @@ _CHAR_IS_GENERATED = pdfium_c.untyped(pdfium_c.FPDFText_IsGenerated, ctypes.c_in
 
 
 def letter_spaced(text: str) -> bool:
-    """Whether the text may hold letter-spaced words (:data:`_LETTERS`)."""
-    return _LETTERS in _shape(text)
+    """Whether the text may hold letter-spaced words (:data:`_LETTERS`, :data:`_SINGLES`)."""
+    shape = _shape(text)
+    return _LETTERS in shape or _SINGLES in shape
 
 
 def _shape(text: str) -> bytes:
@@ -81,15 +87,22 @@ def respace(textpage: Any, text: str) -> str:
     parts no words replaced by :data:`MARK`; ``text`` itself when there is none."""
     shape = _shape(text)
     found = shape.find(_LETTERS)  # shape[i + 1] is text[i]: the match's first letter is text[found]
-    if found < 0 or MARK in text or pdfium_c.FPDFText_CountChars(textpage) != len(text):
+    single = shape.find(_SINGLES)
+    if found < 0 and single < 0 or MARK in text or pdfium_c.FPDFText_CountChars(textpage) != len(text):
         return text
     probe = _Probe(ctypes.c_void_p(pdfium_c.handle_of(textpage)))
     marks: list[int] = []
-    for _ in range(MAX_STRETCHES):
+    for _ in range(MAX_STRETCHES if found >= 0 else 0):
         tokens = _stretch(text, found)
         marks += _parting_nothing(probe, text, tokens)
         found = shape.find(_LETTERS, tokens[-1][1] + 1)
         if found < 0:
+            break
+    for _ in range(MAX_STRETCHES if single >= 0 else 0):
+        end = _wide_stretch(text, single)
+        marks += _overlapped(probe, text, range(single + 1, end, 2))
+        single = shape.find(_SINGLES, end + 1)
+        if single < 0:
             break
     if not marks:
         return text
@@ -204,6 +217,34 @@ def _token_after(text: str, end: int) -> tuple[int, int] | None:
     while finish < length and not text[finish].isspace() and finish - spaces < MAX_LONG:
         finish += 1
     return spaces, finish
+
+
+def _wide_stretch(text: str, start: int) -> int:
+    """The index of the last character of the stretch of wide-script characters (CJK, Hangul
+    …) one space apart that starts at ``text[start]`` (``start`` itself when the next is not)."""
+    end, length = start, len(text)
+    while end + 2 < length and text[end + 1] == " " and text[end] >= WIDE_SCRIPTS <= text[end + 2]:
+        end += 2
+    return end
+
+
+def _overlapped(probe: _Probe, text: str, spaces: range) -> list[int]:
+    """Of the spaces between wide-script characters, those the page drew and the next character
+    overlaps whole (it is set where the space begins): twice in a row at least."""
+    box, font_of = probe.box, probe.font
+    taken: list[int] = []
+    for index in spaces:
+        if _CHAR_IS_GENERATED(probe.textpage, index) != 0 or font_of(index - 1) != font_of(index + 1):
+            continue
+        left, space, right = box(index - 1), box(index), box(index + 1)
+        if left is None or space is None or right is None or right[0] < left[0] or \
+                abs(left[1] - right[1]) > BASELINE_SHARE * (left[3] - left[1]):
+            continue
+        advance = space[2] - space[0]
+        if advance > 0 and right[0] - left[2] < OVERLAP_SHARE * advance:
+            taken.append(index)
+    chosen = set(taken)
+    return [index for index in taken if index - 2 in chosen or index + 2 in chosen]
 
 
 class _Gap:
