@@ -1046,6 +1046,31 @@ def test_a_table_in_one_column_keeps_out_the_prose_beside_it():
     assert text.index("c0w71") < text.index("c1w0 ") < text.index("c1w49 last.") < text.index("c2w0 ")
 
 
+def test_prose_beside_a_numbered_listing_in_the_other_column_is_no_table():
+    """A paragraph in the left column, beside a code listing of numbered lines in the right
+    one (line numbers, code indented under them: narrow pieces, no line of prose): the
+    paragraph reads whole, not cut into a table with the listing, and before the listing."""
+    code = ["val forwarder = {", "val ofp = ObservableFlowPool[T]()", "val sm = new StateMachine {",
+            "var next: Option[Int] = None", "def apply(): Unit = {", "val c = channels.get(stream)",
+            "case Failure(t) =>", "ofp.failure(t)", "}", "def onDone() =", "channel.put(None)", "})",
+            "channels += (stream -> channel)", "case Some(c) =>", "c.asInstanceOf[Channel[Int]]", "}",
+            "state = if (res.isEmpty) 2 else 1", "resume()", "}", "}"]
+    prose_left = column_words(0, 20)
+    lines = []
+    for row in range(20):
+        y = 700 - 12 * row
+        left = run(prose_left[row], 72, y)
+        left = {**left, "box": [72.0, left["box"][1], 297.0, left["box"][3]]}
+        indent = 10 * (row % 4)
+        lines.append({"y": y, "size": 10.0, "runs": [left, run(str(row + 1), 315, y),
+                                                     run(code[row], 335 + indent, y)]})
+    out = organize([page(1, lines)])[0]
+    assert [b for b in out["blocks"] if b["kind"] == "table"] == []
+    text = out["text"]
+    assert " ".join(prose_left) in text
+    assert text.index("c0w119") < text.index("val forwarder = {")
+
+
 def test_outline_titles_match_lines_labelled_with_a_letter_or_a_parenthesis():
     lines = [line(740, "II. MATERIALS", x0=150), *body_lines(722, "a", 3),
              line(680, "A. Sensors"), *body_lines(665, "b", 3),

@@ -11,10 +11,11 @@ from conftest import records
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen import canvas
 
+import siftpdf
 from siftpdf.document import table_text
 from siftpdf.organize import organize_records
 from siftpdf.organize.layout import Item
-from siftpdf.organize.tables import find_tables, places, unruled_tables
+from siftpdf.organize.tables import _lenient_gutter, find_tables, places, unruled_tables
 from siftpdf.settings import OrganizeOptions
 from siftpdf.views.markdown import page_markdown
 
@@ -1982,3 +1983,23 @@ def test_a_cell_spanning_rows_takes_its_column_in_the_rows_it_reaches():
     assert [(r, c, cell["text"]) for r, c, cell in places(rows)] == \
         [(0, 0, "Planned"), (0, 1, "Zander"), (0, 2, "776"), (1, 1, "Sea bass"), (1, 2, "445"),
          (2, 0, "Total"), (2, 2, "1,221")]
+
+
+def test_a_column_beside_prose_has_a_left_edge(corpus: Path) -> None:
+    """A listing's line numbers and indented code beside a column of prose make a column (a
+    third of its pieces at its left edge), whose gutter parts the prose from the listing. The
+    leaders of contents entries, each starting where its title ends, make none: the C
+    standard's contents keep each entry's leader with its title."""
+    def item(text: str, x0: float, x1: float, y: float) -> Item:
+        return Item(text, x0, y - 2, x1, y + 8, y, 10.0)
+
+    listing = []
+    for k in range(20):
+        y = 700 - 12 * k
+        listing += [item("prose " * 6, 72, 297, y), item(str(k + 1), 315, 322, y),
+                    item("x" * 30, 335 + 10 * (k % 4), 485 + 10 * (k % 4), y)]
+    assert _lenient_gutter(listing, 612.0) is not None
+    pages = [r for r in siftpdf.extract((corpus / "long" / "n1570.pdf").read_bytes(), max_pages=4) if "page" in r]
+    text = pages[3]["text"]
+    assert "6.10.1 | Conditional inclusion ................. 162" in text
+    assert "6.10.3 | Macro replacement .................. 166" in text

@@ -1848,7 +1848,7 @@ def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item],
     if not any(len(row) >= 3 and any(i.x1 - i.x0 >= WIDE_CELL * width for i in row) for row in rows):
         return plain
     items = [item for row in rows for item in row]
-    gutter = find_gutter(items, width)
+    gutter = find_gutter(items, width) or _lenient_gutter(items, width)
     if gutter is None:
         return plain
     # find_gutter leaves three items or more wholly either side of the gutter.
@@ -1885,6 +1885,25 @@ def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item],
         else:
             out.append((row, []))
     return out
+
+
+def _lenient_gutter(items: list[Item], width: float) -> float | None:
+    """A gutter beside a column of narrow pieces (a listing's line numbers and code, an
+    equation's terms), found as reading order finds one (by the width of the lines most of
+    its text is set in), when each side is a column: a share of its pieces start at its left
+    edge (``EDGE_SHARE``). Pieces either side of a line of a single column (a contents entry's
+    title and its leader) start anywhere."""
+    gutter = find_gutter(items, width, lenient=True)
+    if gutter is None:
+        return None
+    for side in ([i for i in items if i.x1 <= gutter], [i for i in items if i.x0 >= gutter]):
+        edge = min(i.x0 for i in side)
+        if sum(i.x0 - edge <= i.size for i in side) < EDGE_SHARE * len(side):
+            return None
+    return gutter
+
+
+EDGE_SHARE = 0.3  # of a column's pieces, starting within an em of its left edge
 
 
 def headed_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
