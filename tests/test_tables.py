@@ -523,6 +523,56 @@ def test_long_booktabs_table_and_a_page_of_two_columns_between_rules(run_cli, tm
     assert tables[1] == []
 
 
+def test_paragraphs_beside_a_margin_between_rules_spanning_both_are_no_table(run_cli, tmp_path):
+    """A journal's page: a rule under its head and one over its foot span the text and a wide
+    outer margin, where the journal's short name, volume and folio and a side caption stand
+    on baselines of their own; the text column holds paragraphs. The lines are paragraphs, not
+    a table of the margin and the text."""
+    path = tmp_path / "margin.pdf"
+    c = canvas.Canvas(str(path), pagesize=(482, 700))
+    c.setFont("Times-Roman", 10)
+    c.line(20, 660, 462, 660)
+    words = "the gauges were read at dawn and at dusk and the readings were logged each day by".split()
+    y, gaps = 640, []
+    for paragraph in range(3):
+        for k in range(11):
+            text = " ".join(words[(paragraph + k + j) % len(words)] for j in range(15))
+            c.drawString(128 if k == 0 else 116, y, text if k < 10 else "the end of it.")
+            y -= 12
+        gaps.append(y - 3)
+        y -= 18
+    for label, top in zip(("ER 29,2", "170", "Table I."), gaps, strict=True):
+        c.drawString(20, top, label)
+    c.line(20, y - 4, 462, y - 4)
+    c.showPage()
+    c.save()
+    page = next(r for r in _extract(run_cli, path) if "page" in r)
+    assert [b for b in page["blocks"] if b["kind"] == "table"] == []
+    assert sum(b["text"].endswith("the end of it.") for b in page["blocks"]) == 3
+
+
+def test_a_glossary_of_long_entries_between_rules_stays_a_table(run_cli, tmp_path):
+    """Terms beside descriptions of several lines as wide as most of the table, between a top
+    and a bottom rule: each term beside its description's first line keeps it a table."""
+    path = tmp_path / "glossary.pdf"
+    c = canvas.Canvas(str(path), pagesize=(482, 700))
+    c.setFont("Times-Roman", 10)
+    c.line(20, 660, 462, 660)
+    words = "the gauges were read at dawn and at dusk and the readings were logged each day by".split()
+    y, terms = 640, ["Gauge", "Datum", "Stage", "Reach"]
+    for entry, term in enumerate(terms):
+        c.drawString(24, y, term)
+        for k in range(4):
+            c.drawString(116, y, " ".join(words[(entry + k + j) % len(words)] for j in range(15)))
+            y -= 12
+        y -= 6
+    c.line(20, y, 462, y)
+    c.showPage()
+    c.save()
+    tables = _tables(_extract(run_cli, path))
+    assert len(tables) == 1 and [row[0] for row in _texts(tables[0])] == terms
+
+
 def test_labels_in_a_column_left_unruled_between_rows_stay_one_a_row(run_cli, tmp_path):
     """A cost sheet: the figures' boxes ruled row by row, the labels' column ruled only round
     its frame. Each label stands on its row's figures: one row each, not one cell of all."""

@@ -449,7 +449,32 @@ def _running_text(rows: list[list[Item]], rule: _Edge) -> bool:
     em = max((i.size for row in rows for i in row), default=0.0)
     wide = [p and row[0].x0 <= rule.lo + 2 * em and row[0].x1 - row[0].x0 >= PROSE_WIDTH * (rule.hi - rule.lo)
             for p, row in zip(prose, rows, strict=True)]
-    return bool(rows) and (all(prose) and any(wide) or sum(wide) >= RUNNING_LINES)
+    return bool(rows) and (all(prose) and any(wide) or sum(wide) >= RUNNING_LINES) or _paragraph(rows, rule)
+
+
+def _paragraph(rows: list[list[Item]], rule: _Edge) -> bool:
+    """Whether the lines between two rules hold ``PARAGRAPH_ROWS`` lines of running text on
+    end: lines of prose alone on their baselines, as wide as a paragraph's line
+    (``PROSE_WIDTH`` of the rule), each starting within an indent of the one before (a
+    paragraph's last line, shorter, goes by without a count; pieces in the margin left of
+    them, on baselines of their own, are passed over). A column of text beside a margin that
+    the rules span (a journal's running head and side captions set in the margin) is set so;
+    a table's cells are not, many lines on end as wide as most of the table with nothing on
+    their baselines (a term beside a description's first line ends the count)."""
+    span, count, edge = rule.hi - rule.lo, 0, None
+    for row in rows:
+        if edge is not None and all(i.x1 <= edge for i in row):
+            continue  # in the margin beside the text
+        item = row[0]
+        if not _prose(row) or edge is not None and abs(item.x0 - edge) > INDENT_EMS * item.size:
+            count, edge = 0, None
+            continue
+        if item.x1 - item.x0 >= PROSE_WIDTH * span:
+            count += 1
+            if count >= PARAGRAPH_ROWS:
+                return True
+            edge = item.x0 if edge is None else min(edge, item.x0)
+    return False
 
 
 def _prose(row: list[Item]) -> bool:
@@ -477,6 +502,8 @@ PROSE_SHARE = 0.6  # of a caption's line the text after its label holds
 PROSE_WIDTH = 0.6  # of a rule's length a line of running text between two rules spans, from its
 # left end (a row naming a group of the rows below it is short; a cell's lines start in its column)
 RUNNING_LINES = 3  # such lines between two rules, among others, that are a page's text
+PARAGRAPH_ROWS = 8  # such lines on end, wherever they start, that are a paragraph's
+INDENT_EMS = 2.0  # ems a paragraph's first line may stand in from its others
 STACK_LINES = 40  # lines between two rules past which only rows of cells are a table's
 CELL_ROWS = 0.6  # share of those lines parted in three pieces or more
 
