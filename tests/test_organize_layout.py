@@ -1071,6 +1071,27 @@ def test_prose_beside_a_numbered_listing_in_the_other_column_is_no_table():
     assert text.index("c0w119") < text.index("val forwarder = {")
 
 
+def test_prose_beside_a_proofs_rules_in_the_other_column_is_no_table():
+    """A justified paragraph in the left column beside a proof in the right one (formulas and
+    rule names set apart at no common edge, on the paragraph's baselines): the paragraph reads
+    whole, not cut into a table with the proof's pieces."""
+    proof = [[(330, "A B"), (420, "A & B"), (490, "A & B")], [(345, "&-I"), (440, "&-E1"), (505, "&-E2")],
+             [(352, "A & B"), (431, "A"), (513, "B")], [(318, "[B & A]"), (398, "[B & A]")],
+             [(366, "&-E2"), (452, "&-E1")], [(337, "A"), (421, "B")]]
+    prose_left = column_words(0, 12)
+    lines = []
+    for row in range(12):
+        y = 700 - 12 * row
+        left = run(prose_left[row], 72, y)
+        runs = [{**left, "box": [72.0, left["box"][1], 297.0, left["box"][3]]}]
+        runs += [run(text, x, y) for x, text in (proof[row] if row < len(proof) else [])]
+        lines.append({"y": y, "size": 10.0, "runs": runs})
+    out = organize([page(1, lines)])[0]
+    tables = [b for b in out["blocks"] if b["kind"] == "table"]
+    assert all("c0w" not in b["text"] for b in tables)
+    assert " ".join(prose_left) in out["text"]
+
+
 def test_outline_titles_match_lines_labelled_with_a_letter_or_a_parenthesis():
     lines = [line(740, "II. MATERIALS", x0=150), *body_lines(722, "a", 3),
              line(680, "A. Sensors"), *body_lines(665, "b", 3),

@@ -2038,8 +2038,9 @@ def test_a_cell_spanning_rows_takes_its_column_in_the_rows_it_reaches():
 def test_a_column_beside_prose_has_a_left_edge(corpus: Path) -> None:
     """A listing's line numbers and indented code beside a column of prose make a column (a
     third of its pieces at its left edge), whose gutter parts the prose from the listing. The
-    leaders of contents entries, each starting where its title ends, make none: the C
-    standard's contents keep each entry's leader with its title."""
+    leaders of contents entries, each starting where its title ends, make none, and entries
+    whose leaders end at one edge are no column of prose: the C standard's contents keep each
+    entry's leader with its title, and its page number in a column of its own."""
     def item(text: str, x0: float, x1: float, y: float) -> Item:
         return Item(text, x0, y - 2, x1, y + 8, y, 10.0)
 
@@ -2053,3 +2054,4 @@ def test_a_column_beside_prose_has_a_left_edge(corpus: Path) -> None:
     text = pages[3]["text"]
     assert "6.10.1 | Conditional inclusion ................. 162" in text
     assert "6.10.3 | Macro replacement .................. 166" in text
+    assert "1. Scope ............................. | 1\n2. Normative references" in pages[2]["text"]

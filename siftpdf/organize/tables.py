@@ -1875,7 +1875,7 @@ def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item],
     if not any(len(row) >= 3 and any(i.x1 - i.x0 >= WIDE_CELL * width for i in row) for row in rows):
         return plain
     items = [item for row in rows for item in row]
-    gutter = find_gutter(items, width) or _lenient_gutter(items, width)
+    gutter = find_gutter(items, width) or _lenient_gutter(items, width) or _prose_column(items, width)
     if gutter is None:
         return plain
     # find_gutter leaves three items or more wholly either side of the gutter.
@@ -1931,6 +1931,29 @@ def _lenient_gutter(items: list[Item], width: float) -> float | None:
 
 
 EDGE_SHARE = 0.3  # of a column's pieces, starting within an em of its left edge
+
+
+def _prose_column(items: list[Item], width: float) -> float | None:
+    """The gutter beside a column of justified prose, whatever stands in the other column (a
+    proof's rules, a diagram's labels): ``COLUMN_LINES`` lines as wide as a column that share
+    their left and right edges (within an em), wholly one side of the page's middle, none of
+    them a contents entry's leader. The gutter is just past the column's inner edge."""
+    lines = [i for i in items if i.kind == "line" and COLUMN_WIDTH[0] * width <= i.x1 - i.x0 <= COLUMN_WIDTH[1] * width
+             and not any(dots in i.text for dots in LEADER_DOTS)]
+    for item in lines[:MAX_COLUMN_LINES]:
+        if sum(abs(o.x0 - item.x0) <= item.size and abs(o.x1 - item.x1) <= item.size for o in lines) < COLUMN_LINES:
+            continue
+        if item.x1 <= width / 2:
+            return item.x1 + item.size
+        if item.x0 >= width / 2:
+            return item.x0 - item.size
+    return None
+
+
+COLUMN_WIDTH = (0.3, 0.5)  # of the page width, the width of a column of prose
+COLUMN_LINES = 5  # lines that share both edges: a justified column
+MAX_COLUMN_LINES = 200  # lines tried for a column's edges on one page
+LEADER_DOTS = ("....", ". . . .", "\u2026", "\u00b7\u00b7")  # a contents entry's leader, not prose
 
 
 def headed_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
