@@ -1092,6 +1092,27 @@ def test_prose_beside_a_proofs_rules_in_the_other_column_is_no_table():
     assert " ".join(prose_left) in out["text"]
 
 
+def test_three_justified_columns_of_prose_are_no_table():
+    """A register's page in three columns of justified prose, each line of a column on the
+    baseline of a line of the others: read column after column, no table of three cells a row."""
+    edges = [(45.0, 212.0), (222.0, 389.0), (399.0, 566.0)]
+    # Lines opening on names and figures, as a regulation's do ('Service Bulletin 737-00-1028,'):
+    # nothing in the words themselves says that a line runs on into the one under it.
+    words = [[f"Bulletin {row + 1} " + " ".join(f"c{k}w{row * 5 + j}" for j in range(5)) for row in range(18)]
+             for k in range(3)]
+    lines = []
+    for row in range(18):
+        y = 700 - 10 * row
+        runs = []
+        for (x0, x1), column in zip(edges, words, strict=True):
+            piece = run(column[row], x0, y, size=8.0)
+            runs.append({**piece, "box": [x0, piece["box"][1], x1, piece["box"][3]]})
+        lines.append({"y": y, "size": 8.0, "runs": runs})
+    out = organize([page(1, lines)])[0]
+    assert [b for b in out["blocks"] if b["kind"] == "table"] == []
+    assert order_of_columns(out["text"], 3) == [0, 1, 2]
+
+
 def test_outline_titles_match_lines_labelled_with_a_letter_or_a_parenthesis():
     lines = [line(740, "II. MATERIALS", x0=150), *body_lines(722, "a", 3),
              line(680, "A. Sensors"), *body_lines(665, "b", 3),

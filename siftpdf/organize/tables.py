@@ -1870,17 +1870,32 @@ def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item],
     set in the other column: a float set full width interrupts both columns, so no line of theirs
     shares its baselines. So is the line under it that starts where it starts, at a line's pitch,
     alone on its side (a paragraph's last line). The gutter is looked for only when some row of
-    three or more segments holds a wide one, what such a line is."""
+    three or more segments holds a wide one, what such a line is; with none, the page may be set
+    in three columns of prose or more (``_prose_columns``), each a side of its own."""
     plain: list[tuple[list[Item], list[Item]]] = [(row, []) for row in rows]
-    if not any(len(row) >= 3 and any(i.x1 - i.x0 >= WIDE_CELL * width for i in row) for row in rows):
+    threes = [row for row in rows if len(row) >= 3]
+    if not threes:
         return plain
     items = [item for row in rows for item in row]
-    gutter = find_gutter(items, width) or _lenient_gutter(items, width) or _prose_column(items, width)
-    if gutter is None:
+    found = _prose_columns(items, width)
+    if len(found) < 3 and not any(i.x1 - i.x0 >= WIDE_CELL * width for row in threes for i in row):
         return plain
-    # find_gutter leaves three items or more wholly either side of the gutter.
-    columns = {"L": gutter - min(i.x0 for i in items if i.x1 <= gutter),
-               "R": max(i.x1 for i in items if i.x0 >= gutter) - gutter}
+    if len(found) >= 3:  # three columns or more of justified prose: each its own side
+        columns = {str(k): x1 - x0 for k, (x0, x1) in enumerate(found)}
+
+        def side_of(item: Item) -> str:
+            return next((str(k) for k, (x0, x1) in enumerate(found)
+                         if item.x0 >= x0 - item.size and item.x1 <= x1 + item.size), "")
+    else:
+        gutter = find_gutter(items, width) or _lenient_gutter(items, width) or _prose_column(items, width)
+        if gutter is None:
+            return plain
+        # find_gutter leaves three items or more wholly either side of the gutter.
+        columns = {"L": gutter - min(i.x0 for i in items if i.x1 <= gutter),
+                   "R": max(i.x1 for i in items if i.x0 >= gutter) - gutter}
+
+        def side_of(item: Item) -> str:
+            return "L" if item.x1 <= gutter else "R" if item.x0 >= gutter else ""
     above: dict[str, tuple[Item, bool]] = {}  # each column's last line so far, and whether it was text
 
     def text(item: Item, side: str, alone: bool) -> bool:
@@ -1896,8 +1911,8 @@ def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item],
     for row in rows:
         beside: list[Item] = []
         seen: dict[str, tuple[Item, bool]] = {}
-        sides = ["L" if item.x1 <= gutter else "R" if item.x0 >= gutter else "" for item in row]
-        alone = {side: sides.count(side) == 1 for side in ("L", "R")}
+        sides = [side_of(item) for item in row]
+        alone = {side: sides.count(side) == 1 for side in columns}
         for item, side in zip(row, sides, strict=True):
             if side:
                 is_text = text(item, side, alone[side])
@@ -1931,6 +1946,31 @@ def _lenient_gutter(items: list[Item], width: float) -> float | None:
 
 
 EDGE_SHARE = 0.3  # of a column's pieces, starting within an em of its left edge
+
+
+def _prose_columns(items: list[Item], width: float) -> list[tuple[float, float]]:
+    """The edges (left, right) of the page's columns of justified prose, left to right: where
+    ``COLUMN_LINES`` lines narrower than half the page (``COLUMN_WIDTH``), none a leader, share
+    both edges within about an em (lines binned by their edges in ems, each bin counted with
+    its neighbours); of overlapping ones, that of the most lines."""
+    bins: dict[tuple[int, int], list[Item]] = {}
+    for i in items:
+        if i.kind == "line" and NARROW_COLUMN * width <= i.x1 - i.x0 <= COLUMN_WIDTH[1] * width and i.size > 0 \
+                and not any(dots in i.text for dots in LEADER_DOTS):
+            bins.setdefault((round(i.x0 / i.size), round(i.x1 / i.size)), []).append(i)
+    candidates: list[tuple[int, float, float]] = []
+    for left, right in bins:
+        near = [i for dx in (-1, 0, 1) for dy in (-1, 0, 1) for i in bins.get((left + dx, right + dy), ())]
+        if len(near) >= COLUMN_LINES:
+            candidates.append((len(near), min(i.x0 for i in near), max(i.x1 for i in near)))
+    found: list[tuple[float, float]] = []
+    for _, x0, x1 in sorted(candidates, key=lambda c: -c[0]):  # the columns of most lines first
+        if not any(a <= x1 and x0 <= b for a, b in found):
+            found.append((x0, x1))
+    return sorted(found)
+
+
+NARROW_COLUMN = 0.2  # of the page width, the narrowest column of prose (of three or more)
 
 
 def _prose_column(items: list[Item], width: float) -> float | None:
