@@ -573,6 +573,16 @@ def test_a_glossary_of_long_entries_between_rules_stays_a_table(run_cli, tmp_pat
     assert len(tables) == 1 and [row[0] for row in _texts(tables[0])] == terms
 
 
+def test_lines_each_shaded_on_a_box_of_their_own_width_are_no_table(corpus: Path) -> None:
+    """A textbook's objectives, each line shaded on a box as wide as the line (boxes a few
+    points apart, one above the other, sharing their left edge only): lines of a list, not a
+    table whose columns the boxes' ragged right edges would make."""
+    pdf = corpus / "forms-tables" / "tests_pdfs_issue-71-duplicate-chars-2.pdf"
+    page = next(r for r in siftpdf.extract(pdf.read_bytes(), max_pages=1) if "page" in r)
+    assert [b for b in page["blocks"] if b["kind"] == "table"] == []
+    assert "Savoir conduire le diagnostic étiologique d’une acidose métabolique." in page["text"]
+
+
 def test_labels_in_a_column_left_unruled_between_rows_stay_one_a_row(run_cli, tmp_path):
     """A cost sheet: the figures' boxes ruled row by row, the labels' column ruled only round
     its frame. Each label stands on its row's figures: one row each, not one cell of all."""

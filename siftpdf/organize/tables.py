@@ -232,6 +232,9 @@ def _stacked(upper: _Region, lower: _Region) -> bool:
         return True
     if gap > GRID_GAP or overlap < 0.5 * min(upper.x1 - upper.x0, lower.x1 - lower.x0):
         return False
+    if not upper.inner_xs and not lower.inner_xs and \
+            (abs(upper.x0 - lower.x0) > SNAP or abs(upper.x1 - lower.x1) > SNAP):
+        return False  # boxes of one cell as wide as their own line each: each line shaded, no column
     inner = lower.inner_xs or lower.xs
     return any(abs(x - y) <= SNAP for x in inner for y in upper.xs)
 
