@@ -9,6 +9,11 @@ from __future__ import annotations
 MONO_NAMES = ("courier", "mono", "typewriter", "consol", "code", "cmtt", "lmtt", "menlo", "fixed")
 
 
+# The font name of a run OCR recognized in a picture's pixels (no font is known). A run read
+# again over a text layer's glyph codes takes that layer's font and size instead.
+OCR_FONT = "OCR"
+
+
 def monospaced(name: str) -> bool:
     """Whether a font's name says it is monospaced ('Inconsolata' by its 'consol')."""
     lowered = name.lower()

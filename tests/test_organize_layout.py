@@ -1113,6 +1113,35 @@ def test_three_justified_columns_of_prose_are_no_table():
     assert order_of_columns(out["text"], 3) == [0, 1, 2]
 
 
+def _pictured_page(sizes: tuple[float, float]) -> dict[str, Any]:
+    """A page of its own text in 9 pt under a picture whose text OCR read: a chart's title at
+    ``sizes[0]`` and its labels at ``sizes[1]``, in the picture's region."""
+    labels = [line(690, "Q11 What factors influence your choice of print", x0=110, size=sizes[0]),
+              line(660, "Convenience", x0=120, size=sizes[1]), line(640, "Reading experience", x0=120, size=sizes[1]),
+              line(620, "Workflow", x0=120, size=sizes[1])]
+    for label in labels:
+        for piece in label["runs"]:
+            piece.update(font="OCR", ocr=0.95)
+    text = [line(560 - 11 * k, words, size=9.0) for k, words in enumerate(prose(120, "own")[:12])]
+    record = page(1, [*labels, *text])
+    record["ocr"] = {"engine": "tesseract", "confidence": 0.95, "dpi": 200.0, "regions": [[100.0, 600.0, 500.0, 710.0]]}
+    return record
+
+
+def test_text_read_from_a_picture_ranks_nothing_beside_the_pages_own():
+    """OCR's text of a picture on a page with a text layer of its own (a chart's title and
+    labels) is set at the picture's scale: neither a heading for being larger than the page's
+    text nor its body, which stays the page's own size (its lines not footnotes)."""
+    for sizes in ((14.0, 12.0), (11.0, 7.0)):
+        out = organize([_pictured_page(sizes)])[0]
+        assert headings(out) == [], sizes
+        kinds = {b["kind"] for b in out["blocks"]}
+        assert "footnote" not in kinds and "Q11 What factors influence your choice of print" in out["text"], sizes
+    scanned = _pictured_page((14.0, 12.0))
+    scanned["status"] = "ocr"  # OCR read the page (what text layer it has is not its text): its sizes rank
+    assert headings(organize([scanned])[0]) != []
+
+
 def test_outline_titles_match_lines_labelled_with_a_letter_or_a_parenthesis():
     lines = [line(740, "II. MATERIALS", x0=150), *body_lines(722, "a", 3),
              line(680, "A. Sensors"), *body_lines(665, "b", 3),

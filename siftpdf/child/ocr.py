@@ -36,6 +36,7 @@ from typing import Any
 
 from ..extras import OCR_INSTALL as INSTALL
 from ..extras import tessdata
+from ..fonts import OCR_FONT
 
 DPI = 200  # engines read 10-point text well from here up; 300 costs twice the time for little
 MAX_SIDE = 5000  # pixels: an A3 page at 300 dpi (4961); 25 MB of grayscale at most
@@ -1072,7 +1073,7 @@ def _placed(line: Line, m: Affine, dx: int, dy: int) -> Line:
 
 # --- evidence -------------------------------------------------------------------------------
 
-FONT = "OCR"  # the font name of a recognized run: no font is known
+FONT = OCR_FONT  # the font name of a recognized run: no font is known
 GAP_EM = 1.0  # a space this many sizes wide (or wider) is marked as a gap, as the evidence does
 
 

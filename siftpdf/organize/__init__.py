@@ -535,7 +535,12 @@ def _organize(page: _Page, repeated: set[str] | None, opts: OrganizeOptions, pre
         rows = unruled_tables(headed_tables(find_tables(rows, evidence, width, height), width), width)
     items = [item for row in rows for item in row]
     chars = sum(len(i.text) for i in items)
-    body_pt = body_size(items, notes=True) if chars >= 200 else previous_body
+    own = [i for i in items if not i.pictured]
+    if len(own) < len(items) and (page.record.get("status") != "text" or sum(len(i.text) for i in own) < BODY_CHARS):
+        for item in items:  # a scanned page: OCR's text is the page's own, its sizes rank as any
+            item.pictured = False
+        own = items
+    body_pt = body_size(own, notes=True) if chars >= BODY_CHARS else previous_body
     if opts.figures and items:
         items += figure_items(evidence.get("images", []), width * height)
     ordered = reading_order(items, width, opts.columns)
@@ -544,6 +549,10 @@ def _organize(page: _Page, repeated: set[str] | None, opts: OrganizeOptions, pre
 
 
 SEPARATION = 1.4  # a running head stands further from the body than body lines from each other
+
+
+BODY_CHARS = 200  # characters of text a page needs to tell its body size; of its own text layer,
+# for OCR's lines to be a picture's (whose sizes are the picture's scale and rank nothing)
 
 
 def _furniture_items(page: _Page, repeated: set[str] | None) -> set[int]:

@@ -13,7 +13,7 @@ import unicodedata
 from bisect import bisect_left, bisect_right
 from functools import lru_cache
 
-from ..fonts import SYMBOL_BULLETS, monospaced
+from ..fonts import OCR_FONT, SYMBOL_BULLETS, monospaced
 from ..lazyre import lazy
 from ..settings import OrganizeOptions
 from ..texfonts import NEGATION
@@ -66,7 +66,7 @@ class Item:
     dataclass, as none of organization's classes: siftpdf.record says why.)"""
 
     __slots__ = ("text", "x0", "y0", "x1", "y1", "y", "size", "bold", "bold_all", "spread", "kind", "column",
-                 "section", "left", "right", "cells", "pieces", "table", "lead", "caps", "code")
+                 "section", "left", "right", "cells", "pieces", "table", "lead", "caps", "code", "pictured")
 
     def __init__(self, text: str, x0: float, y0: float, x1: float, y1: float, y: float, size: float,
                  bold: bool = False, bold_all: bool = False, spread: bool = False, kind: str = "line",
@@ -91,6 +91,7 @@ class Item:
         self.lead = lead  # pieces of a bold lead-in that lighter words follow on the line (0: none)
         self.caps = False  # set in capitals and small capitals, read in lower case ('I. Introduction')
         self.code: float | None = None  # set in a monospaced font: where its code starts across
+        self.pictured = False  # read by OCR in a picture's pixels (line_segments), on a page of text
 
     def __repr__(self) -> str:
         return f"Item({self.kind} {self.text[:40]!r} at {self.rect}, size {self.size})"
@@ -281,7 +282,10 @@ def line_segments(line: dict[str, Any], keep_clipped: bool,
         else:
             parts.append(current)
         current.append(run)
-    return [_segment(part, line) for part in parts], again
+    segments = [_segment(part, line) for part in parts]
+    for segment, part in zip(segments, parts, strict=True):
+        segment.pictured = all(run.get("font") == OCR_FONT for run in part)  # OCR's, from a picture's pixels
+    return segments, again
 
 
 _NEGATED = lazy(NEGATION + r" ?(\S)")
@@ -980,8 +984,8 @@ def start_kind(item: Item, body: float, floor: dict[str, float], opts: OrganizeO
     if item.kind in ("table_row", "table", "figure"):
         return item.kind, None
     text = item.text
-    if not opts.blocks:
-        return "paragraph", None
+    if not opts.blocks or item.pictured:
+        return "paragraph", None  # a picture's text is set at the picture's scale: it heads nothing
     # Each pattern is tried only on a line that starts (or ends) as a match must: most lines
     # are prose, and a pattern tried costs more than a character looked at.
     first, last = text[:1], text[-1:]
