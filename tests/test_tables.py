@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from conftest import records
 from reportlab.lib.pagesizes import A4
+from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen import canvas
 
 import siftpdf
@@ -535,9 +536,15 @@ def test_paragraphs_beside_a_margin_between_rules_spanning_both_are_no_table(run
     words = "the gauges were read at dawn and at dusk and the readings were logged each day by".split()
     y, gaps = 640, []
     for paragraph in range(3):
-        for k in range(11):
-            text = " ".join(words[(paragraph + k + j) % len(words)] for j in range(15))
-            c.drawString(128 if k == 0 else 116, y, text if k < 10 else "the end of it.")
+        for k in range(11):  # justified: each line but the last spread to the column's right edge
+            text = " ".join(words[(paragraph + k + j) % len(words)] for j in range(15)) if k < 10 else "the end of it."
+            x = 128 if k == 0 else 116
+            line = c.beginText(x, y)
+            line.setFont("Times-Roman", 10)
+            if k < 10:
+                line.setWordSpace((456 - x - pdfmetrics.stringWidth(text, "Times-Roman", 10)) / text.count(" "))
+            line.textOut(text)
+            c.drawText(line)
             y -= 12
         gaps.append(y - 3)
         y -= 18
@@ -581,6 +588,30 @@ def test_lines_each_shaded_on_a_box_of_their_own_width_are_no_table(corpus: Path
     page = next(r for r in siftpdf.extract(pdf.read_bytes(), max_pages=1) if "page" in r)
     assert [b for b in page["blocks"] if b["kind"] == "table"] == []
     assert "Savoir conduire le diagnostic étiologique d’une acidose métabolique." in page["text"]
+
+
+def test_terms_centred_beside_long_ragged_descriptions_between_rules_stay_a_table(run_cli, tmp_path):
+    """Terms set midway down descriptions of nine lines, ragged at the right, as wide as most of
+    the table, between a top and a bottom rule: a table still (its cells' edge is ragged, no
+    justified column of running text)."""
+    path = tmp_path / "centred.pdf"
+    c = canvas.Canvas(str(path), pagesize=(482, 800))
+    c.setFont("Times-Roman", 10)
+    c.line(20, 760, 462, 760)
+    words = "the gauges were read at dawn and at dusk and the readings were logged each day by".split()
+    y, terms = 745, ["Gauge", "Datum"]
+    for entry, term in enumerate(terms):
+        top = y
+        for k in range(9):
+            c.drawString(116, y, " ".join(words[(entry + k + j) % len(words)] for j in range(12 + (k * 5) % 4)))
+            y -= 12
+        c.drawString(24, (top + y + 12) / 2 - 5, term)
+        y -= 8
+    c.line(20, y + 4, 462, y + 4)
+    c.showPage()
+    c.save()
+    tables = _tables(_extract(run_cli, path))
+    assert len(tables) == 1 and [row[0] for row in _texts(tables[0]) if row[0]] == terms
 
 
 def test_labels_in_a_column_left_unruled_between_rows_stay_one_a_row(run_cli, tmp_path):

@@ -458,13 +458,14 @@ def _running_text(rows: list[list[Item]], rule: _Edge) -> bool:
 def _paragraph(rows: list[list[Item]], rule: _Edge) -> bool:
     """Whether the lines between two rules hold ``PARAGRAPH_ROWS`` lines of running text on
     end: lines of prose alone on their baselines, as wide as a paragraph's line
-    (``PROSE_WIDTH`` of the rule), each starting within an indent of the one before (a
-    paragraph's last line, shorter, goes by without a count; pieces in the margin left of
-    them, on baselines of their own, are passed over). A column of text beside a margin that
-    the rules span (a journal's running head and side captions set in the margin) is set so;
-    a table's cells are not, many lines on end as wide as most of the table with nothing on
-    their baselines (a term beside a description's first line ends the count)."""
-    span, count, edge = rule.hi - rule.lo, 0, None
+    (``PROSE_WIDTH`` of the rule), justified (each ending within an em of the one before) and
+    each starting within an indent of the one before (a paragraph's last line, shorter, goes by
+    without a count; pieces in the margin left of them, on baselines of their own, are passed
+    over). A column of text beside a margin that the rules span (a journal's running head and
+    side captions set in the margin) is set so; a table's cells are not, many justified lines
+    on end as wide as most of the table with nothing on their baselines (a term beside a
+    description's first line ends the count, and so does a cell's ragged edge)."""
+    span, count, edge, right = rule.hi - rule.lo, 0, None, 0.0
     for row in rows:
         if edge is not None and all(i.x1 <= edge for i in row):
             continue  # in the margin beside the text
@@ -473,10 +474,12 @@ def _paragraph(rows: list[list[Item]], rule: _Edge) -> bool:
             count, edge = 0, None
             continue
         if item.x1 - item.x0 >= PROSE_WIDTH * span:
+            if count and abs(item.x1 - right) > item.size:
+                count, edge = 0, None  # a ragged edge: a cell's lines, not a justified column's
             count += 1
             if count >= PARAGRAPH_ROWS:
                 return True
-            edge = item.x0 if edge is None else min(edge, item.x0)
+            edge, right = item.x0 if edge is None else min(edge, item.x0), item.x1
     return False
 
 
