@@ -452,10 +452,10 @@ def _running_text(rows: list[list[Item]], rule: _Edge) -> bool:
     em = max((i.size for row in rows for i in row), default=0.0)
     wide = [p and row[0].x0 <= rule.lo + 2 * em and row[0].x1 - row[0].x0 >= PROSE_WIDTH * (rule.hi - rule.lo)
             for p, row in zip(prose, rows, strict=True)]
-    return bool(rows) and (all(prose) and any(wide) or sum(wide) >= RUNNING_LINES) or _paragraph(rows, rule)
+    return bool(rows) and (all(prose) and any(wide) or sum(wide) >= RUNNING_LINES) or _paragraph(rows, prose, rule)
 
 
-def _paragraph(rows: list[list[Item]], rule: _Edge) -> bool:
+def _paragraph(rows: list[list[Item]], prose: list[bool], rule: _Edge) -> bool:
     """Whether the lines between two rules hold ``PARAGRAPH_ROWS`` lines of running text on
     end: lines of prose alone on their baselines, as wide as a paragraph's line
     (``PROSE_WIDTH`` of the rule), justified (each ending within an em of the one before) and
@@ -466,11 +466,11 @@ def _paragraph(rows: list[list[Item]], rule: _Edge) -> bool:
     on end as wide as most of the table with nothing on their baselines (a term beside a
     description's first line ends the count, and so does a cell's ragged edge)."""
     span, count, edge, right = rule.hi - rule.lo, 0, None, 0.0
-    for row in rows:
+    for row, is_prose in zip(rows, prose, strict=True):  # prose: _prose of each row
         if edge is not None and all(i.x1 <= edge for i in row):
             continue  # in the margin beside the text
         item = row[0]
-        if not _prose(row) or edge is not None and abs(item.x0 - edge) > INDENT_EMS * item.size:
+        if not is_prose or edge is not None and abs(item.x0 - edge) > INDENT_EMS * item.size:
             count, edge = 0, None
             continue
         if item.x1 - item.x0 >= PROSE_WIDTH * span:
