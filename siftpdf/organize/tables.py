@@ -1954,19 +1954,39 @@ def _lenient_gutter(items: list[Item], width: float) -> float | None:
 EDGE_SHARE = 0.3  # of a column's pieces, starting within an em of its left edge
 
 
+def _column_lines(items: list[Item], width: float, narrowest: float) -> list[Item]:
+    """The lines that may be a column of prose's: from ``narrowest`` to half the page wide,
+    none a contents entry's leader."""
+    return [i for i in items if i.kind == "line" and narrowest * width <= i.x1 - i.x0 <= width / 2 and i.size > 0
+            and not any(dots in i.text for dots in LEADER_DOTS)]
+
+
+def _edge_bins(lines: list[Item]) -> tuple[dict[tuple[int, int], list[Item]], float]:
+    """The lines binned by their left and right edges, bins as wide as the largest size: the
+    lines within an em of a line's edges lie in its bin or the next ones (:func:`_sharing_edges`)."""
+    step = max((i.size for i in lines), default=1.0)
+    bins: dict[tuple[int, int], list[Item]] = {}
+    for i in lines:
+        bins.setdefault((int(i.x0 // step), int(i.x1 // step)), []).append(i)
+    return bins, step
+
+
+def _sharing_edges(item: Item, bins: dict[tuple[int, int], list[Item]], step: float) -> list[Item]:
+    """The lines of ``bins`` whose both edges lie within an em of ``item``'s (itself among them)."""
+    left, right = int(item.x0 // step), int(item.x1 // step)
+    return [o for dx in (-1, 0, 1) for dy in (-1, 0, 1) for o in bins.get((left + dx, right + dy), ())
+            if abs(o.x0 - item.x0) <= item.size and abs(o.x1 - item.x1) <= item.size]
+
+
 def _prose_columns(items: list[Item], width: float) -> list[tuple[float, float]]:
     """The edges (left, right) of the page's columns of justified prose, left to right: where
-    ``COLUMN_LINES`` lines narrower than half the page (``COLUMN_WIDTH``), none a leader, share
-    both edges within about an em (lines binned by their edges in ems, each bin counted with
-    its neighbours); of overlapping ones, that of the most lines."""
-    bins: dict[tuple[int, int], list[Item]] = {}
-    for i in items:
-        if i.kind == "line" and NARROW_COLUMN * width <= i.x1 - i.x0 <= COLUMN_WIDTH[1] * width and i.size > 0 \
-                and not any(dots in i.text for dots in LEADER_DOTS):
-            bins.setdefault((round(i.x0 / i.size), round(i.x1 / i.size)), []).append(i)
+    ``COLUMN_LINES`` lines narrower than half the page (``NARROW_COLUMN`` at the least), none a
+    leader, share both edges within an em; of overlapping ones, that of the most lines."""
+    lines = _column_lines(items, width, NARROW_COLUMN)
+    bins, step = _edge_bins(lines)
     candidates: list[tuple[int, float, float]] = []
-    for left, right in bins:
-        near = [i for dx in (-1, 0, 1) for dy in (-1, 0, 1) for i in bins.get((left + dx, right + dy), ())]
+    for item in lines:
+        near = _sharing_edges(item, bins, step)
         if len(near) >= COLUMN_LINES:
             candidates.append((len(near), min(i.x0 for i in near), max(i.x1 for i in near)))
     found: list[tuple[float, float]] = []
@@ -1981,13 +2001,14 @@ NARROW_COLUMN = 0.2  # of the page width, the narrowest column of prose (of thre
 
 def _prose_column(items: list[Item], width: float) -> float | None:
     """The gutter beside a column of justified prose, whatever stands in the other column (a
-    proof's rules, a diagram's labels): ``COLUMN_LINES`` lines as wide as a column that share
-    their left and right edges (within an em), wholly one side of the page's middle, none of
-    them a contents entry's leader. The gutter is just past the column's inner edge."""
-    lines = [i for i in items if i.kind == "line" and COLUMN_WIDTH[0] * width <= i.x1 - i.x0 <= COLUMN_WIDTH[1] * width
-             and not any(dots in i.text for dots in LEADER_DOTS)]
-    for item in lines[:MAX_COLUMN_LINES]:
-        if sum(abs(o.x0 - item.x0) <= item.size and abs(o.x1 - item.x1) <= item.size for o in lines) < COLUMN_LINES:
+    proof's rules, a diagram's labels): ``COLUMN_LINES`` lines as wide as a column
+    (``COLUMN_WIDTH``) that share their left and right edges (within an em), wholly one side of
+    the page's middle, none of them a contents entry's leader. The gutter is just past the
+    column's inner edge."""
+    lines = _column_lines(items, width, COLUMN_WIDTH)
+    bins, step = _edge_bins(lines)
+    for item in lines:
+        if len(_sharing_edges(item, bins, step)) < COLUMN_LINES:
             continue
         if item.x1 <= width / 2:
             return item.x1 + item.size
@@ -1996,10 +2017,10 @@ def _prose_column(items: list[Item], width: float) -> float | None:
     return None
 
 
-COLUMN_WIDTH = (0.3, 0.5)  # of the page width, the width of a column of prose
+COLUMN_WIDTH = 0.3  # of the page width, the narrowest column of prose beside another column
 COLUMN_LINES = 5  # lines that share both edges: a justified column
-MAX_COLUMN_LINES = 200  # lines tried for a column's edges on one page
 LEADER_DOTS = ("....", ". . . .", "\u2026", "\u00b7\u00b7")  # a contents entry's leader, not prose
+
 
 
 def headed_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
