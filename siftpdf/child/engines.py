@@ -10,6 +10,7 @@ import io
 import os
 
 from ..errors import EncryptedError, UnreadableError
+from ..fonts import adobe_read
 from . import pdfium as pdfium_c
 
 # Not typing's, nor contextlib's contextmanager: with what they import (re, collections,
@@ -254,7 +255,7 @@ def _text_of(textpage: Any) -> str:
     buffer = ctypes.create_string_buffer((count + 1) * 2)
     written = pdfium_c.FPDFText_GetText(textpage, 0, count, ctypes.cast(buffer, ctypes.POINTER(ctypes.c_ushort)))
     # Unpaired surrogates are kept here and replaced (and counted) where the record is written.
-    return buffer.raw[: max(0, written - 1) * 2].decode("utf-16-le", errors="surrogatepass")
+    return adobe_read(buffer.raw[: max(0, written - 1) * 2].decode("utf-16-le", errors="surrogatepass"))
 
 
 def _respaced(textpage: Any, text: str) -> str:

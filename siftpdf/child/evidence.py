@@ -18,6 +18,7 @@ from bisect import bisect_right
 from itertools import repeat
 
 from ..docline import has_surrogate, scrub_record
+from ..fonts import SYMBOL_FONT, adobe_read, symbol_font
 from ..texfonts import tex_encoding
 from . import pdfium as pdfium_c
 from .pdfium import (
@@ -125,8 +126,8 @@ def page_evidence(page: Any, textpage: Any, raw: str, image_mode: str = "none",
     count = pdfium_c.FPDFText_CountChars(textpage)
     # PDFium marks a line-end hyphen it kept as U+FFFE or 0x02: one character for one, so
     # character indexes stay aligned.
-    chars = raw if len(raw) == count else "".join(map(chr, map(_UNICODE, repeat(tp, count), range(count))))
-    runs = _runs(textpage, tp, chars.replace("\ufffe", "-").replace("\x02", "-").replace("\x00", " "), count)
+    chars = raw if len(raw) == count else adobe_read("".join(map(chr, map(_UNICODE, repeat(tp, count), range(count)))))
+    runs = _runs(tp, chars.replace("\ufffe", "-").replace("\x02", "-").replace("\x00", " "), count)
     image_objects, paths = _page_objects(page)
     found = {
         "width": round(width, 2),
@@ -148,7 +149,7 @@ def page_evidence(page: Any, textpage: Any, raw: str, image_mode: str = "none",
     return found
 
 
-def _runs(textpage: int, tp: ctypes.c_void_p, chars: str, count: int) -> list[dict[str, Any]]:
+def _runs(tp: ctypes.c_void_p, chars: str, count: int) -> list[dict[str, Any]]:
     """Consecutive characters drawn by one text object become one run. Characters PDFium
     generated (line breaks, spaces between objects) have no object and end a run."""
     if count <= 0:
@@ -165,8 +166,10 @@ def _runs(textpage: int, tp: ctypes.c_void_p, chars: str, count: int) -> list[di
             spelled, unmapped = _tex_spelled(tp, text, start, table)
             _PROBE.tex_chars += sum(a != b for a, b in zip(text, spelled, strict=True))
             text = spelled
+        elif symbol_font(name):
+            text = text.translate(SYMBOL_FONT)
         if not text.isspace():
-            run = _make_runs(textpage, obj, start, text, name, size, scale, clip)
+            run = _make_runs(obj, start, text, name, size, scale, clip)
             unmapped = unmapped if unmapped >= 0 else _unmapped(tp, start, end)
             if unmapped:  # its text is then the font's codes, not characters: OCR may read it again
                 run[0]["unmapped"] = unmapped
@@ -417,7 +420,7 @@ def _unmapped(tp: ctypes.c_void_p, start: int, end: int) -> int:
     return sum(map(_HAS_MAP_ERROR, repeat(tp, end - start), range(start, end)))
 
 
-def _make_runs(textpage: Any, handle: int, start: int, text: str, font: str, font_size: float, scale: float,
+def _make_runs(handle: int, start: int, text: str, font: str, font_size: float, scale: float,
                own: tuple[float, float, float, float] | None) -> list[dict[str, Any]]:
     """One run (or, under a clip, the shown and hidden parts of it) of the characters from
     ``start`` drawn by the object ``handle``, whose font, size, matrix scale and clip box
@@ -453,7 +456,7 @@ def _make_runs(textpage: Any, handle: int, start: int, text: str, font: str, fon
             run["angle"] = angle  # a watermark or a rotated label: a line of its own
     clip = _shown_box(own, probe.page_box)
     if clip is not None and not _inside([x0, y0, x1, y1], clip):
-        split = _split_clipped(textpage, run, handle, first, last, clip, own is not None)
+        split = _split_clipped(run, handle, first, last, clip, own is not None)
         if len(split) != 1 or split[0] is not run:
             return split
     if " " in stripped and "angle" not in run:
@@ -613,7 +616,7 @@ def _clip_box(obj: ctypes.c_void_p, cache: dict[int, Any]) -> tuple[float, float
     return cache[key]
 
 
-def _split_clipped(textpage: int, run: dict[str, Any], handle: int, first: int, last: int,
+def _split_clipped(run: dict[str, Any], handle: int, first: int, last: int,
                    clip: tuple[float, float, float, float], own_clip: bool = True) -> list[dict[str, Any]]:
     """Split a run into what its clip shows and what it hides (a glyph of which less than a
     quarter lies inside the clip box is hidden: a running head half cut by the page's edge is
@@ -630,7 +633,8 @@ def _split_clipped(textpage: int, run: dict[str, Any], handle: int, first: int, 
     for index in range(first, last + 1):
         cbox = list(_loose_box(_PROBE.textpage, index))
         hidden = _shown_share(cbox, clip) < SHOWN_SHARE
-        ch = chr(pdfium_c.FPDFText_GetUnicode(textpage, index) or 0xFFFD)
+        ch = run["text"][index - first]  # as read above (a TeX or Symbol font's code spelled)
+        ch = " " if ch == MARK else ch
         if pieces and bool(pieces[-1].get("clipped")) == hidden:
             pieces[-1]["text"] += ch
             pieces[-1]["box"] = _union(pieces[-1]["box"], cbox)
