@@ -5,8 +5,10 @@ imports, so the child's start pays nothing for it."""
 from __future__ import annotations
 
 # Parts of the names of monospaced faces: 'Courier', 'SourceCodePro', 'CMTT10', 'LMMono',
-# 'Consolas', 'Menlo', 'Inconsolata', 'FixedSys', 'NimbusMonoPS', 'DejaVuSansMono'.
-MONO_NAMES = ("courier", "mono", "typewriter", "consol", "code", "cmtt", "lmtt", "menlo", "fixed")
+# 'Consolas', 'Menlo', 'Inconsolata', 'FixedSys', 'NimbusMonoPS', 'NimbusMonL' (Nimbus Mono L),
+# 'DejaVuSansMono', 'AnonymousPro', 'Iosevka', 'Monaco'.
+MONO_NAMES = ("courier", "mono", "typewriter", "consol", "code", "cmtt", "lmtt", "menlo", "fixed", "nimbusmon",
+              "anonymous", "iosevka", "monaco")
 
 
 # The font name of a run OCR recognized in a picture's pixels (no font is known). A run read

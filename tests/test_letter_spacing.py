@@ -247,3 +247,13 @@ def test_a_stretch_runs_over_short_tokens_to_the_long_ones_that_end_it() -> None
                       "t(BA_OS)"]
     last = text.index("x y")
     assert [text[start:end] for start, end in spacing._stretch(text, last)] == ["x", "y", "z"]
+
+
+def test_monospaced_faces_are_known_by_their_names() -> None:
+    from siftpdf.fonts import monospaced
+
+    for name in ("Courier-Bold", "NimbusMonL-Regu", "NimbusMonoPS-Regular", "AnonymousPro", "Iosevka-Term",
+                 "Monaco", "SFMono-Regular", "CMTT10", "Inconsolata"):
+        assert monospaced(name), name
+    for name in ("Times-Roman", "NimbusRomNo9L-Regu", "NimbusSanL-Regu", "LinLibertine", "Helvetica"):
+        assert not monospaced(name), name
