@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from siftpdf.organize import organize_records
 from siftpdf.organize.layout import line_segments
 from siftpdf.settings import OrganizeOptions
@@ -1416,6 +1418,29 @@ def test_a_listing_keeps_its_line_numbers_and_its_blank_numbered_lines():
              code_line(680, "y = x", number="3"), *body_lines(656, "b", 3)]
     out = organize([page(1, lines)])[0]
     assert [b["text"] for b in out["blocks"] if b["kind"] == "code"] == ["1 x = 1\n2\n3 y = x"]
+
+
+@pytest.mark.parametrize("face", ["Courier", "NimbusMonL-Regu", "AnonymousPro"])
+def test_a_listing_in_a_smaller_monospaced_face_below_the_text_is_code_not_notes(face: str) -> None:
+    """A manual's example set a size smaller below a page's last paragraph is code, as the
+    same listing between paragraphs is; a note whose address runs on in the code's face
+    stays one note."""
+    def small(y: float, text: str, x0: float = 90.0, font: str = face) -> dict[str, Any]:
+        return {"y": y, "size": 8.5, "runs": [run(text, x0, y, 8.5, font)]}
+
+    lines = [*body_lines(740, "a", 8), line(644, "as the session below shows:"),
+             small(628, "(gdb) print var"), small(618, "$1 = {"), small(608, "black = 144,", x0=90 + 4 * 4.25),
+             small(598, "}"), small(588, "(gdb) run"), small(578, "Program exited normally.")]
+    out = organize([page(1, lines)])[0]
+    assert [b["kind"] for b in out["blocks"]][-1] == "code"
+    assert out["blocks"][-1]["text"].startswith("(gdb) print var\n$1 = {\n")
+    assert "footnote" not in [b["kind"] for b in out["blocks"]]
+    note = "1 See the chapter on running programs of the debugger's manual, at"
+    noted = [*body_lines(740, "a", 8), small(90, note, x0=72, font="Times-Roman"),
+             small(80, "https://example.org/manual/debugging.html", x0=72)]
+    out = organize([page(1, noted)])[0]
+    assert out["blocks"][-1]["kind"] == "footnote"
+    assert out["blocks"][-1]["text"] == f"{note} https://example.org/manual/debugging.html"
 
 
 def test_a_page_set_wholly_in_a_monospaced_face_reads_as_prose():

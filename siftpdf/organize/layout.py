@@ -1550,7 +1550,8 @@ def _is_code(items: list[Item], kinds: list[tuple[str, int | None]], lines: list
     item, kind = items[k], kinds[k][0]
     if kind not in ("paragraph", "list_item", "footnote", "heading") or \
             (kind == "heading" and not _code_beside(items, lines, n)) or \
-            (kind == "footnote" and not _listing_number(items, lines, n)):
+            (kind == "footnote" and not _listing_number(items, lines, n) and
+             not _listing_below(items, kinds, lines, n)):
         return False
     before = items[lines[n - 1]] if n else None
     goes_on = before is not None and kinds[lines[n - 1]][0] == "code" and code_goes_on(before, item)
@@ -1560,7 +1561,8 @@ def _is_code(items: list[Item], kinds: list[tuple[str, int | None]], lines: list
         return True
     if not any(char.isalpha() for char in item.text) or item.x0 > item.left + CODE_INDENT * item.size:
         return False
-    return before is None or before.code is not None or kinds[lines[n - 1]][0] != "paragraph" or \
+    # A listing taken for a note lies below the text's last line: no paragraph runs on into it.
+    return kind == "footnote" or before is None or before.code is not None or kinds[lines[n - 1]][0] != "paragraph" or \
         (before.section, before.column) != (item.section, item.column) or next_word_fits(before, item) or \
         _paragraph_gap(before, item, before.size * 1.2)
 
@@ -1570,6 +1572,14 @@ def _code_beside(items: list[Item], lines: list[int], n: int) -> bool:
     item = items[lines[n]]
     return all(0 <= m < len(lines) and items[lines[m]].code is not None and
                abs(items[lines[m]].size - item.size) <= 0.05 * item.size for m in (n - 1, n + 1))
+
+
+def _listing_below(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int], n: int) -> bool:
+    """Is a line taken for a note, set small below the text, a listing's instead: set in a
+    monospaced face, opening with no note's mark, and not going on a note above it (a note's
+    address set in the code's face)?"""
+    return items[lines[n]].code is not None and items[lines[n]].text[:1] not in NOTE_MARKS and \
+        (n == 0 or kinds[lines[n - 1]][0] != "footnote")
 
 
 def _listing_number(items: list[Item], lines: list[int], n: int) -> bool:
