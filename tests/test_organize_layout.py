@@ -1443,6 +1443,25 @@ def test_a_listing_in_a_smaller_monospaced_face_below_the_text_is_code_not_notes
     assert out["blocks"][-1]["text"] == f"{note} https://example.org/manual/debugging.html"
 
 
+def _small(y: float, text: str, x0: float = 90.0, font: str = "Courier", size: float = 8.5) -> dict[str, Any]:
+    return {"y": y, "size": size, "runs": [run(text, x0, y, size, font)]}
+
+
+def test_a_line_of_code_with_an_operator_set_in_a_math_face_is_code() -> None:
+    """Doxygen's manuals set '*' as TeX's \\ast: 'const char ∗ path,' is code as its neighbours are."""
+    def declared(y: float, before: str, after: str) -> dict[str, Any]:
+        star = 90 + (len(before) + 1) * CHAR
+        return {"y": y, "size": 10.0, "runs": [run(before, 90, y, font="Courier"), run("∗", star, y, font="CMSY10"),
+                                                run(after, star + 2 * CHAR, y, font="Courier")]}
+
+    lines = [*body_lines(740, "a", 3), line(704, "is declared as follows:"),
+             code_line(686, "int dwarf_init_path("), declared(674, "    const char", "dw_path,"),
+             declared(662, "    Dwarf_Error", "dw_error);"), *body_lines(638, "b", 3)]
+    out = organize([page(1, lines)])[0]
+    assert [b["text"] for b in out["blocks"] if b["kind"] == "code"] == \
+        ["int dwarf_init_path(\n    const char ∗ dw_path,\n    Dwarf_Error ∗ dw_error);"]
+
+
 def test_a_page_set_wholly_in_a_monospaced_face_reads_as_prose():
     lines = [code_line(740 - 12 * k, text, x0=72) for k, text in enumerate(prose(48, "t")[:4])]
     out = organize([page(1, lines)])[0]

@@ -473,8 +473,9 @@ def _code_start(runs: list[dict[str, Any]]) -> float | None:
         runs = runs[1:]
     for run in runs:
         font = run.get("font")
-        if type(font) is not str or not _mono_name(font):
-            return None
+        if type(font) is not str or not _mono_name(font) and \
+                (run is runs[0] or any(unicodedata.category(char) != "Sm" for char in run["text"])):
+            return None  # but for operators set in another face inside the line ('char ∗∗ name')
     return coordinate(runs[0]["box"][0])
 
 
