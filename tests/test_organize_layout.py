@@ -1462,6 +1462,36 @@ def test_a_line_of_code_with_an_operator_set_in_a_math_face_is_code() -> None:
         ["int dwarf_init_path(\n    const char ∗ dw_path,\n    Dwarf_Error ∗ dw_error);"]
 
 
+def test_a_listing_below_the_text_under_its_title_is_code_whatever_its_first_line() -> None:
+    """A book's listing set small at a page's foot, under a title in its own small bold type,
+    and one opening with a comment's end: a title and code, no notes."""
+    lines = [*body_lines(740, "a", 8), line(644, "Another way is to keep the objects apart, as below."),
+             _small(626, "Separate objects state", x0=72, font="Times-Bold"),
+             _small(610, "state = {"), _small(600, "recipes: [", x0=98.5), _small(590, "};")]
+    out = organize([page(1, lines)])[0]
+    assert [(b["kind"], b["text"]) for b in out["blocks"]][-2:] == \
+        [("paragraph", "Separate objects state"), ("code", "state = {\n  recipes: [\n};")]
+    lines = [*body_lines(740, "a", 8), line(644, "The example ends its header comment so:"),
+             _small(626, "*/"), _small(616, "int example(Dwarf_Debug dbg)"), _small(606, "{")]
+    out = organize([page(1, lines)])[0]
+    assert [(b["kind"], b["text"]) for b in out["blocks"]][-1] == ("code", "*/\nint example(Dwarf_Debug dbg)\n{")
+
+
+def test_listings_set_small_choose_no_body_size() -> None:
+    """A manual's page of short sentences, each over a listing set a size smaller: the
+    sentences are its text, not headings, though the listings and their captions outweigh them."""
+    lines = [line(740, "The first example sets a value and prints it:"),
+             *[_small(722 - 10 * k, t) for k, t in enumerate(["x = compute(1)", "print(x)", "y = compute(2)",
+                                                               "print(y)"])],
+             _small(676, "Output of the first example, as the terminal shows it", x0=72, font="Times-Roman"),
+             line(660, "The second example reads the value back again:"),
+             *[_small(642 - 10 * k, t) for k, t in enumerate(["z = read(x)", "print(z)", "w = read(y)", "print(w)"])],
+             _small(596, "Output of the second example, as the terminal shows it", x0=72, font="Times-Roman"),
+             *body_lines(580, "b", 2)]
+    out = organize([page(1, lines)])[0]
+    assert [b["kind"] for b in out["blocks"]] == ["paragraph", "code", "paragraph"] * 2 + ["paragraph"]
+
+
 def test_a_page_set_wholly_in_a_monospaced_face_reads_as_prose():
     lines = [code_line(740 - 12 * k, text, x0=72) for k, text in enumerate(prose(48, "t")[:4])]
     out = organize([page(1, lines)])[0]

@@ -647,6 +647,8 @@ def run_pieces(run: dict[str, Any]) -> list[tuple[float, float, str]]:
     return [piece for piece in out if piece[2]] or [(x0, x1, text)]
 
 
+PROSE_CHARS = 200  # characters of prose a page needs for its listings to choose no body size
+LISTED_SHARE = 0.5  # of a page's characters set in a monospaced face, at the most, for that
 NOTES_BELOW = 0.8  # of a size's characters, set below all the text of a larger size: notes
 NOTES_WEIGHT = 0.3  # the larger size holds at least this share of the notes' characters
 
@@ -655,8 +657,11 @@ def body_size(items: list[Item], notes: bool = False) -> float:
     """The size most text is set in, weighted by characters. With ``notes``: notes set small
     at the foot of a page may outweigh a short page's text above them, so a larger size whose
     text all sits above most of the most common size's, and that holds a fair share of
-    characters, is the body."""
+    characters, is the body. Also with ``notes``: lines set in a monospaced face (listings)
+    choose no body where the page has prose enough to, though they weigh against notes."""
     weights: dict[float, int] = {}
+    prose: dict[float, int] = {}  # the weights of lines not set in a monospaced face
+    listed = 0  # characters set in a monospaced face
     lowest: dict[float, float] = {}  # the bottom of each size's lowest line
     keys: dict[float, float] = {}  # a page has a few sizes: each rounded once
     for item in items:
@@ -671,11 +676,21 @@ def body_size(items: list[Item], notes: bool = False) -> float:
             weights[key] = weight + len(item.text)
             if y0 < lowest[key]:  # as min keeps the first of equals
                 lowest[key] = y0
+        if not notes:
+            continue
+        if item.code is not None:
+            listed += len(item.text)
+        else:
+            prose[key] = prose.get(key, 0) + len(item.text)
     if not weights:
         return 10.0
-    most = max(weights, key=lambda k: weights[k])
     if not notes:
-        return most
+        return max(weights, key=lambda k: weights[k])
+    # Prose enough, and listings that fill no more than half the page (a page of listings, or
+    # one set wholly in a monospaced face, keeps the size most of it is set in)
+    chosen = prose if sum(prose.values()) >= PROSE_CHARS and listed <= LISTED_SHARE * sum(weights.values()) \
+        else weights
+    most = max(chosen, key=lambda k: chosen[k])
     larger = [k for k in weights if k > most and weights[k] >= NOTES_WEIGHT * weights[most]]
     if not larger:
         return most
@@ -1536,6 +1551,10 @@ def _code_lines(items: list[Item], kinds: list[tuple[str, int | None]], lines: l
     for n, k in enumerate(lines):
         if _is_code(items, kinds, lines, n):
             kinds[k] = ("code", None)
+            above = lines[n - 1] if n else None
+            if above is not None and kinds[above][0] == "footnote" and items[above].text[:1] not in NOTE_MARKS and \
+                    code_goes_on(items[above], items[k]):
+                kinds[above] = ("paragraph", None)  # a listing's title, set as small as the listing
 
 
 CODE_INDENT = 6.0  # sizes right of its column's text edge a block of code starts at the most
@@ -1560,7 +1579,8 @@ def _is_code(items: list[Item], kinds: list[tuple[str, int | None]], lines: list
         return goes_on and item.text.isdigit() and n + 1 < len(lines) and items[lines[n + 1]].code is not None
     if goes_on:
         return True
-    if not any(char.isalpha() for char in item.text) or item.x0 > item.left + CODE_INDENT * item.size:
+    if kind != "footnote" and not any(char.isalpha() for char in item.text) or \
+            item.x0 > item.left + CODE_INDENT * item.size:
         return False
     # A listing taken for a note lies below the text's last line: no paragraph runs on into it.
     return kind == "footnote" or before is None or before.code is not None or kinds[lines[n - 1]][0] != "paragraph" or \
@@ -1578,9 +1598,21 @@ def _code_beside(items: list[Item], lines: list[int], n: int) -> bool:
 def _listing_below(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int], n: int) -> bool:
     """Is a line taken for a note, set small below the text, a listing's instead: set in a
     monospaced face, opening with no note's mark, and not going on a note above it (a note's
-    address set in the code's face)?"""
-    return items[lines[n]].code is not None and items[lines[n]].text[:1] not in NOTE_MARKS and \
-        (n == 0 or kinds[lines[n - 1]][0] != "footnote")
+    address set in the code's face; lines above it taken for a note that none opens with a
+    mark are a listing's title or the text's last line)?"""
+    if items[lines[n]].code is None or items[lines[n]].text[:1] in LISTING_NOTE_MARKS:
+        return False
+    if n and kinds[lines[n - 1]][0] == "footnote" and (n + 1 == len(lines) or items[lines[n + 1]].code is None):
+        return False  # one line in the code's face under a note: the note's address
+    for m in range(n - 1, -1, -1):  # the lines taken for a note above it: one opens with a note's mark?
+        if kinds[lines[m]][0] != "footnote":
+            return True
+        if items[lines[m]].text[:1] in NOTE_MARKS:
+            return False
+    return True
+
+
+LISTING_NOTE_MARKS = NOTE_MARKS - frozenset("*[")  # a line of code opens with either as often
 
 
 def _listing_number(items: list[Item], lines: list[int], n: int) -> bool:
