@@ -1492,6 +1492,21 @@ def test_listings_set_small_choose_no_body_size() -> None:
     assert [b["kind"] for b in out["blocks"]] == ["paragraph", "code", "paragraph"] * 2 + ["paragraph"]
 
 
+def test_a_listing_set_bold_throughout_is_code_not_headings() -> None:
+    """A standard's examples set in bold Courier: each line bold as the next, so none heads."""
+    def bold(y: float, text: str, x0: float = 110.0) -> dict[str, Any]:
+        return {"y": y, "size": 10.0, "runs": [run(text, x0, y, font="Courier-Bold")]}
+
+    lines = [*body_lines(740, "a", 3), line(704, "EXAMPLE 2 In contrast, in"),
+             bold(686, "void f(void)"), bold(674, "{"), bold(662, "int *p;", x0=130), bold(650, "}"),
+             *body_lines(626, "b", 3), line(590, "EXAMPLE 3 Two declarations:"),
+             bold(572, "float f1, f2;"), bold(560, "double d;"), *body_lines(536, "c", 3)]
+    out = organize([page(1, lines)])[0]
+    assert headings(out) == []
+    assert [b["text"] for b in out["blocks"] if b["kind"] == "code"] == \
+        ["void f(void)\n{\n    int *p;\n}", "float f1, f2;\ndouble d;"]
+
+
 def test_a_page_set_wholly_in_a_monospaced_face_reads_as_prose():
     lines = [code_line(740 - 12 * k, text, x0=72) for k, text in enumerate(prose(48, "t")[:4])]
     out = organize([page(1, lines)])[0]

@@ -1589,10 +1589,16 @@ def _is_code(items: list[Item], kinds: list[tuple[str, int | None]], lines: list
 
 
 def _code_beside(items: list[Item], lines: list[int], n: int) -> bool:
-    """Is the line between lines of code of its own size (a keyword set bold, not a head)?"""
+    """Is the line between lines of code of its own size (a keyword set bold, not a head), or
+    next to one set as it is (a listing set bold throughout)?"""
     item = items[lines[n]]
-    return all(0 <= m < len(lines) and items[lines[m]].code is not None and
-               abs(items[lines[m]].size - item.size) <= 0.05 * item.size for m in (n - 1, n + 1))
+
+    def alike(m: int) -> bool:
+        return 0 <= m < len(lines) and items[lines[m]].code is not None and \
+            abs(items[lines[m]].size - item.size) <= 0.05 * item.size
+
+    return alike(n - 1) and alike(n + 1) or item.bold_all and \
+        any(alike(m) and items[lines[m]].bold_all for m in (n - 1, n + 1))
 
 
 def _listing_below(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int], n: int) -> bool:
