@@ -1507,6 +1507,23 @@ def test_a_listing_set_bold_throughout_is_code_not_headings() -> None:
         ["void f(void)\n{\n    int *p;\n}", "float f1, f2;\ndouble d;"]
 
 
+def test_a_page_mostly_of_listings_keeps_its_sentences_text_and_its_indented_session_code() -> None:
+    """A manual's page more listing than prose, a session indented well in from the text at its
+    foot: the sentences between listings are text, the session code."""
+    listing = [f"result_{k} = compute(argument_{k}, option_{k})" for k in range(6)]
+    lines = [line(740, "The first example computes the results:"),
+             *[_small(722 - 10 * k, t) for k, t in enumerate(listing)],
+             line(650, "The second example computes them again:"),
+             *[_small(632 - 10 * k, t) for k, t in enumerate(listing)],
+             *body_lines(560, "b", 3), line(524, "For example:"),
+             *[_small(506 - 10 * k, t, x0=150) for k, t in enumerate(["(gdb) info frame", "Stack level 0",
+                                                                      "rip = 0x401136"])]]
+    out = organize([page(1, lines)])[0]
+    assert headings(out) == []
+    assert [b["kind"] for b in out["blocks"]] == ["paragraph", "code"] * 2 + ["paragraph", "paragraph", "code"]
+    assert out["blocks"][-1]["text"] == "(gdb) info frame\nStack level 0\nrip = 0x401136"
+
+
 def test_a_page_set_wholly_in_a_monospaced_face_reads_as_prose():
     lines = [code_line(740 - 12 * k, text, x0=72) for k, text in enumerate(prose(48, "t")[:4])]
     out = organize([page(1, lines)])[0]

@@ -648,7 +648,8 @@ def run_pieces(run: dict[str, Any]) -> list[tuple[float, float, str]]:
 
 
 PROSE_CHARS = 200  # characters of prose a page needs for its listings to choose no body size
-LISTED_SHARE = 0.5  # of a page's characters set in a monospaced face, at the most, for that
+LISTED_SHARE = 0.75  # of a page's lines' characters set in a monospaced face, at the most, for that
+# (below CODE_SHARE: where listings set no body, they read as code)
 NOTES_BELOW = 0.8  # of a size's characters, set below all the text of a larger size: notes
 NOTES_WEIGHT = 0.3  # the larger size holds at least this share of the notes' characters
 
@@ -661,7 +662,7 @@ def body_size(items: list[Item], notes: bool = False) -> float:
     choose no body where the page has prose enough to, though they weigh against notes."""
     weights: dict[float, int] = {}
     prose: dict[float, int] = {}  # the weights of lines not set in a monospaced face
-    listed = 0  # characters set in a monospaced face
+    listed = lined = 0  # characters set in a monospaced face; of lines (no table's, no figure's)
     lowest: dict[float, float] = {}  # the bottom of each size's lowest line
     keys: dict[float, float] = {}  # a page has a few sizes: each rounded once
     for item in items:
@@ -678,6 +679,8 @@ def body_size(items: list[Item], notes: bool = False) -> float:
                 lowest[key] = y0
         if not notes:
             continue
+        if item.kind == "line":
+            lined += len(item.text)
         if item.code is not None:
             listed += len(item.text)
         else:
@@ -688,8 +691,7 @@ def body_size(items: list[Item], notes: bool = False) -> float:
         return max(weights, key=lambda k: weights[k])
     # Prose enough, and listings that fill no more than half the page (a page of listings, or
     # one set wholly in a monospaced face, keeps the size most of it is set in)
-    chosen = prose if sum(prose.values()) >= PROSE_CHARS and listed <= LISTED_SHARE * sum(weights.values()) \
-        else weights
+    chosen = prose if sum(prose.values()) >= PROSE_CHARS and listed <= LISTED_SHARE * lined else weights
     most = max(chosen, key=lambda k: chosen[k])
     larger = [k for k in weights if k > most and weights[k] >= NOTES_WEIGHT * weights[most]]
     if not larger:
@@ -1579,8 +1581,8 @@ def _is_code(items: list[Item], kinds: list[tuple[str, int | None]], lines: list
         return goes_on and item.text.isdigit() and n + 1 < len(lines) and items[lines[n + 1]].code is not None
     if goes_on:
         return True
-    if kind != "footnote" and not any(char.isalpha() for char in item.text) or \
-            item.x0 > item.left + CODE_INDENT * item.size:
+    if kind != "footnote" and (not any(char.isalpha() for char in item.text) or
+                               item.x0 > item.left + CODE_INDENT * item.size):
         return False
     # A listing taken for a note lies below the text's last line: no paragraph runs on into it.
     return kind == "footnote" or before is None or before.code is not None or kinds[lines[n - 1]][0] != "paragraph" or \
