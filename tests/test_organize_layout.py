@@ -1524,6 +1524,30 @@ def test_a_page_mostly_of_listings_keeps_its_sentences_text_and_its_indented_ses
     assert out["blocks"][-1]["text"] == "(gdb) info frame\nStack level 0\nrip = 0x401136"
 
 
+def test_an_elision_set_in_another_face_inside_a_listing_is_code() -> None:
+    """'/* ... */' with its dots in italic Times, as a standard sets code left out: one block."""
+    def elided(y: float) -> dict[str, Any]:
+        return {"y": y, "size": 10.0, "runs": [run("/*", 90, y, font="Courier"), run("...", 90 + 3 * CHAR, y,
+                                                                                     font="Times-Italic"),
+                                                run("*/", 90 + 7 * CHAR, y, font="Courier")]}
+
+    lines = [*body_lines(740, "a", 3), line(704, "the declarations are"), code_line(686, "char c1, c2;"),
+             elided(674), code_line(662, "c1 = c1 + c2;"), *body_lines(638, "b", 3)]
+    out = organize([page(1, lines)])[0]
+    assert [b["text"] for b in out["blocks"] if b["kind"] == "code"] == ["char c1, c2;\n/* ... */\nc1 = c1 + c2;"]
+
+
+def test_a_page_of_listings_with_a_line_of_prose_reads_as_code() -> None:
+    """A specification's page of definitions, nine tenths of it in Courier under one line of
+    prose: code, not a typescript read as prose."""
+    defines = [f"#define SHT_KIND_{k} {k}" for k in range(24)]
+    lines = [line(740, "The section types of the file, as the header defines them, are:"),
+             *[code_line(722 - 12 * k, text) for k, text in enumerate(defines)]]
+    out = organize([page(1, lines)])[0]
+    assert [b["kind"] for b in out["blocks"]] == ["paragraph", "code"]
+    assert out["blocks"][1]["text"] == "\n".join(defines)
+
+
 def test_a_page_set_wholly_in_a_monospaced_face_reads_as_prose():
     lines = [code_line(740 - 12 * k, text, x0=72) for k, text in enumerate(prose(48, "t")[:4])]
     out = organize([page(1, lines)])[0]

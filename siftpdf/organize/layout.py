@@ -464,6 +464,15 @@ def _spread_apart(item: Item) -> bool:
     return any(right[0] - left[1] > gap for left, right in zip(pieces, pieces[1:], strict=False))
 
 
+ELISIONS = frozenset(("...", "…", ". . ."))  # code left out of a listing, set in another face ('/* ... */')
+
+
+def _set_apart(text: str) -> bool:
+    """Is a run inside a line of code set in another face part of the code: operators set in a
+    math face ('char ∗∗ name'), or an elision ('/* ... */')?"""
+    return text in ELISIONS or all(unicodedata.category(char) == "Sm" for char in text)
+
+
 def _code_start(runs: list[dict[str, Any]]) -> float | None:
     """Where the code of a line set in a monospaced font starts across (after a listing's
     line number, which may be set in another font); None for any other line."""
@@ -473,9 +482,8 @@ def _code_start(runs: list[dict[str, Any]]) -> float | None:
         runs = runs[1:]
     for run in runs:
         font = run.get("font")
-        if type(font) is not str or not _mono_name(font) and \
-                (run is runs[0] or any(unicodedata.category(char) != "Sm" for char in run["text"])):
-            return None  # but for operators set in another face inside the line ('char ∗∗ name')
+        if type(font) is not str or not _mono_name(font) and (run is runs[0] or not _set_apart(run["text"])):
+            return None
     return coordinate(runs[0]["box"][0])
 
 
@@ -1539,7 +1547,7 @@ def _kinds(items: list[Item], body: float, opts: OrganizeOptions, titles: dict[s
     return kinds
 
 
-CODE_SHARE = 0.85  # of a page's characters in lines set in a monospaced font, at the most, for code
+CODE_SHARE = 0.95  # of a page's characters in lines set in a monospaced font, at the most, for code
 
 
 def _code_lines(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int]) -> None:
