@@ -1548,6 +1548,22 @@ def test_a_page_of_listings_with_a_line_of_prose_reads_as_code() -> None:
     assert out["blocks"][1]["text"] == "\n".join(defines)
 
 
+def test_a_structure_closed_left_of_its_indented_members_is_one_block_of_code() -> None:
+    """A page of structures whose members, indented, set its text edge: each '};' set left of
+    that edge closes its structure's code block, not a paragraph of its own."""
+    members = [f"long cs_field_{k};" for k in range(12)]
+    lines = [line(740, "The structures of the file system, as the kernel declares them, are:"),
+             code_line(722, "struct csum {"),
+             *[code_line(710 - 12 * k, text, x0=90 + 4 * CHAR) for k, text in enumerate(members)],
+             code_line(566, "};"), code_line(542, "struct fs {"),
+             *[code_line(530 - 12 * k, text, x0=90 + 4 * CHAR) for k, text in enumerate(members)], code_line(386, "};")]
+    out = organize([page(1, lines)])[0]
+    assert [b["kind"] for b in out["blocks"]] == ["paragraph", "code", "code"]
+    for block, name in zip(out["blocks"][1:], ("csum", "fs"), strict=True):
+        assert block["text"].startswith(f"struct {name} {{\n    long cs_field_0;")
+        assert block["text"].endswith("    long cs_field_11;\n};")
+
+
 def test_a_page_set_wholly_in_a_monospaced_face_reads_as_prose():
     lines = [code_line(740 - 12 * k, text, x0=72) for k, text in enumerate(prose(48, "t")[:4])]
     out = organize([page(1, lines)])[0]

@@ -1651,10 +1651,15 @@ CODE_STEP = 12.0  # sizes across one line of code may start from the line above'
 
 def code_goes_on(prev: Item, item: Item) -> bool:
     """Does a line of code go on the block of code whose last line is ``prev``: the same column,
-    close below it (a blank line between at most), not left of the text's edge."""
+    close below it (a blank line between at most), not left of the text's edge but to close
+    a bracket (a structure's '};' left of its indented members, which set that edge)."""
     return item.section == prev.section and item.column == prev.column and \
-        0 < prev.y - item.y <= CODE_GAP * max(prev.size, item.size) and item.x0 >= prev.left - item.size and \
+        0 < prev.y - item.y <= CODE_GAP * max(prev.size, item.size) and \
+        (item.x0 >= prev.left - item.size or item.text[:1] in CLOSING_BRACKETS) and \
         abs(item.x0 - prev.x0) <= CODE_STEP * item.size
+
+
+CLOSING_BRACKETS = frozenset("})]")
 
 
 def code_line(first: Item, prev: Item, item: Item) -> str:
