@@ -19,6 +19,7 @@ from ..lazyre import lazy
 from ..settings import OrganizeOptions
 from .headings import Levels, Outline
 from .layout import (
+    BODY_CHARS,
     CAPTION,
     DATE_FORM,
     FLOATS,
@@ -549,10 +550,6 @@ def _organize(page: _Page, repeated: set[str] | None, opts: OrganizeOptions, pre
 
 
 SEPARATION = 1.4  # a running head stands further from the body than body lines from each other
-
-
-BODY_CHARS = 200  # characters of text a page needs to tell its body size; of its own text layer,
-# for OCR's lines to be a picture's (whose sizes are the picture's scale and rank nothing)
 
 
 def _furniture_items(page: _Page, repeated: set[str] | None) -> set[int]:

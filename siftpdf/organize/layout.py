@@ -655,7 +655,9 @@ def run_pieces(run: dict[str, Any]) -> list[tuple[float, float, str]]:
     return [piece for piece in out if piece[2]] or [(x0, x1, text)]
 
 
-PROSE_CHARS = 200  # characters of prose a page needs for its listings to choose no body size
+BODY_CHARS = 200  # characters of text a page needs to tell its body size: of its own text layer for
+# OCR's lines to be a picture's (whose sizes are the picture's scale), of prose for its listings
+# to choose no body size
 LISTED_SHARE = 0.75  # of a page's lines' characters set in a monospaced face, at the most, for that
 # (below CODE_SHARE: where listings set no body, they read as code)
 NOTES_BELOW = 0.8  # of a size's characters, set below all the text of a larger size: notes
@@ -697,9 +699,9 @@ def body_size(items: list[Item], notes: bool = False) -> float:
         return 10.0
     if not notes:
         return max(weights, key=lambda k: weights[k])
-    # Prose enough, and listings that fill no more than half the page (a page of listings, or
-    # one set wholly in a monospaced face, keeps the size most of it is set in)
-    chosen = prose if sum(prose.values()) >= PROSE_CHARS and listed <= LISTED_SHARE * lined else weights
+    # Prose enough, and listings that fill no more than LISTED_SHARE of the lines (a page of
+    # listings, or one set wholly in a monospaced face, keeps the size most of it is set in)
+    chosen = prose if sum(prose.values()) >= BODY_CHARS and listed <= LISTED_SHARE * lined else weights
     most = max(chosen, key=lambda k: chosen[k])
     larger = [k for k in weights if k > most and weights[k] >= NOTES_WEIGHT * weights[most]]
     if not larger:

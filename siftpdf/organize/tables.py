@@ -2022,7 +2022,6 @@ COLUMN_LINES = 5  # lines that share both edges: a justified column
 LEADER_DOTS = ("....", ". . . .", "\u2026", "\u00b7\u00b7")  # a contents entry's leader, not prose
 
 
-
 def headed_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
     """Tables without rules whose columns are anchored on a line of column heads: a line of
     three or more bold parts set well apart, and below it lines whose segments each sit
