@@ -834,6 +834,42 @@ def test_a_stamp_up_the_side_margin_is_set_aside_on_any_page():
         assert "arXiv" not in out["text"] and headings(out) == []
 
 
+def slanted(text: str, x0: float, y0: float, size: float = 48.0, angle: int = 45) -> dict[str, Any]:
+    """A line set at a slant from (``x0``, ``y0``), corner to corner as a watermark is."""
+    reach = CHAR * size / 10 * len(text) * 0.7
+    return {"y": y0, "size": size, "rotated": True,
+            "runs": [{"text": text, "font": "SimSun", "size": size, "color": "#c0c0c0",
+                      "box": [x0, y0, x0 + reach, y0 + reach], "angle": angle}]}
+
+
+def test_a_large_watermark_across_the_text_is_set_aside_and_the_paragraph_reads_on():
+    """'SAMPLE' set at 45 degrees over the middle of a paragraph, three times its size: set
+    aside as the page's watermark (kept in the furniture, where grep finds it), and the
+    paragraph it crosses is one paragraph, not two around a heading."""
+    texts = prose(12 * 10, "w")[:10]
+    lines = [line(700 - 12 * k, t) for k, t in enumerate(texts[:5])]
+    lines += [slanted("SAMPLE", 150.0, 630.0, size=30.0)]
+    lines += [line(640 - 12 * k, t) for k, t in enumerate(texts[5:])]
+    out = organize([page(1, lines)])[0]
+    assert [(f["kind"], f["text"]) for f in out["furniture"]] == [("watermark", "SAMPLE")]
+    assert [b["kind"] for b in out["blocks"]] == ["paragraph"] and "SAMPLE" not in out["text"]
+
+
+def test_a_small_slanted_line_on_every_page_is_a_watermark_and_a_chart_label_is_not():
+    """A seller's name set small at a slant on every page is a watermark by repetition; a
+    chart's label set at a slant on one page, as small, is the page's text."""
+    mark = "Sold by the Example Shop"
+    pages = [page(n, [*body_lines(700, SEEDS[n], 8), slanted(mark, 200.0, 500.0, size=9.0, angle=80),
+                      *body_lines(400, f"{SEEDS[n]}x", 8)]) for n in range(1, 5)]
+    pages.append(page(5, [*body_lines(700, SEEDS[5], 8), slanted("throughput", 200.0, 500.0, size=9.0),
+                          *body_lines(400, "last", 8)]))
+    out = organize(pages)
+    for record in out[:4]:
+        assert [(f["kind"], f["text"]) for f in record["furniture"]] == [("watermark", mark)], record["page"]
+        assert mark not in record["text"]
+    assert out[4]["furniture"] == [] and "throughput" in out[4]["text"]
+
+
 def test_turned_labels_down_a_form_margin_are_not_stamps():
     labels = [turned(f"Part {k} of the form", 14.0, 100.0 + 150 * k, size=8.0) for k in range(4)]
     out = organize([page(1, [*body_lines(700, "a", 20), *labels])])[0]
@@ -1562,6 +1598,42 @@ def test_a_structure_closed_left_of_its_indented_members_is_one_block_of_code() 
     for block, name in zip(out["blocks"][1:], ("csum", "fs"), strict=True):
         assert block["text"].startswith(f"struct {name} {{\n    long cs_field_0;")
         assert block["text"].endswith("    long cs_field_11;\n};")
+
+
+def test_a_page_set_wholly_in_a_monospaced_face_whose_lines_end_early_is_code():
+    """An appendix's page of source and nothing else: its lines end where each statement does,
+    well short of the measure a few long ones reach, as no typescript's do: one block of code,
+    not a paragraph a statement."""
+    source = ["for j=1:14", "    total(j)=sum(weights(:,j))./12;", "end", "for i=1:26",
+              "    for j=1:6", "        predicted(i,features(j))=measured(i,features(j))./(1+rate(features(j)));",
+              "    end", "end", "x = zeros(1,14);", "y = zeros(1,14);"]
+    lines = [code_line(740 - 12 * k, text.strip(), x0=72 + CHAR * (len(text) - len(text.lstrip())))
+             for k, text in enumerate(source)]
+    out = organize([page(1, lines)])[0]
+    assert [b["kind"] for b in out["blocks"]] == ["code"]
+    assert out["blocks"][0]["text"].startswith("for j=1:14\n    total(j)=sum(weights(:,j))./12;\nend")
+
+
+def test_a_string_in_another_script_inside_a_line_of_code_keeps_it_code():
+    """A Latin monospaced face has no Chinese glyphs: a string or a comment in Chinese inside a
+    line of code is set in a Chinese face, and the line is code as its neighbours are; Chinese
+    words after a command outside any string or comment are the text's."""
+    def mixed(y: float, parts: list[tuple[str, str]]) -> dict[str, Any]:
+        runs, x = [], 90.0
+        for text, font in parts:
+            runs.append(run(text, x, y, font=font))
+            x = runs[-1]["box"][2]
+        return {"y": y, "size": 10.0, "runs": runs}
+    lines = [*body_lines(740, "a", 3), line(704, "the data are read by:"),
+             code_line(686, "low=xlsread(data);"),
+             mixed(674, [("high=xlsread('", "Courier"), ("高钾风化", "SimSun"), (".xlsx');", "Courier")]),
+             mixed(662, [("void cross()//", "Courier"), ("交叉操作", "SimSun")]),
+             code_line(650, "low(isnan(low))=0;"), *body_lines(626, "b", 3),
+             mixed(578, [("$ make ", "Courier"), ("生成输出文件", "SimSun"), (" construct", "Courier")]),
+             *body_lines(566, "c", 3)]
+    out = organize([page(1, lines)])[0]
+    assert [b["text"] for b in out["blocks"] if b["kind"] == "code"] == [
+        "low=xlsread(data);\nhigh=xlsread('高钾风化.xlsx');\nvoid cross()//交叉操作\nlow(isnan(low))=0;"]
 
 
 def test_a_page_set_wholly_in_a_monospaced_face_reads_as_prose():

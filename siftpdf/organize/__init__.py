@@ -70,7 +70,8 @@ class _Page:
         self.record = record
         self.rows: list[list[Item]] = []  # segments by baseline, top down
         self.margin: dict[int, str] = {}  # id(item) -> band:template
-        self.stamps: dict[int, str] = {}  # id(item) -> side:template, text set up the side margin
+        self.stamps: dict[int, str] = {}  # id(item) -> side:template, text set up the side margin (or across it)
+        self.oblique: dict[int, str] = {}  # id(item) -> oblique:template, text set at a slant, no stamp by its size
         self.drawn_again = 0  # characters of text drawn again on the same spot, read once
         self.blocks: list[Block] = []
         self.furniture: list[dict[str, Any]] = []
@@ -95,7 +96,7 @@ class _Page:
     def keys(self) -> set[str]:
         """The margin's templates and the slots of its head; asked of each page once per page
         of its window, and the margin is complete once the page is prepared."""
-        return {*self.margin.values(), *self.slots.values(), *self.folios.values()}
+        return {*self.margin.values(), *self.slots.values(), *self.folios.values(), *self.oblique.values()}
 
 
 def organize_records(records: Iterable[dict[str, Any]],
@@ -341,6 +342,7 @@ def _prepare_rows(record: dict[str, Any], opts: OrganizeOptions) -> _Page:
     lines = evidence.get("lines", [])
     channels = narrow_gutters(lines) if opts.columns else None
     rotated: list[Item] = []
+    slanted: list[Item] = []
     for line in lines:
         items, again = line_segments(line, keep_clipped=not opts.clip, channels=channels)
         page.drawn_again += again
@@ -348,8 +350,13 @@ def _prepare_rows(record: dict[str, Any], opts: OrganizeOptions) -> _Page:
             page.rows.append(items)
             if line.get("rotated"):
                 rotated += items
+                if _slanted(line):
+                    slanted += items
     if rotated:
         page.stamps = _side_stamps(rotated, page.rows, width)
+    if slanted:
+        page.stamps.update(_watermarks(slanted, page.rows))
+        page.oblique = {id(item): f"{_OBLIQUE}{template(item.text)}" for item in slanted if id(item) not in page.stamps}
     top = [r for r in page.rows if r[0].y1 >= height * (1 - MARGIN_SHARE)][:MARGIN_LINES] or _set_off(page.rows, 0)
     bottom = [r for r in page.rows if r[0].y0 <= height * MARGIN_SHARE][-MARGIN_LINES:] or _set_off(page.rows, -1)
     for band, rows in (("top", top), ("bottom", bottom)):
@@ -513,6 +520,36 @@ def _turned_lines(items: list[Item]) -> int:
 TURNED_SPACE = 1.5  # sizes between the pieces of one turned line
 
 
+def _slanted(line: dict[str, Any]) -> bool:
+    """Is a line set at a slant, neither along nor across the page (a watermark drawn
+    corner to corner, a chart's labels turned to fit)?"""
+    for run in line["runs"]:
+        angle = run.get("angle")
+        if type(angle) in (int, float) and SLANT <= angle % 90 <= 90 - SLANT:
+            return True
+    return False
+
+
+def _watermarks(slanted: list[Item], rows: list[list[Item]]) -> dict[int, str]:
+    """Text set at a slant across the page in type larger than its text's (``WATERMARK_SIZE``):
+    a watermark ('SAMPLE', 'DRAFT', a seller's name over every page), never the article's. A
+    chart's labels turned to fit are set as small as the text; a page with no other text has
+    no body to measure it by. Slanted text as small, found on other pages of the window too, is
+    a watermark by repetition (``_Page.oblique``)."""
+    turned = {id(item) for item in slanted}
+    others = [item for row in rows for item in row if id(item) not in turned]
+    if not others:
+        return {}
+    least = WATERMARK_SIZE * body_size(others)
+    return {id(item): f"{_WATERMARK}{template(item.text)}" for item in slanted if item.size >= least}
+
+
+SLANT = 8  # degrees off the page's axes from which a line is set at a slant (a turned page's are square to it)
+WATERMARK_SIZE = 1.5  # of the body size: slanted text this large is a watermark
+_WATERMARK = "watermark:"
+_OBLIQUE = "oblique:"
+
+
 def _organize(page: _Page, repeated: set[str] | None, opts: OrganizeOptions, previous_body: float,
               headings: tuple[Outline, Levels] | None = None) -> float:
     """Blocks and furniture of one page; returns the body size for the next page to fall back on.
@@ -524,11 +561,16 @@ def _organize(page: _Page, repeated: set[str] | None, opts: OrganizeOptions, pre
     furniture = _furniture_items(page, repeated)
     if opts.furniture:
         furniture |= page.stamps.keys()
+        if repeated:  # slanted text that recurs is a watermark however small
+            for ident, key in page.oblique.items():
+                if key in repeated:
+                    furniture.add(ident)
+                    page.stamps[ident] = _WATERMARK + key[len(_OBLIQUE):]
     for row in page.rows:
         body = [i for i in row if id(i) not in furniture]
         for item in row:
             if id(item) in furniture:
-                page.furniture.append(_furniture(page.margin.get(id(item)) or page.stamps[id(item)], item,
+                page.furniture.append(_furniture(page.stamps.get(id(item)) or page.margin[id(item)], item,
                                                  page.number))
         if body:
             rows.append(body)
@@ -880,7 +922,7 @@ _ADDRESS = re.compile(r"(https?://|www\.)\S+")
 def _furniture(key: str, item: Item, page: int) -> dict[str, Any]:
     band, _, shape = key.partition(":")
     kind = "page_number" if _PAGE_NUMBER.match(shape) else "stamp" if band == "side" else \
-        "header" if band == "top" else "footer"
+        "watermark" if band == "watermark" else "header" if band == "top" else "footer"
     return {"kind": kind, "text": item.text, "spans": [{"page": page, "rect": item.rect}]}
 
 

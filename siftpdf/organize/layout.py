@@ -467,10 +467,18 @@ def _spread_apart(item: Item) -> bool:
 ELISIONS = frozenset(("...", "…", ". . ."))  # code left out of a listing, set in another face ('/* ... */')
 
 
-def _set_apart(text: str) -> bool:
+def _set_apart(text: str, before: str) -> bool:
     """Is a run inside a line of code set in another face part of the code: operators set in a
-    math face ('char ∗∗ name'), or an elision ('/* ... */')?"""
-    return text in ELISIONS or all(unicodedata.category(char) == "Sm" for char in text)
+    math face ('char ∗∗ name'), an elision ('/* ... */'), or words in a script the code's face
+    has no glyphs for, inside a string or a comment the code before it (``before``) opened
+    (``'高钾未风化.xlsx'``, ``% 表示无权图``: set in a Chinese face)?"""
+    if text in ELISIONS or all(unicodedata.category(char) == "Sm" for char in text):
+        return True
+    return any(is_cjk(char) for char in text) and all(is_cjk(char) or not char.isalnum() for char in text) and \
+        (before.count("'") % 2 == 1 or before.count('"') % 2 == 1 or any(mark in before for mark in COMMENT_MARKS))
+
+
+COMMENT_MARKS = ("//", "/*", "#", "%", "--")  # what opens a comment in the common languages
 
 
 def _code_start(runs: list[dict[str, Any]]) -> float | None:
@@ -480,10 +488,12 @@ def _code_start(runs: list[dict[str, Any]]) -> float | None:
         if runs[0].get("y") is not None:
             return None  # a note's mark, raised: the note is no code however it is set
         runs = runs[1:]
+    before = ""
     for run in runs:
-        font = run.get("font")
-        if type(font) is not str or not _mono_name(font) and (run is runs[0] or not _set_apart(run["text"])):
+        font, text = run.get("font"), run["text"]
+        if type(font) is not str or not _mono_name(font) and (run is runs[0] or not _set_apart(text, before)):
             return None
+        before += text
     return coordinate(runs[0]["box"][0])
 
 
@@ -1558,7 +1568,8 @@ def _code_lines(items: list[Item], kinds: list[tuple[str, int | None]], lines: l
     read as text. A line of code a paragraph runs on into (a long identifier that took a line
     of its own) stays in the paragraph."""
     code = [k for k in lines if items[k].code is not None]
-    if not code or sum(len(items[k].text) for k in code) > CODE_SHARE * sum(len(items[k].text) for k in lines):
+    if not code or sum(len(items[k].text) for k in code) > CODE_SHARE * sum(len(items[k].text) for k in lines) \
+            and not _broken_early(items, code):
         return
     for n, k in enumerate(lines):
         if _is_code(items, kinds, lines, n):
@@ -1567,6 +1578,27 @@ def _code_lines(items: list[Item], kinds: list[tuple[str, int | None]], lines: l
             if above is not None and kinds[above][0] == "footnote" and items[above].text[:1] not in NOTE_MARKS and \
                     code_goes_on(items[above], items[k]):
                 kinds[above] = ("paragraph", None)  # a listing's title, set as small as the listing
+
+
+def _broken_early(items: list[Item], code: list[int]) -> bool:
+    """Do most lines of a page set in a monospaced face end well short of the measure its
+    longer lines run to? A typescript's lines run to the measure and break where the next word
+    does not fit, but at a paragraph's end; a listing's end where each statement does: a page
+    of them is code, however little else it holds. The measure is what the longer lines reach
+    (``MEASURE_RANK``), not the longest alone: one long statement sets no measure."""
+    if len(code) < LISTING_LINES:
+        return False
+    ends = sorted(items[k].x1 for k in code)
+    measure = ends[int(MEASURE_RANK * (len(ends) - 1))]
+    short = sum(items[k].x1 < measure - SHORT_CHARS * (items[k].x1 - items[k].x0) / max(1, len(items[k].text))
+                for k in code)
+    return short >= BROKEN_SHARE * len(code)
+
+
+LISTING_LINES = 5  # lines in a monospaced face from which a page's line ends tell a listing
+MEASURE_RANK = 0.9  # of a page's lines, ranked by where they end: the rank whose end is the measure
+SHORT_CHARS = 10  # characters short of the measure a line ends at: broken early (a word is shorter)
+BROKEN_SHARE = 0.5  # of a page's lines: broken early, as a listing's are
 
 
 CODE_INDENT = 6.0  # sizes right of its column's text edge a block of code starts at the most
