@@ -1483,6 +1483,18 @@ def _small(y: float, text: str, x0: float = 90.0, font: str = "Courier", size: f
     return {"y": y, "size": size, "runs": [run(text, x0, y, size, font)]}
 
 
+def test_a_small_listing_goes_on_through_lines_that_open_as_notes_do() -> None:
+    """objdump's table of sections set small below the text: its rows open with their index
+    ('0 .text …'), as a note opens with its number, but each goes on the listing just above it."""
+    lines = [*body_lines(740, "a", 8), line(644, "the object file's sections are:"),
+             _small(628, "Sections:"), _small(618, "Idx Name Size VMA LMA"),
+             _small(608, "0 .text 00000027 00000000 00000000", x0=94), _small(598, "CONTENTS, ALLOC, LOAD", x0=120),
+             _small(588, "1 .data 00000000 00000000 00000000", x0=94)]
+    out = organize([page(1, lines)])[0]
+    assert [b["kind"] for b in out["blocks"]][-2:] == ["paragraph", "code"]
+    assert out["blocks"][-1]["text"].endswith("1 .data 00000000 00000000 00000000")
+
+
 def test_a_line_of_code_with_an_operator_set_in_a_math_face_is_code() -> None:
     """Doxygen's manuals set '*' as TeX's \\ast: 'const char ∗ path,' is code as its neighbours are."""
     def declared(y: float, before: str, after: str) -> dict[str, Any]:
@@ -1640,6 +1652,31 @@ def test_a_page_set_wholly_in_a_monospaced_face_reads_as_prose():
     lines = [code_line(740 - 12 * k, text, x0=72) for k, text in enumerate(prose(48, "t")[:4])]
     out = organize([page(1, lines)])[0]
     assert [b["kind"] for b in out["blocks"]] == ["paragraph"]
+
+
+def test_a_paragraph_set_double_spaced_on_a_page_set_single_is_one_paragraph():
+    """A paragraph whose lines stand twice the page's pitch apart, each justified to the
+    column's edge, is one paragraph, not one a line; one-line paragraphs set as far apart as the
+    page sets its paragraphs stay apart, and so does a line full by chance between two gaps."""
+    def justified(seed: str, count: int) -> list[str]:  # lines of 60 characters, as a justified column's
+        return [" ".join(f"{seed}{k}w{j:02d}" for j in range(10))[:60] for k in range(count)]
+
+    texts = justified("d", 4)
+    spaced = [line(560 - 24 * k, t) for k, t in enumerate(texts)] + [line(560 - 24 * 4, "the paragraph ends.")]
+    lines = [*[line(740 - 12 * k, t) for k, t in enumerate(justified("a", 4))], line(692, "the paragraph ends here."),
+             *spaced, *[line(420 - 12 * k, t) for k, t in enumerate(justified("c", 4))]]
+    out = organize([page(1, lines)])[0]
+    paragraphs = [b["text"] for b in out["blocks"] if b["kind"] == "paragraph"]
+    assert paragraphs[1] == f"{' '.join(texts)} the paragraph ends."
+    # Terms one a line, every other one full to the edge, as far apart as the page's paragraphs.
+    entries = [line(740 - 24 * k, (f"entry{k} " + " ".join(f"w{k}x{j:02d}" for j in range(12)))[:60 if k % 2 else 40])
+               for k in range(6)]
+    body = [line(580 - 12 * k, t) for k, t in enumerate(justified("e", 8))]
+    out = organize([page(1, [*entries, *body, line(484, "short last line."), line(460, justified("f", 1)[0]),
+                             *[line(436 - 12 * k, t) for k, t in enumerate(justified("g", 8))]])])[0]
+    texts = [b["text"] for b in out["blocks"] if b["kind"] == "paragraph"]
+    assert [t for t in texts if t.startswith("entry")] == [e["runs"][0]["text"] for e in entries]
+    assert justified("f", 1)[0] in texts
 
 
 def test_running_heads_of_a_small_text_block_with_wide_margins_are_set_aside_whole():

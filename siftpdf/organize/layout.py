@@ -1160,10 +1160,12 @@ def _in_capitals(text: str) -> bool:
     return len(letters) >= 4 and all(c.isupper() for c in letters)
 
 
-def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float) -> bool:
+def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float,
+              spaced: frozenset[int] = frozenset()) -> bool:
     """Does ``item`` continue ``block`` (whose last line is ``prev``)? Geometry decides, not
-    punctuation: a new structural start, a change of style, a wide gap, a previous line that
-    stops short of the text edge, or an indented first line each end the block."""
+    punctuation: a new structural start, a change of style, a wide gap (but the paragraph's
+    own leading: ``spaced``, from ``own_leading``), a previous line that stops short of the
+    text edge, or an indented first line each end the block."""
     if block.kind == "code" or kind == "code":
         return block.kind == kind and code_goes_on(prev, item)
     if block.kind == "caption" and kind == "heading" and abs(item.size - prev.size) <= 0.05 * prev.size and \
@@ -1181,7 +1183,7 @@ def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float) -> 
     if block.kind == "heading":  # a title set over two lines: same style, close together
         numbered = numbering_depth(item.text) is not None
         return kind == "heading" and not numbered and same_column and prev.y - item.y <= 1.8 * item.size
-    if same_column and _paragraph_gap(prev, item, pitch):
+    if same_column and _paragraph_gap(prev, item, pitch) and id(item) not in spaced:
         return False
     em = item.size
     centred = abs((prev.x0 + prev.x1) / 2 - (prev.left + prev.right) / 2) < em and prev.x0 > prev.left + 2 * em
@@ -1193,6 +1195,42 @@ def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float) -> 
             (not same_column or item.x0 > prev.x0 + 0.8 * em):
         return False
     return True
+
+
+def own_leading(items: list[Item], pitch: float) -> frozenset[int]:
+    """Lines set below the line above at a wider step than the page's pitch, where that step is
+    the paragraph's own leading: three lines or more of one size in one column, each the same
+    step below the one above, the line above each running to the column's edge (a justified
+    paragraph set double-spaced on a page set single). A step the page also leaves below a line
+    that ends short (a paragraph's last) is the page's gap between paragraphs, not a leading:
+    paragraphs of one line each (a list of terms, a line full by chance among them) stand that
+    far apart."""
+    def same(a: Item, b: Item) -> bool:
+        return a.kind == b.kind == "line" and a.section == b.section and a.column == b.column and \
+            abs(a.size - b.size) <= 0.05 * b.size
+
+    def full(line: Item) -> bool:  # a line of text to the column's edge (a chart's ticks are figures)
+        return line.x1 >= line.right - FULL_EMS * line.size and len(line.text) >= LINE_CHARS
+
+    gaps = [upper.y - lower.y for upper, lower in zip(items, items[1:], strict=False)
+            if same(upper, lower) and _paragraph_gap(upper, lower, pitch) and next_word_fits(upper, lower)]
+    out: set[int] = set()
+    for upper, item, lower in zip(items, items[1:], items[2:], strict=False):
+        if not (same(upper, item) and same(item, lower)) or not full(upper):
+            continue
+        size = item.size
+        step, next_step = upper.y - item.y, item.y - lower.y
+        if _paragraph_gap(upper, item, pitch) and step <= MAX_LEADING * size and \
+                abs(step - next_step) <= LEADING_SLACK * size and \
+                all(abs(step - gap) > LEADING_SLACK * size for gap in gaps):
+            out.update((id(item), id(lower)) if full(item) else (id(item),))
+    return frozenset(out)
+
+
+MAX_LEADING = 2.6  # sizes from one baseline to the next of a paragraph set with the widest leading (double)
+LEADING_SLACK = 0.1  # sizes two steps of one paragraph's leading may differ by
+FULL_EMS = 0.25  # ems short of its column's edge a justified line ends at the most
+LINE_CHARS = 20  # characters of such a line at the least
 
 
 def _paragraph_gap(upper: Item, lower: Item, pitch: float) -> bool:
@@ -1329,6 +1367,7 @@ def build_blocks(items: list[Item], page: int, body: float, opts: OrganizeOption
     pitch = _pitch(items, body)
     items, kinds, heads = _classified(items, page, body, opts, titles or {}, levels, pitch)
     seconds = hanging_entries(items, pitch) if opts.join else {}
+    spaced = own_leading(items, pitch) if opts.join else frozenset()
     hanging: set[int] = set()  # ids of the blocks that are hanging entries
     blocks: list[Block] = []
     lines: dict[int, list[str]] = {}  # id(block) -> its line texts, joined once at the end
@@ -1341,7 +1380,7 @@ def build_blocks(items: list[Item], page: int, body: float, opts: OrganizeOption
             # does not end it: the paragraph resumes, the floats follow it.
             before = blocks[anchor] if anchor >= 0 else None
             if before and before.last and before.last.column != item.column and \
-                    continues(before, before.last, item, kind, pitch):
+                    continues(before, before.last, item, kind, pitch, spaced):
                 deferred += blocks[anchor + 1:]
                 del blocks[anchor + 1:]
                 block = before
@@ -1355,7 +1394,7 @@ def build_blocks(items: list[Item], page: int, body: float, opts: OrganizeOption
             block = None  # a line back out at the left starts the next entry
         if block and block.last and opts.join and (level == 0 or hang or (level is None and id(item) not in heads and
                                                                          continues(block, block.last, item, kind,
-                                                                                   pitch))):
+                                                                                   pitch, spaced))):
             lines[id(block)].append(item.text if kind != "code" else code_line(block.first or item, block.last, item))
             _add_span(block, page, item)
             block.last = item
@@ -1649,8 +1688,14 @@ def _listing_below(items: list[Item], kinds: list[tuple[str, int | None]], lines
     """Is a line taken for a note, set small below the text, a listing's instead: set in a
     monospaced face, opening with no note's mark, and not going on a note above it (a note's
     address set in the code's face; lines above it taken for a note that none opens with a
-    mark are a listing's title or the text's last line)?"""
-    if items[lines[n]].code is None or items[lines[n]].text[:1] in LISTING_NOTE_MARKS:
+    mark are a listing's title or the text's last line)? A line that goes on the code just above
+    it is the listing's next line, whatever it opens with (an index: '0 .text 00000027')."""
+    item = items[lines[n]]
+    if item.code is None:
+        return False
+    if n and kinds[lines[n - 1]][0] == "code" and code_goes_on(items[lines[n - 1]], item):
+        return True
+    if item.text[:1] in LISTING_NOTE_MARKS:
         return False
     if n and kinds[lines[n - 1]][0] == "footnote" and (n + 1 == len(lines) or items[lines[n + 1]].code is None):
         return False  # one line in the code's face under a note: the note's address
