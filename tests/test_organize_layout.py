@@ -1648,6 +1648,21 @@ def test_a_string_in_another_script_inside_a_line_of_code_keeps_it_code():
         "low=xlsread(data);\nhigh=xlsread('高钾风化.xlsx');\nvoid cross()//交叉操作\nlow(isnan(low))=0;"]
 
 
+def test_a_line_of_code_parted_at_a_channel_goes_on_as_code() -> None:
+    """A comment's '%' and its Chinese words stand apart where the page's comments leave a
+    channel: the words past it are still the line's code; a note's number parted so is not."""
+    comment = {"y": 700.0, "size": 10.0, "runs": [run("%", 72, 700, font="Courier"),
+                                                   run("计算条件的点", 83, 700, font="FangSong"),
+                                                   run("angle_1", 113, 700, font="Courier")]}
+    segments, _ = line_segments(comment, keep_clipped=False, channels=[80.0])
+    assert [s.text for s in segments] == ["%", "计算条件的点angle_1"]
+    assert [s.code for s in segments] == [72, 83]
+    note = {"y": 700.0, "size": 10.0, "runs": [run("12", 72, 700, font="Courier"),
+                                                run("见第三章", 88, 700, font="FangSong")]}
+    segments, _ = line_segments(note, keep_clipped=False, channels=[85.0])
+    assert [s.code for s in segments] == [72, None]
+
+
 def test_a_page_set_wholly_in_a_monospaced_face_reads_as_prose():
     lines = [code_line(740 - 12 * k, text, x0=72) for k, text in enumerate(prose(48, "t")[:4])]
     out = organize([page(1, lines)])[0]

@@ -283,6 +283,10 @@ def line_segments(line: dict[str, Any], keep_clipped: bool,
             parts.append(current)
         current.append(run)
     segments = [_segment(part, line) for part in parts]
+    for k in range(1, len(segments)):  # a line of code parted at a channel goes on as code
+        if segments[k].code is None and segments[k - 1].code is not None and \
+                segments[k].x0 - segments[k - 1].x1 <= wide:
+            segments[k].code = _code_start(parts[k], segments[k - 1].text)
     for segment, part in zip(segments, parts, strict=True):
         segment.pictured = all(run.get("font") == OCR_FONT for run in part)  # OCR's, from a picture's pixels
     return segments, again
@@ -481,17 +485,19 @@ def _set_apart(text: str, before: str) -> bool:
 COMMENT_MARKS = ("//", "/*", "#", "%", "--")  # what opens a comment in the common languages
 
 
-def _code_start(runs: list[dict[str, Any]]) -> float | None:
+def _code_start(runs: list[dict[str, Any]], before: str = "") -> float | None:
     """Where the code of a line set in a monospaced font starts across (after a listing's
-    line number, which may be set in another font); None for any other line."""
-    if runs[0]["text"].isdigit() and len(runs) > 1:
+    line number, which may be set in another font); None for any other line. ``before``: the
+    code of the same line left of these runs, when they are a segment parted from it (a
+    comment's words set apart in another face, past a channel)."""
+    if runs[0]["text"].isdigit() and len(runs) > 1 and not before:
         if runs[0].get("y") is not None:
             return None  # a note's mark, raised: the note is no code however it is set
         runs = runs[1:]
-    before = ""
     for run in runs:
         font, text = run.get("font"), run["text"]
-        if type(font) is not str or not _mono_name(font) and (run is runs[0] or not _set_apart(text, before)):
+        if type(font) is not str or not _mono_name(font) and \
+                (run is runs[0] and not before or not _set_apart(text, before)):
             return None
         before += text
     return coordinate(runs[0]["box"][0])
