@@ -1218,8 +1218,12 @@ def own_leading(items: list[Item], pitch: float) -> frozenset[int]:
     def full(line: Item) -> bool:  # a line of text to the column's edge (a chart's ticks are figures)
         return line.x1 >= line.right - FULL_EMS * line.size and len(line.text) >= LINE_CHARS
 
-    gaps = [upper.y - lower.y for upper, lower in zip(items, items[1:], strict=False)
-            if same(upper, lower) and _paragraph_gap(upper, lower, pitch) and next_word_fits(upper, lower)]
+    gaps = sorted(upper.y - lower.y for upper, lower in zip(items, items[1:], strict=False)
+                  if same(upper, lower) and _paragraph_gap(upper, lower, pitch) and next_word_fits(upper, lower))
+
+    def apart(step: float, slack: float) -> bool:  # no paragraph's gap within ``slack`` of ``step``
+        k = bisect_left(gaps, step - slack)
+        return k == len(gaps) or gaps[k] > step + slack
     out: set[int] = set()
     for upper, item, lower in zip(items, items[1:], items[2:], strict=False):
         if not (same(upper, item) and same(item, lower)) or not full(upper):
@@ -1228,7 +1232,7 @@ def own_leading(items: list[Item], pitch: float) -> frozenset[int]:
         step, next_step = upper.y - item.y, item.y - lower.y
         if _paragraph_gap(upper, item, pitch) and step <= MAX_LEADING * size and \
                 abs(step - next_step) <= LEADING_SLACK * size and \
-                all(abs(step - gap) > LEADING_SLACK * size for gap in gaps):
+                apart(step, LEADING_SLACK * size):
             out.update((id(item), id(lower)) if full(item) else (id(item),))
     return frozenset(out)
 
