@@ -108,6 +108,19 @@ def test_outline_titles_become_headings_at_the_outline_depth():
                              (3, "A title set over two lines")]
 
 
+def test_a_paragraphs_last_words_that_are_an_outline_title_stay_in_the_paragraph():
+    """A manual's paragraph ends 'the signal numbers of all the defined types of' / 'signals.',
+    and 'Signals' is a section the outline lists on the page: the line is the paragraph's last,
+    not the section's head; the section's own title still heads it."""
+    texts = [" ".join(f"s{k}w{j:02d}" for j in range(12))[:60] for k in range(3)]  # justified, full
+    lines = [line(740, "Signals", bold=True), *[line(720 - 12 * k, t) for k, t in enumerate(texts)],
+             line(684, "signals."), *body_lines(660, "b")]
+    outline = [{"title": "Signals", "page": 1, "level": 2}]
+    out = organize([page(1, lines)], outline)[0]
+    assert headings(out) == [(2, "Signals")]
+    assert out["blocks"][1]["text"] == f"{' '.join(texts)} signals."
+
+
 def test_a_page_of_bold_lines_is_not_all_headings():
     lines = [line(740 - 14 * k, f"Bold statement number {k} stands here", bold=True) for k in range(12)]
     out = organize([page(1, lines)])[0]

@@ -1602,10 +1602,27 @@ def _kinds(items: list[Item], body: float, opts: OrganizeOptions, titles: dict[s
     if opts.blocks and titles:
         found = outline_matches([items[k].text for k in lines], titles)
         for start, (span, depth) in found.items():
+            if start and _runs_into(items[lines[start - 1]], items[lines[start]]):
+                continue  # a paragraph's last words that happen to be a title ('signals.')
             kinds[lines[start]] = ("heading", depth)
             for k in lines[start + 1:start + span]:
                 kinds[k] = ("heading", 0)
     return kinds
+
+
+def _runs_into(prev: Item, item: Item) -> bool:
+    """Does a paragraph's line run on into ``item``: the line above in the same column, type and
+    weight, at a line's pitch, across the column and full to its edge (the first word of
+    ``item`` would not have fitted on it), ``item`` flush under it?"""
+    return prev.kind == item.kind == "line" and (prev.section, prev.column) == (item.section, item.column) and \
+        abs(prev.size - item.size) <= 0.05 * item.size and prev.bold == item.bold and \
+        prev.x1 - prev.x0 >= ACROSS * (prev.right - prev.left) and \
+        0 < prev.y - item.y <= RUN_ON_PITCH * item.size and abs(prev.x0 - item.x0) <= 0.5 * item.size and \
+        not next_word_fits(prev, item)
+
+
+RUN_ON_PITCH = 1.6  # sizes from a paragraph's line down to the next at the most
+ACROSS = 0.6  # of its column's width a paragraph's full line spans at the least
 
 
 CODE_SHARE = 0.95  # of a page's characters in lines set in a monospaced font, at the most, for code
