@@ -1553,6 +1553,20 @@ def test_listings_set_small_choose_no_body_size() -> None:
     assert [b["kind"] for b in out["blocks"]] == ["paragraph", "code", "paragraph"] * 2 + ["paragraph"]
 
 
+def test_a_declaration_displayed_bold_between_two_sentences_is_code_not_a_heading() -> None:
+    """A standard's 'The type' / 'fenv_t' / 'represents the environment.': the type's name set
+    alone in bold Courier, in from the text's edge, is code; a head set flush in the same face
+    is still a head."""
+    def bold_code(y: float, text: str, x0: float) -> dict[str, Any]:
+        return {"y": y, "size": 10.0, "runs": [run(text, x0, y, font="Courier-Bold")]}
+    lines = [*body_lines(740, "a", 4), line(692, "4 The type"), bold_code(674, "fenv_t", 110),
+             line(656, "represents the entire floating-point environment."), *body_lines(632, "b", 4),
+             bold_code(572, "Environment functions", 72), *body_lines(554, "c", 4)]
+    out = organize([page(1, lines)])[0]
+    assert [b["text"] for b in out["blocks"] if b["kind"] == "code"] == ["fenv_t"]
+    assert [text for _, text in headings(out)] == ["Environment functions"]
+
+
 def test_a_listing_set_bold_throughout_is_code_not_headings() -> None:
     """A standard's examples set in bold Courier: each line bold as the next, so none heads."""
     def bold(y: float, text: str, x0: float = 110.0) -> dict[str, Any]:

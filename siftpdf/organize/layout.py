@@ -1700,15 +1700,24 @@ def _is_code(items: list[Item], kinds: list[tuple[str, int | None]], lines: list
 
 def _code_beside(items: list[Item], lines: list[int], n: int) -> bool:
     """Is the line between lines of code of its own size (a keyword set bold, not a head), or
-    next to one set as it is (a listing set bold throughout)?"""
+    next to one set as it is (a listing set bold throughout), or set in from its column's edge
+    as no head is, neither centred nor in capitals nor numbered (a declaration displayed
+    between two sentences: 'The type' / 'fenv_t' / 'represents …')?"""
     item = items[lines[n]]
 
     def alike(m: int) -> bool:
         return 0 <= m < len(lines) and items[lines[m]].code is not None and \
             abs(items[lines[m]].size - item.size) <= 0.05 * item.size
 
+    em = item.size
+    displayed = item.x0 >= item.left + DISPLAY_EMS * em and \
+        abs((item.x0 + item.x1) / 2 - (item.left + item.right) / 2) > 2 * em and \
+        not _capitals(item) and numbering_depth(item.text) is None
     return alike(n - 1) and alike(n + 1) or item.bold_all and \
-        any(alike(m) and items[lines[m]].bold_all for m in (n - 1, n + 1))
+        any(alike(m) and items[lines[m]].bold_all for m in (n - 1, n + 1)) or displayed
+
+
+DISPLAY_EMS = 1.5  # ems from its column's left edge a line of code displayed between sentences stands in, at the least
 
 
 def _listing_below(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int], n: int) -> bool:
