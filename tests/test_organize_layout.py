@@ -360,6 +360,24 @@ def test_a_paragraph_indented_under_the_full_last_line_of_another_is_no_hanging_
     assert texts[-2:] == [a[0], f"{b[0]} {b[1]} the end."]
 
 
+def test_a_bold_term_s_description_of_two_lines_hanging_under_it_is_one_entry():
+    """A glossary spaced entry from entry: 'Prose: The literal meaning …' in a bold term and
+    roman text, its second line set in under it and full to the edge, then the next entry back
+    out: each entry is one paragraph, its last line too."""
+    def entry(y: float, term: str, text: str) -> dict[str, Any]:
+        return {"y": y, "size": 10.0, "runs": [run(term, 72, y, font="Times-Bold"),
+                                               run(text, 72 + CHAR * (len(term) + 1), y)]}
+    first, rest = "The literal meaning of words is more important, and", "the structure contributes more"
+    lines = [*body_lines(760, "a", 3), entry(716, "Prose:", f"{first} {rest}"[:53]),
+             line(704, "meaning. Prose is more amenable to analysis than poetry but it", x0=96),
+             entry(680, "Programs:", "The meaning of a program is unambiguous and literal"),
+             line(668, "and is understood by analysis.", x0=96)]
+    texts = [blk["text"] for blk in organize([page(1, lines)])[0]["blocks"]]
+    assert texts[-2:] == [
+        f"Prose: {f'{first} {rest}'[:53]} meaning. Prose is more amenable to analysis than poetry but it",
+        "Programs: The meaning of a program is unambiguous and literal and is understood by analysis."]
+
+
 def test_panels_of_one_figure_with_nothing_between_them_are_one_figure():
     record = page(1, [*body_lines(740, "a", 3), line(520, "Figure 1: Two panels of the same plot."),
                       *body_lines(490, "b", 3), line(300, "Figure 2: A plot of its own.")])

@@ -1263,7 +1263,8 @@ def hanging_entries(items: list[Item], pitch: float) -> dict[int, bool]:
     page's entries (leaders to their page numbers) hang from nothing. Each maps to True; a
     line set in that way and ended short with no line after it in its column maps to False:
     the last entry's last line, or a paragraph's one indented line, which only a note's
-    form tells apart (``_hang``)."""
+    form tells apart (``_hang``); under a first line that opens with a bold term (a glossary's)
+    it maps to True, the term's description going on under it."""
     out: dict[int, bool] = {}
     for k in range(len(items) - 1):
         first, second = items[k], items[k + 1]
@@ -1271,7 +1272,9 @@ def hanging_entries(items: list[Item], pitch: float) -> dict[int, bool]:
             continue
         third = items[k + 2] if k + 2 < len(items) else None
         if third is None or not _next_line(second, third, pitch):
-            if second.x1 < first.x1 - SHORT_EMS * second.size and second.text[:1] not in NOTE_MARKS:
+            if first.lead and not second.lead:
+                out[id(second)] = True  # a term's description, hanging under its bold term
+            elif second.x1 < first.x1 - SHORT_EMS * second.size and second.text[:1] not in NOTE_MARKS:
                 out[id(second)] = False
             continue
         em = second.size
