@@ -1755,6 +1755,23 @@ def test_running_heads_of_a_small_text_block_with_wide_margins_are_set_aside_who
         assert any(f["kind"] == "header" for f in out["furniture"])
 
 
+def test_a_running_head_of_the_chapter_over_the_section_is_set_aside_on_every_page():
+    """A manual's head: the chapter's line over the section's, small and in italic at the top
+    right, the section's words changing every page or two. Both lines are furniture, and the
+    section's own heading under them is its page's one heading."""
+    pages = []
+    for n in range(1, 9):
+        chapter, section = f"{1 + n // 5} Overview of the Compiler", f"{1 + n // 5}.{n} Section on {SEEDS[n]}"
+        lines = [line(770, chapter, x0=420, size=8.0), line(760, section, x0=420, size=8.0),
+                 line(724, section, size=12.0, bold=True), *body_lines(700, SEEDS[n], 20)]
+        pages.append(page(n, lines))
+    for out in organize(pages):
+        n = out["page"]
+        assert [f["text"] for f in out["furniture"]] == [f"{1 + n // 5} Overview of the Compiler",
+                                                         f"{1 + n // 5}.{n} Section on {SEEDS[n]}"], n
+        assert [text for _, text in headings(out)] == [f"{1 + n // 5}.{n} Section on {SEEDS[n]}"], n
+
+
 def test_running_heads_that_alternate_are_set_aside_on_the_first_and_last_pages_too():
     # Even pages carry the folio and the author, odd pages the title and the folio, each drawn
     # as one run: near the ends of the document the window holds only two or three pages of

@@ -363,13 +363,14 @@ def _prepare_rows(record: dict[str, Any], opts: OrganizeOptions) -> _Page:
         for row in rows:
             for item in row:
                 page.margin[id(item)] = f"{band}:{template(item.text)}"
-    if top:
-        page.slots = _head_slots(page, top[0])
+    for row in top[:HEAD_ROWS]:  # a running head of two lines: the chapter's, then the section's
+        page.slots.update(_head_slots(page, row))
     for band, row in (("top", top[0] if top else []), ("bottom", bottom[-1] if bottom else [])):
         page.folios.update(_folio_keys(page, row, band))
     return page
 
 
+HEAD_ROWS = 2  # lines of a running head whose place and type recur, its words changing
 SLOT_POINTS = 2.0  # a running head stands within this of the same height from page to page
 SLOT_SHARE = 0.6  # of the window's pages: a table's head or a figure's label at the top is on fewer
 _SLOT = "slot:"
@@ -422,10 +423,11 @@ def _written(value: int) -> str:
 
 
 def _head_slots(page: _Page, row: list[Item]) -> dict[int, str]:
-    """Where and how the page's top line is set, when it is short and smaller than the text: a
-    running head whose words change from section to section ('2 Asynchronous Distributed
-    Systems', then '3 Distributed Computations') recurs in its place and its type, not in its
-    words. At the foot a note's last line is set so too, and only the head is taken."""
+    """Where and how one of the page's top lines is set, when it is short and smaller than the
+    text: a running head whose words change from section to section ('2 Asynchronous
+    Distributed Systems', then '3 Distributed Computations') recurs in its place and its type,
+    not in its words; so does the section's line under the chapter's. At the foot a note's last
+    line is set so too, and only the head is taken."""
     if any(len(i.text) > LONE_HEAD_CHARS for i in row) or any(i.size > LONE_HEAD_SIZE * page.body for i in row):
         return {}  # the length first: most pages open with a line of text, and the body costs a pass
     return {id(i): f"{_SLOT}{round(i.y / SLOT_POINTS)}:{round(2 * i.size)}:{i.bold}:{i.caps}" for i in row}
