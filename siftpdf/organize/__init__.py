@@ -71,7 +71,7 @@ class _Page:
         self.rows: list[list[Item]] = []  # segments by baseline, top down
         self.margin: dict[int, str] = {}  # id(item) -> band:template
         self.stamps: dict[int, str] = {}  # id(item) -> side:template, text set up the side margin (or across it)
-        self.oblique: dict[int, str] = {}  # id(item) -> oblique:template, text set at a slant, no stamp by its size
+        self.oblique: dict[int, str] = {}  # id(item) -> watermark:template, slanted text no watermark by its size
         self.drawn_again = 0  # characters of text drawn again on the same spot, read once
         self.blocks: list[Block] = []
         self.furniture: list[dict[str, Any]] = []
@@ -356,7 +356,8 @@ def _prepare_rows(record: dict[str, Any], opts: OrganizeOptions) -> _Page:
         page.stamps = _side_stamps(rotated, page.rows, width)
     if slanted:
         page.stamps.update(_watermarks(slanted, page.rows))
-        page.oblique = {id(item): f"{_OBLIQUE}{template(item.text)}" for item in slanted if id(item) not in page.stamps}
+        page.oblique = {id(item): f"{_WATERMARK}{template(item.text)}" for item in slanted
+                        if id(item) not in page.stamps}
     top = [r for r in page.rows if r[0].y1 >= height * (1 - MARGIN_SHARE)][:MARGIN_LINES] or _set_off(page.rows, 0)
     bottom = [r for r in page.rows if r[0].y0 <= height * MARGIN_SHARE][-MARGIN_LINES:] or _set_off(page.rows, -1)
     for band, rows in (("top", top), ("bottom", bottom)):
@@ -549,7 +550,6 @@ def _watermarks(slanted: list[Item], rows: list[list[Item]]) -> dict[int, str]:
 SLANT = 8  # degrees off the page's axes from which a line is set at a slant (a turned page's are square to it)
 WATERMARK_SIZE = 1.5  # of the body size: slanted text this large is a watermark
 _WATERMARK = "watermark:"
-_OBLIQUE = "oblique:"
 
 
 def _organize(page: _Page, repeated: set[str] | None, opts: OrganizeOptions, previous_body: float,
@@ -567,7 +567,7 @@ def _organize(page: _Page, repeated: set[str] | None, opts: OrganizeOptions, pre
             for ident, key in page.oblique.items():
                 if key in repeated:
                     furniture.add(ident)
-                    page.stamps[ident] = _WATERMARK + key[len(_OBLIQUE):]
+                    page.stamps[ident] = key
     for row in page.rows:
         body = [i for i in row if id(i) not in furniture]
         for item in row:

@@ -1211,22 +1211,18 @@ def own_leading(items: list[Item], pitch: float) -> frozenset[int]:
     that ends short (a paragraph's last) is the page's gap between paragraphs, not a leading:
     paragraphs of one line each (a list of terms, a line full by chance among them) stand that
     far apart."""
-    def same(a: Item, b: Item) -> bool:
-        return a.kind == b.kind == "line" and a.section == b.section and a.column == b.column and \
-            abs(a.size - b.size) <= 0.05 * b.size
-
     def full(line: Item) -> bool:  # a line of text to the column's edge (a chart's ticks are figures)
         return line.x1 >= line.right - FULL_EMS * line.size and len(line.text) >= LINE_CHARS
 
     gaps = sorted(upper.y - lower.y for upper, lower in zip(items, items[1:], strict=False)
-                  if same(upper, lower) and _paragraph_gap(upper, lower, pitch) and next_word_fits(upper, lower))
+                  if _same_type(upper, lower) and _paragraph_gap(upper, lower, pitch) and next_word_fits(upper, lower))
 
     def apart(step: float, slack: float) -> bool:  # no paragraph's gap within ``slack`` of ``step``
         k = bisect_left(gaps, step - slack)
         return k == len(gaps) or gaps[k] > step + slack
     out: set[int] = set()
     for upper, item, lower in zip(items, items[1:], items[2:], strict=False):
-        if not (same(upper, item) and same(item, lower)) or not full(upper):
+        if not (_same_type(upper, item) and _same_type(item, lower)) or not full(upper):
             continue
         size = item.size
         step, next_step = upper.y - item.y, item.y - lower.y
@@ -1348,11 +1344,16 @@ def _drop_cap(first: Item, second: Item) -> bool:
 DROP_CAP_TOUCH = 0.5  # points between a drop cap and the rest of its word at the most
 
 
+def _same_type(upper: Item, lower: Item) -> bool:
+    """Are two items lines of one column set in the same type (size and weight)?"""
+    return upper.kind == lower.kind == "line" and upper.section == lower.section and \
+        upper.column == lower.column and abs(upper.size - lower.size) <= 0.05 * upper.size and \
+        upper.bold == lower.bold
+
+
 def _next_line(upper: Item, lower: Item, pitch: float) -> bool:
     """Is ``lower`` the line under ``upper`` in its column, in the same type, at the pitch?"""
-    return lower.kind == "line" and upper.section == lower.section and upper.column == lower.column and \
-        abs(upper.size - lower.size) <= 0.05 * upper.size and upper.bold == lower.bold and \
-        upper.y > lower.y and not _paragraph_gap(upper, lower, pitch)
+    return _same_type(upper, lower) and upper.y > lower.y and not _paragraph_gap(upper, lower, pitch)
 
 
 FLOATS = ("footnote", "figure", "caption")
@@ -1605,7 +1606,7 @@ def _kinds(items: list[Item], body: float, opts: OrganizeOptions, titles: dict[s
     if opts.blocks and titles:
         found = outline_matches([items[k].text for k in lines], titles)
         for start, (span, depth) in found.items():
-            if start and _runs_into(items[lines[start - 1]], items[lines[start]]):
+            if start and _runs_into(items[lines[start - 1]], items[lines[start]], pitch):
                 continue  # a paragraph's last words that happen to be a title ('signals.')
             kinds[lines[start]] = ("heading", depth)
             for k in lines[start + 1:start + span]:
@@ -1613,18 +1614,15 @@ def _kinds(items: list[Item], body: float, opts: OrganizeOptions, titles: dict[s
     return kinds
 
 
-def _runs_into(prev: Item, item: Item) -> bool:
-    """Does a paragraph's line run on into ``item``: the line above in the same column, type and
-    weight, at a line's pitch, across the column and full to its edge (the first word of
-    ``item`` would not have fitted on it), ``item`` flush under it?"""
-    return prev.kind == item.kind == "line" and (prev.section, prev.column) == (item.section, item.column) and \
-        abs(prev.size - item.size) <= 0.05 * item.size and prev.bold == item.bold and \
-        prev.x1 - prev.x0 >= ACROSS * (prev.right - prev.left) and \
-        0 < prev.y - item.y <= RUN_ON_PITCH * item.size and abs(prev.x0 - item.x0) <= 0.5 * item.size and \
+def _runs_into(prev: Item, item: Item, pitch: float) -> bool:
+    """Does a paragraph's line run on into ``item``: the line above it in its column and type
+    (``_next_line``), across the column and full to its edge (the first word of ``item`` would
+    not have fitted on it), ``item`` flush under it?"""
+    return prev.kind == "line" and _next_line(prev, item, pitch) and \
+        prev.x1 - prev.x0 >= ACROSS * (prev.right - prev.left) and abs(prev.x0 - item.x0) <= 0.5 * item.size and \
         not next_word_fits(prev, item)
 
 
-RUN_ON_PITCH = 1.6  # sizes from a paragraph's line down to the next at the most
 ACROSS = 0.6  # of its column's width a paragraph's full line spans at the least
 
 
@@ -1678,16 +1676,18 @@ def _is_code(items: list[Item], kinds: list[tuple[str, int | None]], lines: list
     (a brace alone, a listing's number alone on its blank line), or starts a block of it with
     words, near its column's text edge (not a diagram's labels set about it), not a line a
     paragraph runs on into (a long identifier that took a line of its own)? Not a caption, a
-    provision, a head set larger in the code's face, a note set in it ('1 http://…')."""
+    provision, a head set larger in the code's face, a note set in it ('1 http://…'); a line
+    taken for a note that goes on the code just above it is the listing's next line, whatever
+    it opens with (an index: '0 .text 00000027')."""
     k = lines[n]
     item, kind = items[k], kinds[k][0]
-    if kind not in ("paragraph", "list_item", "footnote", "heading") or \
-            (kind == "heading" and not _code_beside(items, lines, n)) or \
-            (kind == "footnote" and not _listing_number(items, lines, n) and
-             not _listing_below(items, kinds, lines, n)):
-        return False
     before = items[lines[n - 1]] if n else None
     goes_on = before is not None and kinds[lines[n - 1]][0] == "code" and code_goes_on(before, item)
+    if kind not in ("paragraph", "list_item", "footnote", "heading") or \
+            (kind == "heading" and not _code_beside(items, lines, n)) or \
+            (kind == "footnote" and not (goes_on and item.code is not None) and
+             not _listing_number(items, lines, n) and not _listing_below(items, kinds, lines, n)):
+        return False
     if item.code is None:
         return goes_on and item.text.isdigit() and n + 1 < len(lines) and items[lines[n + 1]].code is not None
     if goes_on:
@@ -1712,12 +1712,17 @@ def _code_beside(items: list[Item], lines: list[int], n: int) -> bool:
         return 0 <= m < len(lines) and items[lines[m]].code is not None and \
             abs(items[lines[m]].size - item.size) <= 0.05 * item.size
 
+    return alike(n - 1) and alike(n + 1) or item.bold_all and \
+        any(alike(m) and items[lines[m]].bold_all for m in (n - 1, n + 1)) or _displayed(item)
+
+
+def _displayed(item: Item) -> bool:
+    """Is a line set in from its column's edge as no head is: neither centred, nor in capitals,
+    nor numbered?"""
     em = item.size
-    displayed = item.x0 >= item.left + DISPLAY_EMS * em and \
+    return item.x0 >= item.left + DISPLAY_EMS * em and \
         abs((item.x0 + item.x1) / 2 - (item.left + item.right) / 2) > 2 * em and \
         not _capitals(item) and numbering_depth(item.text) is None
-    return alike(n - 1) and alike(n + 1) or item.bold_all and \
-        any(alike(m) and items[lines[m]].bold_all for m in (n - 1, n + 1)) or displayed
 
 
 DISPLAY_EMS = 1.5  # ems from its column's left edge a line of code displayed between sentences stands in, at the least
@@ -1727,14 +1732,9 @@ def _listing_below(items: list[Item], kinds: list[tuple[str, int | None]], lines
     """Is a line taken for a note, set small below the text, a listing's instead: set in a
     monospaced face, opening with no note's mark, and not going on a note above it (a note's
     address set in the code's face; lines above it taken for a note that none opens with a
-    mark are a listing's title or the text's last line)? A line that goes on the code just above
-    it is the listing's next line, whatever it opens with (an index: '0 .text 00000027')."""
+    mark are a listing's title or the text's last line)?"""
     item = items[lines[n]]
-    if item.code is None:
-        return False
-    if n and kinds[lines[n - 1]][0] == "code" and code_goes_on(items[lines[n - 1]], item):
-        return True
-    if item.text[:1] in LISTING_NOTE_MARKS:
+    if item.code is None or item.text[:1] in LISTING_NOTE_MARKS:
         return False
     if n and kinds[lines[n - 1]][0] == "footnote" and (n + 1 == len(lines) or items[lines[n + 1]].code is None):
         return False  # one line in the code's face under a note: the note's address
