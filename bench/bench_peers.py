@@ -23,9 +23,11 @@ import shutil
 import statistics
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from bench.common import CORPUS, ROOT, SIFTPDF, compiled, compiled_env, fixture, run_tree, table
+from siftpdf.store.behind import wait_all
 
 PAPERS = ["paper/data_structures_epidemic-broadcast-trees.pdf",  # 22 pages
           "paper/datastores_dynamo-amazons-highly-available-key-value-store.pdf"]  # 16 pages
@@ -95,7 +97,7 @@ def _one_page(peers: dict[str, list[str]], builds: dict[str, dict[str, str]], ro
         return
     times: dict[str, list[float]] = {"python -c pass": []}
     for name in builds:
-        for what in ("default flags (cache miss)", "--no-cache", "cache hit"):
+        for what in ("default flags (cache miss)", "its copy writing the cache, after it", "--no-cache", "cache hit"):
             times[f"{name}, {what}"] = []
     times.update({name: [] for name in peers})
     with tempfile.TemporaryDirectory() as tmp:
@@ -107,8 +109,15 @@ def _one_page(peers: dict[str, list[str]], builds: dict[str, dict[str, str]], ro
                     cached = {**env, "SIFTPDF_CACHE_DIR": str(Path(tmp) / f"{name}{index}")}
                     if page == pages[0]:
                         _once(SIFTPDF + ["extract", "--markdown", str(ROOT / "samples" / "sample.pdf")], cached)
+                        wait_all(cached["SIFTPDF_CACHE_DIR"])
                     command = SIFTPDF + ["extract", "--markdown", str(page)]
                     times[f"{name}, default flags (cache miss)"].append(_once(command, cached).wall)
+                    # A first read's cache writes are made by a copy of the command once it has
+                    # printed (siftpdf/store/behind.py): timed here, apart, and waited for, so
+                    # that no command below shares the cores with it.
+                    started = time.perf_counter()
+                    wait_all(cached["SIFTPDF_CACHE_DIR"])
+                    times[f"{name}, its copy writing the cache, after it"].append(time.perf_counter() - started)
                     times[f"{name}, cache hit"].append(_once(command, cached).wall)
                     times[f"{name}, --no-cache"].append(
                         _once(SIFTPDF + ["extract", "--no-cache", "--markdown", str(page)], env).wall)
@@ -118,7 +127,8 @@ def _one_page(peers: dict[str, list[str]], builds: dict[str, dict[str, str]], ro
                 shutil.rmtree(Path(tmp) / f"{name}{index}", ignore_errors=True)
     median = {name: statistics.median(values) for name, values in times.items() if values}
     inspector = median.get("pdf-inspector")
-    rows = [[name, f"{seconds * 1000:.1f} ms", f"{seconds / inspector:.2f}x" if inspector else "n/a"]
+    rows = [[name, f"{seconds * 1000:.1f} ms",
+             f"{seconds / inspector:.2f}x" if inspector and "copy" not in name else "n/a"]
             for name, seconds in median.items()]
     table(f"One page, cold: extract --markdown of {len(pages)} DP-Bench pages, each in turn beside the peers "
           f"({rounds} rounds, median)", ["command", "wall", "/ pdf-inspector"], rows)

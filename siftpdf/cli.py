@@ -26,6 +26,9 @@ H_IS_NOT_HELP = frozenset({"grep"})
 
 
 def main() -> None:
+    from . import console
+
+    console.COMMAND = True
     args = sys.argv[1:]
     code = _help(args)
     if code is None:

@@ -66,9 +66,9 @@ class Extraction(Reading):
         each cache key."""
         values = {**self.as_dict(), "format": FORMAT, "code": code_identity()}
         text = json.dumps(values, sort_keys=True, default=_plain)
-        import hashlib
+        from .system import sha256_hex
 
-        return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+        return sha256_hex(text.encode("utf-8"))[:16]
 
     def name(self) -> str | None:
         """The name under which the cache remembers this extraction's digest, so that the
@@ -140,6 +140,10 @@ class Hints(FrozenRecord):
     #: Set from another thread to stop this read: its extraction children are killed at once
     #: and it raises CancelledError (see :mod:`siftpdf.cancel`).
     cancel: Cancel | None = None
+    #: The read runs in a process that ends when it does (the ``siftpdf`` command): a first
+    #: read of a short document may leave its cache writes to a copy of the process that
+    #: outlives it (:mod:`siftpdf.store.behind`). Never in a process that goes on serving.
+    write_behind: bool = False
 
 
 class ReadOptions(FrozenRecord):

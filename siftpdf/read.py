@@ -26,7 +26,7 @@ from .docstream import Document, require_text, with_source
 from .errors import BusyError, FetchError, NotPdfError, SiftError
 from .log import Log
 from .options import ReadOptions
-from .store.local_reader import file_stamp
+from .store.local_reader import file_stamp, known
 from .store.local_store import password_check
 from .store.tiers import Caches, DocumentWriter, TieredLock, caches_for, log_for
 from .workers.pool import MAX_WAIT, FileLock, Pool
@@ -35,6 +35,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Generator, Iterator
     from typing import Any
+
+    from .store.behind import Behind
 
 # A follower waits for the leader's download (≤120 s), its wait in the pool's line and its
 # extraction (the deadline).
@@ -196,7 +198,10 @@ def open_known(local: tuple[str, str] | None, name: str | None, options: ReadOpt
     if local is None:
         return None
     caches = _caches(options)
-    sha = caches.view.file(options.sharing.cache.caller_class, *local)
+    cls = options.sharing.cache.caller_class
+    if not known(caches.settings.folder, "file", cls, local[0]):
+        return None  # never stored: said without opening the store
+    sha = caches.view.file(cls, *local)
     if sha is None:
         return None
     digest = options.extraction.digest()
@@ -260,10 +265,13 @@ def open_cached(data: bytes, name: str | None, options: ReadOptions, extra: dict
         if doc is not None:
             _release(locks)
             return doc
-        _remember_file(caches, local, sha, options)
         password = options.sharing.password
-        _remember_digest(caches, digest, options, shared=password is None)
-        writer = caches.writer(sha, digest, password)
+        if options.hints.write_behind and extra is None and len(locks) == 1 and not caches.settings.url:
+            writer: DocumentWriter | Behind = _behind(caches, lock, sha, digest, options, local)
+        else:
+            _remember_file(caches, local, sha, options)
+            _remember_digest(caches, digest, options, shared=password is None)
+            writer = caches.writer(sha, digest, password)
     except BaseException:
         _release(locks)
         raise
@@ -271,10 +279,32 @@ def open_cached(data: bytes, name: str | None, options: ReadOptions, extra: dict
     return Document(with_source(require_text(records), name, extra))
 
 
-def _sha256(data: bytes) -> str:
-    import hashlib  # here: an extraction without the cache never needs it
+def _behind(caches: Caches, lock: TieredLock, sha: str, digest: str, options: ReadOptions,
+            local: tuple[str, str] | None) -> Behind:
+    """The writer of a first read whose cache writes a copy of the command may make once the
+    read is done (:mod:`siftpdf.store.behind`): it notes what :func:`_remember_file` and
+    :func:`_remember_digest` note, in the store it is given (without looking first: the look
+    would open the store here)."""
+    from .store.behind import Behind
 
-    return hashlib.sha256(data).hexdigest()
+    cls, password, name = options.sharing.cache.caller_class, options.sharing.password, options.extraction.name()
+
+    def remember(store: Any) -> None:
+        try:
+            if local is not None:
+                store.put_file(cls, local[0], local[1], sha)
+            if name is not None:
+                store.put_digest(name, digest)
+        except Exception:  # noqa: BLE001  (sqlite3 or OS errors of a read-only or busy cache)
+            pass
+
+    return Behind(caches, lock.local, local, lambda: caches.writer(sha, digest, password), remember)
+
+
+def _sha256(data: bytes) -> str:
+    from .system import sha256_hex  # here: an extraction without the cache never needs it
+
+    return sha256_hex(data)
 
 
 Lock = FileLock | TieredLock
@@ -301,7 +331,7 @@ def _hit(caches: Caches, sha: str, digest: str, options: ReadOptions, name: str 
     return Document(with_source(require_text(records) if check else records, name, extra))
 
 
-def _extract_into(writer: DocumentWriter, data: bytes, options: ReadOptions,
+def _extract_into(writer: DocumentWriter | Behind, data: bytes, options: ReadOptions,
                   locks: list[Lock]) -> Iterator[dict[str, Any]]:
     log = _log(options)
     started = time.monotonic()
@@ -329,7 +359,7 @@ def _extract_into(writer: DocumentWriter, data: bytes, options: ReadOptions,
         _release(locks)
 
 
-def _finish(records: Iterator[dict[str, Any]], writer: DocumentWriter, log: Log, started: float) -> None:
+def _finish(records: Iterator[dict[str, Any]], writer: DocumentWriter | Behind, log: Log, started: float) -> None:
     """The reader stopped early: extract the rest into the cache so the next call is a hit."""
     try:
         for record in records:

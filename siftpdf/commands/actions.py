@@ -29,11 +29,12 @@ def read_options(values: dict[str, Any], quiet: bool) -> tuple[ReadOptions, Page
     bar they report to (the caller closes it when the command ends), the caller id of
     SIFTPDF_CALLER_ID, the read's lines for a person on stderr, and stdout flushed when a
     reader stops early."""
+    from .. import console
     from ..options import Hints, build
 
     progress = PageProgress(quiet=quiet)
     values = {"caller_id": os.environ.get("SIFTPDF_CALLER_ID") or None, **values}
-    hints = Hints(on_page=progress, say=to_stderr, before_finish=_flush_stdout)
+    hints = Hints(on_page=progress, say=to_stderr, before_finish=_flush_stdout, write_behind=console.COMMAND)
     return build(values, hints), progress
 
 

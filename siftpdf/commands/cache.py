@@ -8,6 +8,12 @@ import click
 
 from .options import options_of, out
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from ..store.local_store import CacheSettings, Store
+
 
 @click.group("cache")
 def command() -> None:
@@ -38,7 +44,7 @@ def info(cache_dir: Path | None, cache_url: str | None, cache_size: str, as_json
     from ..workers.pool import Pool
 
     url = check_url(cache_url)
-    store = open_store(CacheSettings(directory=cache_dir, size_limit=parse_size(cache_size)))
+    store = _settled(open_store, CacheSettings(directory=cache_dir, size_limit=parse_size(cache_size)))
     facts = store.info()
     facts["pool"] = Pool(store.directory).status()
     if url:
@@ -70,7 +76,7 @@ def clear(cache_dir: Path | None, caller_class: str | None) -> None:
     """
     from ..store.local_store import CacheSettings, check_class, open_store
 
-    store = open_store(CacheSettings(directory=cache_dir))
+    store = _settled(open_store, CacheSettings(directory=cache_dir))
     count = store.clear(check_class(caller_class) if caller_class else None)
     out(f"removed {count} documents\n")
 
@@ -87,10 +93,19 @@ def prune(cache_dir: Path | None, cache_size: str) -> None:
     """
     from ..store.local_store import CacheSettings, open_store, parse_size
 
-    store = open_store(CacheSettings(directory=cache_dir, size_limit=parse_size(cache_size)))
+    store = _settled(open_store, CacheSettings(directory=cache_dir, size_limit=parse_size(cache_size)))
     done = store.prune()
     out(f"removed {done['evicted_documents']} documents over the cap, {done['orphan_pages']} orphan pages, "
         f"{done['stale_urls']} stale URL entries, {done['stale_files']} stale file entries\n")
+
+
+def _settled(open_store: Callable[[CacheSettings], Store], settings: CacheSettings) -> Store:
+    """The store, once what earlier commands left to write into it is written
+    (:mod:`siftpdf.store.behind`): ``cache clear`` after a read clears what it read."""
+    from ..store.behind import wait_all
+
+    wait_all(settings.folder)
+    return open_store(settings)
 
 
 def _size(count: int) -> str:

@@ -12,7 +12,8 @@ with the same code the commands use (:func:`siftpdf.views.slices.write_text`,
 click would refuse, an error before the first byte of output, a miss) returns None and the
 command runs the usual way, which then says what is wrong.
 
-Imports: ``os`` and ``sys`` here; sqlite3, and for pages json (its records), for grep re2.
+Imports: ``os`` and ``sys`` here; SQLite's module (where the cache holds the file: see
+:func:`siftpdf.store.local_reader.known`), and for pages json (its records), for grep re2.
 Not typing, dataclasses, click, pickle; grep's text view not even json or re.
 """
 
@@ -170,10 +171,15 @@ def cached(source: str, given: dict[str, Any]) -> tuple[View | RemoteView, str, 
     stamp, name = local_reader.file_stamp(st), local_reader.options_name(given["max_pages"], given["ocr"])
     sha = digest = None
     if os.path.isdir(directory):
-        view = local_reader.View(directory)
-        sha = view.file(cls, path, stamp)
-        digest = view.digest(name) if sha or url else None  # the server is asked only for what is not known here
-        entry = view.document(cls, sha, digest) if sha and digest else None
+        found = _look(directory, cls, path, stamp, name, url)
+        if found is None:
+            from ..store.behind import wait_written
+
+            if wait_written(directory, cls, path, stamp):  # a first read of it was being written: look again
+                found = _look(directory, cls, path, stamp, name, url)
+        if found is None:
+            return None
+        view, sha, digest, entry = found
         if entry is not None and sha and digest:
             return (view, sha, digest, entry) if entry.get("password_check") is None else None
     if not url:
@@ -181,6 +187,24 @@ def cached(source: str, given: dict[str, Any]) -> tuple[View | RemoteView, str, 
     from ..store.shared_reader import find  # a miss here: a hit on the shared server?
 
     return find(url, cls, name, path, stamp, st.st_size, directory, sha, digest)
+
+
+def _look(directory: str, cls: str, path: str, stamp: str, name: str, url: str | None
+          ) -> tuple[View, str | None, str | None, dict[str, Any] | None] | None:
+    """What the cache at ``directory`` knows of the file: its view, content hash, options
+    digest and document entry (each None where unknown); None when it holds nothing that
+    could be the file's (without a shared server to ask), told without opening it."""
+    from ..store import local_reader
+
+    if not url and not local_reader.known(directory, "file", cls, path):
+        return None
+    view = local_reader.View(directory)
+    sha = view.file(cls, path, stamp)
+    digest = view.digest(name) if sha or url else None  # the server is asked only for what is not known here
+    entry = view.document(cls, sha, digest) if sha and digest else None
+    if entry is None and not url:
+        return None
+    return view, sha, digest, entry
 
 
 _CLASS_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")

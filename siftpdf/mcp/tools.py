@@ -76,8 +76,9 @@ class ToolConfig:
     roots: Roots
 
     def read_options(self, cancel: Cancel | None) -> ReadOptions:
-        """This call's own copy of the options (a reader sets its slice on them)."""
-        return self.options.with_hints(cancel=cancel, on_page=None)
+        """This call's own copy of the options (a reader sets its slice on them); a server goes
+        on after each call, so it writes what it reads into the cache itself."""
+        return self.options.with_hints(cancel=cancel, on_page=None, write_behind=False)
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """Reading the shared cache (:mod:`siftpdf.store.local_store`) on the cache-hit path, light enough for the
 console's fast path (:mod:`siftpdf.console.cache_hits`): this module imports only ``os`` and ``time`` at
-start, and sqlite3, json and pickle when it reads.
+start, and SQLite's module, json and pickle when it reads.
 
 The cache's keys are made here, for the writer too, so that reader and writer cannot drift.
 """
@@ -94,6 +94,35 @@ def tag(cls: str, sha: str, digest: str) -> str:
     return f"{cls}|{sha}|{digest}"
 
 
+# -- what the cache has ever held, told without SQLite ------------------------------------------
+# An empty file under KNOWN for every local file's path and every document's content the store
+# was given, made before its entry: a path or content without one was never stored, and a first
+# read says so without loading SQLite (a fifth of a one-page command's start-up). A mark left
+# after its entry is gone (an eviction, a class cleared) costs a look in the store, as before.
+KNOWN = "known"
+
+
+def _mark(directory: str | os.PathLike[str], kind: str, cls: str, key: str) -> str:
+    from ..system import sha256_hex
+
+    name = sha256_hex(f"{kind}|{cls}|{key}".encode("utf-8", "surrogateescape"))[:32]
+    return os.path.join(directory, KNOWN, name[:2], name)
+
+
+def known(directory: str | os.PathLike[str], kind: str, cls: str, key: str) -> bool:
+    """Whether the store at ``directory`` may hold the ``file`` at path ``key`` or the ``doc`` of
+    content hash ``key`` for caller class ``cls`` (False: it surely does not)."""
+    return os.path.exists(_mark(directory, kind, cls, key))
+
+
+def mark_known(directory: str | os.PathLike[str], kind: str, cls: str, key: str) -> None:
+    """Mark ``key`` as stored (before its entry is written: an error here is the write's)."""
+    path = _mark(directory, kind, cls, key)
+    if not os.path.exists(path):
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
+
+
 def encode_entry(entry: dict[str, Any]) -> bytes:
     """A document entry as the store keeps it: marshal's bytes (which diskcache stores as they
     are), so that reading it imports neither pickle nor json (with json comes re, and with
@@ -137,6 +166,20 @@ def slim(record: dict[str, Any], furniture: bool = False) -> dict[str, Any]:
     return out
 
 
+def _sqlite() -> Any:
+    """SQLite's module: its C core where that is at hand, which a view's SELECTs need and
+    nothing more (the ``sqlite3`` package around it imports ``datetime`` for its adapters, a
+    tenth of a cache hit's start-up)."""
+    try:
+        import _sqlite3
+
+        return _sqlite3
+    except ImportError:
+        import sqlite3
+
+        return sqlite3
+
+
 class View:
     """Read-only access to the stores, for the cache-hit path.
 
@@ -153,26 +196,29 @@ class View:
 
     def _part(self, name: str) -> Any:
         if self._parts.get(name) is None:
-            import sqlite3
-
             path = os.path.join(self.directory, name, "cache.db")
             if not os.path.exists(path):
                 return None  # not yet: another process may create it while we wait for a lock
-            connection = sqlite3.connect(path, timeout=60, isolation_level=None, check_same_thread=False)
+            connection = _sqlite().connect(path, timeout=60, isolation_level=None, check_same_thread=False)
             self._parts[name] = (connection, os.path.join(self.directory, name))
         return self._parts[name]
+
+    def close(self) -> None:
+        """Close the view's connections (it opens them again when next read)."""
+        parts, self._parts = self._parts, {}
+        for part in parts.values():
+            if part is not None:
+                part[0].close()
 
     def _get(self, name: str, key: str) -> Any:
         part = self._part(name)
         if part is None:
             return None
-        import sqlite3
-
         connection, folder = part
         try:  # a str key is stored as itself with raw = 1
             row = connection.execute("SELECT expire_time, mode, filename, value FROM Cache WHERE key = ? AND raw = 1",
                                      (key,)).fetchone()
-        except sqlite3.OperationalError:  # another process is creating the store right now
+        except _sqlite().OperationalError:  # another process is creating the store right now
             return None
         if row is None or (row[0] is not None and row[0] < time.time()):
             return None
@@ -259,7 +305,6 @@ class View:
     def _pages(self, cls: str, sha: str, digest: str, numbers: list[int]) -> dict[int, dict[str, Any]]:
         """Several pages in one query (a 700-page grep is then a dozen queries, not 700)."""
         import json
-        import sqlite3
 
         part = self._part("pages")
         if part is None:
@@ -270,7 +315,7 @@ class View:
         try:
             rows = connection.execute(f"SELECT key, expire_time, mode, filename, value FROM Cache "
                                       f"WHERE raw = 1 AND key IN ({marks})", list(keys)).fetchall()
-        except sqlite3.OperationalError:
+        except _sqlite().OperationalError:
             return {}
         found: dict[int, dict[str, Any]] = {}
         now = time.time()

@@ -41,6 +41,7 @@ from ..defaults import CACHE_BYTES, MAX_AGE
 from ..errors import UsageError
 from ..record import Record
 from .local_reader import (  # noqa: F401  (View: the cache's reading side, named here too)
+    KNOWN,
     View,
     digest_key,
     doc_key,
@@ -49,6 +50,7 @@ from .local_reader import (  # noqa: F401  (View: the cache's reading side, name
     encode_text,
     file_key,
     is_cache_url,
+    mark_known,
     page_key,
     tag,
     text_key,
@@ -242,6 +244,7 @@ class Store:
 
     def put_file(self, cls: str, path: str, stamp: str, sha: str) -> None:
         """Remember the content hash of the local file at ``path`` with this stamp."""
+        mark_known(self.directory, "file", cls, path)
         self.docs.set(_file_key(cls, path), f"{stamp} {sha}")
 
     def put_digest(self, name: str, digest: str) -> None:
@@ -258,6 +261,7 @@ class Store:
             entry["text_pages"] = text_pages
         if password is not None:
             entry["password_check"] = password_check(password, sha)
+        mark_known(self.directory, "doc", cls, sha)
         self.docs.set(_doc_key(cls, sha, digest), encode_entry(entry))
         self.evict(keep=_doc_key(cls, sha, digest))
 
@@ -339,6 +343,9 @@ class Store:
             count = len(self.entries())
             self.docs.clear()
             self.pages.clear()
+            import shutil
+
+            shutil.rmtree(self.directory / KNOWN, ignore_errors=True)
             return count
         count = 0
         for key in list(self.docs.iterkeys()):

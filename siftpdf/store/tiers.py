@@ -35,7 +35,7 @@ from ..errors import CallerBusyError
 from ..log import Log
 from ..workers.pool import CALLER_BUSY, FileLock, flight_lock, take_caller
 from . import shared_reader
-from .local_reader import View, slim
+from .local_reader import View, known, slim
 from .local_store import CacheSettings, Store, failure, open_store, redacted
 
 TYPE_CHECKING = False
@@ -167,7 +167,7 @@ class Caches:
     def document(self, sha: str, digest: str) -> dict[str, Any] | None:
         """The document's entry in this machine's cache, copied there from the shared server
         when only the server has it."""
-        entry = self.view.document(self.cls, sha, digest)
+        entry = self.view.document(self.cls, sha, digest) if known(self.settings.folder, "doc", self.cls, sha) else None
         if entry is None and self.settings.url and self._copy(sha, digest):
             entry = self.view.document(self.cls, sha, digest)
             self.copied = True

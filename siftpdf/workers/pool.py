@@ -75,7 +75,8 @@ def poll(try_acquire: Callable[[], bool], timeout: float, cancel: Cancel | None 
 
 
 class FileLock:
-    """An exclusive ``flock`` on one file, released by :meth:`release` or by process exit."""
+    """An ``flock`` on one file (exclusive, or shared when taken so), released by :meth:`release`
+    or by process exit."""
 
     def __init__(self, path: str | PathLike[str]) -> None:
         self.path = os.fspath(path)
@@ -91,11 +92,12 @@ class FileLock:
         lock._fd = taken[1]
         return lock
 
-    def try_acquire(self) -> bool:
+    def try_acquire(self, shared: bool = False) -> bool:
+        """Take the lock now if it is free (``shared``: beside other shared holders)."""
         os.makedirs(os.path.dirname(self.path) or ".", exist_ok=True)
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(fd, (fcntl.LOCK_SH if shared else fcntl.LOCK_EX) | fcntl.LOCK_NB)
         except BlockingIOError:
             os.close(fd)
             return False
@@ -109,6 +111,11 @@ class FileLock:
     def held(self) -> bool:
         return self._fd is not None
 
+    @property
+    def descriptor(self) -> int | None:
+        """The descriptor that holds the lock (a copy of the process holds it through its own)."""
+        return self._fd
+
     def release(self) -> None:
         if self._fd is not None:
             os.close(self._fd)  # closing the descriptor drops the lock
@@ -116,9 +123,9 @@ class FileLock:
 
 
 def _name(key: str) -> str:
-    import hashlib
+    from ..system import sha256_hex
 
-    return hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
+    return sha256_hex(key.encode("utf-8"))[:32]
 
 
 def pool_dir(cache_dir: str | PathLike[str]) -> str:
