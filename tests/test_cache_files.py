@@ -204,3 +204,34 @@ def test_every_file_that_decides_what_a_page_reads_to_keys_the_cache() -> None:
     deciding |= {"fonts.py", "texfonts.py", "document.py"}
     assert deciding <= set(CODE_FILES)
     assert all((package / name).is_file() for name in CODE_FILES)
+
+
+def test_a_hit_of_pages_reads_them_without_json_and_pages_stored_as_json_still_read(
+        tmp_path: Path, own_cache: Path) -> None:
+    """Pages are kept as marshal's bytes: a cache hit of ``pages`` imports neither json nor re
+    (a tenth of its time); a page an earlier version stored as JSON text reads the same."""
+    import json
+    import subprocess
+    import sys
+
+    from siftpdf.store.local_reader import decode_page, encode_page
+
+    path = tmp_path / "doc.pdf"
+    path.write_bytes(_pdf("marshal"))
+    # As a user runs it: without the test seams on PYTHONPATH (their sitecustomize imports re).
+    env = {**{name: value for name, value in os.environ.items() if name != "PYTHONPATH"},
+           "SIFTPDF_CACHE_DIR": str(own_cache)}
+    first = subprocess.run([sys.executable, "-m", "siftpdf", "pages", "2", str(path)], capture_output=True, env=env,
+                           timeout=120)
+    again = subprocess.run([sys.executable, "-m", "siftpdf", "pages", "2", str(path)], capture_output=True,
+                           env={**env, "PYTHONPROFILEIMPORTTIME": "1"}, timeout=120)
+    assert first.returncode == again.returncode == 0 and again.stdout == first.stdout
+    loaded = {line.split("|")[-1].strip() for line in again.stderr.decode().splitlines()
+              if line.startswith("import time:")}
+    assert "siftpdf.store.local_reader" in loaded
+    assert not loaded & {"json", "re", "diskcache", "siftpdf.read"}, sorted(loaded & {"json", "re", "diskcache"})
+    record = {"page": 2, "status": "ok", "text": "é\ud800", "blocks": [{"kind": "heading", "level": 1}], "n": 1.5}
+    assert decode_page(encode_page(record)) == record
+    as_json = json.dumps({**record, "text": "é"}, ensure_ascii=False)
+    assert decode_page(as_json) == {**record, "text": "é"}
+    assert decode_page(b"\xff not marshal") is None  # another Python's bytes: read the page again

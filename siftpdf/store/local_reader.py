@@ -132,6 +132,32 @@ def encode_entry(entry: dict[str, Any]) -> bytes:
     return marshal.dumps(entry)
 
 
+def encode_page(record: dict[str, Any]) -> bytes:
+    """A page record as the store keeps it: marshal's bytes, as a document entry (reading a
+    page back then imports neither json nor, with it, re and enum: a tenth of a cache hit)."""
+    import marshal
+
+    return marshal.dumps(record)
+
+
+def decode_page(value: Any) -> dict[str, Any] | None:
+    """A stored page: marshal's bytes (:func:`encode_page`), or JSON text as earlier caches
+    kept it; None for bytes that do not load (another Python's marshal), as a page the store
+    lost (its document's entry, marshal's too, reads as no entry first: a miss)."""
+    if isinstance(value, bytes):
+        import marshal
+
+        try:
+            value = marshal.loads(value)
+        except (ValueError, EOFError, TypeError):
+            return None
+    elif isinstance(value, str):
+        import json
+
+        value = json.loads(value)
+    return value if isinstance(value, dict) else None
+
+
 def document_entry(value: Any) -> dict[str, Any] | None:
     """A stored document entry: marshal's bytes (:func:`encode_entry`), or a dict as earlier
     caches kept it. Bytes that do not load (another Python's marshal) are no entry."""
@@ -304,8 +330,6 @@ class View:
 
     def _pages(self, cls: str, sha: str, digest: str, numbers: list[int]) -> dict[int, dict[str, Any]]:
         """Several pages in one query (a 700-page grep is then a dozen queries, not 700)."""
-        import json
-
         part = self._part("pages")
         if part is None:
             return {}
@@ -323,9 +347,11 @@ class View:
             if expire is not None and expire < now:
                 continue
             try:
-                found[keys[key]] = json.loads(fetch_value(folder, mode, filename, value))
+                page = decode_page(fetch_value(folder, mode, filename, value))
             except OSError:
                 continue
+            if page is not None:
+                found[keys[key]] = page
         return found
 
 

@@ -31,7 +31,6 @@ first. This module imports no PDF engine and no HTTP client: a cache hit stays c
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import threading
@@ -47,6 +46,7 @@ from .local_reader import (  # noqa: F401  (View: the cache's reading side, name
     doc_key,
     document_entry,
     encode_entry,
+    encode_page,
     encode_text,
     file_key,
     is_cache_url,
@@ -232,9 +232,9 @@ class Store:
         return document_entry(self.docs.get(_doc_key(cls, sha, digest)))
 
     def put_page(self, cls: str, sha: str, digest: str, record: dict[str, Any]) -> int:
-        raw = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+        raw = encode_page(record)
         self.pages.set(_page_key(cls, sha, digest, int(record["page"])), raw, tag=_tag(cls, sha, digest))
-        return len(raw.encode("utf-8"))
+        return len(raw)
 
     def put_text(self, cls: str, sha: str, digest: str, pages: list[dict[str, Any]]) -> int:
         """The document's text blob (pages as :func:`siftpdf.store.local_reader.slim` records)."""
