@@ -258,8 +258,14 @@ def open_cached(data: bytes, name: str | None, options: ReadOptions, extra: dict
             _remember_digest(caches, digest, options, caches.copied)
             return doc
         lock = caches.flight(f"content|{sha}|{digest}")
-        if not lock.acquire(_flight_wait(options), options.hints.cancel):
-            raise BusyError("pdf workers busy (waiting for the same document)")
+        if not lock.acquire(0.0, options.hints.cancel):
+            # Another process reads these bytes: wait for it holding no slot of the pool (its
+            # child may need the slot this command's warm child took), then read the cache.
+            from .workers.early_child import discard
+
+            discard()
+            if not lock.acquire(_flight_wait(options), options.hints.cancel):
+                raise BusyError("pdf workers busy (waiting for the same document)")
         locks.append(lock)
         doc = _hit(caches, sha, digest, options, name, extra)
         if doc is not None:

@@ -177,3 +177,36 @@ def test_a_store_that_never_held_a_file_is_told_without_opening_it(tmp_path: Pat
     assert local_reader.known(tmp_path, "file", "default", "/a.pdf")
     assert not local_reader.known(tmp_path, "file", "restricted", "/a.pdf")  # per caller class
     assert not local_reader.known(tmp_path, "doc", "default", "0" * 64)
+
+
+def test_a_command_waiting_for_another_reading_the_same_bytes_holds_no_pool_slot(fixtures: Path,
+                                                                                 tmp_path: Path) -> None:
+    """Three first reads of one file at once: two took the pool's two slots for their warm
+    children, the third the file's flight lock, and it waited for a slot while the two waited
+    for the lock. A command that must wait for another reading the same bytes gives its slot
+    back first."""
+    from siftpdf.store.local_store import Store
+    from siftpdf.workers.pool import Pool, flight_lock
+
+    pdf = fixtures / "three_page.pdf"
+    probe = tmp_path / "probe"
+    assert _siftpdf(["extract", str(pdf)], probe).returncode == 0
+    assert _siftpdf(["cache", "info"], probe).returncode == 0
+    (key,) = [key for key in Store(probe).docs.iterkeys() if str(key).startswith("doc|")]
+    _, cls, sha, digest = key.split("|")
+    cache = tmp_path / "cache"
+    leader = flight_lock(cache, f"{cls}|content|{sha}|{digest}")  # the test plays the one reading it
+    assert leader.try_acquire()
+    full = {**os.environ, "SIFTPDF_CACHE_DIR": str(cache)}
+    process = subprocess.Popen([sys.executable, "-m", "siftpdf", "extract", str(pdf)], env=full,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert _still_running(process, 1.0)  # waiting for the lock
+        assert Pool(cache).status()["running"] == 0  # and no slot held meanwhile
+        leader.release()
+        out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 0, err
+    assert _strip(out) == _strip(_siftpdf(["extract", "--no-cache", str(pdf)], cache).stdout)
