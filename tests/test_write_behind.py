@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -67,6 +68,22 @@ def _held(path: str, shared: bool) -> FileLock:
     return lock
 
 
+def _waiting(args: list[str], cache: Path, meanwhile: Callable[[], None]) -> tuple[int, bytes, bytes]:
+    """Run the command; it must still be waiting a second later, when ``meanwhile`` (which
+    asserts what holds while it waits, then lets it go on) is called; its status and output."""
+    full = {**os.environ, "SIFTPDF_CACHE_DIR": str(cache)}
+    process = subprocess.Popen([sys.executable, "-m", "siftpdf", *args], env=full,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert _still_running(process, 1.0)
+        meanwhile()
+        out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    return process.returncode, out, err
+
+
 def _still_running(process: subprocess.Popen[bytes], seconds: float) -> bool:
     end = time.monotonic() + seconds
     while time.monotonic() < end:
@@ -86,35 +103,21 @@ def test_a_look_in_the_cache_waits_for_a_copy_still_writing_the_file(fixtures: P
     lock = _held(behind._lock_path(str(cache), behind.file_lock_name("default", path, stamp)), shared=False)
     hidden = cache / local_reader.KNOWN
     hidden.rename(cache / "known-aside")  # the file not yet marked: what a look sees mid-write
-    full = {**os.environ, "SIFTPDF_CACHE_DIR": str(cache)}
-    process = subprocess.Popen([sys.executable, "-m", "siftpdf", "pages", "2", str(pdf)], env=full,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    try:
-        assert _still_running(process, 1.0)  # waiting for the copy
+
+    def written() -> None:  # the copy done
         (cache / "known-aside").rename(hidden)
         lock.release()
-        out, err = process.communicate(timeout=60)
-    finally:
-        if process.poll() is None:
-            process.kill()
-    assert process.returncode == 0, err
+
+    code, out, err = _waiting(["pages", "2", str(pdf)], cache, written)
+    assert code == 0, err
     assert out == _siftpdf(["pages", "2", "--no-cache", str(pdf)], cache).stdout
 
 
 def test_cache_commands_wait_for_every_copy_still_writing(tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     lock = _held(os.path.join(cache, "pool", behind._WRITERS), shared=True)
-    full = {**os.environ, "SIFTPDF_CACHE_DIR": str(cache)}
-    process = subprocess.Popen([sys.executable, "-m", "siftpdf", "cache", "clear"], env=full,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    try:
-        assert _still_running(process, 1.0)
-        lock.release()
-        out, err = process.communicate(timeout=60)
-    finally:
-        if process.poll() is None:
-            process.kill()
-    assert process.returncode == 0 and out == b"removed 0 documents\n", err
+    code, out, err = _waiting(["cache", "clear"], cache, lock.release)
+    assert code == 0 and out == b"removed 0 documents\n", err
 
 
 def test_a_read_in_a_process_that_goes_on_writes_the_cache_itself(fixtures: Path, own_cache: Path,
@@ -197,16 +200,11 @@ def test_a_command_waiting_for_another_reading_the_same_bytes_holds_no_pool_slot
     cache = tmp_path / "cache"
     leader = flight_lock(cache, f"{cls}|content|{sha}|{digest}")  # the test plays the one reading it
     assert leader.try_acquire()
-    full = {**os.environ, "SIFTPDF_CACHE_DIR": str(cache)}
-    process = subprocess.Popen([sys.executable, "-m", "siftpdf", "extract", str(pdf)], env=full,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    try:
-        assert _still_running(process, 1.0)  # waiting for the lock
-        assert Pool(cache).status()["running"] == 0  # and no slot held meanwhile
+
+    def read() -> None:  # while it waits for the lock, no slot is held; then the test is done
+        assert Pool(cache).status()["running"] == 0
         leader.release()
-        out, err = process.communicate(timeout=60)
-    finally:
-        if process.poll() is None:
-            process.kill()
-    assert process.returncode == 0, err
+
+    code, out, err = _waiting(["extract", str(pdf)], cache, read)
+    assert code == 0, err
     assert _strip(out) == _strip(_siftpdf(["extract", "--no-cache", str(pdf)], cache).stdout)
