@@ -16,9 +16,9 @@ last page and ends. What reads the same document meanwhile waits for the copy: i
   copy, so that ``cache clear`` after a read clears what that read wrote).
 
 A copy is made only where it is safe: by the ``siftpdf`` command (not a service, a library
-caller, or a test's in-process runner: :data:`siftpdf.options.Hints.write_behind`), with no
-other thread running, and one at a time; otherwise the pages are written here, as a read
-writes a longer document page by page. A copy that fails leaves only a later miss.
+caller, or a test's in-process runner: :data:`siftpdf.options.Hints.write_behind`), on Linux,
+with no other thread running, and one at a time; otherwise the pages are written here, as a
+read writes a longer document page by page. A copy that fails leaves only a later miss.
 """
 
 from __future__ import annotations
@@ -185,12 +185,13 @@ class Behind:
 def outlive(work: Callable[[], object], keep: list[FileLock]) -> bool:
     """Run ``work`` in a copy of this process that outlives it, holding the locks ``keep``
     (their descriptors are the copy's too) and nothing else this process has open; False,
-    having made none, when no thread but this one may run (a copy would inherit locks held
-    by the others) or the system makes no copy."""
+    having made none, when another thread runs (a copy would inherit locks it holds), off
+    Linux, or when the system makes no copy."""
+    import sys
     import threading
 
-    if threading.active_count() != 1 or not hasattr(os, "fork"):
-        return False
+    if threading.active_count() != 1 or not sys.platform.startswith("linux"):
+        return False  # (macOS's system libraries are not safe to use in a copy made by fork)
     if _LAST:  # one copy at a time
         try:
             os.waitpid(_LAST.pop(), 0)
@@ -236,13 +237,8 @@ def _alone(keep: list[int]) -> None:
     null = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(null, fd)
-    try:
-        open_fds = sorted(int(name) for name in os.listdir("/proc/self/fd"))
-    except OSError:
-        open_fds = list(range(3, 1024))
-    for fd in open_fds:
-        if fd > 2 and fd not in keep:
-            try:
-                os.close(fd)
-            except OSError:
-                pass
+    low = 3
+    for fd in sorted(set(keep)):
+        os.closerange(low, fd)
+        low = fd + 1
+    os.closerange(low, os.sysconf("SC_OPEN_MAX"))
