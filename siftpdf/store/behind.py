@@ -188,9 +188,8 @@ def outlive(work: Callable[[], object], keep: list[FileLock]) -> bool:
     having made none, when another thread runs (a copy would inherit locks it holds), off
     Linux, or when the system makes no copy."""
     import sys
-    import threading
 
-    if threading.active_count() != 1 or not sys.platform.startswith("linux"):
+    if not sys.platform.startswith("linux") or not _only_thread():
         return False  # (macOS's system libraries are not safe to use in a copy made by fork)
     if _LAST:  # one copy at a time
         try:
@@ -215,6 +214,17 @@ def outlive(work: Callable[[], object], keep: list[FileLock]) -> bool:
         code = 0
     finally:
         os._exit(code)  # never back into the command: no exit handlers, no buffers flushed
+
+
+def _only_thread() -> bool:
+    """Whether this thread is the process's only one, once the timers that were cancelled (the
+    read's deadline, a page's) have ended, as each does at once."""
+    import threading
+
+    for thread in threading.enumerate():
+        if isinstance(thread, threading.Timer) and thread.finished.is_set():
+            thread.join(timeout=1.0)
+    return threading.active_count() == 1
 
 
 def _close_connections() -> None:
