@@ -235,3 +235,29 @@ def test_a_hit_of_pages_reads_them_without_json_and_pages_stored_as_json_still_r
     as_json = json.dumps({**record, "text": "é"}, ensure_ascii=False)
     assert decode_page(as_json) == {**record, "text": "é"}
     assert decode_page(b"\xff not marshal") is None  # another Python's bytes: read the page again
+
+
+def test_prune_removes_the_marks_and_lock_files_of_work_done(tmp_path: Path) -> None:
+    """Every read leaves a mark of its file and document and lock files for its single flight
+    and its copy: prune removes the marks of what the store no longer holds and the lock files
+    nobody holds, and keeps the rest."""
+    from siftpdf.store.local_reader import known, mark_known
+    from siftpdf.workers.pool import flight_lock
+
+    store = Store(tmp_path)
+    kept, gone = "a" * 64, "b" * 64
+    store.put_document("default", kept, "digest", {"title": None}, {"pages": 1}, [1], 10, None)
+    store.put_file("default", "/kept.pdf", "stamp", kept)
+    store.put_file("default", "/gone.pdf", "stamp", gone)  # its document is not stored
+    mark_known(tmp_path, "doc", "default", gone)  # a document evicted since
+    held, idle = flight_lock(tmp_path, "reading now"), flight_lock(tmp_path, "read before")
+    assert held.try_acquire() and idle.try_acquire()
+    idle.release()
+    try:
+        done = store.prune()
+        assert (done["stale_files"], done["stale_marks"], done["idle_locks"]) == (1, 2, 1)
+        assert known(tmp_path, "file", "default", "/kept.pdf") and known(tmp_path, "doc", "default", kept)
+        assert not known(tmp_path, "file", "default", "/gone.pdf") and not known(tmp_path, "doc", "default", gone)
+        assert os.path.exists(held.path) and not os.path.exists(idle.path)
+    finally:
+        held.release()

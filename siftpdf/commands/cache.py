@@ -84,7 +84,8 @@ def clear(cache_dir: Path | None, caller_class: str | None) -> None:
 @command.command("prune")
 @options_of("cache prune")
 def prune(cache_dir: Path | None, cache_size: str) -> None:
-    """Drop leftovers of interrupted extractions and evict down to the cap, oldest first.
+    """Drop leftovers of interrupted extractions and evict down to the cap, oldest first;
+    remove the lock files and marks of work that is done.
 
     \b
     Examples:
@@ -96,7 +97,8 @@ def prune(cache_dir: Path | None, cache_size: str) -> None:
     store = _settled(open_store, CacheSettings(directory=cache_dir, size_limit=parse_size(cache_size)))
     done = store.prune()
     out(f"removed {done['evicted_documents']} documents over the cap, {done['orphan_pages']} orphan pages, "
-        f"{done['stale_urls']} stale URL entries, {done['stale_files']} stale file entries\n")
+        f"{done['stale_urls']} stale URL entries, {done['stale_files']} stale file entries, "
+        f"{done['stale_marks']} stale marks, {done['idle_locks']} idle lock files\n")
 
 
 def _settled(open_store: Callable[[CacheSettings], Store], settings: CacheSettings) -> Store:

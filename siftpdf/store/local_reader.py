@@ -102,7 +102,8 @@ def tag(cls: str, sha: str, digest: str) -> str:
 KNOWN = "known"
 
 
-def _mark(directory: str | os.PathLike[str], kind: str, cls: str, key: str) -> str:
+def mark_path(directory: str | os.PathLike[str], kind: str, cls: str, key: str) -> str:
+    """Where the mark of ``key`` (of ``kind`` ``file`` or ``doc``, for ``cls``) lies."""
     from ..system import sha256_hex
 
     name = sha256_hex(f"{kind}|{cls}|{key}".encode("utf-8", "surrogateescape"))[:32]
@@ -112,12 +113,12 @@ def _mark(directory: str | os.PathLike[str], kind: str, cls: str, key: str) -> s
 def known(directory: str | os.PathLike[str], kind: str, cls: str, key: str) -> bool:
     """Whether the store at ``directory`` may hold the ``file`` at path ``key`` or the ``doc`` of
     content hash ``key`` for caller class ``cls`` (False: it surely does not)."""
-    return os.path.exists(_mark(directory, kind, cls, key))
+    return os.path.exists(mark_path(directory, kind, cls, key))
 
 
 def mark_known(directory: str | os.PathLike[str], kind: str, cls: str, key: str) -> None:
     """Mark ``key`` as stored (before its entry is written: an error here is the write's)."""
-    path = _mark(directory, kind, cls, key)
+    path = mark_path(directory, kind, cls, key)
     if not os.path.exists(path):
         os.makedirs(os.path.dirname(path), exist_ok=True)
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))

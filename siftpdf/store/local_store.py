@@ -51,6 +51,7 @@ from .local_reader import (  # noqa: F401  (View: the cache's reading side, name
     file_key,
     is_cache_url,
     mark_known,
+    mark_path,
     page_key,
     tag,
     text_key,
@@ -393,7 +394,64 @@ class Store:
                     stale_files += 1
         evicted = len(self.evict())
         return {"orphan_pages": orphans, "stale_urls": stale_urls, "stale_files": stale_files,
-                "evicted_documents": evicted}
+                "evicted_documents": evicted, "stale_marks": self._tidy_marks(),
+                "idle_locks": _tidy_locks(os.path.join(self.directory, "pool"))}
+
+    def _tidy_marks(self) -> int:
+        """Remove the marks (:func:`siftpdf.store.local_reader.known`) of files and documents the
+        store no longer holds; how many."""
+        live = {mark_path(self.directory, "doc", entry["class"], entry["sha256"]) for _, entry in self.entries()}
+        for key in self.docs.iterkeys():
+            if isinstance(key, str) and key.startswith("file|"):
+                _, cls, path = key.split("|", 2)
+                live.add(mark_path(self.directory, "file", cls, path))
+        removed = 0
+        root = os.path.join(self.directory, KNOWN)
+        for folder in _listed(root):
+            for name in _listed(os.path.join(root, folder)):
+                path = os.path.join(root, folder, name)
+                if path not in live:
+                    try:
+                        os.unlink(path)
+                        removed += 1
+                    except OSError:
+                        pass
+        return removed
+
+
+def _listed(folder: str) -> list[str]:
+    try:
+        return os.listdir(folder)
+    except OSError:
+        return []
+
+
+def _tidy_locks(pool: str) -> int:
+    """Remove the lock files of single-flight and of first reads' copies (``flight/``,
+    ``behind/`` in the pool's folder) that nobody holds: one is made for every document read,
+    and none is needed once its work is done. Each is removed while held here, so a process
+    that opened it before waits and takes a lock on a file no other will open (the same work
+    done twice at worst, never wrongly). How many."""
+    import fcntl
+
+    removed = 0
+    for kind in ("flight", "behind"):
+        folder = os.path.join(pool, kind)
+        for name in _listed(folder):
+            path = os.path.join(folder, name)
+            try:
+                fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+            except OSError:
+                continue
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                os.unlink(path)
+                removed += 1
+            except OSError:  # held (BlockingIOError), or gone meanwhile
+                pass
+            finally:
+                os.close(fd)
+    return removed
 
 
 class LocalWriter:
