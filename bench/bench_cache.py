@@ -10,9 +10,9 @@ given as a multiple of ``python -c pass`` measured in the same rounds. The docum
 corpus paper (../shared/corpus), the 2,100-page dense fixture (bench/.data/dense_2100.pdf, made
 on first use) and the ``long`` corpus books when present.
 
-Targets (the issue's): a cache-hit ``pages N`` and ``grep`` on the 23-page paper within 2.5x
-``python -c pass``; a cache-hit ``grep`` on the 2,100 pages at least 50x faster than pdfgrep;
-``siftpdf --help`` within 2x ``python -c pass``.
+Targets: a cache-hit ``pages N`` and ``grep`` on the 23-page paper within 2x ``python -c pass``
+(2.5x until the hits were made lighter, 2026-12-05); a cache-hit ``grep`` on the 2,100 pages
+at least 50x faster than pdfgrep; ``siftpdf --help`` within 2x ``python -c pass``.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ BOOKS = [("long/n1570.pdf", "undefined behavior"), ("long/Arm_cortex_a55_trm.pdf
 DENSE_NEEDLE = "thirty seven zebra"  # tests/make_fixtures.NEEDLE, on page 1337
 RUNS = 9
 PEER_RUNS = 3
-TARGET_PAPER = 2.5  # x python -c pass
+TARGET_PAPER = 2.0  # x python -c pass
 TARGET_DENSE = 50.0  # x faster than pdfgrep
 TARGET_HELP = 2.0  # x python -c pass
 
