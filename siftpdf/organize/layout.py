@@ -1618,7 +1618,7 @@ def _runs_into(prev: Item, item: Item, pitch: float) -> bool:
     """Does a paragraph's line run on into ``item``: the line above it in its column and type
     (``_next_line``), across the column and full to its edge (the first word of ``item`` would
     not have fitted on it), ``item`` flush under it?"""
-    return prev.kind == "line" and _next_line(prev, item, pitch) and \
+    return _next_line(prev, item, pitch) and \
         prev.x1 - prev.x0 >= ACROSS * (prev.right - prev.left) and abs(prev.x0 - item.x0) <= 0.5 * item.size and \
         not next_word_fits(prev, item)
 

@@ -41,7 +41,7 @@ PAGES = 64
 #: How long a look in the cache waits for a copy writing what it looks for (one writes a
 #: document of PAGES pages in well under a second); then it goes on as on a miss.
 WAIT = 10.0
-_POLL = 0.01
+POLL = 0.01  # seconds between looks at a copy's lock: a copy takes tens of milliseconds
 #: Seconds a copy may take to write; then it ends (SIGALRM), its locks with it.
 DEADLINE = 60
 _WRITERS = "behind.lock"  # in the pool's folder: every copy holds it shared while it writes
@@ -63,8 +63,8 @@ def file_lock_name(cls: str, path: str, stamp: str) -> str:
 
 def wait_written(directory: str, cls: str, path: str, stamp: str, timeout: float = WAIT) -> bool:
     """Wait while a copy writes the local file at ``path`` (resolved, with ``stamp``) into the
-    cache at ``directory``; whether one was writing (then look again). Light: ``os`` and
-    ``fcntl`` only, and a sha256 once a copy has ever written there."""
+    cache at ``directory``; whether one was writing (then look again). Where no copy has ever
+    written there, one look at a folder and nothing imported."""
     if not os.path.isdir(os.path.join(pool_folder(directory), "behind")):
         return False
     return _wait_free(_lock_path(directory, file_lock_name(cls, path, stamp)), timeout, shared=True)
@@ -79,23 +79,26 @@ def _wait_free(path: str, timeout: float, shared: bool) -> bool:
     """Wait until the lock file at ``path`` is free (taken as ``shared`` and let go at once);
     whether it was held. A lock file that is not there was never held."""
     import fcntl
-    import time
+
+    from ..workers.pool import poll  # a miss: the read that follows imports it anyway
 
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
     except OSError:
         return False
+
+    def taken() -> bool:
+        try:
+            fcntl.flock(fd, (fcntl.LOCK_SH if shared else fcntl.LOCK_EX) | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        return True
+
     try:
-        end, held = time.monotonic() + timeout, False
-        while True:
-            try:
-                fcntl.flock(fd, (fcntl.LOCK_SH if shared else fcntl.LOCK_EX) | fcntl.LOCK_NB)
-                return held
-            except BlockingIOError:
-                held = True
-                if time.monotonic() >= end:
-                    return held
-                time.sleep(_POLL)
+        if taken():
+            return False
+        poll(taken, timeout, every=POLL)
+        return True
     finally:
         os.close(fd)  # the lock, if taken, with it
 
@@ -123,7 +126,9 @@ class Behind:
             self.meta, self.numbers = self._writer.meta, self._writer.numbers
             return
         if "meta" in record:
-            self.meta = {**record["meta"], "source": None}
+            from .tiers import stored_meta
+
+            self.meta = stored_meta(record["meta"])
         elif "page" in record:
             self.numbers.append(int(record["page"]))
         elif "done" in record:
@@ -231,12 +236,11 @@ def _close_connections() -> None:
     """Close this process's SQLite connections to the cache (each is opened again when next
     used): a copy must not inherit them, or the state SQLite keeps of them in the process (its
     locks, its WAL index) would be the copy's too, with descriptors the copy closes."""
-    from . import local_store, tiers
+    from .local_store import close_all
+    from .tiers import close_views
 
-    for view in (getattr(tiers._VIEWS, "views", None) or {}).values():
-        view.close()
-    for cache in local_store._OPENED.values():
-        cache.close()
+    close_views()
+    close_all()
 
 
 def _alone(keep: list[int]) -> None:

@@ -212,6 +212,13 @@ def _open_cache(path: Path, **settings: Any) -> Any:
     raise AssertionError("unreachable")
 
 
+def close_all() -> None:
+    """Close this thread's connections to every store the process opened (diskcache connects
+    again on the next use)."""
+    for cache in _OPENED.values():
+        cache.close()
+
+
 class Store:
     """The two diskcache stores of one cache dir, with the size cap of this call. Safe to use
     from many processes, and from many threads of one process, at once."""

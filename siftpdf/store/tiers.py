@@ -106,6 +106,19 @@ def _view(directory: Path) -> View:
     return view
 
 
+def close_views() -> None:
+    """Close this thread's views' connections (each opens again when next read)."""
+    for view in (getattr(_VIEWS, "views", None) or {}).values():
+        view.close()
+
+
+def stored_meta(meta: dict[str, Any]) -> dict[str, Any]:
+    """A document's meta as the cache keeps it: the source is the caller's name for the
+    document, not part of it (kept in its place, so that a cache hit's meta reads in the order
+    a fresh one does)."""
+    return {**meta, "source": None}
+
+
 class Caches:
     """This machine's cache and, with ``settings.url``, the shared server's, for one call of one
     caller class. Cheap to make: each store is opened when first needed (a local hit opens no
@@ -339,9 +352,7 @@ class DocumentWriter:
 
     def add(self, record: dict[str, Any]) -> None:
         if "meta" in record:
-            # The source is the caller's name for the document, not part of it (kept in its
-            # place, so that a cache hit's meta reads in the order a fresh one does).
-            self.meta = {**record["meta"], "source": None}
+            self.meta = stored_meta(record["meta"])
         elif "page" in record:
             self.add_pages([record])
         elif "done" in record:

@@ -61,16 +61,18 @@ STUCK = 1.0
 LOCKS_TABLE = "/proc/locks"
 
 
-def poll(try_acquire: Callable[[], bool], timeout: float, cancel: Cancel | None = None) -> bool:
-    """Try a lock until it is taken or ``timeout`` seconds have passed (polling, so that a wait
-    can be bounded); a ``cancel`` set meanwhile ends the wait in CancelledError."""
+def poll(try_acquire: Callable[[], bool], timeout: float, cancel: Cancel | None = None,
+         every: float = POLL) -> bool:
+    """Try a lock until it is taken or ``timeout`` seconds have passed (polling, ``every``
+    seconds, so that a wait can be bounded); a ``cancel`` set meanwhile ends the wait in
+    CancelledError."""
     end = time.monotonic() + timeout
     while not try_acquire():
         if cancel is not None:
             cancel.check()
         if time.monotonic() >= end:
             return False
-        time.sleep(POLL)
+        time.sleep(every)
     return True
 
 
