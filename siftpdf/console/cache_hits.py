@@ -175,7 +175,7 @@ def cached(source: str, given: dict[str, Any]) -> tuple[View | RemoteView, str, 
         if found is None:
             from ..store.behind import wait_written
 
-            if wait_written(directory, cls, path, stamp):  # a first read of it was being written: look again
+            if wait_written(directory, cls, path, stamp):  # a copy wrote it (or wrote it just now): look again
                 found = _look(directory, cls, path, stamp, name, url)
         if found is None:
             return None

@@ -63,8 +63,9 @@ def file_lock_name(cls: str, path: str, stamp: str) -> str:
 
 def wait_written(directory: str, cls: str, path: str, stamp: str, timeout: float = WAIT) -> bool:
     """Wait while a copy writes the local file at ``path`` (resolved, with ``stamp``) into the
-    cache at ``directory``; whether one was writing (then look again). Where no copy has ever
-    written there, one look at a folder and nothing imported."""
+    cache at ``directory``; whether a copy ever wrote it (then look again: a look made while it
+    wrote may have found only part of it). Where no copy has ever written there, one look at a
+    folder and nothing imported."""
     if not os.path.isdir(os.path.join(pool_folder(directory), "behind")):
         return False
     return _wait_free(_lock_path(directory, file_lock_name(cls, path, stamp)), timeout, shared=True)
@@ -77,7 +78,7 @@ def wait_all(directory: str, timeout: float = WAIT) -> None:
 
 def _wait_free(path: str, timeout: float, shared: bool) -> bool:
     """Wait until the lock file at ``path`` is free (taken as ``shared`` and let go at once);
-    whether it was held. A lock file that is not there was never held."""
+    whether it is there (a lock file that is not there was never held)."""
     import fcntl
 
     from ..workers.pool import poll  # a miss: the read that follows imports it anyway
@@ -95,9 +96,8 @@ def _wait_free(path: str, timeout: float, shared: bool) -> bool:
         return True
 
     try:
-        if taken():
-            return False
-        poll(taken, timeout, every=POLL)
+        if not taken():
+            poll(taken, timeout, every=POLL)
         return True
     finally:
         os.close(fd)  # the lock, if taken, with it
