@@ -2100,3 +2100,37 @@ def test_a_page_turned_by_its_rotation_is_read_across_its_user_space():
     tables = [b for b in organize([record])[0]["blocks"] if b["kind"] == "table"]
     assert len(tables) == 1
     assert [[c["text"] for c in row] for row in tables[0]["rows"]] == cells
+
+
+def test_a_caption_whose_label_is_set_larger_goes_on_over_its_lines_beside_another_column():
+    """The caption's line is grouped with the other column's line, whose baseline lies a point
+    higher: both its runs stand off that baseline, its label set a size larger than its words.
+    The segment takes its words' size, and the caption's next line goes on with it."""
+    def at(text: str, x0: float, x1: float, y: float, size: float, off: bool = False) -> dict[str, Any]:
+        placed = {**run(text, x0, y, size), "box": [x0, y - 0.2 * size, x1, y + 0.8 * size]}
+        return {**placed, "y": y} if off else placed
+    record = justified_columns_page(20.0)
+    words, rest = "Input events that led to failures. The % column", "reports the share of the failures."
+    record["evidence"]["lines"] += [
+        {"y": 451.3, "size": 10.0, "runs": [at("Table 4:", 72.0, 104.0, 450.0, 10.0, off=True),
+                                            at(words, 108.0, 296.0, 450.0, 9.0, off=True),
+                                            at("c1w900 c1w901 c1w902 c1w903 c1w904", 316.0, 540.0, 451.3, 10.0)]},
+        {"y": 439.3, "size": 10.0, "runs": [at(rest, 72.0, 200.0, 439.3, 9.0),
+                                            at("c1w905 c1w906 c1w907 c1w908 c1w909", 316.0, 540.0, 439.3, 10.0)]},
+    ] + [{"y": y, "size": 10.0, "runs": [at(f"c0w{k}0 c0w{k}1 c0w{k}2 c0w{k}3 c0w{k}4 c0w{k}5", 72.0, 296.0, y, 10.0),
+                                         at(f"c1w{k}0 c1w{k}1 c1w{k}2 c1w{k}3 c1w{k}4 c1w{k}5", 316.0, 540.0, y, 10.0)]}
+         for k, y in enumerate((415.0, 403.0, 391.0, 379.0), start=50)]
+    out = organize([record])[0]
+    captions = [b["text"] for b in out["blocks"] if b["kind"] == "caption"]
+    assert captions == [f"Table 4: {words} {rest}"]
+
+
+def test_a_sentence_naming_a_table_is_no_caption():
+    """'Table 4 lists ...' opens a paragraph of the text; 'Table 4: ...' and 'Table 4 Events
+    ...' (a label and a title, no stop between) are captions."""
+    lines = [line(720, "Table 4 lists the events that led to the failures, and the text goes on")] + \
+        body_lines(708, "more", 3) + [line(660, "Table 4: Events that led to failures")] + \
+        body_lines(640, "next", 3) + [line(590, "Table 5 Events that led to no failure")] + body_lines(570, "last", 3)
+    out = organize([page(1, lines)])[0]
+    assert [(b["kind"], b["text"][:12]) for b in out["blocks"] if b["text"].startswith("Table")] == \
+        [("paragraph", "Table 4 list"), ("caption", "Table 4: Eve"), ("caption", "Table 5 Even")]

@@ -512,7 +512,7 @@ def _segment_by_steps(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
     """A segment of several runs, measured step by step: what ``_runs_at_once`` computes in
     one pass, and where damaged evidence fails."""
     # A baseline shared by two columns may group two sizes: each segment keeps its own.
-    size = float(max(runs, key=lambda r: len(r["text"]) * (r.get("y") is None and not r.get("small")))["size"])
+    size = float(max(runs, key=_size_rank)["size"])
     text = _joined(runs, [run["box"][0] - prev["box"][2] for prev, run in zip(runs, runs[1:], strict=False)], size)
     chars = sum(len(r["text"]) for r in runs)
     bold_chars = sum(len(r["text"]) for r in runs if bold_font(r.get("font", "")))
@@ -549,6 +549,19 @@ def _one_run(run: dict[str, Any], line: dict[str, Any]) -> Item:
                 pieces=pieces)
 
 
+def _size_rank(run: dict[str, Any]) -> int:
+    """How a segment's size is chosen among its runs (the largest rank; of equals, the first):
+    the longest run set on the line's baseline, not in small capitals (a line of names in them,
+    'PIKE, R., AND QUINLAN', is the text's size); where none is (a column's segment on a
+    baseline of its own, a line beside it in the other column setting the line's), the longest
+    not in small capitals, then the longest."""
+    small = bool(run.get("small"))
+    return len(run["text"]) + (0 if small else RANK_STEP if run.get("y") is not None else 2 * RANK_STEP)
+
+
+RANK_STEP = 1 << 40  # longer than any run
+
+
 def _runs_at_once(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
     """``_segment_by_steps`` in one pass over the runs for the sums, then the join. It does
     every step that one does, and a few more checks: whenever it returns, that one would
@@ -566,9 +579,7 @@ def _runs_at_once(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
         text = run["text"]
         if type(text) is not str:
             raise TypeError("a run's text is no string")
-        # The size of the longest run set on the baseline (``max``'s first of the longest), not
-        # of small capitals: a line of names in them ('PIKE, R., AND QUINLAN') is the text's size.
-        length = len(text) * (run.get("y") is None and not run.get("small"))
+        length = _size_rank(run)
         if length > longest:
             chosen, longest = run, length
         chars += len(text)
@@ -1039,8 +1050,8 @@ def start_kind(item: Item, body: float, floor: dict[str, float], opts: OrganizeO
     if first in _PROVISION_STARTS and PROVISION.match(text) and \
             not (first not in "(（" and ratio >= HEADING_RATIO and len(text) <= SECTION_MARK_CHARS):
         return "provision", None  # set large, '§1 Introduction' and 'Article 3' head a section
-    if first in _CAPTION_STARTS and CAPTION.match(text):
-        return "caption", None
+    if first in _CAPTION_STARTS and (match := CAPTION.match(text)) and not text[match.end():].lstrip()[:1].islower():
+        return "caption", None  # "Table 4 lists the events" is the text's sentence
     if ratio <= 0.9 and item.y1 < floor.get(item.column, floor.get("F", 0.0)):
         return "footnote", None
     lettered = "a" <= first <= "z" and LETTERED.match(text) is not None
