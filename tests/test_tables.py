@@ -2096,3 +2096,66 @@ def test_a_column_beside_prose_has_a_left_edge(corpus: Path) -> None:
     assert "6.10.1 | Conditional inclusion ................. 162" in text
     assert "6.10.3 | Macro replacement .................. 166" in text
     assert "1. Scope ............................. | 1\n2. Normative references" in pages[2]["text"]
+
+
+def test_rules_round_the_heads_alone_head_the_figures_under_them(run_cli, tmp_path):
+    """A table ruled above its heads and under them, its rows of figures under the second rule
+    with no rule of their own below, then its caption, then a rule closing the float: the rows
+    under the heads are the table's; the caption is a caption, not rows."""
+    path = tmp_path / "float.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Times-Roman", 10)
+    c.drawString(72, 780, BODY)
+    c.setLineWidth(0.5)
+    c.line(72, 740, 300, 740)
+    c.drawString(88, 728, "Input event type")
+    c.drawString(262, 728, "%")
+    c.line(82, 724, 290, 724)
+    rows = [("Starting a service", "58%"), ("File write from client", "32%"), ("Unreachable node", "24%"),
+            ("Configuration change", "23%"), ("Data corruption", "3%"), ("Other", "4%")]
+    for r, (label, share) in enumerate(rows):
+        c.drawString(88, 712 - 11 * r, label)
+        c.drawString(262, 712 - 11 * r, share)
+    c.drawString(72, 638, "Table 4: Input events that led to failures, with the share of the")
+    c.drawString(72, 627, "failures in which each input event is needed for them to show.")
+    c.line(72, 620, 300, 620)
+    c.drawString(72, 600, "Table 4 lists the events that a tester has to make for a failure to show.")
+    c.showPage()
+    c.save()
+    recs = _extract(run_cli, path)
+    assert [_texts(t) for t in _tables(recs)] == [[["Input event type", "%"], *map(list, rows)]]
+    blocks = [(b["kind"], b["text"][:22]) for r in recs if "page" in r for b in r["blocks"]]
+    assert ("caption", "Table 4: Input events ") in blocks and ("paragraph", "Table 4 lists the even") in blocks
+
+
+def test_a_framed_table_of_symbols_reads_a_row_a_line_and_a_wrapped_row_as_one(run_cli, tmp_path):
+    """A frame with rules between its columns and under its heads, none between the rows: each
+    line of a symbol (a small letter, centred in its narrow column), a description and a value
+    is a row of its own; a row whose every cell wraps onto a second line is one row."""
+    path = tmp_path / "symbols.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 9)
+    c.drawString(72, 780, BODY)
+    xs, top = [120, 150, 330, 380], 740
+    body = [("w", "Window size for cost aggregation", "33"), ("t", "Colour difference truncation value", "40"),
+            ("g", "Strength of grouping by colour similarity", "0.03"),
+            ("l", "Temporal feedback coefficient", "varied"),
+            ("max", "Largest number of iterations in the", "3 at"), ("iter", "refinement stage", "most")]
+    bottom = top - 18 - 11 * len(body) - 4
+    for y in (top, top - 16, bottom):
+        c.line(xs[0], y, xs[-1], y)
+    for x in xs:
+        c.line(x, top, x, bottom)
+    for x, head in zip(xs, ("Sym.", "Description", "Value"), strict=False):
+        c.drawString(x + 3, top - 12, head)
+    for r, row in enumerate(body):
+        y = top - 28 - 11 * r
+        c.drawCentredString((xs[0] + xs[1]) / 2, y, row[0])
+        c.drawString(xs[1] + 3, y, row[1])
+        c.drawString(xs[2] + 3, y, row[2])
+    c.showPage()
+    c.save()
+    tables = _tables(_extract(run_cli, path))
+    assert [_texts(t) for t in tables] == [[["Sym.", "Description", "Value"], *map(list, body[:4]),
+                                            ["max iter", "Largest number of iterations in the refinement stage",
+                                             "3 at most"]]]

@@ -370,6 +370,7 @@ def stacked_regions(horizontal: list[_Edge], taken: list[_Region], rows: list[li
         if used[i]:
             continue
         stack = [edge]
+        tail: list[list[Item]] | None = None  # the rows over a caption that ends the stack's table
         slack = STACK_SLACK * (edge.hi - edge.lo) + JOIN
         for j in range(i + 1, len(free)):
             other = free[j]
@@ -379,6 +380,8 @@ def stacked_regions(horizontal: list[_Edge], taken: list[_Region], rows: list[li
                                                                       bisect_right(baselines, stack[-1].pos)]])
                 if _running_text(between, edge) or len(between) > STACK_LINES and not _cells(between):
                     break  # a page, or a few lines, of prose between two rules is not a table
+                if (tail := _caption_last(between)) is not None:
+                    break  # a float's rule under the caption set below its table: the table ends above
                 stack.append(other)
                 used[j] = True
         if sum(id(e) not in feet for e in stack) >= 2:
@@ -387,6 +390,9 @@ def stacked_regions(horizontal: list[_Edge], taken: list[_Region], rows: list[li
             heads = _heads_over(stack, [rows[k] for _, k in placed])
             if heads:
                 region.y1 = max(i.y1 for row in heads for i in row) + 1.0
+            body = tail or _body_under(stack, [rows[k] for _, k in placed], horizontal)
+            if body:
+                region.y0 = min(i.y0 for row in body for i in row) - 1.0
             regions.append(region)
     return regions
 
@@ -421,6 +427,49 @@ def _heads_over(stack: list[_Edge], rows: list[list[Item]]) -> list[list[Item]]:
         heads.append(row)
         edge = max(i.y1 for i in row)
     return heads
+
+
+def _caption_last(rows: list[list[Item]]) -> list[list[Item]] | None:
+    """The lines over a caption that the lines between two rules (bottom first) end in, when
+    they are a table's rows: lines of prose from the bottom up to one that opens as a caption
+    does ("Table 4:"), and above it a line that is no prose, named in words at its left (a
+    chart's axis is numbers alone). None otherwise."""
+    for k, row in enumerate(rows):
+        if not _prose(row):
+            return None
+        if CAPTION.match(row[0].text) is not None:
+            named = any(not _prose(above) and not _NUMBER.fullmatch(min(p for i in above for p in i.parts)[2])
+                        for above in rows[k + 1:])
+            return rows[k + 1:] if named else None
+    return None
+
+
+def _body_under(stack: list[_Edge], rows: list[list[Item]], horizontal: list[_Edge]) -> list[list[Item]]:
+    """The rows of a table set under its stack's last rule, when the rules bound its column heads
+    alone (a head ruled above and below over a body without a bottom rule, or with its rule
+    under the caption below): the band between the last two rules holds ``HEAD_ROWS`` lines at
+    most, one of them parted in two pieces or more, and under the last rule come lines of
+    figures named in words at their left (``_figure_row``), two at least, each within one and a
+    half lines of the one above.
+    None when the band holds a table's body already (more lines), or what comes under the rule
+    is not figures (a note, a paragraph). The rows end at the next rule under the last one
+    (a table of heads over heads, ruled apart, is the stack of rules round it)."""
+    last, above = stack[-1], stack[-2]
+    band = _under(last, [row for row in rows if last.pos < row[0].y < above.pos])
+    if not band or len(band) > HEAD_ROWS or all(len([p for i in row for p in i.parts]) < 2 for row in band):
+        return []
+    floor = max((e.pos for e in horizontal if e.pos < last.pos - SNAP and e.lo < last.hi and e.hi > last.lo),
+                default=-math.inf)
+    body: list[list[Item]] = []
+    edge = last.pos
+    for row in sorted(_under(last, [row for row in rows if floor < row[0].y < last.pos]), key=lambda r: -r[0].y):
+        size = max(i.size for i in row)
+        if edge - max(i.y1 for i in row) > 1.5 * size or any(i.kind != "line" for i in row) or \
+                not _figure_row(row) or _NUMBER.fullmatch(min(p for i in row for p in i.parts)[2]):
+            break  # a line of figures named in words at its left: a chart's axis is numbers alone
+        body.append(row)
+        edge = min(i.y0 for i in row)
+    return body if len(body) >= 2 else []
 
 
 def _figure_row(row: list[Item]) -> bool:
@@ -986,7 +1035,9 @@ def _short_lines(rows: list[list[_Piece]], xs: list[float], label: float) -> lis
     text in two columns or more, a few words to a cell: a cell of prose runs on over many
     words; most of them labelled in the first column: column heads of several lines leave it
     empty), and then, for each line after the first, whether it goes on the row above: one
-    of its cells runs on from the cell above it (no stop there, a small letter here)."""
+    of its cells runs on from the cell above it (no stop there, a small letter here, and the
+    cell above spans half its column at least: a cell wraps where its line is full; a column
+    of symbols, centred, starts each row with a small Greek letter)."""
     if len(rows) < MIN_LINES:
         return None
     if sum(any(p.middle < label for p in row) for row in rows) < LABELLED * len(rows):
@@ -994,23 +1045,29 @@ def _short_lines(rows: list[list[_Piece]], xs: list[float], label: float) -> lis
     cells = words = 0
     joins: list[bool] = []
     last: dict[int, str] = {}  # each column's text on the line above
+    full: set[int] = set()  # the columns whose cell on the line above spans half the column
     for row in rows:
         columns: dict[int, str] = {}
+        spans: dict[int, tuple[float, float]] = {}
         for p in sorted(row, key=lambda p: p.x0):
             col = bisect_right(xs, p.middle)
             columns[col] = f"{columns[col]} {p.text}" if col in columns else p.text
+            spans[col] = (spans[col][0], p.x1) if col in spans else (p.x0, p.x1)
         if len(columns) < 2:
             return None
         if last:
-            joins.append(any(last.get(col) and not _STOP.search(last[col]) and text[:1].islower()
+            joins.append(any(col in full and last.get(col) and not _STOP.search(last[col]) and text[:1].islower()
                              for col, text in columns.items()))
         last = columns
+        full = {col for col, (a, b) in spans.items()
+                if not 0 < col < len(xs) or b - a >= WRAPPED_SHARE * (xs[col] - xs[col - 1])}
         cells += len(columns)
         words += sum(len(text.split()) for text in columns.values())
     return joins if words < SHORT_WORDS * cells else None
 
 
 SHORT_WORDS = 3  # mean words of a cell in a band whose every line is a row
+WRAPPED_SHARE = 0.5  # of its column's width a cell spans on a line it wraps from, at least
 LABELLED = 2 / 3  # share of such a band's lines with a label in the first column
 
 
