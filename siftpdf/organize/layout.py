@@ -1050,8 +1050,8 @@ def start_kind(item: Item, body: float, floor: dict[str, float], opts: OrganizeO
     if first in _PROVISION_STARTS and PROVISION.match(text) and \
             not (first not in "(（" and ratio >= HEADING_RATIO and len(text) <= SECTION_MARK_CHARS):
         return "provision", None  # set large, '§1 Introduction' and 'Article 3' head a section
-    if first in _CAPTION_STARTS and (match := CAPTION.match(text)) and not text[match.end():].lstrip()[:1].islower():
-        return "caption", None  # "Table 4 lists the events" is the text's sentence
+    if first in _CAPTION_STARTS and is_caption(text):
+        return "caption", None
     if ratio <= 0.9 and item.y1 < floor.get(item.column, floor.get("F", 0.0)):
         return "footnote", None
     lettered = "a" <= first <= "z" and LETTERED.match(text) is not None
@@ -1079,6 +1079,13 @@ SQUEEZED_CHARS = 2  # characters a line needs before its width says anything of 
 _PROVISION_STARTS = frozenset("第A§(（")  # the first characters PROVISION can match
 _CAPTION_STARTS = frozenset("FTCEGPSLA图表")  # and CAPTION
 _NUMBERED_STARTS = frozenset("IVXABCDEFGH")  # and NUMBERING, besides a digit
+
+
+def is_caption(text: str) -> bool:
+    """Does a line open as a caption does: its label and number ("Table 4:", "Figure 2.",
+    "Table 5 Events …"), not a sentence of the text that names one ("Table 4 lists …")?"""
+    match = CAPTION.match(text)
+    return match is not None and not text[match.end():].lstrip()[:1].islower()
 
 
 def squeezed(item: Item) -> bool:

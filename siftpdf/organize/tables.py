@@ -22,7 +22,7 @@ from bisect import bisect_left, bisect_right
 
 from ..document import table_text
 from ..lazyre import lazy
-from .layout import CAPTION, Item, find_gutter, join_lines, median
+from .layout import CAPTION, Item, find_gutter, is_caption, join_lines, median
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -437,7 +437,7 @@ def _caption_last(rows: list[list[Item]]) -> list[list[Item]] | None:
     for k, row in enumerate(rows):
         if not _prose(row):
             return None
-        if CAPTION.match(row[0].text) is not None:
+        if is_caption(row[0].text):
             named = any(not _prose(above) and not _NUMBER.fullmatch(min(p for i in above for p in i.parts)[2])
                         for above in rows[k + 1:])
             return rows[k + 1:] if named else None
