@@ -2159,3 +2159,30 @@ def test_a_framed_table_of_symbols_reads_a_row_a_line_and_a_wrapped_row_as_one(r
     assert [_texts(t) for t in tables] == [[["Sym.", "Description", "Value"], *map(list, body[:4]),
                                             ["max iter", "Largest number of iterations in the refinement stage",
                                              "3 at most"]]]
+
+
+def test_booktabs_body_of_two_lines_of_words_in_every_column_is_two_rows(run_cli, tmp_path):
+    """Two lines of words between the rule under the heads and the bottom rule, each with a cell
+    in every column, are two rows; two lines whose second runs on the first's cells (a small
+    letter after no stop) are one row whose cells wrap."""
+    path = tmp_path / "words.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Times-Roman", 10)
+    c.drawString(72, 780, BODY)
+    for top, body in ((740, [("Chose 1", "Truc 1"), ("Chose 2", "Truc 2")]),
+                      (640, [("High availability", "Vector clocks with"), ("for writes", "reconciliation on reads")])):
+        c.line(72, top, 400, top)
+        c.drawString(76, top - 11, "Technique")
+        c.drawString(240, top - 11, "Advantage")
+        c.line(72, top - 15, 400, top - 15)
+        for r, (left, right) in enumerate(body):
+            c.drawString(76, top - 27 - 12 * r, left)
+            c.drawString(240, top - 27 - 12 * r, right)
+        c.line(72, top - 46, 400, top - 46)
+        c.drawString(72, top - 64, "The table above is followed by the text of the page, which goes on.")
+    c.showPage()
+    c.save()
+    tables = _tables(_extract(run_cli, path))
+    assert [_texts(t) for t in tables] == [
+        [["Technique", "Advantage"], ["Chose 1", "Truc 1"], ["Chose 2", "Truc 2"]],
+        [["Technique", "Advantage"], ["High availability for writes", "Vector clocks with reconciliation on reads"]]]

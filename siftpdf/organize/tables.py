@@ -897,7 +897,8 @@ def _split_bands(ys: list[float], xs: list[float], pieces: list[_Piece], spanner
     for band, (bottom, rows) in enumerate(bands):
         if band == 0 and len(ys) > 2:  # the header, above the rule under it
             out += _header_lines(rows, xs, spanners)
-        elif len(rows) == 2 and len(ys) > 2 and all(_fills(row, xs) and _figures(row, first) for row in rows):
+        elif len(rows) == 2 and len(ys) > 2 and (all(_fills(row, xs) and _figures(row, first) for row in rows) or
+                                                 _two_rows(rows[0], rows[1], xs)):
             out.append(_between(rows[0], rows[1]))
         elif parted and sum(_fills(row, xs) for row in rows) <= 1:
             pass
@@ -919,6 +920,14 @@ def _split_bands(ys: list[float], xs: list[float], pieces: list[_Piece], spanner
                 beyond = beyond or past
         out.append(bottom)
     return out
+
+
+def _two_rows(upper: list[_Piece], lower: list[_Piece], xs: list[float]) -> bool:
+    """Whether two lines between rules are two rows, not one whose cells wrap: both have text in
+    every column, and no cell of the lower runs on from the one above it (``_runs_on``)."""
+    columns = range(1, len(xs))
+    cells = [[[p for p in row if bisect_right(xs, p.middle) == col] for col in columns] for row in (upper, lower)]
+    return all(cells[0]) and all(cells[1]) and not any(_runs_on(a, b) for a, b in zip(*cells, strict=True))
 
 
 def _label_column(rows: list[list[_Piece]], xs: list[float]) -> tuple[float, float]:
