@@ -48,11 +48,47 @@ def xy_cut(items: list[B], body: float, width: float) -> tuple[list[Leaf[B]], li
                 stack.append((part, len(columns) - 1, depth + 1))
             continue
         bands = None if depth >= MAX_DEPTH or len(region) < 2 else _horizontal(region, body)
+        if bands and len(region) <= MERGE_ITEMS and len(bands) <= MERGE_BANDS:
+            bands = _sections(bands, body, width)
         if bands:
             stack.extend((band, column, depth + 1) for band in reversed(bands))
             continue
         leaves.append((region, column))
     return leaves, columns
+
+
+def _sections(bands: list[list[B]], body: float, width: float) -> list[list[B]]:
+    """Bands on end that a channel runs down together, as columns of text, are one section: the
+    rows of whitespace that two columns happen to share (a code box beside an equation, a
+    paragraph's end beside another's) do not cut them into bands read across the gutter. A
+    section runs from a band with text both sides of the channel to the last such band: a line
+    on one side alone under two columns (a heading over a page of one column) stays a band."""
+    out: list[list[B]] = []
+    start = 0
+    while start < len(bands):
+        joined, end, parts = list(bands[start]), start + 1, None
+        while end < len(bands) and (cut := _vertical(joined + bands[end], body, width)) is not None:
+            joined += bands[end]
+            parts, end = cut, end + 1
+        if parts is None:
+            out.append(bands[start])
+            start += 1
+            continue
+        side = {id(item): k for k, part in enumerate(parts) for item in part}
+        both = [k for k in range(start, end) if len({side[id(item)] for item in bands[k]}) >= 2]
+        section = [item for band in bands[both[0]:both[-1] + 1] for item in band] if both else []
+        if len(both) < 2 or _vertical(section, body, width) is None:
+            out.append(bands[start])
+            start += 1
+            continue
+        out += bands[start:both[0]]
+        out.append(section)
+        start = both[-1] + 1
+    return out
+
+
+MERGE_ITEMS = 2000  # items of a region past which its bands are read as they are cut (a hostile page)
+MERGE_BANDS = 200  # ... and bands
 
 
 def _cuts(spans: list[tuple[float, float]], gap: float) -> list[float]:
