@@ -43,3 +43,22 @@ def test_columns_sharing_blank_lines_are_read_column_by_column():
     order = [box.text.split()[0] for leaf, _ in leaves for box in sorted(leaf, key=lambda b: -b.y1)]
     assert order == ["Running", *[f"left{k}" for k in range(12)], *[f"right{k}" for k in range(12)],
                      "2", "full0", "full1", "full2"]
+
+
+def test_sections_cost_a_few_cuts_a_band(monkeypatch):
+    """Under a title across the page, lines of the left column and of the right by turns, each a
+    band of its own: any two on end make columns, yet no band has text both sides of the
+    channel, so they make no section. The cuts tried stay a few per band, not one per pair of
+    bands (a hostile page of many lines costs no more)."""
+    from siftpdf.organize import xycut
+
+    tried = []
+    vertical = xycut._vertical
+    monkeypatch.setattr(xycut, "_vertical", lambda *args: tried.append(len(args[0])) or vertical(*args))
+    boxes = [_line("A title across the page " * 3, 50.0, 560.0, 790.0)]
+    for k in range(150):
+        x0, x1 = (50.0, 290.0) if k % 2 == 0 else (320.0, 560.0)
+        boxes.append(_line(f"line{k} " + "words of one column " * 3, x0, x1, 760.0 - 24.0 * k))
+    leaves, _ = xy_cut(boxes, 10.0, 612.0)
+    assert sorted(box.text for leaf, _ in leaves for box in leaf) == sorted(box.text for box in boxes)
+    assert len(tried) <= (xycut.SECTION_TRIES + 2) * len(boxes)

@@ -64,12 +64,13 @@ def _sections(bands: list[list[B]], body: float, width: float) -> list[list[B]]:
     section runs from a band with text both sides of the channel to the last such band: a line
     on one side alone under two columns (a heading over a page of one column) stays a band."""
     out: list[list[B]] = []
-    start = 0
+    start, budget = 0, SECTION_TRIES * len(bands)  # cuts tried, at most: a hostile page costs no more
     while start < len(bands):
         joined, end, parts = list(bands[start]), start + 1, None
-        while end < len(bands) and (cut := _vertical(joined + bands[end], body, width)) is not None:
+        while end < len(bands) and budget > 0 and (cut := _vertical(joined + bands[end], body, width)) is not None:
             joined += bands[end]
-            parts, end = cut, end + 1
+            parts, end, budget = cut, end + 1, budget - 1
+        budget -= 1
         if parts is None:
             out.append(bands[start])
             start += 1
@@ -78,13 +79,16 @@ def _sections(bands: list[list[B]], body: float, width: float) -> list[list[B]]:
         both = [k for k in range(start, end) if len({side[id(item)] for item in bands[k]}) >= 2]
         section = [item for band in bands[both[0]:both[-1] + 1] for item in band] if both else []
         if len(both) < 2 or _vertical(section, body, width) is None:
-            out.append(bands[start])
-            start += 1
+            out += bands[start:end]  # no section starts inside: its bands read as they are cut
+            start = end
             continue
         out += bands[start:both[0]]
         out.append(section)
         start = both[-1] + 1
     return out
+
+
+SECTION_TRIES = 3  # cuts a band may be joined in, on average
 
 
 MERGE_ITEMS = 2000  # items of a region past which its bands are read as they are cut (a hostile page)
