@@ -644,6 +644,23 @@ def test_labels_in_a_column_left_unruled_between_rows_stay_one_a_row(run_cli, tm
     assert [_texts(t) for t in tables] == [[["Cost Category", "Total", "Indirect"], *[list(row) for row in rows]]]
 
 
+def _booktabs(c: canvas.Canvas, top: float, xs: tuple[float, ...], heads: tuple[str, ...],
+              body: list[tuple[str, ...]], pitch: float, right: float = 440) -> None:
+    """A booktabs table from ``top`` down, its rules from just left of ``xs`` to ``right``: a
+    rule, the heads, a rule, the body's lines ``pitch`` apart (a line may leave its last cells
+    out), a rule, then a line of the page's text."""
+    left = xs[0] - 6
+    c.line(left, top, right, top)
+    for x, head in zip(xs, heads, strict=True):
+        c.drawString(x, top - 10, head)
+    c.line(left, top - 14, right, top - 14)
+    for r, row in enumerate(body):
+        for x, cell in zip(xs, row, strict=False):
+            c.drawString(x, top - 24 - pitch * r, cell)
+    c.line(left, top - 30 - pitch * len(body), right, top - 30 - pitch * len(body))
+    c.drawString(72, top - 48 - pitch * len(body), "Table 6: what each row gives, and the text of the page goes on.")
+
+
 def test_booktabs_body_of_two_lines_of_figures_is_two_rows(run_cli, tmp_path):
     """Two lines of figures between the rule under the heads and the bottom rule are two rows;
     two lines whose second only runs on the first's label are one row of a cell that wraps."""
@@ -652,18 +669,10 @@ def test_booktabs_body_of_two_lines_of_figures_is_two_rows(run_cli, tmp_path):
     c.setFont("Times-Roman", 8)
     c.drawString(72, 780, BODY)
     heads = ("Model", "H6 (Avg.)", "ARC", "MMLU", "GSM8K")
-    for top, body in ((740, [("Cand. 1", "73.73", "70.48", "65.73", "66.57"),
-                             ("Cand. 2", "73.28", "71.59", "66.14", "59.14")]),
-                      (640, [("Merge v1", "74.00", "71.16", "66.14", "64.90"), ("(average)",)])):
-        c.line(150, top, 440, top)
-        for x, head in zip((156, 220, 280, 340, 400), heads, strict=True):
-            c.drawString(x, top - 10, head)
-        c.line(150, top - 14, 440, top - 14)
-        for r, row in enumerate(body):
-            for x, cell in zip((156, 220, 280, 340, 400), row, strict=False):
-                c.drawString(x, top - 24 - 9 * r, cell)
-        c.line(150, top - 44, 440, top - 44)
-        c.drawString(72, top - 60, "Table 6: Performance of the two candidates and of the merged model on each task.")
+    xs = (156, 220, 280, 340, 400)
+    _booktabs(c, 740, xs, heads, [("Cand. 1", "73.73", "70.48", "65.73", "66.57"),
+                                  ("Cand. 2", "73.28", "71.59", "66.14", "59.14")], 9)
+    _booktabs(c, 640, xs, heads, [("Merge v1", "74.00", "71.16", "66.14", "64.90"), ("(average)",)], 9)
     c.showPage()
     c.save()
     tables = _tables(_extract(run_cli, path))
@@ -2169,17 +2178,10 @@ def test_booktabs_body_of_two_lines_of_words_in_every_column_is_two_rows(run_cli
     c = canvas.Canvas(str(path), pagesize=A4)
     c.setFont("Times-Roman", 10)
     c.drawString(72, 780, BODY)
-    for top, body in ((740, [("Chose 1", "Truc 1"), ("Chose 2", "Truc 2")]),
-                      (640, [("High availability", "Vector clocks with"), ("for writes", "reconciliation on reads")])):
-        c.line(72, top, 400, top)
-        c.drawString(76, top - 11, "Technique")
-        c.drawString(240, top - 11, "Advantage")
-        c.line(72, top - 15, 400, top - 15)
-        for r, (left, right) in enumerate(body):
-            c.drawString(76, top - 27 - 12 * r, left)
-            c.drawString(240, top - 27 - 12 * r, right)
-        c.line(72, top - 46, 400, top - 46)
-        c.drawString(72, top - 64, "The table above is followed by the text of the page, which goes on.")
+    heads, xs = ("Technique", "Advantage"), (76, 240)
+    _booktabs(c, 740, xs, heads, [("Chose 1", "Truc 1"), ("Chose 2", "Truc 2")], 12)
+    _booktabs(c, 640, xs, heads, [("High availability", "Vector clocks with"),
+                                  ("for writes", "reconciliation on reads")], 12)
     c.showPage()
     c.save()
     tables = _tables(_extract(run_cli, path))
