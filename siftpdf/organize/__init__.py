@@ -20,7 +20,6 @@ from ..settings import OrganizeOptions
 from .headings import Levels, Outline
 from .layout import (
     BODY_CHARS,
-    CAPTION,
     DATE_FORM,
     FLOATS,
     Block,
@@ -28,6 +27,7 @@ from .layout import (
     body_size,
     build_blocks,
     figure_items,
+    is_caption,
     join_text,
     line_segments,
     median,
@@ -915,7 +915,7 @@ def _looks_like_furniture(key: str, item: Item, body: float, outermost: bool) ->
     if band == "top" and _ADDRESS.fullmatch(item.text.strip()) and item.size <= body:
         return True  # the article's address under its journal's line
     return outermost and band == "top" and len(item.text) <= LONE_HEAD_CHARS and \
-        item.size <= LONE_HEAD_SIZE * body and CAPTION.match(item.text) is None  # a caption under a figure
+        item.size <= LONE_HEAD_SIZE * body and not is_caption(item.text)  # a caption under a figure
 
 
 _ADDRESS = re.compile(r"(https?://|www\.)\S+")

@@ -438,8 +438,7 @@ def _caption_last(rows: list[list[Item]]) -> list[list[Item]] | None:
         if not _prose(row):
             return None
         if is_caption(row[0].text):
-            named = any(not _prose(above) and not _NUMBER.fullmatch(min(p for i in above for p in i.parts)[2])
-                        for above in rows[k + 1:])
+            named = any(not _prose(above) and _named(above) for above in rows[k + 1:])
             return rows[k + 1:] if named else None
     return None
 
@@ -465,11 +464,17 @@ def _body_under(stack: list[_Edge], rows: list[list[Item]], horizontal: list[_Ed
     for row in sorted(_under(last, [row for row in rows if floor < row[0].y < last.pos]), key=lambda r: -r[0].y):
         size = max(i.size for i in row)
         if edge - max(i.y1 for i in row) > 1.5 * size or any(i.kind != "line" for i in row) or \
-                not _figure_row(row) or _NUMBER.fullmatch(min(p for i in row for p in i.parts)[2]):
-            break  # a line of figures named in words at its left: a chart's axis is numbers alone
+                not _figure_row(row) or not _named(row):
+            break
         body.append(row)
         edge = min(i.y0 for i in row)
     return body if len(body) >= 2 else []
+
+
+def _named(row: list[Item]) -> bool:
+    """Whether a line opens with words, not a bare number: a table's row is named at its left, a
+    chart's axis is numbers alone."""
+    return _NUMBER.fullmatch(min(p for i in row for p in i.parts)[2]) is None
 
 
 def _figure_row(row: list[Item]) -> bool:
@@ -1180,9 +1185,9 @@ def _caption_and_note(cells: list[list[tuple[str, int, int]]], ncols: int) -> tu
     def across(row: list[tuple[str, int, int]]) -> str | None:
         return row[0][0] if len(row) == 1 and row[0][1] == ncols and ncols >= 2 else None
 
-    first = int((text := across(cells[0])) is not None and CAPTION.match(text) is not None)
+    first = int((text := across(cells[0])) is not None and is_caption(text))
     tail = across(cells[-1]) if len(cells) - first >= 2 else None
-    last = int(tail is not None and (_NOTE.match(tail) is not None or CAPTION.match(tail) is not None))
+    last = int(tail is not None and (_NOTE.match(tail) is not None or is_caption(tail)))
     return (first, last) if len(cells) - first - last >= 2 else (0, 0)
 
 
