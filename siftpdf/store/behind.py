@@ -56,9 +56,9 @@ def _lock_path(directory: str, name: str) -> str:
 
 
 def file_lock_name(cls: str, path: str, stamp: str) -> str:
-    from ..system import sha256_hex
+    from ..workers.pool import lock_name
 
-    return sha256_hex(f"{cls}|{path}|{stamp}".encode("utf-8", "surrogateescape"))[:32]
+    return lock_name(f"{cls}|{path}|{stamp}")
 
 
 def wait_written(directory: str, cls: str, path: str, stamp: str, timeout: float = WAIT) -> bool:

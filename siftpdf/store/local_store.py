@@ -35,6 +35,7 @@ import os
 import re
 import threading
 import time
+from collections import Counter
 
 from ..defaults import CACHE_BYTES, MAX_AGE
 from ..errors import UsageError
@@ -378,14 +379,16 @@ class Store:
         for key in list(self.docs.iterkeys()):
             if isinstance(key, str) and key.startswith("doc|") and document_entry(self.docs.get(key)) is None:
                 self.docs.delete(key)  # its pages are orphans now
-        owned = {_tag(e["class"], e["sha256"], e["options"]) for _, e in self.entries()}
+        entries = self.entries()
+        owned = {_tag(e["class"], e["sha256"], e["options"]) for _, e in entries}
         orphans = 0
         for key in list(self.pages.iterkeys()):
             if isinstance(key, str) and key.rsplit("|", 1)[0] not in owned:
                 if self.pages.delete(key):
                     orphans += 1
-        live = {(e["class"], e["sha256"]) for _, e in self.entries()}
+        live = {(e["class"], e["sha256"]) for _, e in entries}
         stale_urls = stale_files = 0
+        files: list[tuple[str, str]] = []  # the (class, path) of the file entries kept
         for key in list(self.docs.iterkeys()):
             if isinstance(key, str) and key.startswith("url|"):
                 entry = self.docs.get(key)
@@ -395,23 +398,24 @@ class Store:
                     stale_urls += 1
             elif isinstance(key, str) and key.startswith("file|"):
                 entry = self.docs.get(key)
-                cls = key.split("|", 2)[1]
+                _, cls, path = key.split("|", 2)
                 if not isinstance(entry, str) or (cls, entry.rpartition(" ")[2]) not in live:
                     self.docs.delete(key)
                     stale_files += 1
-        evicted = len(self.evict())
+                else:
+                    files.append((cls, path))
+        evicted = self.evict()
+        held = Counter((e["class"], e["sha256"]) for _, e in entries)
+        held.subtract((e["class"], e["sha256"]) for e in evicted)
+        marks = {mark_path(self.directory, "doc", cls, sha) for (cls, sha), count in held.items() if count > 0}
+        marks.update(mark_path(self.directory, "file", cls, path) for cls, path in files)
         return {"orphan_pages": orphans, "stale_urls": stale_urls, "stale_files": stale_files,
-                "evicted_documents": evicted, "stale_marks": self._tidy_marks(),
+                "evicted_documents": len(evicted), "stale_marks": self._tidy_marks(marks),
                 "idle_locks": _tidy_locks(os.path.join(self.directory, "pool"))}
 
-    def _tidy_marks(self) -> int:
-        """Remove the marks (:func:`siftpdf.store.local_reader.known`) of files and documents the
-        store no longer holds; how many."""
-        live = {mark_path(self.directory, "doc", entry["class"], entry["sha256"]) for _, entry in self.entries()}
-        for key in self.docs.iterkeys():
-            if isinstance(key, str) and key.startswith("file|"):
-                _, cls, path = key.split("|", 2)
-                live.add(mark_path(self.directory, "file", cls, path))
+    def _tidy_marks(self, live: set[str]) -> int:
+        """Remove the marks (:func:`siftpdf.store.local_reader.known`) not in ``live`` (those of
+        the files and documents the store still holds); how many."""
         removed = 0
         root = os.path.join(self.directory, KNOWN)
         for folder in _listed(root):
@@ -439,25 +443,21 @@ def _tidy_locks(pool: str) -> int:
     and none is needed once its work is done. Each is removed while held here, so a process
     that opened it before waits and takes a lock on a file no other will open (the same work
     done twice at worst, never wrongly). How many."""
-    import fcntl
+    from ..workers.pool import FileLock
 
     removed = 0
     for kind in ("flight", "behind"):
         folder = os.path.join(pool, kind)
         for name in _listed(folder):
-            path = os.path.join(folder, name)
+            lock = FileLock(os.path.join(folder, name))
             try:
-                fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
-            except OSError:
-                continue
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                os.unlink(path)
-                removed += 1
-            except OSError:  # held (BlockingIOError), or gone meanwhile
+                if lock.try_acquire():
+                    os.unlink(lock.path)
+                    removed += 1
+            except OSError:  # gone meanwhile, or not ours to remove
                 pass
             finally:
-                os.close(fd)
+                lock.release()
     return removed
 
 

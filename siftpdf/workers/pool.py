@@ -124,10 +124,11 @@ class FileLock:
             self._fd = None
 
 
-def _name(key: str) -> str:
+def lock_name(key: str) -> str:
+    """The file name of the lock of ``key`` (any string: a path's undecodable bytes too)."""
     from ..system import sha256_hex
 
-    return sha256_hex(key.encode("utf-8"))[:32]
+    return sha256_hex(key.encode("utf-8", "surrogateescape"))[:32]
 
 
 def pool_dir(cache_dir: str | PathLike[str]) -> str:
@@ -202,7 +203,7 @@ def take_caller(cache_dir: str | PathLike[str], caller_id: str) -> FileLock | No
     held = _callers()
     if caller_id in held:
         return None
-    lock = _CallerLock(os.path.join(pool_dir(cache_dir), f"caller.{_name(caller_id)}"), caller_id, held)
+    lock = _CallerLock(os.path.join(pool_dir(cache_dir), f"caller.{lock_name(caller_id)}"), caller_id, held)
     if not lock.try_acquire():
         raise CallerBusyError(CALLER_BUSY)
     held[caller_id] = lock
@@ -408,4 +409,4 @@ def _locked_inodes() -> set[int] | None:
 
 
 def flight_lock(cache_dir: str | PathLike[str], key: str) -> FileLock:
-    return FileLock(os.path.join(pool_dir(cache_dir), "flight", _name(key)))
+    return FileLock(os.path.join(pool_dir(cache_dir), "flight", lock_name(key)))
