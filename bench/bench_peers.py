@@ -28,6 +28,7 @@ from pathlib import Path
 
 from bench.common import CORPUS, ROOT, SIFTPDF, compiled, compiled_env, fixture, run_tree, table
 from siftpdf.store.behind import wait_all
+from siftpdf.system import APP
 
 PAPERS = ["paper/data_structures_epidemic-broadcast-trees.pdf",  # 22 pages
           "paper/datastores_dynamo-amazons-highly-available-key-value-store.pdf"]  # 16 pages
@@ -109,7 +110,7 @@ def _one_page(peers: dict[str, list[str]], builds: dict[str, dict[str, str]], ro
                     # Default flags: the folder is the platform's (XDG's here), not named by an option.
                     cached = {**{key: value for key, value in env.items() if key != "SIFTPDF_CACHE_DIR"},
                               "XDG_CACHE_HOME": str(Path(tmp) / f"{name}{index}")}
-                    folder = str(Path(tmp) / f"{name}{index}" / "siftpdf")
+                    folder = str(Path(tmp) / f"{name}{index}" / APP)  # system.default_cache_dir's rule
                     if page == pages[0]:
                         _once(SIFTPDF + ["extract", "--markdown", str(ROOT / "samples" / "sample.pdf")], cached)
                         wait_all(folder)
