@@ -2134,3 +2134,18 @@ def test_a_sentence_naming_a_table_is_no_caption():
     out = organize([page(1, lines)])[0]
     assert [(b["kind"], b["text"][:12]) for b in out["blocks"] if b["text"].startswith("Table")] == \
         [("paragraph", "Table 4 list"), ("caption", "Table 4: Eve"), ("caption", "Table 5 Even")]
+
+
+def test_a_glyph_without_a_character_does_not_set_its_lines_size():
+    """A name set in a font of pictures ('P⁵', its glyphs without characters) starts a line of
+    the text, the glyphs a size larger and a little lower: the line's baseline is theirs, and
+    the text's run stands off it. The line is the text's size, a line of its paragraph, not a
+    heading."""
+    glyph = {**run("\x01", 72.0, 592.0, 11.0), "font": "", "unmapped": 1}
+    words = "sent to the same broadcast address, so that whether a message"
+    text = {**run(words, 80.0, 596.6, 10.0), "y": 596.6}
+    lines = body_lines(644.0, "above", 4) + [{"y": 592.0, "size": 11.0, "runs": [glyph, text]}] + \
+        body_lines(584.0, "below", 4)
+    out = organize([page(1, lines)])[0]
+    assert [b["kind"] for b in out["blocks"]] == ["paragraph"]
+    assert words in out["blocks"][0]["text"]

@@ -554,7 +554,11 @@ def _size_rank(run: dict[str, Any]) -> int:
     the longest run set on the line's baseline, not in small capitals (a line of names in them,
     'PIKE, R., AND QUINLAN', is the text's size); where none is (a column's segment on a
     baseline of its own, a line beside it in the other column setting the line's), the longest
-    not in small capitals, then the longest."""
+    not in small capitals, then the longest. Glyphs without characters (a name set in a font
+    of pictures, 'P⁵': the font's codes, none printable) never set it: their line's baseline
+    may be theirs, every run of the text off it."""
+    if run.get("unmapped") and not any(char.isprintable() and not char.isspace() for char in run["text"]):
+        return 0
     small = bool(run.get("small"))
     return len(run["text"]) + (0 if small else RANK_STEP if run.get("y") is not None else 2 * RANK_STEP)
 
