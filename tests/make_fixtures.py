@@ -893,6 +893,28 @@ def scaled_figure() -> bytes:
                     _stream(body), form])
 
 
+CHART_LABELS = ["Copyset 1", "Copyset 2", "Copyset 3"]
+
+
+def chart_in_form() -> bytes:
+    """A paper's page with a diagram drawn in a form XObject that the page places at 0.4 of its
+    size (a figure made as a PDF of its own and included): its labels, side by side over the
+    boxes they name, are set at 20 points in the form, 8 on the page, below the 10-point body
+    around them."""
+    body = b"".join(b"BT /F1 10 Tf 72 %d Td (Line %d of the body text, long enough to set the page's body size.) Tj ET "
+                    % (720 - 12 * n - (n >= 10) * 160, n) for n in range(16))
+    drawn = b"".join(b"%d 0 200 280 re S BT /F1 20 Tf %d 300 Td (%s) Tj ET " % (300 * n, 300 * n, label.encode())
+                     for n, label in enumerate(CHART_LABELS))
+    form = (b"<< /Type /XObject /Subtype /Form /BBox [0 0 1000 400] /Resources << /Font << /F1 4 0 R >> >>"
+            b" /Length %d >>\nstream\n" % len(drawn) + drawn + b"\nendstream")
+    body += b"q 0.4 0 0 0.4 72 420 cm /Fm1 Do Q"
+    return raw_pdf([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                    b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >>"
+                    b" /XObject << /Fm1 6 0 R >> >> /Contents 5 0 R >>",
+                    b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+                    _stream(body), form])
+
+
 CUT_HEAD = "SALTZER ET AL. End-to-End Arguments"
 
 
@@ -970,6 +992,7 @@ def write_all(outdir: Path, big: bool = False) -> None:
         "watermarked.pdf": watermarked(),
         "clipped_cells.pdf": clipped_cells(),
         "scaled_figure.pdf": scaled_figure(),
+        "chart_in_form.pdf": chart_in_form(),
         "cut_head.pdf": cut_head(),
         "cropped_spread.pdf": cropped_spread(),
         # Cut where the repair pass still finds every page but none of their contents.

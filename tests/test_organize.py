@@ -378,6 +378,18 @@ def test_a_picture_inside_a_form_is_where_the_page_draws_it(run_cli, tmp_path: P
     assert page["blocks"][1]["spans"][0]["rect"] == [300.0, 200.0, 400.0, 280.0]
 
 
+def test_the_labels_of_a_diagram_placed_small_are_set_at_the_size_they_are_seen(run_cli, fixtures) -> None:
+    """A diagram's labels set at 20 points in a form the page draws at 0.4 of its size are
+    8-point text (the size drawn, the form's matrix included): small print between the body's
+    paragraphs, not a heading over the second."""
+    recs = _extract(run_cli, fixtures / "chart_in_form.pdf", "--set", "output.evidence=true")
+    page = _pages(recs)[0]
+    sizes = {run["text"]: run["size"] for line in page["evidence"]["lines"] for run in line["runs"]}
+    assert [sizes.get(label) for label in make_fixtures.CHART_LABELS] == [8.0, 8.0, 8.0]
+    assert [b["kind"] for b in page["blocks"]] == ["paragraph"] * 3
+    assert page["blocks"][1]["text"] == " ".join(make_fixtures.CHART_LABELS)
+
+
 def test_junk_text_over_a_scan_is_garbled(run_cli, fixtures):
     recs = _extract(run_cli, fixtures / "garbled_scan.pdf", "--ocr", "never")  # with OCR on, the scan is read
     assert [p["status"] for p in _pages(recs)] == ["garbled", "text"]

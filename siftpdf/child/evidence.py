@@ -22,6 +22,7 @@ from ..fonts import SYMBOL_FONT, adobe_read, symbol_font
 from ..texfonts import tex_encoding
 from . import pdfium as pdfium_c
 from .pdfium import (
+    CHAR_MATRIX,
     CHAR_TEXT_OBJECT,
     LOOSE_CHAR_BOX,
     OBJECT_MATRIX,
@@ -201,6 +202,7 @@ def _merge(tp: ctypes.c_void_p, spans: list[tuple[int, int, int]], chars: str,
     right = 0.0
     size_ref, matrix_ref, (red_ref, green_ref, blue_ref, alpha_ref), (left_ref, bottom_ref, right_ref, top_ref) = \
         probe.size_ref, probe.matrix_ref, probe.rgba_refs, probe.bounds_refs
+    drawn, drawn_ref = probe.drawn, probe.drawn_ref
     matrix, size_value, (red, green, blue, _), (left_value, _, right_value, _) = \
         probe.matrix, probe.size, probe.rgba, probe.bounds
     hypot = math.hypot
@@ -213,23 +215,27 @@ def _merge(tp: ctypes.c_void_p, spans: list[tuple[int, int, int]], chars: str,
         handle = _VP(obj)
         TEXT_OBJECT_FONT_SIZE(handle, size_ref)
         has_matrix = OBJECT_MATRIX(handle, matrix_ref)  # a text object always has one
-        scale = hypot(matrix.c, matrix.d)
+        # The size drawn: the matrix of a form it is drawn in (a chart placed at a fifth of its
+        # size) is the character's, not its object's. The object's own, and its bounds, are
+        # in the form's space.
+        own = hypot(matrix.c, matrix.d) if has_matrix else 1.0
+        scale = hypot(drawn.c, drawn.d) if CHAR_MATRIX(tp, start, drawn_ref) else own
         _OBJECT_FILL(handle, red_ref, green_ref, blue_ref, alpha_ref)
         _OBJECT_BOUNDS(handle, left_ref, bottom_ref, right_ref, top_ref)
         size, font, clip = size_value.value, TEXT_OBJECT_FONT(handle), _clip_box(handle, clips)
         em = ems.get(font or 0)
         if em is None:
-            em, holds = _em_scale(tp, chars, start, end, size * (scale if has_matrix else 1.0))
+            em, holds = _em_scale(tp, chars, start, end, size * scale)
             if holds:
                 ems[font or 0] = em
         size *= em
-        key = (font, size, matrix.a, matrix.b, matrix.c, matrix.d, matrix.f,
+        key = (font, size, scale, matrix.a, matrix.b, matrix.c, matrix.d, matrix.f,
                red.value, green.value, blue.value, clip)
         left = left_value.value
-        if key == last_key and merged and left - right < size * scale:
+        if key == last_key and merged and left - right < size * own:
             merged[-1][1] = end
         else:
-            merged.append([start, end, obj, size, scale if has_matrix else 1.0, font, clip])
+            merged.append([start, end, obj, size, scale, font, clip])
         last_key, right = key, right_value.value
     return merged
 

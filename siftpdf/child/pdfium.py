@@ -107,6 +107,7 @@ _SIGNATURES: dict[str, tuple[Any, tuple[Any, ...]]] = {
     "FPDFText_GetCharOrigin": (c_int, (_H, c_int, _PD, _PD)),
     "FPDFText_GetCharBox": (c_int, (_H, c_int, _PD, _PD, _PD, _PD)),
     "FPDFText_GetFillColor": (c_int, (_H, c_int, _PU, _PU, _PU, _PU)),
+    "FPDFText_GetMatrix": (c_int, (_H, c_int, POINTER(FS_MATRIX))),
     "FPDFBookmark_GetFirstChild": (_H, (_H, _H)),
     "FPDFBookmark_GetNextSibling": (_H, (_H, _H)),
     "FPDFBookmark_GetTitle": (c_ulong, (_H, c_void_p, c_ulong)),
@@ -191,6 +192,9 @@ LOOSE_CHAR_BOX = untyped(_LIB.FPDFText_GetLooseCharBox, c_int)  # (text page, in
 TEXT_OBJECT_FONT = untyped(_LIB.FPDFTextObj_GetFont, c_void_p)  # (text object): its font
 TEXT_OBJECT_FONT_SIZE = untyped(_LIB.FPDFTextObj_GetFontSize, c_int)  # (text object, float*)
 OBJECT_MATRIX = untyped(_LIB.FPDFPageObj_GetMatrix, c_int)  # (page object, FS_MATRIX*)
+# (text page, index, FS_MATRIX*): the matrix a character is drawn with, the forms' it is drawn
+# in included (an object's own matrix leaves them out)
+CHAR_MATRIX = untyped(_LIB.FPDFText_GetMatrix, c_int)
 FONT_BASE_NAME = typed(_LIB.FPDFFont_GetBaseFontName, c_size_t, c_void_p, c_char_p, c_size_t)
 FONT_NAME_BYTES = 256  # a longer font name is not read (PDFium copies none of it)
 
@@ -206,6 +210,8 @@ class GlyphBuffers:
         self.size_ref = address(self.size)
         self.matrix = FS_MATRIX()  # an object's matrix
         self.matrix_ref = address(self.matrix)
+        self.drawn = FS_MATRIX()  # a character's matrix, as drawn on the page
+        self.drawn_ref = address(self.drawn)
         self.font_name_buffer = ctypes.create_string_buffer(FONT_NAME_BYTES)
 
     def font_name(self, font: int) -> str:
