@@ -2149,3 +2149,31 @@ def test_a_glyph_without_a_character_does_not_set_its_lines_size():
     out = organize([page(1, lines)])[0]
     assert [b["kind"] for b in out["blocks"]] == ["paragraph"]
     assert words in out["blocks"][0]["text"]
+
+
+def _across_columns(texts: list[str], xs: list[float], y: float) -> dict[str, Any]:
+    """One run drawn from the left column to the right, as one text object: its wide spaces
+    (``gaps``) where each column's text ends and the next begins."""
+    gaps, offset = [], 0
+    for k, text in enumerate(texts[:-1]):
+        offset += len(text) + 1
+        gaps.append([offset, xs[k] + CHAR * len(text), xs[k + 1]])
+    runs = [{**run(" ".join(texts), xs[0], y), "gaps": gaps}]
+    runs[0]["box"][2] = xs[-1] + CHAR * len(texts[-1])
+    return {"y": y, "size": 10.0, "runs": runs}
+
+
+def test_lines_drawn_across_three_columns_read_column_by_column():
+    """A form's instructions in three ragged-right columns, each line one text object from
+    the left column to the right: the page reads down the first column, then the second,
+    then the third. Names spaced out over the columns, one object too, stay one line."""
+    xs = [42.0, 222.0, 402.0]
+    columns = [[" ".join(f"{c}{k:02d}w{j}" for j in range(1, 6 if k % 3 else 5)) for k in range(14)]
+               for c in "lmr"]  # lines of 115 and 145 points, in columns 180 apart
+    lines = [_across_columns(["Yusuke Shinyama", "Satoshi Sekine"], [150.0, 330.0], 740.0)]
+    lines += [_across_columns([column[k] for column in columns], xs, 680.0 - 12 * k) for k in range(14)]
+    out = organize([page(1, lines)])[0]
+    text = " ".join(b["text"] for b in out["blocks"])
+    assert text.startswith("Yusuke Shinyama Satoshi Sekine ")
+    words = text.split()[4:]
+    assert words == [word for column in columns for line in column for word in line.split()]

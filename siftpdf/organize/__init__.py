@@ -35,6 +35,7 @@ from .layout import (
     next_word_fits,
     page_size,
     reading_order,
+    run_gutters,
 )
 from .tables import continues_table, find_tables, headed_tables, join_rows, unruled_tables
 from .turned import turn_back, turn_of, upright
@@ -341,10 +342,11 @@ def _prepare_rows(record: dict[str, Any], opts: OrganizeOptions) -> _Page:
     width, height = page_size(evidence)
     lines = evidence.get("lines", [])
     channels = narrow_gutters(lines) if opts.columns else None
+    gutters = run_gutters(lines) if opts.columns else None
     rotated: list[Item] = []
     slanted: list[Item] = []
     for line in lines:
-        items, again = line_segments(line, keep_clipped=not opts.clip, channels=channels)
+        items, again = line_segments(line, keep_clipped=not opts.clip, channels=channels, gutters=gutters)
         page.drawn_again += again
         if items:
             page.rows.append(items)

@@ -244,11 +244,12 @@ def coordinate(value: Any) -> float:
     return min(FAR, max(-FAR, float(value)))
 
 
-def line_segments(line: dict[str, Any], keep_clipped: bool,
-                  channels: list[float] | None = None) -> tuple[list[Item], int]:
+def line_segments(line: dict[str, Any], keep_clipped: bool, channels: list[float] | None = None,
+                  gutters: list[tuple[float, float, float]] | None = None) -> tuple[list[Item], int]:
     """Split an evidence line at gaps wider than its size (the gutter of two columns, the
     space between table cells), and at narrower gaps that one of the page's ``channels``
-    (``narrow_gutters``) runs through. A run that starts well inside the text before it is
+    (``narrow_gutters``) runs through; a run drawn across one of the page's ``gutters``
+    (``run_gutters``) is parted there first (``parted_run``). A run that starts well inside the text before it is
     set over that text (a line of one column run on past the gutter, over the next column's
     line): it goes on the segment it follows, or starts one. Clipped runs are dropped unless
     ``keep_clipped`` (the evidence counts them). Returns the segments and the characters of
@@ -260,6 +261,8 @@ def line_segments(line: dict[str, Any], keep_clipped: bool,
     current: list[dict[str, Any]] = []
     last: dict[str, Any] | None = None
     runs = line["runs"]
+    if gutters and any("gaps" in run for run in runs):
+        runs = [part for run in runs for part in parted_run(run, size, float(line["y"]), gutters)]
     for run in small_capitals(runs, size) if len(runs) > 1 else runs:
         if run.get("clipped") and not keep_clipped:
             continue
@@ -290,6 +293,71 @@ def line_segments(line: dict[str, Any], keep_clipped: bool,
     for segment, part in zip(segments, parts, strict=True):
         segment.pictured = all(run.get("font") == OCR_FONT for run in part)  # OCR's, from a picture's pixels
     return segments, again
+
+
+def parted_run(run: dict[str, Any], size: float, y: float,
+               gutters: list[tuple[float, float, float]]) -> list[dict[str, Any]]:
+    """A run drawn over a gutter (one of its ``gaps``, half an em or wider, that one of the
+    page's ``gutters``, ``run_gutters``, runs through at the line's baseline ``y``, a line of
+    prose on one side of it at least), as the runs either side of it: one text object set across a page's columns (a
+    form's instructions in three columns, each line one object) is three columns' lines, as
+    three objects would be. Other gaps leave the run whole: names spaced out on an author
+    line (two short pieces; over the columns, not between them), a contents entry and its page
+    number, a table's cells (``run_pieces`` reads them), and a gap that does not fit the run
+    (a saved stream may hold anything)."""
+    gaps, text, box = run.get("gaps"), run.get("text"), run.get("box")
+    if not isinstance(gaps, list) or not isinstance(text, str) or not isinstance(box, list) or len(box) != 4 \
+            or _mono_name(str(run.get("font", ""))):
+        return [run]  # a listing's spaces are its own layout (a report's columns): read as code
+    narrow, prose = NARROW_GAP * size, GUTTER_PROSE * size
+    parts: list[dict[str, Any]] = []
+    start, left = 0, box[0]
+    kept: list[list[Any]] = []  # the gaps of the part being made
+    piece = box[0]  # where the piece before the gap starts
+    try:
+        for k, gap in enumerate(gaps):
+            offset, end, begin = gap
+            if not (isinstance(offset, int) and start < offset < len(text) and piece <= end <= begin <= box[2]):
+                return [run]
+            after = gaps[k + 1][1] if k + 1 < len(gaps) else box[2]  # where the piece after it ends
+            if not begin - end < narrow and (end - piece >= prose or after - begin >= prose) and \
+                    _across(gutters, end, begin, y, GUTTER_REACH * size):
+                parts.append(_run_part(run, start, offset, left, end, kept))
+                start, left, kept = offset, begin, []
+            else:
+                kept.append(gap)
+            piece = begin
+    except (TypeError, ValueError, IndexError, KeyError):
+        return [run]
+    if not parts:
+        return [run]
+    parts.append(_run_part(run, start, len(text), left, box[2], kept))
+    if run.get("joined"):
+        parts[0]["joined"] = True
+    return [part for part in parts if part["text"]]
+
+
+def _across(gutters: list[tuple[float, float, float]], left: float, right: float, y: float, reach: float) -> bool:
+    """Does one of the ``gutters`` run through the gap from ``left`` to ``right`` on a line at
+    ``y``, within ``reach`` of the lines that show it?"""
+    return any(left <= x <= right and low - reach <= y <= high + reach for x, low, high in gutters)
+
+
+def _run_part(run: dict[str, Any], start: int, stop: int, left: float, right: float,
+              gaps: list[list[Any]]) -> dict[str, Any]:
+    """The part of ``run`` from character ``start`` to ``stop``, from x ``left`` to ``right``,
+    with its own ``gaps`` counted from its first character."""
+    raw = run["text"][start:stop]
+    text = raw.strip()
+    shift = start + len(raw) - len(raw.lstrip())
+    part = {**run, "text": text, "box": [left, run["box"][1], right, run["box"][3]]}
+    part.pop("joined", None)
+    inside = [[gap[0] - shift, gap[1], gap[2]] for gap in gaps if 0 < gap[0] - shift < len(text)]
+    if inside:
+        part["gaps"] = inside
+    else:
+        part.pop("gaps", None)
+    return part
 
 
 _NEGATED = lazy(NEGATION + r" ?(\S)")
@@ -423,6 +491,56 @@ def narrow_gutters(lines: list[dict[str, Any]]) -> list[float]:
                     gaps.append(((left + right) / 2, left, right))
         except (KeyError, TypeError, ValueError, IndexError):
             continue  # a malformed line is judged by line_segments, not here
+    return _channels(gaps)
+
+
+def run_gutters(lines: list[dict[str, Any]]) -> list[tuple[float, float, float]]:
+    """Each gutter that text objects are drawn across, on a page where some are (runs with
+    ``gaps``), as (x, lowest, highest baseline of the lines that show it): spaces of half an
+    em or more between pieces of prose (``GUTTER_PROSE`` ems each), inside a run or between
+    two, whose right edges (where the next column starts) line up down the page on at least
+    four lines, leaving one x clear. A form's instructions in three columns, some lines one
+    object from the left column to the right, leave two; a contents entry and its page
+    number, or a table's row drawn as one object, leave none (their pieces are short), nor
+    does a listing (a report's columns set in a monospaced face). Sorted; empty on most
+    pages."""
+    if not any("gaps" in run for line in lines for run in line.get("runs", ()) if isinstance(run, dict)):
+        return []
+    gaps: list[tuple[float, float, float, float]] = []  # (right, left, right, baseline)
+    for line in lines:
+        try:
+            size, y = float(line["size"]), float(line["y"])
+            narrow, prose = NARROW_GAP * size, GUTTER_PROSE * size
+            runs = line["runs"]
+            if any(_mono_name(str(run.get("font", ""))) for run in runs):
+                continue  # a listing's line: its spaces are its own layout
+            pieces = [piece for run in runs for piece in run_pieces(run)]
+            for (x0, left, _), (right, x1, _) in zip(pieces, pieces[1:], strict=False):
+                if right - left >= narrow and left - x0 >= prose and x1 - right >= prose:
+                    gaps.append((float(right), float(left), float(right), y))
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+            continue  # a malformed line is judged by line_segments, not here
+    gaps.sort()  # ragged-right columns line up on the right: where the next column starts
+    gutters: list[tuple[float, float, float]] = []
+    first = 0
+    for last in range(len(gaps) + 1):
+        if last < len(gaps) and gaps[last][0] - gaps[first][0] <= CHANNEL_SLACK:
+            continue
+        group = gaps[first:last]
+        if len(group) >= CHANNEL_LINES:
+            lo, hi = max(g[1] for g in group), min(g[2] for g in group)
+            if lo <= hi:  # every gap of the group is clear at one x
+                gutters.append(((lo + hi) / 2, min(g[3] for g in group), max(g[3] for g in group)))
+        first = last
+    return sorted(gutters)
+
+
+GUTTER_REACH = 3.0  # ems above and below the lines that show a gutter where it still parts a run
+
+
+def _channels(gaps: list[tuple[float, float, float]]) -> list[float]:
+    """The x of each channel that ``gaps`` (middle, left, right) on ``CHANNEL_LINES`` lines or
+    more leave clear, their middles within ``CHANNEL_SLACK`` of each other. Sorted."""
     gaps.sort()
     channels: list[float] = []
     first = 0
