@@ -2177,3 +2177,25 @@ def test_lines_drawn_across_three_columns_read_column_by_column():
     assert text.startswith("Yusuke Shinyama Satoshi Sekine ")
     words = text.split()[4:]
     assert words == [word for column in columns for line in column for word in line.split()]
+
+
+def test_a_column_line_in_several_faces_and_short_last_lines_part_at_the_gutters():
+    """Where a line of the middle column is set in three faces, the last one drawn on into
+    the right column, the line is prose as a whole and parts at the gutter; so does the
+    page's last line, below the lines of prose either side of the gutter and its left
+    column's piece short, where the text after the gap starts where its column does."""
+    xs = [42.0, 222.0, 402.0]
+    columns = [[" ".join(f"{c}{k:02d}w{j}" for j in range(1, 6)) for k in range(10)] for c in "lmr"]
+    columns[0].append("l10w1")
+    columns[1].append("m10w1 m10w2 m10w3 m10w4")
+    columns[2].append("r10w1 r10w2 r10w3 r10w4 r10w5")
+    lines = [_across_columns([column[k] for column in columns], xs, 700.0 - 12 * k) for k in range(10)]
+    lines.append(_across_columns([columns[0][10], columns[1][10], columns[2][10]], xs, 520.0))  # the page's foot
+    left, (first, second, rest) = columns[0][4], ("m04w1", "m04w2 m04w3", "m04w4 m04w5")
+    tail = _across_columns([rest, columns[2][4]], [222.0 + CHAR * 18, 402.0], 652.0)["runs"][0]
+    lines[4] = {"y": 652.0, "size": 10.0, "runs": [
+        {**_across_columns([left], [42.0], 652.0)["runs"][0]}, run(first, 222.0, 652.0),
+        run(second, 222.0 + CHAR * 6, 652.0, font="Times-Italic"), tail]}
+    out = organize([page(1, lines)])[0]
+    words = " ".join(b["text"] for b in out["blocks"]).split()
+    assert words == [word for column in columns for line in column for word in line.split()]

@@ -245,7 +245,7 @@ def coordinate(value: Any) -> float:
 
 
 def line_segments(line: dict[str, Any], keep_clipped: bool, channels: list[float] | None = None,
-                  gutters: list[tuple[float, float, float]] | None = None) -> tuple[list[Item], int]:
+                  gutters: list[tuple[float, float, float, float]] | None = None) -> tuple[list[Item], int]:
     """Split an evidence line at gaps wider than its size (the gutter of two columns, the
     space between table cells), and at narrower gaps that one of the page's ``channels``
     (``narrow_gutters``) runs through; a run drawn across one of the page's ``gutters``
@@ -262,7 +262,8 @@ def line_segments(line: dict[str, Any], keep_clipped: bool, channels: list[float
     last: dict[str, Any] | None = None
     runs = line["runs"]
     if gutters and any("gaps" in run for run in runs):
-        runs = [part for run in runs for part in parted_run(run, size, float(line["y"]), gutters)]
+        stretches = line_stretches(runs, NARROW_GAP * size)
+        runs = [part for run in runs for part in parted_run(run, size, float(line["y"]), gutters, stretches)]
     for run in small_capitals(runs, size) if len(runs) > 1 else runs:
         if run.get("clipped") and not keep_clipped:
             continue
@@ -295,33 +296,37 @@ def line_segments(line: dict[str, Any], keep_clipped: bool, channels: list[float
     return segments, again
 
 
-def parted_run(run: dict[str, Any], size: float, y: float,
-               gutters: list[tuple[float, float, float]]) -> list[dict[str, Any]]:
+def parted_run(run: dict[str, Any], size: float, y: float, gutters: list[tuple[float, float, float, float]],
+               stretches: list[tuple[float, float]]) -> list[dict[str, Any]]:
     """A run drawn over a gutter (one of its ``gaps``, half an em or wider, that one of the
     page's ``gutters``, ``run_gutters``, runs through at the line's baseline ``y``, a line of
-    prose on one side of it at least), as the runs either side of it: one text object set across a page's columns (a
-    form's instructions in three columns, each line one object) is three columns' lines, as
-    three objects would be. Other gaps leave the run whole: names spaced out on an author
-    line (two short pieces; over the columns, not between them), a contents entry and its page
-    number, a table's cells (``run_pieces`` reads them), and a gap that does not fit the run
-    (a saved stream may hold anything)."""
+    prose on one side of it at least: a stretch of the line's text, ``line_stretches``), as
+    the runs either side of it: one text object set across a page's columns (a form's
+    instructions in three columns, each line one object) is three columns' lines, as three
+    objects would be. Other gaps leave the run whole: names spaced out on an author line (two
+    short stretches; over the columns, not between them), a contents entry and its page
+    number, a table's cells (``run_pieces`` reads them), a listing's spaces, and a gap that
+    does not fit the run (a saved stream may hold anything)."""
     gaps, text, box = run.get("gaps"), run.get("text"), run.get("box")
     if not isinstance(gaps, list) or not isinstance(text, str) or not isinstance(box, list) or len(box) != 4 \
             or _mono_name(str(run.get("font", ""))):
         return [run]  # a listing's spaces are its own layout (a report's columns): read as code
+    try:  # in the run's own ems: a line's size may be a heading's beside it
+        size = float(run.get("size", size)) or size
+    except (TypeError, ValueError):
+        return [run]
     narrow, prose = NARROW_GAP * size, GUTTER_PROSE * size
     parts: list[dict[str, Any]] = []
     start, left = 0, box[0]
     kept: list[list[Any]] = []  # the gaps of the part being made
     piece = box[0]  # where the piece before the gap starts
     try:
-        for k, gap in enumerate(gaps):
+        for gap in gaps:
             offset, end, begin = gap
             if not (isinstance(offset, int) and start < offset < len(text) and piece <= end <= begin <= box[2]):
                 return [run]
-            after = gaps[k + 1][1] if k + 1 < len(gaps) else box[2]  # where the piece after it ends
-            if not begin - end < narrow and (end - piece >= prose or after - begin >= prose) and \
-                    _across(gutters, end, begin, y, GUTTER_REACH * size):
+            if not begin - end < narrow and _across(gutters, end, begin, y, GUTTER_REACH * size) and \
+                    _prose_beside(stretches, end, begin, prose):
                 parts.append(_run_part(run, start, offset, left, end, kept))
                 start, left, kept = offset, begin, []
             else:
@@ -337,10 +342,37 @@ def parted_run(run: dict[str, Any], size: float, y: float,
     return [part for part in parts if part["text"]]
 
 
-def _across(gutters: list[tuple[float, float, float]], left: float, right: float, y: float, reach: float) -> bool:
+def line_stretches(runs: list[dict[str, Any]], narrow: float) -> list[tuple[float, float]]:
+    """The stretches of a line's text, left to right: its runs' pieces (``run_pieces``) joined
+    across spaces narrower than ``narrow`` (a word space, a change of face). A column's line
+    set in three faces is one stretch; two columns' lines are two."""
+    stretches: list[tuple[float, float]] = []
+    try:
+        pieces = sorted((float(x0), float(x1)) for run in runs for x0, x1, _ in run_pieces(run))
+    except (KeyError, TypeError, ValueError, IndexError):
+        return []  # a damaged run: no stretch of prose, nothing parted
+    for x0, x1 in pieces:
+        if stretches and x0 - stretches[-1][1] < narrow:
+            stretches[-1] = (stretches[-1][0], max(stretches[-1][1], x1))
+        else:
+            stretches.append((x0, x1))
+    return stretches
+
+
+def _prose_beside(stretches: list[tuple[float, float]], left: float, right: float, prose: float) -> bool:
+    """Is the stretch of text that ends at ``left``, or the one that starts at ``right``, a line
+    of prose (``prose`` wide)?"""
+    return any((x1 == left or x0 == right) and x1 - x0 >= prose for x0, x1 in stretches)
+
+
+def _across(gutters: list[tuple[float, float, float, float]], left: float, right: float, y: float,
+            reach: float) -> bool:
     """Does one of the ``gutters`` run through the gap from ``left`` to ``right`` on a line at
-    ``y``, within ``reach`` of the lines that show it?"""
-    return any(left <= x <= right and low - reach <= y <= high + reach for x, low, high in gutters)
+    ``y``: within ``reach`` of the lines that show it, or anywhere down the page where the
+    text after the gap starts where the gutter's next column does (a column's last line, a
+    paragraph's short line, above or below the lines of prose either side)?"""
+    return any(left <= x <= right and (low - reach <= y <= high + reach or abs(right - start) <= CHANNEL_SLACK)
+               for x, low, high, start in gutters)
 
 
 def _run_part(run: dict[str, Any], start: int, stop: int, left: float, right: float,
@@ -494,16 +526,17 @@ def narrow_gutters(lines: list[dict[str, Any]]) -> list[float]:
     return _channels(gaps)
 
 
-def run_gutters(lines: list[dict[str, Any]]) -> list[tuple[float, float, float]]:
+def run_gutters(lines: list[dict[str, Any]]) -> list[tuple[float, float, float, float]]:
     """Each gutter that text objects are drawn across, on a page where some are (runs with
-    ``gaps``), as (x, lowest, highest baseline of the lines that show it): spaces of half an
-    em or more between pieces of prose (``GUTTER_PROSE`` ems each), inside a run or between
-    two, whose right edges (where the next column starts) line up down the page on at least
-    four lines, leaving one x clear. A form's instructions in three columns, some lines one
-    object from the left column to the right, leave two; a contents entry and its page
-    number, or a table's row drawn as one object, leave none (their pieces are short), nor
-    does a listing (a report's columns set in a monospaced face). Sorted; empty on most
-    pages."""
+    ``gaps``), as (x, lowest and highest baseline of the lines that show it, where the column
+    after it starts): spaces of half an
+    em or more between stretches of prose (``line_stretches``, ``GUTTER_PROSE`` ems each),
+    inside a run or between two, whose right edges (where the next column starts) line up
+    down the page on at least four lines, leaving one x clear. A form's instructions in three
+    columns, some lines one object from the left column to the right, leave two; a contents
+    entry and its page number, or a table's row drawn as one object, leave none (their
+    pieces are short), nor does a listing (a report's columns set in a monospaced face).
+    Sorted; empty on most pages."""
     if not any("gaps" in run for line in lines for run in line.get("runs", ()) if isinstance(run, dict)):
         return []
     gaps: list[tuple[float, float, float, float]] = []  # (right, left, right, baseline)
@@ -514,14 +547,14 @@ def run_gutters(lines: list[dict[str, Any]]) -> list[tuple[float, float, float]]
             runs = line["runs"]
             if any(_mono_name(str(run.get("font", ""))) for run in runs):
                 continue  # a listing's line: its spaces are its own layout
-            pieces = [piece for run in runs for piece in run_pieces(run)]
-            for (x0, left, _), (right, x1, _) in zip(pieces, pieces[1:], strict=False):
-                if right - left >= narrow and left - x0 >= prose and x1 - right >= prose:
+            stretches = line_stretches(runs, narrow)
+            for (x0, left), (right, x1) in zip(stretches, stretches[1:], strict=False):
+                if left - x0 >= prose and x1 - right >= prose:
                     gaps.append((float(right), float(left), float(right), y))
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):
             continue  # a malformed line is judged by line_segments, not here
     gaps.sort()  # ragged-right columns line up on the right: where the next column starts
-    gutters: list[tuple[float, float, float]] = []
+    gutters: list[tuple[float, float, float, float]] = []
     first = 0
     for last in range(len(gaps) + 1):
         if last < len(gaps) and gaps[last][0] - gaps[first][0] <= CHANNEL_SLACK:
@@ -530,7 +563,7 @@ def run_gutters(lines: list[dict[str, Any]]) -> list[tuple[float, float, float]]
         if len(group) >= CHANNEL_LINES:
             lo, hi = max(g[1] for g in group), min(g[2] for g in group)
             if lo <= hi:  # every gap of the group is clear at one x
-                gutters.append(((lo + hi) / 2, min(g[3] for g in group), max(g[3] for g in group)))
+                gutters.append(((lo + hi) / 2, min(g[3] for g in group), max(g[3] for g in group), hi))
         first = last
     return sorted(gutters)
 
