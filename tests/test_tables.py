@@ -2188,3 +2188,19 @@ def test_booktabs_body_of_two_lines_of_words_in_every_column_is_two_rows(run_cli
     assert [_texts(t) for t in tables] == [
         [["Technique", "Advantage"], ["Chose 1", "Truc 1"], ["Chose 2", "Truc 2"]],
         [["Technique", "Advantage"], ["High availability for writes", "Vector clocks with reconciliation on reads"]]]
+
+
+def test_a_ledger_drawn_a_row_a_text_object_with_a_wide_particulars_cell_is_a_table():
+    """A ledger without rules, each row one text object: its date, voucher, type, a
+    particulars cell as wide as a description's, and its amounts, parted by positioned spaces.
+    One wide cell among six is a table's description, not a line of prose. (Its heads, six
+    narrow cells over them, are not yet taken into the table.)"""
+    starts = [40.0, 106.0, 174.0, 218.0, 447.0, 525.0]
+    rows = [["Date", "Voucher", "Type", "Particulars", "Debit", "Balance"],
+            ["13-May-16", "38BP", "R", "Cheque-085900-bills-133,132,139,138", "26406576", "1207631"],
+            ["25-Jun-16", "50BP", "R", "Cheque-086352-commission-returned", "132696", "1074935"],
+            ["19-Aug-16", "1BP", "R", "Cheque-086866-payment-of-bill-197", "1074935", "0"]]
+    lines = [{"y": 700.0 - 17 * k, "size": 12.0, "runs": [_gapped_run(" ".join(row), starts, 700.0 - 17 * k)]}
+             for k, row in enumerate(rows)]
+    page = next(r for r in _unruled_page(lines) if "page" in r)
+    assert [_texts(t) for t in page["blocks"] if t["kind"] == "table"] == [rows[1:]]

@@ -22,7 +22,7 @@ from bisect import bisect_left, bisect_right
 
 from ..document import table_text
 from ..lazyre import lazy
-from .layout import CAPTION, Item, find_gutter, is_caption, join_lines, median
+from .layout import CAPTION, Item, find_gutter, is_caption, is_leader, join_lines, median
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -1892,11 +1892,21 @@ def _formula(rows: list[list[Item]]) -> bool:
 
 
 def _narrow_parts(group: list[Item], width: float) -> bool:
-    """Is each run of a row, parted at its wide spaces, narrower than a description's cell, and
-    none spread to the page's edges? A line of a column's prose beside a table is one wide part,
-    however its neighbours part; a contents entry and its page, or a figure's panel labels, stand
-    a measure apart."""
-    return all(not item.spread and all(x1 - x0 < WIDE_CELL * width for x0, x1, _ in item.parts) for item in group)
+    """Is each run of a row, parted at its wide spaces, narrower than a description's cell, but
+    one among four cells or more (a ledger's particulars between its dates and its amounts),
+    and none spread to the page's edges? A line of a column's prose beside a table is one wide
+    part, however its neighbours part; a contents entry and its page, or a figure's panel
+    labels, stand a measure apart; a contents entry's leaders run wide to its page."""
+    if any(item.spread for item in group):
+        return False
+    if is_leader(" ".join(item.text for item in group)):
+        return False
+    parts = [x1 - x0 for item in group for x0, x1, _ in item.parts]
+    wide = sum(part >= WIDE_CELL * width for part in parts)
+    return wide == 0 or wide == 1 and len(parts) >= DESCRIBED_CELLS
+
+
+DESCRIBED_CELLS = 4  # cells of a row, at the least, beside one as wide as a description's
 
 
 def _cells_of_words(group: list[Item]) -> bool:
