@@ -1807,11 +1807,27 @@ def _head_above(line: tuple[list[Item], list[Item]], first: list[Item], second: 
     cell's running on from above (a small letter, a bracket)?"""
     cells, beside = line
     size = max(i.size for i in first)
-    return bool(cells) and not beside and not _named_figures(first) and all(
-        item.kind == "line" and not item.spread and abs(item.size - size) <= 0.1 * size and
+    if not cells or beside or _named_figures(first) or \
+            any(item.kind != "line" or item.spread and len(item.parts) < HEADS_DRAWN for item in cells):
+        return False
+    heads, first, second = _part_items(cells), _part_items(first), _part_items(second)
+    return all(
+        abs(item.size - size) <= 0.1 * size and
         item.x1 - item.x0 < WIDE_CELL * width and not CAPTION.match(item.text) and not _STOP.search(item.text) and
         item.text.strip()[:1].isupper() and ". ." not in item.text and
-        _under_one(item, first) and _in_a_column(item, first + second) for item in cells)
+        _under_one(item, first) and _in_a_column(item, first + second) for item in heads)
+
+
+HEADS_DRAWN = 3  # parts of a line of heads drawn as one object, at the least (a running head's are two)
+
+
+def _part_items(items: list[Item]) -> list[Item]:
+    """Each segment's parts (a row drawn as one text object parts at its wide spaces into its
+    cells) as segments of their own."""
+    if all(len(item.parts) == 1 for item in items):
+        return items
+    return [Item(text, x0, item.y0, x1, item.y1, item.y, item.size, kind=item.kind)
+            for item in items for x0, x1, text in item.parts]
 
 
 CELL_LINES = 3  # lines of a row's cells that run on between two rows of a table, at most
