@@ -529,14 +529,13 @@ def narrow_gutters(lines: list[dict[str, Any]]) -> list[float]:
 def run_gutters(lines: list[dict[str, Any]]) -> list[tuple[float, float, float, float]]:
     """Each gutter that text objects are drawn across, on a page where some are (runs with
     ``gaps``), as (x, lowest and highest baseline of the lines that show it, where the column
-    after it starts): spaces of half an
-    em or more between stretches of prose (``line_stretches``, ``GUTTER_PROSE`` ems each),
-    inside a run or between two, whose right edges (where the next column starts) line up
-    down the page on at least four lines, leaving one x clear. A form's instructions in three
-    columns, some lines one object from the left column to the right, leave two; a contents
-    entry and its page number, or a table's row drawn as one object, leave none (their
-    pieces are short), nor does a listing (a report's columns set in a monospaced face).
-    Sorted; empty on most pages."""
+    after it starts): spaces of half an em or more between stretches of prose
+    (``line_stretches``, ``GUTTER_PROSE`` ems each), inside a run or between two, whose right
+    edges (where the next column starts) line up down the page on at least four lines,
+    leaving one x clear. A form's instructions in three columns, some lines one object from
+    the left column to the right, leave two; a contents entry and its page number, or a
+    table's row drawn as one object, leave none (their pieces are short), nor does a listing
+    (a report's columns set in a monospaced face). Sorted; empty on most pages."""
     if not any("gaps" in run for line in lines for run in line.get("runs", ()) if isinstance(run, dict)):
         return []
     gaps: list[tuple[float, float, float, float]] = []  # (right, left, right, baseline)
@@ -553,19 +552,9 @@ def run_gutters(lines: list[dict[str, Any]]) -> list[tuple[float, float, float, 
                     gaps.append((float(right), float(left), float(right), y))
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):
             continue  # a malformed line is judged by line_segments, not here
-    gaps.sort()  # ragged-right columns line up on the right: where the next column starts
-    gutters: list[tuple[float, float, float, float]] = []
-    first = 0
-    for last in range(len(gaps) + 1):
-        if last < len(gaps) and gaps[last][0] - gaps[first][0] <= CHANNEL_SLACK:
-            continue
-        group = gaps[first:last]
-        if len(group) >= CHANNEL_LINES:
-            lo, hi = max(g[1] for g in group), min(g[2] for g in group)
-            if lo <= hi:  # every gap of the group is clear at one x
-                gutters.append(((lo + hi) / 2, min(g[3] for g in group), max(g[3] for g in group), hi))
-        first = last
-    return sorted(gutters)
+    # Ragged-right columns line up on the right: where the next column starts.
+    return sorted(((lo + hi) / 2, min(g[3] for g in group), max(g[3] for g in group), hi)
+                  for group, lo, hi in _lined_up(gaps))
 
 
 GUTTER_REACH = 3.0  # ems above and below the lines that show a gutter where it still parts a run
@@ -574,8 +563,15 @@ GUTTER_REACH = 3.0  # ems above and below the lines that show a gutter where it 
 def _channels(gaps: list[tuple[float, float, float]]) -> list[float]:
     """The x of each channel that ``gaps`` (middle, left, right) on ``CHANNEL_LINES`` lines or
     more leave clear, their middles within ``CHANNEL_SLACK`` of each other. Sorted."""
+    return [(lo + hi) / 2 for _, lo, hi in _lined_up(gaps)]
+
+
+def _lined_up(gaps: list[Any]) -> list[tuple[list[Any], float, float]]:
+    """The groups of ``gaps`` (key, left, right, ...) whose keys lie within ``CHANNEL_SLACK`` of
+    the first's, ``CHANNEL_LINES`` or more, that leave one x clear: each with the clear span
+    (the gaps' rightmost left edge, their leftmost right edge). In the keys' order."""
     gaps.sort()
-    channels: list[float] = []
+    found: list[tuple[list[Any], float, float]] = []
     first = 0
     for last in range(len(gaps) + 1):
         if last < len(gaps) and gaps[last][0] - gaps[first][0] <= CHANNEL_SLACK:
@@ -584,9 +580,9 @@ def _channels(gaps: list[tuple[float, float, float]]) -> list[float]:
         if len(group) >= CHANNEL_LINES:
             lo, hi = max(g[1] for g in group), min(g[2] for g in group)
             if lo <= hi:  # every gap of the group is clear at one x
-                channels.append((lo + hi) / 2)
+                found.append((group, lo, hi))
         first = last
-    return channels
+    return found
 
 
 def _segment(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
