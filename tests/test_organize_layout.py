@@ -2199,3 +2199,23 @@ def test_a_column_line_in_several_faces_and_short_last_lines_part_at_the_gutters
     out = organize([page(1, lines)])[0]
     words = " ".join(b["text"] for b in out["blocks"]).split()
     assert words == [word for column in columns for line in column for word in line.split()]
+
+
+def test_a_forms_value_typed_after_its_label_half_a_point_higher_is_read_after_it():
+    """A filled form: each label set in 9-point Arial ending in a colon, the value typed after
+    it in 11-point Times, its baseline half a point higher. The value is read after its label,
+    on its line, not before it as a heading of its own."""
+    def at(text: str, x0: float, y: float, size: float, font: str) -> dict[str, Any]:
+        return {"y": y, "size": size, "runs": [run(text, x0, y, size, font)]}
+    lines = body_lines(720.0, "intro", 3)
+    lines += [at("1 Year 9 Months", 60.0, 658.9, 11.0, "TimesNewRomanPSMT"),
+              {"y": 658.4, "size": 9.0, "runs": [run("Age:", 24.0, 658.4, 9.0, "ArialMT"),
+                                                 run("Gender: Female", 204.0, 658.4, 9.0, "ArialMT")]},
+              at("African American/Black", 110.0, 640.5, 11.0, "TimesNewRomanPSMT"),
+              at("Race or Ethnicity:", 24.0, 640.0, 9.0, "ArialMT")]
+    lines += body_lines(600.0, "after", 3)
+    out = organize([page(1, lines)])[0]
+    texts = [b["text"] for b in out["blocks"]]
+    assert [b["kind"] for b in out["blocks"]].count("heading") == 0
+    assert any(t.startswith("Age: 1 Year 9 Months Gender: Female") for t in texts), texts
+    assert any("Race or Ethnicity: African American/Black" in t for t in texts), texts

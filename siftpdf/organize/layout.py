@@ -961,7 +961,7 @@ def _text_width(items: list[Item]) -> float:
 def reading_order(items: list[Item], width: float, columns: bool) -> list[Item]:
     """Top to bottom; with a gutter, each stretch between full-width items reads its left
     column, then its right column."""
-    items = sorted(items, key=lambda i: (-round(i.y, 1), i.x0))
+    items = _labels_first(sorted(items, key=lambda i: (-round(i.y, 1), i.x0)))
     gutter = find_gutter(items, width) if columns else None
     if gutter is not None and _columns_beside(items, gutter, width):
         gutter = None  # three columns or more: one gutter would read two of them as one
@@ -1009,6 +1009,32 @@ def reading_order(items: list[Item], width: float, columns: bool) -> list[Item]:
         ordered += full
     ordered += _flush(section, number)
     return _rejoin(ordered)
+
+
+def _labels_first(items: list[Item]) -> list[Item]:
+    """``items`` in reading order (top to bottom, left to right), with each form's value read
+    after its label: a line ending in a colon ('Age:', 'Agency:') and the value typed after it
+    in another face, starting within ``VALUE_GAP`` ems to its right on a baseline within
+    ``ROW_SLACK`` of its size (half a point higher, so sorted first), are one row."""
+    out = list(items)
+    for k, label in enumerate(items):
+        if not label.text.endswith(":") or label.kind != "line":
+            continue
+        for j in range(k - 1, -1, -1):  # a value a little higher sorts before its label
+            value = out[j]
+            if value.y - label.y > ROW_SLACK * min(value.size, label.size):
+                break
+            if value is not label and value.kind == "line" and \
+                    0 <= value.x0 - label.x1 <= VALUE_GAP * label.size and value.y != label.y:
+                at = out.index(label)
+                out.remove(value)
+                out.insert(at, value)  # just after the label, which moved up one
+                break
+    return out
+
+
+ROW_SLACK = 0.1  # of a size: baselines this close are one row
+VALUE_GAP = 2.0  # ems from a label's colon to the value typed after it, at the most
 
 
 def _columns_beside(items: list[Item], gutter: float, width: float) -> bool:
