@@ -182,7 +182,7 @@ def _runs(tp: ctypes.c_void_p, chars: str, count: int) -> list[dict[str, Any]]:
     return runs
 
 
-# A merged stretch: [start, end, first object, its font size, its matrix's vertical scale, font
+# A merged stretch: [start, end, first object, its font size, the vertical scale it is drawn at, font
 # handle, clip box]: what the run of it needs of its object, looked up once.
 if TYPE_CHECKING:
     _Stretch = list[Any]

@@ -249,9 +249,9 @@ def line_segments(line: dict[str, Any], keep_clipped: bool, channels: list[float
     """Split an evidence line at gaps wider than its size (the gutter of two columns, the
     space between table cells), and at narrower gaps that one of the page's ``channels``
     (``narrow_gutters``) runs through; a run drawn across one of the page's ``gutters``
-    (``run_gutters``) is parted there first (``parted_run``). A run that starts well inside the text before it is
-    set over that text (a line of one column run on past the gutter, over the next column's
-    line): it goes on the segment it follows, or starts one. Clipped runs are dropped unless
+    (``run_gutters``) is parted there first (``parted_run``). A run that starts well inside
+    the text before it is set over that text (a line of one column run on past the gutter,
+    over the next column's line): it goes on the segment it follows, or starts one. Clipped runs are dropped unless
     ``keep_clipped`` (the evidence counts them). Returns the segments and the characters of
     runs drawn again on the same spot (read once, ``_drawn_again``)."""
     size = float(line["size"])
@@ -1017,18 +1017,16 @@ def _labels_first(items: list[Item]) -> list[Item]:
     in another face, starting within ``VALUE_GAP`` ems to its right on a baseline within
     ``ROW_SLACK`` of its size (half a point higher, so sorted first), are one row."""
     out = list(items)
-    for k, label in enumerate(items):
-        if not label.text.endswith(":") or label.kind != "line":
+    for k in range(len(out)):
+        label = out[k]
+        if label.kind != "line" or not label.text.endswith(":"):
             continue
         for j in range(k - 1, -1, -1):  # a value a little higher sorts before its label
             value = out[j]
             if value.y - label.y > ROW_SLACK * min(value.size, label.size):
                 break
-            if value is not label and value.kind == "line" and \
-                    0 <= value.x0 - label.x1 <= VALUE_GAP * label.size and value.y != label.y:
-                at = out.index(label)
-                out.remove(value)
-                out.insert(at, value)  # just after the label, which moved up one
+            if value.kind == "line" and value.y != label.y and 0 <= value.x0 - label.x1 <= VALUE_GAP * label.size:
+                out.insert(k, out.pop(j))  # the label moves up one: the value goes just after it
                 break
     return out
 
