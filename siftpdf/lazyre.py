@@ -9,10 +9,9 @@ compiled pattern's do. The compiled pattern is ``re.compile``'s: results are the
 
 from __future__ import annotations
 
-import re
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import re
     from typing import Any
 
 # What a pattern is asked for; each is copied from the compiled pattern on first use.
@@ -28,6 +27,8 @@ class _Lazy:
     def __getattr__(self, name: str) -> Any:  # only for names not copied yet
         if name.startswith("__") or name in ("_source", "_flags"):
             raise AttributeError(name)
+        import re  # here, not at the top: the extraction child holds patterns it seldom uses
+
         compiled = re.compile(self._source, self._flags)
         for attribute in _ATTRIBUTES:
             setattr(self, attribute, getattr(compiled, attribute))

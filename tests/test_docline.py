@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from siftpdf import docline
+from siftpdf.console import local_pdf
 from siftpdf.workers import early_child
 
 SURROGATE = re.compile("[\ud800-\udfff]")
@@ -70,14 +71,16 @@ def test_surrogates_are_found_as_the_pattern_finds_them(text: str) -> None:
 
 
 def test_the_child_starts_without_what_it_does_not_need(fixtures: Path) -> None:
-    """The child reads a page with evidence, as every cold command has it do, without typing,
-    re, enum, json or collections (the most of its imports before: every cold command waited
-    for them)."""
+    """The child reads a page with evidence and --ocr auto, as every cold command has it do,
+    without typing, re, enum, json or collections (the most of its imports before: every cold
+    command waited for them), nor OpenSSL for a short file's hash."""
     argv = early_child.default_argv()  # as every child is started: python -I -S, nothing imported but by it
-    code = argv[4].replace("sys.exit(main())", "main(['--evidence']); sys.stderr.write(' '.join(sorted(sys.modules)))")
+    words = local_pdf.job_words(0, ocr="auto")
+    code = argv[4].replace("sys.exit(main())", f"main({words!r}); sys.stderr.write(' '.join(sorted(sys.modules)))")
     done = subprocess.run(argv[:4] + [code], input=(fixtures / "three_page.pdf").read_bytes(),
                           capture_output=True, env={}, timeout=60)
     assert [json.loads(line).get("page") for line in done.stdout.splitlines()][1:-1] == [1, 2, 3]
     loaded = set(done.stderr.decode().split())
-    assert "siftpdf.child.evidence" in loaded
-    assert not loaded & {"typing", "re", "enum", "json", "collections", "contextlib", "dataclasses", "inspect"}
+    assert {"siftpdf.child.evidence", "siftpdf.child.ocrpage"} <= loaded
+    assert not loaded & {"typing", "re", "enum", "json", "collections", "contextlib", "dataclasses", "inspect",
+                         "_hashlib"}

@@ -69,12 +69,12 @@ def extract_records(data: bytes, opts: ExtractOptions | None = None) -> Iterator
 
 
 def _meta(doc: Any, data: bytes, opts: ExtractOptions, total: int, limit: int) -> dict[str, Any]:
-    import hashlib
+    from ..system import sha256_hex
 
     meta: dict[str, Any] = {
         "format": FORMAT,
         "source": None,
-        "sha256": hashlib.sha256(data).hexdigest(),
+        "sha256": sha256_hex(data),
         "bytes": len(data),
         "pages": total,
         "title": doc.title(),

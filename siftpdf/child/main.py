@@ -115,11 +115,9 @@ def _job(words: list[str]) -> Job | None:
     try:
         if words == [WARM]:
             # The engine's import reads nothing of the PDF: it may come before the limits. So
-            # do the imports of the job (the meta's hash, the extraction, the evidence), while
-            # the parent starts up or looks in its cache.
-            import hashlib  # noqa: F401
-
-            from . import evidence, extraction  # noqa: F401
+            # do the imports of the job (the extraction, the evidence, what --ocr auto asks of
+            # a page), while the parent starts up or looks in its cache.
+            from . import evidence, extraction, ocrpage  # noqa: F401
 
             sent = read_words(sys.stdin.buffer)
             if sent is None:
