@@ -1801,6 +1801,70 @@ def test_running_lines_that_alternate_after_a_title_page_are_set_aside_from_page
         assert [f["kind"] for f in out["furniture"]] == ["footer"], out["page"]
 
 
+def _spread_head(y: float, left: str, right: str, right_x0: float) -> dict[str, Any]:
+    """A running head drawn by one text object: its left part, a wide space, its right part."""
+    text = f"{left} {right}"
+    head = run(text, 72, y)
+    head["box"][2] = right_x0 + CHAR * len(right)
+    head["gaps"] = [[len(left) + 1, 72 + CHAR * len(left), right_x0]]
+    return {"y": y, "size": 10.0, "runs": [head]}
+
+
+def test_a_running_heads_parts_read_as_one_line_on_some_pages_are_set_aside_there_too():
+    # A journal's head, its name at the left and its volume at the right: drawn as two lines on
+    # the middle pages, as one (a wide space inside it) on the first and last pages that carry
+    # it, where no column parted it. Its parts recur; the whole line, on two pages only, not.
+    name, volume = "Annals of Made-Up Science", "Vol. 39, No. 10"
+    pages = [page(1, [line(740, "A Study of Made-Up Things"), *body_lines(712, SEEDS[1], 40)])]
+    for n in range(2, 7):
+        head = [_spread_head(760, name, volume, 466.0)] if n in (2, 6) else \
+            [line(760, name), line(760, volume, x0=466.0)]
+        pages.append(page(n, [*head, *body_lines(730, SEEDS[n], 40)]))
+    outs = organize(pages)
+    assert "A Study of Made-Up Things" in outs[0]["text"]
+    for out in outs[1:]:
+        assert "Annals" not in out["text"] and "Vol." not in out["text"], out["page"]
+        assert {f["kind"] for f in out["furniture"]} == {"header"}, out["page"]
+
+
+def test_a_title_page_title_is_no_running_head_because_later_pages_print_it_beside_their_folios():
+    # The pages after the title page print the title as their head, beside the folio, as one
+    # line with a wide space: its part is the title page's title, which stays the page's.
+    title = "Graph Isomorphism and Representation Theory"
+    pages = [page(1, [line(740, title), *body_lines(712, SEEDS[1], 40)])]
+    for n in range(2, 8):
+        pages.append(page(n, [_spread_head(760, title, str(n), 530.0), *body_lines(730, SEEDS[n], 40)]))
+    outs = organize(pages)
+    assert title in outs[0]["text"] and outs[0]["furniture"] == []
+    for out in outs[1:]:
+        assert title not in out["text"], out["page"]
+
+
+def test_a_running_head_on_the_pages_after_the_title_page_of_three_is_set_aside():
+    # Three pages: the head and a dashed folio on pages 2 and 3 only, the title page without.
+    pages = [page(1, [line(740, "A Short Report"), *body_lines(712, SEEDS[1], 40)])]
+    for n in (2, 3):
+        pages.append(page(n, [line(760, "Letters in Typesetting"), line(760, f"-{n}-", x0=300),
+                              *body_lines(730, SEEDS[n], 40)]))
+    outs = organize(pages)
+    assert "A Short Report" in outs[0]["text"]
+    for out in outs[1:]:
+        assert "Letters in Typesetting" not in out["text"] and f"-{out['page']}-" not in out["text"], out["page"]
+
+
+def test_a_last_page_of_one_line_between_its_head_and_folio_sets_its_head_aside():
+    # The last page holds one line of text: no pitch to measure the head's distance by but
+    # the text's own size.
+    pages = [page(n, [line(760, "Review of Synthetic Studies", x0=250), *body_lines(730, SEEDS[n], 40),
+                      line(60, str(n), x0=300)]) for n in range(1, 6)]
+    pages.append(page(6, [line(760, "Review of Synthetic Studies", x0=250), *body_lines(730, SEEDS[6], 1),
+                          line(60, "6", x0=300)]))
+    outs = organize(pages)
+    assert [f["kind"] for f in outs[-1]["furniture"]] == ["header", "page_number"]
+    text = " ".join(out["text"] for out in outs)
+    assert "Review" not in text and SEEDS[6] in text  # the line goes on the paragraph over the break
+
+
 def test_running_heads_that_name_the_section_are_set_aside_by_their_place_and_type():
     # Each page's head names its section, two pages a section: no words recur on three pages,
     # but the head's place and type do. A table's head in small type opening the text of two

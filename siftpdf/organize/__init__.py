@@ -22,6 +22,7 @@ from .layout import (
     BODY_CHARS,
     DATE_FORM,
     FLOATS,
+    SPREAD,
     Block,
     Item,
     body_size,
@@ -71,6 +72,7 @@ class _Page:
         self.record = record
         self.rows: list[list[Item]] = []  # segments by baseline, top down
         self.margin: dict[int, str] = {}  # id(item) -> band:template
+        self.parts: dict[int, list[str]] = {}  # id(item) -> band:template of each part of a spread margin line
         self.stamps: dict[int, str] = {}  # id(item) -> side:template, text set up the side margin (or across it)
         self.oblique: dict[int, str] = {}  # id(item) -> watermark:template, slanted text no watermark by its size
         self.drawn_again = 0  # characters of text drawn again on the same spot, read once
@@ -92,6 +94,11 @@ class _Page:
         """The size most of the page's text is set in (notes not weighed apart); the rows are
         complete once the page is prepared."""
         return body_size([i for row in self.rows for i in row])
+
+    @cached_property
+    def part_keys(self) -> set[str]:
+        """The templates of the parts of its spread margin lines (``_spread_parts``)."""
+        return {key for keys in self.parts.values() for key in keys}
 
     @cached_property
     def keys(self) -> set[str]:
@@ -141,7 +148,8 @@ class _Stream:
         self.opts = opts
         self.expected = 0
         self.pending: deque[_Page] = deque()  # prepared, waiting for pages after them
-        self.history: deque[tuple[int, set[str]]] = deque(maxlen=opts.window)  # pages gone by, margin keys
+        # pages gone by: their margin keys, and those of their spread lines' parts
+        self.history: deque[tuple[int, set[str], set[str]]] = deque(maxlen=opts.window)
         self.held: _Page | None = None  # organized, waiting for the next page's first block
         self.seen = 0
         self.organized = 0  # pages organized here (a saved stream without evidence has none)
@@ -237,7 +245,7 @@ class _Stream:
         except _PAGE_FAULTS as exc:  # noqa: BLE001 - this page falls back, the rest go on
             page.error = _failure(exc)
             return
-        self.history.append((page.number, page.keys))
+        self.history.append((page.number, page.keys, page.part_keys))
         self.previous_body = body
 
     def _join(self, before: _Page, after: _Page) -> None:
@@ -256,23 +264,35 @@ class _Stream:
         window around it (and, in ``page.recurring``, those on another page at least). A line
         on every other page of the window, on three at least, recurs too: a running head that
         alternates between left- and right-hand pages, near a document's first or last page
-        (its first page aside: a title page carries no running lines).
+        (its first page aside: a title page carries no running lines), and so does a line on
+        every page but the first of a short document seen whole (pages 2 and 3 of three).
         A small head's slot (``_head_slots``: its place and type, not its words) recurs on most
         of the pages around it."""
-        around = [*self.history, *((p.number, p.keys) for p in self.pending)]
-        page.recurring = {key for key in page.keys if any(key in keys for _, keys in around)}
+        around = [*self.history, *((p.number, p.keys, p.part_keys) for p in self.pending)]
+        page.recurring = {key for key in page.keys if any(key in keys for _, keys, _ in around)}
         # The share is of a full window (or of the document when shorter): near the end of a
         # document the window is short, and three hits there are no stronger evidence.
         span = max(1 + len(around), min(2 * self.opts.window + 1, max(self.expected, self.seen)))
         need = max(MIN_REPEAT_PAGES, math.ceil(REPEAT_SHARE * span))
-        facing = [keys for number, keys in around if (number - page.number) % 2 == 0 and number > 1]
+        facing = [keys for number, keys, _ in around if (number - page.number) % 2 == 0 and number > 1]
+        # A short document seen whole: its pages after the title page, which carries no running lines.
+        after_title = [keys for number, keys, _ in around if number > 1] \
+            if page.number > 1 and 1 + len(around) >= max(self.expected, self.seen) else []
         found = set()
+        # A line is looked for among the parts of the other pages' spread lines too, but on a
+        # title page: its title is no running head because the pages after it print it beside
+        # their folios.
+        titled = page.number == 1
         for key in page.keys:
-            hits = 1 + sum(key in keys for _, keys in around)
+            hits = 1 + sum(key in keys or not titled and key in parts for _, keys, parts in around)
             if key.startswith(_SLOT):  # a place and a type, not words: on most pages around it
                 if hits >= max(MIN_REPEAT_PAGES, math.ceil(SLOT_SHARE * (1 + len(around)))):
                     found.add(key)
-            elif hits >= need or len(facing) >= MIN_REPEAT_PAGES - 1 and all(key in keys for keys in facing):
+            elif hits >= need or len(facing) >= MIN_REPEAT_PAGES - 1 and all(key in keys for keys in facing) or \
+                    len(after_title) >= MIN_REPEAT_PAGES - 2 and all(key in keys for keys in after_title):
+                found.add(key)
+        for key in page.part_keys - page.keys:  # a spread line's parts, among the others' lines and parts
+            if 1 + sum(key in keys or key in parts for _, keys, parts in around) >= need:
                 found.add(key)
         return found
 
@@ -366,11 +386,28 @@ def _prepare_rows(record: dict[str, Any], opts: OrganizeOptions) -> _Page:
         for row in rows:
             for item in row:
                 page.margin[id(item)] = f"{band}:{template(item.text)}"
+                if item.spread:
+                    page.parts[id(item)] = [f"{band}:{template(part)}" for part in _spread_parts(item)]
     for row in top[:HEAD_ROWS]:  # a running head of two lines: the chapter's, then the section's
         page.slots.update(_head_slots(page, row))
     for band, row in (("top", top[0] if top else []), ("bottom", bottom[-1] if bottom else [])):
         page.folios.update(_folio_keys(page, row, band))
     return page
+
+
+def _spread_parts(item: Item) -> list[str]:
+    """The texts of a margin line's parts that stand a ``SPREAD`` apart: a running head's left
+    and right parts ('Journal of …' and 'Vol. 39, No. 10') read as one segment on a page whose
+    columns did not part it, and as two on the pages whose columns did."""
+    parts: list[list[str]] = []
+    gap = SPREAD * item.size
+    end = None
+    for x0, x1, text in item.pieces:
+        if end is None or x0 - end > gap:
+            parts.append([])
+        parts[-1].append(text)
+        end = x1
+    return [" ".join(words) for words in parts]
 
 
 HEAD_ROWS = 2  # lines of a running head whose place and type recur, its words changing
@@ -596,6 +633,7 @@ def _organize(page: _Page, repeated: set[str] | None, opts: OrganizeOptions, pre
 
 
 SEPARATION = 1.4  # a running head stands further from the body than body lines from each other
+SOLID_PITCH = 1.2  # sizes from one baseline to the next in text set with the usual leading
 
 
 def _furniture_items(page: _Page, repeated: set[str] | None) -> set[int]:
@@ -609,6 +647,8 @@ def _furniture_items(page: _Page, repeated: set[str] | None) -> set[int]:
         return set()
     rows = page.rows
     pitch = _row_pitch(rows)
+    if len(rows) < MIN_LONE_ROWS:  # a last page of a line or two between its head and folio tells no pitch
+        pitch = min(pitch, SOLID_PITCH * page.body)
     found: set[int] = set()
     printed = _printed_lines(page, rows[:MARGIN_LINES + 1]) + rows[MARGIN_LINES + 1:]
     printed = printed[:-MARGIN_LINES - 1] + _printed_lines(page, printed[-MARGIN_LINES - 1:])
@@ -616,7 +656,7 @@ def _furniture_items(page: _Page, repeated: set[str] | None) -> set[int]:
         chosen: list[list[Item]] = []
         for row in ordered:
             hits = [i for i in row if page.margin.get(id(i)) in repeated or page.slots.get(id(i)) in repeated
-                    or page.folios.get(id(i)) in repeated]
+                    or page.folios.get(id(i)) in repeated or _parts_repeated(page, i, repeated)]
             if not hits:
                 break
             chosen.append(row if _carries_folio(page, row, hits) else hits)
@@ -631,6 +671,12 @@ def _furniture_items(page: _Page, repeated: set[str] | None) -> set[int]:
     if all(id(i) in found for row in rows for i in row):
         return set()  # a header is told apart from a body: with no body there is nothing to tell
     return found
+
+
+def _parts_repeated(page: _Page, item: Item, repeated: set[str]) -> bool:
+    """Does every part of a spread margin line recur, each on its own (``_spread_parts``)?"""
+    parts = page.parts.get(id(item), [])
+    return bool(parts) and all(key in repeated for key in parts)
 
 
 def _printed_lines(page: _Page, rows: list[list[Item]]) -> list[list[Item]]:
