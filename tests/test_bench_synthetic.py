@@ -29,3 +29,19 @@ def test_the_page_and_its_ground_truth_hold_the_same_cells_in_the_same_order() -
 def test_the_same_seed_describes_the_same_pages_and_every_style_is_drawn() -> None:
     assert [page_truth(p) for p in _pages(40)] == [page_truth(p) for p in _pages(40)]
     assert {p.style for p in _pages()} == set(STYLES)
+
+
+def test_a_synthetic_articles_source_and_ground_truth_hold_the_same_text_in_the_same_order() -> None:
+    from bench.bench_synthetic_articles import describe as describe_article
+    from bench.bench_synthetic_articles import source, truth
+
+    rng = random.Random(7)
+    for k in range(40):
+        article = describe_article(rng, f"a-{k}")
+        text, expected = source(article), truth(article)
+        written = [line for line in text.splitlines() if not line.startswith(".")]
+        said = [re.sub(r"^(#+ (\d+(\.\d+)*\. )?|\d+\. |- )", "", part) for part in expected.strip().split("\n\n")]
+        assert [re.sub(r"^\\&|\\f[IP]", "", line) for line in written] == said
+        numbers = [m for m in re.findall(r"^#+ (\d+(?:\.\d+)*)\. ", expected, re.MULTILINE)]
+        tops = [int(n) for n in numbers if "." not in n]
+        assert tops == list(range(1, len(tops) + 1))  # the ground truth numbers sections as groff does

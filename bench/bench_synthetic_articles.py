@@ -1,0 +1,255 @@
+"""Articles no rule was written for: documents made from a seeded description, typeset by groff,
+scored against the description.
+
+    python bench/bench_synthetic_articles.py [--count N] [--seed S] [--peers] [--keep DIR] [--show N]
+
+Every reading rule of siftpdf was written against the pages of ../shared/bench and the corpus.
+This benchmark makes documents of its own, the way papers and reports are set by a typesetter
+that none of those came from (groff's ms macros, its PDF device): a title, authors and their
+institution, numbered or unnumbered sections and subsections, paragraphs indented or set as
+blocks, bulleted and numbered lists, quoted paragraphs, in one column or two, at 9 to 12
+points, justified and hyphenated, over two to six pages, with running heads and feet of the
+forms journals use (a journal's name, volume and issue, a short title, page numbers alone or
+dashed). Each description gives the groff source and the Markdown ground truth (the running
+lines are not in it: they are furniture). Scored by DP-Bench's scorer (NID over the document's
+text, MHS over its headings), split into halves by the same fixed hash as the benchmarks;
+``--peers`` adds pdf-inspector and liteparse, ``--show N`` lists the N lowest documents.
+
+Needs groff with its PDF device (Debian's ``groff``; a benchmark's tool, not the package's
+dependency).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.quality_sets import ENGINES, HALVES, PEERS, Engine, halves_of, run_engine  # noqa: E402
+from bench.quality_sets import score as quality_score  # noqa: E402
+
+# Pseudo-words from syllables: no word of the text is a rule's keyword by chance of the language.
+_ONSETS = ("b", "c", "d", "f", "g", "l", "m", "n", "p", "r", "s", "t", "v", "st", "tr", "pl", "gr", "ch")
+_NUCLEI = ("a", "e", "i", "o", "u", "ea", "io", "ou")
+_CODAS = ("", "", "n", "r", "s", "t", "l", "nd", "st", "m")
+_TITLES = ("Introduction", "Background", "Method", "Methods", "Results", "Discussion", "Evaluation",
+           "Related Work", "Design", "Implementation", "Conclusion", "Limitations", "Experiments")
+_JOURNALS = ("Journal of Applied Things", "Transactions on Examples", "Review of Synthetic Studies",
+             "Letters in Typesetting", "Annals of Made-Up Science")
+
+
+def _word(rng: random.Random) -> str:
+    return "".join(rng.choice(_ONSETS) + rng.choice(_NUCLEI) + rng.choice(_CODAS)
+                   for _ in range(rng.choice((1, 1, 2, 2, 3))))
+
+
+def _sentence(rng: random.Random, words: int) -> str:
+    text = " ".join(_word(rng) for _ in range(words))
+    return text[0].upper() + text[1:] + rng.choice((".", ".", ".", "?"))
+
+
+def _paragraph(rng: random.Random, low: int, high: int) -> str:
+    out, total = [], rng.randint(low, high)
+    while total > 0:
+        n = min(total, rng.randint(6, 20))
+        out.append(_sentence(rng, n))
+        total -= n
+    return " ".join(out)
+
+
+@dataclass
+class Block:
+    kind: str  # heading (level 1-3, numbered or not), para, item (bullet or number), quote
+    text: str
+    level: int = 0
+    mark: str = ""
+
+
+@dataclass
+class Article:
+    doc_id: str
+    style: str
+    setup: list[str] = field(default_factory=list)  # groff requests before the text
+    title: str = ""
+    authors: list[str] = field(default_factory=list)
+    institution: str = ""
+    two_columns: bool = False
+    blocks: list[Block] = field(default_factory=list)
+
+
+def describe(rng: random.Random, doc_id: str) -> Article:
+    size = rng.choice((9, 10, 10, 11, 12))
+    two = rng.random() < 0.6
+    numbered = rng.random() < 0.6
+    indented = rng.random() < 0.7
+    setup = [f".nr PS {size}", f".nr VS {size + 2}", f".nr LL {rng.choice(('6i', '6.2i', '6.5i'))}"]
+    heads = rng.choice(("plain", "journal", "title", "none"))
+    short_title = " ".join(_word(rng).capitalize() for _ in range(3))
+    journal = rng.choice(_JOURNALS)
+    if heads == "journal":
+        setup += [f'.ds LH "{journal}', f'.ds RH "Vol. {rng.randint(1, 60)}, No. {rng.randint(1, 12)}',
+                  '.ds CH', f'.ds CF "{rng.choice(("%", "- % -", "Page %"))}']
+    elif heads == "title":
+        setup += ['.ds LH', f'.ds CH "{short_title}', '.ds RH', f'.ds RF "{rng.choice(("%", "Page %"))}', '.ds CF']
+    elif heads == "none":
+        setup += ['.ds CH']
+    article = Article(doc_id, f"{'2C' if two else '1C'} {size}pt {heads} {'NH' if numbered else 'SH'}",
+                      setup, " ".join(_word(rng).capitalize() for _ in range(rng.randint(3, 8))),
+                      [f"{_word(rng).capitalize()} {_word(rng).capitalize()}" for _ in range(rng.randint(1, 3))],
+                      f"Institute of {_word(rng).capitalize()} {_word(rng).capitalize()}", two)
+    counters = [0, 0, 0]
+    titles = list(_TITLES)
+    rng.shuffle(titles)
+    for section in range(rng.randint(3, 6)):
+        article.blocks.append(_heading(rng, 1, titles[section % len(titles)], numbered, counters))
+        for _ in range(rng.randint(1, 3)):
+            article.blocks.append(Block("para" if indented else "block", _paragraph(rng, 40, 140)))
+        for _ in range(rng.choice((0, 0, 1, 2))):
+            article.blocks.append(_heading(rng, 2, " ".join(_word(rng).capitalize() for _ in range(rng.randint(1, 4))),
+                                           numbered, counters))
+            for _ in range(rng.randint(1, 3)):
+                article.blocks.append(Block("para" if indented else "block", _paragraph(rng, 30, 120)))
+            if rng.random() < 0.3:
+                article.blocks += _list(rng)
+            if rng.random() < 0.15:
+                article.blocks.append(Block("quote", _paragraph(rng, 20, 60)))
+    return article
+
+
+def _heading(rng: random.Random, level: int, text: str, numbered: bool, counters: list[int]) -> Block:
+    if not numbered:
+        return Block("heading", text, level)
+    counters[level - 1] += 1
+    for deeper in range(level, len(counters)):
+        counters[deeper] = 0
+    number = ".".join(str(n) for n in counters[:level]) + "."
+    return Block("heading", text, level, number)
+
+
+def _list(rng: random.Random) -> list[Block]:
+    kind = rng.choice(("bullet", "number"))
+    return [Block("item", _paragraph(rng, 4, 30), mark="-" if kind == "bullet" else f"{n}.")
+            for n in range(1, rng.randint(2, 5) + 1)]
+
+
+BULLET = "\\(bu"  # groff's bullet
+
+
+def _escaped(text: str) -> str:
+    """Text as a groff input line: a leading dot or quote would be a request."""
+    return "\\&" + text if text[:1] in (".", "'") else text
+
+
+def source(article: Article) -> str:
+    lines = [*article.setup, ".TL", article.title]
+    for author in article.authors:
+        lines += [".AU", author]
+    lines += [".AI", article.institution]
+    if article.two_columns:
+        lines.append(".2C")
+    for block in article.blocks:
+        if block.kind == "heading":
+            lines += [f".NH {block.level}" if block.mark else ".SH", block.text]
+            if not block.mark and block.level > 1:  # .SH takes no level: a smaller one by hand
+                lines[-1] = f"\\fI{block.text}\\fP"
+        elif block.kind in ("para", "block"):
+            lines += [".PP" if block.kind == "para" else ".LP", _escaped(block.text)]
+        elif block.kind == "item":
+            mark = BULLET if block.mark == "-" else block.mark
+            lines += [f".IP {mark} 3", _escaped(block.text)]
+        elif block.kind == "quote":
+            lines += [".QP", _escaped(block.text)]
+    return "\n".join(lines) + "\n"
+
+
+def truth(article: Article) -> str:
+    out = [f"# {article.title}", *article.authors, article.institution]
+    for block in article.blocks:
+        if block.kind == "heading":
+            out.append("#" * (block.level + 1) + " " + (f"{block.mark} " if block.mark else "") + block.text)
+        elif block.kind == "item":
+            out.append(f"{block.mark} {block.text}")
+        else:
+            out.append(block.text)
+    return "\n\n".join(out) + "\n"
+
+
+def make(count: int, seed: int, folder: Path) -> list[Article]:
+    if shutil.which("groff") is None:
+        raise SystemExit("bench_synthetic_articles: needs groff with its PDF device (apt-get install groff)")
+    rng = random.Random(seed)
+    articles = [describe(rng, f"art-{seed}-{index:03d}") for index in range(count)]
+    for sub in ("ms", "pdfs", "gt"):
+        (folder / sub).mkdir(parents=True, exist_ok=True)
+
+    def _typeset(article: Article) -> None:
+        text = source(article)
+        (folder / "ms" / f"{article.doc_id}.ms").write_text(text, encoding="utf-8")
+        (folder / "gt" / f"{article.doc_id}.md").write_text(truth(article), encoding="utf-8")
+        done = subprocess.run(["groff", "-ms", "-Tpdf", "-K", "utf8"], input=text.encode(), capture_output=True,
+                              timeout=120, check=True)
+        (folder / "pdfs" / f"{article.doc_id}.pdf").write_bytes(done.stdout)
+
+    with ThreadPoolExecutor(2) as pool:
+        list(pool.map(_typeset, articles))
+    return articles
+
+
+def score(folder: Path, predictions: Path, ids: list[str]) -> dict:
+    """DP-Bench's scorer over ``ids`` against the documents' own ground truth."""
+    result = quality_score("dpbench", predictions, ids, gt=folder / "gt")
+    return {**result, "lines": [line for line in result["lines"] if not line.startswith("worst")]}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--count", type=int, default=60, help="documents to make (default 60)")
+    parser.add_argument("--seed", type=int, default=1, help="the description's seed (default 1)")
+    parser.add_argument("--peers", action="store_true", help="pdf-inspector and liteparse too")
+    parser.add_argument("--keep", type=Path, help="leave the documents, ground truth and Markdown in this folder")
+    parser.add_argument("--show", type=int, default=0, help="list the N lowest documents with their style")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = args.keep or Path(tmp)
+        articles = make(args.count, args.seed, folder)
+        halves = halves_of([a.doc_id for a in articles])
+        engines = [ENGINES["siftpdf"]] + ([ENGINES[name] for name in PEERS] if args.peers else [])
+        for engine in engines:
+            into = _convert(engine, folder, articles)
+            for half in HALVES:
+                result = score(folder, into, [a.doc_id for a in articles if halves[a.doc_id] == half])
+                print(f"{engine.name} {half}: " + " / ".join(result["lines"]))
+            if args.show:
+                _show(folder, into, articles, args.show)
+    return 0
+
+
+def _convert(engine: Engine, folder: Path, articles: list[Article]) -> Path:
+    into = folder / engine.name
+    into.mkdir(exist_ok=True)
+    with ThreadPoolExecutor(2) as pool:
+        list(pool.map(lambda a: run_engine(engine, folder / "pdfs" / f"{a.doc_id}.pdf", into), articles))
+    return into
+
+
+def _show(folder: Path, into: Path, articles: list[Article], count: int) -> None:
+    result = score(folder, into, [a.doc_id for a in articles])
+    styles = {a.doc_id: a.style for a in articles}
+    rows = sorted((row["overall"], row["nid"], row["mhs"], row["id"]) for row in result["json"]["documents"])
+    for overall, nid, mhs, doc_id in rows[:count]:
+        heads = "-" if mhs is None else f"{mhs:.3f}"
+        print(f"  {doc_id} {styles[doc_id]}: overall {overall:.3f} nid {nid:.3f} mhs {heads}")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
