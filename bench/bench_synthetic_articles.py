@@ -7,12 +7,15 @@ Every reading rule of siftpdf was written against the pages of ../shared/bench a
 This benchmark makes documents of its own, the way papers and reports are set by a typesetter
 that none of those came from (groff's ms macros, its PDF device): a title, authors and their
 institution, numbered or unnumbered sections and subsections, paragraphs indented or set as
-blocks, bulleted and numbered lists, quoted paragraphs, in one column or two, at 9 to 12
+blocks, bulleted and numbered lists, quoted paragraphs, tables set by tbl under a centred
+caption (a frame round every cell, round the table, doubled, a rule under the heads only, or
+none; a group head spanning the figures' columns at times), in one column or two, at 9 to 12
 points, justified and hyphenated, over two to six pages, with running heads and feet of the
 forms journals use (a journal's name, volume and issue, a short title, page numbers alone or
 dashed). Each description gives the groff source and the Markdown ground truth (the running
-lines are not in it: they are furniture). Scored by DP-Bench's scorer (NID over the document's
-text, MHS over its headings), split into halves by the same fixed hash as the benchmarks;
+lines are not in it: they are furniture; tables as DP-Bench writes them, in HTML). Scored by
+DP-Bench's scorer (NID over the document's text, TEDS over its tables, MHS over its
+headings), split into halves by the same fixed hash as the benchmarks;
 ``--peers`` adds pdf-inspector and liteparse, ``--show N`` lists the N lowest documents.
 
 Needs groff with its PDF device (Debian's ``groff``; a benchmark's tool, not the package's
@@ -69,10 +72,12 @@ def _paragraph(rng: random.Random, low: int, high: int) -> str:
 
 @dataclass
 class Block:
-    kind: str  # heading (level 1-3, numbered or not), para, item (bullet or number), quote
+    kind: str  # heading (level 1-3, numbered or not), para, item (bullet or number), quote, table
     text: str
     level: int = 0
     mark: str = ""
+    rows: list[list[str]] = field(default_factory=list)  # a table's, its head first
+    spans: list[int] = field(default_factory=list)  # a group head's columns, over the head row, when it has one
 
 
 @dataclass
@@ -85,6 +90,7 @@ class Article:
     institution: str = ""
     two_columns: bool = False
     blocks: list[Block] = field(default_factory=list)
+    tables: int = 0
 
 
 def describe(rng: random.Random, doc_id: str) -> Article:
@@ -123,6 +129,9 @@ def describe(rng: random.Random, doc_id: str) -> Article:
                 article.blocks += _list(rng)
             if rng.random() < 0.15:
                 article.blocks.append(Block("quote", _paragraph(rng, 20, 60)))
+        if rng.random() < 0.35:
+            article.tables += 1
+            article.blocks += _table(rng, article.tables, two)
     return article
 
 
@@ -143,6 +152,64 @@ def _list(rng: random.Random) -> list[Block]:
 
 
 BULLET = "\\(bu"  # groff's bullet
+
+
+TABLE_STYLES = ("allbox", "box", "doublebox", "rules", "bare")
+
+
+def _table(rng: random.Random, number: int, two_columns: bool) -> list[Block]:
+    """A caption and a table of a few columns (fewer in a two-column page): a stub of words,
+    figures, a head row, and over it at times a group head spanning the figures' columns."""
+    columns = rng.randint(2, 3 if two_columns else 5)
+    head = [_word(rng).capitalize()] + [rng.choice((_word(rng).capitalize(), str(rng.randint(1990, 2025))))
+                                        for _ in range(columns - 1)]
+    rows = [head] + [[_word(rng).capitalize()] + [_figure(rng) for _ in range(columns - 1)]
+                     for _ in range(rng.randint(2, 7))]
+    spans = [1, columns - 1] if columns >= 3 and rng.random() < 0.4 else []
+    caption = f"Table {number}. {_sentence(rng, rng.randint(3, 9))}"
+    style = rng.choice(TABLE_STYLES)
+    group = " ".join(_word(rng).capitalize() for _ in range(2)) if spans else ""
+    return [Block("caption", caption), Block("table", style, mark=group, rows=rows, spans=spans)]
+
+
+def _figure(rng: random.Random) -> str:
+    kind = rng.choice(("int", "dec", "pct", "small"))
+    if kind == "int":
+        return f"{rng.randint(0, 99_999):,}"
+    if kind == "dec":
+        return f"{rng.uniform(-20, 120):.1f}"
+    if kind == "pct":
+        return f"{rng.uniform(0, 100):.1f}%"
+    return str(rng.randint(0, 999))
+
+
+def _tbl(block: Block) -> list[str]:
+    """A table in tbl's language: its options, a format line for each kind of row, the rows."""
+    style, rows = block.text, block.rows
+    columns = len(rows[0])
+    options = {"allbox": "center allbox tab(@);", "box": "center box tab(@);", "doublebox": "center doublebox tab(@);",
+               "rules": "center tab(@);", "bare": "center tab(@);"}[style]
+    formats = []
+    if block.spans:
+        formats.append(" ".join(["c"] + ["c"] + ["s"] * (block.spans[1] - 1)))
+    formats.append(" ".join("cb" for _ in range(columns)))
+    formats.append(" ".join(["l"] + ["n"] * (columns - 1)) + ".")
+    lines = [".TS", options, *formats]
+    if block.spans:
+        lines.append("@" + block.mark)
+    lines.append("@".join(rows[0]))
+    if style == "rules":
+        lines.append("_")
+    lines += ["@".join(row) for row in rows[1:]]
+    return [*lines, ".TE"]
+
+
+def _table_truth(block: Block) -> str:
+    rows = []
+    if block.spans:
+        rows.append(f'<tr><td></td><td colspan="{block.spans[1]}">{block.mark}</td></tr>')
+    rows += ["<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in block.rows]
+    return f"<table>{''.join(rows)}</table>"
 
 
 def _escaped(text: str) -> str:
@@ -169,6 +236,10 @@ def source(article: Article) -> str:
             lines += [f".IP {mark} 3", _escaped(block.text)]
         elif block.kind == "quote":
             lines += [".QP", _escaped(block.text)]
+        elif block.kind == "caption":
+            lines += [".LP", ".ce", _escaped(block.text)]
+        elif block.kind == "table":
+            lines += [".sp 0.5", *_tbl(block), ".sp 0.5"]
     return "\n".join(lines) + "\n"
 
 
@@ -179,6 +250,8 @@ def truth(article: Article) -> str:
             out.append("#" * (block.level + 1) + " " + (f"{block.mark} " if block.mark else "") + block.text)
         elif block.kind == "item":
             out.append(f"{block.mark} {block.text}")
+        elif block.kind == "table":
+            out.append(_table_truth(block))
         else:
             out.append(block.text)
     return "\n\n".join(out) + "\n"
@@ -196,7 +269,7 @@ def make(count: int, seed: int, folder: Path) -> list[Article]:
         text = source(article)
         (folder / "ms" / f"{article.doc_id}.ms").write_text(text, encoding="utf-8")
         (folder / "gt" / f"{article.doc_id}.md").write_text(truth(article), encoding="utf-8")
-        done = subprocess.run(["groff", "-ms", "-Tpdf", "-K", "utf8"], input=text.encode(), capture_output=True,
+        done = subprocess.run(["groff", "-t", "-ms", "-Tpdf", "-K", "utf8"], input=text.encode(), capture_output=True,
                               timeout=120, check=True)
         (folder / "pdfs" / f"{article.doc_id}.pdf").write_bytes(done.stdout)
 

@@ -39,9 +39,13 @@ def test_a_synthetic_articles_source_and_ground_truth_hold_the_same_text_in_the_
     for k in range(40):
         article = describe_article(rng, f"a-{k}")
         text, expected = source(article), truth(article)
+        text = re.sub(r"^\.TS\n.*?^\.TE\n", "", text, flags=re.MULTILINE | re.DOTALL)  # tables: below
         written = [line for line in text.splitlines() if not line.startswith(".")]
-        said = [re.sub(r"^(#+ (\d+(\.\d+)*\. )?|\d+\. |- )", "", part) for part in expected.strip().split("\n\n")]
+        said = [re.sub(r"^(#+ (\d+(\.\d+)*\. )?|\d+\. |- )", "", part) for part in expected.strip().split("\n\n")
+                if not part.startswith("<table>")]
         assert [re.sub(r"^\\&|\\f[IP]", "", line) for line in written] == said
         numbers = [m for m in re.findall(r"^#+ (\d+(?:\.\d+)*)\. ", expected, re.MULTILINE)]
         tops = [int(n) for n in numbers if "." not in n]
         assert tops == list(range(1, len(tops) + 1))  # the ground truth numbers sections as groff does
+        for block in (b for b in article.blocks if b.kind == "table"):  # every cell in the truth's table
+            assert all(f"<td>{cell}</td>" in expected for row in block.rows for cell in row)
