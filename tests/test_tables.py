@@ -1497,6 +1497,19 @@ def test_two_columns_of_justified_prose_drawn_a_line_a_run_are_no_table():
     assert [b["kind"] for b in page["blocks"] if b["kind"] == "table"] == []
 
 
+def test_rows_of_figures_a_run_each_whose_column_spaces_are_alike_are_a_table_where_they_line_up():
+    """A typesetter's table (groff's tbl) sets each column a fixed space from the next and draws
+    each row as one text object: two of a row's spaces may be alike, as a justified line's are,
+    but they lie over the next row's, column by column, between cells of figures."""
+    starts = [100.0, 180.0, 240.0, 300.0, 360.0]
+    rows = [("Chancol", "89,193", "971", "75,834", "284"), ("Lastta", "75.70", "92.7%", "955", "393"),
+            ("Datum", "-1.5", "777", "92,206", "87.6%")]
+    lines = [{"y": 700.0 - 14 * k, "size": 12.0, "runs": [_gapped_run(" ".join(cells), starts, 700.0 - 14 * k)]}
+             for k, cells in enumerate(rows)]
+    page = next(r for r in _unruled_page(lines) if "page" in r)
+    assert [_texts(t) for t in page["blocks"] if t["kind"] == "table"] == [[list(cells) for cells in rows]]
+
+
 def test_a_tables_heads_one_text_object_draws_head_its_columns():
     """The heads of an unruled table drawn as one run, each a few ems from the next (wider than
     a description's cell all together), and the rows under them a run a cell: the heads are

@@ -26,7 +26,7 @@ from .layout import CAPTION, Item, find_gutter, is_caption, is_leader, join_line
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
     from typing import Any
 
 SNAP = 3.0  # points: rules this close on their cross axis are one line (a double border)
@@ -1701,14 +1701,16 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
     of a table in one column is often drawn as one segment, the text beside it another). So has
     a row of narrow segments alone whose runs part at wide spaces into cells of words
     (``_cells_of_words``): one text object may draw a row's first cells, another its last."""
-    def is_row(group: list[Item], beside: list[Item]) -> bool:
+    def is_row(k: int) -> bool:
+        group, beside = parts[k]
         if sum(i.x1 - i.x0 >= WIDE_CELL * width for i in group) > 1 or any(i.kind != "line" for i in group):
             return False
         if len(group) >= 3:
             return True
         if _gapped(group) < 3:
             return False
-        return bool(beside) and len(group) >= 2 or _narrow_parts(group, width) and _cells_of_words(group)
+        return bool(beside) and len(group) >= 2 or \
+            _narrow_parts(group, width) and _cells_of_words(group, _gaps_lined_up(parts, k, near))
 
     def near(upper: int, lower: int) -> bool:
         above, below = (parts[k][0] or rows[k] for k in (upper, lower))
@@ -1720,12 +1722,12 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
     while index < len(rows):
         end = index
         while end < len(rows) and end - index < MAX_TABLE_LINES:
-            if (is_row(*parts[end]) or end - index >= 2 and not parts[end][1] and
+            if (is_row(end) or end - index >= 2 and not parts[end][1] and
                     _in_columns(parts[end][0], [parts[k][0] for k in range(index, end)])) and \
                     (end == index or near(end - 1, end)):
                 end += 1
                 continue
-            resume = _bridged(parts, index, end, near, lambda k: is_row(*parts[k])) if end > index else None
+            resume = _bridged(parts, index, end, near, is_row) if end > index else None
             if resume is None:
                 break
             end = resume + 1
@@ -1925,14 +1927,47 @@ def _narrow_parts(group: list[Item], width: float) -> bool:
 DESCRIBED_CELLS = 4  # cells of a row, at the least, beside one as wide as a description's
 
 
-def _cells_of_words(group: list[Item]) -> bool:
+def _cells_of_words(group: list[Item], columned: bool = False) -> bool:
     """Do a row's runs, parted at their wide spaces, read as a table's cells: not a justified
-    line's words (``_uneven``), a display formula's terms about a lone operator, a line of code
-    or a drawing in characters (cells with no letter or figure)?"""
+    line's words (``_uneven``; a row of figures whose spaces are ``columned``, lined up with the
+    next row's, may have two alike, each column set a fixed space from the next), a display
+    formula's terms about a lone operator, a line of code or a drawing in characters (cells
+    with no letter or figure)?"""
     parts = [text.strip() for item in group for _, _, text in item.parts]
     worded = sum(any(c.isalnum() for c in text) for text in parts)
+    figures = sum(any(c.isdigit() for c in text) for text in parts)
     return all(item.code is None for item in group) and not any(text in _OPERATORS for text in parts) and \
-        worded >= max(2, len(parts) - 1) and _uneven(group)
+        worded >= max(2, len(parts) - 1) and \
+        (_uneven(group) or columned and FIGURES_ROW * len(parts) <= figures and not _alike(group))
+
+
+FIGURES_ROW = 0.5  # of a row's cells that hold figures, at the least, for its spaces to tell its columns
+
+
+def _gap_spans(group: list[Item]) -> list[tuple[float, float]]:
+    """Where a row's wide spaces (``_wide_gaps``) lie across the page, left to right."""
+    spans = []
+    for item in group:
+        runs = sorted(item.parts)
+        spans += [(a[1], b[0]) for a, b in zip(runs, runs[1:], strict=False) if b[0] - a[1] >= MIN_GAP_EM * item.size]
+    return sorted(spans)
+
+
+def _gaps_lined_up(parts: list[tuple[list[Item], list[Item]]], k: int, near: Callable[[int, int], bool]) -> bool:
+    """Do the wide spaces of row ``k``, two or more, each lie over one of the row above's or
+    below's, as many: a table's columns, where a row's gaps may be alike (each column set a
+    fixed space from the next); a justified line's spaces fall anywhere under the line above's."""
+    spans = _gap_spans(parts[k][0])
+    if len(spans) < 2:
+        return False
+    for j in (k - 1, k + 1):
+        if not 0 <= j < len(parts) or not near(min(j, k), max(j, k)):
+            continue
+        other = _gap_spans(parts[j][0])
+        if len(other) == len(spans) and \
+                all(max(a0, b0) < min(a1, b1) for (a0, a1), (b0, b1) in zip(spans, other, strict=True)):
+            return True
+    return False
 
 
 # A term of a formula set alone between two others; a dash alone is an empty cell's mark.
@@ -1946,6 +1981,15 @@ def _uneven(group: list[Item]) -> bool:
     for item in group:
         gaps = sorted(_wide_gaps(item))
         if any(b - a <= EVEN_SLACK for a, b in zip(gaps, gaps[1:], strict=False)):
+            return False
+    return True
+
+
+def _alike(group: list[Item]) -> bool:
+    """Are all the wide spaces of each of a row's runs alike, as a justified line's are?"""
+    for item in group:
+        gaps = sorted(_wide_gaps(item))
+        if gaps and gaps[-1] - gaps[0] > EVEN_SLACK:
             return False
     return True
 
