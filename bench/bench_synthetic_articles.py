@@ -19,7 +19,9 @@ headings), split into halves by the same fixed hash as the benchmarks;
 ``--peers`` adds pdf-inspector and liteparse, ``--show N`` lists the N lowest documents.
 
 Needs groff with its PDF device (Debian's ``groff``; a benchmark's tool, not the package's
-dependency).
+dependency). ``apt-get install --no-install-recommends groff``: the ghostscript it recommends
+brings a CJK fallback font (fonts-droid-fallback), and with it PDFium reads Chinese set in fonts
+a file does not embed that it reads without it as figures only.
 """
 
 from __future__ import annotations

@@ -113,8 +113,24 @@ def test_text_pdfium_leaves_undecoded_is_read_by_pdfminer(tmp_path: Path, view: 
     out = records(proc.stdout.decode())
     page = out[1]
     assert all(line in page["text"] for line in make_fixtures.GBK_LINES) and "2016 306" in page["text"]
+    if _pdfium_reads_chinese(path):  # a system font with the glyphs (fonts-droid-fallback): PDFium's own reading
+        assert "engine" not in page and out[-1]["done"]["engines"] == {"pdfium": 1}
+        return
     assert page["engine"] == "pdfplumber" and page["status"] == "text"
     assert out[-1]["done"]["engines"] == {"pdfplumber": 1}
+
+
+def _pdfium_reads_chinese(path: Path) -> bool:
+    """Whether PDFium reads the fixture's Chinese on this machine: it does where a system font
+    (one ghostscript's packages bring) has the glyphs of the font the file does not embed."""
+    import pypdfium2
+
+    document = pypdfium2.PdfDocument(str(path))
+    try:
+        text = document[0].get_textpage().get_text_range()
+    finally:
+        document.close()
+    return any(line in text for line in make_fixtures.GBK_LINES)
 
 
 def test_a_layer_pdfminer_reads_twice_does_not_replace_pdfiums() -> None:
