@@ -1865,6 +1865,22 @@ def test_a_last_page_of_one_line_between_its_head_and_folio_sets_its_head_aside(
     assert "Review" not in text and SEEDS[6] in text  # the line goes on the paragraph over the break
 
 
+def test_a_page_left_blank_but_for_its_running_head_and_folio_reads_empty():
+    pages = [page(n, [line(760, "Review of Synthetic Studies", x0=250), *body_lines(730, SEEDS[n], 40),
+                      line(60, str(n), x0=300)]) for n in range(1, 6)]
+    pages.insert(3, page(4, [line(760, "Review of Synthetic Studies", x0=250), line(60, "4", x0=300)]))
+    for n, record in enumerate(pages, start=1):
+        record["page"] = n
+    outs = organize(pages)
+    assert outs[3]["text"].strip() == "" and [f["kind"] for f in outs[3]["furniture"]] == ["header", "page_number"]
+    assert "Review" not in " ".join(out["text"] for out in outs)
+
+
+def test_pages_that_each_carry_one_line_and_nothing_else_keep_it():
+    pages = [page(n, [line(400, "habibi")]) for n in range(1, 5)]
+    assert [out["text"] for out in organize(pages)] == ["habibi"] * 4
+
+
 def test_running_heads_that_name_the_section_are_set_aside_by_their_place_and_type():
     # Each page's head names its section, two pages a section: no words recur on three pages,
     # but the head's place and type do. A table's head in small type opening the text of two

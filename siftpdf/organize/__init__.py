@@ -668,9 +668,22 @@ def _furniture_items(page: _Page, repeated: set[str] | None) -> set[int]:
                     k == 1 and any(page.folios.get(id(i)) in repeated for i in chosen[0]):
                 found.update(id(i) for hits in chosen[:k] for i in hits)
                 break
-    if all(id(i) in found for row in rows for i in row):
+    if all(id(i) in found for row in rows for i in row) and not _blank_page(page, rows, repeated):
         return set()  # a header is told apart from a body: with no body there is nothing to tell
     return found
+
+
+def _blank_page(page: _Page, rows: list[list[Item]], repeated: set[str]) -> bool:
+    """Is a page whose every line recurs a page left blank but for its folio, and its running
+    head above it: a line or two, one at the head and one at the foot, one holding the page's
+    number? (Pages that each carry the same line and nothing else are that line's pages.)"""
+    if not 0 < len(rows) <= 2:
+        return False
+    bands = {page.margin.get(id(row[0]), "").partition(":")[0] for row in rows}
+    if len(bands) < len(rows) or "" in bands:
+        return False  # two lines at the head: a contents page's last entry under its head
+    return any(page.folios.get(id(i)) in repeated or _PAGE_NUMBER.match(page.margin[id(i)].partition(":")[2])
+               for row in rows for i in row if id(i) in page.margin)
 
 
 def _parts_repeated(page: _Page, item: Item, repeated: set[str]) -> bool:
