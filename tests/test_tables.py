@@ -1510,6 +1510,47 @@ def test_rows_of_figures_a_run_each_whose_column_spaces_are_alike_are_a_table_wh
     assert [_texts(t) for t in page["blocks"] if t["kind"] == "table"] == [[list(cells) for cells in rows]]
 
 
+def _pair_lines(rows: list[tuple[str, str]], y: float, x0: float = 380.0, left: str | None = None,
+                bold_head: bool = True) -> list[dict[str, Any]]:
+    """A table of two columns drawn a row a text object (its head in bold), each row beside a
+    line of the left column's prose when ``left`` seeds it."""
+    lines = []
+    for k, (label, value) in enumerate(rows):
+        run = _gapped_run(f"{label} {value}", [x0, x0 + 90.0 + 6 * (6 - len(value))], y - 13 * k, size=10.0)
+        if k == 0 and bold_head:
+            run["font"] = "Times-Bold"
+        runs = [run]
+        if left is not None:
+            runs.insert(0, {"text": f"{left}{k} " * 6, "font": "Times-Roman", "size": 10.0, "color": "#000000",
+                            "box": [72.0, y - 13 * k - 2, 290.0, y - 13 * k + 8]})
+        lines.append({"y": y - 13 * k, "size": 10.0, "runs": runs})
+    return lines
+
+
+def test_a_table_of_labels_and_figures_under_a_bold_head_is_a_table_beside_the_other_columns_prose():
+    """Two columns, a label and a figure a row, drawn a row a text object under a head in bold,
+    in the right column of a page whose left column's lines share their baselines: a table of
+    two columns, the prose beside it still the page's text."""
+    rows = [("Region", "Share"), ("North", "13,533"), ("South", "86.6"), ("East", "46.2%"), ("West", "641")]
+    page = next(r for r in _unruled_page(_pair_lines(rows, 700.0, left="prose")) if "page" in r)
+    assert [_texts(t) for t in page["blocks"] if t["kind"] == "table"] == [[list(row) for row in rows]]
+    assert "prose0" in page["text"] and "prose4" in page["text"]
+
+
+def test_contents_entries_and_their_pages_under_a_bold_head_are_no_table():
+    """A contents page without leaders: titles and page numbers a wide space apart, the
+    numbers rising, under 'Contents' and 'Page' in bold."""
+    rows = [("Contents", "Page"), ("Preface", "3"), ("Methods", "7"), ("Results", "12"), ("Index", "40")]
+    page = next(r for r in _unruled_page(_pair_lines(rows, 700.0, x0=72.0)) if "page" in r)
+    assert [t for t in page["blocks"] if t["kind"] == "table"] == []
+
+
+def test_labels_and_figures_without_a_head_in_bold_are_no_table():
+    rows = [("Region", "Share"), ("North", "13,533"), ("South", "86.6"), ("East", "46.2%")]
+    page = next(r for r in _unruled_page(_pair_lines(rows, 700.0, x0=72.0, bold_head=False)) if "page" in r)
+    assert [t for t in page["blocks"] if t["kind"] == "table"] == []
+
+
 def test_a_tables_heads_one_text_object_draws_head_its_columns():
     """The heads of an unruled table drawn as one run, each a few ems from the next (wider than
     a description's cell all together), and the rows under them a run a cell: the heads are

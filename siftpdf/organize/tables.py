@@ -1708,7 +1708,7 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
         if len(group) >= 3:
             return True
         if _gapped(group) < 3:
-            return False
+            return k in pairs
         return bool(beside) and len(group) >= 2 or \
             _narrow_parts(group, width) and _cells_of_words(group, _gaps_lined_up(parts, k, near))
 
@@ -1717,6 +1717,10 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
         return above[0].y - below[0].y <= 3.0 * below[0].size
 
     parts = _beside_text(rows, width)
+    found = _labelled_figures(parts, width, near)
+    for k, cells in found.items():  # a column's lines beside a table of two columns set in the other
+        parts[k] = (cells, [*parts[k][1], *(i for i in parts[k][0] if i not in cells)])
+    pairs = set(found)
     out: list[list[Item]] = []
     index = 0
     while index < len(rows):
@@ -1752,6 +1756,62 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
             out.append(rows[index])
             index += 1
     return out
+
+
+PAIR_ROWS = 3  # rows of a label and a figure, at the least, under a bold head, for a table of two columns
+
+
+def _labelled_figures(parts: list[tuple[list[Item], list[Item]]], width: float,
+                      near: Callable[[int, int], bool]) -> dict[int, list[Item]]:
+    """The rows of tables of two columns, each with its cells: a label and a figure a wide
+    space apart, on ``PAIR_ROWS`` lines or more on end under a head of two parts in bold, the
+    spaces of all of them (the head's too) clear at one x; the figures not a contents page's
+    numbers (rising page by page), no label a description's width. A line of the other column's
+    prose on the same baseline, wholly to one side, is no cell of theirs."""
+    def cells_of(k: int) -> list[Item]:
+        group = parts[k][0]
+        narrow = [i for i in group if i.x1 - i.x0 < WIDE_CELL * width]
+        if not narrow or any(i.kind != "line" or i.code is not None for i in narrow):
+            return []
+        left, right = min(i.x0 for i in narrow), max(i.x1 for i in narrow)
+        if any(i.x1 > left and i.x0 < right for i in group if i not in narrow):
+            return []  # a wide line across the pair: not the other column's
+        return narrow
+
+    def pair(k: int) -> tuple[float, float, str, str] | None:
+        cells = cells_of(k)
+        pieces = sorted(p for i in cells for p in i.parts)
+        if len(pieces) != 2 or _gapped(cells) != 2:
+            return None
+        (_, gap_left, label), (gap_right, _, value) = pieces
+        return gap_left, gap_right, label.strip(), value.strip()
+
+    found: dict[int, list[Item]] = {}
+    k = 0
+    while k < len(parts):
+        head = pair(k)
+        if head is None or not all(i.bold_all for i in cells_of(k)):
+            k += 1
+            continue
+        end, left, right = k + 1, head[0], head[1]
+        while end < len(parts) and near(end - 1, end) and (row := pair(end)) is not None and \
+                any(c.isalpha() for c in row[2]) and not _figure(row[2]) and _figure(row[3]) and \
+                any(c.isdigit() for c in row[3]) and max(left, row[0]) < min(right, row[1]) and \
+                not any(i.bold_all for i in cells_of(end)):
+            left, right = max(left, row[0]), min(right, row[1])
+            end += 1
+        values = [_leading_int(pair(j)[3]) for j in range(k + 1, end)]  # type: ignore[index]
+        rising = all(a is not None and b is not None and a <= b for a, b in zip(values, values[1:], strict=False))
+        if end - k - 1 >= PAIR_ROWS and not rising:
+            found.update((j, cells_of(j)) for j in range(k, end))
+        k = max(end, k + 1)
+    return found
+
+
+def _leading_int(text: str) -> int | None:
+    """The whole number a figure is (``12``, ``1,024``), None for any other (``12.5``, ``4%``)."""
+    digits = text.replace(",", "")
+    return int(digits) if digits.isdigit() else None
 
 
 def _in_columns(group: list[Item], run: list[list[Item]]) -> bool:
