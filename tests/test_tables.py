@@ -1537,6 +1537,24 @@ def test_a_table_of_labels_and_figures_under_a_bold_head_is_a_table_beside_the_o
     assert "prose0" in page["text"] and "prose4" in page["text"]
 
 
+def test_rows_of_three_cells_a_text_object_beside_the_other_columns_prose_are_a_table():
+    """A table in the right column, each row one text object of three cells whose two spaces
+    are alike (each column a fixed space from the next), on the baselines of the left
+    column's lines: the table's rows, the prose beside them the page's text."""
+    rows = [("Alpha", "941", "101.8"), ("Beta", "1.5", "341"), ("Gamma", "967", "117.7"), ("Delta", "5.3", "44.7")]
+    lines = []
+    for k, cells in enumerate(rows):
+        y = 700.0 - 13 * k
+        widths = [6 * len(cell) for cell in cells]
+        starts = [380.0, 380.0 + widths[0] + 30.0, 380.0 + widths[0] + widths[1] + 60.0]
+        lines.append({"y": y, "size": 10.0, "runs": [
+            {"text": f"prose{k} " * 6, "font": "Times-Roman", "size": 10.0, "color": "#000000",
+             "box": [72.0, y - 2, 290.0, y + 8]}, _gapped_run(" ".join(cells), starts, y, size=12.0)]})
+    page = next(r for r in _unruled_page(lines) if "page" in r)
+    assert [_texts(t) for t in page["blocks"] if t["kind"] == "table"] == [[list(row) for row in rows]]
+    assert all(f"prose{k}" in page["text"] for k in range(4))
+
+
 def test_contents_entries_and_their_pages_under_a_bold_head_are_no_table():
     """A contents page without leaders: titles and page numbers a wide space apart, the
     numbers rising, under 'Contents' and 'Page' in bold."""

@@ -1990,7 +1990,7 @@ DESCRIBED_CELLS = 4  # cells of a row, at the least, beside one as wide as a des
 def _cells_of_words(group: list[Item], columned: bool = False) -> bool:
     """Do a row's runs, parted at their wide spaces, read as a table's cells: not a justified
     line's words (``_uneven``; a row of figures whose spaces are ``columned``, lined up with the
-    next row's, may have two alike, each column set a fixed space from the next), a display
+    next row's, may have them alike, each column set a fixed space from the next), a display
     formula's terms about a lone operator, a line of code or a drawing in characters (cells
     with no letter or figure)?"""
     parts = [text.strip() for item in group for _, _, text in item.parts]
@@ -1998,7 +1998,7 @@ def _cells_of_words(group: list[Item], columned: bool = False) -> bool:
     figures = sum(any(c.isdigit() for c in text) for text in parts)
     return all(item.code is None for item in group) and not any(text in _OPERATORS for text in parts) and \
         worded >= max(2, len(parts) - 1) and \
-        (_uneven(group) or columned and FIGURES_ROW * len(parts) <= figures and not _alike(group))
+        (_uneven(group) or columned and FIGURES_ROW * len(parts) <= figures)
 
 
 FIGURES_ROW = 0.5  # of a row's cells that hold figures, at the least, for its spaces to tell its columns
@@ -2045,15 +2045,6 @@ def _uneven(group: list[Item]) -> bool:
     return True
 
 
-def _alike(group: list[Item]) -> bool:
-    """Are all the wide spaces of each of a row's runs alike, as a justified line's are?"""
-    for item in group:
-        gaps = sorted(_wide_gaps(item))
-        if gaps and gaps[-1] - gaps[0] > EVEN_SLACK:
-            return False
-    return True
-
-
 EVEN_SLACK = 0.3  # points: two spaces of one line this close are a justified line's, alike
 
 
@@ -2077,10 +2068,12 @@ def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item],
     set in the other column: a float set full width interrupts both columns, so no line of theirs
     shares its baselines. So is the line under it that starts where it starts, at a line's pitch,
     alone on its side (a paragraph's last line). The gutter is looked for only when some row of
-    three or more segments holds a wide one, what such a line is; with none, the page may be set
+    three or more segments (or parts, a row of cells drawn as one) holds a wide one, what such a
+    line is; with none, the page may be set
     in three columns of prose or more (``_prose_columns``), each a side of its own."""
     plain: list[tuple[list[Item], list[Item]]] = [(row, []) for row in rows]
-    threes = [row for row in rows if len(row) >= 3]
+    # (a row drawn as one text object beside the other column's line is two segments of three parts)
+    threes = [row for row in rows if len(row) >= 3 or len(row) == 2 and _gapped(row) >= 4]
     if not threes:
         return plain
     items = [item for row in rows for item in row]
