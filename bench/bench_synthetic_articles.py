@@ -26,7 +26,6 @@ a file does not embed that it reads without it as figures only.
 
 from __future__ import annotations
 
-import argparse
 import random
 import shutil
 import subprocess
@@ -40,8 +39,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.quality_sets import ENGINES, HALVES, PEERS, Engine, halves_of, run_engine  # noqa: E402
-from bench.quality_sets import score as quality_score  # noqa: E402
+from bench.bench_synthetic_tables import options, report, score  # noqa: E402
 
 # Pseudo-words from syllables: no word of the text is a rule's keyword by chance of the language.
 _ONSETS = ("b", "c", "d", "f", "g", "l", "m", "n", "p", "r", "s", "t", "v", "st", "tr", "pl", "gr", "ch")
@@ -280,41 +278,12 @@ def make(count: int, seed: int, folder: Path) -> list[Article]:
     return articles
 
 
-def score(folder: Path, predictions: Path, ids: list[str]) -> dict:
-    """DP-Bench's scorer over ``ids`` against the documents' own ground truth."""
-    result = quality_score("dpbench", predictions, ids, gt=folder / "gt")
-    return {**result, "lines": [line for line in result["lines"] if not line.startswith("worst")]}
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--count", type=int, default=60, help="documents to make (default 60)")
-    parser.add_argument("--seed", type=int, default=1, help="the description's seed (default 1)")
-    parser.add_argument("--peers", action="store_true", help="pdf-inspector and liteparse too")
-    parser.add_argument("--keep", type=Path, help="leave the documents, ground truth and Markdown in this folder")
-    parser.add_argument("--show", type=int, default=0, help="list the N lowest documents with their style")
-    args = parser.parse_args(argv)
+    args = options(__doc__, 60, "documents", "documents with their style").parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         folder = args.keep or Path(tmp)
-        articles = make(args.count, args.seed, folder)
-        halves = halves_of([a.doc_id for a in articles])
-        engines = [ENGINES["siftpdf"]] + ([ENGINES[name] for name in PEERS] if args.peers else [])
-        for engine in engines:
-            into = _convert(engine, folder, articles)
-            for half in HALVES:
-                result = score(folder, into, [a.doc_id for a in articles if halves[a.doc_id] == half])
-                print(f"{engine.name} {half}: " + " / ".join(result["lines"]))
-            if args.show:
-                _show(folder, into, articles, args.show)
+        report(folder, make(args.count, args.seed, folder), args.peers, args.show, _show)
     return 0
-
-
-def _convert(engine: Engine, folder: Path, articles: list[Article]) -> Path:
-    into = folder / engine.name
-    into.mkdir(exist_ok=True)
-    with ThreadPoolExecutor(2) as pool:
-        list(pool.map(lambda a: run_engine(engine, folder / "pdfs" / f"{a.doc_id}.pdf", into), articles))
-    return into
 
 
 def _show(folder: Path, into: Path, articles: list[Article], count: int) -> None:

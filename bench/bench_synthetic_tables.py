@@ -28,9 +28,11 @@ import subprocess
 import sys
 import tempfile
 from collections import defaultdict
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -291,35 +293,47 @@ def score(folder: Path, predictions: Path, ids: list[str]) -> dict:
     return {**result, "lines": [line for line in result["lines"] if not line.startswith("worst")]}
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--count", type=int, default=80, help="pages to make (default 80)")
+def options(doc: str, count: int, what: str, shown: str) -> argparse.ArgumentParser:
+    """The command line of a synthetic benchmark: how many ``what`` to make, the seed, the peers,
+    a folder to keep, and how many of the lowest to list (``shown``)."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument("--count", type=int, default=count, help=f"{what} to make (default {count})")
     parser.add_argument("--seed", type=int, default=1, help="the description's seed (default 1)")
     parser.add_argument("--peers", action="store_true", help="pdf-inspector and liteparse too")
-    parser.add_argument("--keep", type=Path, help="leave the pages, ground truth and Markdown in this folder")
-    parser.add_argument("--show", type=int, default=0, help="list the N lowest tables (TEDS) with their style")
-    args = parser.parse_args(argv)
+    parser.add_argument("--keep", type=Path, help=f"leave the {what}, ground truth and Markdown in this folder")
+    parser.add_argument("--show", type=int, default=0, help=f"list the N lowest {shown}")
+    return parser
+
+
+def report(folder: Path, made: list[Any], peers: bool, show: int,
+           listing: Callable[[Path, Path, list[Any], int], None]) -> None:
+    """Each engine's Markdown of the ``made`` documents (each with its ``doc_id``), scored half by
+    half, and ``listing``'s lowest ``show`` of them."""
+    halves = halves_of([doc.doc_id for doc in made])
+    engines = [ENGINES["siftpdf"]] + ([ENGINES[name] for name in PEERS] if peers else [])
+    for engine in engines:
+        into = convert(engine, folder, made)
+        for half in HALVES:
+            result = score(folder, into, [d.doc_id for d in made if halves[d.doc_id] == half])
+            print(f"{engine.name} {half}: " + " / ".join(result["lines"]))
+        if show:
+            listing(folder, into, made, show)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = options(__doc__, 80, "pages", "tables (TEDS) with their style").parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         folder = args.keep or Path(tmp)
-        pages = make(args.count, args.seed, folder)
-        halves = halves_of([page.doc_id for page in pages])
-        engines = [ENGINES["siftpdf"]] + ([ENGINES[name] for name in PEERS] if args.peers else [])
-        for engine in engines:
-            into = _convert(engine, folder, pages)
-            for half in HALVES:
-                result = score(folder, into, [p.doc_id for p in pages if halves[p.doc_id] == half])
-                print(f"{engine.name} {half}: " + " / ".join(result["lines"]))
-            if args.show:
-                _show(folder, into, pages, args.show)
+        report(folder, make(args.count, args.seed, folder), args.peers, args.show, _show)
     return 0
 
 
-def _convert(engine: Engine, folder: Path, pages: list[Page]) -> Path:
-    """Every page's Markdown by ``engine``, two at a time, into ``folder/<engine>``."""
+def convert(engine: Engine, folder: Path, made: list[Any]) -> Path:
+    """Every document's Markdown by ``engine``, two at a time, into ``folder/<engine>``."""
     into = folder / engine.name
     into.mkdir(exist_ok=True)
     with ThreadPoolExecutor(2) as pool:
-        list(pool.map(lambda page: run_engine(engine, folder / "pdfs" / f"{page.doc_id}.pdf", into), pages))
+        list(pool.map(lambda doc: run_engine(engine, folder / "pdfs" / f"{doc.doc_id}.pdf", into), made))
     return into
 
 
