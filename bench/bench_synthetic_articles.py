@@ -30,7 +30,6 @@ import random
 import shutil
 import subprocess
 import sys
-import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,7 +38,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_synthetic_tables import options, report, score  # noqa: E402
+from bench.bench_synthetic_tables import _figure, options, run, score  # noqa: E402
 
 # Pseudo-words from syllables: no word of the text is a rule's keyword by chance of the language.
 _ONSETS = ("b", "c", "d", "f", "g", "l", "m", "n", "p", "r", "s", "t", "v", "st", "tr", "pl", "gr", "ch")
@@ -155,6 +154,7 @@ BULLET = "\\(bu"  # groff's bullet
 
 
 TABLE_STYLES = ("allbox", "box", "doublebox", "rules", "bare")
+FIGURES = ("int", "dec", "pct", "small")  # the synthetic tables' kinds of figure a table's cells hold
 
 
 def _table(rng: random.Random, number: int, two_columns: bool) -> list[Block]:
@@ -163,24 +163,13 @@ def _table(rng: random.Random, number: int, two_columns: bool) -> list[Block]:
     columns = rng.randint(2, 3 if two_columns else 5)
     head = [_word(rng).capitalize()] + [rng.choice((_word(rng).capitalize(), str(rng.randint(1990, 2025))))
                                         for _ in range(columns - 1)]
-    rows = [head] + [[_word(rng).capitalize()] + [_figure(rng) for _ in range(columns - 1)]
+    rows = [head] + [[_word(rng).capitalize()] + [_figure(rng, rng.choice(FIGURES)) for _ in range(columns - 1)]
                      for _ in range(rng.randint(2, 7))]
     spans = [1, columns - 1] if columns >= 3 and rng.random() < 0.4 else []
     caption = f"Table {number}. {_sentence(rng, rng.randint(3, 9))}"
     style = rng.choice(TABLE_STYLES)
     group = " ".join(_word(rng).capitalize() for _ in range(2)) if spans else ""
     return [Block("caption", caption), Block("table", style, mark=group, rows=rows, spans=spans)]
-
-
-def _figure(rng: random.Random) -> str:
-    kind = rng.choice(("int", "dec", "pct", "small"))
-    if kind == "int":
-        return f"{rng.randint(0, 99_999):,}"
-    if kind == "dec":
-        return f"{rng.uniform(-20, 120):.1f}"
-    if kind == "pct":
-        return f"{rng.uniform(0, 100):.1f}%"
-    return str(rng.randint(0, 999))
 
 
 def _tbl(block: Block) -> list[str]:
@@ -279,11 +268,7 @@ def make(count: int, seed: int, folder: Path) -> list[Article]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = options(__doc__, 60, "documents", "documents with their style").parse_args(argv)
-    with tempfile.TemporaryDirectory() as tmp:
-        folder = args.keep or Path(tmp)
-        report(folder, make(args.count, args.seed, folder), args.peers, args.show, _show)
-    return 0
+    return run(options(__doc__, 60, "documents", "documents with their style"), argv, make, _show)
 
 
 def _show(folder: Path, into: Path, articles: list[Article], count: int) -> None:

@@ -320,12 +320,19 @@ def report(folder: Path, made: list[Any], peers: bool, show: int,
             listing(folder, into, made, show)
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = options(__doc__, 80, "pages", "tables (TEDS) with their style").parse_args(argv)
+def run(parser: argparse.ArgumentParser, argv: list[str] | None, made: Callable[[int, int, Path], list[Any]],
+        listing: Callable[[Path, Path, list[Any], int], None]) -> int:
+    """A synthetic benchmark's command: its documents ``made`` (count, seed, folder) in a
+    temporary folder or the one kept, each engine's Markdown of them scored (``report``)."""
+    args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         folder = args.keep or Path(tmp)
-        report(folder, make(args.count, args.seed, folder), args.peers, args.show, _show)
+        report(folder, made(args.count, args.seed, folder), args.peers, args.show, listing)
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return run(options(__doc__, 80, "pages", "tables (TEDS) with their style"), argv, make, _show)
 
 
 def convert(engine: Engine, folder: Path, made: list[Any]) -> Path:
