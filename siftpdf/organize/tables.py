@@ -1795,7 +1795,7 @@ def _labelled_figures(parts: list[tuple[list[Item], list[Item]]], width: float,
             continue
         end, left, right = k + 1, head[0], head[1]
         while end < len(parts) and near(end - 1, end) and (row := pair(end)) is not None and \
-                any(c.isalpha() for c in row[2]) and not _figure(row[2]) and _figure(row[3]) and \
+                _labelled(row[2]) and _figure(row[3]) and \
                 any(c.isdigit() for c in row[3]) and max(left, row[0]) < min(right, row[1]) and \
                 not any(i.bold_all for i in cells_of(end)):
             left, right = max(left, row[0]), min(right, row[1])
@@ -1806,6 +1806,11 @@ def _labelled_figures(parts: list[tuple[list[Item], list[Item]]], width: float,
             found.update((j, cells_of(j)) for j in range(k, end))
         k = max(end, k + 1)
     return found
+
+
+def _labelled(text: str) -> bool:
+    """A row's label: words, not a figure ('Tu' and 'NA' are words here, beside a figure)."""
+    return sum(c.isalpha() for c in text) >= 2 or any(c.isalpha() for c in text) and not _figure(text)
 
 
 def _leading_int(text: str) -> int | None:
