@@ -1647,6 +1647,30 @@ def test_a_table_in_a_frame_with_a_rule_under_its_head_parts_its_rows_by_baselin
     assert [_texts(t) for t in _tables(_extract(run_cli, path))] == [rows]
 
 
+def test_a_group_head_in_a_frame_without_rules_inside_is_a_row_over_the_heads(run_cli, tmp_path):
+    """A box round the whole table and no rule inside it, as tbl's ``box`` draws one: over the
+    bold column heads, a line above at the text's pitch, a group head centred over the figures'
+    columns. It is a row of its own over the heads, not a line of the heads' row (where it ran
+    the two columns under it into one cell)."""
+    path = tmp_path / "grouped.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Times-Roman", 10)
+    c.drawString(72, 760, BODY)
+    c.drawCentredString(205, 292, "Measured")
+    rows = [["Gauge", "Flow", "Silt"], ["North", "24.2%", "-16.0"], ["Southeast", "217,124", "166,323"]]
+    for r, row in enumerate(rows):
+        c.setFont("Times-Bold" if r == 0 else "Times-Roman", 10)
+        for x, cell in zip((100, 160, 215), row, strict=True):
+            c.drawString(x, 280 - 12 * r, cell)
+    c.rect(93.5, 249.5, 170, 50)
+    c.showPage()
+    c.save()
+    (table,) = _tables(_extract(run_cli, path))
+    texts = _texts(table)
+    assert [cell for cell in texts[0] if cell.strip()] == ["Measured"]
+    assert texts[1:] == rows
+
+
 def test_a_head_shaded_box_by_box_over_rules_between_rows_heads_the_table(run_cli, tmp_path):
     """The head row drawn as a filled box a cell (their edges a grid one row high), a rule under
     each row below: the boxes are the table's head, and the row under them its first row."""

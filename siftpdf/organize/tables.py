@@ -832,6 +832,9 @@ def _grid_cells(region: _Region, pieces: list[_Piece]) -> tuple[list[float], lis
         elif not ruled and len(ys) > 2:  # a frame round rows of figures: its head's lines as in a band's
             head = next(_ruled_bands(ys[:2], pieces))[1]
             parted = [parted[0], *_header_lines(head, xs, region.spanners), *parted[1:]]
+        elif not ruled and len(parted) > 3:  # a frame round it all, no rule inside: its first row's lines
+            head = next(_ruled_bands(parted[:2], pieces))[1]
+            parted = [parted[0], *_header_lines(head, xs, region.spanners), *parted[1:]]
         ys = parted
     return xs, ys
 
