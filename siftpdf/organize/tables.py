@@ -1387,13 +1387,14 @@ MAX_SPANNERS = 60  # short rules inside one table read as rules under its group 
 
 def _framed_table(region: _Region, slots: dict[tuple[int, int], list[_Piece]], ncols: int, nrows: int) -> bool:
     """Whether a frame holds a table whose columns the text set: a rule inside it (under the
-    head), three rows or more, and half of them at least with text in most columns, three at
-    least (a diagram's boxes drawn in a frame label a few places on each line)."""
+    head) or none at all (tbl's ``box``), three rows or more, and half of them at least with
+    text in most columns, three at least (a diagram's boxes drawn in a frame label a few places
+    on each line). Its empty boxes are empty cells, not room a neighbour's text spans."""
     filled = [0] * nrows
     for r, _ in slots:
         filled[r] += 1
     full = sum(n >= max(FRAMED_COLUMNS, FILLED_COLUMNS * ncols) for n in filled)
-    return len(region.ys) > 2 and nrows > 2 and full >= 0.5 * nrows
+    return (len(region.ys) > 2 or not region.inner_xs) and nrows > 2 and full >= 0.5 * nrows
 
 
 def _centred_over(piece: _Piece, xs: list[float]) -> list[int]:
