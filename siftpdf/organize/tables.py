@@ -1798,13 +1798,14 @@ def _labelled_figures(parts: list[tuple[list[Item], list[Item]]], width: float,
             k += 1
             continue
         end, left, right = k + 1, head[0], head[1]
+        values: list[int | None] = []  # the figures as whole numbers, where they are
         while end < len(parts) and near(end - 1, end) and (row := pair(end)) is not None and \
                 _labelled(row[2]) and _figure(row[3]) and \
                 any(c.isdigit() for c in row[3]) and max(left, row[0]) < min(right, row[1]) and \
                 not any(i.bold_all for i in cells_of(end)):
             left, right = max(left, row[0]), min(right, row[1])
+            values.append(_leading_int(row[3]))
             end += 1
-        values = [_leading_int(pair(j)[3]) for j in range(k + 1, end)]  # type: ignore[index]
         rising = all(a is not None and b is not None and a <= b for a, b in zip(values, values[1:], strict=False))
         if end - k - 1 >= PAIR_ROWS and not rising:
             found.update((j, cells_of(j)) for j in range(k, end))
@@ -2078,8 +2079,8 @@ def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item],
     shares its baselines. So is the line under it that starts where it starts, at a line's pitch,
     alone on its side (a paragraph's last line). The gutter is looked for only when some row of
     three or more segments (or parts, a row of cells drawn as one) holds a wide one, what such a
-    line is; with none, the page may be set
-    in three columns of prose or more (``_prose_columns``), each a side of its own."""
+    line is; with none, the page may be set in three columns of prose or more
+    (``_prose_columns``), each a side of its own."""
     plain: list[tuple[list[Item], list[Item]]] = [(row, []) for row in rows]
     # (a row drawn as one text object beside the other column's line is two segments of three parts)
     threes = [row for row in rows if len(row) >= 3 or len(row) == 2 and _gapped(row) >= 4]
