@@ -1556,6 +1556,37 @@ def test_rows_of_three_cells_a_text_object_beside_the_other_columns_prose_are_a_
     assert all(f"prose{k}" in page["text"] for k in range(4))
 
 
+def test_a_two_column_table_keeps_a_heading_of_the_other_column_on_a_rows_baseline_out_of_its_cells():
+    """A table of labels and figures in the left column; on one of its rows' baselines the right
+    column's section heading, short and in bold: it is beside the table, not a third cell."""
+    rows = [("Region", "Share"), ("North", "13,533"), ("South", "86.6"), ("East", "46.2%"), ("West", "641")]
+    lines = _pair_lines(rows, 700.0, x0=90.0)
+    lines[2]["runs"].append({"text": "Implementation", "font": "Times-Bold", "size": 10.0, "color": "#000000",
+                             "box": [330.0, 700.0 - 26 - 2, 400.0, 700.0 - 26 + 8]})
+    page = next(r for r in _unruled_page(lines) if "page" in r)
+    assert [_texts(t) for t in page["blocks"] if t["kind"] == "table"] == [[list(row) for row in rows]]
+    assert "Implementation" in page["text"]
+
+
+def test_the_first_columns_of_a_wider_table_under_a_bold_head_are_no_table_of_two_columns():
+    """The head of a table's first two columns in bold on a line of its own (the judges' heads
+    set apart), the other columns' figures beyond them on every row: those figures are the
+    table's cells, not the other column's lines beside a table of two columns."""
+    lines = [{"y": 700.0, "size": 10.0, "runs": [_gapped_run("Component Factor", [90.0, 200.0], 700.0, size=10.0)]}]
+    lines[0]["runs"][0]["font"] = "Times-Bold"
+    for k, cells in enumerate([("Skating", "0.80", "6.25", "6.75", "7.25"), ("Linking", "0.70", "6.00", "6.00", "6.75"),
+                               ("Performance", "0.70", "6.50", "6.50", "7.00"),
+                               ("Choreography", "0.80", "6.00", "6.50", "6.75")], start=1):
+        y = 700.0 - 13 * k
+        runs = [_gapped_run(f"{cells[0]} {cells[1]}", [90.0, 200.0], y, size=10.0),
+                _gapped_run(" ".join(cells[2:]), [300.0, 350.0, 400.0], y, size=10.0)]
+        lines.append({"y": y, "size": 10.0, "runs": runs})
+    page = next(r for r in _unruled_page(lines) if "page" in r)
+    tables = [_texts(t) for t in page["blocks"] if t["kind"] == "table"]
+    assert not any(len(row) == 2 for table in tables for row in table[1:]), tables
+    assert "6.25" in " ".join(cell for table in tables for row in table for cell in row)
+
+
 def test_contents_entries_and_their_pages_under_a_bold_head_are_no_table():
     """A contents page without leaders: titles and page numbers a wide space apart, the
     numbers rising, under 'Contents' and 'Page' in bold."""

@@ -1763,6 +1763,7 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
 
 
 PAIR_ROWS = 3  # rows of a label and a figure, at the least, under a bold head, for a table of two columns
+REACH_EMS = 4.0  # ems either side of such a table's head within which its rows' cells lie
 
 
 def _labelled_figures(parts: list[tuple[list[Item], list[Item]]], width: float,
@@ -1772,18 +1773,22 @@ def _labelled_figures(parts: list[tuple[list[Item], list[Item]]], width: float,
     spaces of all of them (the head's too) clear at one x; the figures not a contents page's
     numbers (rising page by page), no label a description's width. A line of the other column's
     prose on the same baseline, wholly to one side, is no cell of theirs."""
-    def cells_of(k: int) -> list[Item]:
+    def cells_of(k: int, span: tuple[float, float] | None = None) -> list[Item]:
         group = parts[k][0]
-        narrow = [i for i in group if i.x1 - i.x0 < WIDE_CELL * width]
+        if span is None:
+            narrow = [i for i in group if i.x1 - i.x0 < WIDE_CELL * width]
+        else:  # under a head: what lies within reach of it (the other column's lines are beyond)
+            narrow = [i for i in group if i.x1 > span[0] and i.x0 < span[1]]
         if not narrow or any(i.kind != "line" or i.code is not None for i in narrow):
             return []
         left, right = min(i.x0 for i in narrow), max(i.x1 for i in narrow)
-        if any(i.x1 > left and i.x0 < right for i in group if i not in narrow):
-            return []  # a wide line across the pair: not the other column's
+        others = [i for i in group if i not in narrow]
+        if any(i.x1 > left and i.x0 < right or any(_figure(text) for _, _, text in i.parts) for i in others):
+            return []  # a line across the pair, or more of a table's cells: not the other column's
         return narrow
 
-    def pair(k: int) -> tuple[float, float, str, str] | None:
-        cells = cells_of(k)
+    def pair(k: int, span: tuple[float, float] | None = None) -> tuple[float, float, str, str] | None:
+        cells = cells_of(k, span)
         pieces = sorted(p for i in cells for p in i.parts)
         if len(pieces) != 2 or _gapped(cells) != 2:
             return None
@@ -1798,17 +1803,20 @@ def _labelled_figures(parts: list[tuple[list[Item], list[Item]]], width: float,
             k += 1
             continue
         end, left, right = k + 1, head[0], head[1]
+        heads = cells_of(k)
+        reach = REACH_EMS * max(i.size for i in heads)
+        span = (min(i.x0 for i in heads) - reach, max(i.x1 for i in heads) + reach)
         values: list[int | None] = []  # the figures as whole numbers, where they are
-        while end < len(parts) and near(end - 1, end) and (row := pair(end)) is not None and \
+        while end < len(parts) and near(end - 1, end) and (row := pair(end, span)) is not None and \
                 _labelled(row[2]) and _figure(row[3]) and \
                 any(c.isdigit() for c in row[3]) and max(left, row[0]) < min(right, row[1]) and \
-                not any(i.bold_all for i in cells_of(end)):
+                not any(i.bold_all for i in cells_of(end, span)):
             left, right = max(left, row[0]), min(right, row[1])
             values.append(_leading_int(row[3]))
             end += 1
         rising = all(a is not None and b is not None and a <= b for a, b in zip(values, values[1:], strict=False))
         if end - k - 1 >= PAIR_ROWS and not rising:
-            found.update((j, cells_of(j)) for j in range(k, end))
+            found.update((j, cells_of(j, None if j == k else span)) for j in range(k, end))
         k = max(end, k + 1)
     return found
 
