@@ -251,9 +251,9 @@ def line_segments(line: dict[str, Any], keep_clipped: bool, channels: list[float
     (``narrow_gutters``) runs through; a run drawn across one of the page's ``gutters``
     (``run_gutters``) is parted there first (``parted_run``). A run that starts well inside
     the text before it is set over that text (a line of one column run on past the gutter,
-    over the next column's line): it goes on the segment it follows, or starts one. Clipped runs are dropped unless
-    ``keep_clipped`` (the evidence counts them). Returns the segments and the characters of
-    runs drawn again on the same spot (read once, ``_drawn_again``)."""
+    over the next column's line): it goes on the segment it follows, or starts one. Clipped
+    runs are dropped unless ``keep_clipped`` (the evidence counts them). Returns the segments
+    and the characters of runs drawn again on the same spot (read once, ``_drawn_again``)."""
     size = float(line["size"])
     wide, narrow = max(size, 4.0), NARROW_GAP * size  # a gap wider always parts, a narrower never
     parts: list[list[dict[str, Any]]] = []

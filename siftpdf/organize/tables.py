@@ -1721,10 +1721,9 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
         return above[0].y - below[0].y <= 3.0 * below[0].size
 
     parts = _beside_text(rows, width)
-    found = _labelled_figures(parts, width, near)
-    for k, cells in found.items():  # a column's lines beside a table of two columns set in the other
+    pairs = _labelled_figures(parts, width, near)
+    for k, cells in pairs.items():  # a column's lines beside a table of two columns set in the other
         parts[k] = (cells, [*parts[k][1], *(i for i in parts[k][0] if i not in cells)])
-    pairs = set(found)
     out: list[list[Item]] = []
     index = 0
     while index < len(rows):
@@ -1787,36 +1786,39 @@ def _labelled_figures(parts: list[tuple[list[Item], list[Item]]], width: float,
             return []  # a line across the pair, or more of a table's cells: not the other column's
         return narrow
 
-    def pair(k: int, span: tuple[float, float] | None = None) -> tuple[float, float, str, str] | None:
+    def pair(k: int, span: tuple[float, float] | None = None) -> tuple[float, float, str, str, list[Item]] | None:
+        """Row ``k`` as two cells: where the space between them starts and ends, the label,
+        the figure, and the cells."""
         cells = cells_of(k, span)
         pieces = sorted(p for i in cells for p in i.parts)
         if len(pieces) != 2 or _gapped(cells) != 2:
             return None
         (_, gap_left, label), (gap_right, _, value) = pieces
-        return gap_left, gap_right, label.strip(), value.strip()
+        return gap_left, gap_right, label.strip(), value.strip(), cells
 
     found: dict[int, list[Item]] = {}
     k = 0
     while k < len(parts):
         head = pair(k)
-        if head is None or not all(i.bold_all for i in cells_of(k)):
+        if head is None or not all(i.bold_all for i in head[4]):
             k += 1
             continue
-        end, left, right = k + 1, head[0], head[1]
-        heads = cells_of(k)
-        reach = REACH_EMS * max(i.size for i in heads)
-        span = (min(i.x0 for i in heads) - reach, max(i.x1 for i in heads) + reach)
+        rows = {k: head[4]}
+        left, right = head[0], head[1]
+        reach = REACH_EMS * max(i.size for i in head[4])
+        span = (min(i.x0 for i in head[4]) - reach, max(i.x1 for i in head[4]) + reach)
         values: list[int | None] = []  # the figures as whole numbers, where they are
+        end = k + 1
         while end < len(parts) and near(end - 1, end) and (row := pair(end, span)) is not None and \
-                _labelled(row[2]) and _figure(row[3]) and \
-                any(c.isdigit() for c in row[3]) and max(left, row[0]) < min(right, row[1]) and \
-                not any(i.bold_all for i in cells_of(end, span)):
+                _labelled(row[2]) and _figure(row[3]) and any(c.isdigit() for c in row[3]) and \
+                max(left, row[0]) < min(right, row[1]) and not any(i.bold_all for i in row[4]):
             left, right = max(left, row[0]), min(right, row[1])
             values.append(_leading_int(row[3]))
+            rows[end] = row[4]
             end += 1
         rising = all(a is not None and b is not None and a <= b for a, b in zip(values, values[1:], strict=False))
-        if end - k - 1 >= PAIR_ROWS and not rising:
-            found.update((j, cells_of(j, None if j == k else span)) for j in range(k, end))
+        if len(values) >= PAIR_ROWS and not rising:
+            found.update(rows)
         k = max(end, k + 1)
     return found
 
@@ -2023,7 +2025,8 @@ FIGURES_ROW = 0.5  # of a row's cells that hold figures, at the least, for its s
 
 
 def _gap_spans(group: list[Item]) -> list[tuple[float, float]]:
-    """Where a row's wide spaces (``_wide_gaps``) lie across the page, left to right."""
+    """Where a row's wide spaces lie across the page, left to right: the gaps between its
+    segments' runs a table's column gap wide (``MIN_GAP_EM``)."""
     spans = []
     for item in group:
         runs = sorted(item.parts)
@@ -2074,9 +2077,7 @@ def _gapped(group: list[Item]) -> int:
 def _wide_gaps(item: Item) -> list[float]:
     """The widths of the gaps between a segment's runs, left to right, that are a table's
     column gap wide (``MIN_GAP_EM``)."""
-    runs = sorted(item.parts)
-    gaps = (b[0] - a[1] for a, b in zip(runs, runs[1:], strict=False))
-    return [gap for gap in gaps if gap >= MIN_GAP_EM * item.size]
+    return [right - left for left, right in _gap_spans([item])]
 
 
 def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item], list[Item]]]:
