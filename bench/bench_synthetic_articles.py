@@ -38,7 +38,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_synthetic_tables import _figure, options, run, score  # noqa: E402
+from bench.bench_synthetic_tables import figure, options, run, score  # noqa: E402
 
 # Pseudo-words from syllables: no word of the text is a rule's keyword by chance of the language.
 _ONSETS = ("b", "c", "d", "f", "g", "l", "m", "n", "p", "r", "s", "t", "v", "st", "tr", "pl", "gr", "ch")
@@ -163,7 +163,7 @@ def _table(rng: random.Random, number: int, two_columns: bool) -> list[Block]:
     columns = rng.randint(2, 3 if two_columns else 5)
     head = [_word(rng).capitalize()] + [rng.choice((_word(rng).capitalize(), str(rng.randint(1990, 2025))))
                                         for _ in range(columns - 1)]
-    rows = [head] + [[_word(rng).capitalize()] + [_figure(rng, rng.choice(FIGURES)) for _ in range(columns - 1)]
+    rows = [head] + [[_word(rng).capitalize()] + [figure(rng, rng.choice(FIGURES)) for _ in range(columns - 1)]
                      for _ in range(rng.randint(2, 7))]
     spans = [1, columns - 1] if columns >= 3 and rng.random() < 0.4 else []
     caption = f"Table {number}. {_sentence(rng, rng.randint(3, 9))}"

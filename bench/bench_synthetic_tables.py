@@ -100,7 +100,7 @@ def _sentence(rng: random.Random, words: int) -> str:
     return text[0].upper() + text[1:] + "."
 
 
-def _figure(rng: random.Random, kind: str) -> str:
+def figure(rng: random.Random, kind: str) -> str:
     if kind == "int":
         return f"{rng.randint(0, 250_000):,}"
     if kind == "small":
@@ -163,7 +163,7 @@ def describe(rng: random.Random, doc_id: str) -> Page:
             label = f"{label} ({rng.choice(WORDS)} {rng.choice(WORDS)} {rng.choice(WORDS)})"
         cells = [Cell(label)]
         for kind in kinds:
-            cells.append(Cell("" if rng.random() < 0.04 else "–" if rng.random() < 0.03 else _figure(rng, kind)))
+            cells.append(Cell("" if rng.random() < 0.04 else "–" if rng.random() < 0.03 else figure(rng, kind)))
         if group_rows and index % 2 == 0 and index + 1 < len(labels):
             cells.insert(0, Cell(rng.choice(GROUPS), rowspan=2))
         elif group_rows and index % 2 == 0:
@@ -175,7 +175,7 @@ def describe(rng: random.Random, doc_id: str) -> Page:
         if len(page.rows) == 2:
             page.rows[1].pop(0)
     if rng.random() < 0.3:
-        total = [Cell("Total"), *(Cell(_figure(rng, kind)) for kind in kinds)]
+        total = [Cell("Total"), *(Cell(figure(rng, kind)) for kind in kinds)]
         if group_rows:
             total[0].colspan = 2
         body.append(total)
