@@ -1,7 +1,8 @@
 """Articles no rule was written for: documents made from a seeded description, typeset by groff,
 scored against the description.
 
-    python bench/bench_synthetic_articles.py [--count N] [--seed S] [--peers] [--keep DIR] [--show N]
+    python bench/bench_synthetic_articles.py [--typesetter groff|latex] [--count N] [--seed S] [--peers]
+                                             [--keep DIR] [--show N]
 
 Every reading rule of siftpdf was written against the pages of ../shared/bench and the corpus.
 This benchmark makes documents of its own, the way papers and reports are set by a typesetter
@@ -18,6 +19,15 @@ DP-Bench's scorer (NID over the document's text, TEDS over its tables, MHS over 
 headings), split into halves by the same fixed hash as the benchmarks;
 ``--peers`` adds pdf-inspector and liteparse, ``--show N`` lists the N lowest documents.
 
+``--typesetter latex`` sets the same descriptions by LaTeX's article class instead (pdflatex,
+Computer Modern, fancyhdr's running lines, booktabs' rules for the ``rules`` style, tabular's
+frames for the others): a title block of the title, the authors side by side and their
+institution, all larger than the text and none bold; bold section heads numbered without a
+dot; itemize and enumerate; two columns an em apart, their baselines apart after a heading.
+Each document's own choices (glyphs mapped to Unicode or named only, a rule under the head)
+come from its name, so the descriptions stay those of groff's. Needs
+``apt-get install --no-install-recommends texlive-latex-base texlive-latex-recommended``.
+
 Needs groff with its PDF device (Debian's ``groff``; a benchmark's tool, not the package's
 dependency). ``apt-get install --no-install-recommends groff``: the ghostscript it recommends
 brings a CJK fallback font (fonts-droid-fallback), and with it PDFium reads Chinese set in fonts
@@ -30,6 +40,7 @@ import random
 import shutil
 import subprocess
 import sys
+import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -79,11 +90,16 @@ class Block:
     spans: list[int] = field(default_factory=list)  # a group head's columns, over the head row, when it has one
 
 
+RUNNING = {"LH": "", "CH": "- % -", "RH": "", "LF": "", "CF": "", "RF": ""}  # ms's, unless set; % the page's number
+
+
 @dataclass
 class Article:
     doc_id: str
     style: str
-    setup: list[str] = field(default_factory=list)  # groff requests before the text
+    size: int = 10  # points
+    width: str = "6i"  # the line's length
+    running: dict[str, str] = field(default_factory=lambda: dict(RUNNING))  # heads and feet, left to right
     title: str = ""
     authors: list[str] = field(default_factory=list)
     institution: str = ""
@@ -97,19 +113,20 @@ def describe(rng: random.Random, doc_id: str) -> Article:
     two = rng.random() < 0.6
     numbered = rng.random() < 0.6
     indented = rng.random() < 0.7
-    setup = [f".nr PS {size}", f".nr VS {size + 2}", f".nr LL {rng.choice(('6i', '6.2i', '6.5i'))}"]
+    width = rng.choice(("6i", "6.2i", "6.5i"))
     heads = rng.choice(("plain", "journal", "title", "none"))
     short_title = " ".join(_word(rng).capitalize() for _ in range(3))
     journal = rng.choice(_JOURNALS)
+    running = dict(RUNNING)
     if heads == "journal":
-        setup += [f'.ds LH "{journal}', f'.ds RH "Vol. {rng.randint(1, 60)}, No. {rng.randint(1, 12)}',
-                  '.ds CH', f'.ds CF "{rng.choice(("%", "- % -", "Page %"))}']
+        running.update(LH=journal, RH=f"Vol. {rng.randint(1, 60)}, No. {rng.randint(1, 12)}", CH="",
+                       CF=rng.choice(("%", "- % -", "Page %")))
     elif heads == "title":
-        setup += ['.ds LH', f'.ds CH "{short_title}', '.ds RH', f'.ds RF "{rng.choice(("%", "Page %"))}', '.ds CF']
+        running.update(CH=short_title, RF=rng.choice(("%", "Page %")))
     elif heads == "none":
-        setup += ['.ds CH']
+        running.update(CH="")
     article = Article(doc_id, f"{'2C' if two else '1C'} {size}pt {heads} {'NH' if numbered else 'SH'}",
-                      setup, " ".join(_word(rng).capitalize() for _ in range(rng.randint(3, 8))),
+                      size, width, running, " ".join(_word(rng).capitalize() for _ in range(rng.randint(3, 8))),
                       [f"{_word(rng).capitalize()} {_word(rng).capitalize()}" for _ in range(rng.randint(1, 3))],
                       f"Institute of {_word(rng).capitalize()} {_word(rng).capitalize()}", two)
     counters = [0, 0, 0]
@@ -207,7 +224,11 @@ def _escaped(text: str) -> str:
 
 
 def source(article: Article) -> str:
-    lines = [*article.setup, ".TL", article.title]
+    """The article in groff's ms macros."""
+    lines = [f".nr PS {article.size}", f".nr VS {article.size + 2}", f".nr LL {article.width}"]
+    lines += [f'.ds {key} "{value}' if value else f".ds {key}" for key, value in article.running.items()
+              if value != RUNNING[key]]
+    lines += [".TL", article.title]
     for author in article.authors:
         lines += [".AU", author]
     lines += [".AI", article.institution]
@@ -232,11 +253,112 @@ def source(article: Article) -> str:
     return "\n".join(lines) + "\n"
 
 
-def truth(article: Article) -> str:
+_TEX_SPECIAL = {c: "\\" + c for c in "%&#$_{}"}
+
+
+def tex_escaped(text: str) -> str:
+    return "".join(_TEX_SPECIAL.get(c, c) for c in text)
+
+
+_TEX_RULES = {  # a table style's column rules, its rules over the head, under it, between rows, at the foot
+    "allbox": ("|", "\\hline", "\\hline", "\\hline", "\\hline"),
+    "box": ("", "\\hline", "", "", "\\hline"),
+    "doublebox": ("", "\\hline\\hline", "", "", "\\hline\\hline"),
+    "rules": ("", "\\toprule", "\\midrule", "", "\\bottomrule"),
+    "bare": ("", "", "", "", ""),
+}
+
+
+def _tabular(block: Block) -> list[str]:
+    """A table as LaTeX's tabular: the stub left, the figures right, the head in bold; a group
+    head over the figures' columns at times; rules by the style (booktabs' for ``rules``)."""
+    inner, top, under, between, foot = _TEX_RULES[block.text]
+    columns = len(block.rows[0])
+    edge = "||" if block.text == "doublebox" else "|" if block.text in ("allbox", "box") else ""
+    spec = edge + inner.join(["l"] + ["r"] * (columns - 1)) + edge
+    lines = [f"\\begin{{tabular}}{{{spec}}}", top]
+    if block.spans:
+        group = tex_escaped(block.mark)
+        lines.append(f"& \\multicolumn{{{block.spans[1]}}}{{{inner}c{edge or inner}}}{{{group}}} \\\\")
+        lines.append(f"\\cmidrule(lr){{2-{columns}}}" if block.text == "rules" else between)
+    lines.append(" & ".join(f"\\textbf{{{tex_escaped(cell)}}}" for cell in block.rows[0]) + " \\\\")
+    lines.append(under or between)
+    body = [" & ".join(tex_escaped(cell) for cell in row) + " \\\\" for row in block.rows[1:]]
+    for k, row in enumerate(body):
+        lines.append(row)
+        if k < len(body) - 1:
+            lines.append(between)
+    lines += [foot, "\\end{tabular}"]
+    return [line for line in lines if line]
+
+
+def _fancy(text: str) -> str:
+    return tex_escaped(text).replace("\\%", "\\thepage")
+
+
+def latex_source(article: Article) -> str:
+    """The article in LaTeX's article class (pdflatex, Computer Modern): the same description
+    set by another typesetter, with choices of its own drawn from the document's name (glyphs
+    mapped to Unicode or by their names only, a rule under the head or none)."""
+    own = random.Random(article.doc_id)
+    size = max(article.size, 10)
+    margin = (8.5 - float(article.width.rstrip("i"))) / 2
+    lines = [f"\\documentclass[{size}pt{',twocolumn' if article.two_columns else ''}]{{article}}",
+             f"\\usepackage[letterpaper,hmargin={margin}in,vmargin=1in]{{geometry}}",
+             "\\usepackage{booktabs}", "\\usepackage{fancyhdr}",
+             "\\renewcommand{\\labelitemi}{$\\bullet$}"]  # the text bullet is a bitmap without cm-super
+    if own.random() < 0.5:
+        lines += ["\\input{glyphtounicode}", "\\pdfgentounicode=1"]
+    running = article.running
+    if not any(running.values()):
+        lines.append("\\pagestyle{empty}")
+    else:
+        lines += ["\\pagestyle{fancy}", "\\fancyhf{}"]
+        lines += [f"\\fancy{'head' if key[1] == 'H' else 'foot'}[{key[0]}]{{{_fancy(value)}}}"
+                  for key, value in running.items() if value]
+        if own.random() < 0.6:
+            lines.append("\\renewcommand{\\headrulewidth}{0pt}")
+    if not any(block.kind == "para" for block in article.blocks):
+        lines += ["\\setlength{\\parindent}{0pt}", "\\setlength{\\parskip}{0.6\\baselineskip}"]
+    authors = " \\and ".join(tex_escaped(author) for author in article.authors)
+    lines += [f"\\title{{{tex_escaped(article.title)}}}", f"\\author{{{authors}}}",
+              f"\\date{{\\textit{{{tex_escaped(article.institution)}}}}}", "\\begin{document}", "\\maketitle"]
+    if not any(running.values()):
+        lines.append("\\thispagestyle{empty}")
+    listing = ""
+    for block in article.blocks:
+        kind = "" if block.kind != "item" else "itemize" if block.mark == "-" else "enumerate"
+        if listing and kind != listing:
+            lines.append(f"\\end{{{listing}}}")
+        if kind and kind != listing:
+            lines.append(f"\\begin{{{kind}}}")
+        listing = kind
+        if block.kind == "heading":
+            command = "sub" * (block.level - 1) + "section" + ("" if block.mark else "*")
+            lines.append(f"\\{command}{{{tex_escaped(block.text)}}}")
+        elif block.kind in ("para", "block"):
+            lines += ["", tex_escaped(block.text)]
+        elif block.kind == "item":
+            lines.append(f"\\item {tex_escaped(block.text)}")
+        elif block.kind == "quote":
+            lines += ["\\begin{quote}", tex_escaped(block.text), "\\end{quote}"]
+        elif block.kind == "caption":
+            lines += ["\\begin{center}", tex_escaped(block.text), "", "\\smallskip"]
+        elif block.kind == "table":
+            lines += [*_tabular(block), "\\end{center}"]
+    if listing:
+        lines.append(f"\\end{{{listing}}}")
+    return "\n".join([*lines, "\\end{document}"]) + "\n"
+
+
+def truth(article: Article, typesetter: str = "groff") -> str:
+    """The article's Markdown: its section numbers as ``typesetter`` prints them (groff's with a
+    dot after, LaTeX's without)."""
     out = [f"# {article.title}", *article.authors, article.institution]
     for block in article.blocks:
         if block.kind == "heading":
-            out.append("#" * (block.level + 1) + " " + (f"{block.mark} " if block.mark else "") + block.text)
+            mark = block.mark if typesetter == "groff" else block.mark.rstrip(".")
+            out.append("#" * (block.level + 1) + " " + (f"{mark} " if mark else "") + block.text)
         elif block.kind == "item":
             out.append(f"{block.mark} {block.text}")
         elif block.kind == "table":
@@ -246,21 +368,37 @@ def truth(article: Article) -> str:
     return "\n\n".join(out) + "\n"
 
 
-def make(count: int, seed: int, folder: Path) -> list[Article]:
-    if shutil.which("groff") is None:
-        raise SystemExit("bench_synthetic_articles: needs groff with its PDF device (apt-get install groff)")
+TYPESETTERS = {"groff": "art", "latex": "tex"}  # each one's documents' names begin so
+
+
+def make(count: int, seed: int, folder: Path, typesetter: str = "groff") -> list[Article]:
+    """``count`` articles described from ``seed``, each typeset by ``typesetter`` into
+    ``folder/pdfs`` with its source and ground truth beside."""
+    tool = "groff" if typesetter == "groff" else "pdflatex"
+    if shutil.which(tool) is None:
+        raise SystemExit(f"bench_synthetic_articles: needs {tool} (apt-get install --no-install-recommends "
+                         + ("groff)" if tool == "groff" else "texlive-latex-base texlive-latex-recommended)"))
     rng = random.Random(seed)
-    articles = [describe(rng, f"art-{seed}-{index:03d}") for index in range(count)]
-    for sub in ("ms", "pdfs", "gt"):
+    articles = [describe(rng, f"{TYPESETTERS[typesetter]}-{seed}-{index:03d}") for index in range(count)]
+    for sub in ("src", "pdfs", "gt"):
         (folder / sub).mkdir(parents=True, exist_ok=True)
 
     def _typeset(article: Article) -> None:
-        text = source(article)
-        (folder / "ms" / f"{article.doc_id}.ms").write_text(text, encoding="utf-8")
-        (folder / "gt" / f"{article.doc_id}.md").write_text(truth(article), encoding="utf-8")
-        done = subprocess.run(["groff", "-t", "-ms", "-Tpdf", "-K", "utf8"], input=text.encode(), capture_output=True,
-                              timeout=120, check=True)
-        (folder / "pdfs" / f"{article.doc_id}.pdf").write_bytes(done.stdout)
+        (folder / "gt" / f"{article.doc_id}.md").write_text(truth(article, typesetter), encoding="utf-8")
+        pdf = folder / "pdfs" / f"{article.doc_id}.pdf"
+        if typesetter == "groff":
+            text = source(article)
+            (folder / "src" / f"{article.doc_id}.ms").write_text(text, encoding="utf-8")
+            done = subprocess.run(["groff", "-t", "-ms", "-Tpdf", "-K", "utf8"], input=text.encode(),
+                                  capture_output=True, timeout=120, check=True)
+            pdf.write_bytes(done.stdout)
+            return
+        tex = folder / "src" / f"{article.doc_id}.tex"
+        tex.write_text(latex_source(article), encoding="utf-8")
+        with tempfile.TemporaryDirectory() as work:
+            subprocess.run(["pdflatex", "-interaction=batchmode", "-halt-on-error", "-output-directory", work,
+                            str(tex)], capture_output=True, timeout=120, check=True)
+            shutil.copyfile(Path(work) / f"{article.doc_id}.pdf", pdf)
 
     with ThreadPoolExecutor(2) as pool:
         list(pool.map(_typeset, articles))
@@ -268,7 +406,10 @@ def make(count: int, seed: int, folder: Path) -> list[Article]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    return run(options(__doc__, 60, "documents", "documents with their style"), argv, make, _show)
+    parser = options(__doc__, 60, "documents", "documents with their style")
+    parser.add_argument("--typesetter", choices=sorted(TYPESETTERS), default="groff",
+                        help="groff's ms macros (default) or LaTeX's article class")
+    return run(parser, argv, lambda args, folder: make(args.count, args.seed, folder, args.typesetter), _show)
 
 
 def _show(folder: Path, into: Path, articles: list[Article], count: int) -> None:

@@ -320,19 +320,21 @@ def report(folder: Path, made: list[Any], peers: bool, show: int,
             listing(folder, into, made, show)
 
 
-def run(parser: argparse.ArgumentParser, argv: list[str] | None, made: Callable[[int, int, Path], list[Any]],
+def run(parser: argparse.ArgumentParser, argv: list[str] | None,
+        made: Callable[[argparse.Namespace, Path], list[Any]],
         listing: Callable[[Path, Path, list[Any], int], None]) -> int:
-    """A synthetic benchmark's command: its documents ``made`` (count, seed, folder) in a
-    temporary folder or the one kept, each engine's Markdown of them scored (``report``)."""
+    """A synthetic benchmark's command: its documents ``made`` (from the options, into a folder:
+    a temporary one or the one kept), each engine's Markdown of them scored (``report``)."""
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         folder = args.keep or Path(tmp)
-        report(folder, made(args.count, args.seed, folder), args.peers, args.show, listing)
+        report(folder, made(args, folder), args.peers, args.show, listing)
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
-    return run(options(__doc__, 80, "pages", "tables (TEDS) with their style"), argv, make, _show)
+    return run(options(__doc__, 80, "pages", "tables (TEDS) with their style"), argv,
+               lambda args, folder: make(args.count, args.seed, folder), _show)
 
 
 def convert(engine: Engine, folder: Path, made: list[Any]) -> Path:

@@ -49,3 +49,21 @@ def test_a_synthetic_articles_source_and_ground_truth_hold_the_same_text_in_the_
         assert tops == list(range(1, len(tops) + 1))  # the ground truth numbers sections as groff does
         for block in (b for b in article.blocks if b.kind == "table"):  # every cell in the truth's table
             assert all(f"<td>{cell}</td>" in expected for row in block.rows for cell in row)
+
+
+def test_a_synthetic_articles_latex_source_holds_the_ground_truths_text_in_order() -> None:
+    from bench.bench_synthetic_articles import describe as describe_article
+    from bench.bench_synthetic_articles import latex_source, tex_escaped, truth
+
+    rng = random.Random(7)
+    for k in range(40):
+        article = describe_article(rng, f"a-{k}")
+        text, expected = latex_source(article), truth(article, "latex")
+        said = [re.sub(r"^(#+ (\d+(\.\d+)*(?<!\.) )?|\d+\. |- )", "", part) for part in expected.strip().split("\n\n")
+                if not part.startswith("<table>")]
+        at = 0
+        for part in said:  # each block's text, escaped for TeX, after the one before it
+            at = text.index(tex_escaped(part), at)
+        assert not re.findall(r"^#+ \d+(?:\.\d+)*\. ", expected, re.MULTILINE)  # LaTeX numbers without a dot
+        for block in (b for b in article.blocks if b.kind == "table"):
+            assert all(tex_escaped(cell) in text for row in block.rows for cell in row)
