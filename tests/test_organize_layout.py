@@ -484,6 +484,50 @@ def test_a_narrow_sidebar_on_its_own_baselines_reads_apart_from_the_column_besid
     assert max(notes) < min(mains) or max(mains) < min(notes)
 
 
+def offset_columns_page(heading: dict[str, Any]) -> dict[str, Any]:
+    """Two justified columns 10 pt apart (a gutter of an em), the right column's baselines 6 pt
+    below the left's, so each line is an evidence line of its own; but on the left column's
+    sixth baseline a line of the right column, ``heading``, came as one evidence line with it."""
+    def column_line(y: float, text: str, x0: float) -> dict[str, Any]:
+        return {"y": y, "size": 10.0, "runs": [{**run(text, x0, y), "box": [x0, y - 2, x0 + 228, y + 8]}]}
+
+    left = [column_line(700 - 12 * k, " ".join(f"left{k}w{j}" for j in range(5)), 72) for k in range(16)]
+    right = [column_line(694 - 12 * k, " ".join(f"right{k}w{j}" for j in range(5)), 310) for k in range(16)
+             if not 626 < 694 - 12 * k < 652]
+    shared = left[5]
+    left[5] = {**shared, "size": heading["size"], "runs": [*shared["runs"], heading]}
+    return page(1, [line(740, "Rivers And Their Banks", x0=200, size=18), *left, *right])
+
+
+@pytest.mark.parametrize("baseline", [640.0, 637.0])
+def test_a_heading_set_larger_on_the_other_columns_baseline_parts_at_the_gutter(baseline: float) -> None:
+    # A heading set larger in the right column, a gutter of less than its em from the left
+    # column's line it shares an evidence line with, on that line's baseline or a little below.
+    heading = {**run("2.1 Second Part", 310, baseline, 12.0, "Times-Bold"), "y": baseline}
+    out = organize([offset_columns_page(heading)])[0]
+    assert "2.1 Second Part" in [text for _, text in headings(out)]
+    text = out["text"]
+    lefts = [text.index(f"left{k}w0") for k in range(16)]
+    rights = [text.index(f"right{k}w0") for k in (0, 1, 2, 6, 7)]
+    assert lefts == sorted(lefts) and max(lefts) < min(rights)  # the left column whole, then the right
+    assert text.index("left15w4") < text.index("2.1 Second Part") < text.index("right6w0")
+
+
+def test_a_footnotes_raised_mark_half_an_em_before_its_text_stays_with_it():
+    # The mark is smaller and on a baseline of its own, a space before the note: one line.
+    notes = []
+    for k in range(3):
+        y = 130 - 22 * k
+        mark = {**run(str(k + 7), 72, y + 3, 6.0), "y": y + 3}
+        text = {**run(f"Note{k} says where the figures of table {k} and of the chart beside it were", 80.5, y, 8.0),
+                "y": y}
+        notes += [{"y": y, "size": 8.0, "runs": [mark, text]}, line(y - 10, "taken from in the year before.", size=8)]
+    out = organize([page(1, [*body_lines(700, "a", 12), *notes])])[0]
+    for k in range(3):
+        assert f"{k + 7} Note{k} says where the figures of table {k} and of the chart beside it were taken from in " \
+               "the year before." in out["text"]
+
+
 def test_labels_and_values_on_shared_baselines_still_read_line_by_line():
     pairs = [line(600 - 14 * k, f"Label{k} name", x0=72) for k in range(8)]
     values = [line(600 - 14 * k, f"value{k} of the field", x0=180) for k in range(8)]

@@ -505,25 +505,46 @@ def narrow_gutters(lines: list[dict[str, Any]]) -> list[float]:
     apart leave such a channel; a wide word space in justified text falls at a different x on
     each line. Gaps wider than an em between prose either side count too: a line set larger
     (a heading beside the other column's text) parts where its neighbours' gutter runs.
+    A gap that runs from where other lines end to where others start, four or more each, is
+    such a gutter met once: the columns' lines lie on baselines of their own but for one, where
+    a heading set larger beside a line of the other column came as one evidence line with it.
     Sorted; empty on most pages. O(n log n) in the gaps."""
     gaps: list[tuple[float, float, float]] = []  # (middle, left, right)
+    narrows: list[tuple[float, float]] = []  # (left, right) of the gaps an em wide or narrower
+    starts: list[float] = []
+    ends: list[float] = []
     for line in lines:
         try:
             size = float(line["size"])
             narrow, wide = NARROW_GAP * size, max(size, 4.0)
             runs = line["runs"]
             start, end = float(runs[0]["box"][0]), float(runs[-1]["box"][2])
+            starts.append(start)
+            ends.append(end)
             prose = GUTTER_PROSE * size
             for prev, run in zip(runs, runs[1:], strict=False):
                 left, right = float(prev["box"][2]), float(run["box"][0])
                 # A wide gap parts its line anyway; between two columns of prose it marks
                 # where the gutter runs, for a line set larger that leaves a narrower gap there.
-                if narrow <= right - left <= wide or (right - left > wide and left - start >= prose
-                                                       and end - right >= prose):
+                if narrow <= right - left <= wide:
+                    gaps.append(((left + right) / 2, left, right))
+                    narrows.append((left, right))
+                elif right - left > wide and left - start >= prose and end - right >= prose:
                     gaps.append(((left + right) / 2, left, right))
         except (KeyError, TypeError, ValueError, IndexError):
             continue  # a malformed line is judged by line_segments, not here
-    return _channels(gaps)
+    found = _channels(gaps)
+    if narrows:
+        starts.sort()
+        ends.sort()
+        found = sorted({*found, *((left + right) / 2 for left, right in narrows
+                                  if _edges_at(ends, left) and _edges_at(starts, right))})
+    return found
+
+
+def _edges_at(edges: list[float], x: float) -> bool:
+    """Do ``CHANNEL_LINES`` or more of the sorted ``edges`` lie within ``CHANNEL_SLACK`` of x?"""
+    return bisect_right(edges, x + CHANNEL_SLACK) - bisect_left(edges, x - CHANNEL_SLACK) >= CHANNEL_LINES
 
 
 def run_gutters(lines: list[dict[str, Any]]) -> list[tuple[float, float, float, float]]:
