@@ -1420,6 +1420,29 @@ def test_larger_lines_that_end_in_a_word_broken_at_a_hyphen_are_prose_not_a_head
     assert any(t.startswith("5.1 A Clock for Faults") for _, t in headings(out))
 
 
+def centred(y: float, text: str, size: float, middle: float = 222.0) -> dict[str, Any]:
+    return line(y, text, x0=middle - CHAR * size / 10 * len(text) / 2, size=size)
+
+
+def test_the_byline_under_a_title_set_in_a_light_face_is_not_a_heading():
+    # LaTeX's title block: the title, the authors and their institution centred one under the
+    # other, larger than the text and none of them bold; the sections' heads in bold.
+    lines = [centred(700, "Engines Of Difference", 17), centred(660, "Ada Lovelace and Charles Babbage", 12),
+             centred(637, "Institute of Analytical Engines", 12),
+             line(600, "1 Methods", size=14.4, bold=True), *body_lines(580, "a", 4),
+             line(520, "2 Results", size=14.4, bold=True), *body_lines(500, "b", 4)]
+    out = organize([page(1, lines)])[0]
+    assert [t for _, t in headings(out)] == ["Engines Of Difference", "1 Methods", "2 Results"]
+    assert "Ada Lovelace and Charles Babbage" in out["text"] and "Institute of Analytical Engines" in out["text"]
+
+
+def test_a_centred_heading_over_two_lines_stays_a_heading():
+    lines = [centred(700, "Engines Of Difference And", 17), centred(680, "Their Tables Of Numbers", 17),
+             *body_lines(650, "a", 4), line(590, "1 Methods", size=14.4, bold=True), *body_lines(570, "b", 4)]
+    out = organize([page(1, lines)])[0]
+    assert [t for _, t in headings(out)] == ["Engines Of Difference And Their Tables Of Numbers", "1 Methods"]
+
+
 def test_a_name_over_an_address_for_mail_is_a_byline_not_a_heading():
     lines = [line(700, "ACCELERATED RESISTIVITY TOMOGRAPHY", x0=150, size=14),
              line(660, "Jonghyun Lee", x0=280, bold=True), line(648, "University of Hawaii at Manoa", x0=240),

@@ -1804,6 +1804,7 @@ def _kinds(items: list[Item], body: float, opts: OrganizeOptions, titles: dict[s
     _numbered_headings(items, kinds, lines, body, pitch)
     _centred_capitals(items, kinds, lines, pitch)
     _names_over_addresses(items, kinds, lines)
+    _centred_bylines(items, kinds, lines)
     _kickers(items, kinds, lines)
     _sentence_tails(items, kinds, lines)
     _set_in_the_text(items, kinds, lines, body, pitch)
@@ -2092,8 +2093,7 @@ def _centred_capitals(items: list[Item], kinds: list[tuple[str, int | None]], li
                 not _capitals(item) or _letters(item.text) < CAPS_LETTERS or \
                 len(item.text.split()) > ALONE_WORDS:
             continue  # words set together, not a display formula in capitals ('PM(E) = P(E)')
-        em = item.size
-        if abs((item.x0 + item.x1) / 2 - (item.left + item.right) / 2) > em or item.x0 < item.left + 2 * em:
+        if not _centred(item):
             continue
         after = items[lines[n + 1]] if n + 1 < len(lines) else None
         before = items[lines[n - 1]] if n > 0 else None
@@ -2132,6 +2132,29 @@ def _names_over_addresses(items: list[Item], kinds: list[tuple[str, int | None]]
                 kinds[k] = ("paragraph", None)
                 break
             prev = other
+
+
+def _centred_bylines(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int]) -> None:
+    """Two lines centred one under the other at one size and weight, each a heading by its
+    looks and the first with nothing under it but the second, further apart than one heading's
+    lines: the names of a title's authors over their institution, set larger than the text. A
+    block of lines, not headings. A heading wrapped over two lines goes on and stays."""
+    for n in range(len(lines) - 1):
+        k, after = lines[n], lines[n + 1]
+        upper, lower = items[k], items[after]
+        if kinds[k] != ("heading", None) or kinds[after] != ("heading", None) or after != k + 1 or \
+                (upper.section, upper.column) != (lower.section, lower.column) or upper.bold != lower.bold or \
+                abs(upper.size - lower.size) > 0.05 * upper.size or not (_centred(upper) and _centred(lower)) or \
+                numbering_depth(upper.text) is not None or numbering_depth(lower.text) is not None or \
+                _heading_goes_on(upper, lower):
+            continue
+        kinds[k] = kinds[after] = ("paragraph", None)
+
+
+def _centred(item: Item) -> bool:
+    """Is the line centred in its column, short of its edges?"""
+    em = item.size
+    return abs((item.x0 + item.x1) / 2 - (item.left + item.right) / 2) <= em and item.x0 >= item.left + 2 * em
 
 
 ENTRY_LINES = 4  # lines an entry of a list is looked for above a numbered line
