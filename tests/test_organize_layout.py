@@ -1443,6 +1443,14 @@ def test_a_centred_heading_over_two_lines_stays_a_heading():
     assert [t for _, t in headings(out)] == ["Engines Of Difference And Their Tables Of Numbers", "1 Methods"]
 
 
+def test_a_caption_set_centred_over_two_lines_is_one_caption():
+    lines = [*body_lines(700, "a", 4), centred(640, "Table 1. Where the rivers of the north rise and", 10),
+             centred(628, "how far they run", 10), *body_lines(600, "b", 4)]
+    out = organize([page(1, lines)])[0]
+    assert "Table 1. Where the rivers of the north rise and how far they run" in out["text"]
+    assert [b["kind"] for b in out["blocks"]].count("caption") == 1
+
+
 def test_a_name_over_an_address_for_mail_is_a_byline_not_a_heading():
     lines = [line(700, "ACCELERATED RESISTIVITY TOMOGRAPHY", x0=150, size=14),
              line(660, "Jonghyun Lee", x0=280, bold=True), line(648, "University of Hawaii at Manoa", x0=240),
