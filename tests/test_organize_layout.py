@@ -1451,6 +1451,29 @@ def test_a_caption_set_centred_over_two_lines_is_one_caption():
     assert [b["kind"] for b in out["blocks"]].count("caption") == 1
 
 
+def italic_line(y: float, text: str, x0: float = 72.0, size: float = 10.0) -> dict[str, Any]:
+    return {"y": y, "size": size, "runs": [run(text, x0, y, size, "Times-Italic")]}
+
+
+def test_an_unnumbered_subsection_head_in_italic_is_a_heading_under_the_bold_ones():
+    # groff's ms and many journals: sections in bold, their subsections in italic, both in the
+    # body's size; an author's name in italic centred under the title is no heading.
+    lines = [line(740, "Rivers Of The North", x0=200, size=16, bold=True), centred(716, "Ada Lovelace", 10),
+             line(690, "Methods", bold=True), *body_lines(672, "a", 4),
+             italic_line(612, "Sampling the rivers"), *body_lines(596, "b", 4),
+             line(536, "Results", bold=True), *body_lines(518, "c", 4)]
+    out = organize([page(1, lines)])[0]
+    assert headings(out) == [(1, "Rivers Of The North"), (2, "Methods"), (3, "Sampling the rivers"), (2, "Results")]
+
+
+def test_a_paragraphs_short_line_in_italic_at_the_pitch_is_no_heading():
+    # A title of a work cited on a line of its own inside a paragraph: no space sets it apart.
+    lines = [line(740, "Rivers Of The North", x0=200, size=16, bold=True), *body_lines(700, "a", 4),
+             italic_line(652, "The Book Of Rivers"), *body_lines(640, "b", 4)]
+    out = organize([page(1, lines)])[0]
+    assert headings(out) == [(1, "Rivers Of The North")]
+
+
 def test_a_name_over_an_address_for_mail_is_a_byline_not_a_heading():
     lines = [line(700, "ACCELERATED RESISTIVITY TOMOGRAPHY", x0=150, size=14),
              line(660, "Jonghyun Lee", x0=280, bold=True), line(648, "University of Hawaii at Manoa", x0=240),

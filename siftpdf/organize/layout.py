@@ -19,6 +19,7 @@ from ..settings import OrganizeOptions
 from ..texfonts import NEGATION
 from .headings import (
     NUMBERING,
+    SIZE_STEP,
     Levels,
     a_name,
     bare_key,
@@ -40,6 +41,9 @@ FIGURE_MIN_SIDE = 24.0  # points: smaller images are bullets, rules and logos, n
 # name ('HelveticaNeueLTPro-Bd', 'AdvOT3b30f6db.B', '….BI', '-BdCn', '-Blk')
 _BOLD = lazy(r"bold|black|heavy|semibold|demi|-medi|\.medi|cmbx|simhei|heiti|黑体|"
              r"[.,-](b|bi|bd|bdit|bdi|bdcn|bdcnit|blk)$", re.IGNORECASE)
+# A slant in the font's name, spelled out or shortened at its end ('MinionPro-It', '-BoldIt',
+# 'NimbusRomNo9L-ReguItal'), and TeX's italic and slanted faces (cmti, cmbxti, cmsl).
+_ITALIC = lazy(r"italic|oblique|kursiv|[-.,]\w*ital$|cmti|cmbxti|cmsl|[.,-](it|i|bi|bdit|\w*it)$", re.IGNORECASE)
 _WORDY = lazy(r"\w")
 _CJK = lazy(r"[\u2e80-\u9fff\u3000-\u303f\uf900-\ufaff\uff00-\uffef]")
 
@@ -66,7 +70,7 @@ class Item:
     dataclass, as none of organization's classes: siftpdf.record says why.)"""
 
     __slots__ = ("text", "x0", "y0", "x1", "y1", "y", "size", "bold", "bold_all", "spread", "kind", "column",
-                 "section", "left", "right", "cells", "pieces", "table", "lead", "caps", "code", "pictured")
+                 "section", "left", "right", "cells", "pieces", "table", "lead", "caps", "code", "pictured", "italic")
 
     def __init__(self, text: str, x0: float, y0: float, x1: float, y1: float, y: float, size: float,
                  bold: bool = False, bold_all: bool = False, spread: bool = False, kind: str = "line",
@@ -92,6 +96,7 @@ class Item:
         self.caps = False  # set in capitals and small capitals, read in lower case ('I. Introduction')
         self.code: float | None = None  # set in a monospaced font: where its code starts across
         self.pictured = False  # read by OCR in a picture's pixels (line_segments), on a page of text
+        self.italic = False  # every word in an italic (or oblique, slanted) face
 
     def __repr__(self) -> str:
         return f"Item({self.kind} {self.text[:40]!r} at {self.rect}, size {self.size})"
@@ -616,6 +621,8 @@ def _segment(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
         item = _runs_at_once(runs, line)
     except Exception:  # noqa: BLE001 - a damaged run: the step by step path fails where it should
         item = _segment_by_steps(runs, line)
+    wordy = [run for run in runs if type(run["text"]) is str and _WORDY.search(run["text"])]
+    item.italic = bool(wordy) and all(italic_font(run.get("font", "")) for run in wordy)
     item.spread = _spread_apart(item)
     if any(run.get("small") for run in runs):  # marked by ``small_capitals``
         item.caps = all(run.get("small") or not any(c.islower() for c in run["text"]) for run in runs)
@@ -713,8 +720,10 @@ def _one_run(run: dict[str, Any], line: dict[str, Any]) -> Item:
     x0, y0, x1, y1, y, size = numbers
     # What run_pieces makes of a run without gaps (most of them), without the call.
     pieces = run_pieces(run) if run.get("gaps") else [(box[0], box[2], text)]
-    return Item(text=text, x0=x0, y0=y0, x1=x1, y1=y1, y=y, size=size, bold=bold, bold_all=bold,
+    item = Item(text=text, x0=x0, y0=y0, x1=x1, y1=y1, y=y, size=size, bold=bold, bold_all=bold,
                 pieces=pieces)
+    item.italic = chars > 0 and italic_font(run.get("font", ""))
+    return item
 
 
 def _size_rank(run: dict[str, Any]) -> int:
@@ -824,6 +833,16 @@ def _bold_lead(runs: list[dict[str, Any]]) -> int:
 @lru_cache(maxsize=4096)
 def _bold_name(font: str) -> bool:
     return _BOLD.search(font) is not None
+
+
+@lru_cache(maxsize=4096)
+def _italic_name(font: str) -> bool:
+    return _ITALIC.search(font) is not None
+
+
+def italic_font(font: Any) -> bool:
+    """Is the font named an italic (oblique, slanted) face?"""
+    return type(font) is str and _italic_name(font)
 
 
 def bold_font(font: Any) -> bool:
@@ -1805,6 +1824,7 @@ def _kinds(items: list[Item], body: float, opts: OrganizeOptions, titles: dict[s
     if not entries:  # a page with headings by their looks, though they were contents entries
         _standalone_headings(items, kinds, lines, body, pitch)
     _numbered_headings(items, kinds, lines, body, pitch)
+    _italic_heads(items, kinds, lines, body, pitch)
     _centred_capitals(items, kinds, lines, pitch)
     _names_over_addresses(items, kinds, lines)
     _centred_bylines(items, kinds, lines)
@@ -2079,6 +2099,33 @@ def _numbered_headings(items: list[Item], kinds: list[tuple[str, int | None]], l
             continue
         if _after_an_entry(items, kinds, lines, n):
             continue  # the last entry of a numbered list, spaced as its paragraphs are
+        kinds[k] = ("heading", None)
+
+
+def _italic_heads(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int],
+                  body: float, pitch: float) -> None:
+    """A few words in italic on a line of their own, capitalized and not ended by a stop, in
+    the body's size, flush left, with more space above them than the line pitch (or at the top
+    of their column), ended by choice over a paragraph in upright type: an unnumbered subsection's head
+    ('Sampling the rivers'), set as many styles set their lowest level."""
+    for n, k in enumerate(lines):
+        item = items[k]
+        if kinds[k][0] != "paragraph" or not item.italic or item.bold or not _title_like(item.text) or \
+                len(item.text.split()) > ALONE_WORDS or item.size < 0.95 * body or \
+                item.x0 > item.left + 0.5 * item.size or ":" in item.text:
+            continue  # flush left (a centred line in italic is a byline or a motto), no label ('Source: …')
+        after = items[lines[n + 1]] if n + 1 < len(lines) else None
+        before = items[lines[n - 1]] if n > 0 else None
+        if after is None or (after.section, after.column) != (item.section, item.column) or after.italic or \
+                kinds[lines[n + 1]][0] not in ("paragraph", "list_item") or item.y <= after.y or \
+                abs(after.size - item.size) > 0.05 * item.size or not next_word_fits(item, after):
+            continue
+        step = NUMBERED_GAP * min(pitch, 1.5 * item.size)
+        if item.y - after.y > 2 * step:
+            continue  # a heading sits over its text
+        if before is not None and (before.section, before.column) == (item.section, item.column) and \
+                before.y - item.y < step:
+            continue
         kinds[k] = ("heading", None)
 
 
@@ -2376,7 +2423,9 @@ def _levels(blocks: list[Block], page: int, levels: Levels, height: float) -> No
         _bylines(blocks)
     _names_under_titles(blocks)
     placed = [b for b in blocks if b.kind == "heading" and b.first is not None]
-    heads = [(b.text, b.first.size, b.first.y1, b.first.bold, b.level) for b in placed if b.first is not None]
+    # A head in italic ranks under the upright and bold ones of its size: a style's lowest level.
+    heads = [(b.text, b.first.size - (SIZE_STEP if b.first.italic and not b.first.bold else 0.0), b.first.y1,
+              b.first.bold, b.level) for b in placed if b.first is not None]
     for block, level in zip(placed, levels.page(page, heads, height), strict=True):
         block.level = level
 
