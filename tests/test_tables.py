@@ -1510,6 +1510,33 @@ def test_rows_of_figures_a_run_each_whose_column_spaces_are_alike_are_a_table_wh
     assert [_texts(t) for t in page["blocks"] if t["kind"] == "table"] == [[list(cells) for cells in rows]]
 
 
+def test_rows_of_figures_with_a_short_label_far_from_its_figures_stay_in_their_table():
+    """LaTeX's tabular without rules: a stub column as wide as its longest label, figures set
+    flush right. A short label's space to its first figure spans more than eight ems, as a
+    running head's parts do; the spaces line up with the next row's, column by column."""
+    rights = [260.0, 310.0, 360.0, 410.0]
+    rows = [("Sil", "89,663", "34.1%", "326", "-13.8"), ("Pliostrearbust", "87.0%", "781", "32", "204,163"),
+            ("Neasbustcharm", "43.6", "43.8%", "733", "364"), ("Fiost", "740", "93.0", "99,363", "387")]
+    lines = []
+    for k, cells in enumerate(rows):
+        starts = [100.0] + [right - 5.0 * len(cell) for right, cell in zip(rights, cells[1:], strict=True)]
+        lines.append({"y": 700.0 - 12 * k, "size": 10.0,
+                      "runs": [_gapped_run(" ".join(cells), starts, 700.0 - 12 * k, size=10.0)]})
+    page = next(r for r in _unruled_page(lines) if "page" in r)
+    assert [_texts(t) for t in page["blocks"] if t["kind"] == "table"] == [[list(cells) for cells in rows]]
+
+
+def test_contents_entries_without_leaders_are_no_table_though_their_spaces_line_up():
+    """LaTeX's contents for sections: a number, the title a quad after it, the page far right,
+    no leaders. The spaces line up entry under entry, but the spread one is before the page."""
+    rows = [("1", "Introduction", "1"), ("2", "Methods", "3"), ("3", "Results", "5"), ("4", "Discussion", "8")]
+    lines = [{"y": 700.0 - 12 * k, "size": 10.0, "runs": [_gapped_run(" ".join(cells), [100.0, 118.0, 400.0],
+                                                                      700.0 - 12 * k, size=10.0)]}
+             for k, cells in enumerate(rows)]
+    page = next(r for r in _unruled_page(lines) if "page" in r)
+    assert not [t for t in page["blocks"] if t["kind"] == "table"]
+
+
 def _pair_lines(rows: list[tuple[str, str]], y: float, x0: float = 380.0, left: str | None = None,
                 bold_head: bool = True) -> list[dict[str, Any]]:
     """A table of two columns drawn a row a text object (its head in bold), each row beside a

@@ -22,7 +22,7 @@ from bisect import bisect_left, bisect_right
 
 from ..document import table_text
 from ..lazyre import lazy
-from .layout import CAPTION, Item, find_gutter, is_caption, is_leader, join_lines, median
+from .layout import CAPTION, SPREAD, Item, find_gutter, is_caption, is_leader, join_lines, median
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -1713,8 +1713,9 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
             return True
         if _gapped(group) < 3:
             return k in pairs
+        columned = _gaps_lined_up(parts, k, near)
         return bool(beside) and len(group) >= 2 or \
-            _narrow_parts(group, width) and _cells_of_words(group, _gaps_lined_up(parts, k, near))
+            _narrow_parts(group, width, columned) and _cells_of_words(group, columned)
 
     def near(upper: int, lower: int) -> bool:
         above, below = (parts[k][0] or rows[k] for k in (upper, lower))
@@ -1989,13 +1990,16 @@ def _formula(rows: list[list[Item]]) -> bool:
     return False
 
 
-def _narrow_parts(group: list[Item], width: float) -> bool:
+def _narrow_parts(group: list[Item], width: float, columned: bool = False) -> bool:
     """Is each run of a row, parted at its wide spaces, narrower than a description's cell, but
     one among four cells or more (a ledger's particulars between its dates and its amounts),
     and none spread to the page's edges? A line of a column's prose beside a table is one wide
     part, however its neighbours part; a contents entry and its page, or a figure's panel
-    labels, stand a measure apart; a contents entry's leaders run wide to its page."""
-    if any(item.spread for item in group):
+    labels, stand a measure apart; a contents entry's leaders run wide to its page. A row whose
+    spaces are ``columned`` (``_gaps_lined_up``) may stand spread before two cells or more: a
+    short label in a wide stub column, far from its figures (a contents entry's title stands
+    spread before its page number alone)."""
+    if any(item.spread for item in group) and not (columned and _spread_inside(group)):
         return False
     if is_leader(" ".join(item.text for item in group)):
         return False
@@ -2005,6 +2009,13 @@ def _narrow_parts(group: list[Item], width: float) -> bool:
 
 
 DESCRIBED_CELLS = 4  # cells of a row, at the least, beside one as wide as a description's
+
+
+def _spread_inside(group: list[Item]) -> bool:
+    """Does every space of the row wider than ``SPREAD`` ems have two of its cells after it?"""
+    pieces = sorted((x0, x1, item.size) for item in group for x0, x1, _ in item.parts)
+    spread = [k for k in range(1, len(pieces)) if pieces[k][0] - pieces[k - 1][1] > SPREAD * pieces[k][2]]
+    return bool(spread) and spread[-1] <= len(pieces) - 2
 
 
 def _cells_of_words(group: list[Item], columned: bool = False) -> bool:
