@@ -2091,11 +2091,7 @@ def _numbered_headings(items: list[Item], kinds: list[tuple[str, int | None]], l
             (after.x0 > item.x0 + 0.8 * em and after.text[:1].isupper() and item.text[-1:] != ":")
         if item.x0 > item.left + 0.5 * em or not ended or after.x1 < after.right - 3 * em:
             continue  # indented, or run short of its paragraph's full line
-        step = NUMBERED_GAP * min(pitch, 1.5 * item.size)
-        if item.y - after.y > 2 * step:
-            continue  # a heading sits over its text
-        if before is not None and (before.section, before.column) == (item.section, item.column) and \
-                before.y - item.y < step:
+        if not _spaced_over(item, before, after, pitch):
             continue
         if _after_an_entry(items, kinds, lines, n):
             continue  # the last entry of a numbered list, spaced as its paragraphs are
@@ -2106,8 +2102,8 @@ def _italic_heads(items: list[Item], kinds: list[tuple[str, int | None]], lines:
                   body: float, pitch: float) -> None:
     """A few words in italic on a line of their own, capitalized and not ended by a stop, in
     the body's size, flush left, with more space above them than the line pitch (or at the top
-    of their column), ended by choice over a paragraph in upright type: an unnumbered subsection's head
-    ('Sampling the rivers'), set as many styles set their lowest level."""
+    of their column), ended by choice over a paragraph in upright type: an unnumbered
+    subsection's head ('Sampling the rivers'), set as many styles set their lowest level."""
     for n, k in enumerate(lines):
         item = items[k]
         if kinds[k][0] != "paragraph" or not item.italic or item.bold or not _title_like(item.text) or \
@@ -2120,13 +2116,19 @@ def _italic_heads(items: list[Item], kinds: list[tuple[str, int | None]], lines:
                 kinds[lines[n + 1]][0] not in ("paragraph", "list_item") or item.y <= after.y or \
                 abs(after.size - item.size) > 0.05 * item.size or not next_word_fits(item, after):
             continue
-        step = NUMBERED_GAP * min(pitch, 1.5 * item.size)
-        if item.y - after.y > 2 * step:
-            continue  # a heading sits over its text
-        if before is not None and (before.section, before.column) == (item.section, item.column) and \
-                before.y - item.y < step:
-            continue
-        kinds[k] = ("heading", None)
+        if _spaced_over(item, before, after, pitch):
+            kinds[k] = ("heading", None)
+
+
+def _spaced_over(item: Item, before: Item | None, after: Item, pitch: float) -> bool:
+    """Does a line stand apart from the line ``before`` it in its column (more space than
+    ``NUMBERED_GAP`` pitches, or at the column's top) and close over the text ``after`` it, as a
+    heading sits over its text?"""
+    step = NUMBERED_GAP * min(pitch, 1.5 * item.size)
+    if item.y - after.y > 2 * step:
+        return False
+    return before is None or (before.section, before.column) != (item.section, item.column) or \
+        before.y - item.y >= step
 
 
 CAPS_LETTERS = 0.9  # of a centred head's characters (spaces aside) letters at the least
