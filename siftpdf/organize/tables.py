@@ -1713,9 +1713,10 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
             return True
         if _gapped(group) < 3:
             return k in pairs
+        if beside and len(group) >= 2:
+            return True
         columned = _gaps_lined_up(parts, k, near)
-        return bool(beside) and len(group) >= 2 or \
-            _narrow_parts(group, width, columned) and _cells_of_words(group, columned)
+        return _narrow_parts(group, width, columned) and _cells_of_words(group, columned)
 
     def near(upper: int, lower: int) -> bool:
         above, below = (parts[k][0] or rows[k] for k in (upper, lower))
