@@ -158,6 +158,26 @@ def test_two_pages_set_aside_their_page_numbers_and_running_head():
         assert "Harbour" not in out["text"] and "-" not in out["text"]
 
 
+@pytest.mark.parametrize("foot", [40.0, 110.0])  # in the margin band, or further in (a wide bottom margin)
+def test_a_title_pages_folio_at_its_foot_is_set_aside_where_the_others_carry_theirs_at_the_head(foot: float):
+    # LaTeX's plain style on the title page, the running heads' '- N -' on the pages after it.
+    pages = [page(1, [line(740, "Rivers Of The North", x0=200, size=16), *body_lines(700, "p1w", 30),
+                      line(foot, "1", x0=303)])]
+    pages += [page(n, [line(760, f"- {n} -", x0=298), *body_lines(720, f"p{n}w", 30)]) for n in (2, 3, 4)]
+    out = organize(pages)
+    assert [f["text"] for f in out[0]["furniture"]] == ["1"]
+    assert not out[0]["text"].rstrip().endswith("1")
+    assert [[f["text"] for f in o["furniture"]] for o in out[1:]] == [["- 2 -"], ["- 3 -"], ["- 4 -"]]
+
+
+def test_a_number_alone_under_the_text_stays_where_no_page_carries_its_number():
+    head = "The Harbour Review, spring issue"
+    pages = [page(n, [line(760, head, size=8), *body_lines(720, f"p{n}w", 30)]) for n in (1, 2, 3)]
+    pages[0]["evidence"]["lines"].append(line(40, "7", x0=303))
+    out = organize(pages)
+    assert [f["text"] for f in out[0]["furniture"]] == [head] and out[0]["text"].rstrip().endswith("7")
+
+
 def test_a_lone_page_keeps_margin_lines_that_are_not_furniture():
     # Body-size text in the top band is a title or the body itself; a closing line near the
     # foot that runs on from the paragraph above is body.

@@ -294,6 +294,10 @@ class _Stream:
         for key in page.part_keys - page.keys:  # a spread line's parts, among the others' lines and parts
             if 1 + sum(key in keys or key in parts for _, keys, parts in around) >= need:
                 found.add(key)
+        # The pages around carry their numbers in a margin: this page's own, set elsewhere, is too.
+        if around and sum(any(_numbering(key) for key in keys) for _, keys, _ in around) >= \
+                max(MIN_REPEAT_PAGES - 1, math.ceil(REPEAT_SHARE * len(around))):
+            found.add(_NUMBERED)
         return found
 
     def _emit(self, page: _Page) -> dict[str, Any]:
@@ -668,8 +672,33 @@ def _furniture_items(page: _Page, repeated: set[str] | None) -> set[int]:
                     k == 1 and any(page.folios.get(id(i)) in repeated for i in chosen[0]):
                 found.update(id(i) for hits in chosen[:k] for i in hits)
                 break
+    if _NUMBERED in repeated:
+        found |= _own_folios(page, printed, pitch)
     if all(id(i) in found for row in rows for i in row) and not _blank_page(page, rows, repeated):
         return set()  # a header is told apart from a body: with no body there is nothing to tell
+    return found
+
+
+_NUMBERED = "numbered:"  # among a page's recurring keys: the pages around it carry their numbers
+
+
+def _numbering(key: str) -> bool:
+    """Is a margin key a page's number: a folio, or a margin line that is the number alone
+    ('- # -', 'Page #')?"""
+    return key.startswith(_FOLIO) or key.startswith(("top:", "bottom:")) and \
+        _PAGE_NUMBER.match(key.partition(":")[2]) is not None
+
+
+def _own_folios(page: _Page, printed: list[list[Item]], pitch: float) -> set[int]:
+    """A page's number alone at its head or foot, apart from the text, where the document's
+    other pages carry theirs elsewhere: a title page or a chapter's first page sets its folio at
+    the foot under a style whose running heads carry it at the head."""
+    found: set[int] = set()
+    height = _height(page)
+    for band, ordered in (("top", printed), ("bottom", printed[::-1])):
+        if len(ordered) >= 2 and _bare_folio(ordered[0], height) and \
+                abs(ordered[0][0].y - ordered[1][0].y) >= SEPARATION * pitch:
+            found.update(_in_band(page, ordered[0], band))
     return found
 
 
