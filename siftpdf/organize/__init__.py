@@ -80,6 +80,7 @@ class _Page:
         self.furniture: list[dict[str, Any]] = []
         self.error = error  # why organizing this page failed: it goes out with its raw text
         self.recurring: set[str] = set()  # margin templates also on another page of the window
+        self.numbered = False  # the pages of its window carry their numbers in a margin
         self.slots: dict[int, str] = {}  # id(item) -> where and how a small line heads the page
         self.folios: dict[int, str] = {}  # id(item) -> the outermost line's number against the page's
         self.turn = 0  # degrees the page is read turned (siftpdf.organize.turned), 0: as it stands
@@ -295,9 +296,8 @@ class _Stream:
             if 1 + sum(key in keys or key in parts for _, keys, parts in around) >= need:
                 found.add(key)
         # The pages around carry their numbers in a margin: this page's own, set elsewhere, is too.
-        if around and sum(any(_numbering(key) for key in keys) for _, keys, _ in around) >= \
-                max(MIN_REPEAT_PAGES - 1, math.ceil(REPEAT_SHARE * len(around))):
-            found.add(_NUMBERED)
+        page.numbered = bool(around) and sum(any(_numbering(key) for key in keys) for _, keys, _ in around) >= \
+            max(MIN_REPEAT_PAGES - 1, math.ceil(REPEAT_SHARE * len(around)))
         return found
 
     def _emit(self, page: _Page) -> dict[str, Any]:
@@ -647,7 +647,7 @@ def _furniture_items(page: _Page, repeated: set[str] | None) -> set[int]:
     None when the document is too short for repetition to tell: then form alone decides."""
     if repeated is None:
         return _lone_furniture(page)
-    if not repeated:
+    if not repeated and not page.numbered:
         return set()
     rows = page.rows
     pitch = _row_pitch(rows)
@@ -672,14 +672,11 @@ def _furniture_items(page: _Page, repeated: set[str] | None) -> set[int]:
                     k == 1 and any(page.folios.get(id(i)) in repeated for i in chosen[0]):
                 found.update(id(i) for hits in chosen[:k] for i in hits)
                 break
-    if _NUMBERED in repeated:
+    if page.numbered:
         found |= _own_folios(page, printed, pitch)
     if all(id(i) in found for row in rows for i in row) and not _blank_page(page, rows, repeated):
         return set()  # a header is told apart from a body: with no body there is nothing to tell
     return found
-
-
-_NUMBERED = "numbered:"  # among a page's recurring keys: the pages around it carry their numbers
 
 
 def _numbering(key: str) -> bool:
@@ -711,7 +708,7 @@ def _blank_page(page: _Page, rows: list[list[Item]], repeated: set[str]) -> bool
     bands = {page.margin.get(id(row[0]), "").partition(":")[0] for row in rows}
     if len(bands) < len(rows) or "" in bands:
         return False  # two lines at the head: a contents page's last entry under its head
-    return any(page.folios.get(id(i)) in repeated or _PAGE_NUMBER.match(page.margin[id(i)].partition(":")[2])
+    return any(page.folios.get(id(i)) in repeated or _numbering(page.margin[id(i)])
                for row in rows for i in row if id(i) in page.margin)
 
 

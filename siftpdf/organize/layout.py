@@ -1425,11 +1425,10 @@ def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float,
     if same_column and _paragraph_gap(prev, item, pitch) and id(item) not in spaced:
         return False
     em = item.size
-    if block.kind == "caption" and same_column and abs((item.x0 + item.x1) - (prev.x0 + prev.x1)) < 2 * em and \
-            item.x0 > item.left + 2 * em and abs((item.x0 + item.x1) - (item.left + item.right)) < 2 * em:
+    if block.kind == "caption" and same_column and _centred(item) and \
+            abs((item.x0 + item.x1) - (prev.x0 + prev.x1)) < 2 * em:
         return True  # a caption set centred, line under line on the column's middle
-    centred = abs((prev.x0 + prev.x1) / 2 - (prev.left + prev.right) / 2) < em and prev.x0 > prev.left + 2 * em
-    if not centred and next_word_fits(prev, item):
+    if not _centred(prev) and next_word_fits(prev, item):
         return False  # the line was ended by choice, not by the text edge
     if same_column and _drop_cap(prev, item):
         return True  # set in beside the paragraph's drop cap

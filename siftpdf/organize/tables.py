@@ -829,11 +829,10 @@ def _grid_cells(region: _Region, pieces: list[_Piece]) -> tuple[list[float], lis
         parted = _split_data_bands(ys, xs, pieces, ruled)
         if not ruled and len(parted) == len(ys) and len(ys) > 2 and _lines_of_cells(ys, xs, pieces):
             parted = _split_bands(ys, xs, pieces, region.spanners)  # a frame round rows ruled off in bands
-        elif not ruled and len(ys) > 2:  # a frame round rows of figures: its head's lines as in a band's
-            head = next(_ruled_bands(ys[:2], pieces))[1]
-            parted = [parted[0], *_header_lines(head, xs, region.spanners), *parted[1:]]
-        elif not ruled and len(parted) > 3:  # a frame round it all, no rule inside: its first row's lines
-            head = next(_ruled_bands(parted[:2], pieces))[1]
+        elif not ruled and (len(ys) > 2 or len(parted) > 3):
+            # A frame round rows of figures: its head's lines as in a band's; round it all with no
+            # rule inside: its first row's.
+            head = next(_ruled_bands(ys[:2] if len(ys) > 2 else parted[:2], pieces))[1]
             parted = [parted[0], *_header_lines(head, xs, region.spanners), *parted[1:]]
         ys = parted
     return xs, ys
