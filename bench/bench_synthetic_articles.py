@@ -1,7 +1,7 @@
 """Articles no rule was written for: documents made from a seeded description, typeset by groff,
 scored against the description.
 
-    python bench/bench_synthetic_articles.py [--typesetter groff|latex] [--count N] [--seed S] [--peers]
+    python bench/bench_synthetic_articles.py [--typesetter groff|latex|html] [--count N] [--seed S] [--peers]
                                              [--keep DIR] [--show N]
 
 Every reading rule of siftpdf was written against the pages of ../shared/bench and the corpus.
@@ -28,6 +28,15 @@ Each document's own choices (glyphs mapped to Unicode or named only, a rule unde
 come from its name, so the descriptions stay those of groff's. Needs
 ``apt-get install --no-install-recommends texlive-latex-base texlive-latex-recommended``.
 
+``--typesetter html`` sets them as web pages a browser prints (headless Chromium, Skia's PDF):
+the title block centred, headings numbered as written, two columns by CSS's columns (justified
+or ragged right, so that a narrow justified column stretches its spaces past an em), running
+lines in the page's margin boxes or the browser's own header and footer (a date, the page's
+title and address, 'n/N'), tables as wide as their column at times, heads in bold over figures
+set flush right, rules or shading by the style, the caption above or in the table. The choices
+beyond the description come from the document's name (``web_choices``). Needs
+``apt-get install --no-install-recommends chromium fonts-liberation``.
+
 Needs groff with its PDF device (Debian's ``groff``; a benchmark's tool, not the package's
 dependency). ``apt-get install --no-install-recommends groff``: the ghostscript it recommends
 brings a CJK fallback font (fonts-droid-fallback), and with it PDFium reads Chinese set in fonts
@@ -36,6 +45,7 @@ a file does not embed that it reads without it as figures only.
 
 from __future__ import annotations
 
+import html
 import random
 import shutil
 import subprocess
@@ -351,13 +361,128 @@ def latex_source(article: Article) -> str:
     return "\n".join([*lines, "\\end{document}"]) + "\n"
 
 
+_WEB_FONTS = ("Liberation Serif", "Liberation Sans", "DejaVu Serif", "DejaVu Sans")
+_WEB_BORDERS = {  # a table style's cells' borders, the table's own, and the head row's rule under it
+    "allbox": ("1px solid #000", "1px solid #000", ""),
+    "box": ("none", "1px solid #000", ""),
+    "doublebox": ("none", "3px double #000", ""),
+    "rules": ("none", "none", "1px solid #000"),
+    "bare": ("none", "none", ""),
+}
+
+
+def web_choices(article: Article) -> dict[str, object]:
+    """What a browser's page of ``article`` looks like beyond its description, drawn from its name:
+    the face, the paper, the browser's own header and footer (its date, title, address and page
+    count) or the running lines in the page's margins, justified or ragged, the headings'
+    colour, tables shaded in place of rules, as wide as the column, their caption in the table."""
+    own = random.Random(article.doc_id)
+    return {"font": own.choice(_WEB_FONTS), "paper": own.choice(("letter", "A4")),
+            "browser_lines": own.random() < 0.3, "justify": own.random() < 0.6,
+            "colour": own.choice(("#000", "#000", "#1f3a68", "#7a1f1f")), "shaded": own.random() < 0.35,
+            "wide": own.random() < 0.4, "caption_in_table": own.random() < 0.5}
+
+
+def _web_margin(value: str) -> str:
+    """A running line as a page margin box's content: its page number ``counter(page)``."""
+    parts = [f'"{html.escape(part, quote=False)}"' for part in value.split("%")]
+    return " counter(page) ".join(parts).replace('"" ', "").replace(' ""', "")
+
+
+def _web_table(block: Block, caption: str, choices: dict[str, object]) -> list[str]:
+    cells, frame, under = _WEB_BORDERS[block.text]
+    shaded = choices["shaded"] and block.text in ("box", "bare")
+    style = [f"border: {frame}", "border-collapse: collapse", "margin: 0.6em auto"]
+    if choices["wide"]:
+        style.append("width: 100%")
+    out = [f'<table style="{"; ".join(style)}">']
+    if caption:
+        out.append(f"<caption>{html.escape(caption)}</caption>")
+    cell = f"border: {cells}; padding: 2px 6px"
+    if block.spans:
+        out.append(f'<tr><td style="{cell}"></td><td colspan="{block.spans[1]}" '
+                   f'style="{cell}; text-align: center">{html.escape(block.mark)}</td></tr>')
+    head = f"{cell}; font-weight: bold" + (f"; border-bottom: {under}" if under else "")
+    if shaded:
+        head += "; background: #c9d3e6"
+    out.append("<tr>" + "".join(f'<td style="{head}">{html.escape(c)}</td>' for c in block.rows[0]) + "</tr>")
+    for k, row in enumerate(block.rows[1:]):
+        back = "; background: #eef1f7" if shaded and k % 2 else ""
+        out.append("<tr>" + "".join(f'<td style="{cell}{back}; text-align: {"left" if j == 0 else "right"}">'
+                                    f"{html.escape(c)}</td>" for j, c in enumerate(row)) + "</tr>")
+    return [*out, "</table>"]
+
+
+def html_source(article: Article) -> str:
+    """The article as a web page a browser prints: the same description in HTML and CSS, two
+    columns by CSS's columns, the running lines in the page's margin boxes (or the browser's
+    own header and footer), with choices of its own (``web_choices``)."""
+    choices = web_choices(article)
+    margins = {"LH": "top-left", "CH": "top-center", "RH": "top-right",
+               "LF": "bottom-left", "CF": "bottom-center", "RF": "bottom-right"}
+    boxes = "" if choices["browser_lines"] else " ".join(
+        f"@{margins[key]} {{ content: {_web_margin(value)}; font-size: 8pt }}"
+        for key, value in article.running.items() if value)
+    indented = any(block.kind == "para" for block in article.blocks)
+    css = [f"@page {{ size: {choices['paper']}; margin: 0.9in {(8.5 - float(article.width.rstrip('i'))) / 2}in; "
+           f"{boxes} }}",
+           f"body {{ font-family: '{choices['font']}'; font-size: {article.size}pt; line-height: 1.25; "
+           f"text-align: {'justify' if choices['justify'] else 'left'} }}",
+           "h1 { text-align: center; font-size: 1.7em; margin: 0 0 0.4em }",
+           ".byline { text-align: center; margin: 0.1em 0 }",
+           f"h2, h3, h4 {{ color: {choices['colour']}; text-align: left; margin: 0.9em 0 0.3em }}",
+           "h2 { font-size: 1.3em } h3 { font-size: 1.1em } h4 { font-size: 1em; font-style: italic }",
+           "p { margin: 0; text-indent: 1.5em }" if indented else "p { margin: 0 0 0.6em }",
+           "p.caption { text-align: center; text-indent: 0; margin: 0.6em 0 0 }",
+           "caption { margin-bottom: 0.3em }",
+           "li p { text-indent: 0 }",
+           ".columns { column-count: 2; column-gap: 0.3in }"]
+    body = [f"<h1>{html.escape(article.title)}</h1>"]
+    body += [f'<p class="byline">{html.escape(author)}</p>' for author in article.authors]
+    body.append(f'<p class="byline"><i>{html.escape(article.institution)}</i></p>')
+    if article.two_columns:
+        body.append('<div class="columns">')
+    listing, caption = "", ""
+    for block in article.blocks:
+        kind = "" if block.kind != "item" else "ul" if block.mark == "-" else "ol"
+        if listing and kind != listing:
+            body.append(f"</{listing}>")
+        if kind and kind != listing:
+            body.append(f"<{kind}>")
+        listing = kind
+        text = html.escape(block.text)
+        if block.kind == "heading":
+            tag = f"h{block.level + 1}"
+            body.append(f"<{tag}>{html.escape(block.mark + ' ' if block.mark else '')}{text}</{tag}>")
+        elif block.kind in ("para", "block"):
+            body.append(f"<p>{text}</p>")
+        elif block.kind == "item":
+            body.append(f"<li>{text}</li>")
+        elif block.kind == "quote":
+            body.append(f"<blockquote><p>{text}</p></blockquote>")
+        elif block.kind == "caption":
+            caption = block.text
+            if not choices["caption_in_table"]:
+                body.append(f'<p class="caption">{text}</p>')
+        elif block.kind == "table":
+            body += _web_table(block, caption if choices["caption_in_table"] else "", choices)
+    if listing:
+        body.append(f"</{listing}>")
+    if article.two_columns:
+        body.append("</div>")
+    short = article.running.get("CH") if "%" not in article.running.get("CH", "%") else article.title
+    return ("<!doctype html>\n<html><head><meta charset=\"utf-8\">"
+            f"<title>{html.escape(short or article.title)}</title>\n<style>\n" + "\n".join(css)
+            + "\n</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n")
+
+
 def truth(article: Article, typesetter: str = "groff") -> str:
     """The article's Markdown: its section numbers as ``typesetter`` prints them (groff's with a
-    dot after, LaTeX's without)."""
+    dot after, as the web page's, LaTeX's without)."""
     out = [f"# {article.title}", *article.authors, article.institution]
     for block in article.blocks:
         if block.kind == "heading":
-            mark = block.mark if typesetter == "groff" else block.mark.rstrip(".")
+            mark = block.mark if typesetter != "latex" else block.mark.rstrip(".")
             out.append("#" * (block.level + 1) + " " + (f"{mark} " if mark else "") + block.text)
         elif block.kind == "item":
             out.append(f"{block.mark} {block.text}")
@@ -368,16 +493,17 @@ def truth(article: Article, typesetter: str = "groff") -> str:
     return "\n\n".join(out) + "\n"
 
 
-TYPESETTERS = {"groff": "art", "latex": "tex"}  # each one's documents' names begin so
+TYPESETTERS = {"groff": "art", "latex": "tex", "html": "web"}  # each one's documents' names begin so
 
 
 def make(count: int, seed: int, folder: Path, typesetter: str = "groff") -> list[Article]:
     """``count`` articles described from ``seed``, each typeset by ``typesetter`` into
     ``folder/pdfs`` with its source and ground truth beside."""
-    tool = "groff" if typesetter == "groff" else "pdflatex"
+    tool = {"groff": "groff", "latex": "pdflatex", "html": "chromium"}[typesetter]
     if shutil.which(tool) is None:
         raise SystemExit(f"bench_synthetic_articles: needs {tool} (apt-get install --no-install-recommends "
-                         + ("groff)" if tool == "groff" else "texlive-latex-base texlive-latex-recommended)"))
+                         + {"groff": "groff", "latex": "texlive-latex-base texlive-latex-recommended",
+                            "html": "chromium fonts-liberation"}[typesetter] + ")")
     rng = random.Random(seed)
     articles = [describe(rng, f"{TYPESETTERS[typesetter]}-{seed}-{index:03d}") for index in range(count)]
     for sub in ("src", "pdfs", "gt"):
@@ -392,6 +518,15 @@ def make(count: int, seed: int, folder: Path, typesetter: str = "groff") -> list
             done = subprocess.run(["groff", "-t", "-ms", "-Tpdf", "-K", "utf8"], input=text.encode(),
                                   capture_output=True, timeout=120, check=True)
             pdf.write_bytes(done.stdout)
+            return
+        if typesetter == "html":
+            page = folder / "src" / f"{article.doc_id}.html"
+            page.write_text(html_source(article), encoding="utf-8")
+            own_lines = [] if web_choices(article)["browser_lines"] else ["--no-pdf-header-footer"]
+            with tempfile.TemporaryDirectory() as profile:
+                subprocess.run([tool, "--headless", "--no-sandbox", "--disable-gpu", f"--user-data-dir={profile}",
+                                *own_lines, f"--print-to-pdf={pdf}", page.as_uri()],
+                               capture_output=True, timeout=120, check=True)
             return
         tex = folder / "src" / f"{article.doc_id}.tex"
         tex.write_text(latex_source(article), encoding="utf-8")
@@ -408,7 +543,7 @@ def make(count: int, seed: int, folder: Path, typesetter: str = "groff") -> list
 def main(argv: list[str] | None = None) -> int:
     parser = options(__doc__, 60, "documents", "documents with their style")
     parser.add_argument("--typesetter", choices=sorted(TYPESETTERS), default="groff",
-                        help="groff's ms macros (default) or LaTeX's article class")
+                        help="groff's ms macros (default), LaTeX's article class or a browser's page")
     return run(parser, argv, lambda args, folder: make(args.count, args.seed, folder, args.typesetter), _show)
 
 

@@ -67,3 +67,40 @@ def test_a_synthetic_articles_latex_source_holds_the_ground_truths_text_in_order
         assert not re.findall(r"^#+ \d+(?:\.\d+)*\. ", expected, re.MULTILINE)  # LaTeX numbers without a dot
         for block in (b for b in article.blocks if b.kind == "table"):
             assert all(tex_escaped(cell) in text for row in block.rows for cell in row)
+
+
+def test_a_synthetic_articles_web_page_holds_the_ground_truths_text_in_order() -> None:
+    from html.parser import HTMLParser
+
+    from bench.bench_synthetic_articles import describe as describe_article
+    from bench.bench_synthetic_articles import html_source, truth
+
+    class Text(HTMLParser):  # the page's text as a browser draws it, block by block
+        def __init__(self) -> None:
+            super().__init__()
+            self.blocks: list[str] = []
+            self.style = False
+
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            self.style = tag in ("style", "title")
+            if tag in ("h1", "h2", "h3", "p", "li", "td", "caption"):
+                self.blocks.append("")
+
+        def handle_data(self, data: str) -> None:
+            if not self.style and self.blocks:
+                self.blocks[-1] += data
+
+    rng = random.Random(7)
+    for k in range(40):
+        article = describe_article(rng, f"a-{k}")
+        expected = truth(article, "html")
+        page = Text()
+        page.feed(html_source(article))
+        drawn = [b.strip() for b in page.blocks if b.strip()]
+        said = [re.sub(r"^(#+ |- |\d+\. (?!\S*\d))", "", part) for part in expected.strip().split("\n\n")
+                if not part.startswith("<table>")]
+        cells = {cell for b in article.blocks if b.kind == "table" for row in b.rows for cell in row}
+        cells |= {b.mark for b in article.blocks if b.kind == "table" and b.mark}
+        assert [b for b in drawn if b not in cells] == said
+        for block in (b for b in article.blocks if b.kind == "table"):
+            assert all(f"<td>{cell}</td>" in expected for row in block.rows for cell in row)
