@@ -548,6 +548,49 @@ def test_a_footnotes_raised_mark_half_an_em_before_its_text_stays_with_it():
                "the year before." in out["text"]
 
 
+def justified_column(x0: float, top: float, seed: str, stretched: set[int], width: float = 191.0,
+                     count: int = 14, size: float = 9.0) -> tuple[list[dict[str, Any]], list[str]]:
+    """A column of justified lines ``width`` wide from ``x0``, 11 pt apart from ``top`` down, and
+    its words in order. Lines in ``stretched`` have four words and their spaces stretched past
+    an em, each word an evidence run of its own (a browser sets a narrow justified column so);
+    the others are one run of six words; the last line ends short."""
+    def text_run(text: str, x: float, y: float, right: float) -> dict[str, Any]:
+        return {"text": text, "font": "Times-Roman", "size": size, "color": "#000000",
+                "box": [x, y - 0.2 * size, right, y + 0.8 * size]}
+
+    lines, words = [], []
+    for k in range(count):
+        y = top - 11 * k
+        if k in stretched:
+            texts = [f"{seed}{k}x{j}" + "abc"[:1 + (k + j) % 3] for j in range(4)]  # words of any length
+            gap = (width - sum(size / 2 * len(t) for t in texts)) / 3
+            runs, x = [], x0
+            for t in texts:
+                runs.append(text_run(t, x, y, x + size / 2 * len(t)))
+                x += size / 2 * len(t) + gap
+            lines.append({"y": y, "size": size, "runs": runs})
+        else:
+            texts = [f"{seed}{k}w{j}" for j in range(6 if k < count - 1 else 3)]
+            lines.append({"y": y, "size": size, "runs": [text_run(" ".join(texts), x0, y,
+                                                                  x0 + (90 if k == count - 1 else width))]})
+        words += texts
+    return lines, words
+
+
+@pytest.mark.parametrize("offset", [0.0, 5.0])
+def test_a_justified_lines_words_parted_by_stretched_spaces_are_one_line_of_its_column(offset: float) -> None:
+    # Two columns set justified by a browser: where a line's spaces stretch past an em each word
+    # came as a run of its own, and the words read as a table's cells, or as the next column's.
+    left, left_words = justified_column(96, 700, "lef", {2, 3, 4, 6, 7, 10})
+    right, right_words = justified_column(309, 700 - offset, "rig", {2, 3, 4, 8}, width=190)
+    if not offset:  # on one baseline the columns' lines are one evidence line
+        left = [{**one, "runs": one["runs"] + other["runs"]} for one, other in zip(left, right, strict=True)]
+        right = []
+    out = organize([page(1, [line(740, "Rivers And Their Banks", x0=200, size=18), *left, *right])])[0]
+    assert [b["kind"] for b in out["blocks"]] == ["heading", "paragraph", "paragraph"]
+    assert [b["text"] for b in out["blocks"][1:]] == [" ".join(left_words), " ".join(right_words)]
+
+
 def test_labels_and_values_on_shared_baselines_still_read_line_by_line():
     pairs = [line(600 - 14 * k, f"Label{k} name", x0=72) for k in range(8)]
     values = [line(600 - 14 * k, f"value{k} of the field", x0=180) for k in range(8)]

@@ -30,6 +30,7 @@ from .layout import (
     figure_items,
     is_caption,
     join_text,
+    justified_edges,
     line_segments,
     median,
     narrow_gutters,
@@ -37,6 +38,7 @@ from .layout import (
     page_size,
     reading_order,
     run_gutters,
+    stretched_spans,
 )
 from .tables import continues_table, find_tables, headed_tables, join_rows, unruled_tables
 from .turned import turn_back, turn_of, upright
@@ -369,15 +371,20 @@ def _prepare_rows(record: dict[str, Any], opts: OrganizeOptions) -> _Page:
     gutters = run_gutters(lines) if opts.columns else None
     rotated: list[Item] = []
     slanted: list[Item] = []
+    parted: list[tuple[int, dict[str, Any]]] = []  # rows of lines parted in segments, to look at again
     for line in lines:
         items, again = line_segments(line, keep_clipped=not opts.clip, channels=channels, gutters=gutters)
         page.drawn_again += again
         if items:
+            if len(items) > 1 and not line.get("rotated"):
+                parted.append((len(page.rows), line))
             page.rows.append(items)
             if line.get("rotated"):
                 rotated += items
                 if _slanted(line):
                     slanted += items
+    if parted:
+        _stretched_lines(page, parted, opts, channels, gutters)
     if rotated:
         page.stamps = _side_stamps(rotated, page.rows, width)
     if slanted:
@@ -397,6 +404,24 @@ def _prepare_rows(record: dict[str, Any], opts: OrganizeOptions) -> _Page:
     for band, row in (("top", top[0] if top else []), ("bottom", bottom[-1] if bottom else [])):
         page.folios.update(_folio_keys(page, row, band))
     return page
+
+
+def _stretched_lines(page: _Page, parted: list[tuple[int, dict[str, Any]]], opts: OrganizeOptions,
+                     channels: list[float] | None, gutters: list[tuple[float, float, float, float]] | None) -> None:
+    """Lines of justified text whose stretched spaces parted them word by word
+    (``stretched_spans``) segmented again, each such span one segment, read whole: its words'
+    wide spaces are no table's column gaps."""
+    edges = justified_edges(page.rows)
+    if not edges:
+        return
+    for index, line in parted:
+        joins = stretched_spans(page.rows[index], edges)
+        if joins:
+            row = line_segments(line, keep_clipped=not opts.clip, channels=channels, gutters=gutters, joins=joins)[0]
+            for item in row:
+                if any(x0 <= item.x0 and item.x1 <= x1 for x0, x1 in joins):
+                    item.pieces = []  # one stretch of text: no table's cells in it
+            page.rows[index] = row
 
 
 def _spread_parts(item: Item) -> list[str]:

@@ -250,15 +250,18 @@ def coordinate(value: Any) -> float:
 
 
 def line_segments(line: dict[str, Any], keep_clipped: bool, channels: list[float] | None = None,
-                  gutters: list[tuple[float, float, float, float]] | None = None) -> tuple[list[Item], int]:
+                  gutters: list[tuple[float, float, float, float]] | None = None,
+                  joins: list[tuple[float, float]] | None = None) -> tuple[list[Item], int]:
     """Split an evidence line at gaps wider than its size (the gutter of two columns, the
     space between table cells), and at narrower gaps that one of the page's ``channels``
     (``narrow_gutters``) runs through; a run drawn across one of the page's ``gutters``
     (``run_gutters``) is parted there first (``parted_run``). A run that starts well inside
     the text before it is set over that text (a line of one column run on past the gutter,
     over the next column's line): it goes on the segment it follows, or starts one. Clipped
-    runs are dropped unless ``keep_clipped`` (the evidence counts them). Returns the segments
-    and the characters of runs drawn again on the same spot (read once, ``_drawn_again``)."""
+    runs are dropped unless ``keep_clipped`` (the evidence counts them). No gap inside one of
+    ``joins`` parts the line (a justified line's stretched spaces, ``stretched_spans``).
+    Returns the segments and the characters of runs drawn again on the same spot (read once,
+    ``_drawn_again``)."""
     size = float(line["size"])
     wide, narrow = max(size, 4.0), NARROW_GAP * size  # a gap wider always parts, a narrower never
     parts: list[list[dict[str, Any]]] = []
@@ -285,7 +288,8 @@ def line_segments(line: dict[str, Any], keep_clipped: bool, channels: list[float
                 current = home
                 if not home:
                     parts.append(current)
-            elif gap > wide or (channels and not gap < narrow and _in_channel(channels, left, right)):
+            elif (gap > wide or (channels and not gap < narrow and _in_channel(channels, left, right))) and \
+                    not (joins and any(x0 <= left and right <= x1 for x0, x1 in joins)):
                 current = []
                 parts.append(current)
         else:
@@ -299,6 +303,70 @@ def line_segments(line: dict[str, Any], keep_clipped: bool, channels: list[float
     for segment, part in zip(segments, parts, strict=True):
         segment.pictured = all(run.get("font") == OCR_FONT for run in part)  # OCR's, from a picture's pixels
     return segments, again
+
+
+JUSTIFIED_LINES = 3  # lines of prose ending at one edge: the right edge of a justified column
+EDGE_SLACK = 1.0  # points: line ends this close are one edge
+PROSE_EMS = 10.0  # ems of a line of prose (and three spaces in it) at the least
+STRETCH_SLACK = 0.05  # ems two stretched spaces of one line may differ by (glyphs' own side bearings)
+STRETCH_MOST = 4.0  # ems: the widest single stretched space read across (a justified line of two words)
+INDENT_EMS = 4.0  # ems a paragraph's first line stands in at the most
+
+
+def justified_edges(rows: list[list[Item]]) -> list[tuple[float, float]]:
+    """The right edges of the page's justified text, each with its column's left edge: where
+    ``JUSTIFIED_LINES`` lines of prose or more (a segment ``PROSE_EMS`` wide, three spaces in
+    it) end within ``EDGE_SLACK`` of each other; the column starts where most of them do."""
+    ends = sorted((item.x1, item.x0) for row in rows for item in row
+                  if item.x1 - item.x0 >= PROSE_EMS * item.size and item.text.count(" ") >= 3 and item.code is None)
+    edges: list[tuple[float, float]] = []
+    start = 0
+    for k in range(1, len(ends) + 1):
+        if k == len(ends) or ends[k][0] - ends[k - 1][0] > EDGE_SLACK:
+            if k - start >= JUSTIFIED_LINES:
+                group = ends[start:k]
+                edges.append((group[len(group) // 2][0], median([x0 for _, x0 in group])))
+            start = k
+    return edges
+
+
+def stretched_spans(row: list[Item], edges: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Spans of ``row`` that are one line of justified text whose spaces were stretched past an
+    em, so that each of its words came as a segment of its own (a narrow column set justified
+    by a browser or a word processor): single words, the spaces between them equal, the last
+    ending at one of the page's justified ``edges`` and the first at its column's left edge or
+    a paragraph's indent in from it; a single space no wider than ``STRETCH_MOST``. A table's
+    row has cells of several words or figures, and spaces set by its columns."""
+    spans: list[tuple[float, float]] = []
+    start = 0
+    while start < len(row) - 1:
+        first = row[start]
+        end = start
+        if _stretched_word(first):
+            size = first.size
+            gap = row[start + 1].x0 - first.x1
+            slack = STRETCH_SLACK * size + 0.25
+            for k in range(start + 1, len(row)):
+                item = row[k]
+                if not _stretched_word(item) or abs(item.size - size) > 0.1 * size or \
+                        abs(item.x0 - row[k - 1].x1 - gap) > slack:
+                    break
+                if (k > start + 1 or gap <= STRETCH_MOST * size) and \
+                        any(abs(item.x1 - right) <= EDGE_SLACK and
+                            left - EDGE_SLACK <= first.x0 <= left + INDENT_EMS * size for right, left in edges):
+                    end = k
+        if end > start:
+            spans.append((first.x0, row[end].x1))
+            start = end + 1
+        else:
+            start += 1
+    return spans
+
+
+def _stretched_word(item: Item) -> bool:
+    """A segment that may be a word of a stretched line: one word, with a letter in it."""
+    text = item.text
+    return item.kind == "line" and " " not in text and item.code is None and any(c.isalpha() for c in text)
 
 
 def parted_run(run: dict[str, Any], size: float, y: float, gutters: list[tuple[float, float, float, float]],
