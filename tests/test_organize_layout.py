@@ -2460,3 +2460,32 @@ def test_a_forms_value_typed_after_its_label_half_a_point_higher_is_read_after_i
     assert [b["kind"] for b in out["blocks"]].count("heading") == 0
     assert any(t.startswith("Age: 1 Year 9 Months Gender: Female") for t in texts), texts
     assert any("Race or Ethnicity: African American/Black" in t for t in texts), texts
+
+
+def test_a_title_set_large_under_a_running_head_that_repeats_it_stays_the_pages_title() -> None:
+    # A browser's header carries the page's title on every page, over the title itself on the first.
+    title = "Rivers And Their Banks"
+    pages = []
+    for n in range(1, 5):
+        lines = [line(770, "12/5/26, 11:34 PM", x0=24, size=8), line(770, title, x0=250, size=8)]
+        if n == 1:
+            lines.append(line(700, title, x0=150, size=17, bold=True))
+        lines += body_lines(660, SEEDS[n], 20)
+        lines.append(line(30, f"{n}/4", x0=560, size=8))
+        pages.append(page(n, lines))
+    out = organize(pages)
+    assert headings(out[0])[:1] == [(1, title)]
+    assert [f["text"] for f in out[0]["furniture"]].count(title) == 1  # the running head's, set aside
+    assert all(title not in record["text"] for record in out[1:])
+
+
+def test_a_running_head_of_two_lines_the_second_set_larger_stays_furniture() -> None:
+    pages = []
+    for n in range(1, 5):
+        lines = [line(770, "HIGHLIGHTS FROM THE SURVEY", x0=72, size=8),
+                 line(752, "EXECUTIVE SUMMARY APPENDIX A", x0=72, size=14, bold=True)]
+        lines += body_lines(700, SEEDS[n], 20)
+        lines.append(line(30, str(n), x0=300, size=9))
+        pages.append(page(n, lines))
+    for record in organize(pages):
+        assert "HIGHLIGHTS" not in record["text"] and "EXECUTIVE" not in record["text"]

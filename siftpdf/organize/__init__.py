@@ -662,6 +662,7 @@ def _organize(page: _Page, repeated: set[str] | None, opts: OrganizeOptions, pre
 
 
 SEPARATION = 1.4  # a running head stands further from the body than body lines from each other
+TITLE_OVER_HEAD = 1.5  # times the size of the outermost running line: a line set larger says the page's own title
 SOLID_PITCH = 1.2  # sizes from one baseline to the next in text set with the usual leading
 
 
@@ -686,7 +687,7 @@ def _furniture_items(page: _Page, repeated: set[str] | None) -> set[int]:
         for row in ordered:
             hits = [i for i in row if page.margin.get(id(i)) in repeated or page.slots.get(id(i)) in repeated
                     or page.folios.get(id(i)) in repeated or _parts_repeated(page, i, repeated)]
-            if not hits:
+            if not hits or chosen and _own_title(hits, chosen):
                 break
             chosen.append(row if _carries_folio(page, row, hits) else hits)
         # The furniture ends where a wide gap sets it apart: take the longest such run. The
@@ -702,6 +703,15 @@ def _furniture_items(page: _Page, repeated: set[str] | None) -> set[int]:
     if all(id(i) in found for row in rows for i in row) and not _blank_page(page, rows, repeated):
         return set()  # a header is told apart from a body: with no body there is nothing to tell
     return found
+
+
+def _own_title(hits: list[Item], chosen: list[list[Item]]) -> bool:
+    """Are a row's repeated lines the page's title set large under a running line that repeats
+    it (a browser's header carries the page's title): they say what a line of the run above
+    them says, in a size ``TITLE_OVER_HEAD`` times that line's or more?"""
+    said = {template(item.text): item.size for row in chosen for item in row}
+    return all(template(item.text) in said and item.size >= TITLE_OVER_HEAD * said[template(item.text)]
+               for item in hits)
 
 
 def _numbering(key: str) -> bool:
