@@ -315,10 +315,11 @@ INDENT_EMS = 4.0  # ems a paragraph's first line stands in at the most
 
 def justified_edges(rows: list[list[Item]]) -> list[tuple[float, float]]:
     """The right edges of the page's justified text, each with its column's left edge: where
-    ``JUSTIFIED_LINES`` lines of prose or more (a segment ``PROSE_EMS`` wide, three spaces in
-    it) end within ``EDGE_SLACK`` of each other; the column starts where most of them do."""
+    ``JUSTIFIED_LINES`` lines of prose or more (a segment ``PROSE_EMS`` wide, three words in it,
+    not a table's row of figures) end within ``EDGE_SLACK`` of each other; the column starts where
+    most of them do."""
     ends = sorted((item.x1, item.x0) for row in rows for item in row
-                  if item.x1 - item.x0 >= PROSE_EMS * item.size and item.text.count(" ") >= 3 and item.code is None)
+                  if item.x1 - item.x0 >= PROSE_EMS * item.size and item.code is None and _words(item.text) >= 3)
     edges: list[tuple[float, float]] = []
     start = 0
     for k in range(1, len(ends) + 1):
@@ -328,6 +329,11 @@ def justified_edges(rows: list[list[Item]]) -> list[tuple[float, float]]:
                 edges.append((group[len(group) // 2][0], median([x0 for _, x0 in group])))
             start = k
     return edges
+
+
+def _words(text: str) -> int:
+    """The words of a line: what its spaces part that holds a letter."""
+    return sum(any(c.isalpha() for c in word) for word in text.split())
 
 
 def stretched_spans(row: list[Item], edges: list[tuple[float, float]]) -> list[tuple[float, float]]:
