@@ -2479,6 +2479,22 @@ def test_a_title_set_large_under_a_running_head_that_repeats_it_stays_the_pages_
     assert all(title not in record["text"] for record in out[1:])
 
 
+def test_a_display_formula_numbered_at_its_end_is_no_table_though_its_relation_reads_as_a_dot() -> None:
+    # '≲' drawn by a font with no character for it reads '.': the formula's brackets, limits,
+    # powers and fraction over four lines, and its number at the right edge, are no table's cells.
+    def parts(y: float, size: float, *texts: tuple[float, str]) -> dict[str, Any]:
+        return {"y": y, "size": size, "runs": [run(text, x0, y, size) for x0, text in texts]}
+
+    formula = [parts(131.8, 10.9, (262, "("), (298, ")("), (341, ")("), (393, ")2")),
+               parts(127, 10.9, (276, "0.5"), (312, "0.3Z⊙"), (369, "R")),
+               parts(125.4, 8.0, (232, "10")),
+               parts(119.6, 10.9, (165, "Mgas . 6 × 10"), (245, "M⊙"), (408, ","), (490, "(4)")),
+               parts(112.2, 10.9, (270, "fO VII"), (322, "Z"), (355, "500 kpc"))]
+    out = organize([page(1, [*body_lines(200, "above", 6), *formula, *body_lines(90, "below", 2)])])[0]
+    assert "table" not in [b["kind"] for b in out["blocks"]]
+    assert "(4)" in out["text"]
+
+
 def test_a_running_head_of_two_lines_the_second_set_larger_stays_furniture() -> None:
     pages = []
     for n in range(1, 5):

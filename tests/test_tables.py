@@ -2359,3 +2359,195 @@ def test_a_ledger_drawn_a_row_a_text_object_with_a_wide_particulars_cell_is_a_ta
              for k, row in enumerate(rows)]
     page = next(r for r in _unruled_page(lines) if "page" in r)
     assert [_texts(t) for t in page["blocks"] if t["kind"] == "table"] == [rows]
+
+
+@pytest.mark.parametrize("framed", [True, False])
+def test_heads_set_flush_left_over_figures_set_flush_right_head_their_columns(run_cli, tmp_path, framed: bool):
+    """A table as wide as the text, as a browser or a word processor sets one by default: each
+    head flush left in its column, the figures under it flush right, so far apart that no
+    figure lies under its head. Each head is its column's, not a column of its own."""
+    path = tmp_path / "flush.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 780, BODY)
+    rows = [["Region", "Households", "Share"], ["North", "12,504", "21.5%"], ["Coastal areas", "8,311", "9.8%"],
+            ["Capital region", "104,223", "44.0%"], ["Rural districts", "961", "1.2%"]]
+    lefts, rights = (76, 250, 400), (None, 390, 516)
+    for r, row in enumerate(rows):
+        y = 740 - 16 * r
+        c.setFont("Helvetica-Bold" if r == 0 else "Helvetica", 10)
+        for k, cell in enumerate(row):
+            if r == 0 or k == 0:
+                c.drawString(lefts[k], y, cell)
+            else:
+                c.drawRightString(rights[k], y, cell)
+    if framed:
+        c.rect(72, 740 - 16 * len(rows) + 10, 448, 16 * len(rows) + 2)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 740 - 16 * len(rows) - 30, "After the table the text goes on as before.")
+    c.showPage()
+    c.save()
+    assert [_texts(t) for t in _tables(_extract(run_cli, path))] == [rows]
+
+
+def test_a_table_in_one_column_of_two_keeps_its_rows_between_the_other_columns_lines(run_cli, tmp_path):
+    """A table of labels and figures set in the left column of two, its rows at a pitch of
+    their own, so that the right column's lines fall between them: the table is read whole, and
+    the right column's lines stay its text."""
+    path = tmp_path / "beside.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    words = iter(f"word{k}" for k in range(10_000))
+
+    def prose_line(x: float, y: float) -> None:  # justified: 212 points wide
+        line = ""
+        while pdfmetrics.stringWidth(line + " wordxxxx", "Helvetica", 10) < 212:
+            line = f"{line} {next(words)}".strip()
+        text = c.beginText(x, y)
+        text.setFont("Helvetica", 10)
+        text.setWordSpace((212 - pdfmetrics.stringWidth(line, "Helvetica", 10)) / line.count(" "))
+        text.textLine(line)
+        text.setWordSpace(0)  # the text state outlasts the text object
+        c.drawText(text)
+
+    for k in range(6):
+        prose_line(72, 760 - 12 * k)
+    rows = [["Gauge", "Flow"], ["North bank", "524"], ["Lower weir", "24.5%"], ["Mill race", "228,004"],
+            ["East channel", "655"], ["Old ford", "106.1"]]
+    for r, row in enumerate(rows):
+        y = 680 - 15 * r
+        c.setFont("Helvetica-Bold" if r == 0 else "Helvetica", 10)
+        c.drawString(76, y, row[0])
+        if r == 0:
+            c.drawString(200, y, row[1])
+        else:
+            c.drawRightString(280, y, row[1])
+    for k in range(5):
+        prose_line(72, 680 - 15 * len(rows) - 20 - 12 * k)
+    for k in range(30):
+        prose_line(306, 766 - 12 * k)
+    c.showPage()
+    c.save()
+    recs = _extract(run_cli, path)
+    assert [_texts(t) for t in _tables(recs)] == [rows]
+    page = next(r for r in recs if "page" in r)
+    assert all("word" not in cell for t in _tables(recs) for row in _texts(t) for cell in row)
+    assert "word299" in page["text"] or "word200" in page["text"]
+
+
+def test_a_table_in_the_right_column_keeps_its_head_over_the_left_columns_heading(run_cli, tmp_path):
+    """Two columns set ragged right, a table of three columns in the right one whose head row
+    lies just over the left column's heading, its rows between the left column's lines: the
+    table keeps its head and its rows, the heading and the lines stay the left column's text."""
+    path = tmp_path / "ragged.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    words = iter(f"word{k}" for k in range(10_000))
+
+    def prose_line(x: float, y: float, k: int) -> None:  # ragged: 170 to 210 points wide
+        line, limit = "", 210 + 47 * k % 40
+        while pdfmetrics.stringWidth(line + " wordxxx", "Helvetica", 9) < limit:
+            line = f"{line} {next(words)}".strip()
+        c.setFont("Helvetica", 9)
+        c.drawString(x, y, line)
+
+    for k in range(8):
+        prose_line(72, 760 - 11 * k, k)
+    c.setFont("Helvetica-Bold", 12)
+    c.drawString(72, 660, "Evaluation")
+    for k in range(12):
+        prose_line(72, 644 - 11 * k, k)
+    rows = [["Site", "Visitors", "Share"], ["North", "19,662", "528"], ["Cast", "740", "134,887"],
+            ["Mill", "116.8", "37.1"], ["Ford", "830", "77,439"]]
+    for r, row in enumerate(rows):
+        y = 668 - 14 * r
+        c.setFont("Helvetica-Bold" if r == 0 else "Helvetica", 9)
+        c.drawString(310, y, row[0])
+        for x, cell in zip((440, 520), row[1:], strict=True):
+            c.drawRightString(x, y, cell)
+    c.line(306, 664, 524, 664)
+    for k in range(10):
+        prose_line(310, 580 - 11 * k, k)
+    c.showPage()
+    c.save()
+    recs = _extract(run_cli, path)
+    assert [_texts(t) for t in _tables(recs)] == [rows]
+    page = next(r for r in recs if "page" in r)
+    assert [b["text"] for b in page["blocks"] if b["kind"] == "heading"] == ["Evaluation"]
+
+
+def test_a_framed_table_broken_by_the_page_end_is_one_table_over_the_break(run_cli, tmp_path):
+    """A table in a frame that a page's end breaks, as a browser prints one: the frame's top and
+    sides on the first page, open below, its sides and foot on the next, open above. Each part is
+    a table, and the two are read as one over the break."""
+    path = tmp_path / "broken.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    for k in range(40):
+        c.drawString(72, 780 - 14 * k, f"{BODY[:60]} line {k}")
+    rows = [["Site", "Visitors"], ["North", "19,662"], ["Cast", "740"], ["Mill", "116.8"], ["Ford", "830"],
+            ["Weir", "12"]]
+
+    def row(y: float, cells: list[str], bold: bool = False) -> None:
+        c.setFont("Helvetica-Bold" if bold else "Helvetica", 10)
+        c.drawString(80, y, cells[0])
+        c.drawRightString(360, y, cells[1])
+
+    top = 780 - 14 * 40
+    c.line(72, top, 372, top)
+    for x in (72, 372):
+        c.line(x, top, x, 60)
+    for r, cells in enumerate(rows[:3]):
+        row(top - 14 - 16 * r, cells, r == 0)
+    c.showPage()
+    for x in (72, 372):
+        c.line(x, 790, x, 790 - 16 * 3 - 6)
+    c.line(72, 790 - 16 * 3 - 6, 372, 790 - 16 * 3 - 6)
+    for r, cells in enumerate(rows[3:]):
+        row(776 - 16 * r, cells)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 700, "After the table the text goes on as before.")
+    c.showPage()
+    c.save()
+    assert [_texts(t) for t in _tables(_extract(run_cli, path))] == [rows]
+
+
+def test_rows_drawn_as_one_object_across_their_column_are_a_tables_beside_the_other_column(run_cli, tmp_path):
+    """A table in the left column of two whose rows a typesetter drew each as one string, its
+    cells moved to their columns inside it, as wide as the column: on the right column's baselines
+    they are the table's rows (a figure among their cells), not lines of the left column's
+    prose beside a table."""
+    path = tmp_path / "one_object_beside.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    words = iter(f"word{k}" for k in range(10_000))
+
+    def justified(x: float, y: float, line: str = "", font: str = "Helvetica") -> None:  # 205 points wide
+        while not line or pdfmetrics.stringWidth(line + " wordxxxx", font, 10) < 205 and line.startswith("word"):
+            line = f"{line} {next(words)}".strip()
+        text = c.beginText(x, y)
+        text.setFont(font, 10)
+        text.setWordSpace((205 - pdfmetrics.stringWidth(line, font, 10)) / line.count(" "))
+        text.textLine(line)
+        text.setWordSpace(0)  # the text state outlasts the text object
+        c.drawText(text)
+
+    for k in range(5):
+        justified(72, 760 - 14 * k)
+    rows = [["Gauge", "Depth", "2024"], ["Northbank", "1.25", "14.30"], ["Eastweir", "2.05", "21.75"],
+            ["Southford", "0.95", "9.10"], ["Millrace", "3.40", "17.05"]]
+    for r, row in enumerate(rows):  # on the right column's baselines, the figures set flush right
+        font = "Helvetica-Bold" if r == 0 else "Helvetica"
+        widths = [pdfmetrics.stringWidth(cell, font, 10) for cell in row]
+        starts = [72, 194 - widths[1], 277 - widths[2]]
+        shows = [f"({row[0]})"]
+        for k in (1, 2):  # each cell moved to its column within one string (TJ's displacements)
+            shows.append(f"{-(starts[k] - starts[k - 1] - widths[k - 1]) * 100:.0f} ({row[k]})")
+        text = c.beginText(72, 760 - 14 * (6 + r))
+        text.setFont(font, 10)
+        text._code.append(f"[{' '.join(shows)}] TJ")
+        c.drawText(text)
+    for k in range(5):
+        justified(72, 760 - 14 * (7 + len(rows) + k))
+    for k in range(18):
+        justified(310, 760 - 14 * k)
+    c.showPage()
+    c.save()
+    assert [_texts(t) for t in _tables(_extract(run_cli, path))] == [rows]

@@ -58,7 +58,7 @@ class _Edge:
 class _Region:
     """A table's box and the grid lines known from its rules (sorted, top first for ys)."""
 
-    __slots__ = ("x0", "y0", "x1", "y1", "xs", "ys", "horizontal", "vertical", "items", "spanners", "stripe")
+    __slots__ = ("x0", "y0", "x1", "y1", "xs", "ys", "horizontal", "vertical", "items", "spanners", "stripe", "open")
 
     def __init__(self, x0: float, y0: float, x1: float, y1: float, xs: list[float], ys: list[float],
                  horizontal: list[_Edge], vertical: list[_Edge], items: list[Item] | None = None) -> None:
@@ -69,6 +69,7 @@ class _Region:
         self.items: list[Item] = [] if items is None else items
         self.spanners: list[_Edge] = []  # rules inside it short of an edge: each under a head over its columns
         self.stripe = 0.0  # joined from shaded rows, a plain row between each: the plain rows' height
+        self.open = ""  # a frame a page's end broke (``_open_box``): open "below" or "above"
 
     @classmethod
     def around(cls, items: list[Item]) -> _Region:
@@ -171,7 +172,7 @@ def _find(parent: list[int], i: int) -> int:
 
 def grid_regions(horizontal: list[_Edge], vertical: list[_Edge]) -> list[_Region]:
     """Boxes of rules that cross each other: each connected set of at least two horizontal
-    and two vertical rules is a grid."""
+    and two vertical rules is a grid, and a frame a page's end left open (``_open_box``)."""
     if not horizontal or not vertical or len(horizontal) * len(vertical) > MAX_CROSSINGS:
         return []
     parent = list(range(len(horizontal) + len(vertical)))
@@ -192,15 +193,41 @@ def grid_regions(horizontal: list[_Edge], vertical: list[_Edge]) -> list[_Region
         groups.setdefault(_find(parent, len(horizontal) + k), ([], []))[1].append(edge)
     regions = []
     for hs, vs in groups.values():
-        if len(hs) < 2 or len(vs) < 2:
+        if len(vs) < 2 or len(hs) < 2 and not _open_box(hs, vs):
             continue
         x0, x1 = min(min(e.lo for e in hs), min(v.pos for v in vs)), max(max(e.hi for e in hs), max(v.pos for v in vs))
         y0 = min(min(h.pos for h in hs), min(v.lo for v in vs))
         y1 = max(max(h.pos for h in hs), max(v.hi for v in vs))
         hs, vs = _structural(hs, vs, (x0, y0, x1, y1))
-        regions.append(_Region(x0, y0, x1, y1, _positions([v.pos for v in vs]),
-                               _positions([h.pos for h in hs])[::-1], hs, vs))
+        region = _Region(x0, y0, x1, y1, _positions([v.pos for v in vs]), _positions([h.pos for h in hs])[::-1], hs, vs)
+        if len(hs) == 1:
+            region.open = "below" if abs(hs[0].pos - y1) <= JOIN else "above"
+        regions.append(region)
     return regions
+
+
+OPEN_BOX = 24.0  # points a broken frame's sides run at least: two rows of text (a formula's bars are shorter)
+
+
+def _open_box(hs: list[_Edge], vs: list[_Edge]) -> bool:
+    """A frame broken by a page's end: one rule across, at one end of two sides or more that
+    run as far as each other (a table's frame drawn on over a page break, open where it breaks)."""
+    if len(hs) != 1:
+        return False
+    lo, hi = min(v.lo for v in vs), max(v.hi for v in vs)
+    rule = hs[0]
+    return all(abs(v.lo - lo) <= JOIN and abs(v.hi - hi) <= JOIN for v in vs) and hi - lo >= OPEN_BOX and \
+        (abs(rule.pos - hi) <= JOIN or abs(rule.pos - lo) <= JOIN) and \
+        rule.lo <= min(v.pos for v in vs) + JOIN and rule.hi >= max(v.pos for v in vs) - JOIN
+
+
+def _broken_by_page(region: _Region, rows: list[list[Item]]) -> bool:
+    """Is a frame open below (above) where the page's text ends (starts): no line of the page's
+    text (its running lines set aside) further down (up)? Else its sides and rule are some
+    other drawing's (a head's band, a bracket)."""
+    if region.open == "below":
+        return not any(item.y1 < region.y0 - SNAP for row in rows for item in row)
+    return not any(item.y0 > region.y1 + SNAP for row in rows for item in row)
 
 
 GRID_GAP = 12.0  # points: grids stacked closer than this, sharing a column rule, are one table
@@ -623,11 +650,13 @@ def _cell_text(pieces: list[_Piece]) -> str:
     return join_lines(lines)
 
 
-def _column_gaps(pieces: list[_Piece], lo: float, hi: float) -> list[float]:
+def _column_gaps(pieces: list[_Piece], lo: float, hi: float, bounded: bool = False) -> list[float]:
     """Column boundaries from alignment: x positions inside [lo, hi] that no line's text
     covers, each gap at least ``MIN_GAP_EM`` wide, or ``FIGURE_GAP_EM`` between numbers (the
     widest number of a column and the one that starts the next: columns of figures set
-    close); the boundary is the gap's middle."""
+    close), or, where a frame bounds the rows (``bounded``), before numbers
+    (a column of labels and the widest figure of the column beside it, each cell padded by
+    less than half an em); the boundary is the gap's middle."""
     if not pieces:
         return []
     size = _size(pieces)
@@ -639,7 +668,7 @@ def _column_gaps(pieces: list[_Piece], lo: float, hi: float) -> list[float]:
     reach, figures = ordered[0].x1, _numeric(ordered[0].text)
     for k, piece in enumerate(ordered[1:], 1):
         gap = piece.x0 - reach
-        if gap >= wide or (gap >= narrow and figures and _figures_start(ordered, k, TIE)):
+        if gap >= wide or (gap >= narrow and (figures or bounded) and _figures_start(ordered, k, TIE)):
             boundaries.append((piece.x0 + reach) / 2)
         if piece.x1 > reach + TIE:
             reach, figures = piece.x1, _numeric(piece.text)
@@ -701,13 +730,15 @@ def _baseline_rows(pieces: list[_Piece]) -> list[list[_Piece]]:
     return rows
 
 
-def _spanning_free_gaps(rows: list[list[_Piece]], lo: float, hi: float, vote: bool = False) -> list[float]:
+def _spanning_free_gaps(rows: list[list[_Piece]], lo: float, hi: float, vote: bool = False,
+                        framed: bool = False) -> list[float]:
     """Column gaps of the rows, a row that crosses a gap others leave open (a header over
     two columns) left out of the reckoning when most rows agree on the gap; with ``vote``
     (rules bound the rows: they are a table's), a few rows may cross it (``_voted_gaps``);
-    without, the first line may (group heads over the columns under them)."""
+    without, the first line may (group heads over the columns under them). ``framed``: a
+    frame round the rows (``_column_gaps``' bounded; a page's head and foot rules are none)."""
     everything = [p for row in rows for p in row]
-    gaps = _column_gaps(everything, lo, hi)
+    gaps = _column_gaps(everything, lo, hi, framed)
     if len(rows) < 3:
         return gaps
     # Rows that would close a gap: drop the fewest that let the most columns open.
@@ -814,7 +845,8 @@ def _grid_cells(region: _Region, pieces: list[_Piece]) -> tuple[list[float], lis
         xs = _positions(xs + [region.x0, region.x1])
     if len(xs) <= 2:
         rows = _baseline_rows(pieces)
-        xs = [region.x0] + _spanning_free_gaps(rows, region.x0, region.x1, bool(region.horizontal)) + [region.x1]
+        gaps = _spanning_free_gaps(rows, region.x0, region.x1, bool(region.horizontal), bool(region.vertical))
+        xs = [region.x0] + _heads_aside(rows, gaps) + [region.x1]
     ys = list(region.ys) or [region.y1]
     if ys[0] < region.y1 - SNAP:
         ys.insert(0, region.y1)
@@ -836,6 +868,41 @@ def _grid_cells(region: _Region, pieces: list[_Piece]) -> tuple[list[float], lis
             parted = [parted[0], *_header_lines(head, xs, region.spanners), *parted[1:]]
         ys = parted
     return xs, ys
+
+
+HEAD_LINES_ASIDE = 2  # a table's first lines, where a column's head may stand beside its column
+BODY_ROWS_ASIDE = 2  # lines under them the neighbour has text on, at the least
+
+
+def _heads_aside(rows: list[list[_Piece]], gaps: list[float]) -> list[float]:
+    """The column gaps, less those between a column whose only text is in the table's first
+    lines (``HEAD_LINES_ASIDE``) and its neighbour, empty on those lines and holding text on the
+    rows under them: a head set flush left over figures set flush right in a wide column (a
+    browser's and a word processor's tables by default), or flush right over words set flush
+    left, is that column's head, not a column of its own. The neighbour on the right is taken
+    first; a piece counts in a column it lies wholly inside (a group head spanning columns in
+    none)."""
+    if not gaps or len(rows) <= BODY_ROWS_ASIDE:
+        return gaps
+    edges = [-math.inf, *gaps, math.inf]
+    lines: list[set[int]] = [set() for _ in range(len(edges) - 1)]  # the lines each column has text on
+    for k, row in enumerate(rows):
+        for piece in row:
+            column = bisect_right(edges, piece.x0)
+            if column == bisect_left(edges, piece.x1):
+                lines[column - 1].add(k)
+    heads = set(range(HEAD_LINES_ASIDE))
+    kept = list(gaps)
+    for column, held in enumerate(lines):
+        if not held or not held <= heads:
+            continue
+        for other in (column + 1, column - 1):
+            if 0 <= other < len(lines) and not lines[other] & held and len(lines[other]) >= BODY_ROWS_ASIDE:
+                gap = gaps[min(column, other)]
+                if gap in kept:
+                    kept.remove(gap)
+                break
+    return kept
 
 
 FRAMED_COLUMNS = 3  # columns of a framed table whose lines of words part into rows by baseline
@@ -1636,7 +1703,7 @@ def find_tables(rows: list[list[Item]], evidence: dict[str, Any], width: float, 
     """The page's rows (baseline groups, top down) with each table's lines replaced by one
     ``table`` item, placed where the table's first line was."""
     horizontal, vertical, touching = read_rules(evidence, width, height)
-    regions = joined_grids(grid_regions(horizontal, vertical))
+    regions = [r for r in joined_grids(grid_regions(horizontal, vertical)) if not r.open or _broken_by_page(r, rows)]
     for region in regions:
         _header_above(region, rows)
         _plain_row_below(region, rows)
@@ -1693,6 +1760,8 @@ def find_tables(rows: list[list[Item]], evidence: dict[str, Any], width: float, 
 
 WIDE_CELL = 0.3  # of the page width: a wider segment is a description, at most one to a row
 COLUMN_FILL = 0.85  # of a column's width: a segment one side of the gutter filling this much is its text
+RAGGED_FILL = 0.6  # ... or this much, alone on its side, from its left edge, in words (``RAGGED_WORDS``): set ragged
+RAGGED_WORDS = 4
 TEXT_PITCH = 1.6  # ems from a line of a column's text down to the next line of its paragraph
 
 
@@ -1730,6 +1799,14 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
     while index < len(rows):
         end = index
         while end < len(rows) and end - index < MAX_TABLE_LINES:
+            # (the span is looked for only where a row may be passed over: one line, or the other column's)
+            after = _past_beside(parts, end, _span(parts, index, end)) \
+                if end > index and (len(parts[end][0]) == 1 or not parts[end][0]) else end
+            if after > end and after < len(rows) and after - index < MAX_TABLE_LINES and near(end - 1, after) and \
+                    is_row(after):
+                _set_beside(parts, end, after)  # the other column's lines between two rows of a table set in one
+                end = after
+                continue
             if (is_row(end) or end - index >= 2 and not parts[end][1] and
                     _in_columns(parts[end][0], [parts[k][0] for k in range(index, end)])) and \
                     (end == index or near(end - 1, end)):
@@ -1742,11 +1819,17 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
         if end - index >= 2 and end < len(rows) and near(end - 1, end) and _label_ends(parts, index, end):
             end += 1  # the last label's last line, under its figures
         table = _run_table(parts, index, end) if end - index >= 2 else None
-        start = index
-        while table is not None and start > 0 and index - start < HEAD_ABOVE and len(out) > index - start and \
-                out[start - index - 1] is rows[start - 1] and near(start - 1, start) and \
-                _head_above(parts[start - 1], parts[index][0], parts[index + 1][0], width):
-            start -= 1  # the lines output as they came, now heads of the table under them
+        start, heads = index, 0
+        second = parts[min(_past_beside(parts, index + 1), end - 1)][0]
+        across = _span(parts, index, end) if table is not None else None
+        while table is not None and start > 0 and heads < HEAD_ABOVE:
+            # past the other column's lines, between a head and the rows of a table set in one
+            up = max(0, _past_beside(parts, start - 1, across, -1))
+            if not (len(out) > index - up and out[up - index] is rows[up] and near(up, start) and
+                    _head_above(parts[up], parts[index][0], second, width)):
+                break
+            _set_beside(parts, up + 1, start)
+            start, heads = up, heads + 1  # the lines output as they came, now heads of the table under them
         if start < index and (headed := _run_table(parts, start, end)) is not None:
             table = headed
             del out[start - index:]
@@ -1773,12 +1856,13 @@ def _labelled_figures(parts: list[tuple[list[Item], list[Item]]], width: float,
     spaces of all of them (the head's too) clear at one x; the figures not a contents page's
     numbers (rising page by page), no label a description's width. A line of the other column's
     prose on the same baseline, wholly to one side, is no cell of theirs."""
-    def cells_of(k: int, span: tuple[float, float] | None = None) -> list[Item]:
+    def cells_of(k: int, span: tuple[float, float, float] | None = None) -> list[Item]:
         group = parts[k][0]
         if span is None:
             narrow = [i for i in group if i.x1 - i.x0 < WIDE_CELL * width]
-        else:  # under a head: what lies within reach of it (the other column's lines are beyond)
-            narrow = [i for i in group if i.x1 > span[0] and i.x0 < span[1]]
+        else:  # under a head: what lies within reach of it (the other column's lines are beyond);
+            # a figure twice as far (set flush right in a wide column, its head flush left)
+            narrow = [i for i in group if i.x1 > span[0] and (i.x0 < span[1] or i.x0 < span[2] and _figure(i.text))]
         if not narrow or any(i.kind != "line" or i.code is not None for i in narrow):
             return []
         left, right = min(i.x0 for i in narrow), max(i.x1 for i in narrow)
@@ -1787,7 +1871,8 @@ def _labelled_figures(parts: list[tuple[list[Item], list[Item]]], width: float,
             return []  # a line across the pair, or more of a table's cells: not the other column's
         return narrow
 
-    def pair(k: int, span: tuple[float, float] | None = None) -> tuple[float, float, str, str, list[Item]] | None:
+    def pair(k: int, span: tuple[float, float, float] | None = None) -> \
+            tuple[float, float, str, str, list[Item]] | None:
         """Row ``k`` as two cells: where the space between them starts and ends, the label,
         the figure, and the cells."""
         cells = cells_of(k, span)
@@ -1807,21 +1892,48 @@ def _labelled_figures(parts: list[tuple[list[Item], list[Item]]], width: float,
         rows = {k: head[4]}
         left, right = head[0], head[1]
         reach = REACH_EMS * max(i.size for i in head[4])
-        span = (min(i.x0 for i in head[4]) - reach, max(i.x1 for i in head[4]) + reach)
+        span = (min(i.x0 for i in head[4]) - reach, max(i.x1 for i in head[4]) + reach,
+                max(i.x1 for i in head[4]) + 2 * reach)
         values: list[int | None] = []  # the figures as whole numbers, where they are
-        end = k + 1
-        while end < len(parts) and near(end - 1, end) and (row := pair(end, span)) is not None and \
+        end = last = k + 1
+        while (end := _past_beside(parts, end)) < len(parts) and near(last - 1, end) and \
+                (row := pair(end, span)) is not None and \
                 _labelled(row[2]) and _figure(row[3]) and any(c.isdigit() for c in row[3]) and \
                 max(left, row[0]) < min(right, row[1]) and not any(i.bold_all for i in row[4]):
             left, right = max(left, row[0]), min(right, row[1])
             values.append(_leading_int(row[3]))
             rows[end] = row[4]
-            end += 1
+            end = last = end + 1
         rising = all(a is not None and b is not None and a <= b for a, b in zip(values, values[1:], strict=False))
         if len(values) >= PAIR_ROWS and not rising:
             found.update(rows)
         k = max(end, k + 1)
     return found
+
+
+def _past_beside(parts: list[tuple[list[Item], list[Item]]], k: int, span: tuple[float, float] | None = None,
+                 step: int = 1) -> int:
+    """The first row from ``k`` on (or back, ``step`` -1) that holds more than the other column's
+    lines (``_beside_text``), or, given the ``span`` across that a table's cells take, more than
+    one line wholly beside it (the other column's heading): a table set in one column of two has
+    them between its rows where the columns' baselines differ."""
+    while 0 <= k < len(parts) and (not parts[k][0] and parts[k][1] or span is not None and len(parts[k][0]) == 1 and
+                                   (parts[k][0][0].x1 < span[0] or parts[k][0][0].x0 > span[1])):
+        k += step
+    return k
+
+
+def _set_beside(parts: list[tuple[list[Item], list[Item]]], start: int, end: int) -> None:
+    """Rows ``start`` to ``end`` (``_past_beside``'s) are the other column's lines beside a table."""
+    for k in range(start, end):
+        parts[k] = ([], parts[k][0] + parts[k][1])
+
+
+def _span(parts: list[tuple[list[Item], list[Item]]], start: int, end: int) -> tuple[float, float]:
+    """Where the cells of rows ``start`` to ``end`` start and end across, an em either side."""
+    cells = [item for group, _ in parts[start:end] for item in group]
+    size = max(item.size for item in cells)
+    return min(item.x0 for item in cells) - size, max(item.x1 for item in cells) + size
 
 
 def _labelled(text: str) -> bool:
@@ -1872,7 +1984,7 @@ def _run_table(parts: list[tuple[list[Item], list[Item]]], start: int, end: int)
     few rows or columns, a display formula, prose read on across its cells)."""
     items = [item for cells, _ in parts[start:end] for item in cells]
     region = _Region.around(items)
-    found = None if _formula([cells for cells, _ in parts[start:end]]) else build_table(region, items)
+    found = None if _formula([cells for cells, _ in parts[start:end] if cells]) else build_table(region, items)
     if found is None or _reads_on(found["rows"]):
         return None
     return table_item(region, found, items)
@@ -1974,15 +2086,22 @@ def _under_one(item: Item, row: list[Item]) -> bool:
 
 
 FORMULA_PITCH = 0.8  # ems: lines of one size closer than this are a formula's levels (a fraction), not rows
+FORMULA_ROWS = 3  # lines of a display formula numbered at its end, at the most
+_EQUATION_NUMBER = lazy(r"^\(\d{1,3}[a-z]?\)$")
 _RELATION = lazy(r"[=<>\u2248\u2261\u2264\u2265\u2208\u2192\u223c\u221d\u2282\u2286\u226a\u226b]")
 
 
 def _formula(rows: list[list[Item]]) -> bool:
     """Whether lines set as rows are a display formula: one of them states a relation (=, ≤, ∈,
     →) and two of them of one size stand closer than lines of text can (a numerator over its
-    fraction's line)."""
+    fraction's line). With no relation read (a font may draw it as no character of its own: '≲'
+    read as '.'), two or three lines with a mathematical sign (×, ±) whose only number in
+    brackets ends one of them (an equation's number)."""
     if not any(_RELATION.search(item.text) for row in rows for item in row):
-        return False
+        numbers = [item for row in rows for item in row if _EQUATION_NUMBER.match(item.text)]
+        return len(rows) <= FORMULA_ROWS and len(numbers) == 1 and \
+            any(max(row, key=lambda item: item.x1) is numbers[0] for row in rows) and \
+            any(ord(c) > 127 and unicodedata.category(c) == "Sm" for row in rows for item in row for c in item.text)
     for upper, lower in zip(rows, rows[1:], strict=False):
         size = max(i.size for i in upper)
         if abs(max(i.size for i in lower) - size) <= 0.1 * size and upper[0].y - lower[0].y < FORMULA_PITCH * size:
@@ -2096,10 +2215,12 @@ def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item],
     them. On a two-column page a segment wholly one side of the gutter that fills its column from
     edge to edge is that column's prose running on beside a table, an equation or a chart's labels
     set in the other column: a float set full width interrupts both columns, so no line of theirs
-    shares its baselines. So is the line under it that starts where it starts, at a line's pitch,
-    alone on its side (a paragraph's last line). The gutter is looked for only when some row of
-    three or more segments (or parts, a row of cells drawn as one) holds a wide one, what such a
-    line is; with none, the page may be set in three columns of prose or more
+    shares its baselines (but a table's row drawn as one, ``_cells_drawn_as_one``). So is the
+    line under it that starts where it starts, at a line's pitch, alone on its side (a
+    paragraph's last line); and a line of words alone on its side, from its left edge and across
+    most of it (``RAGGED_FILL``: set ragged right). The gutter is looked for only when some row
+    of three or more segments (or parts, a row of cells drawn as one) holds a wide one, what
+    such a line is; with none, the page may be set in three columns of prose or more
     (``_prose_columns``), each a side of its own."""
     plain: list[tuple[list[Item], list[Item]]] = [(row, []) for row in rows]
     # (a row drawn as one text object beside the other column's line is two segments of three parts)
@@ -2112,6 +2233,7 @@ def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item],
         return plain
     if len(found) >= 3:  # three columns or more of justified prose: each its own side
         columns = {str(k): x1 - x0 for k, (x0, x1) in enumerate(found)}
+        starts = {str(k): x0 for k, (x0, _) in enumerate(found)}
 
         def side_of(item: Item) -> str:
             return next((str(k) for k, (x0, x1) in enumerate(found)
@@ -2121,8 +2243,8 @@ def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item],
         if gutter is None:
             return plain
         # find_gutter leaves three items or more wholly either side of the gutter.
-        columns = {"L": gutter - min(i.x0 for i in items if i.x1 <= gutter),
-                   "R": max(i.x1 for i in items if i.x0 >= gutter) - gutter}
+        starts = {"L": min(i.x0 for i in items if i.x1 <= gutter), "R": min(i.x0 for i in items if i.x0 >= gutter)}
+        columns = {"L": gutter - starts["L"], "R": max(i.x1 for i in items if i.x0 >= gutter) - gutter}
 
         def side_of(item: Item) -> str:
             return "L" if item.x1 <= gutter else "R" if item.x0 >= gutter else ""
@@ -2132,7 +2254,10 @@ def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item],
         if item.kind != "line":
             return False
         if item.x1 - item.x0 >= COLUMN_FILL * columns[side]:
-            return True
+            return not _cells_drawn_as_one(item)
+        if alone and item.x1 - item.x0 >= RAGGED_FILL * columns[side] and item.x0 - starts[side] <= item.size and \
+                len(item.text.split()) >= RAGGED_WORDS:
+            return True  # a line of ragged prose, alone on its side
         last, was_text = above.get(side, (None, False))
         return alone and was_text and last is not None and abs(item.x0 - last.x0) <= item.size and \
             last.y - item.y <= TEXT_PITCH * item.size
@@ -2157,6 +2282,12 @@ def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item],
         else:
             out.append((row, []))
     return out
+
+
+def _cells_drawn_as_one(item: Item) -> bool:
+    """Is a segment a table's row drawn as one text object: three parts or more a column gap
+    apart (``_wide_gaps``), a figure among them? A line of prose has no such gaps."""
+    return len(item.parts) >= 3 and len(_wide_gaps(item)) >= 2 and any(_figure(text) for _, _, text in item.parts)
 
 
 def _lenient_gutter(items: list[Item], width: float) -> float | None:
