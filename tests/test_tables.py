@@ -16,7 +16,7 @@ import siftpdf
 from siftpdf.document import table_text
 from siftpdf.organize import organize_records
 from siftpdf.organize.layout import Item
-from siftpdf.organize.tables import _lenient_gutter, find_tables, places, unruled_tables
+from siftpdf.organize.tables import _lenient_gutter, _Region, build_table, find_tables, places, unruled_tables
 from siftpdf.settings import OrganizeOptions
 from siftpdf.views.markdown import page_markdown
 
@@ -2551,3 +2551,23 @@ def test_rows_drawn_as_one_object_across_their_column_are_a_tables_beside_the_ot
     c.showPage()
     c.save()
     assert [_texts(t) for t in _tables(_extract(run_cli, path))] == [rows]
+
+
+def test_a_few_numbered_lines_of_code_are_no_table():
+    """Four lines of a listing set in the text's face, numbered on from the lines before them
+    (19, 20 …), whose lines end as statements and blocks do: a listing's lines, not a table of
+    numbers and code, however its rows were found (a column of two parted them off the other's
+    prose). Four numbered rows of words are a table still."""
+    def rows(texts: list[str]) -> list[Item]:
+        items = []
+        for k, text in enumerate(texts):
+            y = 700 - 14 * k
+            items += [Item(str(19 + k), 76, y - 2, 88, y + 8, y, 10),
+                      Item(text, 110, y - 2, 110 + 5 * len(text), y + 8, y, 10)]
+        return items
+
+    code = rows(['latest = T.Read(row, c + "write");', "if (!latest.found()) return false;",
+                 "int ts = latest.start_timestamp();", "for (Write w : secondaries) {"])
+    assert build_table(_Region.around(code), code) is None
+    words = rows(["North bank gauge", "Lower weir", "Mill race", "East channel"])
+    assert build_table(_Region.around(words), words) is not None

@@ -1579,14 +1579,25 @@ def _numbered_lines(rows: list[list[tuple[str, int, int]]]) -> bool:
         return False
     if _LEADING_NUMBER.match(rows[0][0][0]) is None:
         return False
-    # A listing continued from the page before numbers on from where it was: a number and a
-    # line of code, two columns and no more, down many rows.
-    if numbers[0] != 1 and (len(numbers) < LISTING_LINES or any(len(row) > 2 for row in rows)):
+    # A listing continued from the page before (or parted from its first lines) numbers on from
+    # where it was: a number and a line of code, two columns and no more, down many rows, or a
+    # few rows whose lines read as code.
+    if numbers[0] != 1 and (len(numbers) < LISTING_LINES and not _code_lines(rows) or
+                            any(len(row) > 2 for row in rows)):
         return False
     return all(b == a + 1 for a, b in zip(numbers, numbers[1:], strict=False))
 
 
 LISTING_LINES = 5  # numbered lines of a listing continued from the page before, at the least
+CODE_ROWS = 2 / 3  # of a few numbered rows whose second cell reads as a line of code, for a listing
+_CODE_END = (";", "{", "}", ",", "(")  # how a line of code in the C family ends
+
+
+def _code_lines(rows: list[list[tuple[str, int, int]]]) -> bool:
+    """Do most of the rows' second cells read as lines of code: ending as a statement or a block
+    does (``_CODE_END``) or holding a comment?"""
+    code = sum(len(row) == 2 and (row[1][0].rstrip().endswith(_CODE_END) or "//" in row[1][0]) for row in rows)
+    return len(rows) >= 3 and code >= CODE_ROWS * len(rows)
 
 
 def _union(parent: list[int], a: int, b: int) -> None:
