@@ -32,6 +32,7 @@ from .layout import (
     join_text,
     justified_edges,
     line_segments,
+    may_stretch,
     median,
     narrow_gutters,
     next_word_fits,
@@ -411,7 +412,8 @@ def _stretched_lines(page: _Page, parted: list[tuple[int, dict[str, Any]]], opts
     """Lines of justified text whose stretched spaces parted them word by word
     (``stretched_spans``) segmented again, each such span one segment, read whole: its words'
     wide spaces are no table's column gaps."""
-    edges = justified_edges(page.rows)
+    parted = [(index, line) for index, line in parted if may_stretch(page.rows[index])]
+    edges = justified_edges(page.rows) if parted else []
     if not edges:
         return
     for index, line in parted:

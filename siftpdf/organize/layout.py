@@ -319,7 +319,8 @@ def justified_edges(rows: list[list[Item]]) -> list[tuple[float, float]]:
     not a table's row of figures) end within ``EDGE_SLACK`` of each other; the column starts where
     most of them do."""
     ends = sorted((item.x1, item.x0) for row in rows for item in row
-                  if item.x1 - item.x0 >= PROSE_EMS * item.size and item.code is None and _words(item.text) >= 3)
+                  if item.x1 - item.x0 >= PROSE_EMS * item.size and item.code is None and item.text.count(" ") >= 2
+                  and _words(item.text) >= 3)
     edges: list[tuple[float, float]] = []
     start = 0
     for k in range(1, len(ends) + 1):
@@ -367,6 +368,11 @@ def stretched_spans(row: list[Item], edges: list[tuple[float, float]]) -> list[t
         else:
             start += 1
     return spans
+
+
+def may_stretch(row: list[Item]) -> bool:
+    """Does a row hold two single words side by side (what ``stretched_spans`` looks for)?"""
+    return any(_stretched_word(a) and _stretched_word(b) for a, b in zip(row, row[1:], strict=False))
 
 
 def _stretched_word(item: Item) -> bool:
