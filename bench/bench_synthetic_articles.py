@@ -306,6 +306,23 @@ def _fancy(text: str) -> str:
     return tex_escaped(text).replace("\\%", "\\thepage")
 
 
+def _in_lists(blocks: list[Block], kinds: tuple[str, str], begin: str, end: str) -> tuple[list[tuple[list[str], Block]],
+                                                                                       list[str]]:
+    """Each block with the lines that end a list before it and begin one (``begin`` and ``end``
+    formatted with the list's kind: ``kinds``, bulleted and numbered), and the lines that end the
+    last list."""
+    out: list[tuple[list[str], Block]] = []
+    listing = ""
+    for block in blocks:
+        kind = "" if block.kind != "item" else kinds[0] if block.mark == "-" else kinds[1]
+        before = [end.format(listing)] if listing and kind != listing else []
+        if kind and kind != listing:
+            before.append(begin.format(kind))
+        listing = kind
+        out.append((before, block))
+    return out, [end.format(listing)] if listing else []
+
+
 def latex_source(article: Article) -> str:
     """The article in LaTeX's article class (pdflatex, Computer Modern): the same description
     set by another typesetter, with choices of its own drawn from the document's name (glyphs
@@ -335,14 +352,9 @@ def latex_source(article: Article) -> str:
               f"\\date{{\\textit{{{tex_escaped(article.institution)}}}}}", "\\begin{document}", "\\maketitle"]
     if not any(running.values()):
         lines.append("\\thispagestyle{empty}")
-    listing = ""
-    for block in article.blocks:
-        kind = "" if block.kind != "item" else "itemize" if block.mark == "-" else "enumerate"
-        if listing and kind != listing:
-            lines.append(f"\\end{{{listing}}}")
-        if kind and kind != listing:
-            lines.append(f"\\begin{{{kind}}}")
-        listing = kind
+    listed, closing = _in_lists(article.blocks, ("itemize", "enumerate"), "\\begin{{{}}}", "\\end{{{}}}")
+    for before, block in listed:
+        lines += before
         if block.kind == "heading":
             command = "sub" * (block.level - 1) + "section" + ("" if block.mark else "*")
             lines.append(f"\\{command}{{{tex_escaped(block.text)}}}")
@@ -356,8 +368,7 @@ def latex_source(article: Article) -> str:
             lines += ["\\begin{center}", tex_escaped(block.text), "", "\\smallskip"]
         elif block.kind == "table":
             lines += [*_tabular(block), "\\end{center}"]
-    if listing:
-        lines.append(f"\\end{{{listing}}}")
+    lines += closing
     return "\n".join([*lines, "\\end{document}"]) + "\n"
 
 
@@ -442,14 +453,10 @@ def html_source(article: Article) -> str:
     body.append(f'<p class="byline"><i>{html.escape(article.institution)}</i></p>')
     if article.two_columns:
         body.append('<div class="columns">')
-    listing, caption = "", ""
-    for block in article.blocks:
-        kind = "" if block.kind != "item" else "ul" if block.mark == "-" else "ol"
-        if listing and kind != listing:
-            body.append(f"</{listing}>")
-        if kind and kind != listing:
-            body.append(f"<{kind}>")
-        listing = kind
+    caption = ""
+    listed, closing = _in_lists(article.blocks, ("ul", "ol"), "<{}>", "</{}>")
+    for before, block in listed:
+        body += before
         text = html.escape(block.text)
         if block.kind == "heading":
             tag = f"h{block.level + 1}"
@@ -466,8 +473,7 @@ def html_source(article: Article) -> str:
                 body.append(f'<p class="caption">{text}</p>')
         elif block.kind == "table":
             body += _web_table(block, caption if choices["caption_in_table"] else "", choices)
-    if listing:
-        body.append(f"</{listing}>")
+    body += closing
     if article.two_columns:
         body.append("</div>")
     short = article.running.get("CH") if "%" not in article.running.get("CH", "%") else article.title
