@@ -193,15 +193,15 @@ def grid_regions(horizontal: list[_Edge], vertical: list[_Edge]) -> list[_Region
         groups.setdefault(_find(parent, len(horizontal) + k), ([], []))[1].append(edge)
     regions = []
     for hs, vs in groups.values():
-        if len(vs) < 2 or len(hs) < 2 and not _open_box(hs, vs):
+        opening = _open_box(hs, vs) if len(hs) == 1 and len(vs) >= 2 else ""
+        if len(vs) < 2 or len(hs) < 2 and not opening:
             continue
         x0, x1 = min(min(e.lo for e in hs), min(v.pos for v in vs)), max(max(e.hi for e in hs), max(v.pos for v in vs))
         y0 = min(min(h.pos for h in hs), min(v.lo for v in vs))
         y1 = max(max(h.pos for h in hs), max(v.hi for v in vs))
         hs, vs = _structural(hs, vs, (x0, y0, x1, y1))
         region = _Region(x0, y0, x1, y1, _positions([v.pos for v in vs]), _positions([h.pos for h in hs])[::-1], hs, vs)
-        if len(hs) == 1:
-            region.open = "below" if abs(hs[0].pos - y1) <= JOIN else "above"
+        region.open = opening
         regions.append(region)
     return regions
 
@@ -209,16 +209,16 @@ def grid_regions(horizontal: list[_Edge], vertical: list[_Edge]) -> list[_Region
 OPEN_BOX = 24.0  # points a broken frame's sides run at least: two rows of text (a formula's bars are shorter)
 
 
-def _open_box(hs: list[_Edge], vs: list[_Edge]) -> bool:
-    """A frame broken by a page's end: one rule across, at one end of two sides or more that
-    run as far as each other (a table's frame drawn on over a page break, open where it breaks)."""
-    if len(hs) != 1:
-        return False
+def _open_box(hs: list[_Edge], vs: list[_Edge]) -> str:
+    """Where a frame broken by a page's end is open ("below", "above"; "" for none): one rule
+    across, at one end of two sides or more that run as far as each other (a table's frame drawn
+    on over a page break, open where it breaks)."""
     lo, hi = min(v.lo for v in vs), max(v.hi for v in vs)
     rule = hs[0]
-    return all(abs(v.lo - lo) <= JOIN and abs(v.hi - hi) <= JOIN for v in vs) and hi - lo >= OPEN_BOX and \
-        (abs(rule.pos - hi) <= JOIN or abs(rule.pos - lo) <= JOIN) and \
-        rule.lo <= min(v.pos for v in vs) + JOIN and rule.hi >= max(v.pos for v in vs) - JOIN
+    if not (all(abs(v.lo - lo) <= JOIN and abs(v.hi - hi) <= JOIN for v in vs) and hi - lo >= OPEN_BOX and
+            rule.lo <= min(v.pos for v in vs) + JOIN and rule.hi >= max(v.pos for v in vs) - JOIN):
+        return ""
+    return "below" if abs(rule.pos - hi) <= JOIN else "above" if abs(rule.pos - lo) <= JOIN else ""
 
 
 def _broken_by_page(region: _Region, rows: list[list[Item]]) -> bool:
