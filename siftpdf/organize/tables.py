@@ -1809,13 +1809,14 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
     index = 0
     while index < len(rows):
         end = index
+        passed: dict[int, tuple[list[Item], list[Item]]] = {}  # rows read as the other column's, as they were
         while end < len(rows) and end - index < MAX_TABLE_LINES:
             # (the span is looked for only where a row may be passed over: one line, or the other column's)
             after = _past_beside(parts, end, _span(parts, index, end)) \
                 if end > index and (len(parts[end][0]) == 1 or not parts[end][0]) else end
             if after > end and after < len(rows) and after - index < MAX_TABLE_LINES and near(end - 1, after) and \
                     is_row(after):
-                _set_beside(parts, end, after)  # the other column's lines between two rows of a table set in one
+                passed.update(_set_beside(parts, end, after))  # the other column's lines between a table's rows
                 end = after
                 continue
             if (is_row(end) or end - index >= 2 and not parts[end][1] and
@@ -1851,6 +1852,8 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
             out += [text for _, text in parts[start:end] if text]
             index = end
         else:
+            for k, part in passed.items():  # no table: those rows are looked at again as they were
+                parts[k] = part
             out.append(rows[index])
             index += 1
     return out
@@ -1934,10 +1937,14 @@ def _past_beside(parts: list[tuple[list[Item], list[Item]]], k: int, span: tuple
     return k
 
 
-def _set_beside(parts: list[tuple[list[Item], list[Item]]], start: int, end: int) -> None:
-    """Rows ``start`` to ``end`` (``_past_beside``'s) are the other column's lines beside a table."""
+def _set_beside(parts: list[tuple[list[Item], list[Item]]], start: int,
+                end: int) -> dict[int, tuple[list[Item], list[Item]]]:
+    """Rows ``start`` to ``end`` (``_past_beside``'s) are the other column's lines beside a table;
+    returns them as they were."""
+    was = {k: parts[k] for k in range(start, end)}
     for k in range(start, end):
         parts[k] = ([], parts[k][0] + parts[k][1])
+    return was
 
 
 def _span(parts: list[tuple[list[Item], list[Item]]], start: int, end: int) -> tuple[float, float]:
