@@ -664,7 +664,7 @@ def _organize(page: _Page, repeated: set[str] | None, opts: OrganizeOptions, pre
 
 
 SEPARATION = 1.4  # a running head stands further from the body than body lines from each other
-TITLE_OVER_HEAD = 1.5  # times the size of the outermost running line: a line set larger says the page's own title
+TITLE_OVER_HEAD = 1.5  # times the size of a running line saying the same words: a line set larger is the page's title
 SOLID_PITCH = 1.2  # sizes from one baseline to the next in text set with the usual leading
 
 
