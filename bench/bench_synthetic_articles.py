@@ -1,7 +1,7 @@
 """Articles no rule was written for: documents made from a seeded description, typeset by groff,
 scored against the description.
 
-    python bench/bench_synthetic_articles.py [--typesetter groff|latex|html] [--count N] [--seed S] [--peers]
+    python bench/bench_synthetic_articles.py [--typesetter groff|latex|html|writer] [--count N] [--seed S] [--peers]
                                              [--keep DIR] [--show N]
 
 Every reading rule of siftpdf was written against the pages of ../shared/bench and the corpus.
@@ -36,6 +36,16 @@ title and address, 'n/N'), tables as wide as their column at times, heads in bol
 set flush right, rules or shading by the style, the caption above or in the table. The choices
 beyond the description come from the document's name (``web_choices``). Needs
 ``apt-get install --no-install-recommends chromium fonts-liberation``.
+
+``--typesetter writer`` sets them as a word processor's documents (OpenDocument's flat XML,
+turned into PDF by LibreOffice Writer): styles for the text, headings (numbered by the outline,
+the number and a tab, or typed), the title block, lists, quotations and captions; two columns as
+a section's, balanced at its end, so that a table runs on from the foot of one column to the head
+of the next; the running lines in the page's header and footer, parted by tab stops, the page
+number a field; tables framed, ruled under the head or bare, their head row shaded at times, as
+wide as their column or as their columns. The choices beyond the description come from the
+document's name (``writer_choices``). Needs ``apt-get install --no-install-recommends
+libreoffice-writer-nogui fonts-liberation fonts-dejavu-core``.
 
 Needs groff with its PDF device (Debian's ``groff``; a benchmark's tool, not the package's
 dependency). ``apt-get install --no-install-recommends groff``: the ghostscript it recommends
@@ -482,6 +492,238 @@ def html_source(article: Article) -> str:
             + "\n</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n")
 
 
+_WRITER_FONTS = ("Liberation Serif", "Liberation Sans", "DejaVu Serif", "DejaVu Sans")
+_ODF = ('xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+        'xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" '
+        'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" '
+        'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
+        'xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0" '
+        'xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0"')
+_RULE = "0.5pt solid #000000"
+
+
+def writer_choices(article: Article) -> dict[str, object]:
+    """What a word processor's page of ``article`` looks like beyond its description, drawn from
+    its name: the text's face and the headings' (the same or a sans), the paper, justified or
+    ragged, headings numbered by the outline (the number, a tab, the title) or typed, their
+    colour, the space after a paragraph, tables as wide as their column, heads centred, a shaded
+    head row, the running lines set apart by a rule."""
+    own = random.Random("writer " + article.doc_id)
+    face = own.choice(_WRITER_FONTS)
+    return {"font": face, "heads": own.choice((face, "Liberation Sans", "DejaVu Sans")),
+            "paper": own.choice(("letter", "A4")), "justify": own.random() < 0.6,
+            "outline": own.random() < 0.5, "colour": own.choice(("#000000", "#000000", "#2f5496", "#1f3864")),
+            "after": own.choice(("0in", "0.06in", "0.11in")), "wide": own.random() < 0.4,
+            "centred_heads": own.random() < 0.5, "shaded": own.random() < 0.35, "rule": own.random() < 0.3}
+
+
+def _odf_text(text: str) -> str:
+    return html.escape(text, quote=False)
+
+
+def _odf_running(value: str) -> str:
+    """A running line's text with its page number a field (``%`` in the description)."""
+    return '<text:page-number text:select-page="current">1</text:page-number>'.join(
+        _odf_text(part) for part in value.split("%"))
+
+
+def _odf_cell_style(kind: str, row: int, column: int, rows: int, columns: int, shaded: bool) -> str:
+    """A table cell's borders (and shading) by the table's style and the cell's place in it
+    (``column``: the last column it spans)."""
+    edges = {"top": row == 0, "bottom": row == rows - 1, "left": column == 0, "right": column == columns - 1}
+    line = {"allbox": _RULE, "box": _RULE, "doublebox": "1.5pt solid #000000", "rules": _RULE, "bare": ""}[kind]
+    sides = {side: "" for side in edges}
+    if kind == "allbox":
+        sides = {side: line for side in edges}
+    elif kind in ("box", "doublebox"):
+        sides = {side: line if at else "" for side, at in edges.items()}
+    elif kind == "rules":
+        sides.update(top=line if row in (0, 1) else "", bottom=line if row == rows - 1 else "")
+    props = " ".join(f'fo:border-{side}="{value or "none"}"' for side, value in sides.items())
+    if shaded and row == 0:
+        props += ' fo:background-color="#d9e2f3"'
+    return f'fo:padding="0.03in" {props}'
+
+
+def _odf_table(block: Block, number: int, width: float, choices: dict[str, object],
+               styles: dict[str, str]) -> list[str]:
+    """A table as a word processor's: columns by width, the head row bold, the figures set flush
+    right, a group head spanning the figures' columns at times; borders by the style."""
+    rows = ([["", block.mark] + [""] * (len(block.rows[0]) - 2)] if block.spans else []) + block.rows
+    columns = len(rows[0])
+    total = width if choices["wide"] else min(width, 1.4 + 0.8 * (columns - 1))
+    name = f"Tb{number}"
+    styles[name] = (f'<style:style style:name="{name}" style:family="table"><style:table-properties '
+                    f'style:width="{total:.2f}in" table:align="center" fo:margin-top="0.04in" '
+                    f'fo:margin-bottom="0.1in"/></style:style>')
+    stub = total * (0.4 if columns > 2 else 0.5)
+    for k, share in enumerate([stub] + [(total - stub) / (columns - 1)] * (columns - 1)):
+        styles[f"{name}c{k}"] = (f'<style:style style:name="{name}c{k}" style:family="table-column">'
+                                 f'<style:table-column-properties style:column-width="{share:.3f}in"/></style:style>')
+    out = [f'<table:table table:name="Table{number}" table:style-name="{name}">']
+    out += [f'<table:table-column table:style-name="{name}c{k}"/>' for k in range(columns)]
+    head = 1 if block.spans else 0
+    for r, row in enumerate(rows):
+        out.append("<table:table-row>")
+        column = 0
+        while column < columns:
+            span = block.spans[1] if block.spans and r == 0 and column == 1 else 1
+            cell = f"{name}r{r}k{column}"
+            styles[cell] = (f'<style:style style:name="{cell}" style:family="table-cell"><style:table-cell-properties '
+                            + _odf_cell_style(block.text, r, column + span - 1, len(rows), columns,
+                                              bool(choices["shaded"]) and r <= head) + "/></style:style>")
+            if r <= head:
+                para = "TableHeadCentred" if choices["centred_heads"] or r < head else (
+                    "TableHead" if column == 0 else "TableHeadRight")
+            else:
+                para = "TableCell" if column == 0 else "TableFigure"
+            spanned = f' table:number-columns-spanned="{span}"' if span > 1 else ""
+            out.append(f'<table:table-cell table:style-name="{cell}"{spanned} office:value-type="string">'
+                       f'<text:p text:style-name="{para}">{_odf_text(row[column])}</text:p></table:table-cell>')
+            out += ["<table:covered-table-cell/>"] * (span - 1)
+            column += span
+        out.append("</table:table-row>")
+    return [*out, "</table:table>"]
+
+
+def _odf_paragraph_style(name: str, parent: str, paragraph: str = "", text: str = "", extra: str = "",
+                         inner: str = "") -> str:
+    return (f'<style:style style:name="{name}" style:family="paragraph" style:parent-style-name="{parent}"{extra}>'
+            f"<style:paragraph-properties {paragraph}>{inner}</style:paragraph-properties>"
+            f"<style:text-properties {text}/></style:style>")
+
+
+def _odf_labels(indent: str) -> str:
+    """A list level's label hung ``indent`` left of its text, a tab after it."""
+    return ('<style:list-level-properties text:list-level-position-and-space-mode="label-alignment">'
+            '<style:list-level-label-alignment text:label-followed-by="listtab" '
+            f'text:list-tab-stop-position="{indent}" fo:text-indent="-{indent}" fo:margin-left="{indent}"/>'
+            "</style:list-level-properties>")
+
+
+def _odf_list_style(name: str, kind: str, attributes: str) -> str:
+    return (f'<text:list-style style:name="{name}"><text:list-level-style-{kind} text:level="1" {attributes}>'
+            f'{_odf_labels("0.3in")}</text:list-level-style-{kind}></text:list-style>')
+
+
+def writer_source(article: Article) -> str:
+    """The article as a word processor's document (OpenDocument's flat XML, set by LibreOffice
+    Writer): styles for the text, the headings, the title block, lists, quotations, captions
+    and tables; two columns as a section's; the running lines in the page's header and footer,
+    left, centred and right by tab stops, the page number a field. Choices of its own come
+    from the document's name (``writer_choices``)."""
+    choices = writer_choices(article)
+    size = article.size
+    width = float(article.width.rstrip("i"))
+    paper = (8.5, 11.0) if choices["paper"] == "letter" else (8.27, 11.69)
+    side = (paper[0] - width) / 2
+    column = (width - 0.3) / 2 if article.two_columns else width
+    align = "justify" if choices["justify"] else "start"
+    indented = any(block.kind == "para" for block in article.blocks)
+    body = f'fo:text-align="{align}" fo:line-height="115%" ' + (
+        'fo:text-indent="0.3in" fo:margin-bottom="0in"' if indented
+        else f'fo:text-indent="0in" fo:margin-bottom="{choices["after"] if choices["after"] != "0in" else "0.08in"}"')
+    stops = (f'<style:tab-stops><style:tab-stop style:position="{width / 2:.2f}in" style:type="center"/>'
+             f'<style:tab-stop style:position="{width:.2f}in" style:type="right"/></style:tab-stops>')
+    numbered = bool(choices["outline"]) and any(block.mark for block in article.blocks if block.kind == "heading")
+    heads = f'style:font-name="Heads" fo:color="{choices["colour"]}" fo:font-weight="bold"'
+    keep = 'fo:keep-with-next="always" fo:margin-top="0.16in" fo:margin-bottom="0.06in"'
+    styles = [
+        f'<style:default-style style:family="paragraph"><style:paragraph-properties fo:orphans="2" '
+        f'fo:widows="2"/><style:text-properties style:font-name="Text" fo:font-size="{size}pt" fo:language="en" '
+        'fo:country="US"/></style:default-style>',
+        '<style:style style:name="Standard" style:family="paragraph" style:class="text"/>',
+        _odf_paragraph_style("Text_20_body", "Standard", body, extra=' style:display-name="Text body"'),
+        _odf_paragraph_style("Title", "Standard", 'fo:text-align="center" fo:margin-bottom="0.12in"',
+                             f'style:font-name="Heads" fo:font-size="{round(size * 1.8)}pt"'),
+        _odf_paragraph_style("Byline", "Standard", 'fo:text-align="center" fo:margin-bottom="0.02in"'),
+        _odf_paragraph_style("Institution", "Byline", 'fo:margin-bottom="0.2in"', 'fo:font-style="italic"'),
+        _odf_paragraph_style("Quotations", "Text_20_body", 'fo:margin-left="0.4in" fo:margin-right="0.4in" '
+                             'fo:text-indent="0in" fo:margin-top="0.06in" fo:margin-bottom="0.06in"'),
+        _odf_paragraph_style("List_20_Paragraph", "Text_20_body", 'fo:text-indent="0in" fo:margin-bottom="0.03in"'),
+        _odf_paragraph_style("Caption", "Standard", 'fo:text-align="center" fo:margin-top="0.08in" '
+                             'fo:margin-bottom="0.04in" fo:keep-with-next="always"', 'fo:font-style="italic"'),
+        _odf_paragraph_style("TableCell", "Standard", 'fo:text-align="start"', f'fo:font-size="{size - 1}pt"'),
+        _odf_paragraph_style("TableFigure", "TableCell", 'fo:text-align="end"'),
+        _odf_paragraph_style("TableHead", "TableCell", "", 'fo:font-weight="bold"'),
+        _odf_paragraph_style("TableHeadRight", "TableHead", 'fo:text-align="end"'),
+        _odf_paragraph_style("TableHeadCentred", "TableHead", 'fo:text-align="center"'),
+        _odf_paragraph_style("Header", "Standard", f'fo:border-bottom="{_RULE if choices["rule"] else "none"}"',
+                             'fo:font-size="8pt"', inner=stops),
+        _odf_paragraph_style("Footer", "Header", 'fo:border-bottom="none"'),
+    ]
+    for level, (scale, italic) in enumerate(((1.35, False), (1.15, False), (1.0, True)), start=1):
+        styles.append(_odf_paragraph_style(
+            f"Heading_20_{level}", "Standard", keep,
+            f'{heads} fo:font-size="{round(size * scale)}pt"' + (' fo:font-style="italic"' if italic else ""),
+            extra=f' style:display-name="Heading {level}" style:default-outline-level="{level}" '
+                  'style:next-style-name="Text_20_body"'))
+    outline = "".join(
+        f'<text:outline-level-style text:level="{level}" style:num-format="{"1" if numbered else ""}"'
+        + (f' text:display-levels="{level}" style:num-suffix="."' if numbered else "")
+        + f'>{_odf_labels("0.4in")}</text:outline-level-style>' for level in (1, 2, 3))
+    styles.append(f'<text:outline-style style:name="Outline">{outline}</text:outline-style>')
+    styles.append(_odf_list_style("Bullets", "bullet", 'text:bullet-char="•"'))
+    styles.append(_odf_list_style("Numbers", "number", 'style:num-format="1" style:num-suffix="."'))
+    automatic: dict[str, str] = {
+        "page": f'<style:page-layout style:name="Page"><style:page-layout-properties fo:page-width="{paper[0]}in" '
+                f'fo:page-height="{paper[1]}in" fo:margin-top="0.5in" fo:margin-bottom="0.5in" '
+                f'fo:margin-left="{side:.2f}in" fo:margin-right="{side:.2f}in"/>'
+                '<style:header-style><style:header-footer-properties fo:min-height="0in" fo:margin-bottom="0.25in"/>'
+                '</style:header-style><style:footer-style><style:header-footer-properties fo:min-height="0in" '
+                'fo:margin-top="0.25in"/></style:footer-style></style:page-layout>',
+        "columns": '<style:style style:name="Columns" style:family="section"><style:section-properties>'
+                   '<style:columns fo:column-count="2" fo:column-gap="0.3in"/></style:section-properties>'
+                   "</style:style>"}
+    running = article.running
+    master = ['<style:master-page style:name="Standard" style:page-layout-name="Page">']
+    for where, keys in (("header", ("LH", "CH", "RH")), ("footer", ("LF", "CF", "RF"))):
+        if any(running.get(key) for key in keys):
+            line = "<text:tab/>".join(_odf_running(running.get(key, "")) for key in keys)
+            master.append(f'<style:{where}><text:p text:style-name="{where.capitalize()}">{line}</text:p>'
+                          f"</style:{where}>")
+    master.append("</style:master-page>")
+    text = [f'<text:p text:style-name="Title">{_odf_text(article.title)}</text:p>']
+    text += [f'<text:p text:style-name="Byline">{_odf_text(author)}</text:p>' for author in article.authors]
+    text.append(f'<text:p text:style-name="Institution">{_odf_text(article.institution)}</text:p>')
+    if article.two_columns:
+        text.append('<text:section text:style-name="Columns" text:name="Body">')
+    listed, closing = _in_lists(article.blocks, ("Bullets", "Numbers"), '<text:list text:style-name="{}">',
+                                "</text:list>")
+    tables = 0
+    for before, block in listed:
+        text += before
+        words = _odf_text(block.text)
+        if block.kind == "heading":
+            typed = "" if numbered or not block.mark else _odf_text(block.mark) + " "
+            text.append(f'<text:h text:style-name="Heading_20_{block.level}" text:outline-level="{block.level}">'
+                        f"{typed}{words}</text:h>")
+        elif block.kind in ("para", "block"):
+            text.append(f'<text:p text:style-name="Text_20_body">{words}</text:p>')
+        elif block.kind == "item":
+            text.append(f'<text:list-item><text:p text:style-name="List_20_Paragraph">{words}</text:p>'
+                        "</text:list-item>")
+        elif block.kind == "quote":
+            text.append(f'<text:p text:style-name="Quotations">{words}</text:p>')
+        elif block.kind == "caption":
+            text.append(f'<text:p text:style-name="Caption">{words}</text:p>')
+        elif block.kind == "table":
+            tables += 1
+            text += _odf_table(block, tables, column, choices, automatic)
+    text += closing
+    if article.two_columns:
+        text.append("</text:section>")
+    faces = "".join(f'<style:font-face style:name="{name}" svg:font-family="&apos;{face}&apos;"/>'
+                    for name, face in (("Text", choices["font"]), ("Heads", choices["heads"])))
+    return (f'<?xml version="1.0" encoding="UTF-8"?>\n<office:document {_ODF} office:version="1.3" '
+            'office:mimetype="application/vnd.oasis.opendocument.text">\n'
+            f"<office:font-face-decls>{faces}</office:font-face-decls>\n"
+            "<office:styles>\n" + "\n".join(styles) + "\n</office:styles>\n"
+            "<office:automatic-styles>\n" + "\n".join(automatic.values()) + "\n</office:automatic-styles>\n"
+            "<office:master-styles>" + "".join(master) + "</office:master-styles>\n"
+            "<office:body><office:text>\n" + "\n".join(text) + "\n</office:text></office:body></office:document>\n")
+
+
 def truth(article: Article, typesetter: str = "groff") -> str:
     """The article's Markdown: its section numbers as ``typesetter`` prints them (groff's with a
     dot after, as the web page's, LaTeX's without)."""
@@ -499,17 +741,18 @@ def truth(article: Article, typesetter: str = "groff") -> str:
     return "\n\n".join(out) + "\n"
 
 
-TYPESETTERS = {"groff": "art", "latex": "tex", "html": "web"}  # each one's documents' names begin so
+TYPESETTERS = {"groff": "art", "latex": "tex", "html": "web", "writer": "odt"}  # each one's documents' names begin so
 
 
 def make(count: int, seed: int, folder: Path, typesetter: str = "groff") -> list[Article]:
     """``count`` articles described from ``seed``, each typeset by ``typesetter`` into
     ``folder/pdfs`` with its source and ground truth beside."""
-    tool = {"groff": "groff", "latex": "pdflatex", "html": "chromium"}[typesetter]
+    tool = {"groff": "groff", "latex": "pdflatex", "html": "chromium", "writer": "soffice"}[typesetter]
     if shutil.which(tool) is None:
         raise SystemExit(f"bench_synthetic_articles: needs {tool} (apt-get install --no-install-recommends "
                          + {"groff": "groff", "latex": "texlive-latex-base texlive-latex-recommended",
-                            "html": "chromium fonts-liberation"}[typesetter] + ")")
+                            "html": "chromium fonts-liberation",
+                            "writer": "libreoffice-writer-nogui fonts-liberation fonts-dejavu-core"}[typesetter] + ")")
     rng = random.Random(seed)
     articles = [describe(rng, f"{TYPESETTERS[typesetter]}-{seed}-{index:03d}") for index in range(count)]
     for sub in ("src", "pdfs", "gt"):
@@ -534,6 +777,15 @@ def make(count: int, seed: int, folder: Path, typesetter: str = "groff") -> list
                                 *own_lines, f"--print-to-pdf={pdf}", page.as_uri()],
                                capture_output=True, timeout=120, check=True)
             return
+        if typesetter == "writer":
+            document = folder / "src" / f"{article.doc_id}.fodt"
+            document.write_text(writer_source(article), encoding="utf-8")
+            with tempfile.TemporaryDirectory() as work:  # a profile of its own: two run at once
+                subprocess.run([tool, f"-env:UserInstallation={Path(work).as_uri()}", "--headless", "--norestore",
+                                "--convert-to", "pdf", "--outdir", work, str(document)],
+                               capture_output=True, timeout=180, check=True)
+                shutil.copyfile(Path(work) / f"{article.doc_id}.pdf", pdf)
+            return
         tex = folder / "src" / f"{article.doc_id}.tex"
         tex.write_text(latex_source(article), encoding="utf-8")
         with tempfile.TemporaryDirectory() as work:
@@ -549,7 +801,8 @@ def make(count: int, seed: int, folder: Path, typesetter: str = "groff") -> list
 def main(argv: list[str] | None = None) -> int:
     parser = options(__doc__, 60, "documents", "documents with their style")
     parser.add_argument("--typesetter", choices=sorted(TYPESETTERS), default="groff",
-                        help="groff's ms macros (default), LaTeX's article class or a browser's page")
+                        help="groff's ms macros (default), LaTeX's article class, a browser's page or a word "
+                             "processor's document")
     return run(parser, argv, lambda args, folder: make(args.count, args.seed, folder, args.typesetter), _show)
 
 

@@ -104,3 +104,41 @@ def test_a_synthetic_articles_web_page_holds_the_ground_truths_text_in_order() -
         assert [b for b in drawn if b not in cells] == said
         for block in (b for b in article.blocks if b.kind == "table"):
             assert all(f"<td>{cell}</td>" in expected for row in block.rows for cell in row)
+
+
+def test_a_synthetic_articles_word_processor_document_holds_the_ground_truths_text_in_order() -> None:
+    import xml.etree.ElementTree as ET
+
+    from bench.bench_synthetic_articles import describe as describe_article
+    from bench.bench_synthetic_articles import truth, writer_source
+
+    text_ns = "{urn:oasis:names:tc:opendocument:xmlns:text:1.0}"
+    table_ns = "{urn:oasis:names:tc:opendocument:xmlns:table:1.0}"
+    style_ns = "{urn:oasis:names:tc:opendocument:xmlns:style:1.0}"
+    fo_ns = "{urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0}"
+    rng = random.Random(7)
+    for k in range(40):
+        article = describe_article(rng, f"a-{k}")
+        root = ET.fromstring(writer_source(article))  # well-formed XML, or this raises
+        body = root.find("{urn:oasis:names:tc:opendocument:xmlns:office:1.0}body")
+        assert body is not None
+        in_tables = {id(p) for table in body.iter(f"{table_ns}table") for p in table.iter()}
+        drawn = ["".join(p.itertext()) for p in body.iter() if p.tag in (f"{text_ns}p", f"{text_ns}h")
+                 and id(p) not in in_tables]
+        numbered = root.find(f".//{text_ns}outline-level-style").get(f"{style_ns}num-format") == "1"
+        said = [re.sub(r"^(#+ (\d+(\.\d+)*\. )?|- |\d+\. (?!\S*\d))" if numbered else r"^(#+ |- |\d+\. (?!\S*\d))",
+                       "", part) for part in truth(article, "writer").strip().split("\n\n")
+                if not part.startswith("<table>")]
+        assert drawn == said
+        cells = {id(c): c for c in body.iter(f"{table_ns}table-cell")}
+        texts = {"".join(c.itertext()) for c in cells.values()}
+        for block in (b for b in article.blocks if b.kind == "table"):
+            assert all(cell in texts for row in block.rows for cell in row)
+        borders = {s.get(f"{style_ns}name"): s.find(f"{style_ns}table-cell-properties")
+                   for s in root.iter(f"{style_ns}style") if s.get(f"{style_ns}family") == "table-cell"}
+        for table, block in zip(body.iter(f"{table_ns}table"), (b for b in article.blocks if b.kind == "table"),
+                                strict=True):
+            if block.text in ("allbox", "box", "doublebox"):  # a frame's right side on every row, spans too
+                for row in table.iter(f"{table_ns}table-row"):
+                    last = row.findall(f"{table_ns}table-cell")[-1]
+                    assert borders[last.get(f"{table_ns}style-name")].get(f"{fo_ns}border-right") != "none"
