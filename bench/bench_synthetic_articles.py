@@ -545,19 +545,21 @@ def _odf_cell_style(kind: str, row: int, column: int, rows: int, columns: int, s
     return f'fo:padding="0.03in" {props}'
 
 
-def _odf_table(block: Block, number: int, width: float, choices: dict[str, object],
+def _odf_table(block: Block, number: int, width: float, size: int, choices: dict[str, object],
                styles: dict[str, str]) -> list[str]:
     """A table as a word processor's: columns by width, the head row bold, the figures set flush
     right, a group head spanning the figures' columns at times; borders by the style."""
     rows = ([["", block.mark] + [""] * (len(block.rows[0]) - 2)] if block.spans else []) + block.rows
     columns = len(rows[0])
-    total = width if choices["wide"] else min(width, 1.4 + 0.8 * (columns - 1))
+    # Each column as wide as its longest cell (an em and a half of padding), the whole as wide
+    # as the text when the choice is so or when it would be wider.
+    fits = [0.2 + max(len(row[k]) for row in block.rows) * 0.62 * size / 72 for k in range(columns)]
+    total = width if choices["wide"] else min(width, sum(fits))
     name = f"Tb{number}"
     styles[name] = (f'<style:style style:name="{name}" style:family="table"><style:table-properties '
                     f'style:width="{total:.2f}in" table:align="center" fo:margin-top="0.04in" '
                     f'fo:margin-bottom="0.1in"/></style:style>')
-    stub = total * (0.4 if columns > 2 else 0.5)
-    for k, share in enumerate([stub] + [(total - stub) / (columns - 1)] * (columns - 1)):
+    for k, share in enumerate(fit * total / sum(fits) for fit in fits):
         styles[f"{name}c{k}"] = (f'<style:style style:name="{name}c{k}" style:family="table-column">'
                                  f'<style:table-column-properties style:column-width="{share:.3f}in"/></style:style>')
     out = [f'<table:table table:name="Table{number}" table:style-name="{name}">']
@@ -709,7 +711,7 @@ def writer_source(article: Article) -> str:
             text.append(f'<text:p text:style-name="Caption">{words}</text:p>')
         elif block.kind == "table":
             tables += 1
-            text += _odf_table(block, tables, column, choices, automatic)
+            text += _odf_table(block, tables, column, article.size, choices, automatic)
     text += closing
     if article.two_columns:
         text.append("</text:section>")
