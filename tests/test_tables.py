@@ -2571,3 +2571,52 @@ def test_a_few_numbered_lines_of_code_are_no_table():
     assert build_table(_Region.around(code), code) is None
     words = rows(["North bank gauge", "Lower weir", "Mill race", "East channel"])
     assert build_table(_Region.around(words), words) is not None
+
+
+def test_a_table_of_labels_and_figures_keeps_its_short_labels_and_passes_the_other_columns_heading(
+        run_cli, tmp_path):
+    """A table of two columns as wide as the right column of two (a word processor's): its bold
+    heads centred over each column, the labels flush left well out from under the first head,
+    one of them two letters; the left column's heading falls on a baseline between its rows.
+    The table is read whole, the heading stays the left column's."""
+    path = tmp_path / "pairs.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    words = iter(f"word{k}" for k in range(10_000))
+
+    def prose_line(x: float, y: float) -> None:  # justified: 212 points wide
+        line = ""
+        while pdfmetrics.stringWidth(line + " wordxxxx", "Helvetica", 10) < 212:
+            line = f"{line} {next(words)}".strip()
+        text = c.beginText(x, y)
+        text.setFont("Helvetica", 10)
+        text.setWordSpace((212 - pdfmetrics.stringWidth(line, "Helvetica", 10)) / line.count(" "))
+        text.textLine(line)
+        text.setWordSpace(0)
+        c.drawText(text)
+
+    for k in range(8):
+        prose_line(72, 760 - 12 * k)
+    c.setFont("Helvetica-Bold", 12)
+    c.drawString(72, 650, "2. Methods")
+    for k in range(20):
+        prose_line(72, 634 - 12 * k)
+    rows = [["Gauge", "Flow"], ["North bank", "524"], ["Ox", "24.5%"], ["Mill race", "228,004"],
+            ["East channel", "655"], ["Old ford", "106.1"], ["Weir", "12.5"]]
+    for r, row in enumerate(rows):
+        y = 690 - 15 * r
+        if r == 0:
+            c.setFont("Helvetica-Bold", 10)
+            c.drawCentredString(392, y, row[0])
+            c.drawCentredString(480, y, row[1])
+        else:
+            c.setFont("Helvetica", 10)
+            c.drawString(310, y, row[0])
+            c.drawRightString(514, y, row[1])
+    for k in range(10):
+        prose_line(306, 560 - 12 * k)
+    c.showPage()
+    c.save()
+    recs = _extract(run_cli, path)
+    assert [_texts(t) for t in _tables(recs)] == [rows]
+    page = next(r for r in recs if "page" in r)
+    assert [b["text"] for b in page["blocks"] if b["kind"] == "heading"] == ["2. Methods"]

@@ -1869,7 +1869,8 @@ def _labelled_figures(parts: list[tuple[list[Item], list[Item]]], width: float,
     space apart, on ``PAIR_ROWS`` lines or more on end under a head of two parts in bold, the
     spaces of all of them (the head's too) clear at one x; the figures not a contents page's
     numbers (rising page by page), no label a description's width. A line of the other column's
-    prose on the same baseline, wholly to one side, is no cell of theirs."""
+    prose on the same baseline, wholly to one side, is no cell of theirs, and a row of one line
+    wholly beside the head's reach (the other column's heading) is passed over."""
     def cells_of(k: int, span: tuple[float, float, float] | None = None) -> list[Item]:
         group = parts[k][0]
         if span is None:
@@ -1910,13 +1911,16 @@ def _labelled_figures(parts: list[tuple[list[Item], list[Item]]], width: float,
                 max(i.x1 for i in head[4]) + 2 * reach)
         values: list[int | None] = []  # the figures as whole numbers, where they are
         end = last = k + 1
-        while (end := _past_beside(parts, end)) < len(parts) and near(last - 1, end) and \
+        while (end := _past_beside(parts, end, span[:2])) < len(parts) and near(last - 1, end) and \
                 (row := pair(end, span)) is not None and \
                 _labelled(row[2]) and _figure(row[3]) and any(c.isdigit() for c in row[3]) and \
                 max(left, row[0]) < min(right, row[1]) and not any(i.bold_all for i in row[4]):
             left, right = max(left, row[0]), min(right, row[1])
             values.append(_leading_int(row[3]))
             rows[end] = row[4]
+            # the labels set flush left, out of reach of a head centred over them: the next
+            # row's label starts where this one did, however short
+            span = (min(span[0], min(i.x0 for i in row[4]) - SNAP), span[1], span[2])
             end = last = end + 1
         rising = all(a is not None and b is not None and a <= b for a, b in zip(values, values[1:], strict=False))
         if len(values) >= PAIR_ROWS and not rising:
