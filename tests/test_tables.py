@@ -2620,3 +2620,49 @@ def test_a_table_of_labels_and_figures_keeps_its_short_labels_and_passes_the_oth
     assert [_texts(t) for t in _tables(recs)] == [rows]
     page = next(r for r in recs if "page" in r)
     assert [b["text"] for b in page["blocks"] if b["kind"] == "heading"] == ["2. Methods"]
+
+
+def test_a_framed_table_broken_by_a_columns_end_is_one_table_over_the_break(run_cli, tmp_path):
+    """A table in a frame that the foot of the left column breaks, as a word processor sets one in
+    a section of two columns: the frame's top and sides at the left column's foot, open below, its
+    sides and foot at the head of the right column, open above. One table, its rows in order."""
+    path = tmp_path / "columns.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    words = iter(f"word{k}" for k in range(10_000))
+
+    def prose_line(x: float, y: float) -> None:
+        line = ""
+        while pdfmetrics.stringWidth(line + " wordxxxx", "Helvetica", 10) < 212:
+            line = f"{line} {next(words)}".strip()
+        c.setFont("Helvetica", 10)
+        c.drawString(x, y, line)
+
+    for k in range(50):
+        prose_line(72, 780 - 12 * k)
+    rows = [["Site", "Visitors", "Share"], ["North", "19,662", "528"], ["Cast", "740", "134,887"],
+            ["Mill", "116.8", "37.1"], ["Ford", "830", "77,439"], ["Weir", "12", "4.5"]]
+
+    def row(x: float, y: float, cells: list[str], bold: bool = False) -> None:
+        c.setFont("Helvetica-Bold" if bold else "Helvetica", 10)
+        c.drawString(x + 4, y, cells[0])
+        c.drawRightString(x + 150, y, cells[1])
+        c.drawRightString(x + 208, y, cells[2])
+
+    top = 780 - 12 * 50 + 2
+    c.line(72, top, 284, top)
+    for x in (72, 284):
+        c.line(x, top, x, 120)
+    for r, cells in enumerate(rows[:3]):
+        row(72, top - 14 - 16 * r, cells, r == 0)
+    bottom = 792 - 14 - 16 * 3
+    for x in (306, 518):
+        c.line(x, 792, x, bottom)
+    c.line(306, bottom, 518, bottom)
+    for r, cells in enumerate(rows[3:]):
+        row(306, 792 - 14 - 16 * r, cells)
+    for k in range(40):
+        prose_line(306, bottom - 20 - 12 * k)
+    c.showPage()
+    c.save()
+    recs = _extract(run_cli, path)
+    assert [_texts(t) for t in _tables(recs)] == [rows]

@@ -41,7 +41,7 @@ from .layout import (
     run_gutters,
     stretched_spans,
 )
-from .tables import continues_table, find_tables, headed_tables, join_rows, unruled_tables
+from .tables import continues_table, find_tables, headed_tables, join_rows, same_columns, unruled_tables
 from .turned import turn_back, turn_of, upright
 
 TYPE_CHECKING = False
@@ -659,8 +659,35 @@ def _organize(page: _Page, repeated: set[str] | None, opts: OrganizeOptions, pre
     if opts.figures and items:
         items += figure_items(evidence.get("images", []), width * height)
     ordered = reading_order(items, width, opts.columns)
-    page.blocks = build_blocks(ordered, page.number, body_pt, opts, outline.titles(page.number), levels, height)
+    page.blocks = _tables_over_columns(build_blocks(ordered, page.number, body_pt, opts, outline.titles(page.number),
+                                                    levels, height))
     return body_pt
+
+
+def _tables_over_columns(blocks: list[Block]) -> list[Block]:
+    """A table the end of a column broke (a word processor's, a browser's columns) is one
+    table block: read on with nothing between, its next rows stand at the head of the column
+    to the right, above where the first part starts, as many columns wide; a head repeated
+    over them is dropped (``join_rows``). A table's caption or a line of text between two
+    tables keeps them two."""
+    out: list[Block] = []
+    for block in blocks:
+        tail = out[-1] if out else None
+        if tail is not None and tail.table is not None and block.table is not None and \
+                tail.last is not None and block.first is not None and \
+                block.first.x0 >= tail.last.x1 - SNAP_COLUMN and block.first.y1 > tail.last.y1 and \
+                same_columns(tail.table, block.table):
+            rows = join_rows(tail.table, block.table)
+            tail.table = dict(tail.table, rows=rows)
+            tail.text = table_text(rows)
+            tail.spans.extend(block.spans)
+            tail.last = block.last
+            continue
+        out.append(block)
+    return out
+
+
+SNAP_COLUMN = 3.0  # points: a table's part in the next column starts right of the part before, this close
 
 
 SEPARATION = 1.4  # a running head stands further from the body than body lines from each other

@@ -2595,7 +2595,12 @@ def continues_table(tail: dict[str, Any], head: dict[str, Any], tail_bottom: flo
     """Whether ``head`` (the first block of a page, a table starting in its top ``zone``)
     goes on with ``tail`` (the last table of the page before, ending in its bottom
     ``zone``): both as many columns wide. Heights are shares of the page (0 bottom, 1 top)."""
-    return tail_bottom <= zone and head_top >= 1 - zone and _width(tail["rows"]) == _width(head["rows"]) > 0
+    return tail_bottom <= zone and head_top >= 1 - zone and same_columns(tail, head)
+
+
+def same_columns(tail: dict[str, Any], head: dict[str, Any]) -> bool:
+    """Are two tables as many columns wide (one broken by a page's or a column's end)?"""
+    return _width(tail["rows"]) == _width(head["rows"]) > 0
 
 
 def join_rows(tail: dict[str, Any], head: dict[str, Any]) -> list[list[dict[str, Any]]]:
