@@ -2666,3 +2666,59 @@ def test_a_framed_table_broken_by_a_columns_end_is_one_table_over_the_break(run_
     c.save()
     recs = _extract(run_cli, path)
     assert [_texts(t) for t in _tables(recs)] == [rows]
+
+
+def _boxed_parts(path: Path, first: list[list[str]], second: list[list[str]]) -> None:
+    """Two pages: text, then a frame at the foot of the first holding the rows ``first`` (no
+    rule between them), open below, and its sides and foot at the head of the second holding
+    ``second``, open above, then text: a table a browser broke over the page end."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    for k in range(46 - 2 * len(first)):
+        c.drawString(72, 780 - 14 * k, f"{BODY[:60]} line {k}")
+
+    def row(y: float, cells: list[str], bold: bool = False) -> None:
+        c.setFont("Helvetica-Bold" if bold else "Helvetica", 10)
+        c.drawString(80, y, cells[0])
+        c.drawRightString(280, y, cells[1])
+        c.drawRightString(360, y, cells[2])
+
+    top = 780 - 14 * (46 - 2 * len(first)) + 4
+    c.line(72, top, 372, top)
+    for x in (72, 372):
+        c.line(x, top, x, 40)
+    for r, cells in enumerate(first):
+        row(top - 14 - 16 * r, cells, r == 0)
+    c.showPage()
+    bottom = 790 - 16 * len(second) - 6
+    for x in (72, 372):
+        c.line(x, 800, x, bottom)
+    c.line(72, bottom, 372, bottom)
+    for r, cells in enumerate(second):
+        row(776 - 16 * r, cells)
+    c.setFont("Helvetica", 10)
+    for k in range(20):
+        c.drawString(72, bottom - 30 - 14 * k, f"{BODY[:60]} after {k}")
+    c.showPage()
+    c.save()
+
+
+ROWS = [["Site", "Visitors", "Share"], ["North", "19,662", "528"], ["Cast", "740", "134,887"],
+        ["Mill", "116.8", "37.1"], ["Ford", "830", "77,439"], ["Weir", "12", "4.5"]]
+
+
+def test_a_framed_tables_head_and_first_row_left_at_a_page_end_go_on_over_the_break(run_cli, tmp_path):
+    """The page's end leaves a table's head and one row of it in the frame it broke, no rule
+    between them: the two lines are two rows, and the rest of the table on the next page goes on
+    under them."""
+    path = tmp_path / "two.pdf"
+    _boxed_parts(path, ROWS[:2], ROWS[2:])
+    assert [_texts(t) for t in _tables(_extract(run_cli, path))] == [ROWS]
+
+
+def test_a_framed_tables_last_row_alone_over_a_page_end_goes_on_the_table(run_cli, tmp_path):
+    """The page's end puts a table's last row alone in what the frame has left at the head of the
+    next page: it is the table's row, read on with the rest."""
+    path = tmp_path / "one.pdf"
+    _boxed_parts(path, ROWS[:-1], ROWS[-1:])
+    assert [_texts(t) for t in _tables(_extract(run_cli, path))] == [ROWS]

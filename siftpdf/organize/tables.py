@@ -858,7 +858,7 @@ def _grid_cells(region: _Region, pieces: list[_Piece]) -> tuple[list[float], lis
         ruled = bool(region.inner_xs)
         if ruled:
             xs = _subcolumns(xs, pieces)
-        parted = _split_data_bands(ys, xs, pieces, ruled)
+        parted = _split_data_bands(ys, xs, pieces, ruled, bool(region.open))
         if not ruled and len(parted) == len(ys) and len(ys) > 2 and _lines_of_cells(ys, xs, pieces):
             parted = _split_bands(ys, xs, pieces, region.spanners)  # a frame round rows ruled off in bands
         elif not ruled and (len(ys) > 2 or len(parted) > 3):
@@ -1058,14 +1058,17 @@ def _fills(row: list[_Piece], xs: list[float]) -> bool:
 FILLED_COLUMNS = 0.6  # share of a table's columns a line of one row fills
 
 
-def _split_data_bands(ys: list[float], xs: list[float], pieces: list[_Piece], ruled: bool) -> list[float]:
+def _split_data_bands(ys: list[float], xs: list[float], pieces: list[_Piece], ruled: bool,
+                      broken: bool = False) -> list[float]:
     """Rows of a grid ruled between groups of rows, not between rows (a statistics table):
     in a band holding two lines of figures or more, each line of figures is a row, and the
     lines of its label (above or below it, centred on two lines) go with the nearest one;
     column heads above the first line of figures are a row of their own. A band with fewer
     lines of figures, or whose figures are not named in words at their left (a chart's axis),
     is one row: a cell of several lines in a ruled grid is text; unless (``ruled``: rules
-    part its columns) its lines are rows of short entries (``_short_lines``)."""
+    part its columns) its lines are rows of short entries (``_short_lines``). In a frame a
+    page's end broke (``broken``), one line of figures under the heads is a row: what the
+    break left of the table's rows."""
     if not pieces:
         return ys
     out = [ys[0]]
@@ -1078,7 +1081,7 @@ def _split_data_bands(ys: list[float], xs: list[float], pieces: list[_Piece], ru
         figures = [k for k, row in enumerate(rows) if _figures(row, label)]
         # Most lines of figures named in words at their left: a chart's axis is numbers too.
         named = sum(any(p.middle < label and not _NUMBER.fullmatch(p.text) for p in rows[k]) for k in figures)
-        if len(figures) >= 2 and named >= 0.5 * len(figures):
+        if len(figures) >= (1 if broken else 2) and named >= 0.5 * len(figures):
             heads = [k for k in range(figures[0]) if any(p.middle >= label for p in rows[k])]
             parts = list(zip(figures, figures[1:], strict=False))
             for upper, lower in ([(heads[-1], heads[-1] + 1)] if heads else []) + parts:
@@ -1199,8 +1202,9 @@ def _header_lines(rows: list[list[_Piece]], xs: list[float], spanners: list[_Edg
 
 def build_table(region: _Region, items: list[Item], outside: list[Item] | None = None) -> dict[str, Any] | None:
     """Rows of cells for the region (None when it is no table: fewer than two rows or two
-    columns hold text). With ``outside``, a caption set in the frame's first row and a note
-    in its last (``_caption_and_note``) are no rows of it: their lines go there."""
+    columns hold text; one row will do in a frame a page's end broke). With ``outside``, a
+    caption set in the frame's first row and a note in its last (``_caption_and_note``) are no
+    rows of it: their lines go there."""
     pieces = _pieces(items)
     if not pieces:
         return None
@@ -1218,7 +1222,9 @@ def build_table(region: _Region, items: list[Item], outside: list[Item] | None =
         slots.setdefault((row, col), []).append(piece)
     keep_cols = [c for c in range(ncols) if any((r, c) in slots for r in range(nrows))]
     keep_rows = [r for r in range(nrows) if any((r, c) in slots for c in range(ncols))]
-    if len(keep_cols) < 2 or len(keep_rows) < 2 or _chart(slots, ncols * nrows):
+    # A frame a page's end broke may hold one row of its table: the rest is over the break.
+    least = 1 if region.open else 2
+    if len(keep_cols) < 2 or len(keep_rows) < least or _chart(slots, ncols * nrows):
         return None
     xs, ys, slots = _drop_empty(region, xs, ys, slots, keep_cols, keep_rows)
     cells = _spans(region, xs, ys, slots)
@@ -1226,7 +1232,8 @@ def build_table(region: _Region, items: list[Item], outside: list[Item] | None =
         return None
     # Columns read from the text alone: at least two rows that say something in two columns,
     # and no numbered listing (a code box with its line numbers).
-    if not region.inner_xs and (sum(sum(bool(c[0]) for c in row) >= 2 for row in cells) < 2 or _numbered_lines(cells)):
+    if not region.inner_xs and (sum(sum(bool(c[0]) for c in row) >= 2 for row in cells) < least or
+                                _numbered_lines(cells)):
         return None
     heads = _header_rows(cells, slots, len(xs) - 1)
     if outside is not None:
