@@ -2722,3 +2722,38 @@ def test_a_framed_tables_last_row_alone_over_a_page_end_goes_on_the_table(run_cl
     path = tmp_path / "one.pdf"
     _boxed_parts(path, ROWS[:-1], ROWS[-1:])
     assert [_texts(t) for t in _tables(_extract(run_cli, path))] == [ROWS]
+
+
+def test_a_short_last_page_reads_its_left_column_before_the_captioned_table_beside_it(run_cli, tmp_path):
+    """The last page of two columns, balanced: a few ragged lines on the left, a caption and a
+    table on the right, the caption on the first line's baseline. The left column is read first,
+    its first line not run on into the caption, then the caption and the table."""
+    path = tmp_path / "short.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    words = iter(f"word{k}" for k in range(10_000))
+    c.setFont("Helvetica", 9)
+    for k in range(7):
+        line, limit = "", 170 + 37 * k % 40
+        while pdfmetrics.stringWidth(line + " wordxx", "Helvetica", 9) < limit:
+            line = f"{line} {next(words)}".strip()
+        c.drawString(72, 770 - 12 * k, line)
+    c.setFont("Helvetica-Oblique", 9)
+    c.drawCentredString(412, 770, "Table 2. What the gauges found.")
+    c.line(306, 760, 518, 760)
+    for r, cells in enumerate(ROWS):
+        y = 748 - 14 * r
+        c.setFont("Helvetica-Bold" if r == 0 else "Helvetica", 8)
+        c.drawString(310, y, cells[0])
+        c.drawRightString(440, y, cells[1])
+        c.drawRightString(514, y, cells[2])
+        if r == 0:
+            c.line(306, y - 4, 518, y - 4)
+    c.line(306, 748 - 14 * len(ROWS) + 8, 518, 748 - 14 * len(ROWS) + 8)
+    c.showPage()
+    c.save()
+    recs = _extract(run_cli, path)
+    assert [_texts(t) for t in _tables(recs)] == [ROWS]
+    page = next(r for r in recs if "page" in r)
+    kinds = [(b["kind"], b["text"][:8]) for b in page["blocks"]]
+    assert kinds[0] == ("paragraph", "word0 wo") and "Table 2." not in page["blocks"][0]["text"]
+    assert [k for k, _ in kinds[-2:]] == ["caption", "table"]

@@ -129,10 +129,21 @@ def _vertical(region: list[B], body: float, width: float) -> list[list[B]] | Non
     parts: list[list[B]] = [[] for _ in range(len(cuts) + 1)]
     for item in ordered:
         parts[bisect_left(cuts, item.x0)].append(item)  # the cuts are ascending: the count of those left of it
-    # Pieces that are not columns of text (labels of a chart, cells of a table) are no cut.
-    if all(_reads_as_column(part, width) or _own_flow(part, parts) for part in parts):
+    # Pieces that are not columns of text (labels of a chart, cells of a table) are no cut; a
+    # table found whole, with its caption, beside columns of text is a column's (a short page's
+    # columns, one a table).
+    texts = [_reads_as_column(part, width) or _own_flow(part, parts) for part in parts]
+    if all(text or _captioned_table(part) for text, part in zip(texts, parts, strict=True)) and any(texts):
         return parts
     return None
+
+
+TABLE_LINES = 2  # lines beside a table in a piece of its own: its caption, a note
+
+
+def _captioned_table(part: list[B]) -> bool:
+    """A table and at most its caption and a note, the whole piece."""
+    return any(i.kind == "table" for i in part) and sum(i.kind == "line" for i in part) <= TABLE_LINES
 
 
 OWN_LINES = 3  # a narrow column (a sidebar) has a few lines at least
