@@ -2757,3 +2757,43 @@ def test_a_short_last_page_reads_its_left_column_before_the_captioned_table_besi
     kinds = [(b["kind"], b["text"][:8]) for b in page["blocks"]]
     assert kinds[0] == ("paragraph", "word0 wo") and "Table 2." not in page["blocks"][0]["text"]
     assert [k for k, _ in kinds[-2:]] == ["caption", "table"]
+
+
+def test_a_table_of_labels_and_figures_passes_the_other_columns_ragged_lines_between_its_rows(run_cli, tmp_path):
+    """A table of two columns as wide as the left column of two, its bold heads flush left and
+    flush right, its rows at a pitch of their own: the right column's ragged lines fall on
+    baselines between them, one of them a paragraph's short last line starting within four ems
+    of its right head. The table is read whole."""
+    path = tmp_path / "ragged_pairs.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    words = iter(f"word{k}" for k in range(10_000))
+
+    def ragged_line(x: float, y: float, k: int) -> None:
+        line, limit = "", 150 + 29 * k % 60
+        while pdfmetrics.stringWidth(line + " wordxxx", "Helvetica", 10) < limit:
+            line = f"{line} {next(words)}".strip()
+        c.setFont("Helvetica", 10)
+        c.drawString(x, y, line)
+
+    for k in range(6):
+        ragged_line(72, 760 - 12 * k, k)
+    rows = [["Gauge", "2013"], ["Northern bank", "68.8%"], ["Weir", "61.5%"], ["Mill race", "818"],
+            ["Ox", "29.6%"], ["Ford", "175,513"]]
+    for r, row in enumerate(rows):
+        y = 680 - 15 * r
+        c.setFont("Helvetica-Bold" if r == 0 else "Helvetica", 9)
+        c.drawString(74, y, row[0])
+        c.drawRightString(282, y, row[1])
+    for k in range(6):
+        ragged_line(72, 580 - 12 * k, k)
+    for k in range(40):  # between the table's baselines; the third a paragraph's short last line
+        y = 687.5 - 15 * (k - 6)
+        if k == 9:
+            c.setFont("Helvetica", 10)
+            c.drawString(306, y, f"{next(words)} {next(words)}")
+        else:
+            ragged_line(306, y, k)
+    c.showPage()
+    c.save()
+    recs = _extract(run_cli, path)
+    assert [_texts(t) for t in _tables(recs)] == [rows]

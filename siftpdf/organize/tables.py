@@ -1877,7 +1877,8 @@ def _labelled_figures(parts: list[tuple[list[Item], list[Item]]], width: float,
     spaces of all of them (the head's too) clear at one x; the figures not a contents page's
     numbers (rising page by page), no label a description's width. A line of the other column's
     prose on the same baseline, wholly to one side, is no cell of theirs, and a row of one line
-    wholly beside the head's reach (the other column's heading) is passed over."""
+    wholly left of the head's reach or starting right of the head's end (the other column's
+    heading, a line of its text) is passed over."""
     def cells_of(k: int, span: tuple[float, float, float] | None = None) -> list[Item]:
         group = parts[k][0]
         if span is None:
@@ -1917,8 +1918,9 @@ def _labelled_figures(parts: list[tuple[list[Item], list[Item]]], width: float,
         span = (min(i.x0 for i in head[4]) - reach, max(i.x1 for i in head[4]) + reach,
                 max(i.x1 for i in head[4]) + 2 * reach)
         values: list[int | None] = []  # the figures as whole numbers, where they are
+        head_end = max(i.x1 for i in head[4])  # a line alone starting past it is the other column's
         end = last = k + 1
-        while (end := _past_beside(parts, end, span[:2])) < len(parts) and near(last - 1, end) and \
+        while (end := _past_beside(parts, end, (span[0], head_end))) < len(parts) and near(last - 1, end) and \
                 (row := pair(end, span)) is not None and \
                 _labelled(row[2]) and _figure(row[3]) and any(c.isdigit() for c in row[3]) and \
                 max(left, row[0]) < min(right, row[1]) and not any(i.bold_all for i in row[4]):
