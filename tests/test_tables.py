@@ -2797,3 +2797,33 @@ def test_a_table_of_labels_and_figures_passes_the_other_columns_ragged_lines_bet
     c.save()
     recs = _extract(run_cli, path)
     assert [_texts(t) for t in _tables(recs)] == [rows]
+
+
+def test_a_table_boxed_only_in_its_shaded_head_keeps_its_plain_rows_under_it(run_cli, tmp_path):
+    """A table whose head row alone is set in shaded boxes, a head in each, and its rows plain
+    under it (a word processor's table style): the rows under the band are the table's."""
+    path = tmp_path / "band.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    for k in range(8):
+        c.drawString(72, 780 - 14 * k, f"{BODY[:70]} {k}")
+    rows = [["Gauge", "2001"], ["North bank", "55.6%"], ["Weir", "24.4"]]
+    top = 660
+    c.setFillColorRGB(0.85, 0.89, 0.95)
+    for x0, x1 in ((200, 300), (300, 380)):
+        c.rect(x0, top - 18, x1 - x0, 18, stroke=1, fill=1)
+    c.setFillColorRGB(0, 0, 0)
+    c.setFont("Helvetica-Bold", 10)
+    c.drawCentredString(250, top - 13, rows[0][0])
+    c.drawCentredString(340, top - 13, rows[0][1])
+    for r, (label, value) in enumerate(rows[1:]):
+        c.setFont("Helvetica", 10)
+        c.drawString(203, top - 32 - 16 * r, label)
+        c.drawRightString(377, top - 32 - 16 * r, value)
+    c.setFont("Helvetica", 10)
+    for k in range(8):
+        c.drawString(72, 580 - 14 * k, f"{BODY[:70]} after {k}")
+    c.showPage()
+    c.save()
+    recs = _extract(run_cli, path)
+    assert [_texts(t) for t in _tables(recs)] == [rows]

@@ -1717,6 +1717,40 @@ def _plain_row_below(region: _Region, rows: list[list[Item]]) -> None:
     region.y0 = min(i.y0 for i in row) - 1.0
 
 
+BAND_PITCH = 2.0  # sizes from a head band's foot, or a row's baseline, down to the next row's baseline
+
+
+def _rows_under_head_band(region: _Region, rows: list[list[Item]]) -> None:
+    """A table of two columns whose head alone is boxed (a shaded band of one row, a head in
+    each column) and whose rows are set plain under it: the lines just under the band, each at
+    a row's pitch from the one above, of two pieces at least each inside one of its columns,
+    one in its first, are its rows. The other column's lines beside them, wholly outside the
+    band's width, are passed over."""
+    inner = region.inner_xs
+    if not region.vertical or len(inner) != 1 or len(region.ys) > 2 or region.stripe:
+        return  # wider tables' plain rows are read by their alignment (``unruled_tables``)
+    heads = [[i for i in row if region.holds(i)] for row in rows]
+    heads = [row for row in heads if row]
+    edges = [region.x0, *inner, region.x1]
+    if len(heads) != 1 or len({bisect_right(edges, (i.x0 + i.x1) / 2) for i in heads[0]}) < len(edges) - 1:
+        return  # one line of heads, one in each column
+    bottom, size = region.y0, max(i.size for i in heads[0])
+    for row in sorted((r for r in rows if r and max(i.y1 for i in r) < region.y0 - SNAP),
+                      key=lambda r: -max(i.y for i in r)):
+        cells = [i for i in row if i.x1 > region.x0 - SNAP and i.x0 < region.x1 + SNAP]
+        if not cells:
+            continue
+        pieces = _pieces(cells)
+        top = max(i.y1 for i in cells)
+        if bottom - top > BAND_PITCH * size or len(pieces) < 2 or any(i.kind != "line" for i in cells) or \
+                not all(region.x0 - SNAP <= p.x0 and p.x1 <= region.x1 + SNAP and
+                        not any(p.x0 < x < p.x1 for x in inner) for p in pieces) or \
+                not any(p.x1 <= inner[0] for p in pieces):
+            break
+        bottom = min(i.y0 for i in cells) - 1.0
+    region.y0 = min(region.y0, bottom)
+
+
 def find_tables(rows: list[list[Item]], evidence: dict[str, Any], width: float, height: float) -> list[list[Item]]:
     """The page's rows (baseline groups, top down) with each table's lines replaced by one
     ``table`` item, placed where the table's first line was."""
@@ -1725,6 +1759,7 @@ def find_tables(rows: list[list[Item]], evidence: dict[str, Any], width: float, 
     for region in regions:
         _header_above(region, rows)
         _plain_row_below(region, rows)
+        _rows_under_head_band(region, rows)
     regions = _headed_stacks(regions, stacked_regions(horizontal, regions, rows, _head_rows(regions)))
     if not regions:
         return [list(row) for row in rows if row]  # most pages: no rules that make a table
