@@ -2827,3 +2827,35 @@ def test_a_table_boxed_only_in_its_shaded_head_keeps_its_plain_rows_under_it(run
     c.save()
     recs = _extract(run_cli, path)
     assert [_texts(t) for t in _tables(recs)] == [rows]
+
+
+def test_heads_centred_over_figures_set_flush_right_in_ruled_off_columns_head_their_columns(run_cli, tmp_path):
+    """A framed table whose stub column alone is ruled off, its other columns wide, each head
+    centred over figures set flush right so far that no figure lies under its head: each head
+    heads its column, not a column of its own."""
+    path = tmp_path / "ruled_off.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    for k in range(6):
+        c.drawString(72, 780 - 14 * k, f"{BODY[:70]} {k}")
+    rows = [["Site", "Gauges", "Readings"], ["North", "9.8", "178"], ["Cast", "44.2", "12"], ["Mill", "7.5", "90.0"],
+            ["Ford", "3.1", "54"], ["Weir", "61", "4.4"]]
+    top, stub, edges = 680, 152, (152, 292, 432)
+    bottom = top - 20 * len(rows) - 4
+    c.rect(72, bottom, 432 - 72, top - bottom)
+    c.line(stub, bottom, stub, top)
+    for r, row in enumerate(rows):
+        y = top - 15 - 20 * r
+        c.setFont("Helvetica-Bold" if r == 0 else "Helvetica", 10)
+        c.drawString(76, y, row[0])
+        for (left, right), cell in zip(zip(edges, edges[1:]), row[1:], strict=True):
+            if r == 0:
+                c.drawCentredString((left + right) / 2, y, cell)
+            else:
+                c.drawRightString(right - 4, y, cell)
+    c.setFont("Helvetica", 10)
+    for k in range(6):
+        c.drawString(72, bottom - 30 - 14 * k, f"{BODY[:70]} after {k}")
+    c.showPage()
+    c.save()
+    assert [_texts(t) for t in _tables(_extract(run_cli, path))] == [rows]

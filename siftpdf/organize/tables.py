@@ -927,12 +927,13 @@ MIN_LINES = 3  # lines with text on both sides of a gap in a ruled column; lines
 def _subcolumns(xs: list[float], pieces: list[_Piece]) -> list[float]:
     """Column boundaries inside ruled columns: a column gap in a ruled column's text that most
     of its lines, three at least, have text on both sides of (a grid ruling off groups of
-    columns: age and count, three times across the page)."""
+    columns: age and count, three times across the page); not one beside a head set aside
+    over its figures (``_heads_aside``)."""
     out = [xs[0]]
     for a, b in zip(xs, xs[1:], strict=False):
         rows = _baseline_rows([p for p in pieces if a <= p.middle < b])
         if len(rows) >= MIN_LINES:
-            for gap in _spanning_free_gaps(rows, a, b):
+            for gap in _heads_aside(rows, _spanning_free_gaps(rows, a, b)):
                 both = sum(any(p.x1 <= gap for p in row) and any(p.x0 >= gap for p in row) for row in rows)
                 if both >= MIN_LINES and both >= 0.5 * len(rows):
                     out.append(gap)
