@@ -2848,7 +2848,7 @@ def test_heads_centred_over_figures_set_flush_right_in_ruled_off_columns_head_th
         y = top - 15 - 20 * r
         c.setFont("Helvetica-Bold" if r == 0 else "Helvetica", 10)
         c.drawString(76, y, row[0])
-        for (left, right), cell in zip(zip(edges, edges[1:]), row[1:], strict=True):
+        for (left, right), cell in zip(zip(edges, edges[1:], strict=False), row[1:], strict=True):
             if r == 0:
                 c.drawCentredString((left + right) / 2, y, cell)
             else:
