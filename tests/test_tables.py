@@ -3,6 +3,7 @@ the Markdown table and the text view; and the bounds that keep a hostile page ch
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -2390,6 +2391,35 @@ def test_heads_set_flush_left_over_figures_set_flush_right_head_their_columns(ru
     assert [_texts(t) for t in _tables(_extract(run_cli, path))] == [rows]
 
 
+def _tables_and_headings(run_cli, c: canvas.Canvas, path: Path) -> tuple[list[list[list[str]]], list[str]]:
+    """The one page drawn on ``c``, saved to ``path`` and extracted: its tables' cells and its
+    headings."""
+    c.showPage()
+    c.save()
+    recs = _extract(run_cli, path)
+    page = next(r for r in recs if "page" in r)
+    return [_texts(t) for t in _tables(recs)], [b["text"] for b in page["blocks"] if b["kind"] == "heading"]
+
+
+def _column_line(c: canvas.Canvas, words: Iterator[str], x: float, y: float, justified: bool = True,
+                 width: float = 212, size: float = 10, pad: str = " wordxxxx") -> None:
+    """A line of a column ``width`` points wide at (x, y) of the next ``words`` (as many as leave
+    room for ``pad``): justified by its word spacing, or set ragged."""
+    line = ""
+    while pdfmetrics.stringWidth(line + pad, "Helvetica", size) < width:
+        line = f"{line} {next(words)}".strip()
+    if not justified:
+        c.setFont("Helvetica", size)
+        c.drawString(x, y, line)
+        return
+    text = c.beginText(x, y)
+    text.setFont("Helvetica", size)
+    text.setWordSpace((width - pdfmetrics.stringWidth(line, "Helvetica", size)) / line.count(" "))
+    text.textLine(line)
+    text.setWordSpace(0)  # the text state outlasts the text object
+    c.drawText(text)
+
+
 def test_a_table_in_one_column_of_two_keeps_its_rows_between_the_other_columns_lines(run_cli, tmp_path):
     """A table of labels and figures set in the left column of two, its rows at a pitch of
     their own, so that the right column's lines fall between them: the table is read whole, and
@@ -2398,19 +2428,8 @@ def test_a_table_in_one_column_of_two_keeps_its_rows_between_the_other_columns_l
     c = canvas.Canvas(str(path), pagesize=A4)
     words = iter(f"word{k}" for k in range(10_000))
 
-    def prose_line(x: float, y: float) -> None:  # justified: 212 points wide
-        line = ""
-        while pdfmetrics.stringWidth(line + " wordxxxx", "Helvetica", 10) < 212:
-            line = f"{line} {next(words)}".strip()
-        text = c.beginText(x, y)
-        text.setFont("Helvetica", 10)
-        text.setWordSpace((212 - pdfmetrics.stringWidth(line, "Helvetica", 10)) / line.count(" "))
-        text.textLine(line)
-        text.setWordSpace(0)  # the text state outlasts the text object
-        c.drawText(text)
-
     for k in range(6):
-        prose_line(72, 760 - 12 * k)
+        _column_line(c, words, 72, 760 - 12 * k)
     rows = [["Gauge", "Flow"], ["North bank", "524"], ["Lower weir", "24.5%"], ["Mill race", "228,004"],
             ["East channel", "655"], ["Old ford", "106.1"]]
     for r, row in enumerate(rows):
@@ -2422,9 +2441,9 @@ def test_a_table_in_one_column_of_two_keeps_its_rows_between_the_other_columns_l
         else:
             c.drawRightString(280, y, row[1])
     for k in range(5):
-        prose_line(72, 680 - 15 * len(rows) - 20 - 12 * k)
+        _column_line(c, words, 72, 680 - 15 * len(rows) - 20 - 12 * k)
     for k in range(30):
-        prose_line(306, 766 - 12 * k)
+        _column_line(c, words, 306, 766 - 12 * k)
     c.showPage()
     c.save()
     recs = _extract(run_cli, path)
@@ -2442,19 +2461,12 @@ def test_a_table_in_the_right_column_keeps_its_head_over_the_left_columns_headin
     c = canvas.Canvas(str(path), pagesize=A4)
     words = iter(f"word{k}" for k in range(10_000))
 
-    def prose_line(x: float, y: float, k: int) -> None:  # ragged: 170 to 210 points wide
-        line, limit = "", 210 + 47 * k % 40
-        while pdfmetrics.stringWidth(line + " wordxxx", "Helvetica", 9) < limit:
-            line = f"{line} {next(words)}".strip()
-        c.setFont("Helvetica", 9)
-        c.drawString(x, y, line)
-
     for k in range(8):
-        prose_line(72, 760 - 11 * k, k)
+        _column_line(c, words, 72, 760 - 11 * k, justified=False, width=210 + 47 * k % 40, size=9, pad=" wordxxx")
     c.setFont("Helvetica-Bold", 12)
     c.drawString(72, 660, "Evaluation")
     for k in range(12):
-        prose_line(72, 644 - 11 * k, k)
+        _column_line(c, words, 72, 644 - 11 * k, justified=False, width=210 + 47 * k % 40, size=9, pad=" wordxxx")
     rows = [["Site", "Visitors", "Share"], ["North", "19,662", "528"], ["Cast", "740", "134,887"],
             ["Mill", "116.8", "37.1"], ["Ford", "830", "77,439"]]
     for r, row in enumerate(rows):
@@ -2465,13 +2477,8 @@ def test_a_table_in_the_right_column_keeps_its_head_over_the_left_columns_headin
             c.drawRightString(x, y, cell)
     c.line(306, 664, 524, 664)
     for k in range(10):
-        prose_line(310, 580 - 11 * k, k)
-    c.showPage()
-    c.save()
-    recs = _extract(run_cli, path)
-    assert [_texts(t) for t in _tables(recs)] == [rows]
-    page = next(r for r in recs if "page" in r)
-    assert [b["text"] for b in page["blocks"] if b["kind"] == "heading"] == ["Evaluation"]
+        _column_line(c, words, 310, 580 - 11 * k, justified=False, width=210 + 47 * k % 40, size=9, pad=" wordxxx")
+    assert _tables_and_headings(run_cli, c, path) == ([rows], ["Evaluation"])
 
 
 def test_a_framed_table_broken_by_the_page_end_is_one_table_over_the_break(run_cli, tmp_path):
@@ -2583,23 +2590,12 @@ def test_a_table_of_labels_and_figures_keeps_its_short_labels_and_passes_the_oth
     c = canvas.Canvas(str(path), pagesize=A4)
     words = iter(f"word{k}" for k in range(10_000))
 
-    def prose_line(x: float, y: float) -> None:  # justified: 212 points wide
-        line = ""
-        while pdfmetrics.stringWidth(line + " wordxxxx", "Helvetica", 10) < 212:
-            line = f"{line} {next(words)}".strip()
-        text = c.beginText(x, y)
-        text.setFont("Helvetica", 10)
-        text.setWordSpace((212 - pdfmetrics.stringWidth(line, "Helvetica", 10)) / line.count(" "))
-        text.textLine(line)
-        text.setWordSpace(0)
-        c.drawText(text)
-
     for k in range(8):
-        prose_line(72, 760 - 12 * k)
+        _column_line(c, words, 72, 760 - 12 * k)
     c.setFont("Helvetica-Bold", 12)
     c.drawString(72, 650, "2. Methods")
     for k in range(20):
-        prose_line(72, 634 - 12 * k)
+        _column_line(c, words, 72, 634 - 12 * k)
     rows = [["Gauge", "Flow"], ["North bank", "524"], ["Ox", "24.5%"], ["Mill race", "228,004"],
             ["East channel", "655"], ["Old ford", "106.1"], ["Weir", "12.5"]]
     for r, row in enumerate(rows):
@@ -2613,13 +2609,8 @@ def test_a_table_of_labels_and_figures_keeps_its_short_labels_and_passes_the_oth
             c.drawString(310, y, row[0])
             c.drawRightString(514, y, row[1])
     for k in range(10):
-        prose_line(306, 560 - 12 * k)
-    c.showPage()
-    c.save()
-    recs = _extract(run_cli, path)
-    assert [_texts(t) for t in _tables(recs)] == [rows]
-    page = next(r for r in recs if "page" in r)
-    assert [b["text"] for b in page["blocks"] if b["kind"] == "heading"] == ["2. Methods"]
+        _column_line(c, words, 306, 560 - 12 * k)
+    assert _tables_and_headings(run_cli, c, path) == ([rows], ["2. Methods"])
 
 
 def test_a_framed_table_broken_by_a_columns_end_is_one_table_over_the_break(run_cli, tmp_path):
@@ -2630,15 +2621,8 @@ def test_a_framed_table_broken_by_a_columns_end_is_one_table_over_the_break(run_
     c = canvas.Canvas(str(path), pagesize=A4)
     words = iter(f"word{k}" for k in range(10_000))
 
-    def prose_line(x: float, y: float) -> None:
-        line = ""
-        while pdfmetrics.stringWidth(line + " wordxxxx", "Helvetica", 10) < 212:
-            line = f"{line} {next(words)}".strip()
-        c.setFont("Helvetica", 10)
-        c.drawString(x, y, line)
-
     for k in range(50):
-        prose_line(72, 780 - 12 * k)
+        _column_line(c, words, 72, 780 - 12 * k, justified=False)
     rows = [["Site", "Visitors", "Share"], ["North", "19,662", "528"], ["Cast", "740", "134,887"],
             ["Mill", "116.8", "37.1"], ["Ford", "830", "77,439"], ["Weir", "12", "4.5"]]
 
@@ -2661,7 +2645,7 @@ def test_a_framed_table_broken_by_a_columns_end_is_one_table_over_the_break(run_
     for r, cells in enumerate(rows[3:]):
         row(306, 792 - 14 - 16 * r, cells)
     for k in range(40):
-        prose_line(306, bottom - 20 - 12 * k)
+        _column_line(c, words, 306, bottom - 20 - 12 * k, justified=False)
     c.showPage()
     c.save()
     recs = _extract(run_cli, path)
@@ -2768,15 +2752,8 @@ def test_a_table_of_labels_and_figures_passes_the_other_columns_ragged_lines_bet
     c = canvas.Canvas(str(path), pagesize=A4)
     words = iter(f"word{k}" for k in range(10_000))
 
-    def ragged_line(x: float, y: float, k: int) -> None:
-        line, limit = "", 150 + 29 * k % 60
-        while pdfmetrics.stringWidth(line + " wordxxx", "Helvetica", 10) < limit:
-            line = f"{line} {next(words)}".strip()
-        c.setFont("Helvetica", 10)
-        c.drawString(x, y, line)
-
     for k in range(6):
-        ragged_line(72, 760 - 12 * k, k)
+        _column_line(c, words, 72, 760 - 12 * k, justified=False, width=150 + 29 * k % 60, pad=" wordxxx")
     rows = [["Gauge", "2013"], ["Northern bank", "68.8%"], ["Weir", "61.5%"], ["Mill race", "818"],
             ["Ox", "29.6%"], ["Ford", "175,513"]]
     for r, row in enumerate(rows):
@@ -2785,14 +2762,14 @@ def test_a_table_of_labels_and_figures_passes_the_other_columns_ragged_lines_bet
         c.drawString(74, y, row[0])
         c.drawRightString(282, y, row[1])
     for k in range(6):
-        ragged_line(72, 580 - 12 * k, k)
+        _column_line(c, words, 72, 580 - 12 * k, justified=False, width=150 + 29 * k % 60, pad=" wordxxx")
     for k in range(40):  # between the table's baselines; the third a paragraph's short last line
         y = 687.5 - 15 * (k - 6)
         if k == 9:
             c.setFont("Helvetica", 10)
             c.drawString(306, y, f"{next(words)} {next(words)}")
         else:
-            ragged_line(306, y, k)
+            _column_line(c, words, 306, y, justified=False, width=150 + 29 * k % 60, pad=" wordxxx")
     c.showPage()
     c.save()
     recs = _extract(run_cli, path)
