@@ -1718,13 +1718,13 @@ def _plain_row_below(region: _Region, rows: list[list[Item]]) -> None:
     region.y0 = min(i.y0 for i in row) - 1.0
 
 
-BAND_PITCH = 2.0  # sizes from a head band's foot, or a row's baseline, down to the next row's baseline
+BAND_PITCH = 2.0  # sizes of space at most from a head band's foot, or a row's foot, down to the next row's top
 
 
 def _rows_under_head_band(region: _Region, rows: list[list[Item]]) -> None:
     """A table of two columns whose head alone is boxed (a shaded band of one row, a head in
-    each column) and whose rows are set plain under it: the lines just under the band, each at
-    a row's pitch from the one above, of two pieces at least each inside one of its columns,
+    each column) and whose rows are set plain under it: the lines just under the band, each
+    ``BAND_PITCH`` or less under the one above, of two pieces at least each inside one of its columns,
     one in its first, are its rows. The other column's lines beside them, wholly outside the
     band's width, are passed over."""
     inner = region.inner_xs
