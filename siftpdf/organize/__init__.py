@@ -677,10 +677,7 @@ def _tables_over_columns(blocks: list[Block]) -> list[Block]:
                 tail.last is not None and block.first is not None and \
                 block.first.x0 >= tail.last.x1 - SNAP_COLUMN and block.first.y1 > tail.last.y1 and \
                 same_columns(tail.table, block.table):
-            rows = join_rows(tail.table, block.table)
-            tail.table = dict(tail.table, rows=rows)
-            tail.text = table_text(rows)
-            tail.spans.extend(block.spans)
+            _append_table(tail, block)
             tail.last = block.last
             continue
         out.append(block)
@@ -1135,12 +1132,18 @@ def _continue_table(before: _Page, after: _Page) -> None:
     if not continues_table(tail.table, head.table, tail.last.y0 / _height(before), head.first.y1 / _height(after),
                            BREAK_ZONE):
         return
-    rows = join_rows(tail.table, head.table)
     # Decided: from here on nothing can fail, so a page is never left half joined.
+    _append_table(tail, head)
+    after.blocks = [b for b in after.blocks if b is not head]
+
+
+def _append_table(tail: Block, head: Block) -> None:
+    """``head``'s rows go on ``tail``'s table (``join_rows``), its text and spans with them."""
+    assert tail.table is not None and head.table is not None
+    rows = join_rows(tail.table, head.table)
     tail.table = dict(tail.table, rows=rows)
     tail.text = table_text(rows)
     tail.spans.extend(head.spans)
-    after.blocks = [b for b in after.blocks if b is not head]
 
 
 def _continue_code(before: _Page, after: _Page) -> None:

@@ -1711,11 +1711,17 @@ def _plain_row_below(region: _Region, rows: list[list[Item]]) -> None:
     row = max(below, key=lambda r: max(i.y1 for i in r))
     if any(i.kind != "line" for i in row) or region.y0 - min(i.y0 for i in row) > region.stripe + SNAP:
         return
-    inner, pieces = region.inner_xs, _pieces(row)
-    if len(pieces) < 2 or not all(region.x0 - SNAP <= p.x0 and p.x1 <= region.x1 + SNAP and
-                                  not any(p.x0 < x < p.x1 for x in inner) for p in pieces):
+    pieces = _pieces(row)
+    if len(pieces) < 2 or not _within_columns(region, pieces):
         return
     region.y0 = min(i.y0 for i in row) - 1.0
+
+
+def _within_columns(region: _Region, pieces: list[_Piece]) -> bool:
+    """Does each piece lie inside one of the region's columns (no column rule across it)?"""
+    inner = region.inner_xs
+    return all(region.x0 - SNAP <= p.x0 and p.x1 <= region.x1 + SNAP and not any(p.x0 < x < p.x1 for x in inner)
+               for p in pieces)
 
 
 BAND_PITCH = 2.0  # sizes of space at most from a head band's foot, or a row's foot, down to the next row's top
@@ -1744,9 +1750,7 @@ def _rows_under_head_band(region: _Region, rows: list[list[Item]]) -> None:
         pieces = _pieces(cells)
         top = max(i.y1 for i in cells)
         if bottom - top > BAND_PITCH * size or len(pieces) < 2 or any(i.kind != "line" for i in cells) or \
-                not all(region.x0 - SNAP <= p.x0 and p.x1 <= region.x1 + SNAP and
-                        not any(p.x0 < x < p.x1 for x in inner) for p in pieces) or \
-                not any(p.x1 <= inner[0] for p in pieces):
+                not _within_columns(region, pieces) or not any(p.x1 <= inner[0] for p in pieces):
             break
         bottom = min(i.y0 for i in cells) - 1.0
     region.y0 = min(region.y0, bottom)
