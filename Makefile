@@ -73,9 +73,11 @@ lint: $(STAMP)
 	$(BIN)/mypy siftpdf
 
 # Man pages, completions and the --help texts (siftpdf/console/helptext.py), generated from the
-# commands (tests fail when they are stale).
+# commands, and the compiled forms of the lazy patterns (siftpdf/_sre_codes.py), generated from
+# the package's patterns (tests fail when they are stale).
 docs: $(STAMP)
 	$(BIN)/python tools/gendocs.py
+	$(BIN)/python tools/patterns.py
 
 # Man pages and completions for the current user (PREFIX=/usr/local as root for everyone).
 PREFIX ?= $(HOME)/.local

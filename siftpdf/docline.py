@@ -13,6 +13,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 FORMAT = 1
@@ -49,6 +50,30 @@ except Exception:  # noqa: BLE001 - another Python's json: its own dumps, then (
     _encode = _json_dumps
 
 
+def _json_sorted(value: Any, default: Callable[[Any], Any]) -> str:
+    import json
+
+    return json.dumps(value, sort_keys=True, default=default)
+
+
+def _c_sorted(value: Any, default: Callable[[Any], Any]) -> str:
+    # json.dumps(value, sort_keys=True, default=default): its other options as they default
+    # (ASCII only, ", " and ": " separators, circular references checked, NaN allowed).
+    if isinstance(value, str):
+        return _encode_ascii(value)
+    return "".join(_make_encoder({}, default, _encode_ascii, None, ": ", ", ", True, False, True)(value, 0))
+
+
+try:
+    from _json import encode_basestring_ascii as _encode_ascii
+
+    _PROBE_SORTED = {"é": [1.5, {"b": None, "a": float("inf")}], "a": ({1},)}
+    _sorted = _c_sorted if _c_sorted(_PROBE_SORTED, repr) == \
+        '{"a": ["{1}"], "\\u00e9": [1.5, {"a": Infinity, "b": null}]}' else _json_sorted
+except Exception:  # noqa: BLE001 - as for dumps
+    _sorted = _json_sorted
+
+
 class _Decoding:
     """What json's C scanner reads of its decoder: json.loads' defaults."""
 
@@ -67,7 +92,7 @@ def _json_loads(text: str) -> Any:
 def _c_loads(text: str) -> Any:
     start = len(text) - len(text.lstrip(" \t\n\r"))
     try:
-        value, end = _make_scanner(_Decoding())(text, start)  # type: ignore[arg-type]
+        value, end = _scan(text, start)
     except StopIteration:
         return _json_loads(text)  # not JSON: json says where and why
     if text[end:].strip(" \t\n\r"):
@@ -78,6 +103,7 @@ def _c_loads(text: str) -> Any:
 try:
     from _json import make_scanner as _make_scanner
 
+    _scan = _make_scanner(_Decoding())  # type: ignore[arg-type]  # one, as json's decoder has one
     _decode = _c_loads if _c_loads(' {"a": [1, 2.5, "\\u00e9", null, false]} ') == \
         {"a": [1, 2.5, "é", None, False]} else _json_loads
 except Exception:  # noqa: BLE001 - as for dumps
@@ -88,6 +114,11 @@ def loads(text: str) -> Any:
     """A JSON text, as ``json.loads`` reads it (ValueError when it is not JSON): the version
     files of the PDF engine, a password line."""
     return _decode(text)
+
+
+def sorted_dumps(value: Any, default: Callable[[Any], Any]) -> str:
+    """``json.dumps(value, sort_keys=True, default=default)``, the same text (a cache key's)."""
+    return _sorted(value, default)
 
 
 def dumps(record: dict[str, Any]) -> str:

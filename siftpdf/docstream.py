@@ -6,12 +6,10 @@ JSON Lines in this order: ``{"meta"}``, ``{"page"}`` records in page order, then
 
 from __future__ import annotations
 
-import json
-import re
-
-from .docline import FORMAT, dumps, scrub, scrub_record  # noqa: F401  (named here too, as before)
+from .docline import FORMAT, dumps, loads, scrub, scrub_record  # noqa: F401  (named here too, as before)
 from .document import Document, require_text, with_source  # noqa: F401  (named here too)
 from .errors import UnreadableError, from_record
+from .lazyre import lazy
 
 # Not typing's TYPE_CHECKING: typing costs the console's fast path (siftpdf.console.cache_hits) its import.
 TYPE_CHECKING = False
@@ -20,7 +18,7 @@ if TYPE_CHECKING:
     from typing import IO, Any
 
 # A JSON escape that decodes to a UTF-16 half (siftpdf.docline.has_surrogate).
-_ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+_ESCAPED_SURROGATE = lazy(r"\\u[dD][89a-fA-F]")
 
 
 def write_record(out: IO[str], record: dict[str, Any]) -> None:
@@ -41,9 +39,9 @@ def read_records(lines: Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise UnreadableError(f"doc stream line {number}: not JSON ({exc.msg})") from None
+            record = loads(line)
+        except ValueError as exc:  # json's JSONDecodeError, which says what and where in msg
+            raise UnreadableError(f"doc stream line {number}: not JSON ({getattr(exc, 'msg', exc)})") from None
         if not isinstance(record, dict):
             raise UnreadableError(f"doc stream line {number}: not a JSON object")
         if number == 1 and "meta" not in record:
@@ -108,6 +106,7 @@ def _meta_problem(meta: Any) -> str | None:
 
 def schema() -> dict[str, Any]:
     """The JSON Schema every ``--json`` record validates against (shipped in the package)."""
+    import json
     from importlib.resources import files
 
     text = files("siftpdf").joinpath("schema/docstream.schema.json").read_text(encoding="utf-8")

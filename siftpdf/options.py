@@ -15,11 +15,9 @@ line's options (:mod:`siftpdf.flags`, by key), for the library, the commands, ``
 
 from __future__ import annotations
 
-import json
-
 from . import defaults, flags
 from .child.job import Job, Reading
-from .docline import FORMAT
+from .docline import FORMAT, sorted_dumps
 from .record import FrozenRecord, Record, field
 from .settings import OrganizeOptions
 from .store.local_reader import code_identity
@@ -65,7 +63,7 @@ class Extraction(Reading):
         """A short hash of every field, the doc stream's format and the code that reads: part of
         each cache key."""
         values = {**self.as_dict(), "format": FORMAT, "code": code_identity()}
-        text = json.dumps(values, sort_keys=True, default=_plain)
+        text = sorted_dumps(values, _plain)
         from .system import sha256_hex
 
         return sha256_hex(text.encode("utf-8"))[:16]

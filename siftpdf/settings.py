@@ -7,8 +7,6 @@ A feature that reads a setting adds its key to :data:`KNOWN_SETTINGS`, with one 
 
 from __future__ import annotations
 
-import json
-
 from .errors import UsageError
 from .record import FrozenRecord
 
@@ -71,8 +69,10 @@ class OrganizeOptions(FrozenRecord):
         return self.computed_digest()
 
     def computed_digest(self) -> str:
-        text = json.dumps(self.as_dict(), sort_keys=True, separators=(",", ":"))
         import hashlib
+        import json
+
+        text = json.dumps(self.as_dict(), sort_keys=True, separators=(",", ":"))
 
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import stat
 import sys
-from fnmatch import fnmatchcase
 
 from .defaults import MAX_PDF_BYTES
 from .docstream import Document, read_records, require_text, with_source
@@ -168,6 +167,8 @@ def find_documents(folder: str, follow_links: bool = False, include: tuple[str, 
     pipe) are passed over. ``include`` and ``exclude`` are globs of a file's name (exclude
     wins), ``exclude_dir`` of a folder's. ``on_error(path, reason)`` hears of what could not
     be listed or read."""
+    from fnmatch import fnmatchcase  # here: it imports re, which a command on one file does without
+
     seen: set[tuple[int, int]] = set()
 
     def walk(path: str) -> Iterator[str]:

@@ -27,6 +27,14 @@ RECORDS = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4)
 def test_the_c_routes_are_taken_here() -> None:
     """On CPython both go through json's C code; the fallbacks are for other Pythons."""
     assert docline._encode is docline._c_dumps and docline._decode is docline._c_loads
+    assert docline._sorted is docline._c_sorted
+
+
+@settings(max_examples=400, deadline=None)
+@given(RECORDS | st.sets(st.integers(), max_size=3) | st.dictionaries(st.text(max_size=3), st.frozensets(st.text())))
+def test_sorted_dumps_writes_what_json_dumps_with_sorted_keys_writes(value: object) -> None:
+    """A cache key's text: the same, or every cache entry written before would be missed."""
+    assert docline.sorted_dumps(value, repr) == json.dumps(value, sort_keys=True, default=repr)
 
 
 @settings(max_examples=400, deadline=None)
@@ -84,3 +92,15 @@ def test_the_child_starts_without_what_it_does_not_need(fixtures: Path) -> None:
     assert {"siftpdf.child.evidence", "siftpdf.child.ocrpage"} <= loaded
     assert not loaded & {"typing", "re", "enum", "json", "collections", "contextlib", "dataclasses", "inspect",
                          "_hashlib"}
+
+
+@pytest.mark.parametrize("line", ['{"page": 1', '{"page": 1} x', "nul", '{"page": 1,}'])
+def test_a_broken_doc_stream_line_is_named_with_what_json_says_of_it(line: str) -> None:
+    from siftpdf.docstream import read_records
+    from siftpdf.errors import UnreadableError
+
+    meta = '{"meta": {"format": 1, "source": null, "pages": 1}}'
+    with pytest.raises(json.JSONDecodeError) as said:
+        json.loads(line)
+    with pytest.raises(UnreadableError, match=re.escape(f"doc stream line 2: not JSON ({said.value.msg})")):
+        list(read_records([meta, line]))

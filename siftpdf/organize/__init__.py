@@ -10,12 +10,11 @@ organized again, with other settings, without the PDF.
 from __future__ import annotations
 
 import math
-import re
 from collections import deque
 from functools import cached_property
 
 from ..document import table_text
-from ..lazyre import lazy
+from ..lazyre import IGNORECASE, lazy
 from ..settings import OrganizeOptions
 from .headings import Levels, Outline
 from .layout import (
@@ -52,12 +51,12 @@ if TYPE_CHECKING:
 MARGIN_SHARE = 0.12  # running heads and folios sit in the outer 12% of the page height
 MARGIN_LINES = 3  # and among the three outermost lines there
 MIN_REPEAT_PAGES = 3
-_DIGITS = re.compile(r"[0-9０-９]+")
-_ROMAN = re.compile(r"\b[ivxlc]+\b")
-_SPACE = re.compile(r"\s+")
+_DIGITS = lazy(r"[0-9０-９]+")
+_ROMAN = lazy(r"\b[ivxlc]+\b")
+_SPACE = lazy(r"\s+")
 # One number, with its marks ('- 4 -', '[12]', 'Page 3', 'Page 3 of 9', '3 / 9', '第3页'); not two
 # numbers joined by a point or a dash: '(15.19)' numbers an equation, '2.1' a section.
-_PAGE_NUMBER = re.compile(r"^[^\w#]*(page|p\.|第)?[^\w#]*#[^\w#]*((页(共#页)?|/[^\w#]*#|of#)[^\w#]*)?$", re.IGNORECASE)
+_PAGE_NUMBER = lazy(r"^[^\w#]*(page|p\.|第)?[^\w#]*#[^\w#]*((页(共#页)?|/[^\w#]*#|of#)[^\w#]*)?$", IGNORECASE)
 REPEAT_SHARE = 0.4  # of the pages in the window: alternating odd/even heads still qualify
 
 
@@ -468,7 +467,7 @@ def _folio_keys(page: _Page, row: list[Item], band: str) -> dict[int, str]:
 
 FOLIO_SIZE = 1.05  # of the text's size, the largest a running line that holds the folio is set in
 # A page's number alone, or opening or closing a line apart from its words: in figures or small roman.
-_FOLIO_ENDS = re.compile(r"^(\d{1,4}|[ivxlc]{1,7})(?:\s|$)|\s(\d{1,4}|[ivxlc]{1,7})$")
+_FOLIO_ENDS = lazy(r"^(\d{1,4}|[ivxlc]{1,7})(?:\s|$)|\s(\d{1,4}|[ivxlc]{1,7})$")
 _FOLIO = "folio:"
 
 
@@ -997,8 +996,8 @@ def _spread_folio_row(page: _Page, row: list[Item], body: float) -> bool:
                for word in (units[0][2].split()[0], units[-1][2].split()[-1], *(u[2] for u in units[1:-1])))
 
 
-_YEAR = re.compile(r"(1[89]|20)\d\d")
-_YEAR_ENDS = re.compile(r"\s*(1[89]|20)\d\d\.\s*")
+_YEAR = lazy(r"(1[89]|20)\d\d")
+_YEAR_ENDS = lazy(r"\s*(1[89]|20)\d\d\.\s*")
 
 
 def _numbered_ends(units: list[tuple[float, float, str]]) -> tuple[bool, bool]:
@@ -1048,7 +1047,7 @@ RUNNING_FORM = lazy(r"\bdownloaded (from|by)\b|^\W*(©|copyright\b)|\ball rights
                     r"\((1[89]|20)\d\d\)\s*\d+\s*\(\d+\),?\s*(pp?\.\s*)?\d+\s*[-–]\s*\d+|"
                     r"\b(1[89]|20)\d\d,\s*\d+:\d+\b|"
                     r"^\W*\w[\w.'’ -]{0,60}\bet al\.?\W*$|"
-                    rf"\|\s*({_ISSUE})\b|\b({_ISSUE})\s*\||{_STAMPED}", re.IGNORECASE)
+                    rf"\|\s*({_ISSUE})\b|\b({_ISSUE})\s*\||{_STAMPED}", IGNORECASE)
 LONE_LINE_CHARS = 160  # a running line is one line of the margin, not a paragraph
 
 
@@ -1066,7 +1065,7 @@ def _looks_like_furniture(key: str, item: Item, body: float, outermost: bool) ->
         item.size <= LONE_HEAD_SIZE * body and not is_caption(item.text)  # a caption under a figure
 
 
-_ADDRESS = re.compile(r"(https?://|www\.)\S+")
+_ADDRESS = lazy(r"(https?://|www\.)\S+")
 
 
 def _furniture(key: str, item: Item, page: int) -> dict[str, Any]:

@@ -28,10 +28,9 @@ never the whole document.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 
-from ..lazyre import lazy
+from ..lazyre import IGNORECASE, lazy
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -47,7 +46,7 @@ OUTLINE_SPAN = 3  # lines an outline title may be set over
 
 NUMBERING = lazy(r"^(?:(?P<arabic>\d{1,2}(?:\.\d{1,3})*)\.?|(?P<roman>[IVX]{1,5})\.|"
                  r"(?P<appendix>[A-H](?:\.\d{1,2})+)\.?|(?P<letter>[A-H])\.)(?=\s+\S)")
-_NAMED = lazy(r"^(?P<word>chapter|part|book|section|appendix|annex)\s+[\dIVXivx]+\b", re.IGNORECASE)
+_NAMED = lazy(r"^(?P<word>chapter|part|book|section|appendix|annex)\s+[\dIVXivx]+\b", IGNORECASE)
 _CJK_NAMED = lazy(r"^第[一二三四五六七八九十百千零〇两\d]+(?P<unit>[编部章节])")
 _NAMED_DEPTH = {"part": 1, "book": 1, "chapter": 1, "appendix": 1, "annex": 1, "section": 2}
 _CJK_DEPTH = {"编": 1, "部": 1, "章": 1, "节": 2}
@@ -81,7 +80,7 @@ def normalized(text: str) -> str:
 # 'IV.', 'B.', '1)', '(a)') or a named one ('Chapter 3', 'Appendix B:').
 _LABEL = lazy(r"^\s*(?:(?:chapter|part|book|section|appendix|annex)\s+[\dIVXivx]{1,5}[.:]?"
               r"|\(?(?:\d{1,2}(?:\.\d{1,3})*|[IVXivx]{1,5}|[A-Ha-h])[.)]|\d{1,2}(?:\.\d{1,3})*"
-              r"|[A-H](?:\.\d{1,2})+\.?)(?=\s)", re.IGNORECASE)
+              r"|[A-H](?:\.\d{1,2})+\.?)(?=\s)", IGNORECASE)
 
 
 def bare_key(text: str) -> str:

@@ -8,13 +8,12 @@ y grows upwards; "top" means the larger y.
 from __future__ import annotations
 
 import math
-import re
 import unicodedata
 from bisect import bisect_left, bisect_right
 from functools import lru_cache
 
 from ..fonts import OCR_FONT, SYMBOL_BULLETS, monospaced
-from ..lazyre import lazy
+from ..lazyre import IGNORECASE, lazy
 from ..settings import OrganizeOptions
 from ..texfonts import NEGATION
 from .headings import (
@@ -40,10 +39,10 @@ FIGURE_MIN_SIDE = 24.0  # points: smaller images are bullets, rules and logos, n
 # A weight in the font's name, spelled out or as type foundries shorten it at the end of the
 # name ('HelveticaNeueLTPro-Bd', 'AdvOT3b30f6db.B', '….BI', '-BdCn', '-Blk')
 _BOLD = lazy(r"bold|black|heavy|semibold|demi|-medi|\.medi|cmbx|simhei|heiti|黑体|"
-             r"[.,-](b|bi|bd|bdit|bdi|bdcn|bdcnit|blk)$", re.IGNORECASE)
+             r"[.,-](b|bi|bd|bdit|bdi|bdcn|bdcnit|blk)$", IGNORECASE)
 # A slant in the font's name, spelled out or shortened at its end ('MinionPro-It', '-BoldIt',
 # 'NimbusRomNo9L-ReguItal'), and TeX's italic and slanted faces (cmti, cmbxti, cmsl).
-_ITALIC = lazy(r"italic|oblique|kursiv|[-.,]\w*ital$|cmti|cmbxti|cmsl|[.,-](it|i|bi|bdit|\w*it)$", re.IGNORECASE)
+_ITALIC = lazy(r"italic|oblique|kursiv|[-.,]\w*ital$|cmti|cmbxti|cmsl|[.,-](it|i|bi|bdit|\w*it)$", IGNORECASE)
 _WORDY = lazy(r"\w")
 _CJK = lazy(r"[\u2e80-\u9fff\u3000-\u303f\uf900-\ufaff\uff00-\uffef]")
 
@@ -62,7 +61,7 @@ _MONTH = (r"(?:january|february|march|april|may|june|july|august|september|octob
           r"jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?")
 # A date: 'June 2023', '5 June 2023', 'June 5, 2023', '2023-06-05', '14/09/2018'.
 DATE_FORM = rf"(?:(?:\d{{1,2}}\s+)?{_MONTH}(?:\s+\d{{1,2}},?)?\s+\d{{4}}|\d{{1,4}}[./-]\d{{1,2}}[./-]\d{{1,4}})"
-DATE = lazy(rf"^{DATE_FORM}$", re.IGNORECASE)  # a line that is only a date
+DATE = lazy(rf"^{DATE_FORM}$", IGNORECASE)  # a line that is only a date
 
 
 class Item:
@@ -1853,7 +1852,7 @@ def _bold_run_in(item: Item, before: Item | None, pitch: float) -> tuple[int, in
 
 
 # The abstract's name, set run-in: its first piece, then a dash, stop or colon and the text.
-_ABSTRACT = lazy(r"(?:abstract|résumé|resumen|riassunto|zusammenfassung|摘要)\s*[—–.:：]", re.IGNORECASE)
+_ABSTRACT = lazy(r"(?:abstract|résumé|resumen|riassunto|zusammenfassung|摘要)\s*[—–.:：]", IGNORECASE)
 _ABSTRACT_STARTS = frozenset("AaRrZz摘")  # the first characters _ABSTRACT can match
 
 

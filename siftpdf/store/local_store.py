@@ -32,13 +32,12 @@ first. This module imports no PDF engine and no HTTP client: a cache hit stays c
 from __future__ import annotations
 
 import os
-import re
 import threading
 import time
-from collections import Counter
 
 from ..defaults import CACHE_BYTES, MAX_AGE
 from ..errors import UsageError
+from ..lazyre import lazy
 from ..record import Record
 from .local_reader import (  # noqa: F401  (View: the cache's reading side, named here too)
     KNOWN,
@@ -65,8 +64,8 @@ if TYPE_CHECKING:  # pathlib too: a cold command without the cache has no use fo
     from typing import Any
 
 RESTRICTED = "restricted"
-_CLASS = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
-_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kKmMgGtT]?)(i?[bB])?\s*$")
+_CLASS = lazy(r"^[A-Za-z0-9_.-]{1,64}$")
+_SIZE = lazy(r"^\s*(\d+(?:\.\d+)?)\s*([kKmMgGtT]?)(i?[bB])?\s*$")
 
 
 def parse_size(text: str) -> int:
@@ -404,6 +403,8 @@ class Store:
                     stale_files += 1
                 else:
                     files.append((cls, path))
+        from collections import Counter
+
         evicted = self.evict()
         held = Counter((e["class"], e["sha256"]) for _, e in entries)
         held.subtract((e["class"], e["sha256"]) for e in evicted)

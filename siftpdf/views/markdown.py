@@ -7,16 +7,16 @@ Markdown would read as markup is escaped, so that no word turns into syntax and 
 
 from __future__ import annotations
 
-import re
-
 from ..document import TABLE_CELL_SEPARATOR
 from ..fonts import SYMBOL_BULLETS
+from ..lazyre import lazy
 from .text import marker, page_text
 
 # Not typing's TYPE_CHECKING: typing costs every cold command its import (docs/speed.md).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
+    from re import Match
     from typing import Any
 
 # Characters that mean something inside a line; each is judged in context by ``_inline_one``.
@@ -24,23 +24,24 @@ if TYPE_CHECKING:
 # a pipe parts cells only in a table's rows (a paragraph becomes no table: every line that
 # could be a table's delimiter row is escaped), so it is escaped only in cells. Keyed by
 # (tildes, pipes).
-_INLINE = {(tildes, pipes): re.compile("[\\\\`*_" + "~" * tildes + "|" * pipes + "\\[\\]<&]")
+_INLINE = {(tildes, pipes): lazy("[\\\\`*_" + "~" * tildes + "|" * pipes + "\\[\\]<&]")
            for tildes in (False, True) for pipes in (False, True)}
 _ASCII_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
-_ENTITY = re.compile(r"&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{0,31});")
+_ENTITY = lazy(r"&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{0,31});")
 # What a line may not start with: an ATX heading, a block quote, a bullet, a setext underline
 # or thematic break, an ordered-list enumerator.
-_LINE_START = re.compile(r"^(?:[#>]|[-+](?=[ \t]|$)|[-=](?=[-=]*[ \t]*$))")
-_ENUMERATOR_START = re.compile(r"^(\d{1,9})([.)])(?=[ \t]|$)")
+_LINE_START = lazy(r"^(?:[#>]|[-+](?=[ \t]|$)|[-=](?=[-=]*[ \t]*$))")
+_ENUMERATOR_START = lazy(r"^(\d{1,9})([.)])(?=[ \t]|$)")
 # A line of only pipes, colons, dashes and spaces may be read as a table's delimiter row, and
 # the line above it as the table's head: a backslash before its first colon or dash keeps it text.
-_DELIMITER_ROW = re.compile(r"^[|:\-\\ \t]*-[|:\-\\ \t]*$")
-_BULLET = re.compile(rf"^[•◦▪‣●○■□·*–—{SYMBOL_BULLETS}-][ \t]+")
-_ORDERED = re.compile(r"^(0|[1-9][0-9]{0,8})([.)])[ \t]+")
-_BREAKS = re.compile(r"\r\n?")
+_DELIMITER_ROW = lazy(r"^[|:\-\\ \t]*-[|:\-\\ \t]*$")
+_BULLET = lazy(rf"^[•◦▪‣●○■□·*–—{SYMBOL_BULLETS}-][ \t]+")
+_ORDERED = lazy(r"^(0|[1-9][0-9]{0,8})([.)])[ \t]+")
+_BREAKS = lazy(r"\r\n?")
+_BACKTICKS = lazy(r"`+")
 
 
-def _inline_one(match: re.Match[str]) -> str:
+def _inline_one(match: Match[str]) -> str:
     text, at, char = match.string, match.start(), match.group()
     after = text[at + 1:at + 2]
     if char == "\\":  # only a backslash that would escape the next character (or break the line)
@@ -252,7 +253,7 @@ def code(text: str) -> str:
     if not text.strip():
         return ""
     lines = _BREAKS.sub("\n", text).split("\n")
-    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    longest = max((len(run) for run in _BACKTICKS.findall(text)), default=0)
     fence = "`" * max(3, longest + 1)
     return "\n".join([fence, *(line.rstrip() for line in lines), fence])
 

@@ -10,7 +10,6 @@ so a child goes on with its next chunk while the parent is still taking the othe
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import time
@@ -18,6 +17,7 @@ import time
 from ..child.extraction import count_page, shard_of, tally
 from ..child.job import Job
 from ..defaults import OCR_CHUNK_PAGES
+from ..docline import loads
 from ..errors import (
     CancelledError,
     EncryptedError,
@@ -180,7 +180,10 @@ class _Child:
             )
             prefix = b""
         child = cls(proc)
-        prefix += (json.dumps(password) + "\n").encode() if password is not None else b""
+        if password is not None:
+            import json
+
+            prefix += (json.dumps(password) + "\n").encode()
         assert proc.stdout is not None
         child.ahead = _Ahead(proc.stdout, limit)
         child.threads = [
@@ -215,9 +218,9 @@ class _Child:
     def kill(self) -> None:
         if self.proc.poll() is None:
             try:
-                import signal
+                from _signal import SIGKILL  # signal's C half: the module imports enum
 
-                os.killpg(self.proc.pid, signal.SIGKILL)
+                os.killpg(self.proc.pid, SIGKILL)
             except (ProcessLookupError, PermissionError):
                 pass
 
@@ -295,7 +298,7 @@ class _Run:
             child.kill()
             return None
         try:
-            record = json.loads(line)
+            record = loads(line.decode("utf-8", "surrogatepass"))  # as json.loads reads a UTF-8 line
         except ValueError:
             record = None
         if not isinstance(record, dict):
