@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import fcntl
 import os
-import threading
 import time
 
 from ..defaults import MAX_WORKERS, QUEUE, SLOTS
@@ -184,7 +183,11 @@ class _CallerLock(FileLock):
 # it brought are one job, so the extraction does not take the caller's lock a second time.
 # Per thread, so that two requests of one caller served by one process are two jobs (flock
 # locks of two descriptors conflict even within a process).
-_THREAD = threading.local()
+try:  # threading.local itself, without threading's import (a first read's look in the cache comes here
+    from _thread import _local as _ThreadLocal  # before its child is started, threading after)
+except ImportError:  # pragma: no cover - a Python without it
+    from threading import local as _ThreadLocal
+_THREAD = _ThreadLocal()
 
 
 def _callers() -> dict[str, _CallerLock]:
