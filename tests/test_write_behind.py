@@ -182,6 +182,22 @@ def test_a_store_that_never_held_a_file_is_told_without_opening_it(tmp_path: Pat
     assert not local_reader.known(tmp_path, "doc", "default", "0" * 64)
 
 
+def test_a_first_reads_look_in_a_cache_a_copy_wrote_imports_no_threading(fixtures: Path, tmp_path: Path) -> None:
+    """The look that decides a first read comes before its child is started (the child is what
+    a one-page command waits for): where a copy once wrote, it reads the copies' locks, and the
+    pool's module they live in no longer brings threading (with functools and collections)."""
+    cache = tmp_path / "cache"
+    assert _siftpdf(["extract", str(fixtures / "three_page.pdf")], cache).returncode == 0
+    behind.wait_all(str(cache))
+    assert (Path(behind.pool_folder(str(cache))) / "behind").is_dir()  # a copy wrote here
+    code = ("import sys; from siftpdf.console.cache_hits import cached; "
+            f"print(cached({str(fixtures / 'long.pdf')!r}, {{'cache_dir': {str(cache)!r}, 'max_pages': 2000, 'ocr': None}}), "
+            "'threading' in sys.modules)")
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}  # no test seams
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, env=env, timeout=60)
+    assert done.stdout.split() == [b"None", b"False"], done.stderr
+
+
 def test_a_command_waiting_for_another_reading_the_same_bytes_holds_no_pool_slot(fixtures: Path,
                                                                                  tmp_path: Path) -> None:
     """Three first reads of one file at once: two took the pool's two slots for their warm
