@@ -328,3 +328,28 @@ def test_a_password_of_bytes_that_are_not_utf8_reaches_pdfium(fixtures: Path) ->
     done = child(b'"\\udcff"\n' + (fixtures / "three_page.pdf").read_bytes(), "--password-line")
     assert done.returncode == 0, done.stderr
     assert [r["page"] for r in records(done.stdout.decode()) if "page" in r] == [1, 2, 3]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's malloc thresholds: Linux only")
+def test_the_child_keeps_its_heap_so_pages_do_not_fault_fresh_memory(fixtures: Path) -> None:
+    """glibc gave back (and mapped again) the memory each page's buffers took: a page fault per
+    4 KiB for every page. With the child's malloc thresholds, a hundred pages fault a fraction
+    of it (the same child, the same pages, the thresholds left as glibc sets them)."""
+    import resource
+
+    from siftpdf.console import local_pdf
+    from siftpdf.workers import early_child
+
+    argv = early_child.default_argv()  # the child as every command starts it
+    words = local_pdf.job_words(0, ocr="never", workers=1)
+    faults = {}
+    for kept in (True, False):
+        patch = "" if kept else "m.keep_heap = lambda: False; "
+        code = argv[4].replace("from siftpdf.child.main import main; sys.exit(main())",
+                               f"import siftpdf.child.main as m; {patch}sys.exit(m.main({words!r}))")
+        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_minflt
+        done = subprocess.run(argv[:4] + [code], input=(fixtures / "hundred.pdf").read_bytes(), capture_output=True,
+                              env={}, timeout=120)
+        faults[kept] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_minflt - before
+        assert done.returncode == 0 and done.stdout.count(b'{"page":') == 100, done.stderr
+    assert faults[True] * 2 < faults[False], faults

@@ -55,6 +55,31 @@ def apply_limits(memory: int, cpu_seconds: int) -> None:
         resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 5))
 
 
+# glibc's malloc hands back the top of its heap once 128 KiB of it is free, and serves a block of
+# 128 KiB or more with a mapping of its own, unmapped when freed: the buffers PDFium makes and
+# drops for each page then cost every page fresh memory from the kernel, a fault for each 4 KiB
+# (about 230 a dense page; a second of system time over 2,100 pages). Blocks under 1 MiB are
+# served from the heap and 4 MiB of free space is kept at its top: the faults are gone, and the
+# child holds at most that much more than it uses.
+HEAP_MMAP_THRESHOLD = 1 << 20
+HEAP_TRIM_THRESHOLD = 4 << 20
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # mallopt's parameters (malloc.h)
+
+
+def keep_heap() -> bool:
+    """Set glibc malloc's thresholds (above) in this process; whether they were set (not on
+    another system or C library, which keep their own ways)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    import ctypes
+
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):
+        return False
+    return bool(mallopt(_M_MMAP_THRESHOLD, HEAP_MMAP_THRESHOLD)) & bool(mallopt(_M_TRIM_THRESHOLD, HEAP_TRIM_THRESHOLD))
+
+
 # One page's record past this is the page's evidence run wild (a hostile page with millions of
 # glyphs): the page keeps its text and loses its evidence, rather than the document its pages.
 MAX_RECORD = 32 << 20
@@ -137,6 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError) as exc:
         print(f"cannot apply limits: {exc}", file=sys.stderr)
         return EXIT_LIMITS
+    keep_heap()
     # Import the engines (native code, loaded via ctypes) before the hook closes the door.
     from ..errors import EncryptedError, SiftError
     from .extraction import extract_records
