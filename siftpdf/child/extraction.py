@@ -99,6 +99,7 @@ def _pages(doc: Any, opts: ExtractOptions, fallback: _Fallback, limit: int) -> I
     render = _range(opts.render)
     salvage = _range(opts.salvage)
     reading: dict[str, Any] = {}  # what OCR learnt of the document (siftpdf.child.ocrpage.recognize)
+    threads = _ocr_threads(opts, limit)  # once: os.cpu_count reads the system's files
     for page in range(max(1, opts.first_page), limit + 1):
         if shard_of(page, opts.shards, opts.chunk) != opts.shard:
             continue
@@ -109,7 +110,7 @@ def _pages(doc: Any, opts: ExtractOptions, fallback: _Fallback, limit: int) -> I
         if opts.ocr != "never" and record["status"] != "failed":
             from .ocrpage import recognize
 
-            record = recognize(doc, record, opts.ocr, reading, opts.ocr_models, _ocr_threads(opts, limit))
+            record = recognize(doc, record, opts.ocr, reading, opts.ocr_models, threads)
         count = _scrub_page(record)
         if count:
             record["replaced_chars"] = count
