@@ -190,9 +190,9 @@ def test_a_first_reads_look_in_a_cache_a_copy_wrote_imports_no_threading(fixture
     assert _siftpdf(["extract", str(fixtures / "three_page.pdf")], cache).returncode == 0
     behind.wait_all(str(cache))
     assert (Path(behind.pool_folder(str(cache))) / "behind").is_dir()  # a copy wrote here
+    given = {"cache_dir": str(cache), "max_pages": 2000, "ocr": None}
     code = ("import sys; from siftpdf.console.cache_hits import cached; "
-            f"print(cached({str(fixtures / 'long.pdf')!r}, {{'cache_dir': {str(cache)!r}, 'max_pages': 2000, 'ocr': None}}), "
-            "'threading' in sys.modules)")
+            f"print(cached({str(fixtures / 'long.pdf')!r}, {given!r}), 'threading' in sys.modules)")
     env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}  # no test seams
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, env=env, timeout=60)
     assert done.stdout.split() == [b"None", b"False"], done.stderr
