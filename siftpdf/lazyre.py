@@ -26,12 +26,12 @@ if TYPE_CHECKING:
     import re
     from typing import Any
 
-# re's flags, as the integers its RegexFlag holds (importing re for them would undo the point).
+    # What re.compile hands _sre.compile after the source: the flags, the engine's code, the
+    # number of groups less one, the names of the groups by name and by index.
+    Form = tuple[int, tuple[int, ...], int, dict[str, int], tuple[str | None, ...]]
+
+# re.IGNORECASE, as the integer its RegexFlag holds (importing re for it would undo the point).
 IGNORECASE = 2
-MULTILINE = 8
-DOTALL = 16
-VERBOSE = 64
-ASCII = 256
 
 # What a pattern is asked for; each is copied from the compiled pattern on first use.
 _ATTRIBUTES = ("search", "match", "fullmatch", "findall", "finditer", "sub", "subn", "split", "scanner",
@@ -40,10 +40,10 @@ _ATTRIBUTES = ("search", "match", "fullmatch", "findall", "finditer", "sub", "su
 #: Every lazy pattern made, in order: what tools/patterns.py compiles.
 MADE: list[_Lazy] = []
 
-_codes: dict[tuple[str, int], tuple[int, tuple[int, ...], int, dict[str, int], tuple[str | None, ...]]] | None = None
+_codes: dict[tuple[str, int], Form] | None = None
 
 
-def stored_codes() -> dict[tuple[str, int], tuple[int, tuple[int, ...], int, dict[str, int], tuple[str | None, ...]]]:
+def stored_codes() -> dict[tuple[str, int], Form]:
     """The compiled forms kept for this Python (empty for another one, or where none are kept):
     ``(source, flags)`` -> the arguments of ``_sre.compile`` after the source."""
     global _codes
@@ -62,7 +62,7 @@ def stored_codes() -> dict[tuple[str, int], tuple[int, tuple[int, ...], int, dic
     return _codes
 
 
-def compile_form(source: str, flags: int) -> tuple[int, tuple[int, ...], int, dict[str, int], tuple[str | None, ...]]:
+def compile_form(source: str, flags: int) -> Form:
     """What ``re.compile(source, flags)`` hands ``_sre.compile`` after the source (imports re:
     tools/patterns.py and the tests ask it)."""
     from re import _compiler, _parser  # type: ignore[attr-defined]
