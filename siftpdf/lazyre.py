@@ -37,7 +37,7 @@ IGNORECASE = 2
 _ATTRIBUTES = ("search", "match", "fullmatch", "findall", "finditer", "sub", "subn", "split", "scanner",
                "pattern", "flags", "groups", "groupindex")
 
-#: Every lazy pattern made, in order: what tools/patterns.py compiles.
+#: Every lazy pattern made, in order: tools/patterns.py compiles those the package's modules made.
 MADE: list[_Lazy] = []
 
 _codes: dict[tuple[str, int], Form] | None = None
@@ -94,12 +94,13 @@ def _compile(source: str, flags: int) -> re.Pattern[str]:
 
 
 class _Lazy:
-    def __init__(self, source: str, flags: int) -> None:
+    def __init__(self, source: str, flags: int, module: str) -> None:
         self._source = source
         self._flags = flags
+        self._module = module  # the module that made it
 
     def __getattr__(self, name: str) -> Any:  # only for names not copied yet
-        if name.startswith("__") or name in ("_source", "_flags"):
+        if name.startswith("__") or name in ("_source", "_flags", "_module"):
             raise AttributeError(name)
         compiled = _compile(self._source, self._flags)
         for attribute in _ATTRIBUTES:
@@ -113,6 +114,6 @@ class _Lazy:
 def lazy(source: str, flags: int = 0) -> re.Pattern[str]:
     """``re.compile(source, flags)``, done when the pattern is first used (``flags`` an integer:
     this module's :data:`IGNORECASE` and the others)."""
-    made = _Lazy(source, int(flags))
+    made = _Lazy(source, int(flags), sys._getframe(1).f_globals.get("__name__", ""))
     MADE.append(made)
     return made  # type: ignore[return-value]

@@ -33,7 +33,8 @@ PATTERNS = {{
 
 
 def patterns() -> list[tuple[str, int]]:
-    """Every lazy pattern the package's modules make when imported, each once."""
+    """Every lazy pattern the package's modules make when imported, each once (not those a
+    caller made: a test's)."""
     sys.path.insert(0, str(ROOT))
     import siftpdf
     from siftpdf import lazyre
@@ -42,7 +43,7 @@ def patterns() -> list[tuple[str, int]]:
         path = ROOT / (info.name.replace(".", "/") + ("/__init__.py" if info.ispkg else ".py"))
         if info.name != "siftpdf.lazyre" and path.exists() and "lazy(" in path.read_text(encoding="utf-8"):
             importlib.import_module(info.name)
-    return sorted({(made._source, made._flags) for made in lazyre.MADE})
+    return sorted({(made._source, made._flags) for made in lazyre.MADE if made._module.startswith("siftpdf.")})
 
 
 def render() -> str:
