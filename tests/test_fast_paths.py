@@ -13,8 +13,6 @@ from typing import Any
 
 import pytest
 from conftest import run_siftpdf
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from siftpdf.cli import COMMANDS
 from siftpdf.console import cache_hits
@@ -497,25 +495,3 @@ def test_a_cache_miss_gives_the_warm_child_its_job_early_and_a_hit_starts_none(
     assert local_pdf.answer(args) == 0  # a hit now
     assert capsys.readouterr().out == first and len(spawned) == 1 and len(sent) == 1
     assert early_child._Warm.child is None and early_child._Warm.slot is None
-
-
-@settings(max_examples=500, deadline=None)
-@given(st.text(st.sampled_from("/.a\u00e9 "), max_size=12))
-def test_a_cache_folder_is_named_as_pathlib_names_it(folder: str) -> None:
-    """The warm child's --ocr-models is made of --cache-dir without pathlib (it imports re and
-    urllib.parse before the child could start); the runner's, later, of a pathlib.Path: one
-    differing character and the warm child is thrown away."""
-    from pathlib import PurePosixPath
-
-    from siftpdf.console.local_pdf import _as_click_path
-
-    assert _as_click_path(folder) == str(PurePosixPath(folder))
-
-
-def test_the_warm_childs_job_with_a_cache_folder_imports_no_pathlib(tmp_path: Path) -> None:
-    code = ("import sys; from siftpdf.console.local_pdf import job_words; "
-            f"words = job_words(0, ocr='auto', cache_dir={str(tmp_path) + '//x/./'!r}); "
-            "print(words[words.index('--ocr-models') + 1], 'pathlib' in sys.modules)")
-    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}  # no test seams
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, env=env, timeout=60)
-    assert done.stdout.split() == [str(tmp_path / "x" / "models").encode(), b"False"], done.stderr

@@ -72,18 +72,10 @@ def job_words(max_pages: int, raw: bool = False, ocr: str = "never", cache_dir: 
 
 
 def _as_click_path(folder: str) -> str:
-    """``--cache-dir`` as the command holds it: ``str(pathlib.Path(folder))``, made without
-    pathlib on POSIX (it imports re, fnmatch and urllib.parse, and this is asked before the
-    warm child starts). POSIX's rules, as pathlib keeps them: two leading slashes stay two,
-    more are one; empty and ``.`` parts go, ``..`` stays; nothing left is ``.``."""
-    if os.name != "posix":
-        from pathlib import Path
+    """``--cache-dir`` as the command holds it (a pathlib.Path made of click's value)."""
+    from pathlib import Path
 
-        return str(Path(folder))
-    stripped = folder.lstrip("/")
-    root = "//" if len(folder) - len(stripped) == 2 else "/" if stripped != folder else ""
-    parts = [part for part in stripped.split("/") if part and part != "."]
-    return root + "/".join(parts) if root or parts else "."
+    return str(Path(folder))
 
 
 class Plan:
