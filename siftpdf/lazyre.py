@@ -114,6 +114,10 @@ class _Lazy:
 def lazy(source: str, flags: int = 0) -> re.Pattern[str]:
     """``re.compile(source, flags)``, done when the pattern is first used (``flags`` an integer:
     this module's :data:`IGNORECASE` and the others)."""
-    made = _Lazy(source, int(flags), sys._getframe(1).f_globals.get("__name__", ""))
+    try:  # the module that called (mypyc's compiled modules have no frame: the import's)
+        module = sys._getframe(1).f_globals.get("__name__", "")
+    except ValueError:  # no caller's frame at all
+        module = ""
+    made = _Lazy(source, int(flags), module)
     MADE.append(made)
     return made  # type: ignore[return-value]
