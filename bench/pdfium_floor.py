@@ -16,10 +16,14 @@ from __future__ import annotations
 
 import sys
 
-# The worker: the extraction child's engine module and chunking, nothing else imported.
+# The worker: the extraction child's engine module and chunking, nothing else imported, its
+# heap kept as the child keeps it (siftpdf.child.main.keep_heap: without it PDFium's page
+# buffers cost each page fresh memory, and the floor would lie above what the child pays).
 WORKER = """
 import ctypes, sys
 sys.path.extend({path!r})
+from siftpdf.child.main import keep_heap
+keep_heap()
 from siftpdf.child import pdfium
 from siftpdf.child.extraction import shard_of
 
