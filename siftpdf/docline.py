@@ -33,10 +33,16 @@ def _json_dumps(record: Any) -> str:
     return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
 
 
+def _one_shot(value: Any, default: Callable[[Any], Any], encode_string: Any, colon: str, comma: str,
+              sort_keys: bool) -> str:
+    # json.encoder.JSONEncoder.iterencode's one-shot call: circular references checked, no
+    # indent, keys not skipped, NaN allowed; the string encoder, separators and order given.
+    return "".join(_make_encoder({}, default, encode_string, None, colon, comma, sort_keys, False, True)(value, 0))
+
+
 def _c_dumps(record: Any) -> str:
-    # json.encoder.JSONEncoder.iterencode's one-shot call with json.dumps' options here:
-    # circular references checked, no indent, "," and ":" separators, NaN allowed.
-    return "".join(_make_encoder({}, _unserializable, _encode_string, None, ":", ",", False, False, True)(record, 0))
+    # json.dumps with the options here: not only ASCII, "," and ":" separators.
+    return _one_shot(record, _unserializable, _encode_string, ":", ",", False)
 
 
 try:
@@ -61,7 +67,7 @@ def _c_sorted(value: Any, default: Callable[[Any], Any]) -> str:
     # (ASCII only, ", " and ": " separators, circular references checked, NaN allowed).
     if isinstance(value, str):
         return _encode_ascii(value)
-    return "".join(_make_encoder({}, default, _encode_ascii, None, ": ", ", ", True, False, True)(value, 0))
+    return _one_shot(value, default, _encode_ascii, ": ", ", ", True)
 
 
 try:

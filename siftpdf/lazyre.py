@@ -56,7 +56,7 @@ def stored_codes() -> dict[tuple[str, int], Form]:
 
             if (_sre_codes.PYTHON, _sre_codes.MAGIC, _sre_codes.CODESIZE) == \
                     (tuple(sys.version_info[:2]), _sre.MAGIC, _sre.CODESIZE) and sys.implementation.name == "cpython":
-                _codes = dict(_sre_codes.PATTERNS)
+                _codes = _sre_codes.PATTERNS
         except Exception:  # noqa: BLE001 - none kept, or a broken file: re compiles every pattern
             pass
     return _codes
