@@ -2420,6 +2420,21 @@ def _column_line(c: canvas.Canvas, words: Iterator[str], x: float, y: float, jus
     c.drawText(text)
 
 
+def _labels_and_figures(c: canvas.Canvas, rows: list[list[str]], x: float, right: float, size: float,
+                        head_x: float | None = None) -> None:
+    """A table of two columns at a pitch of 15 points from y 680 down: labels set from ``x``,
+    figures flush right at ``right``, the head row bold (its second head set from ``head_x``
+    when given, else flush right too)."""
+    for r, row in enumerate(rows):
+        y = 680 - 15 * r
+        c.setFont("Helvetica-Bold" if r == 0 else "Helvetica", size)
+        c.drawString(x, y, row[0])
+        if r == 0 and head_x is not None:
+            c.drawString(head_x, y, row[1])
+        else:
+            c.drawRightString(right, y, row[1])
+
+
 def test_a_table_in_one_column_of_two_keeps_its_rows_between_the_other_columns_lines(run_cli, tmp_path):
     """A table of labels and figures set in the left column of two, its rows at a pitch of
     their own, so that the right column's lines fall between them: the table is read whole, and
@@ -2432,14 +2447,7 @@ def test_a_table_in_one_column_of_two_keeps_its_rows_between_the_other_columns_l
         _column_line(c, words, 72, 760 - 12 * k)
     rows = [["Gauge", "Flow"], ["North bank", "524"], ["Lower weir", "24.5%"], ["Mill race", "228,004"],
             ["East channel", "655"], ["Old ford", "106.1"]]
-    for r, row in enumerate(rows):
-        y = 680 - 15 * r
-        c.setFont("Helvetica-Bold" if r == 0 else "Helvetica", 10)
-        c.drawString(76, y, row[0])
-        if r == 0:
-            c.drawString(200, y, row[1])
-        else:
-            c.drawRightString(280, y, row[1])
+    _labels_and_figures(c, rows, 76, 280, 10, head_x=200)
     for k in range(5):
         _column_line(c, words, 72, 680 - 15 * len(rows) - 20 - 12 * k)
     for k in range(30):
@@ -2756,11 +2764,7 @@ def test_a_table_of_labels_and_figures_passes_the_other_columns_ragged_lines_bet
         _column_line(c, words, 72, 760 - 12 * k, justified=False, width=150 + 29 * k % 60, pad=" wordxxx")
     rows = [["Gauge", "2013"], ["Northern bank", "68.8%"], ["Weir", "61.5%"], ["Mill race", "818"],
             ["Ox", "29.6%"], ["Ford", "175,513"]]
-    for r, row in enumerate(rows):
-        y = 680 - 15 * r
-        c.setFont("Helvetica-Bold" if r == 0 else "Helvetica", 9)
-        c.drawString(74, y, row[0])
-        c.drawRightString(282, y, row[1])
+    _labels_and_figures(c, rows, 74, 282, 9)
     for k in range(6):
         _column_line(c, words, 72, 580 - 12 * k, justified=False, width=150 + 29 * k % 60, pad=" wordxxx")
     for k in range(40):  # between the table's baselines; the third a paragraph's short last line
