@@ -146,6 +146,35 @@ def test_a_contents_page_stays_one_entry_a_line():
     assert len(paragraphs) == 11 and paragraphs[0].startswith("1. Chapter called number 1 ....")
 
 
+def _entry(y: float, number: str, title: str, folio: int, dots: str = ". ") -> dict[str, Any]:
+    """A contents entry 90 characters wide: its number and title, leaders, its page."""
+    head, tail = f"{number} {title} ", f" {folio}"
+    leader = (dots * 90)[:90 - len(head) - len(tail)].rstrip()
+    return line(y, head + leader + tail)
+
+
+def test_a_contents_entry_at_a_pages_foot_does_not_run_on_into_the_next_pages_first():
+    # Each entry's leaders reach the text's right edge, so the foot of one page and the head of
+    # the next look like a paragraph running on over the break; an entry ends at its page number.
+    first = [_entry(740 - 14 * k, f"1.{k + 1}", f"Section about topic {k + 1}", 3 + k) for k in range(46)]
+    second = [_entry(740 - 14 * k, f"2.{k + 1}", f"Section about subject {k + 1}", 60 + k) for k in range(20)]
+    out = organize([page(1, first), page(2, second)])
+    texts = [[b["text"] for b in record["blocks"]] for record in out]
+    assert len(texts[0]) == 46 and len(texts[1]) == 20
+    assert texts[0][-1].startswith("1.46 Section about topic 46 .") and texts[0][-1].endswith(" 48")
+    assert texts[1][0].startswith("2.1 Section about subject 1 .")
+
+
+def test_a_contents_entry_whose_long_title_leaves_two_leader_dots_ends_at_its_page():
+    entries = [_entry(700 - 14 * k, f"4.{k + 1}", f"Choose a good name for thing {k + 1}", 20 + k) for k in range(6)]
+    long_title = "Do not be a slave of an underlying programming interface's own naming practices"
+    entries[2] = line(700 - 28, f"4.3 {long_title} . . 22")  # as wide as the others: 90 characters
+    out = organize([page(1, [line(740, "Contents", size=20, bold=True), *entries])])[0]
+    texts = [b["text"] for b in out["blocks"] if b["kind"] != "heading"]
+    assert len(texts) == 6
+    assert texts[2] == f"4.3 {long_title} . . 22" and texts[3].startswith("4.4 Choose a good name for thing 4 .")
+
+
 def test_two_pages_set_aside_their_page_numbers_and_running_head():
     pages = []
     for n in (1, 2):

@@ -28,6 +28,7 @@ from .layout import (
     build_blocks,
     figure_items,
     is_caption,
+    is_leader,
     join_text,
     justified_edges,
     line_segments,
@@ -1089,15 +1090,15 @@ def _at_break(before: _Page, after: _Page) -> tuple[Block | None, Block | None]:
 def _continue(before: _Page, after: _Page, opts: OrganizeOptions) -> None:
     """Join the paragraph running off the end of ``before`` with the one that opens ``after``
     when the geometry says it runs on: its last line reaches the text edge, the next page's
-    first line is not indented and is set in the same size."""
+    first line is not indented and is set in the same size. A contents entry does not run on."""
     tail, head = _at_break(before, after)
     if tail is None or head is None or tail.kind not in _OPEN_KINDS or head.kind != "paragraph":
         return
     last, first = tail.last, head.first
     if last is None or first is None or last.kind != "line" or first.kind != "line":
         return
-    if not _over_the_break(last, first, before, after):
-        return
+    if not _over_the_break(last, first, before, after) or is_leader(last.text):
+        return  # a contents entry ends at its page number, as it does within a page
     em = last.size
     if abs(first.size - last.size) > 0.1 * last.size or first.bold != last.bold:
         return

@@ -54,7 +54,9 @@ LIST_ITEM = lazy(rf"^([•◦▪‣●○■□·*–{SYMBOL_BULLETS}-]\s+|\d{{1
 CAPTION = lazy(r"^((Fig\.|Figure|FIGURE|FIG\.|Table|TABLE|Tab\.|Chart|CHART|Exhibit|EXHIBIT|Graph|Plate|Scheme|"
                  r"Listing|Abbildung|Abb\.|Tabelle|Tableau|Figura|Tabla|Tabela|Tabella)\s*([0-9]+|[IVX]+)\b|"
                  r"[图表]\s*[0-9０-９]+)")  # English, then German, French, Spanish, Portuguese, Italian
-LEADER = lazy(r"((\.\s?){4,}|(…\s?){2,}|(·\s?){4,}|_{4,})\s*\S{1,6}$")  # a contents entry: leaders, then a page
+# A contents entry: leaders, then a page; or, where a long title leaves room for two or three dots
+# only, those dots standing apart and a page number ('… naming practices . . 26')
+LEADER = lazy(r"(((\.\s?){4,}|(…\s?){2,}|(·\s?){4,}|_{4,})\s*\S{1,6}|(\s\.){2,3}\s+\d{1,4})$")
 _DOTS = lazy(r"\.\s?\.")  # two dots of a leader: what LEADER needs before it is worth a search
 LETTERED = lazy(r"^[a-z][.)]\s+\S")  # 'a. ', 'b) ': items of a list, not sections
 _MONTH = (r"(?:january|february|march|april|may|june|july|august|september|october|november|december|"
