@@ -175,6 +175,37 @@ def test_a_contents_entry_whose_long_title_leaves_two_leader_dots_ends_at_its_pa
     assert texts[2] == f"4.3 {long_title} . . 22" and texts[3].startswith("4.4 Choose a good name for thing 4 .")
 
 
+def test_a_copyright_notice_set_bold_is_no_heading():
+    # A manual's second page sets its notices in bold under its edition, over the legal text; a
+    # section titled 'Copyright' is a heading still.
+    cover = [line(740, "The Reference Manual", size=24, bold=True),
+             line(120, "Report series number 37 of the year, issued in October by the department")]
+    notices = [*body_lines(740, "edition", 3),
+               line(690, "Copyright © 1990-1996 The Harbour Company, Inc. All rights reserved.", bold=True),
+               line(666, "Copyright © 1990-1992 The Other Company. All rights reserved.", bold=True),
+               *body_lines(640, "legal", 4), line(580, "Copyright", size=14, bold=True), *body_lines(560, "terms", 3)]
+    out = organize([page(1, cover), page(2, notices)])
+    assert headings(out[1]) == [(2, "Copyright")]
+    assert [b["text"] for b in out[1]["blocks"]][1:3] == \
+        ["Copyright © 1990-1996 The Harbour Company, Inc. All rights reserved.",
+         "Copyright © 1990-1992 The Other Company. All rights reserved."]
+
+
+def test_no_paragraph_runs_on_over_a_page_break_into_a_copyright_notice():
+    # The cover's last line reaches the text edge and the next page opens flush left in the
+    # same size: the notice there is the next page's own.
+    cover = [line(740, "The Reference Manual", size=24, bold=True),
+             *[line(200 - 18 * k, f"Report series {k}, issued by the department of the university", size=14.4)
+               for k in range(5)]]
+    notices = [line(753, "Copyright (c) 1996 by the department of computer science", size=14.4),
+               line(735, "of the university. All rights reserved.", x0=219, size=14.4),
+               line(700, "Reproduction of all or part of this work", x0=219, size=14.4),
+               line(682, "is permitted for research and teaching", x0=219, size=14.4)]
+    out = organize([page(1, cover), page(2, notices)])
+    assert out[0]["blocks"][-1]["text"].endswith("department of the university")
+    assert out[1]["blocks"][0]["text"].startswith("Copyright (c) 1996 by the department")
+
+
 def test_two_pages_set_aside_their_page_numbers_and_running_head():
     pages = []
     for n in (1, 2):
@@ -1896,6 +1927,21 @@ def test_a_line_of_code_parted_at_a_channel_goes_on_as_code() -> None:
                                                 run("见第三章", 88, 700, font="FangSong")]}
     segments, _ = line_segments(note, keep_clipped=False, channels=[85.0])
     assert [s.code for s in segments] == [72, None]
+
+
+def test_a_page_mostly_of_listings_keeps_the_body_of_the_pages_before() -> None:
+    """A manual's page of code set small, with a few sentences between its listings in the
+    size the pages before set their text in: the sentences are text, not headings, though the
+    listings fill most of the page."""
+    code = [f"result_{k} = compute(value_{k}, limit={k})" for k in range(40)]
+    lines = [line(740, "The parameters are set first, then each value is computed from them:"),
+             *[_small(722 - 9 * k, t) for k, t in enumerate(code[:20])],
+             line(530, "2.1. Parameters. The family of systems takes three integers chosen together."),
+             line(518, "Each of them is read from the command line, and checked before use here."),
+             *[_small(500 - 9 * k, t) for k, t in enumerate(code[20:])],
+             line(310, "The values computed above are printed in the order they were asked for.")]
+    out = organize([page(1, body_lines(740, "a", 30)), page(2, lines)])[1]
+    assert [b["kind"] for b in out["blocks"]] == ["paragraph", "code", "paragraph", "code", "paragraph"]
 
 
 def test_a_page_set_wholly_in_a_monospaced_face_reads_as_prose():

@@ -21,6 +21,7 @@ from .layout import (
     BODY_CHARS,
     DATE_FORM,
     FLOATS,
+    RIGHTS,
     SPREAD,
     Block,
     Item,
@@ -655,7 +656,7 @@ def _organize(page: _Page, repeated: set[str] | None, opts: OrganizeOptions, pre
         for item in items:  # a scanned page: OCR's text is the page's own, its sizes rank as any
             item.pictured = False
         own = items
-    body_pt = body_size(own, notes=True) if chars >= BODY_CHARS else previous_body
+    body_pt = body_size(own, notes=True, known=previous_body) if chars >= BODY_CHARS else previous_body
     if opts.figures and items:
         items += figure_items(evidence.get("images", []), width * height)
     ordered = reading_order(items, width, opts.columns)
@@ -1090,15 +1091,16 @@ def _at_break(before: _Page, after: _Page) -> tuple[Block | None, Block | None]:
 def _continue(before: _Page, after: _Page, opts: OrganizeOptions) -> None:
     """Join the paragraph running off the end of ``before`` with the one that opens ``after``
     when the geometry says it runs on: its last line reaches the text edge, the next page's
-    first line is not indented and is set in the same size. A contents entry does not run on."""
+    first line is not indented and is set in the same size. A contents entry does not run on,
+    nor does anything into a copyright notice."""
     tail, head = _at_break(before, after)
     if tail is None or head is None or tail.kind not in _OPEN_KINDS or head.kind != "paragraph":
         return
     last, first = tail.last, head.first
     if last is None or first is None or last.kind != "line" or first.kind != "line":
         return
-    if not _over_the_break(last, first, before, after) or is_leader(last.text):
-        return  # a contents entry ends at its page number, as it does within a page
+    if not _over_the_break(last, first, before, after) or is_leader(last.text) or RIGHTS.search(first.text):
+        return  # a contents entry ends at its page number, as it does within a page; a notice opens a page
     em = last.size
     if abs(first.size - last.size) > 0.1 * last.size or first.bold != last.bold:
         return

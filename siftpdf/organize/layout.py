@@ -963,12 +963,14 @@ NOTES_BELOW = 0.8  # of a size's characters, set below all the text of a larger 
 NOTES_WEIGHT = 0.3  # the larger size holds at least this share of the notes' characters
 
 
-def body_size(items: list[Item], notes: bool = False) -> float:
+def body_size(items: list[Item], notes: bool = False, known: float | None = None) -> float:
     """The size most text is set in, weighted by characters. With ``notes``: notes set small
     at the foot of a page may outweigh a short page's text above them, so a larger size whose
     text all sits above most of the most common size's, and that holds a fair share of
     characters, is the body. Also with ``notes``: lines set in a monospaced face (listings)
-    choose no body where the page has prose enough to, though they weigh against notes."""
+    choose no body where the page has prose enough to, though they weigh against notes; on a
+    page mostly of listings, the body of the pages before (``known``) stays the body where the
+    page sets prose enough in it (a manual's examples with a few sentences between them)."""
     weights: dict[float, int] = {}
     prose: dict[float, int] = {}  # the weights of lines not set in a monospaced face
     listed = lined = 0  # characters set in a monospaced face; of lines (no table's, no figure's)
@@ -1000,6 +1002,9 @@ def body_size(items: list[Item], notes: bool = False) -> float:
         return max(weights, key=lambda k: weights[k])
     # Prose enough, and listings that fill no more than LISTED_SHARE of the lines (a page of
     # listings, or one set wholly in a monospaced face, keeps the size most of it is set in)
+    if sum(prose.values()) >= BODY_CHARS and listed > LISTED_SHARE * lined and known is not None and \
+            prose.get(known, 0) >= BODY_CHARS:
+        return known
     chosen = prose if sum(prose.values()) >= BODY_CHARS and listed <= LISTED_SHARE * lined else weights
     most = max(chosen, key=lambda k: chosen[k])
     larger = [k for k in weights if k > most and weights[k] >= NOTES_WEIGHT * weights[most]]
@@ -1360,13 +1365,16 @@ def start_kind(item: Item, body: float, floor: dict[str, float], opts: OrganizeO
     stands_out = ratio >= HEADING_RATIO or (item.bold_all and ratio >= 0.95) or _caps_heading(text, item.caps) or \
         (item.bold_all and ratio >= NUMBERED_BOLD and _numbered_title(text))
     if len(text) <= 160 and not item.spread and stands_out and not _bulleted(text) and not squeezed(item) and \
-            _says_something(text):
+            _says_something(text) and not RIGHTS.search(text):
         return "heading", None
     if is_list_item(text):
         return "list_item", None
     return "paragraph", None
 
 
+# Whose the work is ('Copyright © 1990−1996 The Santa Cruz Operation, Inc.', '… All rights
+# reserved.'): a notice, however set, heads nothing; a section called 'Copyright' stays a heading
+RIGHTS = lazy(r"^\W*(©|\(c\)\s|copyright\b).*\b(1[89]|20)\d\d\b|\ball rights reserved\b", IGNORECASE)
 HEADING_RATIO = 1.15  # a line this much larger than the body stands out by size
 SECTION_MARK_CHARS = 80  # a line opening with a section's mark, set large, is its title up to this length
 NUMBERED_BOLD = 0.85  # a numbered title in bold stands out down to this share of the body size
