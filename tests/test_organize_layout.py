@@ -507,6 +507,21 @@ def test_a_one_page_two_column_article_reads_column_by_column():
     assert out["text"].startswith("Rivers And Their Banks") and out["text"].rstrip().endswith(prose(36, "end")[2])
 
 
+def test_a_full_width_titles_short_last_line_over_two_columns_stays_with_the_title():
+    # The title's last word ends left of the gutter, yet it is set as the title is, at its
+    # pitch, with nothing beside it: the title's, not the left column's first line; the columns
+    # under it still read in turn.
+    two = columns_page(2, title=False)
+    title = [line(776, "Complications on the banks of rivers", size=24, bold=True),
+             line(750, "and streams: a systematic review of", size=24, bold=True),
+             line(724, "literature", size=24, bold=True)]
+    two["evidence"]["lines"][:0] = title
+    out = organize([two])[0]
+    assert headings(out) == [(1, "Complications on the banks of rivers and streams: a systematic review of "
+                                 "literature")]
+    assert order_of_columns(out["text"], 2) == [0, 1]
+
+
 def test_three_columns_read_in_turn():
     out = organize([columns_page(3)])[0]
     assert order_of_columns(out["text"], 3) == [0, 1, 2]
@@ -1211,6 +1226,23 @@ def test_a_page_whose_text_runs_across_is_no_two_columns_however_its_lines_break
                       Item(f"right {row} " * 5, 340, y - 2, 540, y + 8, y, 10.0)]
     assert find_gutter(items, 612.0) is None
     assert find_gutter(items, 612.0, lenient=True) is None
+
+
+def test_short_lines_going_on_under_a_full_width_line_at_its_pitch_stay_in_their_column():
+    # A paragraph runs across the page; under its last full line, short lines go on at the same
+    # pitch beside a figure (nothing on their right), then the page's two columns. The first
+    # short line is not the full-width paragraph's last: more short lines follow it at that pitch.
+    from siftpdf.organize.layout import Item, reading_order
+
+    def at(text: str, x0: float, x1: float, y: float) -> Item:
+        return Item(text, x0, y - 2, x1, y + 8, y, 10.0)
+
+    items = [at(f"across {k} " * 8, 72, 540, 700 - 12 * k) for k in range(3)]
+    items += [at(f"short {k} " * 4, 72, 240, 664 - 12 * k) for k in range(4)]
+    for k in range(12):
+        items += [at(f"left {k} " * 4, 72, 290, 600 - 12 * k), at(f"right {k} " * 4, 322, 540, 600 - 12 * k)]
+    columns = {i.text.split()[0]: i.column for i in reading_order(items, 612.0, columns=True)}
+    assert columns == {"across": "F", "short": "L", "left": "L", "right": "R"}
 
 
 def test_a_stamp_drawn_in_pieces_up_the_margin_is_one_stamp():

@@ -1114,6 +1114,8 @@ def reading_order(items: list[Item], width: float, columns: bool) -> list[Item]:
     overrun = _overruns(items, gutter)
     for index, item in enumerate(items):
         item.column = "L" if item.x1 <= gutter else "R" if item.x0 >= gutter else overrun.get(index, "F")
+        if item.column == "L" and full and _ends_full(full, items, index, gutter):
+            item.column = "F"
         if item.column == "F":
             if section:
                 ordered += _flush(section, number)
@@ -1135,6 +1137,38 @@ def reading_order(items: list[Item], width: float, columns: bool) -> list[Item]:
         ordered += full
     ordered += _flush(section, number)
     return _rejoin(ordered)
+
+
+def _ends_full(full: list[Item], items: list[Item], index: int, gutter: float) -> bool:
+    """Is ``items[index]``, short of the gutter, the last line of the full-width lines just
+    above it (``full``): a title's last word, an abstract's last line? It is set as they are,
+    flush with them at the left, at their own line pitch under them; alone on its baseline (a
+    column's first line has the other column's beside it), and no short line goes on under it
+    at that pitch (a column's next line, or text set beside a figure)."""
+    item, last = items[index], full[-1]
+    if item.kind != "line" or last.kind != "line" or not _set_alike(item, last) or item.bold != last.bold or \
+            item.italic != last.italic:
+        return False
+    above = full[-2] if len(full) > 1 and full[-2].kind == "line" and _set_alike(full[-2], last) else None
+    pitch = above.y - last.y if above is not None else FULL_PITCH * last.size
+    if not 0 < last.y - item.y <= PITCH_SLACK * pitch:
+        return False
+    if index + 1 == len(items):
+        return True
+    below = items[index + 1]
+    if abs(below.y - item.y) < 0.5 * item.size:
+        return False
+    return not (below.kind == "line" and below.x1 <= gutter and _set_alike(below, item) and
+                item.y - below.y <= PITCH_SLACK * pitch)
+
+
+def _set_alike(one: Item, other: Item) -> bool:
+    """Two lines of one size, flush at the left within an em."""
+    return abs(one.size - other.size) <= 0.05 * other.size and abs(one.x0 - other.x0) <= other.size
+
+
+FULL_PITCH = 1.5  # sizes from a lone full-width line to a line that goes on under it, at the most
+PITCH_SLACK = 1.2  # of the full-width lines' pitch, the space down to their last line at the most
 
 
 def _labels_first(items: list[Item]) -> list[Item]:
