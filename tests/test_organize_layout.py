@@ -206,6 +206,27 @@ def test_no_paragraph_runs_on_over_a_page_break_into_a_copyright_notice():
     assert out[1]["blocks"][0]["text"].startswith("Copyright (c) 1996 by the department")
 
 
+def test_a_paragraph_justified_narrower_beside_a_figure_reads_as_one_paragraph():
+    # Its lines end together well short of the column's edge, where the figure beside them
+    # starts: each is full to its own measure, so none ends the paragraph.
+    words = [f"wrap{k:02d}" for k in range(40)]
+    wrapped = [" ".join(words[k:k + 6]) + " ." for k in range(0, 30, 6)]  # 6 words a line, all 44 characters
+    lines = [*body_lines(740, "a", 4), *[line(692 - 12 * k, t) for k, t in enumerate(wrapped)],
+             line(632, " ".join(words[30:33]) + "."), *body_lines(606, "b", 4)]
+    out = organize([page(1, lines)])[0]
+    texts = [b["text"] for b in out["blocks"]]
+    assert len(texts) == 3 and texts[1] == " ".join(wrapped) + " " + " ".join(words[30:33]) + "."
+
+
+def test_lines_of_one_length_by_chance_are_not_a_narrower_measure():
+    # Two short lines that end together (a pair of statements, a verse) stay two paragraphs.
+    lines = [*body_lines(740, "a", 4), line(692, "Int with arithmetic and comparison ops"),
+             line(680, "Str with arithmetic and comparison ops"), *body_lines(650, "b", 4)]
+    out = organize([page(1, lines)])[0]
+    assert [b["text"] for b in out["blocks"]][1:3] == ["Int with arithmetic and comparison ops",
+                                                        "Str with arithmetic and comparison ops"]
+
+
 def test_two_pages_set_aside_their_page_numbers_and_running_head():
     pages = []
     for n in (1, 2):

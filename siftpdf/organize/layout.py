@@ -1523,7 +1523,7 @@ def _in_capitals(text: str) -> bool:
 
 
 def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float,
-              spaced: frozenset[int] = frozenset()) -> bool:
+              spaced: frozenset[int] = frozenset(), measured: frozenset[int] = frozenset()) -> bool:
     """Does ``item`` continue ``block`` (whose last line is ``prev``)? Geometry decides, not
     punctuation: a new structural start, a change of style, a wide gap (but the paragraph's
     own leading: ``spaced``, from ``own_leading``), a previous line that stops short of the
@@ -1551,14 +1551,45 @@ def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float,
     if block.kind == "caption" and same_column and _centred(item) and \
             abs((item.x0 + item.x1) - (prev.x0 + prev.x1)) < 2 * em:
         return True  # a caption set centred, line under line on the column's middle
-    if not _centred(prev) and next_word_fits(prev, item):
-        return False  # the line was ended by choice, not by the text edge
+    if not _centred(prev) and next_word_fits(prev, item) and id(prev) not in measured:
+        return False  # the line was ended by choice, not by the text edge (its own measure's: ``measured``)
     if same_column and _drop_cap(prev, item):
         return True  # set in beside the paragraph's drop cap
     if block.kind not in ("provision", "list_item") and item.x0 > item.left + 0.8 * em and \
             (not same_column or item.x0 > prev.x0 + 0.8 * em):
         return False
     return True
+
+
+def narrow_measures(items: list[Item]) -> frozenset[int]:
+    """Lines justified to a measure narrower than their column's (text set beside a figure or
+    a box): ``MEASURE_LINES`` lines of prose or more on end, flush at the left, ending together
+    short of the column's edge. Each ends where its measure does, as a full line ends at the
+    column's edge: a line there does not end its paragraph. Lines ending together by chance
+    (two lines of code or verse of one length) are fewer."""
+    out: set[int] = set()
+    run: list[Item] = []
+    for item in [*items, None]:
+        if item is not None and run and _short_prose(item) and _same_type(run[-1], item) and \
+                abs(item.x1 - run[0].x1) <= MEASURE_SLACK and abs(item.x0 - run[0].x0) <= 0.5 * item.size:
+            run.append(item)
+            continue
+        if len(run) >= MEASURE_LINES:
+            out.update(id(line) for line in run)
+        run = [item] if item is not None and _short_prose(item) else []
+    return frozenset(out)
+
+
+def _short_prose(item: Item) -> bool:
+    """A line of prose (three words, not code, a fair share of its column wide) that ends short
+    of its column's edge."""
+    return item.kind == "line" and item.code is None and item.x1 < item.right - FULL_EMS * item.size and \
+        item.x1 - item.x0 >= MEASURE_SHARE * (item.right - item.left) and _words(item.text) >= 3
+
+
+MEASURE_LINES = 3  # lines on end ending together short of their column's edge: a narrower measure
+MEASURE_SLACK = 1.0  # points their ends differ by at the most
+MEASURE_SHARE = 0.4  # of its column's width such a line spans at the least
 
 
 def own_leading(items: list[Item], pitch: float) -> frozenset[int]:
@@ -1740,6 +1771,7 @@ def build_blocks(items: list[Item], page: int, body: float, opts: OrganizeOption
     items, kinds, heads = _classified(items, page, body, opts, titles or {}, levels, pitch)
     seconds = hanging_entries(items, pitch) if opts.join else {}
     spaced = own_leading(items, pitch) if opts.join else frozenset()
+    measured = narrow_measures(items) if opts.join else frozenset()
     hanging: set[int] = set()  # ids of the blocks that are hanging entries
     blocks: list[Block] = []
     lines: dict[int, list[str]] = {}  # id(block) -> its line texts, joined once at the end
@@ -1752,7 +1784,7 @@ def build_blocks(items: list[Item], page: int, body: float, opts: OrganizeOption
             # does not end it: the paragraph resumes, the floats follow it.
             before = blocks[anchor] if anchor >= 0 else None
             if before and before.last and before.last.column != item.column and \
-                    continues(before, before.last, item, kind, pitch, spaced):
+                    continues(before, before.last, item, kind, pitch, spaced, measured):
                 deferred += blocks[anchor + 1:]
                 del blocks[anchor + 1:]
                 block = before
@@ -1766,7 +1798,7 @@ def build_blocks(items: list[Item], page: int, body: float, opts: OrganizeOption
             block = None  # a line back out at the left starts the next entry
         if block and block.last and opts.join and (level == 0 or hang or (level is None and id(item) not in heads and
                                                                          continues(block, block.last, item, kind,
-                                                                                   pitch, spaced))):
+                                                                                   pitch, spaced, measured))):
             lines[id(block)].append(item.text if kind != "code" else code_line(block.first or item, block.last, item))
             _add_span(block, page, item)
             block.last = item
