@@ -227,6 +227,36 @@ def test_lines_of_one_length_by_chance_are_not_a_narrower_measure():
                                                         "Str with arithmetic and comparison ops"]
 
 
+def test_a_drafts_footer_of_five_lines_under_the_text_is_set_aside_whole():
+    # Every page of a draft ends with its stamp, date, file and book over the folio, in small
+    # type well below the text: five running lines, the two innermost further in than a folio
+    # and a running head usually stand.
+    pages = []
+    for n in range(1, 5):
+        footer = [line(81.5, "DRAFT COPY", x0=246, size=8), line(72.5, "March 19, 1997", x0=240, size=8),
+                  line(63.5, "File: abi/chap3 (Delta 44.6)", x0=206, size=8),
+                  line(54.5, "386:adm.book:sum", x0=238, size=8), line(27.5, f"Page: {n + 40}", x0=258, size=8)]
+        pages.append(page(n, [*body_lines(700, f"p{n}w", 20), *footer]))
+    for out in organize(pages):
+        assert [f["text"] for f in out["furniture"]] == \
+            ["DRAFT COPY", "March 19, 1997", "File: abi/chap3 (Delta 44.6)", "386:adm.book:sum",
+             f"Page: {out['page'] + 40}"]
+        assert [b["kind"] for b in out["blocks"]] == ["paragraph"]
+
+
+def test_a_plots_tick_labels_low_on_every_page_stay_in_the_body():
+    # Each page ends with a plot whose axis labels repeat from page to page, over a footer of
+    # two lines and the folio: the labels are the plot's, however often they recur.
+    pages = []
+    for n in range(1, 5):
+        low = [line(90.5, "700", x0=60, size=8), line(81.5, "350", x0=60, size=8),
+               line(63.5, "File: chap3", x0=206, size=8), line(54.5, "book:sum", x0=238, size=8),
+               line(27.5, f"Page: {n + 40}", x0=258, size=8)]
+        pages.append(page(n, [*body_lines(700, f"p{n}w", 20), *low]))
+    for out in organize(pages):
+        assert "700" in out["text"] and "350" in out["text"]
+
+
 def test_two_pages_set_aside_their_page_numbers_and_running_head():
     pages = []
     for n in (1, 2):

@@ -52,6 +52,7 @@ if TYPE_CHECKING:
 
 MARGIN_SHARE = 0.12  # running heads and folios sit in the outer 12% of the page height
 MARGIN_LINES = 3  # and among the three outermost lines there
+MARGIN_WORDED = 5  # or among the five, when a line of words
 MIN_REPEAT_PAGES = 3
 _DIGITS = lazy(r"[0-9０-９]+")
 _ROMAN = lazy(r"\b[ivxlc]+\b")
@@ -393,8 +394,9 @@ def _prepare_rows(record: dict[str, Any], opts: OrganizeOptions) -> _Page:
         page.stamps.update(_watermarks(slanted, page.rows))
         page.oblique = {id(item): f"{_WATERMARK}{template(item.text)}" for item in slanted
                         if id(item) not in page.stamps}
-    top = [r for r in page.rows if r[0].y1 >= height * (1 - MARGIN_SHARE)][:MARGIN_LINES] or _set_off(page.rows, 0)
-    bottom = [r for r in page.rows if r[0].y0 <= height * MARGIN_SHARE][-MARGIN_LINES:] or _set_off(page.rows, -1)
+    top = _margin_rows([r for r in page.rows if r[0].y1 >= height * (1 - MARGIN_SHARE)]) or _set_off(page.rows, 0)
+    bottom = _margin_rows([r for r in page.rows if r[0].y0 <= height * MARGIN_SHARE][::-1])[::-1] or \
+        _set_off(page.rows, -1)
     for band, rows in (("top", top), ("bottom", bottom)):
         for row in rows:
             for item in row:
@@ -406,6 +408,18 @@ def _prepare_rows(record: dict[str, Any], opts: OrganizeOptions) -> _Page:
     for band, row in (("top", top[0] if top else []), ("bottom", bottom[-1] if bottom else [])):
         page.folios.update(_folio_keys(page, row, band))
     return page
+
+
+def _margin_rows(band: list[list[Item]]) -> list[list[Item]]:
+    """The rows of a margin band, outermost first, that may be running lines: the
+    ``MARGIN_LINES`` outermost, and further in, up to ``MARGIN_WORDED``, those of words (a
+    draft's footer of five lines: its stamp, date, file and book under the folio). A number
+    further in is a figure's tick label, not a folio."""
+    return band[:MARGIN_LINES] + [row for row in band[MARGIN_LINES:MARGIN_WORDED]
+                                  if any(_WORD.search(item.text) for item in row)]
+
+
+_WORD = lazy(r"[^\W\d_]{3}")  # three letters on end: a word
 
 
 def _stretched_lines(page: _Page, parted: list[tuple[int, dict[str, Any]]], opts: OrganizeOptions,
