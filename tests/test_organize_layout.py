@@ -809,6 +809,19 @@ def test_a_short_line_set_apart_is_no_heading_where_headings_have_their_own_look
     assert headings(organize([page(1, lines)])[0]) == [(1, "Survey Results")]
 
 
+def test_a_line_of_text_opening_with_a_figures_name_in_a_sentence_is_no_caption():
+    # A paragraph's line breaks before 'Figure 1), black-box …' and 'Table 2, 3 and 4 show …':
+    # the sentence names the figure, it does not label it.
+    text = ["Monitoring systems come in two kinds (as in the overview of the whole system in",
+            "Figure 1), black-box and annotation-based schemes, and each has a cost of its own",
+            "which the rest of this section weighs.",
+            "Table 2, 3 and 4 show the results on each of the three benchmarks in their turn."]
+    lines = [line(700 - 12 * k, t) for k, t in enumerate(text)]
+    out = organize([page(1, lines)])[0]
+    assert [b["kind"] for b in out["blocks"]] == ["paragraph", "paragraph"]
+    assert out["blocks"][0]["text"].startswith("Monitoring") and "Figure 1), black-box" in out["blocks"][0]["text"]
+
+
 def test_a_bold_caption_over_two_lines_is_one_caption():
     lines = body_lines(720, "intro", 4) + \
         [line(660, "Table 1: Share of seats held by women in the years during the", bold=True),

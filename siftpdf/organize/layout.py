@@ -1421,9 +1421,16 @@ _NUMBERED_STARTS = frozenset("IVXABCDEFGH")  # and NUMBERING, besides a digit
 
 def is_caption(text: str) -> bool:
     """Does a line open as a caption does: its label and number ("Table 4:", "Figure 2.",
-    "Table 5 Events …"), not a sentence of the text that names one ("Table 4 lists …")?"""
+    "Table 5 Events …"), not a sentence of the text that names one ("Table 4 lists …",
+    "Figure 1), black-box …")?"""
     match = CAPTION.match(text)
-    return match is not None and not text[match.end():].lstrip()[:1].islower()
+    if match is None:
+        return False
+    after = text[match.end():].lstrip()[:1]
+    return not after.islower() and after not in _SENTENCE_GOES_ON  # ('Figure 1), black-box …' goes on)
+
+
+_SENTENCE_GOES_ON = frozenset(",;)]")  # after a figure's or a table's number: a sentence naming it, not its label
 
 
 def squeezed(item: Item) -> bool:
