@@ -13,6 +13,7 @@ IEEE = "paper/demo_pdfs_demo2.pdf"
 BIGTABLE = "paper/datastores_bigtable-a-distributed-storage-system-for-structured-data.pdf"
 LABOUR_LAW = "cjk/law_中华人民共和国劳动合同法_中华人民共和国劳动合同法.pdf"
 LEDGER_FORM = "forms-tables/tests_pdfs_issue-912.pdf"
+TAX_INSTRUCTIONS = "parser-samples/samples_nonfree_i1040nr.pdf"
 
 
 def _pages(run_cli, path: Path, *extra: str) -> list[dict[str, Any]]:
@@ -38,6 +39,28 @@ def test_two_column_article_header_removed_and_columns_read_in_order(run_cli, co
              "All scientific publications discussing the use of biochemical, mechanical"]
     positions = [first.find(s) for s in order]
     assert -1 not in positions and positions == sorted(positions)
+
+
+def test_a_titles_last_word_over_two_columns_is_the_titles(run_cli, corpus):
+    pages = _pages(run_cli, corpus / CERMINE, "--max-pages", "1")
+    headings = [b["text"] for b in pages[0]["blocks"] if b["kind"] == "heading"]
+    assert "Complications related to deep venous thrombosis prophylaxis in trauma: a systematic review of the " \
+        "literature" in headings and "literature" not in headings
+
+
+def test_three_columns_of_tax_instructions_under_a_title_over_two_read_in_turn(run_cli, corpus):
+    # Three columns 12 pt apart; the title spans the first two; the first column's heading,
+    # set large, came in one evidence line with the second column's words beside it.
+    pages = _pages(run_cli, corpus / TAX_INSTRUCTIONS, "--max-pages", "1")
+    text = pages[0]["text"]
+    assert "Section references are to the Internal Revenue Code unless otherwise noted." in text
+    assert "AMT exemption amount is decreased to $33,750 ($45,000 if a qualifying widow(er); $22,500 if " \
+        "married filing separately)." in text
+    order = ["General Instructions", "Tax benefits extended.", "Mailing your return.",
+             "use a different address this year. See Where To File on page 4."]
+    positions = [text.find(s) for s in order]
+    assert -1 not in positions and positions == sorted(positions)
+    assert ("General Instructions", 2) in [(b["text"], b.get("level")) for b in pages[0]["blocks"]]
 
 
 def test_ieee_paper_paragraph_runs_across_the_gutter(run_cli, corpus):

@@ -285,7 +285,8 @@ def line_segments(line: dict[str, Any], keep_clipped: bool, channels: list[float
         if current:
             left, right = current[-1]["box"][2], run["box"][0]
             gap = right - left
-            if gap < -OVERPRINT * size and (home := _followed(parts[-OVERPRINT_PARTS:], run, size, wide)) is not None:
+            if gap < -OVERPRINT * size and \
+                    (home := _followed(parts[-OVERPRINT_PARTS:], run, size, wide, channels)) is not None:
                 current = home
                 if not home:
                     parts.append(current)
@@ -560,13 +561,16 @@ def _drawn_again(prev: dict[str, Any], run: dict[str, Any], size: float) -> bool
 
 
 def _followed(parts: list[list[dict[str, Any]]], run: dict[str, Any], size: float,
-              wide: float) -> list[dict[str, Any]] | None:
+              wide: float, channels: list[float] | None = None) -> list[dict[str, Any]] | None:
     """Where a run that starts inside the text before it goes: on the segment (of ``parts``)
-    that ends just before it, else on a segment of its own (an empty list) when it is words
-    set in the line's size; None (it stays where it is) when it is a mark or an accent."""
+    that ends just before it (no channel between them), else on a segment of its own (an empty
+    list) when it is words set in the line's size; None (it stays where it is) when it is a
+    mark or an accent."""
     x = run["box"][0]
     for part in parts[::-1]:  # not reversed(): mypyc cannot compile it over this type
-        if -OVERPRINT * size <= x - part[-1]["box"][2] <= wide:
+        end = part[-1]["box"][2]
+        if -OVERPRINT * size <= x - end <= wide and not (channels and x - end >= NARROW_GAP * size and
+                                                        _in_channel(channels, end, x)):
             return part
     if run["box"][2] - x >= OVERPRINT_RUN * size and float(run["size"]) >= SMALL_RUN * size:
         return []
@@ -1197,10 +1201,12 @@ VALUE_GAP = 2.0  # ems from a label's colon to the value typed after it, at the 
 
 def _columns_beside(items: list[Item], gutter: float, width: float) -> bool:
     """Does a side of the gutter part down a gutter of its own into columns of text (the third
-    column of a newsletter or a gazette), as the XY-cut parts it?"""
+    column of a newsletter or a gazette), as the XY-cut parts it? Lines set larger than the
+    text (a title over two of the columns) part nothing."""
     body = body_size(_lines(items) or items)
-    return any(columns_of(side, body, width) for side in ([i for i in items if i.x1 <= gutter],
-                                                          [i for i in items if i.x0 >= gutter]))
+    text = [i for i in items if i.size <= HEADING_RATIO * body]  # a title set large may span two of them
+    return any(columns_of(side, body, width) for side in ([i for i in text if i.x1 <= gutter],
+                                                          [i for i in text if i.x0 >= gutter]))
 
 
 def _overruns(items: list[Item], gutter: float) -> dict[int, str]:
