@@ -135,6 +135,31 @@ def test_a_bold_lead_in_running_into_its_paragraph_is_not_a_heading():
     assert headings(out) == []
 
 
+def test_a_paragraph_opening_with_a_long_bold_lead_in_goes_on_in_the_lighter_face():
+    # Most of the first line is its bold lead-in; the lines under it, set light, are the same
+    # paragraph's (a tax form's 'What's new' entries, a paper's run-in paragraphs).
+    first = {"y": 700, "size": 10, "runs": [run("Tax benefits were extended in 2007.", 72, 700, font="Times-Bold"),
+                                            run("The following ones were", 252, 700)]}  # to the edge, as the text
+    lines = [first, line(688, "extended through the year, each of them for the returns"),
+             line(676, "of that year only.")]
+    out = organize([page(1, [*body_lines(740, "a", 3), *lines])])[0]
+    assert [b["text"] for b in out["blocks"]][-1] == "Tax benefits were extended in 2007. The following ones were " \
+        "extended through the year, each of them for the returns of that year only."
+
+
+def test_a_bold_caption_with_a_light_formula_at_a_lines_end_goes_on_bold():
+    # A caption set bold throughout but for a formula in the text face ending its second line:
+    # that line goes on with the bold line under it.
+    lines = [line(700, "Figure 3: Latency against time. The average lookup", bold=True),
+             {"y": 688, "size": 10, "runs": [run("performance of all the nodes converges to the targeted", 72, 688,
+                                                 font="Times-Bold"), run("C = 1", 347, 688)]},  # to the edge
+             line(676, "hop after two phases.", bold=True)]
+    out = organize([page(1, [*body_lines(740, "a", 3), *lines])])[0]
+    assert [b["text"] for b in out["blocks"]][-1] == \
+        "Figure 3: Latency against time. The average lookup performance of all the nodes converges to the targeted " \
+        "C = 1 hop after two phases."
+
+
 def test_a_contents_page_stays_one_entry_a_line():
     entries = [f"{k}. Chapter called number {k}" for k in range(1, 9)]
     lines = [line(740, "Contents", size=20, bold=True)]

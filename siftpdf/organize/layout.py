@@ -1552,7 +1552,9 @@ def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float,
         return False  # each numbered start opens its own block
     if block.kind in ("table_row", "table", "figure") or is_leader(prev.text) or prev.spread:
         return False  # a contents entry and its page, a row of a table or a formula and its number
-    if abs(item.size - prev.size) > 0.05 * prev.size or (item.bold != prev.bold and block.kind != "heading"):
+    # A line opening with a bold lead-in goes on in the text's lighter face, however much of it is bold
+    same_face = item.bold == prev.bold or prev.lead > 0 and not prev.bold_all and not item.bold
+    if abs(item.size - prev.size) > 0.05 * prev.size or (not same_face and block.kind != "heading"):
         return False
     same_column = item.section == prev.section and item.column == prev.column
     if block.kind == "heading":  # a title set over two lines: same style, close together
