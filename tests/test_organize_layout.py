@@ -160,6 +160,25 @@ def test_a_bold_caption_with_a_light_formula_at_a_lines_end_goes_on_bold():
         "C = 1 hop after two phases."
 
 
+def test_a_manuscript_set_double_spaced_with_indented_paragraphs_reads_its_paragraphs_whole():
+    # Under an abstract set single, justified lines each 2.3 sizes under the one above, a
+    # paragraph's last line short and the next paragraph's first indented: the step is the
+    # leading, the indent tells the break.
+    def words(seed: str, start: int, count: int) -> str:  # words of 9 characters: 79 for 8 of them
+        return " ".join(f"{seed}{k:03d}" for k in range(start, start + count))
+
+    lines = [line(760 - 12 * k, words("abstra", 8 * k, 8)) for k in range(14)]
+    y = 580.0
+    for seed in ("firstp", "second"):  # an indented line as wide as the rest, two more, a short one
+        for x0, text in ((90.0, words(seed, 0, 7) + " ends."), (72.0, words(seed, 10, 8)),
+                         (72.0, words(seed, 20, 8)), (72.0, words(seed, 30, 2))):
+            lines.append(line(y, text, x0=x0))
+            y -= 23
+    out = organize([page(1, lines)])[0]
+    assert [b["text"][-19:] for b in out["blocks"]] == ["abstra110 abstra111", "firstp030 firstp031",
+                                                        "second030 second031"]
+
+
 def test_a_contents_page_stays_one_entry_a_line():
     entries = [f"{k}. Chapter called number {k}" for k in range(1, 9)]
     lines = [line(740, "Contents", size=20, bold=True)]

@@ -1614,12 +1614,14 @@ def own_leading(items: list[Item], pitch: float) -> frozenset[int]:
     paragraph set double-spaced on a page set single). A step the page also leaves below a line
     that ends short (a paragraph's last) is the page's gap between paragraphs, not a leading:
     paragraphs of one line each (a list of terms, a line full by chance among them) stand that
-    far apart."""
+    far apart. Where the next paragraph's first line is indented, the indent tells the break
+    and the step is the leading (a manuscript set double-spaced throughout)."""
     def full(line: Item) -> bool:  # a line of text to the column's edge (a chart's ticks are figures)
         return line.x1 >= line.right - FULL_EMS * line.size and len(line.text) >= LINE_CHARS
 
     gaps = sorted(upper.y - lower.y for upper, lower in zip(items, items[1:], strict=False)
-                  if _same_type(upper, lower) and _paragraph_gap(upper, lower, pitch) and next_word_fits(upper, lower))
+                  if _same_type(upper, lower) and _paragraph_gap(upper, lower, pitch) and next_word_fits(upper, lower)
+                  and lower.x0 <= lower.left + INDENTED * lower.size)
 
     def apart(step: float, slack: float) -> bool:  # no paragraph's gap within ``slack`` of ``step``
         k = bisect_left(gaps, step - slack)
@@ -1638,6 +1640,7 @@ def own_leading(items: list[Item], pitch: float) -> frozenset[int]:
 
 
 MAX_LEADING = 2.6  # sizes from one baseline to the next of a paragraph set with the widest leading (double)
+INDENTED = 0.8  # ems in from its column's edge a paragraph's first line starts: indented
 LEADING_SLACK = 0.1  # sizes two steps of one paragraph's leading may differ by
 FULL_EMS = 0.25  # ems short of its column's edge a justified line ends at the most
 LINE_CHARS = 20  # characters of such a line at the least
