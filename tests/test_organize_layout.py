@@ -179,6 +179,28 @@ def test_a_manuscript_set_double_spaced_with_indented_paragraphs_reads_its_parag
                                                         "second030 second031"]
 
 
+def test_a_paragraph_under_a_label_set_out_to_its_left_reads_whole():
+    # 'Qt!' set out in the margin, the paragraph's text flush to the right of it and its lines
+    # under that text; a reference's key in brackets the same. A loop's body indented under
+    # the text after its keyword is no such paragraph.
+    def labelled(y: float, label: str, text: str) -> dict[str, Any]:  # the text 8 pt right of the label
+        return {"y": y, "size": 10, "runs": [run(label, 102 - 8 - CHAR * len(label), y), run(text, 102, y)]}
+
+    lines = [labelled(700, "Qt!", "Examples from its history are set in blocks like this one."),
+             line(688, "Ask your colleagues for the details of the classes named.", x0=102),
+             labelled(664, "[AB89]", "Awerbuch and Peleg. Sparse partitions of the network."),
+             line(652, "In Proceedings of the Symposium on Foundations, 1990.", x0=102),
+             labelled(628, "for", "each node of the graph in the order of its degree:"),
+             line(616, "mark the node and all its neighbours as visited ones", x0=102)]
+    out = organize([page(1, [*body_lines(740, "a", 3), *lines])])[0]
+    texts = [b["text"] for b in out["blocks"]][1:]
+    assert texts[:2] == ["Qt! Examples from its history are set in blocks like this one. Ask your colleagues for "
+                         "the details of the classes named.",
+                         "[AB89] Awerbuch and Peleg. Sparse partitions of the network. In Proceedings of the "
+                         "Symposium on Foundations, 1990."]
+    assert len(texts) == 4
+
+
 def test_a_contents_page_stays_one_entry_a_line():
     entries = [f"{k}. Chapter called number {k}" for k in range(1, 9)]
     lines = [line(740, "Contents", size=20, bold=True)]

@@ -1571,9 +1571,24 @@ def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float,
     if same_column and _drop_cap(prev, item):
         return True  # set in beside the paragraph's drop cap
     if block.kind not in ("provision", "list_item") and item.x0 > item.left + 0.8 * em and \
-            (not same_column or item.x0 > prev.x0 + 0.8 * em):
+            (not same_column or item.x0 > prev.x0 + 0.8 * em) and not _hangs_from_label(block, prev, item):
         return False
     return True
+
+
+def _hangs_from_label(block: Block, prev: Item, item: Item) -> bool:
+    """Is ``item`` the second line of a paragraph whose first (``prev``) opens with a label set
+    out to the left of its text ('Qt!  Examples from …'), flush under the text after the label?"""
+    pieces = prev.pieces
+    if block.first is not prev or pieces is None or len(pieces) < 2 or abs(pieces[1][0] - item.x0) > EDGE_SLACK:
+        return False
+    label = pieces[0][2].strip()
+    return len(label.split()) <= LABEL_WORDS and (label[-1:] in LABEL_ENDS or len(label) <= 2 or
+                                                  not any(ch.isalpha() for ch in label))
+
+
+LABEL_WORDS = 3  # words of a label set out to the left of its paragraph, at the most
+LABEL_ENDS = frozenset(".:!?)]")  # how such a label ends, when it is not a mark or a number ('Qt!', '[ABLP89]')
 
 
 def narrow_measures(items: list[Item]) -> frozenset[int]:
