@@ -1599,22 +1599,24 @@ def narrow_measures(items: list[Item]) -> frozenset[int]:
     (two lines of code or verse of one length) are fewer."""
     out: set[int] = set()
     run: list[Item] = []
-    for item in [*items, None]:
-        if item is not None and run and _short_prose(item) and _same_type(run[-1], item) and \
-                abs(item.x1 - run[0].x1) <= MEASURE_SLACK and abs(item.x0 - run[0].x0) <= 0.5 * item.size:
-            run.append(item)
+    for item in items:
+        # A line of prose (three words, not code, a fair share of its column wide) ending short
+        # of its column's edge; most lines run to the edge and are told by that alone.
+        if item.kind != "line" or item.x1 >= item.right - FULL_EMS * item.size or item.code is not None or \
+                item.x1 - item.x0 < MEASURE_SHARE * (item.right - item.left) or _words(item.text) < 3:
+            if len(run) >= MEASURE_LINES:
+                out.update(id(line) for line in run)
+            run = []
             continue
-        if len(run) >= MEASURE_LINES:
-            out.update(id(line) for line in run)
-        run = [item] if item is not None and _short_prose(item) else []
+        if run and not (_same_type(run[-1], item) and abs(item.x1 - run[0].x1) <= MEASURE_SLACK and
+                        abs(item.x0 - run[0].x0) <= 0.5 * item.size):
+            if len(run) >= MEASURE_LINES:
+                out.update(id(line) for line in run)
+            run = []
+        run.append(item)
+    if len(run) >= MEASURE_LINES:
+        out.update(id(line) for line in run)
     return frozenset(out)
-
-
-def _short_prose(item: Item) -> bool:
-    """A line of prose (three words, not code, a fair share of its column wide) that ends short
-    of its column's edge."""
-    return item.kind == "line" and item.code is None and item.x1 < item.right - FULL_EMS * item.size and \
-        item.x1 - item.x0 >= MEASURE_SHARE * (item.right - item.left) and _words(item.text) >= 3
 
 
 MEASURE_LINES = 3  # lines on end ending together short of their column's edge: a narrower measure
