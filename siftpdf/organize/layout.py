@@ -1597,26 +1597,21 @@ def narrow_measures(items: list[Item]) -> frozenset[int]:
     short of the column's edge. Each ends where its measure does, as a full line ends at the
     column's edge: a line there does not end its paragraph. Lines ending together by chance
     (two lines of code or verse of one length) are fewer."""
-    out: set[int] = set()
-    run: list[Item] = []
+    runs: list[list[Item]] = [[]]
     for item in items:
         # A line of prose (three words, not code, a fair share of its column wide) ending short
         # of its column's edge; most lines run to the edge and are told by that alone.
         if item.kind != "line" or item.x1 >= item.right - FULL_EMS * item.size or item.code is not None or \
                 item.x1 - item.x0 < MEASURE_SHARE * (item.right - item.left) or _words(item.text) < 3:
-            if len(run) >= MEASURE_LINES:
-                out.update(id(line) for line in run)
-            run = []
+            runs.append([])
             continue
+        run = runs[-1]
         if run and not (_same_type(run[-1], item) and abs(item.x1 - run[0].x1) <= MEASURE_SLACK and
                         abs(item.x0 - run[0].x0) <= 0.5 * item.size):
-            if len(run) >= MEASURE_LINES:
-                out.update(id(line) for line in run)
-            run = []
-        run.append(item)
-    if len(run) >= MEASURE_LINES:
-        out.update(id(line) for line in run)
-    return frozenset(out)
+            runs.append([item])
+        else:
+            run.append(item)
+    return frozenset(id(line) for run in runs if len(run) >= MEASURE_LINES for line in run)
 
 
 MEASURE_LINES = 3  # lines on end ending together short of their column's edge: a narrower measure
