@@ -201,6 +201,26 @@ def test_a_paragraph_under_a_label_set_out_to_its_left_reads_whole():
     assert len(texts) == 4
 
 
+def test_a_list_item_whose_bullet_is_set_smaller_goes_on_over_its_lines():
+    # The bullet, a symbol font's glyph set at 7 pt, sits on the evidence line's baseline; its
+    # words, at 10 pt, on one a little off it: the words set the line's size, and the item goes
+    # on over the next lines, flush under its words.
+    def item(y: float, words: str) -> dict[str, Any]:
+        return {"y": y, "size": 10, "runs": [run("\u2022", 72, y, size=7.0, font="CMSY7"),
+                                             {**run(words, 82, y + 0.4), "y": y + 0.4}]}
+
+    lines = [item(700, "The optical layer and its circuits must be provisioned"),
+             line(688, "statically, ahead of time, to guarantee the bandwidth.", x0=82),
+             item(676, "Bandwidth guarantees must hold for every traffic matrix"),
+             line(664, "that the network is asked to carry.", x0=82)]
+    out = organize([page(1, [*body_lines(740, "a", 3), *lines])])[0]
+    assert [(b["kind"], b["text"]) for b in out["blocks"]][1:] == [
+        ("list_item", "\u2022 The optical layer and its circuits must be provisioned statically, ahead of time, to "
+                      "guarantee the bandwidth."),
+        ("list_item", "\u2022 Bandwidth guarantees must hold for every traffic matrix that the network is asked to "
+                      "carry.")]
+
+
 def test_a_contents_page_stays_one_entry_a_line():
     entries = [f"{k}. Chapter called number {k}" for k in range(1, 9)]
     lines = [line(740, "Contents", size=20, bold=True)]

@@ -818,14 +818,20 @@ def _size_rank(run: dict[str, Any]) -> int:
     baseline of its own, a line beside it in the other column setting the line's), the longest
     not in small capitals, then the longest. Glyphs without characters (a name set in a font
     of pictures, 'P⁵': the font's codes, none printable) never set it: their line's baseline
-    may be theirs, every run of the text off it."""
+    may be theirs, every run of the text off it. Nor does a run of marks alone (a bullet) where
+    words are beside it."""
     if run.get("unmapped") and not any(char.isprintable() and not char.isspace() for char in run["text"]):
         return 0
+    if all(char.isspace() or unicodedata.category(char) in _MARKS for char in run["text"]):
+        return len(run["text"])  # a bullet or a mark, set in a size of its own: the words beside it set the line's
     small = bool(run.get("small"))
     return len(run["text"]) + (0 if small else RANK_STEP if run.get("y") is not None else 2 * RANK_STEP)
 
 
 RANK_STEP = 1 << 40  # longer than any run
+# A bullet's or a mark's characters ('•', '■', '*', '!', '–', a symbol font's private codes); not
+# a formula's operators, accents and brackets ('∑', '˜', '('), which set its size as its letters do
+_MARKS = ("Po", "So", "Pd", "Co")
 
 
 def _runs_at_once(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
