@@ -221,6 +221,21 @@ def test_a_list_item_whose_bullet_is_set_smaller_goes_on_over_its_lines():
                       "carry.")]
 
 
+def test_a_formulas_large_operator_sets_its_lines_size_where_a_bullet_would_not():
+    # A bullet's or a stop's glyphs give way to the words beside them; a formula's operator
+    # and brackets, drawn large on the baseline, keep the size the formula is set in.
+    def segment(mark: str, size: float, font: str) -> float:
+        words = 72 + CHAR * size / 10 + 2  # 2 pt after the mark
+        evidence = {"y": 700, "size": size, "runs": [run(mark, 72, 700, size=size, font=font),
+                                                      {**run("x plus y over n", words, 700.4), "y": 700.4}]}
+        items, _ = line_segments(evidence, keep_clipped=True)
+        return items[0].size
+
+    assert segment("\u2022", 7.0, "CMSY7") == 10.0
+    assert segment("\u2211", 14.0, "CMEX10") == 14.0
+    assert segment("(", 14.0, "CMEX10") == 14.0
+
+
 def test_a_contents_page_stays_one_entry_a_line():
     entries = [f"{k}. Chapter called number {k}" for k in range(1, 9)]
     lines = [line(740, "Contents", size=20, bold=True)]
