@@ -25,6 +25,7 @@ from .layout import (
     SPREAD,
     Block,
     Item,
+    a_word,
     body_size,
     build_blocks,
     figure_items,
@@ -416,10 +417,7 @@ def _margin_rows(band: list[list[Item]]) -> list[list[Item]]:
     draft's footer of five lines: its stamp, date, file and book under the folio). A number
     further in is a figure's tick label, not a folio."""
     return band[:MARGIN_LINES] + [row for row in band[MARGIN_LINES:MARGIN_WORDED]
-                                  if any(_WORD.search(item.text) for item in row)]
-
-
-_WORD = lazy(r"[^\W\d_]{3}")  # three letters on end: a word
+                                  if any(a_word(item.text) for item in row)]
 
 
 def _stretched_lines(page: _Page, parted: list[tuple[int, dict[str, Any]]], opts: OrganizeOptions,

@@ -1492,7 +1492,7 @@ def _formula(text: str) -> bool:
     return not any(_LONG_WORD.fullmatch(token.strip(".,:;()")) for token in text.split())
 
 
-def _a_word(text: str) -> bool:
+def a_word(text: str) -> bool:
     """Whether the text holds a word: ``WORD_LETTERS`` Latin letters in a row, or two of
     another script (CJK, Greek, Cyrillic: '摘要'). A diagram's or a formula's labels set large
     ('Cl– Na+', 'U1 U2 Ui', 'ER') have none."""
@@ -2027,7 +2027,7 @@ def _kinds(items: list[Item], body: float, opts: OrganizeOptions, titles: dict[s
                 kinds[k] = ("list_item" if is_list_item(items[k].text) else "paragraph", None)
     for k in lines:  # once the page is judged by its looks: labels and formulas set large head nothing
         text = items[k].text
-        if kinds[k][0] == "heading" and (not _a_word(text) and not _BARE_NUMBER.fullmatch(text) or _formula(text)):
+        if kinds[k][0] == "heading" and (not a_word(text) and not _BARE_NUMBER.fullmatch(text) or _formula(text)):
             kinds[k] = ("paragraph", None)
     if opts.blocks:
         _code_lines(items, kinds, lines)
