@@ -1012,10 +1012,10 @@ def body_size(items: list[Item], notes: bool = False, known: float | None = None
         return max(weights, key=lambda k: weights[k])
     # Prose enough, and listings that fill no more than LISTED_SHARE of the lines (a page of
     # listings, or one set wholly in a monospaced face, keeps the size most of it is set in)
-    if sum(prose.values()) >= BODY_CHARS and listed > LISTED_SHARE * lined and known is not None and \
-            prose.get(known, 0) >= BODY_CHARS:
-        return known
-    chosen = prose if sum(prose.values()) >= BODY_CHARS and listed <= LISTED_SHARE * lined else weights
+    listings = listed > LISTED_SHARE * lined
+    if listings and known is not None and prose.get(known, 0) >= BODY_CHARS:
+        return known  # a page mostly of listings, with prose enough in the body size of the pages before
+    chosen = prose if not listings and sum(prose.values()) >= BODY_CHARS else weights
     most = max(chosen, key=lambda k: chosen[k])
     larger = [k for k in weights if k > most and weights[k] >= NOTES_WEIGHT * weights[most]]
     if not larger:
