@@ -141,6 +141,15 @@ def test_a_table_block_with_spans_is_html_else_a_pipe_table() -> None:
     assert body([plain]) == "| a | b |\n|---|---|\n| 1 |  |"
 
 
+
+def test_a_tables_part_going_on_from_the_page_before_without_a_head_gets_an_empty_head_row() -> None:
+    rows = [[{"text": "North"}, {"text": "12"}], [{"text": "East"}, {"text": "7"}]]
+    going_on = {"kind": "table", "text": "", "spans": [], "rows": rows, "header_rows": 0, "continued": True}
+    assert body([going_on]) == "|  |  |\n|---|---|\n| North | 12 |\n| East | 7 |"
+    headed = dict(going_on, header_rows=1)  # its head printed again over its rows
+    assert body([headed]) == "| North | 12 |\n|---|---|\n| East | 7 |"
+    assert body([dict(going_on, continued=False)]) == body([headed])
+
 # -- escaping -----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("text", "expected"), [

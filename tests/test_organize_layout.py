@@ -1905,6 +1905,19 @@ def test_a_listing_keeps_its_line_numbers_and_its_blank_numbered_lines():
     assert [b["text"] for b in out["blocks"] if b["kind"] == "code"] == ["1 x = 1\n2\n3 y = x"]
 
 
+def test_a_listing_broken_by_the_page_end_goes_on_where_its_lines_are_printed():
+    # A listing from the foot of one page to the head of the next: each page keeps its lines
+    # (grep and pages cite them there), the second part marked as going on from the first.
+    first = [*body_lines(740, "a", 3), *[code_line(200 - 12 * k, f"step_{k}(x)") for k in range(12)]]
+    second = [*[code_line(740 - 12 * k, f"step_{12 + k}(x)") for k in range(4)], *body_lines(680, "b", 3)]
+    out = organize([page(1, first), page(2, second)])
+    codes = [[b for b in record["blocks"] if b["kind"] == "code"] for record in out]
+    assert [[b["text"] for b in blocks] for blocks in codes] == \
+        [["\n".join(f"step_{k}(x)" for k in range(12))], ["\n".join(f"step_{k}(x)" for k in range(12, 16))]]
+    assert "continued" not in codes[0][0] and codes[1][0]["continued"] is True
+    assert "step_13(x)" in out[1]["text"] and "step_13(x)" not in out[0]["text"]
+
+
 @pytest.mark.parametrize("face", ["Courier", "NimbusMonL-Regu", "AnonymousPro"])
 def test_a_listing_in_a_smaller_monospaced_face_below_the_text_is_code_not_notes(face: str) -> None:
     """A manual's example set a size smaller below a page's last paragraph is code, as the

@@ -38,6 +38,18 @@ def _texts(table: dict[str, Any]) -> list[list[str]]:
     return [[c["text"] for c in row] for row in table["rows"]]
 
 
+def _over_pages(recs: list[dict[str, Any]]) -> list[list[list[str]]]:
+    """The tables' rows as a reader puts them together: a part marked ``continued`` (a table's
+    rows on the page after its start) goes on under the part before, a head it repeats dropped."""
+    tables: list[list[list[str]]] = []
+    for table in _tables(recs):
+        if table.get("continued") is True and tables:
+            tables[-1] += _texts(table)[table["header_rows"]:]
+        else:
+            tables.append(_texts(table))
+    return tables
+
+
 def _laid_out(table: dict[str, Any]) -> list[list[str]]:
     """The table's cells where they stand: a cell spanning rows or columns in each of its places."""
     grid: dict[tuple[int, int], str] = {}
@@ -213,7 +225,10 @@ def test_unruled_aligned_table(run_cli, tmp_path):
                    for b in r["blocks"] if b["kind"] != "table")
 
 
-def test_table_continued_on_the_next_page_is_one_table(run_cli, tmp_path):
+def test_table_continued_on_the_next_page_goes_on_where_its_rows_are_printed(run_cli, tmp_path):
+    """A ruled table the page's end breaks: each page keeps the rows it prints (grep and
+    ``pages`` cite them there), the second part marked as going on from the first, its first
+    row no head."""
     path = tmp_path / "continued.pdf"
     c = canvas.Canvas(str(path), pagesize=A4)
     xs = [72, 250, 420]
@@ -231,12 +246,41 @@ def test_table_continued_on_the_next_page_is_one_table(run_cli, tmp_path):
         c.showPage()
     c.save()
     recs = _extract(run_cli, path)
-    tables = _tables(recs)
-    assert len(tables) == 1
-    assert [row[0] for row in _texts(tables[0])] == [f"Gauge {n}" for n in range(1, 15)]
-    assert [s["page"] for s in tables[0]["spans"]] == [1, 2]
-    second = [r for r in recs if "page" in r][1]
-    assert [b["kind"] for b in second["blocks"]] == ["paragraph"]
+    first, second = _tables(recs)
+    assert [row[0] for row in _texts(first)] == [f"Gauge {n}" for n in range(1, 10)]
+    assert [row[0] for row in _texts(second)] == [f"Gauge {n}" for n in range(10, 15)]
+    assert [s["page"] for s in first["spans"]] == [1] and [s["page"] for s in second["spans"]] == [2]
+    assert "continued" not in first and second["continued"] is True and second["header_rows"] == 0
+    assert [[row[0] for row in t] for t in _over_pages(recs)] == [[f"Gauge {n}" for n in range(1, 15)]]
+    assert [b["kind"] for b in [r for r in recs if "page" in r][1]["blocks"]] == ["table", "paragraph"]
+    found = run_cli("grep", "--in-process", "Gauge 12", str(path))
+    assert "p. 2: Gauge 12 | 18.0" in found.output.splitlines(), found.output
+    markdown = run_cli("extract", "--in-process", "--markdown", str(path)).output
+    assert "--- page 2 ---\n\n|  |  |\n|---|---|\n| Gauge 10 | 15.0 |" in markdown
+
+
+def test_a_table_captioned_under_it_at_a_pages_foot_ends_there(run_cli, tmp_path):
+    """Two tables of the same columns, the first at a page's foot with its caption under it, the
+    second at the head of the next page: the caption ends the first, the second is a table of
+    its own, its first row its head."""
+    path = tmp_path / "captioned.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    xs = [72, 250, 420]
+    for page, (top, first, last) in enumerate([(200, 1, 8), (800, 10, 14)]):
+        c.setFont("Helvetica", 10)
+        if page == 0:
+            c.drawString(72, 760, BODY)
+        ys = [top - 18 * k for k in range(last - first + 2)]
+        _grid(c, xs, ys)
+        for k, n in enumerate(range(first, last + 1)):
+            c.drawString(76, ys[k] - 13, f"Gauge {n}")
+            c.drawString(254, ys[k] - 13, f"{n * 1.5:.1f}")
+        c.drawString(72, ys[-1] - 24, f"Table {page + 1}: Depths at the gauges of the {('north', 'south')[page]}.")
+        c.showPage()
+    c.save()
+    first, second = _tables(_extract(run_cli, path))
+    assert "continued" not in second and second["header_rows"] == 1
+    assert [row[0] for row in _texts(second)] == [f"Gauge {n}" for n in range(10, 15)]
 
 
 def test_page_of_many_tiny_paths_skips_ruling_and_says_so(run_cli, tmp_path):
@@ -2489,10 +2533,10 @@ def test_a_table_in_the_right_column_keeps_its_head_over_the_left_columns_headin
     assert _tables_and_headings(run_cli, c, path) == ([rows], ["Evaluation"])
 
 
-def test_a_framed_table_broken_by_the_page_end_is_one_table_over_the_break(run_cli, tmp_path):
+def test_a_framed_table_broken_by_the_page_end_goes_on_over_the_break(run_cli, tmp_path):
     """A table in a frame that a page's end breaks, as a browser prints one: the frame's top and
     sides on the first page, open below, its sides and foot on the next, open above. Each part is
-    a table, and the two are read as one over the break."""
+    a table, the second going on from the first."""
     path = tmp_path / "broken.pdf"
     c = canvas.Canvas(str(path), pagesize=A4)
     c.setFont("Helvetica", 10)
@@ -2522,7 +2566,7 @@ def test_a_framed_table_broken_by_the_page_end_is_one_table_over_the_break(run_c
     c.drawString(72, 700, "After the table the text goes on as before.")
     c.showPage()
     c.save()
-    assert [_texts(t) for t in _tables(_extract(run_cli, path))] == [rows]
+    assert _over_pages(_extract(run_cli, path)) == [rows]
 
 
 def test_rows_drawn_as_one_object_across_their_column_are_a_tables_beside_the_other_column(run_cli, tmp_path):
@@ -2705,7 +2749,7 @@ def test_a_framed_tables_head_and_first_row_left_at_a_page_end_go_on_over_the_br
     under them."""
     path = tmp_path / "two.pdf"
     _boxed_parts(path, ROWS[:2], ROWS[2:])
-    assert [_texts(t) for t in _tables(_extract(run_cli, path))] == [ROWS]
+    assert _over_pages(_extract(run_cli, path)) == [ROWS]
 
 
 def test_a_framed_tables_last_row_alone_over_a_page_end_goes_on_the_table(run_cli, tmp_path):
@@ -2713,7 +2757,7 @@ def test_a_framed_tables_last_row_alone_over_a_page_end_goes_on_the_table(run_cl
     next page: it is the table's row, read on with the rest."""
     path = tmp_path / "one.pdf"
     _boxed_parts(path, ROWS[:-1], ROWS[-1:])
-    assert [_texts(t) for t in _tables(_extract(run_cli, path))] == [ROWS]
+    assert _over_pages(_extract(run_cli, path)) == [ROWS]
 
 
 def test_a_short_last_page_reads_its_left_column_before_the_captioned_table_beside_it(run_cli, tmp_path):

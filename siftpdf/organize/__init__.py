@@ -43,7 +43,7 @@ from .layout import (
     run_gutters,
     stretched_spans,
 )
-from .tables import continues_table, find_tables, headed_tables, join_rows, same_columns, unruled_tables
+from .tables import continues_table, find_tables, headed_tables, join_rows, repeats_head, same_columns, unruled_tables
 from .turned import turn_back, turn_of, upright
 
 TYPE_CHECKING = False
@@ -1137,18 +1137,23 @@ def _over_the_break(last: Item, first: Item, before: _Page, after: _Page) -> boo
 
 def _continue_table(before: _Page, after: _Page) -> None:
     """A table broken by the page end (same columns, from the foot of one page to the head
-    of the next) becomes one table block on the page where it starts."""
+    of the next): its part on the next page stays there, where its rows are printed and cited,
+    marked as going on from the part before."""
     tail, head = _at_break(before, after)
     if tail is None or head is None or tail.table is None or head.table is None:
         return
-    if tail.last is None or head.first is None:
+    if tail.last is None or head.first is None or _captioned_under(tail, before):
         return
-    if not continues_table(tail.table, head.table, tail.last.y0 / _height(before), head.first.y1 / _height(after),
-                           BREAK_ZONE):
-        return
-    # Decided: from here on nothing can fail, so a page is never left half joined.
-    _append_table(tail, head)
-    after.blocks = [b for b in after.blocks if b is not head]
+    if continues_table(tail.table, head.table, tail.last.y0 / _height(before), head.first.y1 / _height(after),
+                       BREAK_ZONE):
+        head.continued = True
+        if not repeats_head(tail.table, head.table):
+            head.table = dict(head.table, header_rows=0)  # its first row is the body's: the head is before
+
+
+def _captioned_under(tail: Block, before: _Page) -> bool:
+    """Is a caption set under ``tail`` (a page's last table or listing)? It ends there."""
+    return any(b.kind == "caption" for b in before.blocks[before.blocks.index(tail) + 1:])
 
 
 def _append_table(tail: Block, head: Block) -> None:
@@ -1162,16 +1167,12 @@ def _append_table(tail: Block, head: Block) -> None:
 
 def _continue_code(before: _Page, after: _Page) -> None:
     """A block of code broken by the page end (from the foot of one page to the head of the
-    next) becomes one block on the page where it starts, line after line."""
+    next): its part on the next page stays there, marked as going on from the part before."""
     tail, head = _at_break(before, after)
-    if tail is None or head is None or tail.kind != "code" or head.kind != "code":
+    if tail is None or head is None or tail.kind != "code" or head.kind != "code" or _captioned_under(tail, before):
         return
-    if tail.last is None or head.first is None or not _over_the_break(tail.last, head.first, before, after):
-        return
-    tail.text = f"{tail.text}\n{head.text}"
-    tail.spans.extend(head.spans)
-    tail.last = head.last
-    after.blocks = [b for b in after.blocks if b is not head]
+    if tail.last is not None and head.first is not None and _over_the_break(tail.last, head.first, before, after):
+        head.continued = True
 
 
 def _height(page: _Page) -> float:

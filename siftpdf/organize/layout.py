@@ -113,13 +113,14 @@ class Item:
 
 
 class Block:
-    __slots__ = ("kind", "text", "spans", "level", "first", "last", "table")
+    __slots__ = ("kind", "text", "spans", "level", "first", "last", "table", "continued")
 
     def __init__(self, kind: str, text: str, spans: list[dict[str, Any]], level: int | None = None,
                  first: Item | None = None, last: Item | None = None, table: dict[str, Any] | None = None) -> None:
         self.kind, self.text, self.spans, self.level = kind, text, spans, level
         self.first, self.last = first, last  # geometry of the first and last lines: joins across pages
         self.table = table  # rows and header_rows of a table block
+        self.continued = False  # goes on from the page before's last block (a table's or a listing's part)
 
     def __repr__(self) -> str:
         return f"Block({self.kind} {self.text[:40]!r})"
@@ -130,6 +131,8 @@ class Block:
             record["level"] = self.level
         if self.table is not None:
             record.update(self.table)
+        if self.continued:
+            record["continued"] = True
         return record
 
 

@@ -2652,11 +2652,14 @@ def same_columns(tail: dict[str, Any], head: dict[str, Any]) -> bool:
     return _width(tail["rows"]) == _width(head["rows"]) > 0
 
 
-def join_rows(tail: dict[str, Any], head: dict[str, Any]) -> list[list[dict[str, Any]]]:
-    """The rows of a table continued on the next page: a header repeated there is dropped."""
-    rows = head["rows"]
+def repeats_head(tail: dict[str, Any], head: dict[str, Any]) -> bool:
+    """Does ``head`` (a table's part going on from ``tail``) open with ``tail``'s head rows
+    printed again? Otherwise its first row is one of the body, its head the part before's."""
     repeat = head.get("header_rows", 0)
-    if repeat and [[c["text"] for c in r] for r in rows[:repeat]] == \
-            [[c["text"] for c in r] for r in tail["rows"][:repeat]]:
-        rows = rows[repeat:]
-    return tail["rows"] + rows
+    return bool(repeat) and [[c["text"] for c in r] for r in head["rows"][:repeat]] == \
+        [[c["text"] for c in r] for r in tail["rows"][:repeat]]
+
+
+def join_rows(tail: dict[str, Any], head: dict[str, Any]) -> list[list[dict[str, Any]]]:
+    """The rows of a table continued in the next column: a header repeated there is dropped."""
+    return tail["rows"] + head["rows"][head.get("header_rows", 0) if repeats_head(tail, head) else 0:]

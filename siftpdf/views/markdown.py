@@ -152,7 +152,9 @@ def _span(cell: dict[str, Any], key: str) -> int:
 def table(block: dict[str, Any]) -> str:
     """A ``table`` block (``rows`` of ``{"text", "colspan", "rowspan"}`` cells,
     ``header_rows``): a pipe table when every cell is one plain span and at most one row is a
-    header, else an HTML table with its spans."""
+    header, else an HTML table with its spans. The part of a table going on from the page
+    before (``continued``) without a head of its own gets an empty head row: its first row
+    is no head."""
     rows = [[c for c in row if isinstance(c, dict)] for row in block.get("rows") or [] if isinstance(row, list)]
     rows = [row for row in rows if row]
     if not rows:
@@ -161,7 +163,10 @@ def table(block: dict[str, Any]) -> str:
     header = header if isinstance(header, int) and not isinstance(header, bool) else 1
     plain = all(_span(c, "colspan") == 1 and _span(c, "rowspan") == 1 for row in rows for c in row)
     if plain and header <= 1:
-        return pipe_table([[str(c.get("text") or "") for c in row] for row in rows])
+        texts = [[str(c.get("text") or "") for c in row] for row in rows]
+        if header == 0 and block.get("continued") is True:
+            texts.insert(0, [""] * max(len(row) for row in texts))  # its head is on the page before
+        return pipe_table(texts)
     from html import escape as html_escape  # only here: its entity tables cost start-up time
 
     out = ["<table>"]
