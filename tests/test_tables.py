@@ -283,6 +283,31 @@ def test_a_table_captioned_under_it_at_a_pages_foot_ends_there(run_cli, tmp_path
     assert [row[0] for row in _texts(second)] == [f"Gauge {n}" for n in range(10, 15)]
 
 
+def test_a_turned_table_drawn_one_glyph_at_a_time_reads_upright(run_cli, tmp_path):
+    """A landscape table set turned on a portrait page (reading up it), its producer drawing
+    each glyph alone: a glyph has no second origin to tell its run's angle by, so the page's
+    own turn is read from each glyph's, and the table reads as the page turned shows it."""
+    path = tmp_path / "turned.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    rows = [["Gauge", "Depth", "Flow"], ["North", "1.2", "14.3"], ["East", "2.0", "21.7"], ["West", "0.8", "9.6"]]
+    for r, cells in enumerate(rows):
+        for x, cell in zip((80, 260, 400), cells, strict=True):
+            for k, ch in enumerate(cell):
+                c.saveState()
+                # turned: across the table is up the page, each glyph set at its advance
+                c.translate(120 + 24 * r, x + pdfmetrics.stringWidth(cell[:k], "Helvetica", 10))
+                c.rotate(90)
+                c.setFont("Helvetica", 10)
+                c.drawString(0, 0, ch)
+                c.restoreState()
+    c.showPage()
+    c.save()
+    recs = _extract(run_cli, path, "--set", "output.evidence=true")
+    runs = [run for line in recs[1]["evidence"]["lines"] for run in line["runs"]]
+    assert all(len(run["text"]) == 1 and run.get("angle") == 90 for run in runs)
+    assert [_texts(t) for t in _tables(recs)] == [rows]
+
+
 def test_page_of_many_tiny_paths_skips_ruling_and_says_so(run_cli, tmp_path):
     path = tmp_path / "hatched.pdf"
     c = canvas.Canvas(str(path), pagesize=A4)

@@ -50,6 +50,7 @@ _HAS_MAP_ERROR = untyped(pdfium_c.FPDFText_HasUnicodeMapError, _INT)
 _UNICODE = untyped(pdfium_c.FPDFText_GetUnicode, ctypes.c_uint)
 _ORIGIN = untyped(pdfium_c.FPDFText_GetCharOrigin, _INT)  # (text page, index, double*, double*)
 _FILL = untyped(pdfium_c.FPDFText_GetFillColor, _INT)  # (text page, index, unsigned int* ×4)
+_CHAR_ANGLE = untyped(pdfium_c.FPDFText_GetCharAngle, ctypes.c_float)  # radians, clockwise; -1: none
 
 # The text object's entry points that ``_merge`` calls for each stretch (the object wrapped
 # once as a ``c_void_p``), the same way (with font, font size and matrix, imported above).
@@ -460,6 +461,10 @@ def _make_runs(handle: int, start: int, text: str, font: str, font_size: float, 
         angle = _angle(tp, first, last)
         if angle:
             run["angle"] = angle  # a watermark or a rotated label: a line of its own
+    elif last == first and x1 - x0 > LYING * (y1 - y0):  # one glyph, its box lying on its side
+        angle = _glyph_angle(tp, first)
+        if angle:
+            run["angle"] = angle  # a turned table's glyph drawn alone: the page turns with the others
     clip = _shown_box(own, probe.page_box)
     if clip is not None and not _inside([x0, y0, x1, y1], clip):
         split = _split_clipped(run, handle, first, last, clip, own is not None)
@@ -590,6 +595,20 @@ def _angle(tp: ctypes.c_void_p, first: int, last: int) -> int:
     return round(math.degrees(math.atan2(dy, dx))) % 360 if abs(dy) > 1.0 else 0
 
 
+LYING = 1.0  # a glyph's box wider than tall (than its type's height, upright) may lie on its side
+
+
+def _glyph_angle(tp: ctypes.c_void_p, index: int) -> int:
+    """Degrees a glyph drawn alone is turned, counterclockwise as :func:`_angle` measures a
+    run (90: it reads up the page), when it stands nearer upright than flat (0 otherwise):
+    one glyph has no second origin to measure its run by."""
+    radians = _CHAR_ANGLE(tp, index)
+    if radians < 0:
+        return 0
+    angle = round(-math.degrees(radians)) % 360
+    return angle if 45 < angle % 180 < 135 else 0
+
+
 def _loose_box(tp: ctypes.c_void_p, index: int) -> list[float]:
     LOOSE_CHAR_BOX(tp, index, _PROBE.rect_ref)
     rect = _PROBE.rect
@@ -676,7 +695,10 @@ def _lines(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for run in sorted(runs, key=lambda r: -r["y"]):
         home = None
         y, size = run["y"], run["size"]
-        if "angle" not in run:  # rotated text is a line of its own
+        # Rotated text is a line of its own; a glyph drawn alone keeps its baseline's line
+        # (its angle tells a turned page, :func:`siftpdf.organize.turned.turn_of`).
+        turned = "angle" in run and len(run["text"]) > 1
+        if not turned:
             for line in reversed(lines[-8:]):  # sorted by baseline: only recent lines can match
                 line_size = line["size"]
                 if abs(line["y"] - y) <= 0.25 * line_size and abs(line_size - size) <= 0.15 * line_size and \
@@ -685,7 +707,7 @@ def _lines(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
                     break
         if home is None:
             lines.append({"y": run["y"], "size": run["size"], "runs": [run]})
-            if "angle" in run:  # rotated text crosses the baselines of the lines around it
+            if turned:  # rotated text crosses the baselines of the lines around it
                 lines[-1]["rotated"] = True
         else:
             home["runs"].append(run)

@@ -105,6 +105,7 @@ _SIGNATURES: dict[str, tuple[Any, tuple[Any, ...]]] = {
     "FPDFText_GetRect": (c_int, (_H, c_int, _PD, _PD, _PD, _PD)),
     "FPDFText_GetLooseCharBox": (c_int, (_H, c_int, _RECT)),
     "FPDFText_GetCharOrigin": (c_int, (_H, c_int, _PD, _PD)),
+    "FPDFText_GetCharAngle": (c_float, (_H, c_int)),
     "FPDFText_GetCharBox": (c_int, (_H, c_int, _PD, _PD, _PD, _PD)),
     "FPDFText_GetFillColor": (c_int, (_H, c_int, _PU, _PU, _PU, _PU)),
     "FPDFText_GetMatrix": (c_int, (_H, c_int, POINTER(FS_MATRIX))),
