@@ -461,7 +461,7 @@ def _make_runs(handle: int, start: int, text: str, font: str, font_size: float, 
         angle = _angle(tp, first, last)
         if angle:
             run["angle"] = angle  # a watermark or a rotated label: a line of its own
-    elif last == first and x1 - x0 > LYING * (y1 - y0):  # one glyph, its box lying on its side
+    elif last == first and x1 - x0 > LYING * (y1 - y0):  # one glyph, its box maybe on its side
         angle = _glyph_angle(tp, first)
         if angle:
             run["angle"] = angle  # a turned table's glyph drawn alone: the page turns with the others
@@ -595,7 +595,9 @@ def _angle(tp: ctypes.c_void_p, first: int, last: int) -> int:
     return round(math.degrees(math.atan2(dy, dx))) % 360 if abs(dy) > 1.0 else 0
 
 
-LYING = 1.0  # a glyph's box wider than tall (than its type's height, upright) may lie on its side
+# A glyph's box wider than this share of its height may lie on its side (turned, a glyph's box
+# is as wide as its type is high, and as tall as its advance); a narrower one stands upright.
+LYING = 0.6
 
 
 def _glyph_angle(tp: ctypes.c_void_p, index: int) -> int:

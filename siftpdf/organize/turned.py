@@ -68,13 +68,19 @@ def upright(evidence: dict[str, Any], turn: int) -> dict[str, Any]:
     width, height = page_size(evidence)
     across: list[dict[str, Any]] = []
     other: list[dict[str, Any]] = []
-    for line in evidence.get("lines") or []:
-        for run in line.get("runs") or []:
+    lines = evidence.get("lines") or []
+    # Evidence that gives glyphs drawn alone their angle (siftpdf.child.evidence's
+    # _glyph_angle) says so by giving a turned one its angle: a glyph alone without one then
+    # stands upright on the page (a running head set glyph by glyph), its glyphs one run again.
+    measured = any(len(str(run.get("text", ""))) == 1 and "angle" in run for line in lines
+                   for run in line.get("runs") or [])
+    for line in lines:
+        for run in _glyphs_joined(line.get("runs") or []) if measured else line.get("runs") or []:
             box = turned_box(run["box"], turn, width, height)
             moved = {key: value for key, value in run.items() if key not in ("angle", "gaps", "box", "y")}
             moved["box"] = box
             moved["y"] = round(box[1] + DESCENT * float(run.get("size") or 0.0), 2)
-            if run.get("angle") == turn or "angle" not in run and _upright_run(run):
+            if run.get("angle") == turn or "angle" not in run and _upright_run(run, measured):
                 across.append(moved)
             else:
                 moved["angle"] = 270 if turn == 90 else 90  # what read across the page now reads down (up) it
@@ -88,13 +94,47 @@ def upright(evidence: dict[str, Any], turn: int) -> dict[str, Any]:
     return out
 
 
-def _upright_run(run: dict[str, Any]) -> bool:
+WORD_SPACE = 0.15  # of the type's size: a gap this wide between two glyphs drawn alone is a space
+GLYPH_GAP = 1.0  # of the type's size: glyphs drawn alone this far apart are not one run
+
+
+def _glyphs_joined(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A line's runs, the glyphs drawn alone without an angle (upright on the page) joined into
+    the runs of text they spell when they stand close in one font and size: once the page is
+    turned each would be a label of its own."""
+    out: list[dict[str, Any]] = []
+    joining = False  # the last run out is glyphs joined
+    for run in runs:
+        if out and _alone_upright(run) and (joining or _alone_upright(out[-1])):
+            last = out[-1]
+            size = float(run.get("size") or 0.0)
+            gap = coordinate(run["box"][0]) - coordinate(last["box"][2])
+            if last.get("size") == run.get("size") and last.get("font") == run.get("font") and \
+                    -WORD_SPACE * size <= gap <= GLYPH_GAP * size:
+                last["text"] = f"{last['text']}{' ' if gap > WORD_SPACE * size else ''}{run['text']}"
+                last["box"] = [min(last["box"][0], run["box"][0]), min(last["box"][1], run["box"][1]),
+                               max(last["box"][2], run["box"][2]), max(last["box"][3], run["box"][3])]
+                joining = True
+                continue
+        out.append(dict(run))
+        joining = False
+    return out
+
+
+def _alone_upright(run: dict[str, Any]) -> bool:
+    return len(str(run.get("text", ""))) == 1 and "angle" not in run
+
+
+def _upright_run(run: dict[str, Any], measured: bool) -> bool:
     """Whether a run the evidence gave no angle belongs with the page's turned text: a run of
     a character or two is given none (nothing tells which way it runs, its box no taller than
     two lines), so one whose box stands taller than wide, or a single character, is read as
-    the turned text around it."""
+    the turned text around it; but where the evidence gives glyphs alone their angle
+    (``measured``), a glyph alone without one is upright on the page, no turned text."""
     x0, y0, x1, y1 = (coordinate(v) for v in run["box"])
-    return len(str(run.get("text", "")).strip()) <= 1 or y1 - y0 > x1 - x0
+    if len(str(run.get("text", "")).strip()) <= 1:
+        return not measured
+    return y1 - y0 > x1 - x0
 
 
 def _lines(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
