@@ -2,10 +2,13 @@
 
 Targets (the figures a user would notice): no document ended by a page-level error; no page
 failed organized that ``--raw`` reads; on every document the organized body and furniture
-keep at least 99.5 % of ``--raw``'s words. Words are counted by their letters and digits
-(a multiset of characters, case folded): organization glues a subscript to its symbol (``v`` ``2`` →
-``v2``) and splits glyph runs PDFium ran together (``VT`` → ``V`` ``T``), so tokens would
-count as lost what is only spaced differently; the word-token share is printed beside it.
+keep at least 99.5 % of ``--raw``'s words; every page's words are cited on that page (a page
+whose organized body and furniture keep less than half its own letters is listed: a block of
+the page before took them, which only a paragraph running on over the whole page may).
+Words are counted by their letters and digits (a multiset of characters, case folded):
+organization glues a subscript to its symbol (``v`` ``2`` → ``v2``) and splits glyph runs
+PDFium ran together (``VT`` → ``V`` ``T``), so tokens would count as lost what is only spaced
+differently; the word-token share is printed beside it.
 
     python bench/run.py corpus_pages            # the whole corpus (about 5 min on 2 cores)
     python bench/bench_corpus_pages.py --files 30
@@ -29,6 +32,8 @@ ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "corpus"
 WORD_SHARE = 0.995
 FIGURE = "[figure]"  # the text view's placeholder for a figure block: no word of the page
+PAGE_SHARE = 0.5  # of a page's own letters: one whose article keeps less cites them on another page
+PAGE_LETTERS = 200  # a page with fewer is not weighed (a heading or a figure's label alone)
 
 _CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff"
 # A word: a run of letters and digits, or one CJK character (CJK lines join with no space).
@@ -109,6 +114,22 @@ class Compared:
         return (matched + min(total - matched, explained)) / total if total else 1.0
 
     @property
+    def cited_elsewhere(self) -> list[int]:
+        """Pages of ``PAGE_LETTERS`` or more whose organized body and furniture keep less than
+        ``PAGE_SHARE`` of their own letters: their words were moved onto another page's block."""
+        out = []
+        for number, page in self.raw.pages.items():
+            raw = letters(page.get("text", ""))
+            if sum(raw.values()) < PAGE_LETTERS:
+                continue
+            organized = self.organized.pages.get(number, {})
+            kept = letters("\n".join([organized.get("text", "").replace(FIGURE, ""),
+                                      *(f["text"] for f in organized.get("furniture", []))]))
+            if sum((raw & kept).values()) < PAGE_SHARE * sum(raw.values()):
+                out.append(number)
+        return out
+
+    @property
     def word_share(self) -> float:
         """The share of --raw's letters and digits that the organized body and furniture keep."""
         return self._share(letters)
@@ -178,6 +199,11 @@ def run(limit: int | None = None) -> int:
         tokens = sorted(r.token_share for r in readable)
         print(f"  as word tokens: lowest {tokens[0]:.4f}, median {tokens[len(tokens) // 2]:.4f}, "
               f"{sum(t < WORD_SHARE for t in tokens)} documents below {WORD_SHARE}")
+    elsewhere = [(r, r.cited_elsewhere) for r in readable if r.cited_elsewhere]
+    print(f"pages whose own words are mostly cited on another page: {sum(len(p) for _, p in elsewhere)} "
+          f"(a paragraph running on over a whole page is cited where it starts)")
+    for r, numbers in elsewhere:
+        print(f"  {r.path.relative_to(CORPUS)}: pages {numbers[:10]}")
     unexplained = 0
     for share, r in below:
         clipped = (r.organized.done or {}).get("clipped_chars", 0)
