@@ -292,6 +292,33 @@ def test_a_copyright_notice_set_bold_is_no_heading():
          "Copyright © 1990-1992 The Other Company. All rights reserved."]
 
 
+def _set_to(y: float, text: str, right: float) -> dict[str, Any]:
+    """A line stretched to end at ``right``, as a justified line is."""
+    set_line = line(y, text)
+    set_line["runs"][0]["box"][2] = right
+    return set_line
+
+
+@pytest.mark.parametrize("justified", [True, False])
+def test_a_justified_pages_last_line_ending_short_of_the_edge_ends_its_paragraph(justified: bool) -> None:
+    # Page 1's text runs to its foot, its last paragraph's last line ending ten ems short of the
+    # edge; page 2 opens flush left with a word too long to have fitted there. On a justified
+    # page a line that went on would have been stretched to the edge: the paragraph ended. On a
+    # ragged page the long word may be why the line broke: it runs on, as before.
+    texts = prose(12 * 52, "jw")[:52]
+    lines = [_set_to(740 - 12 * k, t, 372.0 if justified else 372.0 - 5 * (k % 4)) for k, t in enumerate(texts)]
+    lines.append(line(740 - 12 * 52, "which the last line of the paragraph ends"))
+    second = [line(740, "implementation-dependent choices follow from this as the next section shows"),
+              *body_lines(728, "kw", 3)]
+    out = organize([page(1, lines), page(2, second)])
+    firsts = [record["blocks"][0]["text"] for record in out]
+    if justified:
+        assert out[0]["blocks"][-1]["text"].endswith("the paragraph ends")
+        assert firsts[1].startswith("implementation-dependent choices")
+    else:
+        assert "the paragraph ends implementation-dependent choices follow" in out[0]["blocks"][-1]["text"]
+
+
 def test_no_paragraph_runs_on_over_a_page_break_into_a_copyright_notice():
     # The cover's last line reaches the text edge and the next page opens flush left in the
     # same size: the notice there is the next page's own.

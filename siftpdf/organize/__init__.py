@@ -1102,9 +1102,9 @@ def _at_break(before: _Page, after: _Page) -> tuple[Block | None, Block | None]:
 
 def _continue(before: _Page, after: _Page, opts: OrganizeOptions) -> None:
     """Join the paragraph running off the end of ``before`` with the one that opens ``after``
-    when the geometry says it runs on: its last line reaches the text edge, the next page's
-    first line is not indented and is set in the same size. A contents entry does not run on,
-    nor does anything into a copyright notice."""
+    when the geometry says it runs on: its last line reaches the text edge (on a justified page,
+    to within ``SHORT_EMS``), the next page's first line is not indented and is set in the same
+    size. A contents entry does not run on, nor does anything into a copyright notice."""
     tail, head = _at_break(before, after)
     if tail is None or head is None or tail.kind not in _OPEN_KINDS or head.kind != "paragraph":
         return
@@ -1118,6 +1118,8 @@ def _continue(before: _Page, after: _Page, opts: OrganizeOptions) -> None:
         return
     if next_word_fits(last, first) or first.x0 > first.left + 0.8 * em:
         return
+    if last.x1 < last.right - SHORT_EMS * em and _justified(before):
+        return  # a justified line runs to the edge: one ending short of it ends its paragraph
     text = join_text(tail.text, head.text, opts.hyphens)
     # Decided: from here on nothing can fail, so a page is never left half joined.
     tail.text = text
@@ -1127,6 +1129,23 @@ def _continue(before: _Page, after: _Page, opts: OrganizeOptions) -> None:
 
 
 BREAK_ZONE = 0.35
+SHORT_EMS = 2.0  # ems short of its column's edge: a justified page's line ending there ends its paragraph
+JUSTIFIED_SHARE = 0.8  # of the lines ending within JUSTIFIED_NEAR ems of their column's edge
+JUSTIFIED_NEAR = 3.0
+JUSTIFIED_EDGE = 1.5  # points: a line ending this close to its column's edge ends at it
+JUSTIFIED_LINES = 8  # the least lines near the edge a page is told justified by
+
+
+def _justified(page: _Page) -> bool:
+    """Is the page's text justified: of its lines ending near their column's edge, nearly all
+    end at it (a ragged page's end anywhere in the last few ems before it)?"""
+    near = at = 0
+    for row in page.rows:
+        for item in row:
+            if item.kind == "line" and item.right and item.x1 >= item.right - JUSTIFIED_NEAR * item.size:
+                near += 1
+                at += item.x1 >= item.right - JUSTIFIED_EDGE
+    return near >= JUSTIFIED_LINES and at >= JUSTIFIED_SHARE * near
 
 
 def _over_the_break(last: Item, first: Item, before: _Page, after: _Page) -> bool:
