@@ -266,6 +266,22 @@ def test_a_contents_entry_at_a_pages_foot_does_not_run_on_into_the_next_pages_fi
     assert texts[1][0].startswith("2.1 Section about subject 1 .")
 
 
+def test_a_list_of_tables_whose_pages_are_labels_keeps_one_entry_a_block_over_a_page_break():
+    # A manual's list of tables: each entry a table's number and name, leaders and a page label
+    # of letters and digits ('Appx-A-989'). Its entries are no captions, and the last entry at
+    # a page's foot does not run on into the next page's first.
+    def entry(y: float, k: int) -> dict[str, Any]:
+        head, tail = f"Table A-{k} Differences between issue {k} and issue {k + 1} ", f" Appx-A-{980 + k}"
+        return line(y, head + ("." * 90)[:90 - len(head) - len(tail)] + tail)
+
+    out = organize([page(1, [entry(740 - 14 * k, k) for k in range(1, 47)]),
+                    page(2, [entry(740 - 14 * k, k) for k in range(47, 60)])])
+    assert [len(record["blocks"]) for record in out] == [46, 13]
+    assert {b["kind"] for record in out for b in record["blocks"]} == {"paragraph"}
+    assert out[0]["blocks"][-1]["text"].endswith("Appx-A-1026")
+    assert out[1]["blocks"][0]["text"].startswith("Table A-47 ")
+
+
 def test_a_contents_entry_whose_long_title_leaves_two_leader_dots_ends_at_its_page():
     entries = [_entry(700 - 14 * k, f"4.{k + 1}", f"Choose a good name for thing {k + 1}", 20 + k) for k in range(6)]
     long_title = "Do not be a slave of an underlying programming interface's own naming practices"

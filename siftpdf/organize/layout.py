@@ -54,9 +54,10 @@ LIST_ITEM = lazy(rf"^([•◦▪‣●○■□·*–{SYMBOL_BULLETS}-]\s+|\d{{1
 CAPTION = lazy(r"^((Fig\.|Figure|FIGURE|FIG\.|Table|TABLE|Tab\.|Chart|CHART|Exhibit|EXHIBIT|Graph|Plate|Scheme|"
                  r"Listing|Abbildung|Abb\.|Tabelle|Tableau|Figura|Tabla|Tabela|Tabella)\s*([0-9]+|[IVX]+)\b|"
                  r"[图表]\s*[0-9０-９]+)")  # English, then German, French, Spanish, Portuguese, Italian
-# A contents entry: leaders, then a page; or, where a long title leaves room for two or three dots
-# only, those dots standing apart and a page number ('… naming practices . . 26')
-LEADER = lazy(r"(((\.\s?){4,}|(…\s?){2,}|(·\s?){4,}|_{4,})\s*\S{1,6}|(\s\.){2,3}\s+\d{1,4})$")
+# A contents entry: leaders, then a page (a number, or a label up to 12 characters: 'xviii',
+# '18-986', 'Appx-A-989'); or, where a long title leaves room for two or three dots only, those
+# dots standing apart and a page number ('… naming practices . . 26')
+LEADER = lazy(r"(((\.\s?){4,}|(…\s?){2,}|(·\s?){4,}|_{4,})\s*\S{1,12}|(\s\.){2,3}\s+\d{1,4})$")
 _DOTS = lazy(r"\.\s?\.")  # two dots of a leader: what LEADER needs before it is worth a search
 LETTERED = lazy(r"^[a-z][.)]\s+\S")  # 'a. ', 'b) ': items of a list, not sections
 _MONTH = (r"(?:january|february|march|april|may|june|july|august|september|october|november|december|"
@@ -1442,7 +1443,8 @@ def is_caption(text: str) -> bool:
     if match is None:
         return False
     after = text[match.end():].lstrip()[:1]
-    return not after.islower() and after not in _SENTENCE_GOES_ON  # ('Figure 1), black-box …' goes on)
+    # ('Figure 1), black-box …' goes on; an entry of a list of tables ends in leaders and its page)
+    return not after.islower() and after not in _SENTENCE_GOES_ON and not is_leader(text)
 
 
 _SENTENCE_GOES_ON = frozenset(",;)]")  # after a figure's or a table's number: a sentence naming it, not its label
