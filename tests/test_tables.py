@@ -225,26 +225,31 @@ def test_unruled_aligned_table(run_cli, tmp_path):
                    for b in r["blocks"] if b["kind"] != "table")
 
 
+def _gauges_over_two_pages(path: Path, last: int, under: tuple[str, str], gap: float) -> None:
+    """A ruled table of gauges from a page's foot (rows 1 to ``last``) to the next page's head
+    (rows 10 to 14), a line of text (``under``, one a part; empty: none) ``gap`` points under each."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    for page, (top, first, end) in enumerate([(200, 1, last), (800, 10, 14)]):
+        c.setFont("Helvetica", 10)
+        if page == 0:
+            c.drawString(72, 760, BODY)
+        ys = [top - 18 * k for k in range(end - first + 2)]
+        _grid(c, [72, 250, 420], ys)
+        for k, n in enumerate(range(first, end + 1)):
+            c.drawString(76, ys[k] - 13, f"Gauge {n}")
+            c.drawString(254, ys[k] - 13, f"{n * 1.5:.1f}")
+        if under[page]:
+            c.drawString(72, ys[-1] - gap, under[page])
+        c.showPage()
+    c.save()
+
+
 def test_table_continued_on_the_next_page_goes_on_where_its_rows_are_printed(run_cli, tmp_path):
     """A ruled table the page's end breaks: each page keeps the rows it prints (grep and
     ``pages`` cite them there), the second part marked as going on from the first, its first
     row no head."""
     path = tmp_path / "continued.pdf"
-    c = canvas.Canvas(str(path), pagesize=A4)
-    xs = [72, 250, 420]
-    for page, (top, first, last) in enumerate([(200, 1, 9), (800, 10, 14)]):
-        c.setFont("Helvetica", 10)
-        if page == 0:
-            c.drawString(72, 760, BODY)
-        ys = [top - 18 * k for k in range(last - first + 2)]
-        _grid(c, xs, ys)
-        for k, n in enumerate(range(first, last + 1)):
-            c.drawString(76, ys[k] - 13, f"Gauge {n}")
-            c.drawString(254, ys[k] - 13, f"{n * 1.5:.1f}")
-        if page == 1:
-            c.drawString(72, ys[-1] - 40, "The list ends here.")
-        c.showPage()
-    c.save()
+    _gauges_over_two_pages(path, 9, ("", "The list ends here."), 40)
     recs = _extract(run_cli, path)
     first, second = _tables(recs)
     assert [row[0] for row in _texts(first)] == [f"Gauge {n}" for n in range(1, 10)]
@@ -264,20 +269,8 @@ def test_a_table_captioned_under_it_at_a_pages_foot_ends_there(run_cli, tmp_path
     second at the head of the next page: the caption ends the first, the second is a table of
     its own, its first row its head."""
     path = tmp_path / "captioned.pdf"
-    c = canvas.Canvas(str(path), pagesize=A4)
-    xs = [72, 250, 420]
-    for page, (top, first, last) in enumerate([(200, 1, 8), (800, 10, 14)]):
-        c.setFont("Helvetica", 10)
-        if page == 0:
-            c.drawString(72, 760, BODY)
-        ys = [top - 18 * k for k in range(last - first + 2)]
-        _grid(c, xs, ys)
-        for k, n in enumerate(range(first, last + 1)):
-            c.drawString(76, ys[k] - 13, f"Gauge {n}")
-            c.drawString(254, ys[k] - 13, f"{n * 1.5:.1f}")
-        c.drawString(72, ys[-1] - 24, f"Table {page + 1}: Depths at the gauges of the {('north', 'south')[page]}.")
-        c.showPage()
-    c.save()
+    _gauges_over_two_pages(path, 8, ("Table 1: Depths at the gauges of the north.",
+                                     "Table 2: Depths at the gauges of the south."), 24)
     first, second = _tables(_extract(run_cli, path))
     assert "continued" not in second and second["header_rows"] == 1
     assert [row[0] for row in _texts(second)] == [f"Gauge {n}" for n in range(10, 15)]
