@@ -14,6 +14,9 @@ BIGTABLE = "paper/datastores_bigtable-a-distributed-storage-system-for-structure
 LABOUR_LAW = "cjk/law_中华人民共和国劳动合同法_中华人民共和国劳动合同法.pdf"
 LEDGER_FORM = "forms-tables/tests_pdfs_issue-912.pdf"
 TAX_INSTRUCTIONS = "parser-samples/samples_nonfree_i1040nr.pdf"
+WARN_REPORT = "forms-tables/examples_pdfs_ca-warn-report.pdf"
+TURNED_TABLES = ("paper/gamification_why-students-engage-in-gaming-the-system-behavior-in-interactive-learning-"
+                 "environments.pdf")
 
 
 def _pages(run_cli, path: Path, *extra: str) -> list[dict[str, Any]]:
@@ -155,3 +158,25 @@ def test_tex_math_symbols_without_unicode_read_as_printed(run_cli, corpus):
     # Counted: among the glyphs without Unicode, and as read through their fonts.
     done = out[-1]["done"]
     assert 100 < done["organization"]["tex_math_chars"] <= done["unmapped_chars"]
+
+
+def test_a_report_set_as_one_long_table_cites_each_row_on_its_page(run_cli, corpus):
+    # CA's WARN report: one table over 15 pages. Each page keeps the rows it prints, the parts
+    # after the first going on from the page before; page 2 had printed nothing.
+    pages = _pages(run_cli, corpus / WARN_REPORT, "--max-pages", "4")
+    tables = [[b for b in page["blocks"] if b["kind"] == "table"] for page in pages]
+    assert all(len(found) == 1 for found in tables)
+    assert [found[0].get("continued", False) for found in tables] == [False, True, True, True]
+    assert "Boeing Company | Huntington Beach | 65 | Layoff Unknown at this time" in pages[1]["text"]
+    assert "Boeing Company | Huntington Beach | 65" not in pages[0]["text"]
+
+
+def test_a_table_set_turned_glyph_by_glyph_reads_upright(run_cli, corpus):
+    # A survey paper's landscape tables, set turned and drawn one glyph at a time, their
+    # running head and folio upright and drawn so too.
+    pages = _pages(run_cli, corpus / TURNED_TABLES, "--max-pages", "25", "--ocr", "never")
+    page = pages[24]
+    table = next(b for b in page["blocks"] if b["kind"] == "table")
+    assert table["rows"][0][0]["text"] == "Question Text" and table["rows"][0][1]["text"] == "Hypotheses"
+    assert "I like learning from a computer." in page["text"]
+    assert [f["text"] for f in page["furniture"]] == ["Why Students Engage in “Gaming the System” Behavior", "209"]
