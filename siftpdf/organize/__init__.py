@@ -261,8 +261,7 @@ class _Stream:
         try:
             if self.opts.continuation and before.number + 1 == after.number:
                 _continue(before, after, self.opts)
-                _continue_table(before, after)
-                _continue_code(before, after)
+                _continue_part(before, after)
         except _PAGE_FAULTS as exc:  # noqa: BLE001 - this page falls back, the rest go on
             after.error = _failure(exc)
 
@@ -1154,20 +1153,22 @@ def _over_the_break(last: Item, first: Item, before: _Page, after: _Page) -> boo
     return last.y0 <= BREAK_ZONE * _height(before) and first.y1 >= (1 - BREAK_ZONE) * _height(after)
 
 
-def _continue_table(before: _Page, after: _Page) -> None:
-    """A table broken by the page end (same columns, from the foot of one page to the head
-    of the next): its part on the next page stays there, where its rows are printed and cited,
-    marked as going on from the part before."""
+def _continue_part(before: _Page, after: _Page) -> None:
+    """A table (same columns) or a listing broken by the page end, from the foot of one page to
+    the head of the next, no caption set under its part before: its part on the next page stays
+    there, where its rows and lines are printed and cited, marked as going on from the part
+    before. A table's part that does not print the head again has none of its own."""
     tail, head = _at_break(before, after)
-    if tail is None or head is None or tail.table is None or head.table is None:
+    if tail is None or head is None or tail.last is None or head.first is None or _captioned_under(tail, before):
         return
-    if tail.last is None or head.first is None or _captioned_under(tail, before):
-        return
-    if continues_table(tail.table, head.table, tail.last.y0 / _height(before), head.first.y1 / _height(after),
-                       BREAK_ZONE):
+    if tail.table is not None and head.table is not None:
+        if continues_table(tail.table, head.table, tail.last.y0 / _height(before), head.first.y1 / _height(after),
+                           BREAK_ZONE):
+            head.continued = True
+            if not repeats_head(tail.table, head.table):
+                head.table = dict(head.table, header_rows=0)  # its first row is the body's: the head is before
+    elif tail.kind == "code" and head.kind == "code" and _over_the_break(tail.last, head.first, before, after):
         head.continued = True
-        if not repeats_head(tail.table, head.table):
-            head.table = dict(head.table, header_rows=0)  # its first row is the body's: the head is before
 
 
 def _captioned_under(tail: Block, before: _Page) -> bool:
@@ -1182,16 +1183,6 @@ def _append_table(tail: Block, head: Block) -> None:
     tail.table = dict(tail.table, rows=rows)
     tail.text = table_text(rows)
     tail.spans.extend(head.spans)
-
-
-def _continue_code(before: _Page, after: _Page) -> None:
-    """A block of code broken by the page end (from the foot of one page to the head of the
-    next): its part on the next page stays there, marked as going on from the part before."""
-    tail, head = _at_break(before, after)
-    if tail is None or head is None or tail.kind != "code" or head.kind != "code" or _captioned_under(tail, before):
-        return
-    if tail.last is not None and head.first is not None and _over_the_break(tail.last, head.first, before, after):
-        head.continued = True
 
 
 def _height(page: _Page) -> float:
