@@ -91,6 +91,7 @@ class Compared:
     path: Path
     organized: Run
     raw: Run
+    counts: dict[Any, list[tuple[int, Counter[str], Counter[str]]]] = field(default_factory=dict, repr=False)
 
     @property
     def lost_pages(self) -> list[int]:
@@ -98,17 +99,27 @@ class Compared:
         return [n for n, page in self.raw.pages.items() if page["status"] != "failed"
                 and self.organized.pages.get(n, {"status": "failed"})["status"] == "failed"]
 
+    def _counted(self, count: Any) -> list[tuple[int, Counter[str], Counter[str]]]:
+        """Each page's --raw words and those its organized body and furniture keep, counted by
+        ``count`` (each count made once)."""
+        if count not in self.counts:
+            pages = []
+            for number, page in self.raw.pages.items():
+                organized = self.organized.pages.get(number, {})
+                kept = "\n".join([organized.get("text", "").replace(FIGURE, ""),
+                                  *(f["text"] for f in organized.get("furniture", []))])
+                pages.append((number, count(page.get("text", "")), count(kept)))
+            self.counts[count] = pages
+        return self.counts[count]
+
     def _share(self, count: Any, explained: int = 0) -> float:
         """The share of --raw's words the organized view keeps; ``explained``: words missing
         for a reason organization counts (text drawn twice on one spot, read once)."""
         raw: Counter[str] = Counter()
         kept: Counter[str] = Counter()
-        for number, page in self.raw.pages.items():
-            raw.update(count(page.get("text", "")))
-            organized = self.organized.pages.get(number, {})
-            body = organized.get("text", "").replace(FIGURE, "")
-            texts = [body] + [f["text"] for f in organized.get("furniture", [])]
-            kept.update(count("\n".join(texts)))
+        for _, page_raw, page_kept in self._counted(count):
+            raw.update(page_raw)
+            kept.update(page_kept)
         total = sum(raw.values())
         matched = sum((raw & kept).values())
         return (matched + min(total - matched, explained)) / total if total else 1.0
@@ -117,17 +128,8 @@ class Compared:
     def cited_elsewhere(self) -> list[int]:
         """Pages of ``PAGE_LETTERS`` or more whose organized body and furniture keep less than
         ``PAGE_SHARE`` of their own letters: their words were moved onto another page's block."""
-        out = []
-        for number, page in self.raw.pages.items():
-            raw = letters(page.get("text", ""))
-            if sum(raw.values()) < PAGE_LETTERS:
-                continue
-            organized = self.organized.pages.get(number, {})
-            kept = letters("\n".join([organized.get("text", "").replace(FIGURE, ""),
-                                      *(f["text"] for f in organized.get("furniture", []))]))
-            if sum((raw & kept).values()) < PAGE_SHARE * sum(raw.values()):
-                out.append(number)
-        return out
+        return [number for number, raw, kept in self._counted(letters) if sum(raw.values()) >= PAGE_LETTERS
+                and sum((raw & kept).values()) < PAGE_SHARE * sum(raw.values())]
 
     @property
     def word_share(self) -> float:
