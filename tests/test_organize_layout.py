@@ -2833,3 +2833,64 @@ def test_a_running_head_of_two_lines_the_second_set_larger_stays_furniture() -> 
         pages.append(page(n, lines))
     for record in organize(pages):
         assert "HIGHLIGHTS" not in record["text"] and "EXECUTIVE" not in record["text"]
+
+
+def test_a_word_broken_at_a_lines_end_goes_on_under_a_line_set_in() -> None:
+    # An item whose mark the font maps to a letter ('e We explain … frame-'): its next line is
+    # set in past the mark, as an indented paragraph's first line would be, yet 'frame-' over
+    # 'work' is one word; and on a page whose pitch the notes set, a word broken over the
+    # text's own wider leading goes on too.
+    first, rest = "e We explain precisely what the two models are, in a frame-", "work of their own. So far."
+    lines = [*body_lines(760, "a", 4), line(700, first, x0=82), line(688, rest, x0=92), *body_lines(664, "b", 3)]
+    texts = [b["text"] for b in organize([page(1, lines)])[0]["blocks"]]
+    assert f"{first[:-1]}{rest}" in texts, texts
+    notes = [line(400 - 9 * k, t, size=10) for k, t in enumerate(prose(120, "n")[:12])]
+    text = prose(20, "w")
+    lines = [line(700, text[0] + " ack-", x0=72), line(686, "nowledged here.", x0=72), *notes]
+    texts = [b["text"] for b in organize([page(1, lines)])[0]["blocks"]]
+    assert f"{text[0]} acknowledged here." in texts, texts
+
+
+def test_a_list_items_lines_go_on_after_its_bullet_drawn_smaller() -> None:
+    # The bullet, a glyph of its own set in a smaller size a little above the text's baseline,
+    # does not set the line's size: the item's next lines go on with it.
+    lines, y, items = [*body_lines(760, "a", 4)], 700.0, []
+    for k in range(2):
+        text = prose(20, f"i{k}w")
+        lines += [{"y": y + 0.5, "size": 7.0, "runs": [run("•", 82, y + 0.5, size=7.0)]},
+                  line(y, text[0], x0=92), line(y - 12, f"{text[1][:30]}.", x0=92)]
+        items.append(f"• {text[0]} {text[1][:30]}.")
+        y -= 30
+    blocks = organize([page(1, lines)])[0]["blocks"]
+    assert [b["text"] for b in blocks if b["kind"] == "list_item"] == items, blocks
+
+
+def test_a_line_with_code_set_smaller_inline_keeps_the_texts_size() -> None:
+    # 'setMaximumCostOfTheCache()' in Courier at 9 points, longer than either piece of the
+    # text around it at 10: the line is the text's, and its paragraph goes on over it.
+    above = body_lines(760, "a", 4)
+    edge = max(ln["runs"][0]["box"][2] for ln in above)
+    a, c = prose(48, "t")[:2]
+    parts, x = [], 72.0
+    for text, size, font in (("will inadvertently call", 10.0, "Times-Roman"),
+                             ("setMaximumCostOfTheCache()", 9.0, "Courier"), ("instead", 10.0, "Times-Roman")):
+        parts.append(run(text, x, 688, size, font))
+        x = parts[-1]["box"][2] + 5
+    parts[-1]["box"][2] = edge  # full to the column's edge, as the lines around it
+    first = line(700, a)
+    first["runs"][0]["box"][2] = edge
+    lines = [*above, first, {"y": 688, "size": 10.0, "runs": parts}, line(676, f"{c[:40]}.")]
+    texts = [b["text"] for b in organize([page(1, lines)])[0]["blocks"]]
+    assert texts[-1] == f"{a} will inadvertently call setMaximumCostOfTheCache() instead {c[:40]}.", texts
+
+
+def test_a_list_item_whose_last_word_a_page_break_parts_goes_on_on_the_next_page() -> None:
+    # '• Object-ID: … The object iden-' at the foot, 'tifier is derived …' at the head of the
+    # next page under the item's hanging indent: one word, one item.
+    item = prose(24, "i")
+    foot = [*body_lines(300, "a", 6), line(200, f"• {item[0]}", x0=72), line(188, f"{item[1][:54]} iden-", x0=82)]
+    head = [line(740, "tifier is derived from the hash key.", x0=82), *body_lines(716, "b", 6)]
+    out = organize([page(1, foot), page(2, head)])
+    assert out[0]["blocks"][-1]["text"] == f"• {item[0]} {item[1][:54]} identifier is derived from the hash key."
+    assert out[1]["blocks"][0]["text"].startswith("b0 ")
+

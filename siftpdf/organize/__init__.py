@@ -27,6 +27,7 @@ from .layout import (
     Item,
     a_word,
     body_size,
+    broken_word,
     build_blocks,
     figure_items,
     is_caption,
@@ -1113,11 +1114,12 @@ def _continue(before: _Page, after: _Page, opts: OrganizeOptions) -> None:
     if not _over_the_break(last, first, before, after) or is_leader(last.text) or RIGHTS.search(first.text):
         return  # a contents entry ends at its page number, as it does within a page; a notice opens a page
     em = last.size
-    if abs(first.size - last.size) > 0.1 * last.size or first.bold != last.bold:
+    broken = broken_word(last.text, first.text)  # 'configura-' over 'tions': one word goes on
+    if abs(first.size - last.size) > 0.1 * last.size or first.bold != last.bold and not broken:
         return
-    if next_word_fits(last, first) or first.x0 > first.left + 0.8 * em:
+    if not broken and (next_word_fits(last, first) or first.x0 > first.left + 0.8 * em):
         return
-    if last.x1 < last.right - SHORT_EMS * em and _justified(before):
+    if not broken and last.x1 < last.right - SHORT_EMS * em and _justified(before):
         return  # a justified line runs to the edge: one ending short of it ends its paragraph
     text = join_text(tail.text, head.text, opts.hyphens)
     # Decided: from here on nothing can fail, so a page is never left half joined.

@@ -776,7 +776,7 @@ def _segment_by_steps(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
     """A segment of several runs, measured step by step: what ``_runs_at_once`` computes in
     one pass, and where damaged evidence fails."""
     # A baseline shared by two columns may group two sizes: each segment keeps its own.
-    size = float(max(runs, key=_size_rank)["size"])
+    size = float(_line_size(runs))
     text = _joined(runs, [run["box"][0] - prev["box"][2] for prev, run in zip(runs, runs[1:], strict=False)], size)
     chars = sum(len(r["text"]) for r in runs)
     bold_chars = sum(len(r["text"]) for r in runs if bold_font(r.get("font", "")))
@@ -815,15 +815,32 @@ def _one_run(run: dict[str, Any], line: dict[str, Any]) -> Item:
     return item
 
 
+def _line_size(runs: list[dict[str, Any]]) -> Any:
+    """The size of a segment of several runs: of the runs ranked first (``_size_rank``), the
+    size most of their characters are set in (of equals, the first). Code set inline in a
+    monospaced face is often drawn smaller than the text around it, to match its letters'
+    height: where another face sets letters on the line, that face's runs alone count
+    ('tently invoke setMaximumCost() instead of': the text's size)."""
+    other = [run for run in runs if not _mono_name(str(run.get("font", "")))]
+    if len(other) < len(runs) and any(any(char.isalpha() for char in run["text"]) for run in other):
+        runs = other
+    sizes: dict[tuple[int, Any], int] = {}
+    for run in runs:
+        rank = _size_rank(run)
+        key = (rank // RANK_STEP, run["size"])
+        sizes[key] = sizes.get(key, 0) + rank % RANK_STEP
+    return max(sizes, key=lambda key: (key[0], sizes[key]))[1]
+
+
 def _size_rank(run: dict[str, Any]) -> int:
-    """How a segment's size is chosen among its runs (the largest rank; of equals, the first):
-    the longest run set on the line's baseline, not in small capitals (a line of names in them,
-    'PIKE, R., AND QUINLAN', is the text's size); where none is (a column's segment on a
-    baseline of its own, a line beside it in the other column setting the line's), the longest
-    not in small capitals, then the longest. Glyphs without characters (a name set in a font
-    of pictures, 'P⁵': the font's codes, none printable) never set it: their line's baseline
-    may be theirs, every run of the text off it. Nor does a run of marks alone (a bullet) where
-    words are beside it."""
+    """How a segment's size is chosen among its runs (``_line_size``: the size of the most
+    characters among the runs of the highest rank): the runs set on the line's baseline, not
+    in small capitals (a line of names in them, 'PIKE, R., AND QUINLAN', is the text's size);
+    where none is (a column's segment on a baseline of its own, a line beside it in the other
+    column setting the line's), those not in small capitals, then any. Glyphs without
+    characters (a name set in a font of pictures, 'P⁵': the font's codes, none printable)
+    never set it: their line's baseline may be theirs, every run of the text off it. Nor does
+    a run of marks alone (a bullet) where words are beside it."""
     if run.get("unmapped") and not any(char.isprintable() and not char.isspace() for char in run["text"]):
         return 0
     if all(char.isspace() or unicodedata.category(char) in _MARKS for char in run["text"]):
@@ -843,7 +860,6 @@ def _runs_at_once(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
     every step that one does, and a few more checks: whenever it returns, that one would
     have returned the same; a run it cannot read it leaves to that one."""
     first = runs[0]
-    chosen, longest = first, -1
     chars = bold_chars = 0
     bold_all = True
     box = first["box"]
@@ -855,9 +871,6 @@ def _runs_at_once(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
         text = run["text"]
         if type(text) is not str:
             raise TypeError("a run's text is no string")
-        length = _size_rank(run)
-        if length > longest:
-            chosen, longest = run, length
         chars += len(text)
         if bold_font(run.get("font", "")):
             bold_chars += len(text)
@@ -881,7 +894,7 @@ def _runs_at_once(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
             pieces += run_pieces(run)
         else:
             pieces.append((left, right, text))  # what run_pieces makes of a run without gaps
-    size = float(chosen["size"])
+    size = float(_line_size(runs))
     joined = _joined(runs, gaps, size)
     numbers: tuple[float, ...] = (x0, y0, x1, y1, float(line["y"]), size)
     if not -FAR <= min(numbers) <= max(numbers) <= FAR:
@@ -1311,6 +1324,7 @@ def _rejoin(items: list[Item]) -> list[Item]:
     out: list[Item] = []
     pieces: list[str] = []  # of out[-1], joined once it is complete: a line of many pieces stays linear
     length = 0
+    sizes: dict[float, int] = {}  # of out[-1]: its letters and digits by size
     for item in items:
         prev = out[-1] if out else None
         # The baseline test first: most neighbours are two lines.
@@ -1319,6 +1333,10 @@ def _rejoin(items: list[Item]) -> list[Item]:
                 and item.x0 >= prev.x1:
             if len(item.text) > length:
                 prev.bold = item.bold  # the style of the line is the style of most of it
+            # and so is its size: the size of most of its letters and digits (a bullet or a
+            # run-in label in small capitals drawn smaller than the text after it sets none)
+            sizes[item.size] = sizes.get(item.size, 0) + _alnums(item.text)
+            prev.size = max(sizes, key=sizes.__getitem__)
             prev.bold_all = prev.bold_all and item.bold_all
             prev.spread = prev.spread or item.x0 - prev.x1 > SPREAD * max(prev.size, item.size)
             if item.code is None:
@@ -1335,9 +1353,14 @@ def _rejoin(items: list[Item]) -> list[Item]:
             prev.text = " ".join(pieces)
         out.append(item)
         pieces, length = [item.text], len(item.text)
+        sizes = {item.size: _alnums(item.text)}
     if out and len(pieces) > 1:
         out[-1].text = " ".join(pieces)
     return out
+
+
+def _alnums(text: str) -> int:
+    return sum(1 for char in text if char.isalnum())
 
 
 SPREAD = 8.0  # ems of gap inside one line: its parts sit at the far edges, as a header's do
@@ -1551,7 +1574,8 @@ def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float,
     """Does ``item`` continue ``block`` (whose last line is ``prev``)? Geometry decides, not
     punctuation: a new structural start, a change of style, a wide gap (but the paragraph's
     own leading: ``spaced``, from ``own_leading``), a previous line that stops short of the
-    text edge, or an indented first line each end the block."""
+    text edge, or an indented first line each end the block; but a word broken at ``prev``'s
+    end goes on whatever its next line's indent or face (``broken_word``)."""
     if block.kind == "code" or kind == "code":
         return block.kind == kind and code_goes_on(prev, item)
     if block.kind == "caption" and kind == "heading" and abs(item.size - prev.size) <= 0.05 * prev.size and \
@@ -1563,16 +1587,23 @@ def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float,
         return False  # each numbered start opens its own block
     if block.kind in ("table_row", "table", "figure") or is_leader(prev.text) or prev.spread:
         return False  # a contents entry and its page, a row of a table or a formula and its number
+    same_column = item.section == prev.section and item.column == prev.column
+    # 'gradu-' over 'ate school': a word broken at a line's end goes on, under the line at a
+    # leading of its own too (a page whose pitch other type sets: its references, its notes),
+    # and in the text's face after a line mostly bold ('Detecting predicate events. The imple-')
+    broken = same_column and block.kind != "heading" and broken_word(prev.text, item.text) and \
+        prev.y - item.y <= MAX_LEADING * item.size
     # A line opening with a bold lead-in goes on in the text's lighter face, however much of it is bold
-    same_face = item.bold == prev.bold or prev.lead > 0 and not prev.bold_all and not item.bold
+    same_face = item.bold == prev.bold or prev.lead > 0 and not prev.bold_all and not item.bold or broken
     if abs(item.size - prev.size) > 0.05 * prev.size or (not same_face and block.kind != "heading"):
         return False
-    same_column = item.section == prev.section and item.column == prev.column
     if block.kind == "heading":  # a title set over two lines: same style, close together
         numbered = numbering_depth(item.text) is not None
         return kind == "heading" and not numbered and same_column and prev.y - item.y <= 1.8 * item.size
-    if same_column and _paragraph_gap(prev, item, pitch) and id(item) not in spaced:
+    if same_column and _paragraph_gap(prev, item, pitch) and id(item) not in spaced and not broken:
         return False
+    if broken:
+        return True
     em = item.size
     if block.kind == "caption" and same_column and _centred(item) and \
             abs((item.x0 + item.x1) - (prev.x0 + prev.x1)) < 2 * em:
@@ -1585,6 +1616,15 @@ def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float,
             (not same_column or item.x0 > prev.x0 + 0.8 * em) and not _hangs_from_label(block, prev, item):
         return False
     return True
+
+
+def broken_word(text: str, after: str) -> bool:
+    """Does ``text`` end in a word broken by a hyphen that ``after`` finishes in lowercase
+    ('gradu-' over 'ate school', 'point-' over 'to-point')? A typesetter breaks a word only
+    where the line runs on: no paragraph ends so."""
+    text = text.rstrip()
+    return len(text) >= 3 and text[-1] == "-" and text[-2].isalpha() and text[-3].isalpha() and \
+        after[:2].isalpha() and after[:2].islower()
 
 
 def _hangs_from_label(block: Block, prev: Item, item: Item) -> bool:
