@@ -2894,3 +2894,45 @@ def test_a_list_item_whose_last_word_a_page_break_parts_goes_on_on_the_next_page
     assert out[0]["blocks"][-1]["text"] == f"• {item[0]} {item[1][:54]} identifier is derived from the hash key."
     assert out[1]["blocks"][0]["text"].startswith("b0 ")
 
+
+def test_two_columns_short_lines_on_one_baseline_drawn_as_one_object_part_at_the_gutter() -> None:
+    """Three columns of instructions, each line one object across them; on one baseline the
+    middle and the right column each end a paragraph with a word or two ('property.' and
+    'RRB-1042S.'), neither piece a line of prose: between the lines that show the gutter,
+    the piece starting where the right column does is the right column's."""
+    xs = [42.0, 222.0, 402.0]
+    columns = [[" ".join(f"{c}{k:02d}w{j}" for j in range(1, 6)) for k in range(10)] for c in "lmr"]
+    columns[1][5], columns[2][5] = "m05w1.", "r05w1."
+    lines = [_across_columns([column[k] for column in columns], xs, 700.0 - 12 * k) for k in range(10)]
+    out = organize([page(1, lines)])[0]
+    words = " ".join(b["text"] for b in out["blocks"]).split()
+    assert words == [word for column in columns for line in column for word in line.split()]
+
+
+def test_entries_whose_labels_stand_out_to_the_left_keep_their_lines_under_the_text() -> None:
+    """A reference list whose labels ('[BJ87a]') stand a tab out to the left of their text,
+    the entry's later lines under the text, not the label; and a list whose mark a symbol
+    font draws as '!', a tab before the item's text: each entry is one paragraph."""
+    lines, y, entries = [*body_lines(760, "a", 4)], 700.0, []
+    for k, label in enumerate(("[BJ87a]", "[BJ87b]", "!")):
+        text = prose(24, f"e{k}w")
+        lines += [{"y": y, "size": 10.0, "runs": [run(label, 72, y), run(text[0][:50], 130, y)]},
+                  line(y - 12, f"{text[1][:40]}.", x0=130)]
+        entries.append(f"{label} {text[0][:50]} {text[1][:40]}.")
+        y -= 30
+    texts = [b["text"] for b in organize([page(1, lines)])[0]["blocks"]]
+    assert texts[-3:] == entries, texts
+
+
+def test_lines_justified_beside_a_figure_whose_ends_a_hyphen_or_a_stop_pushes_out_keep_their_measure() -> None:
+    # Set to a measure narrower than the column's, a line ending in a stop or a hyphen stands
+    # out past it by a point or two: the measure is the lines', and no line of it ends the
+    # paragraph.
+    words = [f"wrap{k:02d}" for k in range(40)]
+    wrapped = [" ".join(words[k:k + 6]) + " ." for k in range(0, 30, 6)]  # 6 words a line, all 44 characters
+    narrow = [line(692 - 12 * k, t) for k, t in enumerate(wrapped)]
+    for k, out in ((0, 1.8), (2, 1.5)):
+        narrow[k]["runs"][0]["box"][2] += out
+    lines = [*body_lines(740, "a", 4), *narrow, line(632, " ".join(words[30:33]) + "."), *body_lines(606, "b", 4)]
+    texts = [b["text"] for b in organize([page(1, lines)])[0]["blocks"]]
+    assert len(texts) == 3 and texts[1] == " ".join(wrapped) + " " + " ".join(words[30:33]) + ".", texts

@@ -417,7 +417,7 @@ def parted_run(run: dict[str, Any], size: float, y: float, gutters: list[tuple[f
             if not (isinstance(offset, int) and start < offset < len(text) and piece <= end <= begin <= box[2]):
                 return [run]
             if not begin - end < narrow and _across(gutters, end, begin, y, GUTTER_REACH * size) and \
-                    _prose_beside(stretches, end, begin, prose):
+                    (_prose_beside(stretches, end, begin, prose) or _column_starts(gutters, end, begin, y)):
                 parts.append(_run_part(run, start, offset, left, end, kept))
                 start, left, kept = offset, begin, []
             else:
@@ -463,6 +463,16 @@ def _across(gutters: list[tuple[float, float, float, float]], left: float, right
     text after the gap starts where the gutter's next column does (a column's last line, a
     paragraph's short line, above or below the lines of prose either side)?"""
     return any(left <= x <= right and (low - reach <= y <= high + reach or abs(right - start) <= CHANNEL_SLACK)
+               for x, low, high, start in gutters)
+
+
+def _column_starts(gutters: list[tuple[float, float, float, float]], left: float, right: float, y: float) -> bool:
+    """Does the text after the gap from ``left`` to ``right`` start where the next column of
+    one of the ``gutters`` does, on a line between the lines that show that gutter? Two
+    columns' short lines on one baseline ('property.' and 'RRB-1042S.', each a paragraph's
+    last) drawn as one object: lines above and below show the columns, and the second piece
+    starts at its column's edge. An author line over the columns lies above them."""
+    return any(left <= x <= right and low <= y <= high and abs(right - start) <= CHANNEL_SLACK
                for x, low, high, start in gutters)
 
 
@@ -1347,6 +1357,8 @@ def _rejoin(items: list[Item]) -> list[Item]:
                 prev.caps = (prev.caps or not _has_lower(" ".join(pieces))) and (item.caps or not _has_lower(item.text))
             pieces.append(item.text)
             length += 1 + len(item.text)
+            if len(pieces) == 2 and _label(pieces[0]):  # a label set out before its text: where that starts
+                prev.pieces = [*prev.parts, (item.x0, item.x1, item.text)]
             prev.x1, prev.y0, prev.y1 = item.x1, min(prev.y0, item.y0), max(prev.y1, item.y1)
             continue
         if prev and len(pieces) > 1:
@@ -1633,7 +1645,13 @@ def _hangs_from_label(block: Block, prev: Item, item: Item) -> bool:
     pieces = prev.pieces
     if block.first is not prev or pieces is None or len(pieces) < 2 or abs(pieces[1][0] - item.x0) > EDGE_SLACK:
         return False
-    label = pieces[0][2].strip()
+    return _label(pieces[0][2])
+
+
+def _label(text: str) -> bool:
+    """Is ``text`` a label set out before its text: a few words ending in a stop or a bracket,
+    a mark or a number ('Qt!', '[ABLP89]', '•', '12')?"""
+    label = text.strip()
     return len(label.split()) <= LABEL_WORDS and (label[-1:] in LABEL_ENDS or len(label) <= 2 or
                                                   not any(ch.isalpha() for ch in label))
 
@@ -1666,7 +1684,7 @@ def narrow_measures(items: list[Item]) -> frozenset[int]:
 
 
 MEASURE_LINES = 3  # lines on end ending together short of their column's edge: a narrower measure
-MEASURE_SLACK = 1.0  # points their ends differ by at the most
+MEASURE_SLACK = 2.0  # points their ends differ by at the most
 MEASURE_SHARE = 0.4  # of its column's width such a line spans at the least
 
 
