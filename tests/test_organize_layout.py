@@ -2936,3 +2936,17 @@ def test_lines_justified_beside_a_figure_whose_ends_a_hyphen_or_a_stop_pushes_ou
     lines = [*body_lines(740, "a", 4), *narrow, line(632, " ".join(words[30:33]) + "."), *body_lines(606, "b", 4)]
     texts = [b["text"] for b in organize([page(1, lines)])[0]["blocks"]]
     assert len(texts) == 3 and texts[1] == " ".join(wrapped) + " " + " ".join(words[30:33]) + ".", texts
+
+
+def test_a_bold_lead_in_set_a_quad_before_its_text_is_followed_by_the_lines_under_it() -> None:
+    # 'HPC and Grid Schedulers.' in bold, a quad (over a word space) before 'The high
+    # performance': the line is mostly bold, yet its next lines in roman are its paragraph's.
+    lead = "HPC and Grid Schedulers."
+    text = prose(60, "p")
+    right = 72 + CHAR * len(text[1])
+    first = {"y": 700, "size": 10.0, "runs": [run(lead, 72, 700, font="Times-Bold"),
+                                              run("The high performance", 72 + CHAR * len(lead) + 11, 700)]}
+    first["runs"][1]["box"][2] = right
+    lines = [*body_lines(760, "a", 4), first, line(688, text[1]), line(676, f"{text[2][:30]}."), *body_lines(650, "b", 3)]
+    texts = [b["text"] for b in organize([page(1, lines)])[0]["blocks"]]
+    assert f"{lead} The high performance {text[1]} {text[2][:30]}." in texts, texts

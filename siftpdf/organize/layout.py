@@ -1347,6 +1347,9 @@ def _rejoin(items: list[Item]) -> list[Item]:
             # run-in label in small capitals drawn smaller than the text after it sets none)
             sizes[item.size] = sizes.get(item.size, 0) + _alnums(item.text)
             prev.size = max(sizes, key=sizes.__getitem__)
+            if len(pieces) == 1 and prev.bold_all and not item.bold and not prev.lead and \
+                    any(char.isalpha() for char in prev.text):
+                prev.lead = len(prev.parts)  # a bold lead-in set a quad before the text: its pieces
             prev.bold_all = prev.bold_all and item.bold_all
             prev.spread = prev.spread or item.x0 - prev.x1 > SPREAD * max(prev.size, item.size)
             if item.code is None:
