@@ -2947,6 +2947,7 @@ def test_a_bold_lead_in_set_a_quad_before_its_text_is_followed_by_the_lines_unde
     first = {"y": 700, "size": 10.0, "runs": [run(lead, 72, 700, font="Times-Bold"),
                                               run("The high performance", 72 + CHAR * len(lead) + 11, 700)]}
     first["runs"][1]["box"][2] = right
-    lines = [*body_lines(760, "a", 4), first, line(688, text[1]), line(676, f"{text[2][:30]}."), *body_lines(650, "b", 3)]
+    lines = [*body_lines(760, "a", 4), first, line(688, text[1]), line(676, f"{text[2][:30]}."),
+             *body_lines(650, "b", 3)]
     texts = [b["text"] for b in organize([page(1, lines)])[0]["blocks"]]
     assert f"{lead} The high performance {text[1]} {text[2][:30]}." in texts, texts
