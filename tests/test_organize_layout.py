@@ -2951,3 +2951,21 @@ def test_a_bold_lead_in_set_a_quad_before_its_text_is_followed_by_the_lines_unde
              *body_lines(650, "b", 3)]
     texts = [b["text"] for b in organize([page(1, lines)])[0]["blocks"]]
     assert f"{lead} The high performance {text[1]} {text[2][:30]}." in texts, texts
+
+
+def test_a_bold_numbered_heading_with_a_symbol_in_a_math_face_is_a_heading() -> None:
+    # '5 Specializing 𝒰 for exhaustiveness check': the 𝒰 is TeX's symbol face, which has no
+    # bold. A line of pseudo-code, bold keywords and names in math italic, is none.
+    def heading(y: float, parts: list[tuple[str, str]]) -> dict[str, Any]:
+        runs, x = [], 150.0
+        for text, font in parts:
+            runs.append(run(text, x, y, font=font))
+            x = runs[-1]["box"][2] + 3
+        return {"y": y, "size": 10.0, "runs": runs}
+    lines = [*body_lines(760, "a", 4),
+             heading(700, [("5 Specializing", "CMBX10"), ("U", "CMSY10"), ("for exhaustiveness check", "CMBX10")]),
+             *body_lines(680, "b", 4),
+             heading(620, [("if", "CMBX10"), ("request", "CMMI10"), ("then", "CMBX10"), ("helpDelete", "CMMI10")]),
+             *body_lines(600, "c", 4)]
+    out = organize([page(1, lines)])[0]
+    assert [t for _, t in headings(out)] == ["5 Specializing U for exhaustiveness check"], headings(out)

@@ -15,7 +15,7 @@ from functools import lru_cache
 from ..fonts import OCR_FONT, SYMBOL_BULLETS, monospaced
 from ..lazyre import IGNORECASE, lazy
 from ..settings import OrganizeOptions
-from ..texfonts import NEGATION
+from ..texfonts import NEGATION, tex_encoding
 from .headings import (
     NUMBERING,
     SIZE_STEP,
@@ -790,7 +790,11 @@ def _segment_by_steps(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
     text = _joined(runs, [run["box"][0] - prev["box"][2] for prev, run in zip(runs, runs[1:], strict=False)], size)
     chars = sum(len(r["text"]) for r in runs)
     bold_chars = sum(len(r["text"]) for r in runs if bold_font(r.get("font", "")))
-    bold_all = all(bold_font(r.get("font", "")) for r in runs if _WORDY.search(r["text"]))
+    bold_all = all(bold_font(r.get("font", "")) or _math_face(r.get("font", "")) for r in runs
+                   if _WORDY.search(r["text"]))
+    math_chars = sum(len(r["text"]) for r in runs if _WORDY.search(r["text"]) and
+                     not bold_font(r.get("font", "")) and _math_face(r.get("font", "")))
+    bold_all = bold_all and math_chars <= MATH_SHARE * bold_chars
     numbers: tuple[float, ...] = (min(r["box"][0] for r in runs), min(r["box"][1] for r in runs),
                                   max(r["box"][2] for r in runs), max(r["box"][3] for r in runs),
                                   float(line["y"]), size)
@@ -870,7 +874,7 @@ def _runs_at_once(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
     every step that one does, and a few more checks: whenever it returns, that one would
     have returned the same; a run it cannot read it leaves to that one."""
     first = runs[0]
-    chars = bold_chars = 0
+    chars = bold_chars = math_chars = 0
     bold_all = True
     box = first["box"]
     x0, y0, x1, y1 = box[0], box[1], box[2], box[3]
@@ -885,7 +889,10 @@ def _runs_at_once(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
         if bold_font(run.get("font", "")):
             bold_chars += len(text)
         elif _WORDY.search(text):
-            bold_all = False
+            if _math_face(run.get("font", "")):
+                math_chars += len(text)
+            else:
+                bold_all = False
         box = run["box"]
         left, bottom, right, top = box[0], box[1], box[2], box[3]
         if end is not None:
@@ -906,6 +913,7 @@ def _runs_at_once(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
             pieces.append((left, right, text))  # what run_pieces makes of a run without gaps
     size = float(_line_size(runs))
     joined = _joined(runs, gaps, size)
+    bold_all = bold_all and math_chars <= MATH_SHARE * bold_chars
     numbers: tuple[float, ...] = (x0, y0, x1, y1, float(line["y"]), size)
     if not -FAR <= min(numbers) <= max(numbers) <= FAR:
         numbers = tuple(map(coordinate, numbers))
@@ -961,6 +969,21 @@ def _italic_name(font: str) -> bool:
 def italic_font(font: Any) -> bool:
     """Is the font named an italic (oblique, slanted) face?"""
     return type(font) is str and _italic_name(font)
+
+
+def _math_face(font: Any) -> bool:
+    """Is the font named a face of mathematics (TeX's math italic and symbols, a 'Math' face)?
+    A formula's symbol in a bold heading ('5 Specializing 𝒰 for …') is set in one, which has
+    no bold: a few such characters leave every word of the line bold (``MATH_SHARE``)."""
+    return type(font) is str and _math_name(font)
+
+
+MATH_SHARE = 0.2  # of the bold characters: a line's symbols in a math face, at the most (not pseudo-code's names)
+
+
+@lru_cache(maxsize=1024)
+def _math_name(font: str) -> bool:
+    return tex_encoding(font) is not None or "math" in font.lower()
 
 
 def bold_font(font: Any) -> bool:
