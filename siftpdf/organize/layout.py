@@ -835,9 +835,13 @@ def _line_size(runs: list[dict[str, Any]]) -> Any:
     monospaced face is often drawn smaller than the text around it, to match its letters'
     height: where another face sets letters on the line, that face's runs alone count
     ('tently invoke setMaximumCost() instead of': the text's size)."""
-    other = [run for run in runs if not _mono_name(str(run.get("font", "")))]
-    if len(other) < len(runs) and any(any(char.isalpha() for char in run["text"]) for run in other):
-        runs = other
+    size = runs[0]["size"]
+    if all(run["size"] == size for run in runs):
+        return size  # most segments: one size, whichever run sets it
+    if any(_mono_name(str(run.get("font", ""))) for run in runs):
+        other = [run for run in runs if not _mono_name(str(run.get("font", "")))]
+        if any(any(char.isalpha() for char in run["text"]) for run in other):
+            runs = other
     sizes: dict[tuple[int, Any], int] = {}
     for run in runs:
         rank = _size_rank(run)
@@ -888,7 +892,7 @@ def _runs_at_once(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
         chars += len(text)
         if bold_font(run.get("font", "")):
             bold_chars += len(text)
-        elif _WORDY.search(text):
+        elif bold_all and _WORDY.search(text):
             if _math_face(run.get("font", "")):
                 math_chars += len(text)
             else:
@@ -1368,6 +1372,8 @@ def _rejoin(items: list[Item]) -> list[Item]:
                 prev.bold = item.bold  # the style of the line is the style of most of it
             # and so is its size: the size of most of its letters and digits (a bullet or a
             # run-in label in small capitals drawn smaller than the text after it sets none)
+            if len(pieces) == 1:  # the first join: the line's own letters counted only now
+                sizes = {prev.size: _alnums(prev.text)}
             sizes[item.size] = sizes.get(item.size, 0) + _alnums(item.text)
             prev.size = max(sizes, key=sizes.__getitem__)
             if len(pieces) == 1 and prev.bold_all and not item.bold and not prev.lead and \
@@ -1391,14 +1397,13 @@ def _rejoin(items: list[Item]) -> list[Item]:
             prev.text = " ".join(pieces)
         out.append(item)
         pieces, length = [item.text], len(item.text)
-        sizes = {item.size: _alnums(item.text)}
     if out and len(pieces) > 1:
         out[-1].text = " ".join(pieces)
     return out
 
 
 def _alnums(text: str) -> int:
-    return sum(1 for char in text if char.isalnum())
+    return sum(map(str.isalnum, text))
 
 
 SPREAD = 8.0  # ems of gap inside one line: its parts sit at the far edges, as a header's do
