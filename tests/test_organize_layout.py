@@ -2969,3 +2969,22 @@ def test_a_bold_numbered_heading_with_a_symbol_in_a_math_face_is_a_heading() -> 
              *body_lines(600, "c", 4)]
     out = organize([page(1, lines)])[0]
     assert [t for _, t in headings(out)] == ["5 Specializing U for exhaustiveness check"], headings(out)
+
+
+def test_an_item_whose_mark_the_font_draws_as_a_letter_keeps_its_lines_under_its_second_word() -> None:
+    # 'e First, the function …': a bullet the font maps to 'e', in the run of the item's text;
+    # the item's next lines stand under 'First', where two of the line's mean advances put it.
+    lines, y, items = [*body_lines(760, "a", 4)], 700.0, []
+    for k in range(2):
+        text = prose(24, f"i{k}w")
+        first = f"e First {text[0][:50]}"
+        lines += [line(y, first, x0=82), line(y - 12, text[1][:50], x0=82 + 2 * CHAR),
+                  line(y - 24, f"{text[2][:20]}.", x0=82 + 2 * CHAR)]
+        items.append(f"{first} {text[1][:50]} {text[2][:20]}.")
+        y -= 40
+    texts = [b["text"] for b in organize([page(1, lines)])[0]["blocks"]]
+    assert texts[-2:] == items, texts
+    # A paragraph whose second line stands in further is no such item.
+    lines = [*body_lines(760, "a", 4), line(700, f"A First {prose(24, 'p')[0][:50]}", x0=82),
+             line(688, prose(24, "q")[1][:50], x0=82 + 5 * CHAR)]
+    assert len(organize([page(1, lines)])[0]["blocks"]) == 3

@@ -1656,9 +1656,27 @@ def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float,
     if same_column and _drop_cap(prev, item):
         return True  # set in beside the paragraph's drop cap
     if block.kind not in ("provision", "list_item") and item.x0 > item.left + 0.8 * em and \
-            (not same_column or item.x0 > prev.x0 + 0.8 * em) and not _hangs_from_label(block, prev, item):
+            (not same_column or item.x0 > prev.x0 + 0.8 * em) and not _hangs_from_label(block, prev, item) and \
+            not _hangs_from_mark(block, prev, item):
         return False
     return True
+
+
+def _hangs_from_mark(block: Block, prev: Item, item: Item) -> bool:
+    """Is ``item`` the second line of an item whose first (``prev``) opens with a mark of one
+    character and a space, in the run of its text ('e First, the function …': a bullet its font
+    draws as the letter 'e'), set in under the item's second word? Where that word starts is
+    not drawn apart: the line's mean advance tells it, to within ``MARK_SLACK`` ems."""
+    text = prev.text
+    if block.first is not prev or len(text) < MARK_CHARS or text[1:2] != " " or text[:1].isspace() or \
+            not text[2:3].isupper():
+        return False
+    advance = (prev.x1 - prev.x0) / len(text)
+    return abs(item.x0 - (prev.x0 + 2 * advance)) <= MARK_SLACK * item.size
+
+
+MARK_CHARS = 20  # characters of a line whose mean advance measures it, at the least
+MARK_SLACK = 0.5  # ems the item's second line may stand from where its second word is reckoned
 
 
 def broken_word(text: str, after: str) -> bool:
