@@ -416,8 +416,8 @@ def parted_run(run: dict[str, Any], size: float, y: float, gutters: list[tuple[f
             offset, end, begin = gap
             if not (isinstance(offset, int) and start < offset < len(text) and piece <= end <= begin <= box[2]):
                 return [run]
-            if not begin - end < narrow and _across(gutters, end, begin, y, GUTTER_REACH * size) and \
-                    (_prose_beside(stretches, end, begin, prose) or _column_starts(gutters, end, begin, y)):
+            if not begin - end < narrow and (_column_starts(gutters, end, begin, y) or _across(
+                    gutters, end, begin, y, GUTTER_REACH * size) and _prose_beside(stretches, end, begin, prose)):
                 parts.append(_run_part(run, start, offset, left, end, kept))
                 start, left, kept = offset, begin, []
             else:
@@ -471,7 +471,8 @@ def _column_starts(gutters: list[tuple[float, float, float, float]], left: float
     one of the ``gutters`` does, on a line between the lines that show that gutter? Two
     columns' short lines on one baseline ('property.' and 'RRB-1042S.', each a paragraph's
     last) drawn as one object: lines above and below show the columns, and the second piece
-    starts at its column's edge. An author line over the columns lies above them."""
+    starts at its column's edge. An author line over the columns lies above them. (Such a
+    gap is one ``_across`` finds too, narrowed to the gutter's own lines.)"""
     return any(left <= x <= right and low <= y <= high and abs(right - start) <= CHANNEL_SLACK
                for x, low, high, start in gutters)
 
@@ -838,10 +839,9 @@ def _line_size(runs: list[dict[str, Any]]) -> Any:
     size = runs[0]["size"]
     if all(run["size"] == size for run in runs):
         return size  # most segments: one size, whichever run sets it
-    if any(_mono_name(str(run.get("font", ""))) for run in runs):
-        other = [run for run in runs if not _mono_name(str(run.get("font", "")))]
-        if any(any(char.isalpha() for char in run["text"]) for run in other):
-            runs = other
+    other = [run for run in runs if not _mono_name(str(run.get("font", "")))]
+    if len(other) < len(runs) and any(any(char.isalpha() for char in run["text"]) for run in other):
+        runs = other
     sizes: dict[tuple[int, Any], int] = {}
     for run in runs:
         rank = _size_rank(run)
