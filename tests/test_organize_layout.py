@@ -2988,3 +2988,33 @@ def test_an_item_whose_mark_the_font_draws_as_a_letter_keeps_its_lines_under_its
     lines = [*body_lines(760, "a", 4), line(700, f"A First {prose(24, 'p')[0][:50]}", x0=82),
              line(688, prose(24, "q")[1][:50], x0=82 + 5 * CHAR)]
     assert len(organize([page(1, lines)])[0]["blocks"]) == 3
+
+
+def test_a_column_of_references_whose_entries_start_few_lines_at_its_edge_parts_at_a_narrow_gutter() -> None:
+    # Two justified columns 10 points apart (under an em), the right one a list of references
+    # set with a hanging indent: three lines start at its edge, the rest an indent in. The
+    # columns' baselines differ but for one line, where a reference's first line came as one
+    # evidence line with the left column's: the gap there is a gutter all the same.
+    left_words = prose(90, "lef")
+    lefts = [{"y": 700 - 12 * k, "size": 10.0, "runs": [{**run(text, 96, 700 - 12 * k), "box": [
+        96, 698 - 12 * k, 300, 708 - 12 * k]}]} for k, text in enumerate(left_words)]
+    entries = {0: "[11] C. Shields and B. N. Levine. A Protocol for",
+               3: "[12] P. F. Syverson, D. M. Goldschlag, and M.", 8: "[13] M. Waidner and B. Pfitzmann. The Dining"}
+    rights, shared = [], 3
+    for k in range(11):
+        if k == 7:
+            continue
+        text = entries.get(k) or f"rig{k} Anonymous Connections and Onion {k}"
+        x0 = 310 if k in entries else 334
+        y = 700 - 12 * k - (0 if k == shared else 2.5)
+        piece = {**run(text, x0, y), "box": [x0, y - 2, 540, y + 8]}
+        if k == shared:
+            lefts[k]["runs"].append(piece)
+        else:
+            rights.append({"y": y, "size": 10.0, "runs": [piece]})
+    out = organize([page(1, sorted([*lefts, *rights], key=lambda one: -one["y"]))])[0]
+    text = out["text"]
+    order = [*(words.split()[0] for words in left_words), "[11]", "rig1", "rig2", "[12]", "rig4", "rig6", "[13]",
+             "rig10"]
+    found = [text.find(word) for word in order]
+    assert -1 not in found and found == sorted(found)  # the left column whole, then the right

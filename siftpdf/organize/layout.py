@@ -456,6 +456,13 @@ def _prose_beside(stretches: list[tuple[float, float]], left: float, right: floa
     return any((x1 == left or x0 == right) and x1 - x0 >= prose for x0, x1 in stretches)
 
 
+def _prose_both(stretches: list[tuple[float, float]], left: float, right: float, prose: float) -> bool:
+    """Are the stretch of text that ends at ``left`` and the one that starts at ``right`` both
+    lines of prose (``prose`` wide)?"""
+    return any(x1 == left and x1 - x0 >= prose for x0, x1 in stretches) and \
+        any(x0 == right and x1 - x0 >= prose for x0, x1 in stretches)
+
+
 def _across(gutters: list[tuple[float, float, float, float]], left: float, right: float, y: float,
             reach: float) -> bool:
     """Does one of the ``gutters`` run through the gap from ``left`` to ``right`` on a line at
@@ -613,9 +620,12 @@ def narrow_gutters(lines: list[dict[str, Any]]) -> list[float]:
     A gap that runs from where other lines end to where others start, four or more each, is
     such a gutter met once: the columns' lines lie on baselines of their own but for one, where
     a heading set larger beside a line of the other column came as one evidence line with it.
+    So is such a gap between two stretches of prose from where four or more lines end, with no
+    line beside those lines reaching into it: a column whose lines start at a hanging indent
+    (a list of references) starts few of them at its edge.
     Sorted; empty on most pages. O(n log n) in the gaps."""
     gaps: list[tuple[float, float, float]] = []  # (middle, left, right)
-    narrows: list[tuple[float, float]] = []  # (left, right) of the gaps an em wide or narrower
+    narrows: list[tuple[float, float, bool]] = []  # (left, right, prose either side) of the gaps an em wide or narrower
     starts: list[float] = []
     ends: list[float] = []
     for line in lines:
@@ -627,13 +637,16 @@ def narrow_gutters(lines: list[dict[str, Any]]) -> list[float]:
             starts.append(start)
             ends.append(end)
             prose = GUTTER_PROSE * size
+            stretches: list[tuple[float, float]] | None = None
             for prev, run in zip(runs, runs[1:], strict=False):
                 left, right = float(prev["box"][2]), float(run["box"][0])
                 # A wide gap parts its line anyway; between two columns of prose it marks
                 # where the gutter runs, for a line set larger that leaves a narrower gap there.
                 if narrow <= right - left <= wide:
                     gaps.append(((left + right) / 2, left, right))
-                    narrows.append((left, right))
+                    if stretches is None:
+                        stretches = line_stretches(runs, narrow)
+                    narrows.append((left, right, _prose_both(stretches, left, right, prose)))
                 elif right - left > wide and left - start >= prose and end - right >= prose:
                     gaps.append(((left + right) / 2, left, right))
         except (KeyError, TypeError, ValueError, IndexError):
@@ -642,9 +655,23 @@ def narrow_gutters(lines: list[dict[str, Any]]) -> list[float]:
     if narrows:
         starts.sort()
         ends.sort()
-        found = sorted({*found, *((left + right) / 2 for left, right in narrows
-                                  if _edges_at(ends, left) and _edges_at(starts, right))})
+        found = sorted({*found, *((left + right) / 2 for left, right, prose in narrows
+                                  if _edges_at(ends, left) and (_edges_at(starts, right) or
+                                                                prose and _clear(lines, left, right)))})
     return found
+
+
+def _clear(lines: list[dict[str, Any]], left: float, right: float) -> bool:
+    """Does no run reach into the gap from ``left`` to ``right`` on the lines from the highest
+    to the lowest of those that end at ``left`` (within ``CHANNEL_SLACK``)?"""
+    try:
+        ys = [float(line["y"]) for line in lines if abs(float(line["runs"][-1]["box"][2]) - left) <= CHANNEL_SLACK]
+        low, high = min(ys), max(ys)
+        inner_left, inner_right = left + CHANNEL_SLACK, right - CHANNEL_SLACK
+        return not any(float(run["box"][0]) < inner_right and float(run["box"][2]) > inner_left
+                       for line in lines if low <= float(line["y"]) <= high for run in line["runs"])
+    except (KeyError, TypeError, ValueError, IndexError):
+        return False  # a malformed line: no gutter found by it
 
 
 def _edges_at(edges: list[float], x: float) -> bool:
