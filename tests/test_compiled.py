@@ -209,6 +209,113 @@ for _ in range(1500):  # paths: moves, lines, curves, closes, missing segments a
     built, python = both(rules)
     assert built == python, (kinds, points, closes, missing, matrix, start)
     checked["paths"] += 1
+# Stretches and runs: each answer a value, a NaN now and then, or a call that fails (the buffer
+# keeps what it held); the buffers are set alike before each way, and compared after it.
+probe = evidence._PROBE
+NAN = float("nan")
+def value():
+    return rng.choice([0.0, 1.0, 10.5, -3.25, 612.0, NAN, 0.1 + rng.random()])
+def write(kind, address, values):
+    for k, one in enumerate(values):
+        kind.from_address(address + k * ctypes.sizeof(kind)).value = one
+def put(answer, kind, *addresses):  # the answer written at the addresses (one value each, or a row at the first)
+    if answer is None:
+        return 0
+    if len(addresses) == 1:
+        write(kind, addresses[0], answer)
+    else:
+        for address, one in zip(addresses, answer):
+            write(kind, address, [one])
+    return 1
+U, FL, D = ctypes.c_uint, ctypes.c_float, ctypes.c_double
+def entry_points(a):
+    return {
+        "size": lambda obj, out: put(a["size"], FL, out),
+        "matrix": lambda obj, out: put(a["matrix"], FL, out),
+        "drawn": lambda tp, index, out: put(a["drawn"].get(index), FL, out),
+        "object fill": lambda obj, r, g, b, al: put(a["object fill"], U, r, g, b, al),
+        "bounds": lambda obj, l, b, r, t: put(a["bounds"], FL, l, b, r, t),
+        "font": lambda obj: a["font"],
+        "clip": lambda obj: a["clip"],
+        "box": lambda tp, index, out: put(a["boxes"].get(index), FL, out),
+        "origin": lambda tp, index, x, y: put(a["origin"], D, x, y),
+        "char fill": lambda tp, index, r, g, b, al: put(a["char fill"], U, r, g, b, al),
+    }
+answers = {}
+def call(name, *args):
+    return entry_points(answers)[name](*args)
+P = VP
+c_points = [
+    ctypes.CFUNCTYPE(INT, P, P)(lambda o, out: call("size", o, out)),
+    ctypes.CFUNCTYPE(INT, P, P)(lambda o, out: call("matrix", o, out)),
+    ctypes.CFUNCTYPE(INT, P, INT, P)(lambda tp, i, out: call("drawn", tp, i, out)),
+    ctypes.CFUNCTYPE(INT, P, P, P, P, P)(lambda o, *refs: call("object fill", o, *refs)),
+    ctypes.CFUNCTYPE(INT, P, P, P, P, P)(lambda o, *refs: call("bounds", o, *refs)),
+    ctypes.CFUNCTYPE(P, P)(lambda o: call("font", o)),
+    ctypes.CFUNCTYPE(P, P)(lambda o: call("clip", o)),
+    ctypes.CFUNCTYPE(INT, P, INT, P)(lambda tp, i, out: call("box", tp, i, out)),
+    ctypes.CFUNCTYPE(INT, P, INT, P, P)(lambda tp, i, x, y: call("origin", tp, i, x, y)),
+    ctypes.CFUNCTYPE(INT, P, INT, P, P, P, P)(lambda tp, i, *refs: call("char fill", tp, i, *refs)),
+]
+loops.bind_probe(tuple(ctypes.cast(c, VP).value for c in c_points),
+                 tuple(ref.value for ref in (probe.size_ref, probe.matrix_ref, probe.drawn_ref, probe.rect_ref,
+                                             *probe.rgba_refs, *probe.bounds_refs, probe.x_ref, probe.y_ref)))
+def value_of(ref):
+    return ref.value if isinstance(ref, VP) else ref
+def python_point(name):  # the Python path's entry point: handles and buffers as c_void_p objects
+    return lambda *args: call(name, *(value_of(a) for a in args))
+for name, attribute in (("size", "TEXT_OBJECT_FONT_SIZE"), ("matrix", "OBJECT_MATRIX"), ("drawn", "CHAR_MATRIX"),
+                        ("object fill", "_OBJECT_FILL"), ("bounds", "_OBJECT_BOUNDS"), ("font", "TEXT_OBJECT_FONT"),
+                        ("clip", "_OBJECT_CLIP"), ("box", "LOOSE_CHAR_BOX"), ("origin", "_ORIGIN"),
+                        ("char fill", "_FILL")):
+    setattr(evidence, attribute, python_point(name))
+def buffers():
+    return repr((probe.size.value, tuple(getattr(probe.matrix, f) for f in "abcdef"),
+                 tuple(getattr(probe.drawn, f) for f in "abcdef"),
+                 tuple(getattr(probe.rect, f) for f in ("left", "bottom", "right", "top")),
+                 [c.value for c in probe.rgba], [c.value for c in probe.bounds], probe.x.value, probe.y.value))
+def reset():
+    probe.size.value = 7.0
+    for f in "abcdef":
+        setattr(probe.matrix, f, 2.0)
+        setattr(probe.drawn, f, 3.0)
+    probe.rect.left = probe.rect.bottom = probe.rect.right = probe.rect.top = -1.0
+    for c in (*probe.rgba, *probe.bounds):
+        c.value = 5
+    probe.x.value = probe.y.value = -2.0
+def maybe(made):
+    return None if rng.random() < 0.15 else made()
+checked["stretches"] = checked["runs"] = 0
+for _ in range(1500):
+    first = rng.randint(0, 40)
+    last = first + rng.choice([0, 0, 1, 7])
+    answers.update({
+        "size": maybe(lambda: [value()]), "matrix": maybe(lambda: [value() for _ in range(6)]),
+        "drawn": {first: [value() for _ in range(6)]} if rng.random() < 0.8 else {},
+        "object fill": maybe(lambda: [rng.randint(0, 255) for _ in range(4)]),
+        "bounds": maybe(lambda: [value() for _ in range(4)]),
+        "font": rng.choice([None, 4096, 8192]), "clip": rng.choice([None, 0, 12288]),
+        "boxes": {i: [value() for _ in range(4)] for i in (first, last) if rng.random() < 0.9},
+        "origin": maybe(lambda: [value(), value()]),
+        "char fill": maybe(lambda: [rng.randint(0, 255) for _ in range(4)]),
+    })
+    def a_stretch():
+        reset()
+        if evidence._LOOPS is not None:
+            has_matrix, drawn, font, clip = loops.stretch(2048, 1, first)
+        else:
+            has_matrix, drawn, font, clip = evidence._stretch(2048, VP(1), first)
+        return repr((bool(has_matrix), bool(drawn), font or None, clip)), buffers()
+    built, python = both(a_stretch)
+    assert built == python, (answers, built, python)
+    checked["stretches"] += 1
+    def a_run():
+        reset()
+        found = loops.run_box(1, first, last) if evidence._LOOPS is not None else evidence._run_box(VP(1), first, last)
+        return repr((*found[:4], bool(found[4]))), buffers()
+    built, python = both(a_run)
+    assert built == python, (answers, built, python)
+    checked["runs"] += 1
 print(checked)
 """
 
@@ -216,4 +323,4 @@ print(checked)
 def test_the_c_loops_decide_as_the_python_ones_on_made_up_answers(compiled_tree: Path) -> None:
     done = _python(compiled_tree, LOOPS)
     assert done.returncode == 0, done.stderr[-3000:]
-    assert done.stdout.strip() == "{'spans': 300, 'gaps': 2000, 'paths': 1500}"
+    assert done.stdout.strip() == "{'spans': 300, 'gaps': 2000, 'paths': 1500, 'stretches': 1500, 'runs': 1500}"

@@ -1,7 +1,9 @@
 /* Loops of the page evidence (siftpdf.child.evidence) that call into PDFium many times a
  * page, in C: the straight strokes of a path (_rule_segments: four calls a segment), the
  * wide spaces inside a run of text (_gaps: a glyph box or two a space), and the stretches of
- * characters each text object drew (_spans: a call a character asked about).
+ * characters each text object drew (_spans: a call a character asked about); and the calls
+ * made of each stretch of a text object (_merge: seven) and each run (_make_runs: four), in
+ * one call each.
  *
  * PDFium is the one pypdfium2 loaded: its entry points come as addresses (bind), so this
  * module links to nothing. Its arithmetic is Python's, in the same order, on the same doubles
@@ -287,7 +289,126 @@ static PyObject *spans(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* The entry points siftpdf.child.evidence asks of each stretch of a text object (``_merge``)
+ * and each run (``_make_runs``), and the output buffers of its probe they write into: bound
+ * once (bind_probe), called in the order the Python makes the calls, so that the buffers hold
+ * afterwards what they would hold there, and the caller reads them as before. */
+typedef int (*object_out_f)(void *object, void *out);
+typedef int (*object_four_f)(void *object, void *a, void *b, void *c, void *d);
+typedef void *(*object_handle_f)(void *object);
+typedef int (*char_out_f)(void *textpage, int index, void *out);
+typedef int (*char_two_f)(void *textpage, int index, void *a, void *b);
+typedef int (*char_four_f)(void *textpage, int index, void *a, void *b, void *c, void *d);
+
+static struct {
+    object_out_f font_size, matrix;
+    char_out_f char_matrix, loose_box;
+    object_four_f fill, bounds;
+    object_handle_f font, clip;
+    char_two_f origin;
+    char_four_f char_fill;
+    void *size, *matrix_out, *drawn, *rect, *rgba[4], *edges[4], *x, *y;
+} probe;
+
+static PyObject *bind_probe(PyObject *self, PyObject *args) {
+    unsigned long long a[24];
+    if (!PyArg_ParseTuple(args, "(KKKKKKKKKK)(KKKKKKKKKKKKKK)", &a[0], &a[1], &a[2], &a[3], &a[4], &a[5], &a[6],
+                          &a[7], &a[8], &a[9], &a[10], &a[11], &a[12], &a[13], &a[14], &a[15], &a[16], &a[17],
+                          &a[18], &a[19], &a[20], &a[21], &a[22], &a[23]))
+        return NULL;
+    for (int k = 0; k < 24; k++)
+        if (!a[k]) {
+            PyErr_SetString(PyExc_ValueError, "an entry point of PDFium or a buffer is missing");
+            return NULL;
+        }
+    probe.font_size = (object_out_f)(uintptr_t)a[0];
+    probe.matrix = (object_out_f)(uintptr_t)a[1];
+    probe.char_matrix = (char_out_f)(uintptr_t)a[2];
+    probe.fill = (object_four_f)(uintptr_t)a[3];
+    probe.bounds = (object_four_f)(uintptr_t)a[4];
+    probe.font = (object_handle_f)(uintptr_t)a[5];
+    probe.clip = (object_handle_f)(uintptr_t)a[6];
+    probe.loose_box = (char_out_f)(uintptr_t)a[7];
+    probe.origin = (char_two_f)(uintptr_t)a[8];
+    probe.char_fill = (char_four_f)(uintptr_t)a[9];
+    probe.size = (void *)(uintptr_t)a[10];
+    probe.matrix_out = (void *)(uintptr_t)a[11];
+    probe.drawn = (void *)(uintptr_t)a[12];
+    probe.rect = (void *)(uintptr_t)a[13];
+    for (int k = 0; k < 4; k++) {
+        probe.rgba[k] = (void *)(uintptr_t)a[14 + k];
+        probe.edges[k] = (void *)(uintptr_t)a[18 + k];
+    }
+    probe.x = (void *)(uintptr_t)a[22];
+    probe.y = (void *)(uintptr_t)a[23];
+    Py_RETURN_NONE;
+}
+
+/* _merge's questions about the text object ``object`` whose stretch starts at ``start``: its
+ * font size, its matrix (whether it has one), the matrix the character is drawn with (whether
+ * PDFium tells it), its fill colour and bounds, into the probe's buffers; its font and clip
+ * path handles (0: none) returned. */
+static PyObject *stretch(PyObject *self, PyObject *args) {
+    unsigned long long object_handle, textpage_handle;
+    int start;
+    if (!PyArg_ParseTuple(args, "KKi", &object_handle, &textpage_handle, &start))
+        return NULL;
+    if (probe.font_size == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "PDFium's entry points are not bound");
+        return NULL;
+    }
+    void *object = (void *)(uintptr_t)object_handle;
+    probe.font_size(object, probe.size);
+    int has_matrix = probe.matrix(object, probe.matrix_out);
+    int drawn = probe.char_matrix((void *)(uintptr_t)textpage_handle, start, probe.drawn);
+    probe.fill(object, probe.rgba[0], probe.rgba[1], probe.rgba[2], probe.rgba[3]);
+    probe.bounds(object, probe.edges[0], probe.edges[1], probe.edges[2], probe.edges[3]);
+    void *font = probe.font(object);
+    void *clip = probe.clip(object);
+    return Py_BuildValue("(iiKK)", has_matrix, drawn, (unsigned long long)(uintptr_t)font,
+                         (unsigned long long)(uintptr_t)clip);
+}
+
+/* _make_runs's questions about a run's first and last glyphs: the box of both (the union, as
+ * min and max of two written out there: a NaN keeps the first), the first's origin and fill
+ * colour into the probe's buffers (whether it has one returned). */
+static PyObject *run_box(PyObject *self, PyObject *args) {
+    unsigned long long textpage_handle;
+    int first, last;
+    if (!PyArg_ParseTuple(args, "Kii", &textpage_handle, &first, &last))
+        return NULL;
+    if (probe.loose_box == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "PDFium's entry points are not bound");
+        return NULL;
+    }
+    void *textpage = (void *)(uintptr_t)textpage_handle;
+    rectf *rect = (rectf *)probe.rect;
+    probe.loose_box(textpage, first, rect);
+    double x0 = rect->left, y0 = rect->bottom, x1 = rect->right, y1 = rect->top;
+    if (last != first) {
+        probe.loose_box(textpage, last, rect);
+        double left = rect->left, bottom = rect->bottom, right = rect->right, top = rect->top;
+        x0 = left < x0 ? left : x0;
+        y0 = bottom < y0 ? bottom : y0;
+        x1 = right > x1 ? right : x1;
+        y1 = top > y1 ? top : y1;
+    }
+    probe.origin(textpage, first, probe.x, probe.y);
+    int filled = probe.char_fill(textpage, first, probe.rgba[0], probe.rgba[1], probe.rgba[2], probe.rgba[3]);
+    return Py_BuildValue("(ddddi)", x0, y0, x1, y1, filled);
+}
+
 static PyMethodDef methods[] = {
+    {"bind_probe", bind_probe, METH_VARARGS,
+     "bind_probe(entry_points, buffers): the entry points stretch and run_box call (font size, object matrix, "
+     "character matrix, object fill, object bounds, font, clip path, loose character box, character origin, "
+     "character fill) and the buffers they write (size, matrix, drawn matrix, rect, rgba x4, bounds x4, x, y)."},
+    {"stretch", stretch, METH_VARARGS,
+     "stretch(object, textpage, start) -> (has_matrix, drawn, font, clip): a text object's properties, the "
+     "rest in the probe's buffers."},
+    {"run_box", run_box, METH_VARARGS,
+     "run_box(textpage, first, last) -> (x0, y0, x1, y1, filled): a run's box, its first glyph's origin and fill "
+     "in the probe's buffers."},
     {"bind", bind, METH_VARARGS,
      "bind(get_segment, get_point, get_type, get_close, get_loose_char_box, get_text_object): PDFium's entry "
      "points, by address."},

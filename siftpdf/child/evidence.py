@@ -201,29 +201,27 @@ def _merge(tp: ctypes.c_void_p, spans: list[tuple[int, int, int]], chars: str,
     merged: list[_Stretch] = []
     last_key: tuple[Any, ...] | None = None
     right = 0.0
-    size_ref, matrix_ref, (red_ref, green_ref, blue_ref, alpha_ref), (left_ref, bottom_ref, right_ref, top_ref) = \
-        probe.size_ref, probe.matrix_ref, probe.rgba_refs, probe.bounds_refs
-    drawn, drawn_ref = probe.drawn, probe.drawn_ref
+    drawn = probe.drawn
     matrix, size_value, (red, green, blue, _), (left_value, _, right_value, _) = \
         probe.matrix, probe.size, probe.rgba, probe.bounds
     hypot = math.hypot
     ems: dict[int, float] = {}  # font handle -> the factor its size is taken by
+    stretch = _LOOPS.stretch if _LOOPS is not None else None
+    textpage = tp.value or 0
     for start, end, obj in spans:
         if not obj:
             if chars[start:end] not in (" ", MARK):
                 last_key = None  # a line break or a wide generated gap ends any run
             continue
-        handle = _VP(obj)
-        TEXT_OBJECT_FONT_SIZE(handle, size_ref)
-        has_matrix = OBJECT_MATRIX(handle, matrix_ref)  # a text object always has one
+        has_matrix, drawn_ok, font, clip_path = stretch(obj, textpage, start) if stretch is not None else \
+            _stretch(obj, tp, start)
+        font = font or None
         # The size drawn: the matrix of a form it is drawn in (a chart placed at a fifth of its
         # size) is the character's, not its object's. The object's own, and its bounds, are
         # in the form's space.
         own = hypot(matrix.c, matrix.d) if has_matrix else 1.0
-        scale = hypot(drawn.c, drawn.d) if CHAR_MATRIX(tp, start, drawn_ref) else own
-        _OBJECT_FILL(handle, red_ref, green_ref, blue_ref, alpha_ref)
-        _OBJECT_BOUNDS(handle, left_ref, bottom_ref, right_ref, top_ref)
-        size, font, clip = size_value.value, TEXT_OBJECT_FONT(handle), _clip_box(handle, clips)
+        scale = hypot(drawn.c, drawn.d) if drawn_ok else own
+        size, clip = size_value.value, _clip_box(clip_path, clips)
         em = ems.get(font or 0)
         if em is None:
             em, holds = _em_scale(tp, chars, start, end, size * scale)
@@ -239,6 +237,21 @@ def _merge(tp: ctypes.c_void_p, spans: list[tuple[int, int, int]], chars: str,
             merged.append([start, end, obj, size, scale, font, clip])
         last_key, right = key, right_value.value
     return merged
+
+
+def _stretch(handle: int, tp: ctypes.c_void_p, start: int) -> tuple[int, int, int | None, int]:
+    """What :func:`_merge` asks of the text object ``handle`` whose stretch starts at ``start``:
+    its font size, matrix, the matrix the character is drawn with, fill colour and bounds, into
+    the probe's buffers (a call that fails leaves them as they were); whether it has a matrix,
+    whether PDFium tells the character's, its font and clip path handles (None, 0: none). The
+    same calls in one in C where it is built (siftpdf/child/_loops.c: its font is 0 for none)."""
+    probe, obj = _PROBE, _VP(handle)
+    TEXT_OBJECT_FONT_SIZE(obj, probe.size_ref)
+    has_matrix = OBJECT_MATRIX(obj, probe.matrix_ref)  # a text object always has one
+    drawn = CHAR_MATRIX(tp, start, probe.drawn_ref)
+    _OBJECT_FILL(obj, *probe.rgba_refs)
+    _OBJECT_BOUNDS(obj, *probe.bounds_refs)
+    return has_matrix, drawn, TEXT_OBJECT_FONT(obj), _OBJECT_CLIP(obj) or 0
 
 
 SIZE_SLACK = 4.0  # a glyph box this many times the font's size: the size is not the glyphs'
@@ -438,18 +451,10 @@ def _make_runs(handle: int, start: int, text: str, font: str, font_size: float, 
     # Leading and trailing spaces have no useful box: measure the visible characters.
     first = start + len(text) - len(text.lstrip())
     last = first + len(stripped) - 1
-    rect, rect_ref = probe.rect, probe.rect_ref
-    LOOSE_CHAR_BOX(tp, first, rect_ref)
-    x0, y0, x1, y1 = rect.left, rect.bottom, rect.right, rect.top
-    if last != first:
-        LOOSE_CHAR_BOX(tp, last, rect_ref)
-        left, bottom, right, top = rect.left, rect.bottom, rect.right, rect.top
-        # min() and max() of two, written out (a NaN keeps the first, as they do)
-        x0, y0 = (left if left < x0 else x0), (bottom if bottom < y0 else y0)
-        x1, y1 = (right if right > x1 else x1), (top if top > y1 else y1)
-    _ORIGIN(tp, first, probe.x_ref, probe.y_ref)
+    x0, y0, x1, y1, filled = _LOOPS.run_box(tp.value or 0, first, last) if _LOOPS is not None else \
+        _run_box(tp, first, last)
     color = "#000000"
-    if _FILL(tp, first, *probe.rgba_refs):
+    if filled:
         red, green, blue, _ = probe.rgba
         rgb = (red.value, green.value, blue.value)
         color = _COLOR_NAMES.get(rgb) or _color_name(rgb)
@@ -477,6 +482,24 @@ def _make_runs(handle: int, start: int, text: str, font: str, font_size: float, 
     if probe.marked and MARK in stripped:
         _unmark(run)
     return [run]
+
+
+def _run_box(tp: ctypes.c_void_p, first: int, last: int) -> tuple[float, float, float, float, int]:
+    """The box of a run's glyphs from ``first`` to ``last`` (the union of theirs), and whether
+    the first has a fill colour; its origin and colour are left in the probe's buffers. The
+    same calls in one in C where it is built (siftpdf/child/_loops.c)."""
+    probe = _PROBE
+    rect, rect_ref = probe.rect, probe.rect_ref
+    LOOSE_CHAR_BOX(tp, first, rect_ref)
+    x0, y0, x1, y1 = rect.left, rect.bottom, rect.right, rect.top
+    if last != first:
+        LOOSE_CHAR_BOX(tp, last, rect_ref)
+        left, bottom, right, top = rect.left, rect.bottom, rect.right, rect.top
+        # min() and max() of two, written out (a NaN keeps the first, as they do)
+        x0, y0 = (left if left < x0 else x0), (bottom if bottom < y0 else y0)
+        x1, y1 = (right if right > x1 else x1), (top if top > y1 else y1)
+    _ORIGIN(tp, first, probe.x_ref, probe.y_ref)
+    return x0, y0, x1, y1, _FILL(tp, first, *probe.rgba_refs)
 
 
 def _unmark(run: dict[str, Any]) -> None:
@@ -622,9 +645,9 @@ def _union(a: list[float], b: list[float]) -> list[float]:
             round(max(a[3], b[3]), 2)]
 
 
-def _clip_box(obj: ctypes.c_void_p, cache: dict[int, Any]) -> tuple[float, float, float, float] | None:
-    """The bounding box of the object's clip path, or None when it has none worth testing."""
-    key = _OBJECT_CLIP(obj) or 0
+def _clip_box(key: int, cache: dict[int, Any]) -> tuple[float, float, float, float] | None:
+    """The bounding box of an object's clip path (``key``, its handle: 0 for none), or None when
+    it has none worth testing."""
     if not key:
         return None
     if key in cache:
@@ -1061,8 +1084,10 @@ def _rule_segments(ruler: _Ruler, handle: int, count: int, matrix: _Matrix) -> N
 
 
 def _bound_loops() -> Any:
-    """The C loops of :func:`_rule_segments`, :func:`_gaps` and :func:`_spans` with PDFium's entry
-    points bound, or None where they are not built (the Python loops, the same results)."""
+    """The C loops of :func:`_rule_segments`, :func:`_gaps` and :func:`_spans`, and the calls
+    :func:`_merge` and :func:`_make_runs` make of each stretch and run, with PDFium's entry
+    points and the probe's buffers bound, or None where they are not built (the Python loops
+    and calls, the same results)."""
     try:
         from . import _loops  # type: ignore[attr-defined]
     except ImportError:
@@ -1070,6 +1095,13 @@ def _bound_loops() -> Any:
     _loops.bind(*(ctypes.cast(function, _VP).value or 0 for function in (
         pdfium_c.FPDFPath_GetPathSegment, pdfium_c.FPDFPathSegment_GetPoint, pdfium_c.FPDFPathSegment_GetType,
         pdfium_c.FPDFPathSegment_GetClose, LOOSE_CHAR_BOX, CHAR_TEXT_OBJECT)))
+    probe = _PROBE
+    _loops.bind_probe(
+        tuple(ctypes.cast(function, _VP).value or 0 for function in (
+            TEXT_OBJECT_FONT_SIZE, OBJECT_MATRIX, CHAR_MATRIX, _OBJECT_FILL, _OBJECT_BOUNDS, TEXT_OBJECT_FONT,
+            _OBJECT_CLIP, LOOSE_CHAR_BOX, _ORIGIN, _FILL)),
+        tuple(ref.value or 0 for ref in (probe.size_ref, probe.matrix_ref, probe.drawn_ref, probe.rect_ref,
+                                         *probe.rgba_refs, *probe.bounds_refs, probe.x_ref, probe.y_ref)))
     return _loops
 
 
