@@ -3018,3 +3018,26 @@ def test_a_column_of_references_whose_entries_start_few_lines_at_its_edge_parts_
              "rig10"]
     found = [text.find(word) for word in order]
     assert -1 not in found and found == sorted(found)  # the left column whole, then the right
+
+
+def test_a_display_in_one_column_beside_a_table_in_the_other_is_no_cell_of_the_table() -> None:
+    # A grammar set as a table of four columns in the left column; in the right column prose,
+    # and a formula displayed between its paragraphs (space above and below it) on the baseline
+    # of one of the grammar's rows.
+    by_y: dict[float, list[dict[str, Any]]] = {}
+    for k in range(6):
+        y = 700 - 12 * k
+        by_y.setdefault(y, []).extend(run(text, x0, y) for text, x0 in (
+            (f"term{k}", 60), ("::=", 110), (f"value{k}", 150), (f"other{k}", 220)))
+    right = [f"prose{k} " + "words of the right column set justified here"[:40] for k in range(10)]
+    ys = [700, 690, 680, 670, 634, 624, 614, 604, 594, 584]
+    for text, y in zip(right, ys, strict=True):
+        by_y.setdefault(y, []).append({**run(text, 318, y), "box": [318, y - 2, 558, y + 8]})
+    by_y.setdefault(652, []).append(run("compile : decl -> cdecl", 380, 652))
+    lines = [{"y": y, "size": 10.0, "runs": sorted(runs, key=lambda r: r["box"][0])}
+             for y, runs in sorted(by_y.items(), reverse=True)]
+    out = organize([page(1, lines)])[0]
+    tables = [b for b in out["blocks"] if b["kind"] == "table"]
+    assert tables and not any("compile" in b["text"] for b in tables)
+    text = out["text"]
+    assert text.index("prose3") < text.index("compile : decl -> cdecl") < text.index("prose4")

@@ -1821,6 +1821,8 @@ COLUMN_FILL = 0.85  # of a column's width: a segment one side of the gutter fill
 RAGGED_FILL = 0.6  # ... or this much, alone on its side, from its left edge, in words (``RAGGED_WORDS``): set ragged
 RAGGED_WORDS = 4
 TEXT_PITCH = 1.6  # ems from a line of a column's text down to the next line of its paragraph
+DISPLAY_PITCH = 2.5  # ems from a line of a column's text down to a display set in the column, and on to the next
+DISPLAY_SPACE = 1.25  # of the column's line pitch, the space a display leaves above and below it at the least
 
 
 def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
@@ -2289,7 +2291,9 @@ def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item],
     shares its baselines (but a table's row drawn as one, ``_cells_drawn_as_one``). So is the
     line under it that starts where it starts, at a line's pitch, alone on its side (a
     paragraph's last line); and a line of words alone on its side, from its left edge and across
-    most of it (``RAGGED_FILL``: set ragged right). The gutter is looked for only when some row
+    most of it (``RAGGED_FILL``: set ragged right); and a display alone on its side between two
+    such lines, set apart from them by more than their own pitch (an equation between a column's
+    paragraphs, beside a grammar set as a table in the other). The gutter is looked for only when some row
     of three or more segments (or parts, a row of cells drawn as one) holds a wide one, what
     such a line is; with none, the page may be set in three columns of prose or more
     (``_prose_columns``), each a side of its own."""
@@ -2334,7 +2338,9 @@ def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item],
             last.y - item.y <= TEXT_PITCH * item.size
 
     out: list[tuple[list[Item], list[Item]]] = []
-    for row in rows:
+    besides: list[list[Item]] = []
+    flow: dict[str, list[tuple[Item, bool, bool, int]]] = {side: [] for side in columns}  # (item, alone, text, row)
+    for number, row in enumerate(rows):
         beside: list[Item] = []
         seen: dict[str, tuple[Item, bool]] = {}
         sides = [side_of(item) for item in row]
@@ -2346,7 +2352,24 @@ def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item],
                     beside.append(item)
                 if side not in seen or is_text:
                     seen[side] = (item, is_text)
+                flow[side].append((item, alone[side], is_text, number))
         above.update(seen)
+        besides.append(beside)
+    for down in flow.values():  # a display alone on its side, set apart from that side's text above and below it
+        steps = sorted(upper.y - lower.y
+                       for (upper, _, one, _), (lower, _, other, _) in zip(down, down[1:], strict=False)
+                       if one and other and 0 < upper.y - lower.y <= DISPLAY_PITCH * lower.size)
+        if not steps:
+            continue
+        least = DISPLAY_SPACE * steps[len(steps) // 2]  # farther than the text's own pitch
+        for k in range(1, len(down) - 1):
+            (upper, _, upper_text, _), (item, alone_there, is_text, number), (lower, _, lower_text, _) = \
+                down[k - 1:k + 2]
+            if upper_text and lower_text and alone_there and not is_text and item.kind == "line" and \
+                    least <= upper.y - item.y <= DISPLAY_PITCH * item.size and \
+                    least <= item.y - lower.y <= DISPLAY_PITCH * item.size:
+                besides[number].append(item)
+    for row, beside in zip(rows, besides, strict=True):
         if beside:
             aside = {id(item) for item in beside}
             out.append(([item for item in row if id(item) not in aside], beside))
