@@ -3041,3 +3041,34 @@ def test_a_display_in_one_column_beside_a_table_in_the_other_is_no_cell_of_the_t
     assert tables and not any("compile" in b["text"] for b in tables)
     text = out["text"]
     assert text.index("prose3") < text.index("compile : decl -> cdecl") < text.index("prose4")
+
+
+def test_a_tip_set_in_the_margin_of_a_paragraphs_line_keeps_the_lines_under_it_in_the_paragraph() -> None:
+    # An instruction's box: its text flush at x 253, a bold 'TIP' set in the margin of its
+    # second line; the lines after it are the same paragraph's.
+    def at(y: float, text: str, x0: float = 253.0, font: str = "Helvetica-Oblique") -> dict[str, Any]:
+        return run(text, x0, y, 9.5, font)
+
+    tip = [{"y": 110.0, "size": 9.5, "runs": [at(110, "For details on how your")]},
+           {"y": 100.0, "size": 9.5,
+            "runs": [at(100, "TIP", 232.0, "Helvetica-Black"), at(100, "dependent can get an")]},
+           {"y": 90.0, "size": 9.5, "runs": [at(90, "identifying number, see")]},
+           {"y": 80.0, "size": 9.5, "runs": [at(80, "Identifying number on page 8.")]}]
+    out = organize([page(1, [*body_lines(700, "a", 12), *tip])])[0]
+    assert "For details on how your TIP dependent can get an identifying number, see Identifying number on " \
+           "page 8." in [b["text"] for b in out["blocks"]]
+
+
+def test_a_rule_set_out_with_a_bold_label_does_not_take_the_next_indented_paragraph() -> None:
+    # 'DR2: Deliver ...' flush with the text's margin after a line ending in a colon, its label
+    # bold; the next paragraph's first line is indented (as the first one's) to where the rule's
+    # text starts by chance: it stays a paragraph of its own.
+    text = [line(700 - 12 * k, f"first{k} words of a paragraph that runs on to the margin",
+                 x0=72 + (26 if k == 0 else 0)) for k in range(3)]
+    text.append(line(664, "and the rule for the messages is the following:"))
+    rule = {"y": 652.0, "size": 10.0, "runs": [run("DR2:", 72, 652, 10.0, "Times-Bold"),
+                                                run("Deliver all received messages that are stable now.", 98, 652)]}
+    after = [line(640 - 12 * k, f"next{k} words of the paragraph after the rule set out", x0=98 if k == 0 else 72)
+             for k in range(3)]
+    out = organize([page(1, [*text, rule, *after])])[0]
+    assert any(b["text"].startswith("next0 words") for b in out["blocks"])

@@ -114,12 +114,13 @@ class Item:
 
 
 class Block:
-    __slots__ = ("kind", "text", "spans", "level", "first", "last", "table", "continued")
+    __slots__ = ("kind", "text", "spans", "level", "first", "last", "above", "table", "continued")
 
     def __init__(self, kind: str, text: str, spans: list[dict[str, Any]], level: int | None = None,
                  first: Item | None = None, last: Item | None = None, table: dict[str, Any] | None = None) -> None:
         self.kind, self.text, self.spans, self.level = kind, text, spans, level
         self.first, self.last = first, last  # geometry of the first and last lines: joins across pages
+        self.above: Item | None = None  # the line before the last, while the page's blocks are made
         self.table = table  # rows and header_rows of a table block
         self.continued = False  # goes on from the page before's last block (a table's or a listing's part)
 
@@ -1716,12 +1717,21 @@ def broken_word(text: str, after: str) -> bool:
 
 
 def _hangs_from_label(block: Block, prev: Item, item: Item) -> bool:
-    """Is ``item`` the second line of a paragraph whose first (``prev``) opens with a label set
-    out to the left of its text ('Qt!  Examples from …'), flush under the text after the label?"""
+    """Is ``item`` flush under the text after a label that ``prev`` opens with, set out to the
+    left of its text: the second line of a paragraph whose first opens so ('Qt!  Examples from
+    …'), or the next line of a paragraph one of whose lines has a label (or a bold word) set in
+    its margin, its text flush with the line above it (an instruction's 'TIP': a word or two,
+    bold or ending in a stop, not a bullet, ending half an em short of where the text starts)?"""
     pieces = prev.pieces
-    if block.first is not prev or pieces is None or len(pieces) < 2 or abs(pieces[1][0] - item.x0) > EDGE_SLACK:
+    if pieces is None or len(pieces) < 2 or abs(pieces[1][0] - item.x0) > EDGE_SLACK:
         return False
-    return _label(pieces[0][2])
+    if block.first is prev:
+        return _label(pieces[0][2])
+    label, above = pieces[0][2].strip(), block.above
+    return above is not None and abs(above.x0 - item.x0) <= EDGE_SLACK and \
+        pieces[0][1] <= item.x0 - NARROW_GAP * item.size and \
+        len(label.split()) <= LABEL_WORDS and any(char.isalpha() for char in label) and \
+        (prev.lead == 1 or label[-1:] in LABEL_ENDS)
 
 
 def _label(text: str) -> bool:
@@ -1976,7 +1986,7 @@ def build_blocks(items: list[Item], page: int, body: float, opts: OrganizeOption
                                                                                    pitch, spaced, measured))):
             lines[id(block)].append(item.text if kind != "code" else code_line(block.first or item, block.last, item))
             _add_span(block, page, item)
-            block.last = item
+            block.above, block.last = block.last, item
             continue
         blocks += deferred  # floats only: the anchor stays where it is
         deferred = []
