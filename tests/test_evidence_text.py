@@ -136,3 +136,33 @@ def test_text_read_again_by_ocr_is_the_codes_not_the_flagged_words() -> None:
     assert [run["text"] for run in _unread_runs(later, known)[1]] == ["K1>/*)$QR", "\x01\x03\x05\x04\x07"]
     codes = _page([(f"\x01\x02{k}\x04\x05 \x06\x07", "", 7) for k in range(20)])
     assert _unread_runs(codes, set()) == (True, [])
+
+
+def _run(text: str, x0: float, y: float, size: float) -> dict[str, Any]:
+    return {"text": text, "font": "Helvetica", "size": size, "color": "#000000",
+            "box": [x0, y - 0.2 * size, x0 + 0.5 * size * len(text), y + 0.8 * size], "y": y}
+
+
+def _line_texts(runs: list[dict[str, Any]]) -> list[str]:
+    return [" ".join(run["text"] for run in line["runs"]) for line in evidence._lines(runs)]
+
+
+def test_a_caution_sign_set_large_takes_no_lines_of_text_as_its_scripts() -> None:
+    # A tax form's '!' sign, set at 17 points in the margin of a note's lines at 9.5: the
+    # lines a baseline above and below it, within its reach, are lines of their own, not its
+    # superscript and subscript (which read the two lines as one, word by word in turn).
+    # (Two of them are runs drawn across the page's three columns.)
+    runs = [_run("!", 233, 714.2, 16.92), _run("additional tax if you received a", 253, 716.7, 9.5),
+            {**_run("own if you received Form 1042-S. You is", 42, 722.0, 9.5), "box": [42, 720, 547, 729]},
+            {**_run("may owe an additional tax if you teacher", 42, 712.0, 9.5), "box": [42, 710, 568, 719]}]
+    texts = _line_texts(runs)
+    assert "!" in texts and "additional tax if you received a" in texts
+
+
+def test_a_large_symbols_limits_and_a_bracket_beside_one_line_are_still_its_scripts() -> None:
+    # A sum's limits, a few characters above and below it; a bracket drawn large beside one
+    # line of a formula: joined to the symbol's line, as before.
+    limits = [_run("∑", 100, 500, 16.0), _run("n", 103, 508, 7.0), _run("k", 103, 496, 7.0)]
+    assert _line_texts(limits) == ["∑ n k"]
+    bracket = [_run("(", 100, 500, 16.0), _run("the sum of the terms over all", 108, 502, 9.5)]
+    assert _line_texts(bracket) == ["( the sum of the terms over all"]

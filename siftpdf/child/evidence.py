@@ -752,12 +752,13 @@ def _attach_small(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
     some of its runs lie there (small capitals beside their capitals, on a baseline shared with
     a note or caption in the next column), those runs join the neighbour, and the rest stay."""
     kept: list[dict[str, Any]] = []
+    icons = _icons(lines)
     for index, line in enumerate(lines):
         host, part = None, None
         size = line["size"]
         for other in lines[max(0, index - 3):index + 4] if not line.get("rotated") else ():
             if other is line or size >= 0.85 * other["size"] or other.get("absorbed") or \
-                    other.get("rotated") or _drop_cap(other, line):
+                    other.get("rotated") or _drop_cap(other, line) or id(other) in icons and _long(line):
                 continue
             offset = line["y"] - other["y"]
             if not -0.35 * other["size"] <= offset <= 0.6 * other["size"]:
@@ -817,6 +818,35 @@ def _drop_cap(host: dict[str, Any], small: dict[str, Any]) -> bool:
     superscripts: they are under half its size and longer than it."""
     chars = sum(len(r["text"]) for r in host["runs"])
     return small["size"] < 0.5 * host["size"] and sum(len(r["text"]) for r in small["runs"]) > chars
+
+
+ICON_TEXT = 12  # characters of a line beside a symbol set large that are text, not the symbol's scripts
+
+
+def _long(line: dict[str, Any]) -> bool:
+    return sum(len(r["text"].strip()) for r in line["runs"]) >= ICON_TEXT
+
+
+def _icons(lines: list[dict[str, Any]]) -> set[int]:
+    """The lines (by id) that are a symbol set large in the margin of text (a caution sign's
+    '!': a character or two, no letter or digit) with two lines of text (``ICON_TEXT``
+    characters or more) on baselines a line apart within reach, as its scripts would be: they
+    are lines of their own, not its scripts. (A bracket drawn large beside one line of a
+    formula, or a sum's limits, a few characters above and below, are its scripts.)"""
+    found: set[int] = set()
+    for index, host in enumerate(lines):
+        text = "".join(r["text"] for r in host["runs"]).strip()
+        if len(text) > 2 or any(char.isalnum() for char in text) or host.get("rotated"):
+            continue
+        big = host["size"]
+        touches = _Reach(host)
+        beside = [other for other in lines[max(0, index - 3):index + 4]
+                  if other is not host and other["size"] < 0.85 * big and not other.get("rotated") and _long(other)
+                  and -0.35 * big <= other["y"] - host["y"] <= 0.6 * big and any(map(touches, other["runs"]))]
+        ys = [other["y"] for other in beside]
+        if ys and max(ys) - min(ys) >= 0.8 * min(other["size"] for other in beside):
+            found.add(id(host))
+    return found
 
 
 class _Reach:
