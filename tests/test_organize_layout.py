@@ -3072,3 +3072,28 @@ def test_a_rule_set_out_with_a_bold_label_does_not_take_the_next_indented_paragr
              for k in range(3)]
     out = organize([page(1, [*text, rule, *after])])[0]
     assert any(b["text"].startswith("next0 words") for b in out["blocks"])
+
+
+def test_a_reference_set_with_a_hanging_indent_goes_on_at_the_top_of_the_next_column() -> None:
+    # Two columns of references: each entry's first line at the column's edge, its next lines
+    # 12 points in. The left column's last entry goes on at the top of the right column, 12
+    # points in from that column's edge: one entry, not a paragraph of its own.
+    def entry(x0: float, top: float, label: str, lines: list[str]) -> list[dict[str, Any]]:
+        return [line(top - 11 * k, text, x0=x0 + (12 if k else 0), size=9) for k, text in
+                enumerate([f"[{label}] " + lines[0], *lines[1:]])]
+
+    words = "of the systems and logs to diagnose the performance problems in networked designs"
+    left = [*entry(54, 700, "46", [f"A{k} {words}"[:48] for k in range(3)]),
+            *entry(54, 667, "47", [f"B{k} {words}"[:48] for k in range(4)]),
+            *entry(54, 623, "48", [f"C{k} {words}"[:48] for k in range(3)])]
+    right = [line(700, "C3 goes on in the next column and ends here.", x0=330, size=9),
+             *entry(318, 689, "49", [f"D{k} {words}"[:48] for k in range(3)])]
+    for one in left:  # the columns' lines fill their measure
+        one["runs"][0]["box"][2] = 294.0
+    for one in right[:-1]:
+        one["runs"][0]["box"][2] = 558.0
+    out = organize([page(1, [*left, *right])])[0]
+    texts = [b["text"] for b in out["blocks"]]
+    assert any(text.startswith("[48] C0") and text.endswith("C3 goes on in the next column and ends here.")
+               for text in texts)
+    assert any(text.startswith("[49] D0") for text in texts)

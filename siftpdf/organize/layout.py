@@ -1685,9 +1685,16 @@ def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float,
         return True  # set in beside the paragraph's drop cap
     if block.kind not in ("provision", "list_item") and item.x0 > item.left + 0.8 * em and \
             (not same_column or item.x0 > prev.x0 + 0.8 * em) and not _hangs_from_label(block, prev, item) and \
-            not _hangs_from_mark(block, prev, item):
+            not _hangs_from_mark(block, prev, item) and not (not same_column and _indented_alike(block, prev, item)):
         return False
     return True
+
+
+def _indented_alike(block: Block, prev: Item, item: Item) -> bool:
+    """Does ``item``, the first line of another column, stand in from that column's edge as far
+    as ``prev``, a line of ``block`` after its first, stands in from its own: the lines of an
+    item set with a hanging indent (or of a quotation) going on in the next column?"""
+    return block.first is not prev and abs((item.x0 - item.left) - (prev.x0 - prev.left)) <= EDGE_SLACK
 
 
 def _hangs_from_mark(block: Block, prev: Item, item: Item) -> bool:
