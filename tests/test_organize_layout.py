@@ -3097,3 +3097,20 @@ def test_a_reference_set_with_a_hanging_indent_goes_on_at_the_top_of_the_next_co
     assert any(text.startswith("[48] C0") and text.endswith("C3 goes on in the next column and ends here.")
                for text in texts)
     assert any(text.startswith("[49] D0") for text in texts)
+
+
+def test_a_bold_lead_in_of_more_than_a_line_goes_on_into_the_text_after_it() -> None:
+    # 'Line 6—Qualifying widow(er) with / dependent child. You can check ...': the bold
+    # run-in head fills its first line and ends on the next, where the text starts.
+    head = {"y": 500.0, "size": 9.5, "runs": [{**run("Line 6—Qualifying widow(er) with", 72, 500, 9.5, "Helvetica-Bold"),
+                                                "box": [72, 498, 298, 507]}]}
+    lead = {"y": 490.0, "size": 9.5, "runs": [
+        {**run("dependent child.", 72, 490, 9.5, "Helvetica-Bold"), "box": [72, 488, 146, 497]},
+        {**run("You can check the box on line 6 if all", 72, 490, 9.5, "Helvetica"), "box": [150, 488, 299, 497]}]}
+    after = line(480, "seven of the following apply.", size=9.5)
+    before = [{"y": 600.0 - 10 * k, "size": 9.5, "runs": [{**run(f"b{k} words of the text before it, set", 72, 600 - 10 * k,
+                                                                 9.5, "Helvetica"), "box": [72, 598 - 10 * k, 298, 607 - 10 * k]}]}
+              for k in range(6)]
+    out = organize([page(1, [*before, head, lead, after])])[0]
+    assert "Line 6—Qualifying widow(er) with dependent child. You can check the box on line 6 if all seven of the " \
+           "following apply." in [b["text"] for b in out["blocks"]]

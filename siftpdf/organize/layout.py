@@ -1664,8 +1664,10 @@ def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float,
     # and in the text's face after a line mostly bold ('Detecting predicate events. The imple-')
     broken = same_column and block.kind != "heading" and broken_word(prev.text, item.text) and \
         prev.y - item.y <= MAX_LEADING * item.size
-    # A line opening with a bold lead-in goes on in the text's lighter face, however much of it is bold
-    same_face = item.bold == prev.bold or prev.lead > 0 and not prev.bold_all and not item.bold or broken
+    # A line opening with a bold lead-in goes on in the text's lighter face, however much of it is bold;
+    # a lead-in of more than a line goes on in bold into the line where the lighter text starts
+    same_face = item.bold == prev.bold or prev.lead > 0 and not prev.bold_all and not item.bold or broken or \
+        prev.bold_all and item.lead > 0 and not item.bold
     if abs(item.size - prev.size) > 0.05 * prev.size or (not same_face and block.kind != "heading"):
         return False
     if block.kind == "heading":  # a title set over two lines: same style, close together
