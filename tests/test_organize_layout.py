@@ -3102,15 +3102,16 @@ def test_a_reference_set_with_a_hanging_indent_goes_on_at_the_top_of_the_next_co
 def test_a_bold_lead_in_of_more_than_a_line_goes_on_into_the_text_after_it() -> None:
     # 'Line 6—Qualifying widow(er) with / dependent child. You can check ...': the bold
     # run-in head fills its first line and ends on the next, where the text starts.
-    head = {"y": 500.0, "size": 9.5, "runs": [{**run("Line 6—Qualifying widow(er) with", 72, 500, 9.5, "Helvetica-Bold"),
-                                                "box": [72, 498, 298, 507]}]}
-    lead = {"y": 490.0, "size": 9.5, "runs": [
-        {**run("dependent child.", 72, 490, 9.5, "Helvetica-Bold"), "box": [72, 488, 146, 497]},
-        {**run("You can check the box on line 6 if all", 72, 490, 9.5, "Helvetica"), "box": [150, 488, 299, 497]}]}
+    def piece(text: str, y: float, x0: float, x1: float, font: str = "Helvetica") -> dict[str, Any]:
+        return {**run(text, x0, y, 9.5, font), "box": [x0, y - 2, x1, y + 7]}
+
+    head = {"y": 500.0, "size": 9.5,
+            "runs": [piece("Line 6—Qualifying widow(er) with", 500, 72, 298, "Helvetica-Bold")]}
+    lead = {"y": 490.0, "size": 9.5, "runs": [piece("dependent child.", 490, 72, 146, "Helvetica-Bold"),
+                                               piece("You can check the box on line 6 if all", 490, 150, 299)]}
     after = line(480, "seven of the following apply.", size=9.5)
-    before = [{"y": 600.0 - 10 * k, "size": 9.5, "runs": [{**run(f"b{k} words of the text before it, set", 72, 600 - 10 * k,
-                                                                 9.5, "Helvetica"), "box": [72, 598 - 10 * k, 298, 607 - 10 * k]}]}
-              for k in range(6)]
+    before = [{"y": 600.0 - 10 * k, "size": 9.5, "runs": [piece(f"b{k} words of the text before it, set", 600 - 10 * k,
+                                                                72, 298)]} for k in range(6)]
     out = organize([page(1, [*before, head, lead, after])])[0]
     assert "Line 6—Qualifying widow(er) with dependent child. You can check the box on line 6 if all seven of the " \
            "following apply." in [b["text"] for b in out["blocks"]]
