@@ -3115,3 +3115,41 @@ def test_a_bold_lead_in_of_more_than_a_line_goes_on_into_the_text_after_it() -> 
     out = organize([page(1, [*before, head, lead, after])])[0]
     assert "Line 6—Qualifying widow(er) with dependent child. You can check the box on line 6 if all seven of the " \
            "following apply." in [b["text"] for b in out["blocks"]]
+
+
+def test_a_reference_list_set_half_an_em_in_from_the_text_hangs_its_entries() -> None:
+    # The text's lines at 72; the references' first lines at 77.5 (just over half an em in),
+    # their next lines at 96: each entry one paragraph, as when the list is flush with the text.
+    def at(text: str, x0: float, y: float, x1: float) -> dict[str, Any]:
+        return {"y": y, "size": 10.0, "runs": [{**run(text, x0, y), "box": [x0, y - 2, x1, y + 8]}]}
+
+    text = [at(f"t{k} words of the text above the list of works", 72, 700 - 12 * k, 524) for k in range(4)]
+    entries = []
+    y = 640.0
+    for n in range(1, 5):
+        entries += [at(f"[{n}] Author{n} and Other. A title of the work number {n} that runs", 77.5, y, 524),
+                    at(f"on{n} to the next line of the entry, 1985.", 96.0, y - 12, 300)]
+        y -= 24
+    out = organize([page(1, [*text, *entries])])[0]
+    texts = [b["text"] for b in out["blocks"]]
+    for n in range(1, 5):
+        assert f"[{n}] Author{n} and Other. A title of the work number {n} that runs on{n} to the next line of the " \
+               "entry, 1985." in texts
+
+
+def test_a_page_number_in_the_margin_beside_a_hanging_entry_does_not_end_it() -> None:
+    # A book's references set with a hanging indent, its page number printed in the outer
+    # margin between the lines of an entry: the entry's last line, ended short, still hangs.
+    def at(text: str, x0: float, y: float, x1: float) -> dict[str, Any]:
+        return {"y": y, "size": 9.0, "runs": [{**run(text, x0, y, 9.0), "box": [x0, y - 2, x1, y + 7]}]}
+
+    lines = [at("Bohle, P. and Tilley, A. (1998), “Early experience of shift work”, Journal", 51, 600, 397),
+             at("of Occupational and Organizational Psychology, Vol. 71 No. 1, pp. 61-79.", 73.7, 590, 370),
+             at("Bostic, B. (1988), “Family adjustment to rotating shift work: problems, process and", 51, 578, 397),
+             at("relationships”, unpublished thesis, The University of Alabama, Tuscaloosa.", 73.7, 568, 366),
+             at("175", 470, 557, 493),
+             at("Burke, R.J. (1988), “Some antecedents and consequences of work-family conflict”,", 51, 555, 397),
+             at("Journal of Social Behavior and Personality, Vol. 3, pp. 287-302.", 73.7, 545, 262)]
+    out = organize([page(1, lines)])[0]
+    assert "Bostic, B. (1988), “Family adjustment to rotating shift work: problems, process and relationships”, " \
+           "unpublished thesis, The University of Alabama, Tuscaloosa." in [b["text"] for b in out["blocks"]]

@@ -1849,7 +1849,8 @@ def hanging_entries(items: list[Item], pitch: float) -> dict[int, bool]:
         first, second = items[k], items[k + 1]
         if not _hangs(first, second, pitch):
             continue
-        third = items[k + 2] if k + 2 < len(items) else None
+        after = [item for item in items[k + 2:k + 5] if not _in_margin(item, second)]  # not a folio beside them
+        third = after[0] if after else None
         if third is None or not _next_line(second, third, pitch):
             if first.lead and not second.lead:
                 out[id(second)] = True  # a term's description, hanging under its bold term
@@ -1864,12 +1865,18 @@ def hanging_entries(items: list[Item], pitch: float) -> dict[int, bool]:
         elif next_word_fits(second, third):
             hangs = True
         else:  # an entry of two full lines, or a paragraph's first two: the next line tells
-            fourth = items[k + 3] if k + 3 < len(items) else None
+            fourth = after[1] if len(after) > 1 else None
             hangs = fourth is not None and _hangs(third, fourth, pitch) and \
                 abs((fourth.x0 - third.x0) - (second.x0 - first.x0)) < 0.5 * em
         if hangs:
             out[id(second)] = True
     return out
+
+
+def _in_margin(item: Item, line: Item) -> bool:
+    """Does ``item`` lie wholly outside the column ``line`` is set in (a page number or a note
+    in the margin beside it)?"""
+    return item.x0 >= line.right or item.x1 <= line.left
 
 
 SHORT_EMS = 2.0  # a line that ends this many ems short of the one above it ends its entry
@@ -1907,7 +1914,7 @@ def _hangs(first: Item, second: Item, pitch: float) -> bool:
     """Does ``second`` stand in from the full line ``first`` at its column's left edge, the
     line under it in the same type?"""
     em = first.size
-    return first.kind == second.kind == "line" and abs(first.x0 - first.left) < 0.5 * em and \
+    return first.kind == second.kind == "line" and abs(first.x0 - first.left) <= 0.8 * em and \
         0.8 * em < second.x0 - first.x0 <= HANG_EMS * em and _next_line(first, second, pitch) and \
         not next_word_fits(first, second) and not is_leader(first.text) and not is_leader(second.text) and \
         not _drop_cap(first, second)
