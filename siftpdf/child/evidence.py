@@ -835,6 +835,8 @@ def _icons(lines: list[dict[str, Any]]) -> set[int]:
     formula, or a sum's limits, a few characters above and below, are its scripts.)"""
     found: set[int] = set()
     for index, host in enumerate(lines):
+        if len(host["runs"]) > 2:
+            continue  # a line of words, not a sign
         text = "".join(r["text"] for r in host["runs"]).strip()
         if len(text) > 2 or any(char.isalnum() for char in text) or host.get("rotated"):
             continue
