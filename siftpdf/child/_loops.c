@@ -33,6 +33,12 @@ static get_object_f get_text_object;
 /* FPDF_SEGMENT_LINETO, _BEZIERTO, _MOVETO (fpdf_edit.h) */
 enum { LINETO = 0, BEZIERTO = 1, MOVETO = 2 };
 
+/* What a loop called before bind (or bind_probe) raises. */
+static PyObject *unbound(void) {
+    PyErr_SetString(PyExc_RuntimeError, "PDFium's entry points are not bound");
+    return NULL;
+}
+
 static PyObject *bind(PyObject *self, PyObject *args) {
     unsigned long long segment, point, type, close, loose_box, text_object;
     if (!PyArg_ParseTuple(args, "KKKKKK", &segment, &point, &type, &close, &loose_box, &text_object))
@@ -71,10 +77,8 @@ static PyObject *straight(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "Ki(dddddd)llidd", &handle, &count, &a, &b, &c, &d, &e, &f, &segments, &most,
                           &curved, &slack, &least))
         return NULL;
-    if (get_segment == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "PDFium's entry points are not bound");
-        return NULL;
-    }
+    if (get_segment == NULL)
+        return unbound();
     PyObject *out = PyList_New(0);
     if (out == NULL)
         return NULL;
@@ -128,10 +132,8 @@ static PyObject *gaps(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "KiUddlUUK", &handle, &first, &text, &wide, &narrow, &budget, &ends, &starts,
                           &buffer))
         return NULL;
-    if (get_loose_box == NULL || buffer == 0) {
-        PyErr_SetString(PyExc_RuntimeError, "PDFium's entry points are not bound");
-        return NULL;
-    }
+    if (get_loose_box == NULL || buffer == 0)
+        return unbound();
     void *textpage = (void *)(uintptr_t)handle;
     Py_ssize_t length = PyUnicode_GET_LENGTH(text);
     int kind = PyUnicode_KIND(text);
@@ -250,10 +252,8 @@ static PyObject *spans(PyObject *self, PyObject *args) {
     Py_ssize_t count;
     if (!PyArg_ParseTuple(args, "KUn", &handle, &chars, &count))
         return NULL;
-    if (get_text_object == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "PDFium's entry points are not bound");
-        return NULL;
-    }
+    if (get_text_object == NULL)
+        return unbound();
     if (count > PyUnicode_GET_LENGTH(chars) || count > INT_MAX) {
         PyErr_SetString(PyExc_ValueError, "more characters counted than the text holds");
         return NULL;
@@ -353,10 +353,8 @@ static PyObject *stretch(PyObject *self, PyObject *args) {
     int start;
     if (!PyArg_ParseTuple(args, "KKi", &object_handle, &textpage_handle, &start))
         return NULL;
-    if (probe.font_size == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "PDFium's entry points are not bound");
-        return NULL;
-    }
+    if (probe.font_size == NULL)
+        return unbound();
     void *object = (void *)(uintptr_t)object_handle;
     probe.font_size(object, probe.size);
     int has_matrix = probe.matrix(object, probe.matrix_out);
@@ -377,10 +375,8 @@ static PyObject *run_box(PyObject *self, PyObject *args) {
     int first, last;
     if (!PyArg_ParseTuple(args, "Kii", &textpage_handle, &first, &last))
         return NULL;
-    if (probe.loose_box == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "PDFium's entry points are not bound");
-        return NULL;
-    }
+    if (probe.loose_box == NULL)
+        return unbound();
     void *textpage = (void *)(uintptr_t)textpage_handle;
     rectf *rect = (rectf *)probe.rect;
     probe.loose_box(textpage, first, rect);

@@ -454,14 +454,21 @@ def line_stretches(runs: list[dict[str, Any]], narrow: float) -> list[tuple[floa
 def _prose_beside(stretches: list[tuple[float, float]], left: float, right: float, prose: float) -> bool:
     """Is the stretch of text that ends at ``left``, or the one that starts at ``right``, a line
     of prose (``prose`` wide)?"""
-    return any((x1 == left or x0 == right) and x1 - x0 >= prose for x0, x1 in stretches)
+    return _prose_ends(stretches, left, prose) or _prose_starts(stretches, right, prose)
 
 
 def _prose_both(stretches: list[tuple[float, float]], left: float, right: float, prose: float) -> bool:
     """Are the stretch of text that ends at ``left`` and the one that starts at ``right`` both
     lines of prose (``prose`` wide)?"""
-    return any(x1 == left and x1 - x0 >= prose for x0, x1 in stretches) and \
-        any(x0 == right and x1 - x0 >= prose for x0, x1 in stretches)
+    return _prose_ends(stretches, left, prose) and _prose_starts(stretches, right, prose)
+
+
+def _prose_ends(stretches: list[tuple[float, float]], left: float, prose: float) -> bool:
+    return any(x1 == left and x1 - x0 >= prose for x0, x1 in stretches)
+
+
+def _prose_starts(stretches: list[tuple[float, float]], right: float, prose: float) -> bool:
+    return any(x0 == right and x1 - x0 >= prose for x0, x1 in stretches)
 
 
 def _across(gutters: list[tuple[float, float, float, float]], left: float, right: float, y: float,
@@ -1666,8 +1673,8 @@ def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float,
         prev.y - item.y <= MAX_LEADING * item.size
     # A line opening with a bold lead-in goes on in the text's lighter face, however much of it is bold;
     # a lead-in of more than a line goes on in bold into the line where the lighter text starts
-    same_face = item.bold == prev.bold or prev.lead > 0 and not prev.bold_all and not item.bold or broken or \
-        prev.bold_all and item.lead > 0 and not item.bold
+    same_face = item.bold == prev.bold or broken or \
+        not item.bold and (prev.lead > 0 and not prev.bold_all or prev.bold_all and item.lead > 0)
     if abs(item.size - prev.size) > 0.05 * prev.size or (not same_face and block.kind != "heading"):
         return False
     if block.kind == "heading":  # a title set over two lines: same style, close together
@@ -1685,9 +1692,11 @@ def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float,
         return False  # the line was ended by choice, not by the text edge (its own measure's: ``measured``)
     if same_column and _drop_cap(prev, item):
         return True  # set in beside the paragraph's drop cap
+    # set in: further than the line above it, or (at the top of another column) than its own column's edge
+    # unless as far as the line it goes on from stands in from its own
     if block.kind not in ("provision", "list_item") and item.x0 > item.left + 0.8 * em and \
-            (not same_column or item.x0 > prev.x0 + 0.8 * em) and not _hangs_from_label(block, prev, item) and \
-            not _hangs_from_mark(block, prev, item) and not (not same_column and _indented_alike(block, prev, item)):
+            (item.x0 > prev.x0 + 0.8 * em if same_column else not _indented_alike(block, prev, item)) and \
+            not _hangs_from_label(block, prev, item) and not _hangs_from_mark(block, prev, item):
         return False
     return True
 
