@@ -1913,6 +1913,37 @@ def test_a_label_leaving_a_bracket_open_goes_on_in_the_line_under_it(run_cli, tm
     assert len(texts) == 4
 
 
+@pytest.mark.parametrize("body", [2, 3])
+def test_heads_wrapped_onto_lines_of_their_own_are_one_row_of_an_unruled_table(run_cli, tmp_path, body: int):
+    """No rules; each column's head centred on its row over one, two or three lines, so that
+    "Indicator" stands beside "Value" over "(EUR m)" and "Share" over "(%)": one row of heads,
+    each whole in its column, then the rows of figures (two of them are two rows); a group
+    head set a blank line above such heads stays a row of its own."""
+    path = tmp_path / "wrapped.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 780, BODY)
+    xs = (72, 200, 260, 320, 380, 440)
+
+    def line(y: float, cells: dict[int, str]) -> None:
+        for k, text in cells.items():
+            c.drawCentredString(xs[k] + 28, y, text) if k else c.drawString(xs[k], y, text)
+
+    c.drawCentredString(xs[3] + 28, 752, "Domestic")
+    line(734, {1: "Value", 3: "Share", 4: "Per"})
+    line(727, {0: "Indicator", 2: "Number", 5: "Amount"})
+    line(720, {1: "(EUR m)", 3: "(%)", 4: "capita"})
+    data = [("Exports", "983", "5,952", "56.8", "38,044", "2,524"),
+            ("Imports", "811", "6,304", "61.4", "24,833", "9,801"),
+            ("Rents", "384", "2,676", "21.8", "17,129", "1,003")][:body]
+    for k, row in enumerate(data):
+        line(700 - 16 * k, dict(enumerate(row)))
+    texts, lines = _only_table(run_cli, c, path)
+    assert ["Indicator", "Value (EUR m)", "Number", "Share (%)", "Per capita", "Amount"] in texts
+    assert texts[-body:] == [list(r) for r in data]
+    assert any(row.count("Domestic") == 1 and "Number" not in row for row in texts)
+
+
 def test_group_heads_and_a_stub_centred_over_an_unruled_tables_first_row_are_its_heads(run_cli, tmp_path):
     """No rules; two group heads on a line of their own over an unruled table's heads, the stub's
     head centred on the two lines beside them: both lines are the table's, not a heading and a

@@ -970,6 +970,14 @@ def _split_bands(ys: list[float], xs: list[float], pieces: list[_Piece], spanner
     bands = list(_ruled_bands(ys, pieces))
     parted = _parted([rows for _, rows in bands], xs)
     for band, (bottom, rows) in enumerate(bands):
+        heads = _unruled_heads(rows, xs) if band == 0 and len(ys) == 2 else 0
+        if heads:
+            start = 0  # the body under heads of several lines, no rule between them: rows of heads
+            for k in range(1, heads + 1):  # ... parted where the lines step farther than a head's wrap
+                if k == heads or rows[k - 1][0].y - rows[k][0].y > HEAD_PITCH * max(p.size for p in rows[k]):
+                    out += [*_header_lines(rows[start:k], xs, spanners, aligned=True), _between(rows[k - 1], rows[k])]
+                    start = k
+            rows = rows[heads:]
         if band == 0 and len(ys) > 2:  # the header, above the rule under it
             out += _header_lines(rows, xs, spanners)
         elif len(rows) == 2 and len(ys) > 2 and (all(_fills(row, xs) and _figures(row, first) for row in rows) or
@@ -977,7 +985,7 @@ def _split_bands(ys: list[float], xs: list[float], pieces: list[_Piece], spanner
             out.append(_between(rows[0], rows[1]))
         elif parted and sum(_fills(row, xs) for row in rows) <= 1:
             pass
-        elif len(rows) >= 3:
+        elif len(rows) >= (2 if heads else 3):
             lo, hi = _label_column(rows, xs)
             label: list[_Piece] = [p for p in rows[0] if lo <= p.middle < hi]  # the label column's last line so far
             beyond = any(p.middle >= hi for p in rows[0])  # the row so far has text past its label
@@ -995,6 +1003,41 @@ def _split_bands(ys: list[float], xs: list[float], pieces: list[_Piece], spanner
                 beyond = beyond or past
         out.append(bottom)
     return out
+
+
+def _unruled_heads(rows: list[list[_Piece]], xs: list[float]) -> int:
+    """The lines of a table without rules that hold its column heads, when two or more: those
+    above its first line of figures and above the lines of that row's label set over it (in the
+    first column alone). Heads wrap onto lines of their own, set centred or at the foot of their
+    row, so that a column's head may stand on any of them (``Indicator`` beside ``Value`` over
+    ``(EUR m)``): a row of heads is its lines set a line's pitch apart (``HEAD_PITCH``), a
+    farther step parts two rows of them. Zero when the first line of figures opens the table,
+    and unless the lines are heads: a few (``HEAD_LINES``), of short labels (``HEAD_WORDS``)
+    and no number (a listing's line numbers), none a blank line from the next (``HEAD_GAP``)."""
+    first = xs[1] if len(xs) > 2 else math.inf
+
+    def figures(row: list[_Piece]) -> bool:  # figures past the label, a digit among them ('=' and 'y,' are none)
+        return _figures(row, first) and any(ch.isdigit() for p in row if p.middle >= first for ch in p.text)
+
+    def number(text: str) -> bool:
+        return bool(_NUMBER.fullmatch(text)) and any(ch.isdigit() for ch in text)
+
+    body = next((k for k, row in enumerate(rows) if figures(row)), 0)
+    while body > 0 and all(p.middle < first for p in rows[body - 1]):
+        body -= 1  # the first label's lines, set over its figures
+    if not 2 <= body <= HEAD_LINES or \
+            any(number(p.text) or len(p.text.split()) > HEAD_WORDS for row in rows[:body] for p in row) or \
+            any(upper[0].y - lower[0].y > HEAD_GAP * max(p.size for p in lower)
+                for upper, lower in zip(rows[:body], rows[1:body], strict=False)):
+        return 0
+    return body
+
+
+HEAD_PITCH = 1.5  # ems between the baselines of a head's lines, at most (a line's pitch is 1.2)
+HEAD_AXIS = 0.15  # ems off the axis its first line is set on that a head's next line may lie
+HEAD_GAP = 2.5  # ems between two rows of heads, at most: a farther one parts a table from lines above it
+HEAD_LINES = 6  # lines of heads, at most (two rows of three)
+HEAD_WORDS = 6  # words of a head on one line, at most: a line of prose is no head
 
 
 def _two_rows(upper: list[_Piece], lower: list[_Piece], xs: list[float]) -> bool:
@@ -1175,14 +1218,29 @@ def _figure(text: str) -> bool:
     return any(ch.isdigit() for ch in text) or len(text) <= 5
 
 
-def _header_lines(rows: list[list[_Piece]], xs: list[float], spanners: list[_Edge]) -> list[float]:
+def _header_lines(rows: list[list[_Piece]], xs: list[float], spanners: list[_Edge],
+                  aligned: bool = False) -> list[float]:
     """Row boundaries inside a header band: its lines make one row, the heads of two or three
     lines joined per column, except that a line of group heads spreading over several
     columns, or each standing over a rule drawn under it (``spanners``), stays a row of its
-    own above them."""
-    def spreads(row: list[_Piece]) -> bool:  # running over columns, or a line of few heads centred over them
-        few = 2 * len(row) <= len(xs) - 1
-        return any(_runs_over(p, xs) for p in row) or few and any(_centred_over(p, xs) for p in row)
+    own above them. Where the text's alignment set the columns (``aligned``), a head wider
+    than its column's figures runs over their gap, and a head's first line may be centred over
+    three: a line spreads when every head on it past the first column does, or holds one head
+    that no line under it goes on in its column, set on the same axis (its middle, left or right
+    edge: a group head centred over three columns, standing in the middle one)."""
+    def continued(piece: _Piece, k: int) -> bool:
+        column, near = bisect_right(xs, piece.middle), HEAD_AXIS * piece.size
+        return any(bisect_right(xs, q.middle) == column and min(abs(q.middle - piece.middle), abs(q.x0 - piece.x0),
+                                                               abs(q.x1 - piece.x1)) <= near
+                   for row in rows[k + 1:] for q in row)
+
+    def spreads(k: int) -> bool:  # line k running over columns, or a line of few heads centred over them
+        if aligned:
+            heads = [p for p in rows[k] if p.middle >= xs[1]]
+            alone = len(heads) == 1 and len(xs) > 3 and not continued(heads[0], k)
+            return bool(heads) and (alone or all(_runs_over(p, xs) or _centred_over(p, xs) for p in heads))
+        few = 2 * len(rows[k]) <= len(xs) - 1
+        return any(_runs_over(p, xs) for p in rows[k]) or few and any(_centred_over(p, xs) for p in rows[k])
 
     def ruled(upper: list[_Piece], lower: list[_Piece]) -> bool:  # each head of the line over its rule
         head = max(p.top for p in lower)
@@ -1193,10 +1251,10 @@ def _header_lines(rows: list[list[_Piece]], xs: list[float], spanners: list[_Edg
         return not {bisect_right(xs, p.middle) for p in upper} & {bisect_right(xs, p.middle) for p in lower}
 
     out = []
-    for upper, lower in zip(rows, rows[1:], strict=False):
+    for k, (upper, lower) in enumerate(zip(rows, rows[1:], strict=False)):
         if lower is rows[-1] and beside(upper, lower) and not ruled(upper, lower):
             continue  # the band's last line, a stub's head centred on the rows of heads: it is in the row above
-        if (spreads(upper) and not spreads(lower)) or ruled(upper, lower):
+        if (spreads(k) and not spreads(k + 1)) or ruled(upper, lower):
             out.append(_between(upper, lower))
     return out
 
