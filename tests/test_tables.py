@@ -1944,6 +1944,37 @@ def test_heads_wrapped_onto_lines_of_their_own_are_one_row_of_an_unruled_table(r
     assert any(row.count("Domestic") == 1 and "Number" not in row for row in texts)
 
 
+def test_a_group_head_over_no_head_but_over_its_columns_figures_heads_an_unruled_table(run_cli, tmp_path):
+    """No rules; group heads centred over two columns each, in the space between the narrow
+    heads of the two lines under them ("Share" over "(%)", "No."), over the wide figures of
+    those columns, a little more than a line above them: the group heads are the table's first
+    row, not a line of text above it."""
+    path = tmp_path / "between.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 780, BODY)
+    ends = (0, 240, 300, 360, 420, 480)
+
+    def line(y: float, cells: dict[int, str]) -> None:
+        for k, text in cells.items():
+            c.drawRightString(ends[k], y, text) if k else c.drawString(72, y, text)
+
+    c.drawCentredString(270, 744, "Rural")
+    c.drawCentredString(390, 744, "Urban")
+    line(726, {1: "Share", 3: "Share", 5: "All"})
+    line(714, {0: "Region", 1: "(%)", 2: "No.", 3: "(%)", 4: "No.", 5: "No."})
+    data = [("North", "12.5", "12,345", "8.1", "23,456", "35,801"),
+            ("South", "9.4", "11,120", "7.7", "19,090", "30,210"),
+            ("East", "3.2", "17,075", "2.9", "16,161", "33,236")]
+    for k, row in enumerate(data):
+        line(696 - 16 * k, dict(enumerate(row)))
+    texts, lines = _only_table(run_cli, c, path)
+    assert texts[-3:] == [list(r) for r in data]
+    assert ["Region", "Share (%)", "No.", "Share (%)", "No.", "All No."] in texts
+    assert any(row.count("Rural") == 1 and row.count("Urban") == 1 for row in texts)
+    assert not any("Rural" in text or "Urban" in text for text in lines)
+
+
 def test_group_heads_and_a_stub_centred_over_an_unruled_tables_first_row_are_its_heads(run_cli, tmp_path):
     """No rules; two group heads on a line of their own over an unruled table's heads, the stub's
     head centred on the two lines beside them: both lines are the table's, not a heading and a

@@ -1939,13 +1939,13 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
             end += 1  # the last label's last line, under its figures
         table = _run_table(parts, index, end) if end - index >= 2 else None
         start, heads = index, 0
-        second = parts[min(_past_beside(parts, index + 1), end - 1)][0]
+        below = [item for cells, _ in parts[index:end] for item in cells]  # the table's cells, its columns
         across = _span(parts, index, end) if table is not None else None
         while table is not None and start > 0 and heads < HEAD_ABOVE:
             # past the other column's lines, between a head and the rows of a table set in one
             up = max(0, _past_beside(parts, start - 1, across, -1))
             if not (len(out) > index - up and out[up - index] is rows[up] and near(up, start) and
-                    _head_above(parts[up], parts[index][0], second, width)):
+                    _head_above(parts[up], parts[index][0], below, width)):
                 break
             _set_beside(parts, up + 1, start)
             start, heads = up, heads + 1  # the lines output as they came, now heads of the table under them
@@ -2124,24 +2124,25 @@ def _run_table(parts: list[tuple[list[Item], list[Item]]], start: int, end: int)
 HEAD_ABOVE = 2  # lines of heads set over a table's first line of heads (a group head's, a stub's centred on two)
 
 
-def _head_above(line: tuple[list[Item], list[Item]], first: list[Item], second: list[Item], width: float) -> bool:
+def _head_above(line: tuple[list[Item], list[Item]], first: list[Item], below: list[Item], width: float) -> bool:
     """Is a line just over an unruled table's first row (a table without it) a line of its
     heads, the table still one with it: the first row no statistics row, the line's pieces short
     words in the rows' size, each starting with a capital, over one cell of the first row at most
-    and over some cell of the first two rows (a group head over its columns, the stub's head
-    centred on two lines beside them), none a caption's, a sentence's, a contents entry's or a
+    and over some cell of the table's rows (``below``: a group head over its columns, whose heads
+    may be narrower than it is off their middle; the stub's head centred on two lines beside
+    them), none a caption's, a sentence's, a contents entry's or a
     cell's running on from above (a small letter, a bracket)?"""
     cells, beside = line
     size = max(i.size for i in first)
     if not cells or beside or _named_figures(first) or \
             any(item.kind != "line" or item.spread and len(item.parts) < HEADS_DRAWN for item in cells):
         return False
-    heads, first, second = _part_items(cells), _part_items(first), _part_items(second)
+    heads, first, below = _part_items(cells), _part_items(first), _part_items(below)
     return all(
         abs(item.size - size) <= 0.1 * size and
         item.x1 - item.x0 < WIDE_CELL * width and not CAPTION.match(item.text) and not _STOP.search(item.text) and
         item.text.strip()[:1].isupper() and ". ." not in item.text and
-        _under_one(item, first) and _in_a_column(item, first + second) for item in heads)
+        _under_one(item, first) and _in_a_column(item, below) for item in heads)
 
 
 HEADS_DRAWN = 3  # parts of a line of heads drawn as one object, at the least (a running head's are two)
