@@ -1635,6 +1635,23 @@ def test_a_table_of_labels_and_figures_under_a_bold_head_is_a_table_beside_the_o
     assert "prose0" in page["text"] and "prose5" in page["text"]
 
 
+def test_figures_set_flush_right_far_from_their_head_set_flush_left_are_a_table_of_two_columns():
+    """A page-wide table of two columns as a browser prints one: its head in bold, the second
+    head flush left at the middle of the page, the figures under it flush right at the text's
+    right edge, some twenty ems from it: a table, each figure in its row."""
+    rows = [("Region", "Share"), ("Tunstio", "40.0%"), ("Plir", "45.4%"), ("Pliol", "26.5"),
+            ("Mondtelbour", "69.2"), ("Doum", "18.7%")]
+    lines = []
+    for k, (label, value) in enumerate(rows):
+        y, start = 700.0 - 14 * k, 300.0 if k == 0 else 540.0 - 5.0 * len(value)
+        runs = [_gapped_run(label, [72.0], y, size=10.0), _gapped_run(value, [start], y, size=10.0)]
+        for run in runs if k == 0 else []:
+            run["font"] = "Times-Bold"
+        lines.append({"y": y, "size": 10.0, "runs": runs})
+    page = next(r for r in _unruled_page(lines) if "page" in r)
+    assert [_texts(t) for t in page["blocks"] if t["kind"] == "table"] == [[list(row) for row in rows]]
+
+
 def test_rows_of_three_cells_a_text_object_beside_the_other_columns_prose_are_a_table():
     """A table in the right column, each row one text object of three cells whose two spaces
     are alike (each column a fixed space from the next), on the baselines of the left

@@ -2016,7 +2016,7 @@ def _labelled_figures(parts: list[tuple[list[Item], list[Item]]], width: float,
         left, right = head[0], head[1]
         reach = REACH_EMS * max(i.size for i in head[4])
         span = (min(i.x0 for i in head[4]) - reach, max(i.x1 for i in head[4]) + reach,
-                max(i.x1 for i in head[4]) + 2 * reach)
+                math.inf)
         values: list[int | None] = []  # the figures as whole numbers, where they are
         head_end = max(i.x1 for i in head[4])  # a line alone starting past it is the other column's
         end = last = k + 1
