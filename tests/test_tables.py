@@ -775,6 +775,27 @@ def _framed(path: Path, head: str | None, rows: list[list[str]], foot: str) -> N
     c.save()
 
 
+def test_a_head_wider_than_its_figures_set_flush_right_close_to_the_column_before_starts_a_column(run_cli, tmp_path):
+    """A frame round a narrow table (a browser's box): columns of figures set flush right, the
+    last one's head ("Weighted") wider than its figures and set flush right too, so that it
+    starts its column less than an em from the figures before: three columns, each figure in
+    its own."""
+    path = tmp_path / "narrow.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 780, BODY)
+    rows = [("Region", "2012", "Weighted"), ("Pe", "14.9", "20.1"), ("Bendgous", "0.0", "16.5%"),
+            ("Doust", "41.8%", "73,360")]
+    c.rect(70, 740 - 16 * len(rows), 186, 16 * len(rows) + 12)
+    for k, (label, first, second) in enumerate(rows):
+        y = 740 - 16 * k
+        c.drawString(76, y, label)
+        c.drawRightString(200, y, first)
+        c.drawRightString(251, y, second)
+    texts, _ = _only_table(run_cli, c, path)
+    assert texts == [list(row) for row in rows]
+
+
 def test_caption_and_source_set_in_a_tables_frame_are_no_rows(run_cli, tmp_path):
     """A grid whose frame holds its caption in a first row across it and its source in a last
     one: the table is the rows between; the caption and the source read as the page's lines,

@@ -682,10 +682,12 @@ TIE = 0.5  # points: text that ends or starts this close to another ends or star
 
 
 def _figures_start(ordered: list[_Piece], k: int, tie: float) -> bool:
-    """Whether a number starts where ``ordered[k]`` (sorted by x0) starts, within ``tie``."""
-    x0 = ordered[k].x0
+    """Whether a number starts where ``ordered[k]`` (sorted by x0) starts, within ``tie``, or
+    under it: a head set flush right over its figures, wider than the widest of them, starts
+    its column a little left of them."""
+    x0, x1 = ordered[k].x0, ordered[k].x1
     for piece in ordered[k:]:
-        if piece.x0 > x0 + tie:
+        if piece.x0 > max(x0 + tie, x1):
             return False
         if _numeric(piece.text):
             return True
