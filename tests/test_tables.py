@@ -1673,6 +1673,38 @@ def test_figures_set_flush_right_far_from_their_head_set_flush_left_are_a_table_
     assert [_texts(t) for t in page["blocks"] if t["kind"] == "table"] == [[list(row) for row in rows]]
 
 
+def test_a_group_head_over_a_head_wider_than_its_figures_leaves_their_columns_apart():
+    """A frame round a table whose group head runs over the columns under it (the few rows
+    that cross a gap may, where most leave it open), a head among them wider than its figures
+    and set flush right, so that it starts its column less than an em from the figures
+    before: the figures' columns stay apart."""
+    rows = [("Region", "2012", "Weighted", "Total"), ("Pe", "14.9", "20.1", "35.0"),
+            ("Bendgous", "0.0", "16.5%", "16.5"), ("Doust", "41.8%", "73,360", "73.4"),
+            ("Mam", "52.4", "27.2%", "79.6"), ("Sten", "25.8", "86,036", "86.1")]
+    # Each column less than an em from the one before ("Bendgous" ends at 120, "41.8%" starts at
+    # 127.5; "Weighted" 8 points (0.73 em) right of 155).
+    size, ends = 11.0, (155.0, 207.0, 265.0)
+    lines = [{"y": 716.0, "size": size, "runs": [_gapped_run("Measured", [139.0], 716.0, size=size)]}]
+    for k, (label, *cells) in enumerate(rows):
+        y = 700.0 - 16 * k
+        runs = [_gapped_run(label, [76.0], y, size=size)]
+        runs += [_gapped_run(cell, [end - 0.5 * size * len(cell)], y, size=size) for end, cell in zip(ends, cells,
+                                                                                                      strict=True)]
+        lines.append({"y": y, "size": size, "runs": runs})
+    bottom = 700.0 - 16 * len(rows)
+    frame = [[70.0, bottom, 272.0, bottom], [70.0, 730.0, 272.0, 730.0], [70.0, bottom, 70.0, 730.0],
+             [272.0, bottom, 272.0, 730.0]]
+    evidence = {"width": 612.0, "height": 792.0, "rotation": 0, "lines": lines, "images": [], "rules": frame,
+                "clipped_chars": 0, "unmapped_chars": 0}
+    page = {"page": 1, "status": "text", "text": "", "evidence": evidence}
+    recs = organize_records(iter([{"meta": {"pages": 1}}, page, {"done": {}}]), OrganizeOptions())
+    tables = [t for r in recs if "page" in r for t in r["blocks"] if t["kind"] == "table"]
+    assert len(tables) == 1
+    texts = _texts(tables[0])
+    assert texts[-len(rows):] == [list(row) for row in rows]
+    assert any("Measured" in cell for cell in texts[0])
+
+
 def test_rows_of_three_cells_a_text_object_beside_the_other_columns_prose_are_a_table():
     """A table in the right column, each row one text object of three cells whose two spaces
     are alike (each column a fixed space from the next), on the baselines of the left

@@ -773,16 +773,24 @@ def _voted_gaps(rows: list[list[_Piece]], lo: float, hi: float) -> list[float]:
     of the range. Each row counts once however many of its pieces cover a point."""
     everything = [p for row in rows for p in row]
     size = _size(everything)
+    # Where numbers start: a run of text starting a column speaks for numbers when one starts
+    # under it (a head set flush right, wider than its figures, starts the column left of them).
+    starts = sorted(p.x0 for p in everything if _numeric(p.text))
     events: list[tuple[float, int, bool]] = []  # (x, +1 a row's text starts / -1 ends, numbers only)
+
+    def run(start: float, reach: float, numbers: bool) -> None:
+        under = bisect_left(starts, start - TIE) < bisect_right(starts, reach)
+        events.extend([(start, 1, numbers or under), (reach, -1, numbers)])
+
     for row in rows:
         ordered = sorted(row, key=lambda p: (p.x0, p.x1))
         start, reach, numbers = ordered[0].x0, ordered[0].x1, _numeric(ordered[0].text)
         for p in ordered[1:]:
             if p.x0 > reach:
-                events += [(start, 1, numbers), (reach, -1, numbers)]
+                run(start, reach, numbers)
                 start, numbers = p.x0, True
             reach, numbers = max(reach, p.x1), numbers and _numeric(p.text)
-        events += [(start, 1, numbers), (reach, -1, numbers)]
+        run(start, reach, numbers)
     # At one x, starts before ends, and numbers start first: a number that starts where the
     # gap ends speaks for it (a column's head may share its edge).
     events.sort(key=lambda e: (e[0], -e[1], not e[2]))
