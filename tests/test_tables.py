@@ -1705,6 +1705,26 @@ def test_a_group_head_over_a_head_wider_than_its_figures_leaves_their_columns_ap
     assert any("Measured" in cell for cell in texts[0])
 
 
+def test_a_bold_head_of_two_parts_closer_than_a_column_gap_heads_a_table_of_two_columns():
+    """A table of two columns as a browser prints one in a column: its head one text object in
+    bold, the second head set flush left in its column, 8 points (0.8 em) right of the first,
+    the widest cell of the column; under it labels and figures set flush right: a table."""
+    rows = [("Volgroulples", "2021"), ("Piobaslen", "89.6"), ("Treagrat", "7.0%"), ("Vusfousgu", "48.8%"),
+            ("Nandgeand", "110.8")]
+    lines = []
+    for k, (label, value) in enumerate(rows):
+        y = 700.0 - 16 * k
+        if k == 0:
+            runs = [_gapped_run(f"{label} {value}", [356.0, 356.0 + 5.0 * len(label) + 8.0], y, size=10.0)]
+            runs[0]["font"] = "Times-Bold"
+        else:
+            runs = [_gapped_run(label, [356.0], y, size=10.0),
+                    _gapped_run(value, [460.0 - 5.0 * len(value)], y, size=10.0)]
+        lines.append({"y": y, "size": 10.0, "runs": runs})
+    page = next(r for r in _unruled_page(lines) if "page" in r)
+    assert [_texts(t) for t in page["blocks"] if t["kind"] == "table"] == [[list(row) for row in rows]]
+
+
 def test_rows_of_three_cells_a_text_object_beside_the_other_columns_prose_are_a_table():
     """A table in the right column, each row one text object of three cells whose two spaces
     are alike (each column a fixed space from the next), on the baselines of the left

@@ -2004,13 +2004,15 @@ def _labelled_figures(parts: list[tuple[list[Item], list[Item]]], width: float,
             return []  # a line across the pair, or more of a table's cells: not the other column's
         return narrow
 
-    def pair(k: int, span: tuple[float, float, float] | None = None) -> \
+    def pair(k: int, span: tuple[float, float, float] | None = None, head: bool = False) -> \
             tuple[float, float, str, str, list[Item]] | None:
         """Row ``k`` as two cells: where the space between them starts and ends, the label,
-        the figure, and the cells."""
+        the figure, and the cells. A head's two may stand closer than a column gap (a head set
+        flush left in its column, beside the widest label): the rows' spaces, clear where the
+        head's is, say it is one."""
         cells = cells_of(k, span)
         pieces = sorted(p for i in cells for p in i.parts)
-        if len(pieces) != 2 or _gapped(cells) != 2:
+        if len(pieces) != 2 or _gapped(cells) != 2 and not head:
             return None
         (_, gap_left, label), (gap_right, _, value) = pieces
         return gap_left, gap_right, label.strip(), value.strip(), cells
@@ -2018,7 +2020,7 @@ def _labelled_figures(parts: list[tuple[list[Item], list[Item]]], width: float,
     found: dict[int, list[Item]] = {}
     k = 0
     while k < len(parts):
-        head = pair(k)
+        head = pair(k, head=True)
         if head is None or not all(i.bold_all for i in head[4]):
             k += 1
             continue
