@@ -1743,6 +1743,36 @@ def test_rows_of_three_cells_a_text_object_beside_the_other_columns_prose_are_a_
     assert all(f"prose{k}" in page["text"] for k in range(4))
 
 
+def test_rows_whose_spaces_are_alike_between_the_other_columns_lines_are_a_table():
+    """A table in the right column, each row one text object of three cells, a row's spaces
+    alike (as a justified line's are) where it holds each column's widest cell, the left
+    column's lines on baselines between the rows': the rows' spaces line up with each other's
+    past those lines, and the rows are a table."""
+    rows = [("Dil", "1990", "1992"), ("Ve", "81.2", "-10.7"), ("Sichend", "95.3", "316"), ("Mo", "4.1", "77")]
+    # Columns set flush left 16 points past their widest cell: the row of the widest cells has
+    # its two spaces alike.
+    widths = [max(5.0 * len(row[c]) for row in rows) for c in range(3)]
+    starts = [380.0, 380.0 + widths[0] + 16.0, 380.0 + widths[0] + widths[1] + 32.0]
+
+    def prose(y: float, x0: float, x1: float, word: str) -> dict[str, Any]:
+        return {"y": y, "size": 10.0, "runs": [{"text": f"{word} " * 6, "font": "Times-Roman", "size": 10.0,
+                                                "color": "#000000", "box": [x0, y - 2, x1, y + 8]}]}
+    lines = [prose(760.0 - 12 * k, 72.0, 290.0, f"left{k}") for k in range(30)]  # the left column
+    lines += [prose(760.0 - 12 * k, 320.0, 540.0, f"right{k}") for k in range(7)]
+    for k, cells in enumerate(rows):
+        y = 676.0 - 14 * k  # the first on a line of the left column
+        lines.append({"y": y, "size": 10.0, "runs": [_gapped_run(" ".join(cells), starts, y, size=10.0)]})
+    lines += [prose(616.0 - 12 * k, 320.0, 540.0, f"under{k}") for k in range(18)]
+    merged: dict[float, dict[str, Any]] = {}  # one line of the evidence a baseline, its runs left to right
+    for line in lines:
+        merged.setdefault(line["y"], {**line, "runs": []})["runs"] += line["runs"]
+    for line in merged.values():
+        line["runs"].sort(key=lambda run: run["box"][0])
+    page = next(r for r in _unruled_page(sorted(merged.values(), key=lambda line: -line["y"])) if "page" in r)
+    assert [_texts(t) for t in page["blocks"] if t["kind"] == "table"] == [[list(row) for row in rows]]
+    assert all(f"left{k}" in page["text"] for k in range(30))
+
+
 def test_a_two_column_table_keeps_a_heading_of_the_other_column_on_a_rows_baseline_out_of_its_cells():
     """A table of labels and figures in the left column; on one of its rows' baselines the right
     column's section heading, short and in bold: it is beside the table, not a third cell."""

@@ -2311,11 +2311,12 @@ def _gap_spans(group: list[Item]) -> list[tuple[float, float]]:
 def _gaps_lined_up(parts: list[tuple[list[Item], list[Item]]], k: int, near: Callable[[int, int], bool]) -> bool:
     """Do the wide spaces of row ``k``, two or more, each lie over one of the row above's or
     below's, as many: a table's columns, where a row's gaps may be alike (each column set a
-    fixed space from the next); a justified line's spaces fall anywhere under the line above's."""
+    fixed space from the next); a justified line's spaces fall anywhere under the line above's.
+    The other column's lines between a table's rows (``_past_beside``) are passed over."""
     spans = _gap_spans(parts[k][0])
     if len(spans) < 2:
         return False
-    for j in (k - 1, k + 1):
+    for j in (_past_beside(parts, k - 1, step=-1), _past_beside(parts, k + 1)):
         if not 0 <= j < len(parts) or not near(min(j, k), max(j, k)):
             continue
         other = _gap_spans(parts[j][0])
