@@ -1829,6 +1829,15 @@ def test_an_unnumbered_subsection_head_in_italic_is_a_heading_under_the_bold_one
     assert headings(out) == [(1, "Rivers Of The North"), (2, "Methods"), (3, "Sampling the rivers"), (2, "Results")]
 
 
+def test_an_italic_head_as_wide_as_its_column_over_an_upright_paragraph_is_a_heading():
+    # groff's ms: '.SH' then '.LP', the head nearly the column's width, the paragraph under it
+    # set flush left: the next word would not have fitted, but the italic ends with the line.
+    lines = [line(740, "Rivers Of The North", x0=200, size=16, bold=True), *body_lines(700, "a", 4),
+             italic_line(640, "Sampling Northern Rivers Throughout Springtime Floods"), *body_lines(626, "b", 4)]
+    out = organize([page(1, lines)])[0]
+    assert headings(out) == [(1, "Rivers Of The North"), (2, "Sampling Northern Rivers Throughout Springtime Floods")]
+
+
 def test_a_paragraphs_short_line_in_italic_at_the_pitch_is_no_heading():
     # A title of a work cited on a line of its own inside a paragraph: no space sets it apart.
     lines = [line(740, "Rivers Of The North", x0=200, size=16, bold=True), *body_lines(700, "a", 4),

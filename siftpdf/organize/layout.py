@@ -72,7 +72,8 @@ class Item:
     dataclass, as none of organization's classes: siftpdf.record says why.)"""
 
     __slots__ = ("text", "x0", "y0", "x1", "y1", "y", "size", "bold", "bold_all", "spread", "kind", "column",
-                 "section", "left", "right", "cells", "pieces", "table", "lead", "caps", "code", "pictured", "italic")
+                 "section", "left", "right", "cells", "pieces", "table", "lead", "caps", "code", "pictured", "italic",
+                 "upright")
 
     def __init__(self, text: str, x0: float, y0: float, x1: float, y1: float, y: float, size: float,
                  bold: bool = False, bold_all: bool = False, spread: bool = False, kind: str = "line",
@@ -99,6 +100,7 @@ class Item:
         self.code: float | None = None  # set in a monospaced font: where its code starts across
         self.pictured = False  # read by OCR in a picture's pixels (line_segments), on a page of text
         self.italic = False  # every word in an italic (or oblique, slanted) face
+        self.upright = False  # its first word in an upright face (False where not known)
 
     def __repr__(self) -> str:
         return f"Item({self.kind} {self.text[:40]!r} at {self.rect}, size {self.size})"
@@ -758,6 +760,7 @@ def _segment(runs: list[dict[str, Any]], line: dict[str, Any]) -> Item:
         item = _segment_by_steps(runs, line)
     wordy = [run for run in runs if type(run["text"]) is str and _WORDY.search(run["text"])]
     item.italic = bool(wordy) and all(italic_font(run.get("font", "")) for run in wordy)
+    item.upright = bool(wordy) and not italic_font(wordy[0].get("font", ""))
     item.spread = _spread_apart(item)
     if any(run.get("small") for run in runs):  # marked by ``small_capitals``
         item.caps = all(run.get("small") or not any(c.islower() for c in run["text"]) for run in runs)
@@ -862,6 +865,7 @@ def _one_run(run: dict[str, Any], line: dict[str, Any]) -> Item:
     item = Item(text=text, x0=x0, y0=y0, x1=x1, y1=y1, y=y, size=size, bold=bold, bold_all=bold,
                 pieces=pieces)
     item.italic = chars > 0 and italic_font(run.get("font", ""))
+    item.upright = chars > 0 and not item.italic
     return item
 
 
@@ -2466,8 +2470,9 @@ def _italic_heads(items: list[Item], kinds: list[tuple[str, int | None]], lines:
                   body: float, pitch: float) -> None:
     """A few words in italic on a line of their own, capitalized and not ended by a stop, in
     the body's size, flush left, with more space above them than the line pitch (or at the top
-    of their column), ended by choice over a paragraph in upright type: an unnumbered
-    subsection's head ('Sampling the rivers'), set as many styles set their lowest level."""
+    of their column), ended by choice (or where the italic ends: the next line opens upright)
+    over a paragraph in upright type: an unnumbered subsection's head ('Sampling the rivers'),
+    set as many styles set their lowest level."""
     for n, k in enumerate(lines):
         item = items[k]
         if kinds[k][0] != "paragraph" or not item.italic or item.bold or not _title_like(item.text) or \
@@ -2478,7 +2483,8 @@ def _italic_heads(items: list[Item], kinds: list[tuple[str, int | None]], lines:
         before = items[lines[n - 1]] if n > 0 else None
         if after is None or (after.section, after.column) != (item.section, item.column) or after.italic or \
                 kinds[lines[n + 1]][0] not in ("paragraph", "list_item") or item.y <= after.y or \
-                abs(after.size - item.size) > 0.05 * item.size or not next_word_fits(item, after):
+                abs(after.size - item.size) > 0.05 * item.size or \
+                not next_word_fits(item, after) and not after.upright:
             continue
         if _spaced_over(item, before, after, pitch):
             kinds[k] = ("heading", None)
