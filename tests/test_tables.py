@@ -1725,6 +1725,26 @@ def test_a_bold_head_of_two_parts_closer_than_a_column_gap_heads_a_table_of_two_
     assert [_texts(t) for t in page["blocks"] if t["kind"] == "table"] == [[list(row) for row in rows]]
 
 
+def test_labels_set_flush_left_far_from_their_head_centred_over_them_are_a_table_of_two_columns():
+    """A page-wide table of two columns as a word processor sets one: both heads in bold and
+    centred over their columns, the labels flush left eight ems left of their head, the
+    figures flush right: a table, each label in its row."""
+    rows = [("Greatsarbin", "2008"), ("Gram", "225,823"), ("Lour", "37"), ("Gistsim", "2.3"), ("Fimlen", "75.3%")]
+    lines = []
+    for k, (label, value) in enumerate(rows):
+        y = 700.0 - 16 * k
+        if k == 0:
+            runs = [_gapped_run(label, [181.0], y, size=10.0), _gapped_run(value, [419.0], y, size=10.0)]
+            for run in runs:
+                run["font"] = "Times-Bold"
+        else:
+            runs = [_gapped_run(label, [92.0], y, size=10.0),
+                    _gapped_run(value, [520.0 - 5.0 * len(value)], y, size=10.0)]
+        lines.append({"y": y, "size": 10.0, "runs": runs})
+    page = next(r for r in _unruled_page(lines) if "page" in r)
+    assert [_texts(t) for t in page["blocks"] if t["kind"] == "table"] == [[list(row) for row in rows]]
+
+
 def test_rows_of_three_cells_a_text_object_beside_the_other_columns_prose_are_a_table():
     """A table in the right column, each row one text object of three cells whose two spaces
     are alike (each column a fixed space from the next), on the baselines of the left

@@ -2033,14 +2033,15 @@ def _labelled_figures(parts: list[tuple[list[Item], list[Item]]], width: float,
         head_end = max(i.x1 for i in head[4])  # a line alone starting past it is the other column's
         end = last = k + 1
         while (end := _past_beside(parts, end, (span[0], head_end))) < len(parts) and near(last - 1, end) and \
-                (row := pair(end, span)) is not None and \
+                (row := pair(end, span if len(rows) > 1 else (-math.inf, *span[1:]))) is not None and \
                 _labelled(row[2]) and _figure(row[3]) and any(c.isdigit() for c in row[3]) and \
                 max(left, row[0]) < min(right, row[1]) and not any(i.bold_all for i in row[4]):
             left, right = max(left, row[0]), min(right, row[1])
             values.append(_leading_int(row[3]))
             rows[end] = row[4]
-            # the labels set flush left, out of reach of a head centred over them: the next
-            # row's label starts where this one did, however short
+            # the labels set flush left, out of reach of a head centred over them (the first
+            # row's label is looked for anywhere left): the next row's starts where this one
+            # did, however short
             span = (min(span[0], min(i.x0 for i in row[4]) - SNAP), span[1], span[2])
             end = last = end + 1
         rising = all(a is not None and b is not None and a <= b for a, b in zip(values, values[1:], strict=False))
