@@ -1994,8 +1994,10 @@ def _labelled_figures(parts: list[tuple[list[Item], list[Item]]], width: float,
         if span is None:
             narrow = [i for i in group if i.x1 - i.x0 < WIDE_CELL * width]
         else:  # under a head: what lies within reach of it (the other column's lines are beyond);
-            # a figure twice as far (set flush right in a wide column, its head flush left)
-            narrow = [i for i in group if i.x1 > span[0] and (i.x0 < span[1] or i.x0 < span[2] and _figure(i.text))]
+            # a figure however far (set flush right in a wide column, its head flush left); a
+            # first label anywhere left (``span[0]`` unbounded) that is no line of a column
+            narrow = [i for i in group if i.x1 > span[0] and (i.x0 < span[1] or i.x0 < span[2] and _figure(i.text))
+                      and (span[0] > -math.inf or i.x1 - i.x0 < WIDE_CELL * width)]
         if not narrow or any(i.kind != "line" or i.code is not None for i in narrow):
             return []
         left, right = min(i.x0 for i in narrow), max(i.x1 for i in narrow)
