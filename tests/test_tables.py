@@ -1745,6 +1745,36 @@ def test_labels_set_flush_left_far_from_their_head_centred_over_them_are_a_table
     assert [_texts(t) for t in page["blocks"] if t["kind"] == "table"] == [[list(row) for row in rows]]
 
 
+def test_a_page_of_one_column_of_prose_in_the_left_half_organizes():
+    """A two-column document's last page, its text in the left column alone: justified lines
+    as wide as a column, a list item's bullet beside a line whose words stand wide apart (the
+    runs as LaTeX draws them). The gutter beside the column has nothing past it: the page is
+    organized, not left as raw text."""
+    lines = [{"y": 700.0 - 12 * k, "size": 9.96, "runs": [
+        {"text": f"prose{k} " * 6, "font": "CMR10", "size": 9.96, "color": "#000000",
+         "box": [82.8, 698.0 - 12 * k, 300.84, 708.0 - 12 * k]}]} for k in range(8)]
+    y = 600.0
+    lines.append({"y": y, "size": 9.96, "runs": [
+        {"text": "\u2022", "font": "CMSY10", "size": 9.96, "color": "#000000",
+         "box": [92.76, y - 1.93, 97.74, y + 7.47]},
+        {"text": "Plomrio rionmour chendlustdem ser fes-", "font": "CMR10", "size": 9.96, "color": "#000000",
+         "box": [102.72, y - 1.93, 300.85, y + 6.91],
+         "gaps": [[7, 137.18, 146.52], [16, 186.39, 195.73], [29, 255.21, 264.56], [33, 276.8, 286.15]]}]})
+    for k in range(3):  # the rest of the list: items whose lines hang under the bullet's text
+        top = 580.0 - 40 * k
+        lines.append({"y": top, "size": 9.96, "runs": [
+            {"text": "\u2022", "font": "CMSY10", "size": 9.96, "color": "#000000",
+             "box": [92.76, top - 1.93, 97.74, top + 7.47]},
+            {"text": f"item{k} " * 5, "font": "CMR10", "size": 9.96, "color": "#000000",
+             "box": [102.72, top - 1.93, 300.84, top + 6.91]}]})
+        lines += [{"y": top - 12 * n, "size": 9.96, "runs": [
+            {"text": f"more{k}{n} " * 5, "font": "CMR10", "size": 9.96, "color": "#000000",
+             "box": [102.72, top - 12 * n - 1.93, 300.84 if n == 1 else 189.5, top - 12 * n + 6.91]}]} for n in (1, 2)]
+    page = next(r for r in _unruled_page(lines) if "page" in r)
+    assert "organize_error" not in page
+    assert page["blocks"] and "prose7" in page["text"]
+
+
 def test_rows_of_three_cells_a_text_object_beside_the_other_columns_prose_are_a_table():
     """A table in the right column, each row one text object of three cells whose two spaces
     are alike (each column a fixed space from the next), on the baselines of the left

@@ -2390,8 +2390,8 @@ def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item],
                          if item.x0 >= x0 - item.size and item.x1 <= x1 + item.size), "")
     else:
         gutter = find_gutter(items, width) or _lenient_gutter(items, width) or _prose_column(items, width)
-        if gutter is None:
-            return plain
+        if gutter is None or all(i.x1 <= gutter for i in items) or all(i.x0 >= gutter for i in items):
+            return plain  # (a column of prose with nothing in the other: a document's last page)
         # find_gutter leaves three items or more wholly either side of the gutter.
         starts = {"L": min(i.x0 for i in items if i.x1 <= gutter), "R": min(i.x0 for i in items if i.x0 >= gutter)}
         columns = {"L": gutter - starts["L"], "R": max(i.x1 for i in items if i.x0 >= gutter) - gutter}
