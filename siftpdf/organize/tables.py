@@ -1989,15 +1989,15 @@ def _labelled_figures(parts: list[tuple[list[Item], list[Item]]], width: float,
     prose on the same baseline, wholly to one side, is no cell of theirs, and a row of one line
     wholly left of the head's reach or starting right of the head's end (the other column's
     heading, a line of its text) is passed over."""
-    def cells_of(k: int, span: tuple[float, float, float] | None = None) -> list[Item]:
+    def cells_of(k: int, span: tuple[float, float] | None = None) -> list[Item]:
         group = parts[k][0]
         if span is None:
             narrow = [i for i in group if i.x1 - i.x0 < WIDE_CELL * width]
         else:  # under a head: what lies within reach of it (the other column's lines are beyond);
             # a figure however far (set flush right in a wide column, its head flush left); a
             # first label anywhere left (``span[0]`` unbounded) that is no line of a column
-            narrow = [i for i in group if i.x1 > span[0] and (i.x0 < span[1] or i.x0 < span[2] and _figure(i.text))
-                      and (span[0] > -math.inf or i.x1 - i.x0 < WIDE_CELL * width)]
+            narrow = [i for i in group if i.x1 > span[0] and (i.x0 < span[1] or _figure(i.text)) and
+                      (span[0] > -math.inf or i.x1 - i.x0 < WIDE_CELL * width)]
         if not narrow or any(i.kind != "line" or i.code is not None for i in narrow):
             return []
         left, right = min(i.x0 for i in narrow), max(i.x1 for i in narrow)
@@ -2006,7 +2006,7 @@ def _labelled_figures(parts: list[tuple[list[Item], list[Item]]], width: float,
             return []  # a line across the pair, or more of a table's cells: not the other column's
         return narrow
 
-    def pair(k: int, span: tuple[float, float, float] | None = None, head: bool = False) -> \
+    def pair(k: int, span: tuple[float, float] | None = None, head: bool = False) -> \
             tuple[float, float, str, str, list[Item]] | None:
         """Row ``k`` as two cells: where the space between them starts and ends, the label,
         the figure, and the cells. A head's two may stand closer than a column gap (a head set
@@ -2029,13 +2029,12 @@ def _labelled_figures(parts: list[tuple[list[Item], list[Item]]], width: float,
         rows = {k: head[4]}
         left, right = head[0], head[1]
         reach = REACH_EMS * max(i.size for i in head[4])
-        span = (min(i.x0 for i in head[4]) - reach, max(i.x1 for i in head[4]) + reach,
-                math.inf)
+        span = (min(i.x0 for i in head[4]) - reach, max(i.x1 for i in head[4]) + reach)
         values: list[int | None] = []  # the figures as whole numbers, where they are
         head_end = max(i.x1 for i in head[4])  # a line alone starting past it is the other column's
         end = last = k + 1
         while (end := _past_beside(parts, end, (span[0], head_end))) < len(parts) and near(last - 1, end) and \
-                (row := pair(end, span if len(rows) > 1 else (-math.inf, *span[1:]))) is not None and \
+                (row := pair(end, span if len(rows) > 1 else (-math.inf, span[1]))) is not None and \
                 _labelled(row[2]) and _figure(row[3]) and any(c.isdigit() for c in row[3]) and \
                 max(left, row[0]) < min(right, row[1]) and not any(i.bold_all for i in row[4]):
             left, right = max(left, row[0]), min(right, row[1])
@@ -2044,7 +2043,7 @@ def _labelled_figures(parts: list[tuple[list[Item], list[Item]]], width: float,
             # the labels set flush left, out of reach of a head centred over them (the first
             # row's label is looked for anywhere left): the next row's starts where this one
             # did, however short
-            span = (min(span[0], min(i.x0 for i in row[4]) - SNAP), span[1], span[2])
+            span = (min(span[0], min(i.x0 for i in row[4]) - SNAP), span[1])
             end = last = end + 1
         rising = all(a is not None and b is not None and a <= b for a, b in zip(values, values[1:], strict=False))
         if len(values) >= PAIR_ROWS and not rising:
