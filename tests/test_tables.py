@@ -3,7 +3,7 @@ the Markdown table and the text view; and the bounds that keep a hostile page ch
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -1656,21 +1656,28 @@ def test_a_table_of_labels_and_figures_under_a_bold_head_is_a_table_beside_the_o
     assert "prose0" in page["text"] and "prose5" in page["text"]
 
 
+def _pairs_under_a_head(rows: list[tuple[str, str]], head: list[dict[str, Any]], label_x: float,
+                        right: float) -> list[list[list[str]]]:
+    """The tables of a page holding ``rows`` of a label (set at ``label_x``) and a figure (flush
+    right at ``right``), 16 points apart, under the head drawn by the runs ``head`` (made bold)
+    on the first row's baseline."""
+    lines = [{"y": 700.0, "size": 10.0, "runs": [{**run, "font": "Times-Bold"} for run in head]}]
+    for k, (label, value) in enumerate(rows[1:], 1):
+        y = 700.0 - 16 * k
+        lines.append({"y": y, "size": 10.0, "runs": [_gapped_run(label, [label_x], y, size=10.0),
+                                                      _gapped_run(value, [right - 5.0 * len(value)], y, size=10.0)]})
+    page = next(r for r in _unruled_page(lines) if "page" in r)
+    return [_texts(t) for t in page["blocks"] if t["kind"] == "table"]
+
+
 def test_figures_set_flush_right_far_from_their_head_set_flush_left_are_a_table_of_two_columns():
     """A page-wide table of two columns as a browser prints one: its head in bold, the second
     head flush left at the middle of the page, the figures under it flush right at the text's
     right edge, some twenty ems from it: a table, each figure in its row."""
     rows = [("Region", "Share"), ("Tunstio", "40.0%"), ("Plir", "45.4%"), ("Pliol", "26.5"),
             ("Mondtelbour", "69.2"), ("Doum", "18.7%")]
-    lines = []
-    for k, (label, value) in enumerate(rows):
-        y, start = 700.0 - 14 * k, 300.0 if k == 0 else 540.0 - 5.0 * len(value)
-        runs = [_gapped_run(label, [72.0], y, size=10.0), _gapped_run(value, [start], y, size=10.0)]
-        for run in runs if k == 0 else []:
-            run["font"] = "Times-Bold"
-        lines.append({"y": y, "size": 10.0, "runs": runs})
-    page = next(r for r in _unruled_page(lines) if "page" in r)
-    assert [_texts(t) for t in page["blocks"] if t["kind"] == "table"] == [[list(row) for row in rows]]
+    head = [_gapped_run("Region", [72.0], 700.0, size=10.0), _gapped_run("Share", [300.0], 700.0, size=10.0)]
+    assert _pairs_under_a_head(rows, head, 72.0, 540.0) == [[list(row) for row in rows]]
 
 
 def test_a_group_head_over_a_head_wider_than_its_figures_leaves_their_columns_apart():
@@ -1711,18 +1718,8 @@ def test_a_bold_head_of_two_parts_closer_than_a_column_gap_heads_a_table_of_two_
     the widest cell of the column; under it labels and figures set flush right: a table."""
     rows = [("Volgroulples", "2021"), ("Piobaslen", "89.6"), ("Treagrat", "7.0%"), ("Vusfousgu", "48.8%"),
             ("Nandgeand", "110.8")]
-    lines = []
-    for k, (label, value) in enumerate(rows):
-        y = 700.0 - 16 * k
-        if k == 0:
-            runs = [_gapped_run(f"{label} {value}", [356.0, 356.0 + 5.0 * len(label) + 8.0], y, size=10.0)]
-            runs[0]["font"] = "Times-Bold"
-        else:
-            runs = [_gapped_run(label, [356.0], y, size=10.0),
-                    _gapped_run(value, [460.0 - 5.0 * len(value)], y, size=10.0)]
-        lines.append({"y": y, "size": 10.0, "runs": runs})
-    page = next(r for r in _unruled_page(lines) if "page" in r)
-    assert [_texts(t) for t in page["blocks"] if t["kind"] == "table"] == [[list(row) for row in rows]]
+    head = [_gapped_run("Volgroulples 2021", [356.0, 356.0 + 5.0 * len("Volgroulples") + 8.0], 700.0, size=10.0)]
+    assert _pairs_under_a_head(rows, head, 356.0, 460.0) == [[list(row) for row in rows]]
 
 
 def test_labels_set_flush_left_far_from_their_head_centred_over_them_are_a_table_of_two_columns():
@@ -1730,19 +1727,8 @@ def test_labels_set_flush_left_far_from_their_head_centred_over_them_are_a_table
     centred over their columns, the labels flush left eight ems left of their head, the
     figures flush right: a table, each label in its row."""
     rows = [("Greatsarbin", "2008"), ("Gram", "225,823"), ("Lour", "37"), ("Gistsim", "2.3"), ("Fimlen", "75.3%")]
-    lines = []
-    for k, (label, value) in enumerate(rows):
-        y = 700.0 - 16 * k
-        if k == 0:
-            runs = [_gapped_run(label, [181.0], y, size=10.0), _gapped_run(value, [419.0], y, size=10.0)]
-            for run in runs:
-                run["font"] = "Times-Bold"
-        else:
-            runs = [_gapped_run(label, [92.0], y, size=10.0),
-                    _gapped_run(value, [520.0 - 5.0 * len(value)], y, size=10.0)]
-        lines.append({"y": y, "size": 10.0, "runs": runs})
-    page = next(r for r in _unruled_page(lines) if "page" in r)
-    assert [_texts(t) for t in page["blocks"] if t["kind"] == "table"] == [[list(row) for row in rows]]
+    head = [_gapped_run("Greatsarbin", [181.0], 700.0, size=10.0), _gapped_run("2008", [419.0], 700.0, size=10.0)]
+    assert _pairs_under_a_head(rows, head, 92.0, 520.0) == [[list(row) for row in rows]]
 
 
 def test_a_page_of_one_column_of_prose_in_the_left_half_organizes():
@@ -2083,6 +2069,21 @@ def test_a_label_leaving_a_bracket_open_goes_on_in_the_line_under_it(run_cli, tm
     assert len(texts) == 4
 
 
+def _table_canvas(path: Path, place: Callable[[canvas.Canvas, int, float, str], None]) -> \
+        tuple[canvas.Canvas, Callable[[float, dict[int, str]], None]]:
+    """A page begun with a line of text (Helvetica, 10 points), and a function drawing a line
+    of a table's cells, each by its column (``place``: the canvas, the column, the baseline,
+    the text)."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 780, BODY)
+
+    def line(y: float, cells: dict[int, str]) -> None:
+        for k, text in cells.items():
+            place(c, k, y, text)
+    return c, line
+
+
 @pytest.mark.parametrize("body", [2, 3])
 def test_heads_wrapped_onto_lines_of_their_own_are_one_row_of_an_unruled_table(run_cli, tmp_path, body: int):
     """No rules; each column's head centred on its row over one, two or three lines, so that
@@ -2090,15 +2091,9 @@ def test_heads_wrapped_onto_lines_of_their_own_are_one_row_of_an_unruled_table(r
     each whole in its column, then the rows of figures (two of them are two rows); a group
     head set a blank line above such heads stays a row of its own."""
     path = tmp_path / "wrapped.pdf"
-    c = canvas.Canvas(str(path), pagesize=A4)
-    c.setFont("Helvetica", 10)
-    c.drawString(72, 780, BODY)
     xs = (72, 200, 260, 320, 380, 440)
-
-    def line(y: float, cells: dict[int, str]) -> None:
-        for k, text in cells.items():
-            c.drawCentredString(xs[k] + 28, y, text) if k else c.drawString(xs[k], y, text)
-
+    c, line = _table_canvas(path, lambda c, k, y, text: c.drawCentredString(xs[k] + 28, y, text) if k else
+                            c.drawString(xs[k], y, text))
     c.drawCentredString(xs[3] + 28, 752, "Domestic")
     line(734, {1: "Value", 3: "Share", 4: "Per"})
     line(727, {0: "Indicator", 2: "Number", 5: "Amount"})
@@ -2120,15 +2115,9 @@ def test_a_group_head_over_no_head_but_over_its_columns_figures_heads_an_unruled
     those columns, a little more than a line above them: the group heads are the table's first
     row, not a line of text above it."""
     path = tmp_path / "between.pdf"
-    c = canvas.Canvas(str(path), pagesize=A4)
-    c.setFont("Helvetica", 10)
-    c.drawString(72, 780, BODY)
     ends = (0, 240, 300, 360, 420, 480)
-
-    def line(y: float, cells: dict[int, str]) -> None:
-        for k, text in cells.items():
-            c.drawRightString(ends[k], y, text) if k else c.drawString(72, y, text)
-
+    c, line = _table_canvas(path, lambda c, k, y, text: c.drawRightString(ends[k], y, text) if k else
+                            c.drawString(72, y, text))
     c.drawCentredString(270, 744, "Rural")
     c.drawCentredString(390, 744, "Urban")
     line(726, {1: "Share", 3: "Share", 5: "All"})
