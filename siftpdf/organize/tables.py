@@ -1029,14 +1029,11 @@ def _unruled_heads(rows: list[list[_Piece]], xs: list[float]) -> int:
     def figures(row: list[_Piece]) -> bool:  # figures past the label, a digit among them ('=' and 'y,' are none)
         return _figures(row, first) and any(ch.isdigit() for p in row if p.middle >= first for ch in p.text)
 
-    def number(text: str) -> bool:
-        return bool(_NUMBER.fullmatch(text)) and any(ch.isdigit() for ch in text)
-
     body = next((k for k, row in enumerate(rows) if figures(row)), 0)
     while body > 0 and all(p.middle < first for p in rows[body - 1]):
         body -= 1  # the first label's lines, set over its figures
     if not 2 <= body <= HEAD_LINES or \
-            any(number(p.text) or len(p.text.split()) > HEAD_WORDS for row in rows[:body] for p in row) or \
+            any(_numeric(p.text) or len(p.text.split()) > HEAD_WORDS for row in rows[:body] for p in row) or \
             any(upper[0].y - lower[0].y > HEAD_GAP * max(p.size for p in lower)
                 for upper, lower in zip(rows[:body], rows[1:body], strict=False)):
         return 0
