@@ -60,7 +60,7 @@ def test_looks_unreadable_counts_as_its_regexes_do() -> None:
 def _gaps_one_by_one(boxes: dict[int, tuple[float, float]], first: int, text: str, size: float,
                      budget: int) -> list[list[float]]:
     """The reference: two glyph boxes measured for every space, two probes counted each; a
-    narrower gap counts between two figures."""
+    narrower gap counts between two figures, and in a run of a few words."""
     out: list[list[float]] = []
     index = text.find(" ")
     while index > 0 and budget > 0:
@@ -72,7 +72,8 @@ def _gaps_one_by_one(boxes: dict[int, tuple[float, float]], first: int, text: st
         budget -= 2
         before, after = boxes.get(first + index - 1), boxes.get(first + end)
         figures = text[index - 1] in evidence.FIGURE_ENDS and text[end] in evidence.FIGURE_STARTS
-        wide = (evidence.FIGURE_GAP_EM if figures else evidence.GAP_EM) * size
+        short = text.count(" ") <= evidence.SHORT_RUN_SPACES
+        wide = (evidence.FIGURE_GAP_EM if figures else evidence.SHORT_GAP_EM if short else evidence.GAP_EM) * size
         if before and after and after[0] - before[1] >= wide:
             out.append([index, round(before[1], 2), round(after[0], 2)])
         index = text.find(" ", end)

@@ -3130,3 +3130,71 @@ def test_heads_centred_over_figures_set_flush_right_in_ruled_off_columns_head_th
     c.showPage()
     c.save()
     assert [_texts(t) for t in _tables(_extract(run_cli, path))] == [rows]
+
+
+def test_a_framed_table_of_two_columns_whose_bold_heads_one_run_draws_close_keeps_them_apart(run_cli, tmp_path):
+    """A browser's framed table of two columns, its cells padded by half an em: the heads
+    drawn as one run, three quarters of an em apart (wider than the run's other spaces, too
+    close for a column gap), the labels flush left, the figures flush right: two heads over two
+    columns."""
+    path = tmp_path / "padded.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 780, BODY)
+    c.rect(200, 640, 150, 60)
+    space = pdfmetrics.stringWidth(" ", "Helvetica-Bold", 10)
+    text = c.beginText(205, 686)
+    text.setFont("Helvetica-Bold", 10)
+    text.setWordSpace(7.5 - space)  # the space between the two heads' glyphs: three quarters of an em
+    text.textOut("Geaven Somramdoul")
+    text.setWordSpace(0)  # (the text state outlives the text object)
+    c.drawText(text)
+    c.setFont("Helvetica", 10)
+    body = [("Milgrur", "51.5"), ("Cend", "104,435")]
+    for k, (label, figure) in enumerate(body):
+        c.drawString(205, 668 - 18 * k, label)
+        c.drawRightString(345, 668 - 18 * k, figure)
+    c.drawString(72, 600, "After the table the text goes on as before.")
+    c.showPage()
+    c.save()
+    assert [_texts(t) for t in _tables(_extract(run_cli, path))] == [[["Geaven", "Somramdoul"], *map(list, body)]]
+
+
+def test_a_line_across_a_tables_rules_tells_none_of_its_columns(run_cli, tmp_path):
+    """A table between a rule above and one below, the last line of its caption set inside them
+    across its width, its heads of the last two columns drawn as one run three quarters of an em
+    apart (a browser's padded cells: each head flush left, its figures flush right under its
+    end), the first of them that close to the widest label: three columns all the same, each
+    head over its figures."""
+    path = tmp_path / "across.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 780, BODY)
+    c.line(72, 740, 300, 740)
+    c.drawString(74, 728, "of the gauges read along the river each day, at noon")
+    space = pdfmetrics.stringWidth(" ", "Helvetica-Bold", 10)
+    label = 76 + pdfmetrics.stringWidth("Lower weirs", "Helvetica", 10) + 7.5  # where the second column starts
+    flow = label + pdfmetrics.stringWidth("Discharge", "Helvetica-Bold", 10)  # where its figures end
+    level = flow + 7.5 + pdfmetrics.stringWidth("Stage", "Helvetica-Bold", 10)
+    c.setFont("Helvetica-Bold", 10)
+    c.drawString(76, 712, "Station")
+    text = c.beginText(label, 712)
+    text.setFont("Helvetica-Bold", 10)
+    text.setWordSpace(7.5 - space)
+    text.textOut("Discharge Stage")
+    text.setWordSpace(0)  # (the text state outlives the text object)
+    c.drawText(text)
+    c.setFont("Helvetica", 10)
+    body = [("Upper weir", "1.20", "4.85"), ("Lower weirs", "12.05", "6.61"), ("Ford", "0.95", "13.10"),
+            ("Mill", "1.75", "5.02"), ("Bridge", "2.50", "7.70"), ("Dam", "3.10", "9.40")]
+    for k, (name, discharge, stage) in enumerate(body):
+        y = 696 - 14 * k
+        c.drawString(76, y, name)
+        c.drawRightString(flow, y, discharge)
+        c.drawRightString(level, y, stage)
+    c.line(72, 606, 300, 606)
+    c.drawString(72, 580, "After the table the text goes on as before.")
+    c.showPage()
+    c.save()
+    rows = _texts(_tables(_extract(run_cli, path))[0])
+    assert rows[-len(body) - 1:] == [["Station", "Discharge", "Stage"], *map(list, body)]

@@ -544,6 +544,8 @@ def _shown_box(clip: tuple[float, float, float, float] | None,
     return (max(clip[0], page[0]), max(clip[1], page[1]), min(clip[2], page[2]), min(clip[3], page[3]))
 
 GAP_EM = 0.8  # ems between two glyphs either side of a space: wider may part two table cells
+SHORT_GAP_EM = 0.7  # ... in a run of a few words (``SHORT_RUN_SPACES``): two heads drawn as one, padded apart
+SHORT_RUN_SPACES = 2  # spaces of such a run, at most (a justified line's spaces are many, and all wide)
 FIGURE_GAP_EM = 0.5  # ... between two figures (a table's columns of numbers, set close)
 FIGURE_ENDS = frozenset("0123456789)%")  # how a figure ends: '1,144', '(32.6–42.6)', '12%'
 FIGURE_STARTS = frozenset("0123456789($−-–.")  # how one starts: '(32.6', '$9,600', '−0.6', '.25'
@@ -556,18 +558,21 @@ def _gaps(tp: ctypes.c_void_p, first: int, text: str, size: float) -> list[list[
     with the glyph before it ending at ``x1`` and the one after it starting at ``x0``. One text
     object may draw a whole table row, its cells parted by positioned spaces; a justified
     line's spaces are wide too, so the run is not split here (that is the reader's choice).
-    Wide is ``GAP_EM``, or ``FIGURE_GAP_EM`` between two figures (columns of numbers set close).
+    Wide is ``GAP_EM`` (``SHORT_GAP_EM`` in a run of a few words: a browser's heads of two
+    cells padded by half an em each, drawn as one run), or ``FIGURE_GAP_EM`` between two figures
+    (columns of numbers set close).
     Two glyph boxes a space (one when the word before it is one glyph long: its box is still
     in the buffer), at most ``MAX_GAP_PROBES`` a page. The same loop in C where it is built
     (siftpdf/child/_loops.c), else in Python."""
     probe = _PROBE
+    wide = (SHORT_GAP_EM if text.count(" ") <= SHORT_RUN_SPACES else GAP_EM) * size
     if _LOOPS is not None:
-        found, probe.gap_probes = _LOOPS.gaps(tp.value or 0, first, text, GAP_EM * size, FIGURE_GAP_EM * size,
+        found, probe.gap_probes = _LOOPS.gaps(tp.value or 0, first, text, wide, FIGURE_GAP_EM * size,
                                               probe.gap_probes, _FIGURE_ENDS, _FIGURE_STARTS, probe.rect_ref.value)
         return [[index, round(right, 2), round(left, 2)] for index, right, left in found]
     budget = probe.gap_probes
     rect, ref = probe.rect, probe.rect_ref
-    wide, narrow = GAP_EM * size, FIGURE_GAP_EM * size
+    narrow = FIGURE_GAP_EM * size
     length = len(text)
     out: list[list[float]] = []
     held, held_ok = -1, 0  # the glyph whose box the buffer holds, and whether it was measured

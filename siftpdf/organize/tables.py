@@ -751,8 +751,11 @@ def _spanning_free_gaps(rows: list[list[_Piece]], lo: float, hi: float, vote: bo
         if len(more) > len(gaps) and len(narrow) >= 0.6 * len(rows):
             gaps = more
     if vote and len(rows) >= VOTE_ROWS:
-        voted = _voted_gaps(rows, lo, hi)
-        if len(voted) > len(gaps) and _own_columns(rows, voted):
+        # A line of text across the rows (a caption's, a title's set in the frame) tells no column.
+        counted = [row for row in rows if not _across(row, lo, hi)]
+        counted = counted if len(counted) >= VOTE_ROWS else rows
+        voted = _voted_gaps(counted, lo, hi)
+        if len(voted) > len(gaps) and _own_columns(counted, voted):
             return voted
     elif len(rows) >= VOTE_ROWS:  # the first line alone closing gaps: group heads over the columns
         under = _column_gaps([p for row in rows[1:] for p in row], lo, hi)
@@ -762,6 +765,19 @@ def _spanning_free_gaps(rows: list[list[_Piece]], lo: float, hi: float, vote: bo
 
 
 VOTE_ROWS = 5  # rows from which a few that cross a column gap others leave open may span it
+SPANNING = 0.8  # of a table's width a line of text, no column gap in it, spans, from which it is a title across it
+
+
+def _across(row: list[_Piece], lo: float, hi: float) -> bool:
+    """Is a row one stretch of text (its pieces nowhere half an em apart) across most of the
+    table (``SPANNING``)?"""
+    ordered = sorted(row, key=lambda p: p.x0)
+    reach = ordered[0].x1
+    for piece in ordered[1:]:
+        if piece.x0 - reach >= FIGURE_GAP_EM * piece.size:
+            return False
+        reach = max(reach, piece.x1)
+    return reach - ordered[0].x0 >= SPANNING * (hi - lo)
 CROSSING = 0.2  # share of the rows that may cross such a gap (heads over several columns, totals)
 
 
@@ -1528,11 +1544,14 @@ def _framed_table(region: _Region, slots: dict[tuple[int, int], list[_Piece]], n
     """Whether a frame holds a table whose columns the text set: a rule inside it (under the
     head) or none at all (tbl's ``box``), three rows or more, and half of them at least with
     text in most columns, three at least (a diagram's boxes drawn in a frame label a few places
-    on each line). Its empty boxes are empty cells, not room a neighbour's text spans."""
+    on each line), or of two columns, each row holding both. Its empty boxes are empty cells,
+    not room a neighbour's text spans."""
     filled = [0] * nrows
     for r, _ in slots:
         filled[r] += 1
     full = sum(n >= max(FRAMED_COLUMNS, FILLED_COLUMNS * ncols) for n in filled)
+    if ncols == 2:  # a label and its value a row: every row holds both
+        full = nrows if all(n == 2 for n in filled) else 0
     return (len(region.ys) > 2 or not region.inner_xs) and nrows > 2 and full >= 0.5 * nrows
 
 
