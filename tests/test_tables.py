@@ -3132,6 +3132,33 @@ def test_heads_centred_over_figures_set_flush_right_in_ruled_off_columns_head_th
     assert [_texts(t) for t in _tables(_extract(run_cli, path))] == [rows]
 
 
+def test_heads_of_a_ruled_grid_drawn_as_one_run_across_a_column_rule_are_two_cells(run_cli, tmp_path):
+    """A grid whose columns are so tight that the heads of two of them are drawn as one run, its
+    space over the rule between them: each head in its own cell, as the figures under them."""
+    path = tmp_path / "tight.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 780, BODY)
+    xs, ys = [72, 130, 200, 262], [720, 704, 688, 672, 656]
+    _grid(c, xs, ys)
+    c.setFont("Helvetica-Bold", 10)
+    c.drawString(76, 708, "Vor")
+    heads = "Dendvultrom Fioground"
+    c.drawString(200 - pdfmetrics.stringWidth("Dendvultrom ", "Helvetica-Bold", 10) +
+                 pdfmetrics.stringWidth(" ", "Helvetica-Bold", 10) / 2, 708, heads)
+    c.setFont("Helvetica", 10)
+    body = [("Litdeast", "33.1", "57.2"), ("Gingrund", "13.9%", "79.8%"), ("Ri", "32,940", "29.4%")]
+    for k, (label, a, b) in enumerate(body):
+        y = 692 - 16 * k
+        c.drawString(76, y, label)
+        c.drawRightString(196, y, a)
+        c.drawRightString(258, y, b)
+    c.drawString(72, 620, "After the table the text goes on as before.")
+    c.showPage()
+    c.save()
+    assert [_texts(t) for t in _tables(_extract(run_cli, path))] == [[["Vor", *heads.split()], *map(list, body)]]
+
+
 def test_a_framed_table_of_two_columns_whose_bold_heads_one_run_draws_close_keeps_them_apart(run_cli, tmp_path):
     """A browser's framed table of two columns, its cells padded by half an em: the heads
     drawn as one run, three quarters of an em apart (wider than the run's other spaces, too
@@ -3158,6 +3185,38 @@ def test_a_framed_table_of_two_columns_whose_bold_heads_one_run_draws_close_keep
     c.showPage()
     c.save()
     assert [_texts(t) for t in _tables(_extract(run_cli, path))] == [[["Geaven", "Somramdoul"], *map(list, body)]]
+
+
+def test_a_group_head_centred_over_three_columns_of_one_width_in_a_frame_spans_them(run_cli, tmp_path):
+    """A frame with a rule under its head; a group head centred over the three columns of
+    figures, each as wide as the others (so centred in the middle one too), the stub's head
+    centred on the two lines of heads: the group head is a row of its own spanning the three."""
+    path = tmp_path / "group.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 780, BODY)
+    cells = ((160, 210), (210, 260), (260, 310))
+    c.rect(72, 600, 238, 130)
+    c.line(72, 690, 310, 690)
+    c.setFont("Helvetica-Bold", 10)
+    c.drawCentredString(235, 716, "Public")
+    c.drawString(80, 706, "School")
+    for (lo, hi), head in zip(cells, ("2002", "2003", "Index"), strict=True):
+        c.drawCentredString((lo + hi) / 2, 696, head)
+    c.setFont("Helvetica", 10)
+    body = [("Lower secondary", "9.9%", "1994", "102.4"), ("Primary", "77.8%", "2001", "87.8"),
+            ("Upper secondary", "13.1%", "2001", "119.1"), ("Total", "82.2%", "1997", "0.8")]
+    for k, (label, *figures) in enumerate(body):
+        y = 676 - 18 * k
+        c.drawString(80, y, label)
+        for (_, hi), figure in zip(cells, figures, strict=True):
+            c.drawRightString(hi - 8, y, figure)
+    c.drawString(72, 560, "After the table the text goes on as before.")
+    c.showPage()
+    c.save()
+    table = _tables(_extract(run_cli, path))[0]
+    assert _laid_out(table) == [["School", "Public", "Public", "Public"], ["School", "2002", "2003", "Index"],
+                                *map(list, body)]
 
 
 def test_a_line_across_a_tables_rules_tells_none_of_its_columns(run_cli, tmp_path):

@@ -1249,21 +1249,23 @@ def _header_lines(rows: list[list[_Piece]], xs: list[float], spanners: list[_Edg
     own above them. Where the text's alignment set the columns (``aligned``), a head wider
     than its column's figures runs over their gap, and a head's first line may be centred over
     three: a line spreads when every head on it past the first column does, or holds one head
-    that no line under it goes on in its column, set on the same axis (its middle, left or right
-    edge: a group head centred over three columns, standing in the middle one)."""
-    def continued(piece: _Piece, k: int) -> bool:
+    that no line under it, a head's pitch on, goes on in its column, set on the same axis (its middle, left or right
+    edge: a group head centred over three columns, standing in the middle one); elsewhere such
+    a head spreads when it is centred over the columns round its own."""
+    def continued(piece: _Piece, k: int) -> bool:  # by a line under it at a head's pitch
         column, near = bisect_right(xs, piece.middle), HEAD_AXIS * piece.size
         return any(bisect_right(xs, q.middle) == column and min(abs(q.middle - piece.middle), abs(q.x0 - piece.x0),
                                                                abs(q.x1 - piece.x1)) <= near
-                   for row in rows[k + 1:] for q in row)
+                   for row in rows[k + 1:] for q in row if piece.y - q.y <= HEAD_PITCH * piece.size)
 
     def spreads(k: int) -> bool:  # line k running over columns, or a line of few heads centred over them
+        heads = [p for p in rows[k] if p.middle >= xs[1]]
+        alone = len(heads) == 1 and len(xs) > 3 and not continued(heads[0], k)
         if aligned:
-            heads = [p for p in rows[k] if p.middle >= xs[1]]
-            alone = len(heads) == 1 and len(xs) > 3 and not continued(heads[0], k)
             return bool(heads) and (alone or all(_runs_over(p, xs) or _centred_over(p, xs) for p in heads))
         few = 2 * len(rows[k]) <= len(xs) - 1
-        return any(_runs_over(p, xs) for p in rows[k]) or few and any(_centred_over(p, xs) for p in rows[k])
+        return alone and bool(_centred_over(heads[0], xs, set(range(len(xs))))) or \
+            any(_runs_over(p, xs) for p in rows[k]) or few and any(_centred_over(p, xs) for p in rows[k])
 
     def ruled(upper: list[_Piece], lower: list[_Piece]) -> bool:  # each head of the line over its rule
         head = max(p.top for p in lower)
@@ -1292,6 +1294,7 @@ def build_table(region: _Region, items: list[Item], outside: list[Item] | None =
         return None
     if region.vertical:
         _drop_underlines(region, pieces)
+        pieces = _cut_at_rules(region, pieces)
     xs, ys = _grid_cells(region, pieces)
     ncols, nrows = len(xs) - 1, len(ys) - 1
     if ncols < 1 or nrows < 1 or ncols * nrows > MAX_GRID:
@@ -1378,6 +1381,44 @@ def _drop_underlines(region: _Region, pieces: list[_Piece]) -> None:
         return
     region.horizontal = kept
     region.ys = [y for y in region.ys if any(abs(e.pos - y) <= SNAP for e in kept)]
+
+
+def _cut_at_rules(region: _Region, pieces: list[_Piece]) -> list[_Piece]:
+    """Pieces of text that run across a column rule of their row (the cells either side set so
+    close that one run draws both: no wide space parts them) cut at their space nearest the rule,
+    reckoned by their characters' share of the piece's width: no cell's text crosses a rule. Each
+    part is a cell's few words (``CUT_WORDS``), and there is a space for each rule crossed, near
+    it (``CUT_NEAR``)."""
+    out: list[_Piece] = []
+    for piece in pieces:
+        middle = (piece.top + piece.bottom) / 2
+        tie = CUT_EM * piece.size
+        rules = _positions([e.pos for e in region.vertical if e.lo <= middle <= e.hi and
+                            piece.x0 + tie < e.pos < piece.x1 - tie])  # (a double rule is one)
+        cuts: list[tuple[int, float]] = []  # (the space's index, the rule's x)
+        text, width = piece.text, piece.x1 - piece.x0
+        for rule in rules:
+            spaces = [k for k, ch in enumerate(text) if ch == " " and (not cuts or k > cuts[-1][0])]
+            near = [(abs(piece.x0 + width * (k + 0.5) / len(text) - rule), k) for k in spaces]
+            if near and min(near)[0] <= CUT_NEAR * piece.size:
+                cuts.append((min(near)[1], rule))
+        ends = [k for k, _ in cuts] + [len(text)]
+        if not cuts or len(cuts) < len(rules) or \
+                any(len(text[a + 1 if a else 0:b].split()) > CUT_WORDS for a, b in zip([0, *ends], ends, strict=False)):
+            out.append(piece)  # (a line of prose across a chart's gridlines: no cells)
+            continue
+        start, x0 = 0, piece.x0
+        for end, rule in [*cuts, (len(text), piece.x1 + tie)]:
+            if part := text[start:end].strip():
+                out.append(_Piece(x0, min(piece.x1, rule - tie / 2), piece.y, piece.top, piece.bottom, piece.size,
+                                  part, piece.bold, piece.item))
+            start, x0 = end + 1, rule + tie / 2
+    return out
+
+
+CUT_EM = 0.2  # ems a piece must run past a column rule on each side to be cut at it
+CUT_WORDS = 4  # words of each cell's text such a piece holds, at most
+CUT_NEAR = 0.5  # ems from the rule its space lies, at most (text over a chart's gridlines crosses them anywhere)
 
 
 def _chart(slots: dict[tuple[int, int], list[_Piece]], boxes: int) -> bool:
@@ -1475,10 +1516,16 @@ def _text_spans(region: _Region, xs: list[float], slots: dict[tuple[int, int], l
     (``_spanned``) or, on a line of group heads, centred over empty boxes (``_centred_over``)
     spans them."""
     ncols = len(xs) - 1
-    centred = {id(p): _centred_over(p, xs) for pieces in slots.values() for p in pieces}
+    past: dict[int, int] = {}  # each row's heads past the first column
+    columns: dict[int, set[int]] = {}  # the columns each row has text in
+    for (r, c), pieces in slots.items():
+        past[r] = past.get(r, 0) + (len(pieces) if c > 0 else 0)
+        columns.setdefault(r, set()).add(c)
+    centred = {id(p): _centred_over(p, xs, columns.get(r + 1, set()) if past[r] == 1 else None)
+               for (r, _), pieces in slots.items() for p in pieces}
     heads: dict[int, bool] = {}  # rows of group heads, each over its columns (centred, or running over them)
-    for (r, _), pieces in slots.items():
-        heads[r] = heads.get(r, True) and all(centred[id(p)] or _runs_over(p, xs) for p in pieces)
+    for (r, c), pieces in slots.items():  # (the stub's head beside them is none)
+        heads[r] = heads.get(r, True) and (c == 0 or all(centred[id(p)] or _runs_over(p, xs) for p in pieces))
     for (r, c), pieces in slots.items():
         for piece in pieces:
             for k in range(c + 1, ncols):
@@ -1555,11 +1602,15 @@ def _framed_table(region: _Region, slots: dict[tuple[int, int], list[_Piece]], n
     return (len(region.ys) > 2 or not region.inner_xs) and nrows > 2 and full >= 0.5 * nrows
 
 
-def _centred_over(piece: _Piece, xs: list[float]) -> list[int]:
+def _centred_over(piece: _Piece, xs: list[float], over: set[int] | None = None) -> list[int]:
     """The columns, two or more and the first (the rows' labels) not among them, a head (a few
     words) inside one column is centred over (a group's head set in a cell spanning them, with
     no rule to say so): its middle within ``CENTRED_EM`` of theirs and nearer by as much than to
-    its own column's. (A head running over a column's bounds spans the columns it covers.)"""
+    its own column's, or, given the columns the line under it has heads in (``over``), as near
+    as to its own column's when the head is the line's one head past the first column and
+    stands over heads in each of them (centred over an odd number of columns of one width, it
+    stands in the middle one, centred there too). (A head running over a column's bounds spans
+    the columns it covers.)"""
     own = bisect_right(xs, piece.middle) - 1
     if not 0 < own < len(xs) - 1 or piece.x0 < xs[own] - 0.5 * piece.size or \
             piece.x1 > xs[own + 1] + 0.5 * piece.size or not _label_words(piece.text):
@@ -1569,7 +1620,8 @@ def _centred_over(piece: _Piece, xs: list[float]) -> list[int]:
     for k in range(max(1, own - 3), own + 1):
         for m in range(max(own, k + 1), min(len(xs) - 1, own + 4)):
             off = abs(piece.middle - (xs[k] + xs[m + 1]) / 2)
-            if off <= CENTRED_EM * piece.size and off + CENTRED_EM * piece.size <= away and m - k >= len(best):
+            nearer = off + CENTRED_EM * piece.size <= away or over is not None and set(range(k, m + 1)) <= over
+            if off <= CENTRED_EM * piece.size and nearer and m - k >= len(best):
                 best = list(range(k, m + 1))
     return best
 
