@@ -3132,6 +3132,94 @@ def test_heads_centred_over_figures_set_flush_right_in_ruled_off_columns_head_th
     assert [_texts(t) for t in _tables(_extract(run_cli, path))] == [rows]
 
 
+def _cell_run(text: str, x0: float, y: float, bold: bool = False, size: float = 10.0) -> dict[str, Any]:
+    """A run of its own for one cell's ``text`` from ``x0`` (half an em a character)."""
+    return {"text": text, "font": "Times-Bold" if bold else "Times-Roman", "size": size, "color": "#000000",
+            "box": [x0, y - 2, x0 + 0.5 * size * len(text), y + 0.8 * size]}
+
+
+def _flush_right(text: str, x1: float, y: float, bold: bool = False) -> dict[str, Any]:
+    return _cell_run(text, x1 - 5.0 * len(text), y, bold)
+
+
+def test_rows_each_with_a_blank_cell_one_after_another_stay_rows_of_an_unruled_table():
+    """No rules; a label and two columns of figures set flush right; near the foot a row without
+    its last figure, then one without its first, then a full row: every row is the table's, each
+    blank where its figure is missing."""
+    rows = [("Item", "2012", "2013"), ("Software licences", "74", "2013"), ("Insurance premiums", "887", "2010"),
+            ("Research and development", "287", "2008"), ("Raw materials", "192", ""), ("Legal fees", "", "2025"),
+            ("Interest paid", "408", "2014")]
+    lines = [{"y": 740.0, "size": 10.0, "runs": [_cell_run(BODY, 72, 740)]}]
+    for k, row in enumerate(rows):
+        y = 700.0 - 17 * k
+        runs = [_cell_run(row[0], 72, y, bold=not k)]
+        runs += [_flush_right(text, x1, y, bold=not k)
+                 for text, x1 in zip(row[1:], (370.0, 414.0), strict=True) if text]
+        lines.append({"y": y, "size": 10.0, "runs": runs})
+    lines.append({"y": 560.0, "size": 10.0, "runs": [_cell_run(BODY, 72, 560)]})
+    page = next(r for r in _unruled_page(lines) if "page" in r)
+    assert [_texts(t) for t in page["blocks"] if t["kind"] == "table"] == [[list(row) for row in rows]]
+
+
+def test_group_heads_centred_over_two_columns_each_over_an_unruled_table_are_its_first_row():
+    """No rules; over the columns' heads, a group head centred over each pair of columns (wider
+    than the heads' gap, over two of them), and the stub's head centred on the two lines of heads:
+    the group heads are the table's first row, each spanning its two columns."""
+    xs = (176.7, 235.5, 295.9, 359.4)  # where each column's head starts
+    heads = ("Share (%)", "Per capita", "Share (%)", "Index")
+    body = [("Public debt", "6,411.09", "27.4%", "73.1", "182,493"),
+            ("Housing starts", "8,064.76", "30.0%", "10.6", "231,596"),
+            ("Exports of goods", "7,598.43", "30.1%", "97.5", "821")]
+    lines = [{"y": 700.0, "size": 10.0, "runs": [_cell_run(BODY, 72, 700)]}]
+
+    def centred(text: str, a: int, b: int, y: float) -> dict[str, Any]:
+        middle = (xs[a] + xs[b] + 0.5 * 10 * len(heads[b])) / 2
+        return _cell_run(text, middle - 2.5 * len(text), y, bold=True)
+    lines.append({"y": 666.4, "size": 10.0, "runs": [centred("Women", 0, 1, 666.4), centred("Foreign", 2, 3, 666.4)]})
+    lines.append({"y": 658.2, "size": 10.0, "runs": [_cell_run("Indicator", 86.0, 658.2, bold=True)]})
+    lines.append({"y": 650.7, "size": 10.0,
+                  "runs": [_cell_run(h, x, 650.7, bold=True) for h, x in zip(heads, xs, strict=True)]})
+    for k, row in enumerate(body):
+        y = 634.9 - 15.75 * k
+        ends = [x + 0.5 * 10 * len(h) for h, x in zip(heads, xs, strict=True)]
+        figures = [_flush_right(t, x1, y) for t, x1 in zip(row[1:], ends, strict=True)]
+        lines.append({"y": y, "size": 10.0, "runs": [_cell_run(row[0], 70.5, y), *figures]})
+    lines.append({"y": 560.0, "size": 10.0, "runs": [_cell_run(BODY, 72, 560)]})
+    page = next(r for r in _unruled_page(lines) if "page" in r)
+    tables = [t for t in page["blocks"] if t["kind"] == "table"]
+    assert len(tables) == 1
+    assert _laid_out(tables[0]) == [["Indicator", "Women", "Women", "Foreign", "Foreign"],
+                                    ["Indicator", *heads], *[list(row) for row in body]]
+
+
+def test_a_list_in_one_column_beside_a_table_in_the_other_is_none_of_its_cells():
+    """A page of two columns: the left column's paragraph, then its list (a bullet, its entry's
+    words, their lines run on under the words) beside an unruled table in the right column: the
+    table holds its own cells alone, and the list's words stay the list's."""
+    prose = BODY[:45]
+    lines = [{"y": 700.0 - 12 * k, "size": 10.0,
+              "runs": [_cell_run(prose, 72, 700.0 - 12 * k), _cell_run(prose, 315, 700.0 - 12 * k)]} for k in range(10)]
+    entries = [("", prose), ("•", "Pumps were read every hour"), ("", "and the gauges every day at"),
+               ("", "noon by the keeper."), ("•", "Weirs were read at dawn and"), ("", "again at dusk each day.")]
+    table = [("Station", "Flow", "Level"), ("Upper weir", "1.20", "4.85"), ("Mill bridge", "2.05", "6.61"),
+             ("Ford", "0.95", "3.10"), ("Lower weir", "1.75", "5.02")]
+    for k, (bullet, words) in enumerate(entries):
+        y = 580.0 - 12 * k
+        runs = ([_cell_run(bullet, 72, y)] if bullet else []) + [_cell_run(words, 90 if k else 72, y)]
+        if k < len(table):
+            label, flow, level = table[k]
+            runs += [_cell_run(label, 315, y, bold=not k), _flush_right(flow, 450, y, bold=not k),
+                     _flush_right(level, 540, y, bold=not k)]
+        lines.append({"y": y, "size": 10.0, "runs": runs})
+    lines += [{"y": 508.0 - 12 * k, "size": 10.0,
+               "runs": [_cell_run(prose, 72, 508.0 - 12 * k), _cell_run(prose, 315, 508.0 - 12 * k)]}
+              for k in range(10)]
+    page = next(r for r in _unruled_page(lines) if "page" in r)
+    assert [_texts(t) for t in page["blocks"] if t["kind"] == "table"] == [[list(row) for row in table]]
+    text = " ".join(b.get("text", "") for b in page["blocks"] if b["kind"] != "table")
+    assert all(words in text for _, words in entries)
+
+
 def test_heads_of_a_ruled_grid_drawn_as_one_run_across_a_column_rule_are_two_cells(run_cli, tmp_path):
     """A grid whose columns are so tight that the heads of two of them are drawn as one run, its
     space over the rule between them: each head in its own cell, as the figures under them."""
@@ -3157,6 +3245,14 @@ def test_heads_of_a_ruled_grid_drawn_as_one_run_across_a_column_rule_are_two_cel
     c.showPage()
     c.save()
     assert [_texts(t) for t in _tables(_extract(run_cli, path))] == [[["Vor", *heads.split()], *map(list, body)]]
+
+
+def test_two_rows_of_a_label_and_a_figure_under_a_bold_head_of_two_parts_are_a_table():
+    """The smallest table of two columns: a bold head of two parts, then two rows of a label and
+    a figure set flush right (the figures rising, as two do half the time): a table."""
+    rows = [("Catnor", "2025"), ("Dundpusta", "430"), ("Bodoudor", "233,278")]
+    head = [_gapped_run("Catnor", [72.0], 700.0, size=10.0), _gapped_run("2025", [300.0], 700.0, size=10.0)]
+    assert _pairs_under_a_head(rows, head, 72.0, 340.0) == [[list(row) for row in rows]]
 
 
 def test_a_framed_table_of_two_columns_whose_bold_heads_one_run_draws_close_keeps_them_apart(run_cli, tmp_path):
@@ -3217,6 +3313,63 @@ def test_a_group_head_centred_over_three_columns_of_one_width_in_a_frame_spans_t
     table = _tables(_extract(run_cli, path))[0]
     assert _laid_out(table) == [["School", "Public", "Public", "Public"], ["School", "2002", "2003", "Index"],
                                 *map(list, body)]
+
+
+def _two_column_evidence(left: dict[float, str],
+                         right: list[tuple[float, list[dict[str, Any]]]]) -> list[dict[str, Any]]:
+    """Evidence lines of a page of two columns: the left column's ``left`` lines (baseline: text,
+    from 72; a full line is 218 points wide), the right column's ``right`` runs; lines sharing a
+    baseline are one line of the evidence, top down."""
+    merged: dict[float, list[dict[str, Any]]] = {}
+    for y, text in left.items():
+        merged.setdefault(y, []).append({"text": text, "font": "Times-Roman", "size": 10.0, "color": "#000000",
+                                         "box": [72.0, y - 2, 72.0 + min(218.0, 4.5 * len(text)), y + 8]})
+    for y, runs in right:
+        merged.setdefault(y, []).extend(runs)
+    return [{"y": y, "size": 10.0, "runs": sorted(runs, key=lambda r: r["box"][0])}
+            for y, runs in sorted(merged.items(), reverse=True)]
+
+
+def test_a_two_column_tables_first_label_is_no_short_line_of_the_other_columns_prose():
+    """A table of two columns in the right column, its bold head of two parts, the left
+    column's lines on baselines of their own between its rows; one of them a paragraph's last
+    line, short, on the first row's baseline: it is no label of the table, which has its rows."""
+    full = "Gunveastrest gralcarstim pe fol vupil manche cous plouttound vea"
+    left = {700.0 - 12 * k: full for k in range(30)}
+    left[496.0] = "Pet lend nul tral chou mest chitramciot?"
+    rows = [("Pliond", "Fetpardos"), ("Nion", "99.0%"), ("Stur", "23.1"), ("Bettor", "14,830"), ("Lea", "192")]
+    right: list[tuple[float, list[dict[str, Any]]]] = [(700.0 - 12 * k, [_cell_run(full[:48], 320, 700.0 - 12 * k)])
+                                                       for k in range(10)]
+    for k, (label, figure) in enumerate(rows):
+        y = 510.0 - 14 * k
+        run = _gapped_run(f"{label} {figure}", [366.0, 460.0 - 5.0 * len(figure)], y, size=10.0)
+        right.append((y if k != 1 else 496.0, [{**run, "font": "Times-Bold" if not k else "Times-Roman"}]))
+    right += [(420.0 - 12 * k, [_cell_run(full[:48], 320, 420.0 - 12 * k)]) for k in range(10)]
+    page = next(r for r in _unruled_page(_two_column_evidence(left, right)) if "page" in r)
+    assert [_texts(t) for t in page["blocks"] if t["kind"] == "table"] == [[list(row) for row in rows]]
+    assert "chitramciot?" in page["text"]
+
+
+def test_bold_heads_spaced_alike_over_two_rows_beside_a_centred_caption_are_a_table():
+    """A table at the top of the right column, as tbl sets one: bold heads drawn as one run,
+    their spaces alike, over two rows of a label and figures whose spaces line up with theirs;
+    beside them the left column's caption, centred on two lines, then its prose: the heads and
+    rows are a table, and the caption's lines none of its cells."""
+    full = "Gunveastrest gralcarstim pe fol vupil manche cous plouttound vea"
+    left = {760.0: "Table 1. Grol sturstout nastpes fend ratavos", **{724.0 - 12 * k: full for k in range(30)}}
+    rows = [("Cimneavout", "1993", "Torpleal"), ("Gea", "211,198", "305"), ("Grettio", "4,198", "74.4%")]
+    right: list[tuple[float, list[dict[str, Any]]]] = []
+    for k, (label, first, second) in enumerate(rows):
+        y = 760.0 - 12 * k
+        starts = [328.0, 410.0, 462.0] if not k else [328.0, 440.0 - 5.0 * len(first), 500.0 - 5.0 * len(second)]
+        run = _gapped_run(f"{label} {first} {second}", starts, y, size=10.0)
+        right.append((y, [{**run, "font": "Times-Bold" if not k else "Times-Roman"}]))
+    right.append((748.0, [{"text": "grodelbut niot tonsom sou?", "font": "Times-Roman", "size": 10.0,
+                           "color": "#000000", "box": [118.0, 746.0, 227.0, 756.0]}]))  # the caption's last line
+    right += [(712.0 - 12 * k, [_cell_run(full[:48], 320, 712.0 - 12 * k)]) for k in range(30)]
+    page = next(r for r in _unruled_page(_two_column_evidence(left, right)) if "page" in r)
+    assert [_texts(t) for t in page["blocks"] if t["kind"] == "table"] == [[list(row) for row in rows]]
+    assert "grodelbut niot tonsom sou?" in page["text"]
 
 
 def test_a_line_across_a_tables_rules_tells_none_of_its_columns(run_cli, tmp_path):

@@ -22,7 +22,7 @@ from bisect import bisect_left, bisect_right
 
 from ..document import table_text
 from ..lazyre import lazy
-from .layout import CAPTION, SPREAD, Item, find_gutter, is_caption, is_leader, join_lines, median
+from .layout import CAPTION, SPREAD, Item, find_gutter, is_caption, is_leader, is_list_item, join_lines, median
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -2044,7 +2044,8 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
     return out
 
 
-PAIR_ROWS = 3  # rows of a label and a figure, at the least, under a bold head, for a table of two columns
+PAIR_ROWS = 2  # rows of a label and a figure, at the least, under a bold head, for a table of two columns
+RISING_ROWS = 3  # such rows whose whole numbers rise, from which they are a contents page's (two rise as often as not)
 REACH_EMS = 4.0  # ems either side of such a table's head within which its rows' cells lie
 
 
@@ -2053,7 +2054,7 @@ def _labelled_figures(parts: list[tuple[list[Item], list[Item]]], width: float,
     """The rows of tables of two columns, each with its cells: a label and a figure a wide
     space apart, on ``PAIR_ROWS`` lines or more on end under a head of two parts in bold, the
     spaces of all of them (the head's too) clear at one x; the figures not a contents page's
-    numbers (rising page by page), no label a description's width. A line of the other column's
+    numbers (rising page by page, ``RISING_ROWS``), no label a description's width. A line of the other column's
     prose on the same baseline, wholly to one side, is no cell of theirs, and a row of one line
     wholly left of the head's reach or starting right of the head's end (the other column's
     heading, a line of its text) is passed over."""
@@ -2063,9 +2064,11 @@ def _labelled_figures(parts: list[tuple[list[Item], list[Item]]], width: float,
             narrow = [i for i in group if i.x1 - i.x0 < WIDE_CELL * width]
         else:  # under a head: what lies within reach of it (the other column's lines are beyond);
             # a figure however far (set flush right in a wide column, its head flush left); a
-            # first label anywhere left (``span[0]`` unbounded) that is no line of a column
+            # first label anywhere left (``span[0]`` unbounded) that is no line of a column (no
+            # sentence's end, a cell's few words)
             narrow = [i for i in group if i.x1 > span[0] and (i.x0 < span[1] or _figure(i.text)) and
-                      (span[0] > -math.inf or i.x1 - i.x0 < WIDE_CELL * width)]
+                      (span[0] > -math.inf or i.x1 - i.x0 < WIDE_CELL * width and
+                       len(i.text.split()) <= CELL_WORDS and not _STOP.search(i.text))]
         if not narrow or any(i.kind != "line" or i.code is not None for i in narrow):
             return []
         left, right = min(i.x0 for i in narrow), max(i.x1 for i in narrow)
@@ -2114,7 +2117,7 @@ def _labelled_figures(parts: list[tuple[list[Item], list[Item]]], width: float,
             span = (min(span[0], min(i.x0 for i in row[4]) - SNAP), span[1])
             end = last = end + 1
         rising = all(a is not None and b is not None and a <= b for a, b in zip(values, values[1:], strict=False))
-        if len(values) >= PAIR_ROWS and not rising:
+        if len(values) >= PAIR_ROWS and not (rising and len(values) >= RISING_ROWS):
             found.update(rows)
         k = max(end, k + 1)
     return found
@@ -2165,14 +2168,15 @@ def _in_columns(group: list[Item], run: list[list[Item]]) -> bool:
     cells or more above it with a blank cell: the first starts where the row above starts, the
     other starts or ends where a segment past the first does in two rows of the run at least;
     its segments and the row above's short (``CELL_WORDS``: cells, not lines of prose)."""
-    if len(group) != 2 or any(i.kind != "line" for i in group) or len(run[-1]) < 3 or \
-            any(len(i.text.split()) > CELL_WORDS for i in group + run[-1]):
+    full = next((cells for cells in reversed(run) if len(cells) >= 3), None)  # the last row with every cell
+    if len(group) != 2 or any(i.kind != "line" for i in group) or full is None or \
+            any(len(i.text.split()) > CELL_WORDS for i in group + run[-1] + full):
         return False
     tie = 0.5 * max(i.size for i in group)
     first, other = sorted(group, key=lambda i: i.x0)
     aligned = sum(any(abs(other.x0 - i.x0) <= tie or abs(other.x1 - i.x1) <= tie
                       for i in sorted(cells, key=lambda i: i.x0)[1:]) for cells in run)
-    return abs(first.x0 - min(i.x0 for i in run[-1])) <= tie and aligned >= 2
+    return abs(first.x0 - min(i.x0 for i in full)) <= tie and aligned >= 2
 
 
 CELL_WORDS = 6  # words of a cell of a row with a blank, at most
@@ -2224,7 +2228,7 @@ def _head_above(line: tuple[list[Item], list[Item]], first: list[Item], below: l
         abs(item.size - size) <= 0.1 * size and
         item.x1 - item.x0 < WIDE_CELL * width and not CAPTION.match(item.text) and not _STOP.search(item.text) and
         item.text.strip()[:1].isupper() and ". ." not in item.text and
-        _under_one(item, first) and _in_a_column(item, below) for item in heads)
+        (_under_one(item, first) or _centred_on(item, first)) and _in_a_column(item, below) for item in heads)
 
 
 HEADS_DRAWN = 3  # parts of a line of heads drawn as one object, at the least (a running head's are two)
@@ -2299,6 +2303,18 @@ def _under_one(item: Item, row: list[Item]) -> bool:
     return sum(min(item.x1, other.x1) > max(item.x0, other.x0) for other in row) <= 1
 
 
+def _centred_on(item: Item, row: list[Item]) -> bool:
+    """Is ``item`` a group head centred on a run of two or more of ``row``'s segments, those it
+    overlaps among them: its middle within ``CENTRED_EM`` of theirs?"""
+    row = sorted(row, key=lambda other: other.x0)
+    over = [k for k, other in enumerate(row) if min(item.x1, other.x1) > max(item.x0, other.x0)]
+    if not over:
+        return False
+    middle, near = (item.x0 + item.x1) / 2, CENTRED_EM * item.size
+    return any(abs((row[first].x0 + row[last].x1) / 2 - middle) <= near
+               for first in range(over[0] + 1) for last in range(max(over[-1], first + 1), len(row)))
+
+
 FORMULA_PITCH = 0.8  # ems: lines of one size closer than this are a formula's levels (a fraction), not rows
 FORMULA_ROWS = 3  # lines of a display formula numbered at its end, at the most
 _EQUATION_NUMBER = lazy(r"^\(\d{1,3}[a-z]?\)$")
@@ -2353,8 +2369,9 @@ def _spread_inside(group: list[Item]) -> bool:
 
 def _cells_of_words(group: list[Item], columned: bool = False) -> bool:
     """Do a row's runs, parted at their wide spaces, read as a table's cells: not a justified
-    line's words (``_uneven``; a row of figures whose spaces are ``columned``, lined up with the
-    next row's, may have them alike, each column set a fixed space from the next), a display
+    line's words (``_uneven``; a row of figures or of heads in bold whose spaces are ``columned``,
+    lined up with the next row's, may have them alike, each column set a fixed space from the
+    next), a display
     formula's terms about a lone operator, a line of code or a drawing in characters (cells
     with no letter or figure)?"""
     parts = [text.strip() for item in group for _, _, text in item.parts]
@@ -2362,7 +2379,7 @@ def _cells_of_words(group: list[Item], columned: bool = False) -> bool:
     figures = sum(any(c.isdigit() for c in text) for text in parts)
     return all(item.code is None for item in group) and not any(text in _OPERATORS for text in parts) and \
         worded >= max(2, len(parts) - 1) and \
-        (_uneven(group) or columned and FIGURES_ROW * len(parts) <= figures)
+        (_uneven(group) or columned and (FIGURES_ROW * len(parts) <= figures or all(i.bold_all for i in group)))
 
 
 FIGURES_ROW = 0.5  # of a row's cells that hold figures, at the least, for its spaces to tell its columns
@@ -2431,8 +2448,9 @@ def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item],
     edge to edge is that column's prose running on beside a table, an equation or a chart's labels
     set in the other column: a float set full width interrupts both columns, so no line of theirs
     shares its baselines (but a table's row drawn as one, ``_cells_drawn_as_one``). So is the
-    line under it that starts where it starts, at a line's pitch, alone on its side (a
-    paragraph's last line); and a line of words alone on its side, from its left edge and across
+    line under it that starts where it starts, or is centred where it is (words with no wide
+    space: not a table's row), at a line's pitch, alone on its side (a paragraph's last line, a
+    centred caption's); and a line of words alone on its side, from its left edge and across
     most of it (``RAGGED_FILL``: set ragged right); and a display alone on its side between two
     such lines, set apart from them by more than their own pitch (an equation between a column's
     paragraphs, beside a grammar set as a table in the other). The gutter is looked for only when some row
@@ -2467,17 +2485,20 @@ def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item],
             return "L" if item.x1 <= gutter else "R" if item.x0 >= gutter else ""
     above: dict[str, tuple[Item, bool]] = {}  # each column's last line so far, and whether it was text
 
-    def text(item: Item, side: str, alone: bool) -> bool:
+    def text(item: Item, side: str, alone: bool, lead: float | None = None) -> bool:
+        """``lead``: where the list's marker before the line starts (the line is its entry's)."""
         if item.kind != "line":
             return False
-        if item.x1 - item.x0 >= COLUMN_FILL * columns[side]:
+        x0 = item.x0 if lead is None else lead
+        if item.x1 - x0 >= COLUMN_FILL * columns[side]:
             return not _cells_drawn_as_one(item)
-        if alone and item.x1 - item.x0 >= RAGGED_FILL * columns[side] and item.x0 - starts[side] <= item.size and \
+        if alone and item.x1 - x0 >= RAGGED_FILL * columns[side] and x0 - starts[side] <= item.size and \
                 len(item.text.split()) >= RAGGED_WORDS:
             return True  # a line of ragged prose, alone on its side
         last, was_text = above.get(side, (None, False))
-        return alone and was_text and last is not None and abs(item.x0 - last.x0) <= item.size and \
-            last.y - item.y <= TEXT_PITCH * item.size
+        return alone and was_text and last is not None and last.y - item.y <= TEXT_PITCH * item.size and \
+            (abs(item.x0 - last.x0) <= item.size or
+             len(item.parts) == 1 and abs(item.x0 + item.x1 - last.x0 - last.x1) <= 2 * item.size)
 
     out: list[tuple[list[Item], list[Item]]] = []
     besides: list[list[Item]] = []
@@ -2487,11 +2508,16 @@ def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item],
         seen: dict[str, tuple[Item, bool]] = {}
         sides = [side_of(item) for item in row]
         alone = {side: sides.count(side) == 1 for side in columns}
+        marked = {side: marker for side in columns if sides.count(side) == 2 and
+                  (marker := _list_marker([i for i, s in zip(row, sides, strict=True) if s == side]))}
         for item, side in zip(row, sides, strict=True):
             if side:
-                is_text = text(item, side, alone[side])
+                marker = marked.get(side)
+                if marker is item:
+                    continue  # an entry's marker goes with its words
+                is_text = text(item, side, alone[side] or marker is not None, marker.x0 if marker else None)
                 if is_text:
-                    beside.append(item)
+                    beside.extend((marker, item) if marker else (item,))
                 if side not in seen or is_text:
                     seen[side] = (item, is_text)
                 flow[side].append((item, alone[side], is_text, number))
@@ -2518,6 +2544,18 @@ def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item],
         else:
             out.append((row, []))
     return out
+
+
+def _list_marker(pair: list[Item]) -> Item | None:
+    """The marker of a list's entry (a bullet, '1.', 'a)') when ``pair`` is one and its words."""
+    marker, words = sorted(pair, key=lambda i: i.x0)
+    if marker.kind != "line" or words.kind != "line" or len(marker.text.strip()) > MARKER_CHARS or \
+            not is_list_item(f"{marker.text.strip()} {words.text}"):
+        return None
+    return marker
+
+
+MARKER_CHARS = 3  # characters of a list's marker set apart from its words ('•', '12.', 'a)')
 
 
 def _cells_drawn_as_one(item: Item) -> bool:
