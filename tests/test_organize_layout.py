@@ -1655,6 +1655,22 @@ def test_a_run_in_outline_title_heads_the_paragraph_it_runs_into():
     assert any(text.startswith("Reconstruction of the signal") for text in after)  # not at a run's end: prose
 
 
+def test_a_run_in_outline_title_whose_justified_spaces_part_its_run_heads_its_paragraph():
+    """The italic title run in before its text on a justified line, each of its spaces wide
+    enough to be kept as a gap (its run parts into a piece a word): it is found all the same."""
+    rest = prose(80, "m")
+    title = "1) Feature Extraction Blocks:"
+    head = runs_line(722, [(title, "Times-Italic"), (rest[0][:30], "Times-Roman")])
+    first = head["runs"][0]
+    first["gaps"] = [[k, 72 + CHAR * k, 72 + CHAR * (k + 1)] for k, char in enumerate(title) if char == " "]
+    lines = [line(740, "A. Super-Resolution Part"), head,
+             *[line(710 - 12 * k, text) for k, text in enumerate(rest[1:4])], *body_lines(650, "z", 3)]
+    outline = [{"title": "Super-Resolution Part", "page": 1, "level": 1},
+               {"title": "Feature Extraction Blocks", "page": 1, "level": 2}]
+    out = organize([page(1, lines)], outline)[0]
+    assert headings(out) == [(1, "A. Super-Resolution Part"), (2, "1) Feature Extraction Blocks")]
+
+
 def test_a_row_of_numbers_or_a_formula_set_large_is_not_a_heading():
     lines = [line(740, "Bounds", size=14, bold=True), *body_lines(720, "a", 3),
              line(676, "1011 1012 1013 1014", x0=150, size=14), line(650, "0.05 <R/R200< 0.15", x0=150, size=14),

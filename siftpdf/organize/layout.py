@@ -2067,7 +2067,7 @@ def _bare_numbers(blocks: list[Block]) -> None:
             block.kind = "paragraph"
 
 
-RUN_IN_RUNS = 4  # runs a run-in title is looked for in, at the start of a line
+RUN_IN_RUNS = 8  # pieces a run-in title is looked for in, at a line's start (a run parts at its wide spaces)
 RUN_IN_GAP = 0.8  # ems between a bold run-in head and its text at the least: a quad, not a word space
 RUN_IN_MARKS = " \u2014\u2013:.\uff1a"  # what ends a run-in head before its text: dash, colon, stop
 
