@@ -3224,9 +3224,7 @@ def test_heads_of_a_ruled_grid_drawn_as_one_run_across_a_column_rule_are_two_cel
     """A grid whose columns are so tight that the heads of two of them are drawn as one run, its
     space over the rule between them: each head in its own cell, as the figures under them."""
     path = tmp_path / "tight.pdf"
-    c = canvas.Canvas(str(path), pagesize=A4)
-    c.setFont("Helvetica", 10)
-    c.drawString(72, 780, BODY)
+    c, _ = _table_canvas(path, lambda *_: None)
     xs, ys = [72, 130, 200, 262], [720, 704, 688, 672, 656]
     _grid(c, xs, ys)
     c.setFont("Helvetica-Bold", 10)
@@ -3261,9 +3259,7 @@ def test_a_framed_table_of_two_columns_whose_bold_heads_one_run_draws_close_keep
     close for a column gap), the labels flush left, the figures flush right: two heads over two
     columns."""
     path = tmp_path / "padded.pdf"
-    c = canvas.Canvas(str(path), pagesize=A4)
-    c.setFont("Helvetica", 10)
-    c.drawString(72, 780, BODY)
+    c, _ = _table_canvas(path, lambda *_: None)
     c.rect(200, 640, 150, 60)
     space = pdfmetrics.stringWidth(" ", "Helvetica-Bold", 10)
     text = c.beginText(205, 686)
@@ -3288,9 +3284,7 @@ def test_a_group_head_centred_over_three_columns_of_one_width_in_a_frame_spans_t
     figures, each as wide as the others (so centred in the middle one too), the stub's head
     centred on the two lines of heads: the group head is a row of its own spanning the three."""
     path = tmp_path / "group.pdf"
-    c = canvas.Canvas(str(path), pagesize=A4)
-    c.setFont("Helvetica", 10)
-    c.drawString(72, 780, BODY)
+    c, _ = _table_canvas(path, lambda *_: None)
     cells = ((160, 210), (210, 260), (260, 310))
     c.rect(72, 600, 238, 130)
     c.line(72, 690, 310, 690)
@@ -3379,9 +3373,7 @@ def test_a_line_across_a_tables_rules_tells_none_of_its_columns(run_cli, tmp_pat
     end), the first of them that close to the widest label: three columns all the same, each
     head over its figures."""
     path = tmp_path / "across.pdf"
-    c = canvas.Canvas(str(path), pagesize=A4)
-    c.setFont("Helvetica", 10)
-    c.drawString(72, 780, BODY)
+    c, _ = _table_canvas(path, lambda *_: None)
     c.line(72, 740, 300, 740)
     c.drawString(74, 728, "of the gauges read along the river each day, at noon")
     space = pdfmetrics.stringWidth(" ", "Helvetica-Bold", 10)
