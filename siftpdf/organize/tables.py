@@ -1390,11 +1390,16 @@ def _cut_at_rules(region: _Region, pieces: list[_Piece]) -> list[_Piece]:
     part is a cell's few words (``CUT_WORDS``), and there is a space for each rule crossed, near
     it (``CUT_NEAR``)."""
     out: list[_Piece] = []
+    edges = sorted(region.vertical, key=lambda e: e.pos)
+    across = [e.pos for e in edges]
     for piece in pieces:
+        if " " not in piece.text:
+            out.append(piece)
+            continue
         middle = (piece.top + piece.bottom) / 2
         tie = CUT_EM * piece.size
-        rules = _positions([e.pos for e in region.vertical if e.lo <= middle <= e.hi and
-                            piece.x0 + tie < e.pos < piece.x1 - tie])  # (a double rule is one)
+        inside = edges[bisect_right(across, piece.x0 + tie):bisect_left(across, piece.x1 - tie)]
+        rules = _positions([e.pos for e in inside if e.lo <= middle <= e.hi])  # (a double rule is one)
         cuts: list[tuple[int, float]] = []  # (the space's index, the rule's x)
         text, width = piece.text, piece.x1 - piece.x0
         for rule in rules:
