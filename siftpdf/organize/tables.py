@@ -1264,6 +1264,7 @@ def _header_lines(rows: list[list[_Piece]], xs: list[float], spanners: list[_Edg
         if aligned:
             return bool(heads) and (alone or all(_runs_over(p, xs) or _centred_over(p, xs) for p in heads))
         few = 2 * len(rows[k]) <= len(xs) - 1
+        # (the one head of its line: centred over the columns round its own, as near as to its own)
         return alone and bool(_centred_over(heads[0], xs, set(range(len(xs))))) or \
             any(_runs_over(p, xs) for p in rows[k]) or few and any(_centred_over(p, xs) for p in rows[k])
 
@@ -1400,24 +1401,23 @@ def _cut_at_rules(region: _Region, pieces: list[_Piece]) -> list[_Piece]:
         tie = CUT_EM * piece.size
         inside = edges[bisect_right(across, piece.x0 + tie):bisect_left(across, piece.x1 - tie)]
         rules = _positions([e.pos for e in inside if e.lo <= middle <= e.hi])  # (a double rule is one)
-        cuts: list[tuple[int, float]] = []  # (the space's index, the rule's x)
         text, width = piece.text, piece.x1 - piece.x0
+        cuts = [-1]  # the spaces cut at, after the start
         for rule in rules:
-            spaces = [k for k, ch in enumerate(text) if ch == " " and (not cuts or k > cuts[-1][0])]
-            near = [(abs(piece.x0 + width * (k + 0.5) / len(text) - rule), k) for k in spaces]
-            if near and min(near)[0] <= CUT_NEAR * piece.size:
-                cuts.append((min(near)[1], rule))
-        ends = [k for k, _ in cuts] + [len(text)]
-        if not cuts or len(cuts) < len(rules) or \
-                any(len(text[a + 1 if a else 0:b].split()) > CUT_WORDS for a, b in zip([0, *ends], ends, strict=False)):
+            near = [(abs(piece.x0 + width * (k + 0.5) / len(text) - rule), k)
+                    for k in range(cuts[-1] + 1, len(text)) if text[k] == " "]
+            if not near or min(near)[0] > CUT_NEAR * piece.size:
+                break
+            cuts.append(min(near)[1])
+        parts = [text[a + 1:b].strip() for a, b in zip(cuts, [*cuts[1:], len(text)], strict=True)]
+        if len(cuts) == 1 or len(cuts) <= len(rules) or any(len(part.split()) > CUT_WORDS for part in parts):
             out.append(piece)  # (a line of prose across a chart's gridlines: no cells)
             continue
-        start, x0 = 0, piece.x0
-        for end, rule in [*cuts, (len(text), piece.x1 + tie)]:
-            if part := text[start:end].strip():
-                out.append(_Piece(x0, min(piece.x1, rule - tie / 2), piece.y, piece.top, piece.bottom, piece.size,
-                                  part, piece.bold, piece.item))
-            start, x0 = end + 1, rule + tie / 2
+        bounds = [piece.x0, *(rule + tie / 2 for rule in rules), piece.x1 + tie]  # where each part may start
+        for k, part in enumerate(parts):
+            if part:
+                out.append(_Piece(bounds[k], min(piece.x1, bounds[k + 1] - tie), piece.y, piece.top, piece.bottom,
+                                  piece.size, part, piece.bold, piece.item))
     return out
 
 
