@@ -301,3 +301,12 @@ FOUND = [
 @pytest.mark.parametrize(("args", "stdin"), FOUND)
 def test_what_the_fuzz_found_ends_typed(args: list[str], stdin: bytes, quiet_env: None) -> None:
     check(args, stdin, CliRunner().invoke(cli, args, input=stdin, catch_exceptions=True))
+
+
+@pytest.mark.parametrize("args", [["map"], ["pages", "1"], ["grep", "river"]])
+def test_standard_input_named_twice_is_a_usage_error(args: list[str], quiet_env: None) -> None:
+    """A doc stream on standard input is read once: '-' named twice says so (exit 2) rather
+    than reading a closed stream."""
+    result = CliRunner().invoke(cli, [*args, "-", "-"], input=_stream_with(1, '{"page": 2, "text": "x"}'))
+    assert result.exit_code == 2
+    assert "named more than once" in result.stderr

@@ -83,9 +83,10 @@ def command(words: tuple[str, ...], cap: int, as_json: bool, read_options: ReadO
     from ..ranges import PageRange
     from ..views.grep import GrepState, write_source
     from ..views.search import compile_patterns, page_filter
-    from .many_sources import say_failed
+    from .many_sources import say_failed, stdin_once
 
     patterns, sources = _patterns_and_sources(words, given)
+    stdin_once(sources)
     regex = compile_patterns(patterns, {"ignore": True, "sensitive": False}.get(given["case"] or ""),
                              given["fixed"], given["word"], given["line"])
     # grep reads only the text of pages, and of those only the pages its filter matches: a

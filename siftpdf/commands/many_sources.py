@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from ..errors import SiftError
+from ..errors import SiftError, UsageError
 from .actions import Output, emit, out, source_label
 
 SEVERAL_FAILED_EXIT = 2  # as grep's (siftpdf.commands.grep) when one of several sources fails
@@ -69,10 +69,20 @@ def summary(failed: Sequence[tuple[str | None, SiftError]], total: int) -> str:
     return f"{len(failed)} of {total} sources failed: {names}"
 
 
+def stdin_once(sources: Sequence[str | None]) -> None:
+    """Standard input ('-') can be read once: named twice among the sources is a usage error."""
+    if sum(source in (None, "-") for source in sources) > 1:
+        context = click.get_current_context(silent=True)
+        command = f"{context.info_name}: " if context is not None and context.info_name else ""
+        raise UsageError(f"{command}standard input ('-') is named more than once: it can be read once",
+                         "give '-' once, or save the stream to a file and name the file")
+
+
 def each_source(sources: Sequence[str | None], as_json: bool, quiet: bool,
                 body: Callable[[str | None, Output], None]) -> None:
     """Run ``body(source, output)`` over the sources, as the module's doc says; one source
     runs bare and raises its error as a command does."""
+    stdin_once(sources)
     if len(sources) <= 1:
         body(sources[0] if sources else None, Output())
         return
