@@ -2548,8 +2548,9 @@ def test_a_column_beside_prose_has_a_left_edge(corpus: Path) -> None:
     assert _lenient_gutter(listing, 612.0) is not None
     pages = [r for r in siftpdf.extract((corpus / "long" / "n1570.pdf").read_bytes(), max_pages=4) if "page" in r]
     text = pages[3]["text"]
-    assert "6.10.1 | Conditional inclusion ................. 162" in text
-    assert "6.10.3 | Macro replacement .................. 166" in text
+    assert "6.10.1 Conditional inclusion ................. | 162" in text
+    assert "6.10.3 Macro replacement .................. | 166" in text
+    assert "6.5.4 Cast operators .................... | 91" in text
     assert "1. Scope ............................. | 1\n2. Normative references" in pages[2]["text"]
 
 
@@ -3190,6 +3191,56 @@ def test_group_heads_centred_over_two_columns_each_over_an_unruled_table_are_its
     assert len(tables) == 1
     assert _laid_out(tables[0]) == [["Indicator", "Women", "Women", "Foreign", "Foreign"],
                                     ["Indicator", *heads], *[list(row) for row in body]]
+
+
+def _boxed_run(text: str, x0: float, x1: float, y: float, size: float = 12.0, bold: bool = False,
+               gaps: list[list[float]] | None = None) -> dict[str, Any]:
+    """A run drawing ``text`` from ``x0`` to ``x1`` (a browser's cell, measured), its wide spaces
+    (``gaps``: offset, where the space starts, where the next word starts) as the evidence keeps them."""
+    return {"text": text, "font": "Serif-Bold" if bold else "Serif", "size": size, "color": "#000000",
+            "box": [x0, y - 2.6, x1, y + 10.7], **({"gaps": gaps} if gaps else {})}
+
+
+def _page_round(table_lines: list[dict[str, Any]], top: float, bottom: float) -> list[dict[str, Any]]:
+    """Evidence lines of a page: a paragraph's line over ``table_lines`` and one under them."""
+    return [{"y": top, "size": 12.0, "runs": [_boxed_run(BODY, 72, 520, top)]}, *table_lines,
+            {"y": bottom, "size": 12.0, "runs": [_boxed_run(BODY, 72, 520, bottom)]}]
+
+
+def test_an_unruled_tables_rows_whose_cells_stand_closer_than_a_column_gap_are_its_rows():
+    """A browser's table of three columns, cells padded by a few pixels: two of each row's cells
+    three quarters of an em apart, drawn as one run (the evidence keeps the space), the other
+    cell a run of its own; one row's three cells each a run. Each row's spaces stand over the
+    next's and the rows give figures: all three rows are the table's, its bold heads the first."""
+    rows = [{"y": 573.0, "size": 12.0, "runs": [_boxed_run("Tretoun 1993", 241.6, 315.4, 573.0, bold=True,
+                                                             gaps=[[7, 282.43, 291.45]]),
+                                                  _boxed_run("1990", 339.4, 363.4, 573.0, bold=True)]},
+            {"y": 554.25, "size": 12.0, "runs": [_boxed_run("Mea", 241.6, 262.9, 554.25),
+                                                   _boxed_run("106,854 52.9%", 291.4, 370.4, 554.25,
+                                                              gaps=[[7, 330.45, 339.45]])]},
+            {"y": 536.25, "size": 12.0, "runs": [_boxed_run("Trir", 241.6, 259.8, 536.25),
+                                                   _boxed_run("-0.9", 311.4, 330.4, 536.25),
+                                                   _boxed_run("-10.8", 345.4, 370.4, 536.25)]}]
+    page = next(r for r in _unruled_page(_page_round(rows, 597.0, 501.8)) if "page" in r)
+    assert [_texts(t) for t in page["blocks"] if t["kind"] == "table"] == \
+        [[["Tretoun", "1993", "1990"], ["Mea", "106,854", "52.9%"], ["Trir", "-0.9", "-10.8"]]]
+
+
+def test_labels_three_quarters_of_an_em_from_the_widest_figure_are_a_column_of_their_own():
+    """A table of two columns under a bold head of two parts, no rules: labels set flush left,
+    figures flush right, the longest label three quarters of an em from the widest figure (cells
+    padded by a few pixels): wider than any word space, so the labels and the figures are two
+    columns and the table is read, not its lines."""
+    cells = [("Grul", 367.7, 392.3, "2018", 419.4, 443.4), ("Moltreas", 367.7, 410.3, "373", 440.4, 458.4),
+             ("Reastpio", 367.7, 409.6, "638", 440.4, 458.4), ("Plitpour", 367.7, 406.3, "189,172", 419.4, 458.4),
+             ("Plea", 367.7, 388.3, "23,071", 425.4, 458.4)]
+    rows = [{"y": 236.67 - 18 * k, "size": 12.0,
+             "runs": [_boxed_run(label, a0, a1, 236.67 - 18 * k, bold=not k),
+                      _boxed_run(figure, b0, b1, 236.67 - 18 * k, bold=not k)]}
+            for k, (label, a0, a1, figure, b0, b1) in enumerate(cells)]
+    page = next(r for r in _unruled_page(_page_round(rows, 270.0, 120.0)) if "page" in r)
+    assert [_texts(t) for t in page["blocks"] if t["kind"] == "table"] == \
+        [[[label, figure] for label, _, _, figure, _, _ in cells]]
 
 
 def test_a_list_in_one_column_beside_a_table_in_the_other_is_none_of_its_cells():

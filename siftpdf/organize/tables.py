@@ -656,19 +656,23 @@ def _column_gaps(pieces: list[_Piece], lo: float, hi: float, bounded: bool = Fal
     widest number of a column and the one that starts the next: columns of figures set
     close), or, where a frame bounds the rows (``bounded``), before numbers
     (a column of labels and the widest figure of the column beside it, each cell padded by
-    less than half an em); the boundary is the gap's middle."""
+    less than half an em), or, framed or not, ``LABEL_GAP_EM`` (wider than any word space)
+    before a column of figures set flush right (``_flush_right_from``); the boundary is the
+    gap's middle."""
     if not pieces:
         return []
     size = _size(pieces)
     ordered = sorted(pieces, key=lambda p: (p.x0, p.x1))
-    wide, narrow = MIN_GAP_EM * size, FIGURE_GAP_EM * size
+    wide, narrow, spaced = MIN_GAP_EM * size, FIGURE_GAP_EM * size, LABEL_GAP_EM * size
+    ends = sorted((p.x1, p.x0) for p in pieces if _numeric(p.text))  # the figures' right edges
     boundaries: list[float] = []
     # How far right the text reaches so far, and whether a number ends there (a column's
     # widest figures end together; its head may end there too).
     reach, figures = ordered[0].x1, _numeric(ordered[0].text)
     for k, piece in enumerate(ordered[1:], 1):
         gap = piece.x0 - reach
-        if gap >= wide or (gap >= narrow and (figures or bounded) and _figures_start(ordered, k, TIE)):
+        if gap >= wide or gap >= narrow and (figures or bounded) and _figures_start(ordered, k, TIE) or \
+                gap >= spaced and _flush_right_from(ordered, k, ends):
             boundaries.append((piece.x0 + reach) / 2)
         if piece.x1 > reach + TIE:
             reach, figures = piece.x1, _numeric(piece.text)
@@ -678,7 +682,23 @@ def _column_gaps(pieces: list[_Piece], lo: float, hi: float, bounded: bool = Fal
 
 
 FIGURE_GAP_EM = 0.5  # ems between two columns of figures (siftpdf.child.evidence records such gaps)
+LABEL_GAP_EM = 0.7  # ems from a column of words to figures after it: more than any word space (a monospaced one, 0.6)
 TIE = 0.5  # points: text that ends or starts this close to another ends or starts with it
+
+
+def _flush_right_from(ordered: list[_Piece], k: int, ends: list[tuple[float, float]]) -> bool:
+    """Whether a column of figures set flush right starts where ``ordered[k]`` (sorted by x0)
+    starts: a number starting there (within ``TIE``) whose right edge a narrower number ends at
+    (figures of one width set flush left end together too: a column of one-digit marks is
+    none). ``ends``: the numbers' (x1, x0), sorted."""
+    x0 = ordered[k].x0
+    for piece in ordered[k:]:
+        if piece.x0 > x0 + TIE:
+            return False
+        if _numeric(piece.text) and any(start > piece.x0 + TIE for _, start in ends[
+                bisect_left(ends, (piece.x1 - TIE, -math.inf)):bisect_right(ends, (piece.x1 + TIE, math.inf))]):
+            return True
+    return False
 
 
 def _figures_start(ordered: list[_Piece], k: int, tie: float) -> bool:
@@ -1980,11 +2000,12 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
             return False
         if len(group) >= 3:
             return True
-        if _gapped(group) < 3:
+        alike = _spaced_alike(parts, k, near)
+        if _gapped(group) < 3 and not alike:
             return k in pairs
         if beside and len(group) >= 2:
             return True
-        columned = _gaps_lined_up(parts, k, near)
+        columned = alike or _gaps_lined_up(parts, k, near)
         return _narrow_parts(group, width, columned) and _cells_of_words(group, columned)
 
     def near(upper: int, lower: int) -> bool:
@@ -2398,6 +2419,35 @@ def _gap_spans(group: list[Item]) -> list[tuple[float, float]]:
         runs = sorted(item.parts)
         spans += [(a[1], b[0]) for a, b in zip(runs, runs[1:], strict=False) if b[0] - a[1] >= MIN_GAP_EM * item.size]
     return sorted(spans)
+
+
+def _spaces(group: list[Item]) -> list[tuple[float, float]]:
+    """Where a row's runs stand apart across the page, left to right: the spaces between them
+    wider than any word's (``LABEL_GAP_EM``), each run a part of a segment."""
+    pieces = sorted(_part_items(group), key=lambda item: item.x0)
+    return [(a.x1, b.x0) for a, b in zip(pieces, pieces[1:], strict=False)
+            if b.x0 - a.x1 >= LABEL_GAP_EM * max(a.size, b.size)]
+
+
+def _spaced_alike(parts: list[tuple[list[Item], list[Item]]], k: int, near: Callable[[int, int], bool]) -> bool:
+    """Is row ``k`` a table's row whose cells stand closer than a column gap (cells padded by
+    less than half an em): its spaces (``_spaces``), two or more, each over one of a near row's
+    (above or below, the other column's lines passed over), as many, and one of the two rows
+    a statistics row (``_named_figures``: a justified line's spaces may fall under another's,
+    but neither gives figures)."""
+    spans = _spaces(parts[k][0])
+    if len(spans) < 2:
+        return False
+    for j in (_past_beside(parts, k - 1, step=-1), _past_beside(parts, k + 1)):
+        if not 0 <= j < len(parts) or not near(min(j, k), max(j, k)) or \
+                any(i.kind != "line" for i in parts[j][0]):
+            continue
+        other = _spaces(parts[j][0])
+        if len(other) == len(spans) and \
+                all(max(a0, b0) < min(a1, b1) for (a0, a1), (b0, b1) in zip(spans, other, strict=True)) and \
+                any(_named_figures(_part_items(parts[m][0])) for m in (j, k)):
+            return True
+    return False
 
 
 def _gaps_lined_up(parts: list[tuple[list[Item], list[Item]]], k: int, near: Callable[[int, int], bool]) -> bool:
