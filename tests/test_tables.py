@@ -3243,6 +3243,71 @@ def test_labels_three_quarters_of_an_em_from_the_widest_figure_are_a_column_of_t
         [[[label, figure] for label, _, _, figure, _, _ in cells]]
 
 
+def test_group_heads_centred_on_their_columns_cells_not_on_their_narrower_heads_head_the_table():
+    """No rules; two group heads over an unruled table's heads, each centred on the cells of its
+    columns (figures wider than the heads under it, set flush right), so off the middle of the
+    heads by more than half an em; the one over three columns stands over the middle one alone;
+    the stub's head centred between the two lines: the group heads are the table's first row,
+    spanning two columns and three."""
+    heads = [("2018", 208.7, 233.7), ("2019", 259.0, 284.1), ("2018", 309.4, 334.5), ("2019", 349.5, 374.5),
+             ("Rate", 390.7, 414.1)]
+    body = [("Legal fees", 116.3, ("159", 216.5), ("$1,305.53", 248.7), ("2008", 311.6), ("97.2", 354.5),
+             ("57.6", 395.2)),
+            ("Rent", 91.0, ("586", 216.5), ("$6,434.53", 248.7), ("1999", 311.6), ("85.3", 354.5), ("7.6", 401.0)),
+            ("Raw materials", 134.5, ("943", 216.5), ("$5,068.73", 248.7), ("2007", 311.6), ("5.7", 360.2),
+             ("-17.8", 392.0)),
+            ("Training", 105.8, ("710", 216.5), ("$1,089.48", 248.7), ("2023", 311.6), ("9.8", 360.2),
+             ("113.1", 389.5))]
+    ends = (233.7, 294.4, 334.5, 374.5, 415.2)
+    lines = [{"y": 673.92, "size": 10.0, "runs": [_boxed_run("Women", 232.7, 270.4, 673.92, 10.0, bold=True),
+                                                    _boxed_run("Men", 351.6, 373.1, 673.92, 10.0, bold=True)]},
+             {"y": 665.67, "size": 10.0, "runs": [_boxed_run("Item", 120.5, 143.6, 665.67, 10.0, bold=True)]},
+             {"y": 657.42, "size": 10.0,
+              "runs": [_boxed_run(t, x0, x1, 657.42, 10.0, bold=True) for t, x0, x1 in heads]}]
+    for k, (label, label_end, *figures) in enumerate(body):
+        y = 640.92 - 16.5 * k
+        lines.append({"y": y, "size": 10.0, "runs": [_boxed_run(label, 70.5, label_end, y, 10.0),
+                                                      *(_boxed_run(t, x0, x1, y, 10.0)
+                                                        for (t, x0), x1 in zip(figures, ends, strict=True))]})
+    page = next(r for r in _unruled_page(_page_round(lines, 700.0, 520.0)) if "page" in r)
+    tables = [t for t in page["blocks"] if t["kind"] == "table"]
+    assert len(tables) == 1
+    assert _laid_out(tables[0])[:2] == [["Item", "Women", "Women", "Men", "Men", "Men"],
+                                        ["Item", *(t for t, _, _ in heads)]]
+    assert not any("Women" in b.get("text", "") for b in page["blocks"] if b["kind"] != "table")
+
+
+def test_a_group_head_beside_the_other_columns_line_heads_a_table_set_in_one_column():
+    """A page of two columns: an unruled table in the left column under a group head centred over
+    its two columns of figures, the stub's head blank; the right column's prose runs on beside
+    the table, one of its lines on the group head's baseline: the group head is the table's first
+    row, and that line stays the right column's."""
+    prose = "the keeper read every gauge along the weir at dawn"
+    caption = _boxed_run("Table 1. Flow by station and year", 81.2, 283.6, 398.67, 9.0)
+    lines = [{"y": 398.67, "size": 9.0, "runs": [caption]},
+             {"y": 390.42, "size": 9.0, "runs": [_boxed_run(prose, 308.6, 517.5, 390.42, 9.0)]},
+             {"y": 368.67, "size": 9.0, "runs": [_boxed_run("Measured", 180.5, 240.0, 368.67, 9.0),
+                                                  _boxed_run("and again at dusk each day", 308.6, 517.5, 368.67, 9.0)]},
+             {"y": 356.67, "size": 9.0, "runs": [_boxed_run("Station", 117.4, 159.7, 356.67, 9.0, bold=True),
+                                                  _boxed_run("1999", 172.9, 193.0, 356.67, 9.0, bold=True),
+                                                  _boxed_run("Share", 214.5, 247.5, 356.67, 9.0, bold=True),
+                                                  _boxed_run(prose, 308.6, 517.5, 354.8, 9.0)]}]
+    body = [("Weir", "50,447", "43.3%"), ("Mill bridge", "34.9%", "2,380"), ("Ford", "126,589", "23.8%"),
+            ("Lock", "86.6", "107.5")]
+    for k, (label, a, b) in enumerate(body):
+        y = 339.42 - 14.25 * k
+        lines.append({"y": y, "size": 9.0, "runs": [_boxed_run(label, 117.4, 117.4 + 4.2 * len(label), y, 9.0),
+                                                     _boxed_run(a, 205.5 - 4.5 * len(a), 205.5, y, 9.0),
+                                                     _boxed_run(b, 247.5 - 4.5 * len(b), 247.5, y, 9.0),
+                                                     _boxed_run(prose, 308.6, 517.5, y - 2.0, 9.0)]})
+    page = next(r for r in _unruled_page(lines) if "page" in r)
+    tables = [t for t in page["blocks"] if t["kind"] == "table"]
+    assert len(tables) == 1
+    assert _laid_out(tables[0]) == [["", "Measured", "Measured"], ["Station", "1999", "Share"], *map(list, body)]
+    text = " ".join(b.get("text", "") for b in page["blocks"] if b["kind"] != "table")
+    assert "and again at dusk each day" in text
+
+
 def test_a_list_in_one_column_beside_a_table_in_the_other_is_none_of_its_cells():
     """A page of two columns: the left column's paragraph, then its list (a bullet, its entry's
     words, their lines run on under the words) beside an unruled table in the right column: the

@@ -1541,10 +1541,10 @@ def _text_spans(region: _Region, xs: list[float], slots: dict[tuple[int, int], l
     (``_spanned``) or, on a line of group heads, centred over empty boxes (``_centred_over``)
     spans them."""
     ncols = len(xs) - 1
-    past: dict[int, int] = {}  # each row's heads past the first column
+    past: dict[int, int] = {}  # each row's heads past the first column, but those running over columns
     columns: dict[int, set[int]] = {}  # the columns each row has text in
     for (r, c), pieces in slots.items():
-        past[r] = past.get(r, 0) + (len(pieces) if c > 0 else 0)
+        past[r] = past.get(r, 0) + (sum(not _runs_over(p, xs) for p in pieces) if c > 0 else 0)
         columns.setdefault(r, set()).add(c)
     centred = {id(p): _centred_over(p, xs, columns.get(r + 1, set()) if past[r] == 1 else None)
                for (r, _), pieces in slots.items() for p in pieces}
@@ -1632,10 +1632,10 @@ def _centred_over(piece: _Piece, xs: list[float], over: set[int] | None = None) 
     words) inside one column is centred over (a group's head set in a cell spanning them, with
     no rule to say so): its middle within ``CENTRED_EM`` of theirs and nearer by as much than to
     its own column's, or, given the columns the line under it has heads in (``over``), as near
-    as to its own column's when the head is the line's one head past the first column and
-    stands over heads in each of them (centred over an odd number of columns of one width, it
-    stands in the middle one, centred there too). (A head running over a column's bounds spans
-    the columns it covers.)"""
+    as to its own column's when the head is the line's one head past the first column (but
+    heads running over columns, which span them) and stands over heads in each of them
+    (centred over an odd number of columns of one width, it stands in the middle one, centred
+    there too). (A head running over a column's bounds spans the columns it covers.)"""
     own = bisect_right(xs, piece.middle) - 1
     if not 0 < own < len(xs) - 1 or piece.x0 < xs[own] - 0.5 * piece.size or \
             piece.x1 > xs[own + 1] + 0.5 * piece.size or not _label_words(piece.text):
@@ -2045,11 +2045,11 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
         start, heads = index, 0
         below = [item for cells, _ in parts[index:end] for item in cells]  # the table's cells, its columns
         across = _span(parts, index, end) if table is not None else None
-        while table is not None and start > 0 and heads < HEAD_ABOVE:
+        while across is not None and start > 0 and heads < HEAD_ABOVE:  # (a table, then)
             # past the other column's lines, between a head and the rows of a table set in one
             up = max(0, _past_beside(parts, start - 1, across, -1))
             if not (len(out) > index - up and out[up - index] is rows[up] and near(up, start) and
-                    _head_above(parts[up], parts[index][0], below, width)):
+                    _head_above(parts[up], parts[index][0], below, width, across)):
                 break
             _set_beside(parts, up + 1, start)
             start, heads = up, heads + 1  # the lines output as they came, now heads of the table under them
@@ -2236,25 +2236,42 @@ def _run_table(parts: list[tuple[list[Item], list[Item]]], start: int, end: int)
 HEAD_ABOVE = 2  # lines of heads set over a table's first line of heads (a group head's, a stub's centred on two)
 
 
-def _head_above(line: tuple[list[Item], list[Item]], first: list[Item], below: list[Item], width: float) -> bool:
+def _head_above(line: tuple[list[Item], list[Item]], first: list[Item], below: list[Item], width: float,
+                span: tuple[float, float]) -> bool:
     """Is a line just over an unruled table's first row (a table without it) a line of its
     heads, the table still one with it: the first row no statistics row, the line's pieces short
     words in the rows' size, each starting with a capital, over one cell of the first row at most
     and over some cell of the table's rows (``below``: a group head over its columns, whose heads
     may be narrower than it is off their middle; the stub's head centred on two lines beside
     them), none a caption's, a sentence's, a contents entry's or a
-    cell's running on from above (a small letter, a bracket)?"""
+    cell's running on from above (a small letter, a bracket)? The other column's line beside
+    them stands wholly outside the ``span`` across the table's cells take."""
     cells, beside = line
     size = max(i.size for i in first)
-    if not cells or beside or _named_figures(first) or \
+    if not cells or any(span[0] < i.x1 and i.x0 < span[1] for i in beside) or _named_figures(first) or \
             any(item.kind != "line" or item.spread and len(item.parts) < HEADS_DRAWN for item in cells):
         return False
     heads, first, below = _part_items(cells), _part_items(first), _part_items(below)
+    columns = _columns_under(first, below)
     return all(
         abs(item.size - size) <= 0.1 * size and
         item.x1 - item.x0 < WIDE_CELL * width and not CAPTION.match(item.text) and not _STOP.search(item.text) and
         item.text.strip()[:1].isupper() and ". ." not in item.text and
-        (_under_one(item, first) or _centred_on(item, first)) and _in_a_column(item, below) for item in heads)
+        (_under_one(item, first) or _centred_on(item, first) or _centred_on(item, columns)) and
+        _in_a_column(item, below) for item in heads)
+
+
+def _columns_under(first: list[Item], below: list[Item]) -> list[Item]:
+    """The first row's segments, each as wide as its column: across the cells of the rows that
+    stand under it and under no other (a head centred in its cell spans less than the figures
+    set flush right under it; a group head is centred on the cells, not on their heads)."""
+    out = []
+    for item in first:
+        under = [other for other in below
+                 if min(item.x1, other.x1) > max(item.x0, other.x0) and _under_one(other, first)]
+        out.append(Item(item.text, min(i.x0 for i in [item, *under]), item.y0, max(i.x1 for i in [item, *under]),
+                        item.y1, item.y, item.size))
+    return out
 
 
 HEADS_DRAWN = 3  # parts of a line of heads drawn as one object, at the least (a running head's are two)
