@@ -1280,6 +1280,31 @@ def test_a_table_in_one_column_drawn_as_two_segments_a_row_beside_prose():
     assert sum(i.text == BODY[:50] for row in rows for i in row) == 20 + 20 + 3  # every line of prose kept
 
 
+def test_a_paragraphs_indented_first_line_beside_a_table_in_the_other_column_is_that_columns_text():
+    """Two columns a wide gutter apart (83-268, 316-532), a table of three columns in the left
+    one, the right column's prose beside it; one of its lines opens a paragraph, set in by an
+    indent and running to the column's edge: it fills its column as measured from where the
+    column starts (not from the gutter's middle), so it is the right column's text, not a
+    fourth cell of the table's row."""
+    def prose(x0: float, x1: float, y: float, text: str = BODY[:50]) -> Item:
+        return Item(text=text, x0=x0, y0=y - 2, x1=x1, y1=y + 8, y=y, size=9)
+
+    rows = [[prose(83, 268, 700 - 12 * k), prose(316, 532, 700 - 12 * k)] for k in range(10)]
+    figures = [("Weir", "50,447", "43.3%"), ("Mill", "34.9%", "2,380"), ("Ford", "126,589", "23.8%"),
+               ("Lock", "86.6", "107.5")]
+    for k, (a, b, c) in enumerate(figures):
+        y = 570 - 14 * k
+        right = prose(338, 532, y, "A paragraph opens here") if k == 2 else prose(316, 532, y)
+        rows.append([Item(a, 83, y - 2, 107, y + 8, y, 9), Item(b, 184, y - 2, 208, y + 8, y, 9),
+                     Item(c, 245, y - 2, 268, y + 8, y, 9), right])
+    rows += [[prose(83, 268, 500 - 12 * k), prose(316, 532, 500 - 12 * k)] for k in range(10)]
+    out = unruled_tables(rows, 612)
+    tables = [i for line in out for i in line if i.kind == "table"]
+    assert len(tables) == 1 and tables[0].table is not None
+    assert [[c["text"] for c in line] for line in tables[0].table["rows"]] == [list(f) for f in figures]
+    assert any(i.text == "A paragraph opens here" for line in out for i in line)
+
+
 def test_numbered_lines_beside_the_other_columns_prose_are_no_table():
     """A listing in the left column, each line a number and its code (two cells), beside the
     right column's prose: without the prose a row has two cells, as it would alone: no table."""
@@ -3275,6 +3300,29 @@ def test_group_heads_centred_on_their_columns_cells_not_on_their_narrower_heads_
     assert _laid_out(tables[0])[:2] == [["Item", "Women", "Women", "Men", "Men", "Men"],
                                         ["Item", *(t for t, _, _ in heads)]]
     assert not any("Women" in b.get("text", "") for b in page["blocks"] if b["kind"] != "table")
+
+
+def test_a_justified_line_drawn_word_by_word_beside_a_table_in_the_other_column_is_that_columns_text():
+    """A table of three columns in the left column of two, the right column's prose beside it;
+    on one row that line is drawn a word a run (a browser's), its stretched spaces alike, and
+    read as two segments of three words each (parted where a channel of spaces runs down the
+    column): the line is the right column's text, not three cells more of the table's row."""
+    figures = [("Weir", "50,447", "43.3%"), ("Mill", "34.9%", "2,380"), ("Ford", "126,589", "23.8%"),
+               ("Lock", "86.6", "107.5")]
+    beside = [[_segment(0, (80, 110, a)), _segment(0, (160, 200, b)), _segment(0, (230, 270, c))]
+              for a, b, c in figures]
+    rows = _two_column_page(beside)
+    words = [(315, 350, "nevertheless"), (362, 380, "the"), (392, 424, "keeper"), (436, 460, "read"),
+             (472, 502, "every"), (514, 540, "gauge")]
+    row = rows[11]  # the table's second row: its cells, then the right column's line
+    y = row[0].y
+    row[-1:] = [Item(text=" ".join(t for _, _, t in half), x0=half[0][0], y0=y - 2, x1=half[-1][1], y1=y + 8, y=y,
+                     size=10, pieces=half) for half in (words[:3], words[3:])]
+    out = unruled_tables(rows, 612)
+    tables = [i for line in out for i in line if i.kind == "table"]
+    assert len(tables) == 1 and tables[0].table is not None
+    assert [[c["text"] for c in line] for line in tables[0].table["rows"]] == [list(f) for f in figures]
+    assert sum(i.text in ("nevertheless the keeper", "read every gauge") for line in out for i in line) == 2
 
 
 def test_a_group_head_beside_the_other_columns_line_heads_a_table_set_in_one_column():

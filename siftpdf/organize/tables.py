@@ -2551,7 +2551,8 @@ def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item],
             return plain  # (a column of prose with nothing in the other: a document's last page)
         # find_gutter leaves three items or more wholly either side of the gutter.
         starts = {"L": min(i.x0 for i in items if i.x1 <= gutter), "R": min(i.x0 for i in items if i.x0 >= gutter)}
-        columns = {"L": gutter - starts["L"], "R": max(i.x1 for i in items if i.x0 >= gutter) - gutter}
+        columns = {"L": max(i.x1 for i in items if i.x1 <= gutter) - starts["L"],
+                   "R": max(i.x1 for i in items if i.x0 >= gutter) - starts["R"]}
 
         def side_of(item: Item) -> str:
             return "L" if item.x1 <= gutter else "R" if item.x0 >= gutter else ""
@@ -2580,6 +2581,8 @@ def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item],
         seen: dict[str, tuple[Item, bool]] = {}
         sides = [side_of(item) for item in row]
         alone = {side: sides.count(side) == 1 for side in columns}
+        justified = {side for side in columns if sides.count(side) >= 2 and
+                     _justified([i for i, s in zip(row, sides, strict=True) if s == side], columns[side])}
         marked = {side: marker for side in columns if sides.count(side) == 2 and
                   (marker := _list_marker([i for i, s in zip(row, sides, strict=True) if s == side]))}
         for item, side in zip(row, sides, strict=True):
@@ -2587,7 +2590,8 @@ def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item],
                 marker = marked.get(side)
                 if marker is item:
                     continue  # an entry's marker goes with its words
-                is_text = text(item, side, alone[side] or marker is not None, marker.x0 if marker else None)
+                is_text = side in justified or text(item, side, alone[side] or marker is not None,
+                                                    marker.x0 if marker else None)
                 if is_text:
                     beside.extend((marker, item) if marker else (item,))
                 if side not in seen or is_text:
@@ -2616,6 +2620,22 @@ def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item],
         else:
             out.append((row, []))
     return out
+
+
+def _justified(items: list[Item], column: float) -> bool:
+    """Are a row's segments on one side of the gutter a line of that column's justified prose
+    drawn word by word (a browser's): words, no figure among them, four or more, across the
+    column (``COLUMN_FILL``), every space between them alike (``EVEN_SLACK``: a justified line
+    stretches its spaces by one measure; a table's cells stand as far apart as their widths leave)?"""
+    parts = sorted(part for item in items for part in item.parts)
+    if len(parts) < JUSTIFIED_WORDS or any(item.kind != "line" for item in items) or \
+            any(_figure(text) for _, _, text in parts):
+        return False
+    gaps = [b[0] - a[1] for a, b in zip(parts, parts[1:], strict=False)]
+    return parts[-1][1] - parts[0][0] >= COLUMN_FILL * column and max(gaps) - min(gaps) <= EVEN_SLACK
+
+
+JUSTIFIED_WORDS = 4  # words of a justified line drawn word by word, at the least
 
 
 def _list_marker(pair: list[Item]) -> Item | None:
