@@ -2433,6 +2433,39 @@ def test_a_striped_tables_plain_rows_wrap_leave_blanks_and_end_it(run_cli, tmp_p
     assert not any("Retail sales" in text for text in lines)
 
 
+def test_a_striped_tables_last_plain_row_in_one_column_of_two_is_its_row(run_cli, tmp_path):
+    """A page of two columns: a table in the left one, every other row shaded, its last row
+    plain under its last stripe; the right column's prose runs on beside it, one of its lines
+    between the last stripe and the plain row's line: that row is the table's still, not a
+    line of text under it."""
+    path = tmp_path / "zebra2.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 9)
+    rows = [("Station", "Flow"), ("Upper weir", "46.8%"), ("Mill bridge", "60.0"), ("Ford", "22.8"),
+            ("Lower weir", "214,529"), ("Lock", "876"), ("Sluice", "37,836"), ("Pier", "19.5")]
+    for k in range(40):  # the right column's prose, a line every 11.25 points
+        c.drawString(316, 780 - 11.25 * k, "the keeper read every gauge at dawn and dusk")
+    for k in range(6):
+        c.drawString(72, 780 - 12 * k, "the survey counted every gauge along the river")
+    y = 700.0
+    for k, (label, figure) in enumerate(rows):
+        if k % 2 == 0:
+            c.setFillGray(0.9)
+            for x0, x1 in ((140, 202), (202, 244)):  # a box a cell
+                c.rect(x0, y - 16.5, x1 - x0, 16.5, stroke=0, fill=1)
+            c.setFillGray(0)
+        c.drawString(145, y - 12, label)
+        c.drawRightString(239, y - 12, figure)
+        y -= 16.5
+    for k in range(6):
+        c.drawString(72, 540 - 12 * k, "the survey counted every gauge along the river")
+    c.showPage()
+    c.save()
+    tables = _tables(_extract(run_cli, path))
+    assert len(tables) == 1
+    assert _texts(tables[0]) == [list(row) for row in rows]
+
+
 def test_an_unruled_tables_rows_with_a_blank_cell_stay_its_rows(run_cli, tmp_path):
     """No rules; a table of three columns whose last column is blank in some rows (two pieces
     on those lines, each where the rows above have theirs): every row is the table's, blanks

@@ -1865,8 +1865,10 @@ def _header_above(region: _Region, rows: list[list[Item]]) -> None:
 
 def _plain_row_below(region: _Region, rows: list[list[Item]]) -> None:
     """A striped table's last row left plain under its last shaded one: the line just under it,
-    within a plain row's height, of two pieces at least, each inside one of its columns."""
-    below = [row for row in rows if row and max(i.y1 for i in row) <= region.y0 + SNAP]
+    within a plain row's height, of two pieces at least, each inside one of its columns. (The
+    other column's lines beside a table set in one of two, wholly to one side, are none.)"""
+    below = [[i for i in row if i.x1 > region.x0 and i.x0 < region.x1] for row in rows]
+    below = [row for row in below if row and max(i.y1 for i in row) <= region.y0 + SNAP]
     if not region.stripe or not below:
         return
     row = max(below, key=lambda r: max(i.y1 for i in r))
