@@ -130,6 +130,33 @@ def test_names_set_one_a_line_under_a_title_are_a_byline():
     assert any(b["kind"] == "paragraph" and b["text"] == "Rob Sherwood" for b in out[2]["blocks"])
 
 
+def test_names_set_apart_by_wide_spaces_under_a_title_and_their_institution_are_a_byline():
+    """LaTeX's title block: the authors' names on one line, set apart by wide spaces (no commas),
+    then their institution centred in italic, both larger than the text and neither bold: a
+    byline, not headings. The section under them, and a centred 'Abstract' in bold, still head."""
+    MIDDLE = 231.0  # the middle of the text's column (72-390)
+
+    def centred(y: float, text: str, size: float, font: str = "Times-Roman") -> dict[str, Any]:
+        width = CHAR * size / 10 * len(text)
+        return {"y": y, "size": size, "runs": [run(text, MIDDLE - width / 2, y, size, font)]}
+
+    names = ("Adelaide Quill", "Bartholomew Varn", "Cydonia Marlowe")  # across most of the column
+    width = CHAR * 1.2 * sum(len(n) for n in names) + 2 * 11
+    x, runs = MIDDLE - width / 2, []
+    for name in names:
+        runs.append(run(name, x, 700, 12.0))
+        x = runs[-1]["box"][2] + 11  # an em apart, less than a column gap
+    lines = [centred(730, "Reading Tables in Passing", 17.0), {"y": 700, "size": 12.0, "runs": runs},
+             centred(676, "Institute of Measured Rivers", 12.0, "Times-Italic"),
+             centred(650, "Abstract", 10.0, "Times-Bold"), *body_lines(636, "a", 3),
+             line(580, "Design", size=14, bold=True), *body_lines(560, "b", 4)]
+    out = organize([page(1, lines)])[0]
+    assert [text for _, text in headings(out)] == ["Reading Tables in Passing", "Abstract", "Design"]
+    paragraphs = [b["text"] for b in out["blocks"] if b["kind"] == "paragraph"]
+    assert any(text.startswith("Adelaide Quill") for text in paragraphs)
+    assert "Institute of Measured Rivers" in paragraphs
+
+
 def test_a_long_numbered_title_over_an_indented_paragraph_is_a_heading():
     """A numbered title in body type that nearly fills its column is ended by choice when the
     line under it opens an indented paragraph; an entry whose next line hangs under its text

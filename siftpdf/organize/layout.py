@@ -2830,20 +2830,29 @@ def _names_under_titles(blocks: list[Block]) -> None:
     under a title, however it is set (an article's first page may come after a cover, and a
     volume holds many): it heads nothing. So are names set one a line, as headings one after
     another with nothing between them: three or more, or two when one carries an initial or
-    a mark of affiliation ('Aditya Gupta†')."""
+    a mark of affiliation ('Aditya Gupta†'). Names set apart by wide spaces on one line (LaTeX's
+    ``\\and``) are read a part a name; the line of their institution under them is the byline's
+    too (``_under_byline``)."""
     above = 0.0  # the largest heading size so far on the page
     before: Block | None = None  # the block before
     run: list[Block] = []  # headings of one name each, one after another
     marked = False  # one of them carries an initial or a mark
+    byline: Item | None = None  # the names' line just made a byline, while lines under it may be its
     for block in [*blocks, None]:
         alone, mark = (False, False)
+        if byline is not None and block is not None and _under_byline(block, byline):
+            block.kind = "paragraph"
+            before = block
+            continue
+        byline = None
         if block is not None and block.kind == "heading" and block.first is not None:
             size = block.first.size
             under = before is not None and before.kind == "heading" and before.first is not None and \
                 before.first.size > size
             if block.level is None and size < above and numbering_depth(block.text) is None:
-                if reads_as_names(block.text, under):
+                if reads_as_names(block.text, under) or _names_spaced(block, under):
                     block.kind = "paragraph"
+                    byline = block.first
                 else:
                     alone, mark = a_name(block.text)
             above = max(above, size)
@@ -2856,6 +2865,31 @@ def _names_under_titles(blocks: list[Block]) -> None:
                     name.kind = "paragraph"
             run, marked = [], False
         before = block
+
+
+def _names_spaced(block: Block, under: bool) -> bool:
+    """Is a line of parts set apart by wide spaces, no commas between them, a list of names, a
+    part a name (LaTeX's ``\\and``)? Parts in capitals alone are a title's words, not names."""
+    line = block.first
+    parts = [text for _, _, text in line.parts] if line is not None and line.text == block.text else []
+    words = [part for part in parts if any(c.isalpha() for c in part)]  # (marks of affiliation drawn apart: none)
+    return len(parts) >= 2 and all(any(c.islower() for c in part) for part in words) and \
+        reads_as_names(", ".join(parts), under)
+
+
+def _under_byline(block: Block, names: Item) -> bool:
+    """Is a "heading" right under a byline's names its next line (their institution): centred,
+    in no larger a size, in a lighter face than bold, unnumbered, two words or more
+    (an 'Abstract' centred under them heads its text), within ``BYLINE_STEP`` under the names?"""
+    line = block.first
+    return block.kind == "heading" and block.level is None and line is not None and not line.bold and \
+        line.size <= names.size + 0.1 and _centred(line) and \
+        numbering_depth(block.text) is None and len(block.text.split()) >= 2 and \
+        (line.section, line.column) == (names.section, names.column) and \
+        0 < names.y - line.y <= BYLINE_STEP * names.size
+
+
+BYLINE_STEP = 3.0  # ems from a byline's names down to the line of their institution, at the most
 
 
 def _floors(items: list[Item], body: float) -> dict[str, float]:
