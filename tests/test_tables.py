@@ -3335,6 +3335,40 @@ def test_group_heads_centred_on_their_columns_cells_not_on_their_narrower_heads_
     assert not any("Women" in b.get("text", "") for b in page["blocks"] if b["kind"] != "table")
 
 
+def test_heads_wrapped_at_a_pitch_of_one_and_a_half_ems_are_one_row_of_heads():
+    """An unruled table set with a line height of one and a half (a browser's, commonly): group
+    heads over pairs of columns, then the heads, one wrapped onto two lines ('Change' over '(%)')
+    and the others centred on both, the stub's head centred on them all. The wrapped head's
+    lines stand 1.5 ems apart: one row of heads under the group heads' row, not two."""
+    def bold(text: str, x0: float, x1: float, y: float) -> dict[str, Any]:
+        return _boxed_run(text, x0, x1, y, 9.49, bold=True)
+
+    lines = [{"y": 652.92, "size": 9.49, "runs": [bold("Public", 222.4, 255.0, 652.92),
+                                                   bold("Private", 330.8, 369.3, 652.92),
+                                                   bold("Estimate", 443.8, 490.9, 652.92)]},
+             {"y": 638.67, "size": 9.49, "runs": [bold("School", 103.1, 138.7, 638.67),
+                                                   bold("Change", 194.7, 234.8, 638.67)]},
+             {"y": 630.42, "size": 9.49, "runs": [bold(t, x0, x1, 630.42) for t, x0, x1 in (
+                 ("Rate", 262.3, 287.0), ("Index", 306.1, 335.7), ("Number", 351.1, 393.6), ("Number", 414.4, 456.9),
+                 ("Index", 486.8, 516.4))]},
+             {"y": 624.42, "size": 9.49, "runs": [bold("(%)", 205.6, 223.8, 624.42)]}]
+    ends = (243.1, 291.1, 335.7, 394.0, 462.4, 525.7)
+    body = [("Primary", "46.5%", "10.3%", "341", "14,334", "$7,901.06", "$3,602.91"),
+            ("Lower secondary", "77.3%", "60.3%", "583", "143,285", "$26.63", "$6,357.34"),
+            ("Short-cycle tertiary", "24.0%", "64.0%", "345", "11,391", "$8,349.91", "$1,462.62")]
+    for k, row in enumerate(body):
+        y = 608.67 - 15.75 * k
+        lines.append({"y": y, "size": 9.49, "runs": [_boxed_run(row[0], 70.5, 70.5 + 5 * len(row[0]), y, 9.49),
+                                                      *(_boxed_run(t, x1 - 5 * len(t), x1, y, 9.49)
+                                                        for t, x1 in zip(row[1:], ends, strict=True))]})
+    page = next(r for r in _unruled_page(_page_round(lines, 690.0, 540.0)) if "page" in r)
+    tables = [t for t in page["blocks"] if t["kind"] == "table"]
+    assert len(tables) == 1
+    assert _laid_out(tables[0]) == [["", "Public", "Public", "Private", "Private", "Estimate", "Estimate"],
+                                    ["School", "Change (%)", "Rate", "Index", "Number", "Number", "Index"],
+                                    *map(list, body)]
+
+
 def test_a_justified_line_drawn_word_by_word_beside_a_table_in_the_other_column_is_that_columns_text():
     """A table of three columns in the left column of two, the right column's prose beside it;
     on one row that line is drawn a word a run (a browser's), its stretched spaces alike, and

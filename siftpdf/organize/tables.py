@@ -1076,7 +1076,7 @@ def _unruled_heads(rows: list[list[_Piece]], xs: list[float]) -> int:
     return body
 
 
-HEAD_PITCH = 1.5  # ems between the baselines of a head's lines, at most (a line's pitch is 1.2)
+HEAD_PITCH = 1.6  # ems between the baselines of a head's lines, at most (a line's pitch is 1.2; a page set 1.5 apart)
 HEAD_AXIS = 0.15  # ems off the axis its first line is set on that a head's next line may lie
 HEAD_GAP = 2.5  # ems between two rows of heads, at most: a farther one parts a table from lines above it
 HEAD_LINES = 6  # lines of heads, at most (two rows of three)
