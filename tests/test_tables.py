@@ -1305,6 +1305,34 @@ def test_a_paragraphs_indented_first_line_beside_a_table_in_the_other_column_is_
     assert any(i.text == "A paragraph opens here" for line in out for i in line)
 
 
+def test_a_paragraphs_short_last_line_beside_a_tables_heads_in_narrow_columns_is_that_columns_text():
+    """Two narrow columns (a third of the page each): a table of three columns in the right one;
+    in the left, a paragraph's last line, short of its column, on the table's heads' baseline,
+    the paragraph's full lines above it and the next paragraph's lines below, none on a row of
+    the table's figures: the short line is the left column's text, not a cell of the heads'."""
+    def text(x1: float, y: float, words: str = BODY[:40]) -> Item:
+        return Item(text=words, x0=82, y0=y - 2, x1=x1, y1=y + 8, y=y, size=10)
+
+    def cells(y: float, *texts: tuple[float, float, str]) -> list[Item]:
+        return [Item(t, a, y - 2, b, y + 8, y, 10) for a, b, t in texts]
+
+    rows = [[text(282, 700 - 13.3 * k)] for k in range(8)]
+    rows += [[text(282, 595.5)], [text(274, 582.2)],
+             [text(256, 568.8, "the paragraph ends here."),
+              *cells(568.8, (311, 370, "Station"), (398, 471, "Flow"), (487, 512, "2024"))],
+             [text(275, 555.5)], cells(552.1, (311, 326, "Fio"), (454, 471, "271"), (483, 512, "57.6%")),
+             [text(176, 542.1, "its last line.")],
+             cells(537.3, (311, 347, "Mill"), (442, 471, "59.4%"), (492, 512, "65.2")),
+             cells(522.5, (311, 371, "Ford"), (451, 471, "62.8"), (492, 512, "90.3"))]
+    rows += [[text(282, 500 - 13.3 * k)] for k in range(8)]
+    out = unruled_tables(rows, 595)
+    tables = [i for line in out for i in line if i.kind == "table"]
+    assert len(tables) == 1 and tables[0].table is not None
+    assert [[c["text"] for c in line] for line in tables[0].table["rows"]] == \
+        [["Station", "Flow", "2024"], ["Fio", "271", "57.6%"], ["Mill", "59.4%", "65.2"], ["Ford", "62.8", "90.3"]]
+    assert any(i.text == "the paragraph ends here." for line in out for i in line)
+
+
 def test_numbered_lines_beside_the_other_columns_prose_are_no_table():
     """A listing in the left column, each line a number and its code (two cells), beside the
     right column's prose: without the prose a row has two cells, as it would alone: no table."""

@@ -2529,16 +2529,18 @@ def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item],
     such lines, set apart from them by more than their own pitch (an equation between a column's
     paragraphs, beside a grammar set as a table in the other). The gutter is looked for only when some row
     of three or more segments (or parts, a row of cells drawn as one) holds a wide one, what
-    such a line is; with none, the page may be set in three columns of prose or more
-    (``_prose_columns``), each a side of its own."""
+    such a line is, or a row a line or two from it does (its segment beside the table a
+    paragraph's last line, short); with none, the page may be set in three columns of prose
+    or more (``_prose_columns``), each a side of its own."""
     plain: list[tuple[list[Item], list[Item]]] = [(row, []) for row in rows]
     # (a row drawn as one text object beside the other column's line is two segments of three parts)
-    threes = [row for row in rows if len(row) >= 3 or len(row) == 2 and _gapped(row) >= 4]
+    threes = [k for k, row in enumerate(rows) if len(row) >= 3 or len(row) == 2 and _gapped(row) >= 4]
     if not threes:
         return plain
     items = [item for row in rows for item in row]
     found = _prose_columns(items, width)
-    if len(found) < 3 and not any(i.x1 - i.x0 >= WIDE_CELL * width for row in threes for i in row):
+    if len(found) < 3 and not any(i.x1 - i.x0 >= WIDE_CELL * width
+                                  for k in threes for row in rows[max(0, k - NEAR_ROWS):k + NEAR_ROWS + 1] for i in row):
         return plain
     if len(found) >= 3:  # three columns or more of justified prose: each its own side
         columns = {str(k): x1 - x0 for k, (x0, x1) in enumerate(found)}
@@ -2622,6 +2624,9 @@ def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item],
         else:
             out.append((row, []))
     return out
+
+
+NEAR_ROWS = 2  # rows either side of a row of three segments where a line of a column's prose is looked for
 
 
 def _justified(items: list[Item], column: float) -> bool:
