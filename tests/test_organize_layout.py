@@ -335,6 +335,28 @@ def test_a_justified_pages_last_line_ending_short_of_the_edge_ends_its_paragraph
         assert "the paragraph ends implementation-dependent choices follow" in out[0]["blocks"][-1]["text"]
 
 
+@pytest.mark.parametrize("spaced", [True, False])
+def test_a_sentences_end_short_of_the_edge_over_a_little_space_ends_its_paragraph(spaced: bool) -> None:
+    """Paragraphs set flush, a little space after each (a word processor's): a paragraph's last
+    line ends its sentence four ems short of the justified edge, where the next line's first
+    word, long, may not have fitted; the next paragraph opens flush a quarter of a line lower
+    than the pitch. Two paragraphs. Set at the pitch, nothing tells the short line's end from
+    a long word's break: the lines go on as one paragraph, as before."""
+    texts = prose(12 * 5, "pw")[:5]
+    lines = [_set_to(740 - 12 * k, t, 372.0) for k, t in enumerate(texts)]
+    lines.append(_set_to(740 - 12 * 5, "the survey ended here at last.", 372.0 - 40.0))  # four ems short
+    top = 740 - 12 * 5 - (15 if spaced else 12)
+    after = ["Extraordinarily " + prose(40, "qw")[0], *prose(12 * 3, "rw")[:3]]
+    lines += [_set_to(top - 12 * k, t, 372.0) for k, t in enumerate(after)]
+    out = organize([page(1, lines)])[0]
+    texts_out = [b["text"] for b in out["blocks"] if b["kind"] == "paragraph"]
+    if spaced:
+        assert len(texts_out) == 2 and texts_out[0].endswith("ended here at last.")
+        assert texts_out[1].startswith("Extraordinarily")
+    else:
+        assert len(texts_out) == 1
+
+
 def test_no_paragraph_runs_on_over_a_page_break_into_a_copyright_notice():
     # The cover's last line reaches the text edge and the next page opens flush left in the
     # same size: the notice there is the next page's own.

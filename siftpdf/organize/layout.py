@@ -1694,6 +1694,8 @@ def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float,
         return True  # a caption set centred, line under line on the column's middle
     if not _centred(prev) and next_word_fits(prev, item) and id(prev) not in measured:
         return False  # the line was ended by choice, not by the text edge (its own measure's: ``measured``)
+    if same_column and _spaced_after_short(prev, item, pitch) and id(prev) not in measured and id(item) not in spaced:
+        return False  # a sentence's end short of the edge, a little space under it: the paragraph's last line
     if same_column and _drop_cap(prev, item):
         return True  # set in beside the paragraph's drop cap
     # set in: further than the line above it, or (at the top of another column) than its own column's edge
@@ -1703,6 +1705,20 @@ def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float,
             not _hangs_from_label(block, prev, item) and not _hangs_from_mark(block, prev, item):
         return False
     return True
+
+
+def _spaced_after_short(prev: Item, item: Item, pitch: float) -> bool:
+    """Is ``prev`` a paragraph's last line over the next paragraph set flush (no indent) with a
+    little space between them (a word processor's spacing after a paragraph, less than a gap
+    that parts paragraphs alone): it ends a sentence short of the column's edge (``SHORT_EMS``,
+    room a short word may not have fitted: ``next_word_fits`` leaves it slack), the next line
+    opens in a capital, and the step down to it is wider than the page's pitch (``SPACED``)?"""
+    return prev.right - prev.x1 >= SHORT_EMS * item.size and prev.text.rstrip()[-1:] in ".?!" and \
+        item.text[:1].isupper() and prev.y - item.y >= SPACED * pitch
+
+
+SHORT_EMS = 2.0  # ems a paragraph's last line ends short of its column's edge, at the least
+SPACED = 1.15  # of the page's pitch: a step down this wide, and a short line above, parts two paragraphs
 
 
 def _indented_alike(block: Block, prev: Item, item: Item) -> bool:
