@@ -3451,6 +3451,42 @@ def test_a_group_head_beside_the_other_columns_line_heads_a_table_set_in_one_col
     assert "and again at dusk each day" in text
 
 
+def test_a_table_of_two_columns_under_its_centred_caption_in_one_column_of_two_is_a_table():
+    """A page of two columns: in the right one a caption of two lines (the second centred), then
+    a table of two columns under a bold head, each row drawn as one run, its label and figure a
+    column gap apart,
+    its first row starting within an em of the caption's last line. The rows are the table's:
+    a line under the column's text that starts where it starts is that text's only when no
+    column gap parts it."""
+    def run(text: str, x0: float, x1: float, y: float, gaps: list[list[float]] | None = None,
+            bold: bool = False) -> dict[str, Any]:
+        return _boxed_run(text, x0, x1, y, 9.96, bold=bold, gaps=gaps)
+
+    left = "the survey counted every gauge along the river again"
+    lines = [{"y": 700.0 - 11.95 * k, "size": 9.96, "runs": [run(left, 90.0, 300.8, 700.0 - 11.95 * k)]}
+             for k in range(4)]
+    lines += [{"y": 650.26, "size": 9.96, "runs": [run(left, 90.0, 300.8, 650.26)]},
+              {"y": 641.53, "size": 9.96,
+               "runs": [run("Table 2. Flow at the gauges of the river and", 325.8, 507.1, 641.53)]},
+              {"y": 638.31, "size": 9.96, "runs": [run(left, 90.0, 300.8, 638.31)]},
+              {"y": 629.58, "size": 9.96, "runs": [run("its weirs in the year.", 355.4, 477.5, 629.58)]},
+              {"y": 626.35, "size": 9.96, "runs": [run(left, 90.0, 300.8, 626.35)]}]
+    rows = [("Station", "Flow"), ("Weir", "612"), ("Mill bridge", "127,866"), ("Ford", "245,672"), ("Lock", "111.4")]
+    for k, (label, figure) in enumerate(rows):
+        y = 614.91 - 11.95 * k
+        label_end, figure_start = 363.2 + 4.98 * len(label), 469.7 - 4.98 * len(figure)
+        runs = [run(f"{label} {figure}", 363.2, 469.7, y, [[len(label), label_end, figure_start]], bold=not k)]
+        if k < 3:  # (the first drawn with one wide space kept, as a justified line may be)
+            kept = [[35, 249.41, 260.17]] if k == 0 else None
+            runs.insert(0, run(left, 90.0, 300.8 if k < 2 else 128.7, y, kept))
+        lines.append({"y": y, "size": 9.96, "runs": runs})
+    lines.append({"y": 540.0, "size": 14.35, "runs": [_boxed_run("Evaluation", 90.0, 165.1, 540.0, 14.35)]})
+    page = next(r for r in _unruled_page(lines) if "page" in r)
+    tables = [t for t in page["blocks"] if t["kind"] == "table"]
+    assert len(tables) == 1
+    assert _texts(tables[0]) == [list(row) for row in rows]
+
+
 def test_a_list_in_one_column_beside_a_table_in_the_other_is_none_of_its_cells():
     """A page of two columns: the left column's paragraph, then its list (a bullet, its entry's
     words, their lines run on under the words) beside an unruled table in the right column: the

@@ -2539,8 +2539,8 @@ def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item],
         return plain
     items = [item for row in rows for item in row]
     found = _prose_columns(items, width)
-    if len(found) < 3 and not any(i.x1 - i.x0 >= WIDE_CELL * width
-                                  for k in threes for row in rows[max(0, k - NEAR_ROWS):k + NEAR_ROWS + 1] for i in row):
+    near = [row for k in threes for row in rows[max(0, k - NEAR_ROWS):k + NEAR_ROWS + 1]]
+    if len(found) < 3 and not any(i.x1 - i.x0 >= WIDE_CELL * width for row in near for i in row):
         return plain
     if len(found) >= 3:  # three columns or more of justified prose: each its own side
         columns = {str(k): x1 - x0 for k, (x0, x1) in enumerate(found)}
@@ -2573,9 +2573,11 @@ def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item],
                 len(item.text.split()) >= RAGGED_WORDS:
             return True  # a line of ragged prose, alone on its side
         last, was_text = above.get(side, (None, False))
-        return alone and was_text and last is not None and last.y - item.y <= TEXT_PITCH * item.size and \
-            (abs(item.x0 - last.x0) <= item.size or
-             len(item.parts) == 1 and abs(item.x0 + item.x1 - last.x0 - last.x1) <= 2 * item.size)
+        if not (alone and was_text and last is not None and last.y - item.y <= TEXT_PITCH * item.size) or \
+                _wide_gaps(item):
+            return False
+        return abs(item.x0 - last.x0) <= item.size or \
+            len(item.parts) == 1 and abs(item.x0 + item.x1 - last.x0 - last.x1) <= 2 * item.size
 
     out: list[tuple[list[Item], list[Item]]] = []
     besides: list[list[Item]] = []
