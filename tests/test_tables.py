@@ -3329,6 +3329,30 @@ def test_labels_three_quarters_of_an_em_from_the_widest_figure_are_a_column_of_t
         [[[label, figure] for label, _, _, figure, _, _ in cells]]
 
 
+def test_a_head_wider_than_its_figures_three_quarters_of_an_em_from_the_labels_head_their_column():
+    """An unruled table whose cells are padded by a few pixels: the labels' head and the next
+    column's head drawn as one run three quarters of an em apart, the next head wider than the
+    figures set flush right under it: the labels and the figures are columns of their own, and
+    so are their heads."""
+    rows = [{"y": 522.42, "size": 12.0, "runs": [
+                _boxed_run("Custlimchest Triotean Mil", 189.5, 335.9, 522.42, bold=True,
+                           gaps=[[12, 256.14, 265.2], [21, 308.93, 317.96]]),
+                _boxed_run("Somfiot", 366.0, 405.9, 522.42, bold=True)]}]
+    body = [("Plun", 211.5, ("80,030", 276.0), ("858", 339.0), ("7,335", 379.0)),
+            ("Sitplan", 223.5, ("102,770", 270.0), ("468", 339.0), ("25", 394.0)),
+            ("Boumto", 228.2, ("-10.5", 284.0), ("402", 339.0), ("59.4", 385.0)),
+            ("Lis", 205.5, ("189,383", 270.0), ("176,778", 318.0), ("15.3%", 376.0))]
+    for k, (label, label_end, *figures) in enumerate(body):
+        y = 503.67 - 18 * k
+        rows.append({"y": y, "size": 12.0, "runs": [_boxed_run(label, 189.5, label_end, y),
+                                                     *(_boxed_run(t, x0, x1, y) for (t, x0), x1
+                                                       in zip(figures, (309.0, 357.0, 406.0), strict=True))]})
+    page = next(r for r in _unruled_page(_page_round(rows, 560.0, 420.0)) if "page" in r)
+    assert [_texts(t) for t in page["blocks"] if t["kind"] == "table"] == \
+        [[["Custlimchest", "Triotean", "Mil", "Somfiot"],
+          *[[label, *(t for t, _ in figures)] for label, _, *figures in body]]]
+
+
 def test_group_heads_centred_on_their_columns_cells_not_on_their_narrower_heads_head_the_table():
     """No rules; two group heads over an unruled table's heads, each centred on the cells of its
     columns (figures wider than the heads under it, set flush right), so off the middle of the

@@ -688,12 +688,12 @@ TIE = 0.5  # points: text that ends or starts this close to another ends or star
 
 def _flush_right_from(ordered: list[_Piece], k: int, ends: list[tuple[float, float]]) -> bool:
     """Whether a column of figures set flush right starts where ``ordered[k]`` (sorted by x0)
-    starts: a number starting there (within ``TIE``) whose right edge a narrower number ends at
-    (figures of one width set flush left end together too: a column of one-digit marks is
-    none). ``ends``: the numbers' (x1, x0), sorted."""
-    x0 = ordered[k].x0
+    starts: a number starting there (within ``TIE``) or under it (its head, wider) whose right
+    edge a narrower number ends at (figures of one width set flush left end together too: a
+    column of one-digit marks is none). ``ends``: the numbers' (x1, x0), sorted."""
+    x0, x1 = ordered[k].x0, ordered[k].x1
     for piece in ordered[k:]:
-        if piece.x0 > x0 + TIE:
+        if piece.x0 > max(x0 + TIE, x1):
             return False
         if _numeric(piece.text) and any(start > piece.x0 + TIE for _, start in ends[
                 bisect_left(ends, (piece.x1 - TIE, -math.inf)):bisect_right(ends, (piece.x1 + TIE, math.inf))]):
