@@ -692,12 +692,15 @@ def _flush_right_from(ordered: list[_Piece], k: int, ends: list[tuple[float, flo
     edge a narrower number ends at (figures of one width set flush left end together too: a
     column of one-digit marks is none). ``ends``: the numbers' (x1, x0), sorted."""
     x0, x1 = ordered[k].x0, ordered[k].x1
+    looked: set[float] = set()  # right edges looked at (figures of one width set flush left share theirs)
     for piece in ordered[k:]:
         if piece.x0 > max(x0 + TIE, x1):
             return False
-        if _numeric(piece.text) and any(start > piece.x0 + TIE for _, start in ends[
-                bisect_left(ends, (piece.x1 - TIE, -math.inf)):bisect_right(ends, (piece.x1 + TIE, math.inf))]):
-            return True
+        if _numeric(piece.text) and piece.x1 not in looked:
+            looked.add(piece.x1)
+            if any(start > piece.x0 + TIE for _, start in ends[
+                    bisect_left(ends, (piece.x1 - TIE, -math.inf)):bisect_right(ends, (piece.x1 + TIE, math.inf))]):
+                return True
     return False
 
 
