@@ -801,6 +801,8 @@ def _across(row: list[_Piece], lo: float, hi: float) -> bool:
             return False
         reach = max(reach, piece.x1)
     return reach - ordered[0].x0 >= SPANNING * (hi - lo)
+
+
 CROSSING = 0.2  # share of the rows that may cross such a gap (heads over several columns, totals)
 
 
@@ -1272,9 +1274,9 @@ def _header_lines(rows: list[list[_Piece]], xs: list[float], spanners: list[_Edg
     own above them. Where the text's alignment set the columns (``aligned``), a head wider
     than its column's figures runs over their gap, and a head's first line may be centred over
     three: a line spreads when every head on it past the first column does, or holds one head
-    that no line under it, a head's pitch on, goes on in its column, set on the same axis (its middle, left or right
-    edge: a group head centred over three columns, standing in the middle one); elsewhere such
-    a head spreads when it is centred over the columns round its own."""
+    that no line under it, a head's pitch on, goes on in its column, set on the same axis (its
+    middle, left or right edge: a group head centred over three columns, standing in the middle
+    one); elsewhere such a head spreads when it is centred over the columns round its own."""
     def continued(piece: _Piece, k: int) -> bool:  # by a line under it at a head's pitch
         column, near = bisect_right(xs, piece.middle), HEAD_AXIS * piece.size
         return any(bisect_right(xs, q.middle) == column and min(abs(q.middle - piece.middle), abs(q.x0 - piece.x0),
@@ -2453,41 +2455,38 @@ def _spaces(group: list[Item]) -> list[tuple[float, float]]:
 
 def _spaced_alike(parts: list[tuple[list[Item], list[Item]]], k: int, near: Callable[[int, int], bool]) -> bool:
     """Is row ``k`` a table's row whose cells stand closer than a column gap (cells padded by
-    less than half an em): its spaces (``_spaces``), two or more, each over one of a near row's
-    (above or below, the other column's lines passed over), as many, and one of the two rows
-    a statistics row (``_named_figures``: a justified line's spaces may fall under another's,
-    but neither gives figures)."""
-    spans = _spaces(parts[k][0])
-    if len(spans) < 2:
-        return False
-    for j in (_past_beside(parts, k - 1, step=-1), _past_beside(parts, k + 1)):
-        if not 0 <= j < len(parts) or not near(min(j, k), max(j, k)) or \
-                any(i.kind != "line" for i in parts[j][0]):
-            continue
-        other = _spaces(parts[j][0])
-        if len(other) == len(spans) and \
-                all(max(a0, b0) < min(a1, b1) for (a0, a1), (b0, b1) in zip(spans, other, strict=True)) and \
-                any(_named_figures(_part_items(parts[m][0])) for m in (j, k)):
-            return True
-    return False
+    less than half an em): its spaces wider than any word's (``_spaces``) lined up with a near
+    row's (``_lined_up``), one of the two a statistics row (``_named_figures``: a justified
+    line's spaces may fall under another's, but neither gives figures)?"""
+    return any(all(i.kind == "line" for i in parts[j][0]) and
+               (_named_figures(_part_items(parts[j][0])) or _named_figures(_part_items(parts[k][0])))
+               for j in _lined_up(parts, k, near, _spaces))
 
 
 def _gaps_lined_up(parts: list[tuple[list[Item], list[Item]]], k: int, near: Callable[[int, int], bool]) -> bool:
-    """Do the wide spaces of row ``k``, two or more, each lie over one of the row above's or
-    below's, as many: a table's columns, where a row's gaps may be alike (each column set a
-    fixed space from the next); a justified line's spaces fall anywhere under the line above's.
-    The other column's lines between a table's rows (``_past_beside``) are passed over."""
-    spans = _gap_spans(parts[k][0])
+    """Do the wide spaces of row ``k`` (``_gap_spans``) line up with a near row's (``_lined_up``):
+    a table's columns, where a row's gaps may be alike (each column set a fixed space from the
+    next); a justified line's spaces fall anywhere under the line above's."""
+    return bool(_lined_up(parts, k, near, _gap_spans))
+
+
+def _lined_up(parts: list[tuple[list[Item], list[Item]]], k: int, near: Callable[[int, int], bool],
+              spaces: Callable[[list[Item]], list[tuple[float, float]]]) -> list[int]:
+    """The rows above and below row ``k`` (the other column's lines between a table's rows,
+    ``_past_beside``, passed over), near it, whose ``spaces``, as many as row ``k``'s and two or
+    more, each lie over one of its own."""
+    spans = spaces(parts[k][0])
     if len(spans) < 2:
-        return False
+        return []
+    found = []
     for j in (_past_beside(parts, k - 1, step=-1), _past_beside(parts, k + 1)):
         if not 0 <= j < len(parts) or not near(min(j, k), max(j, k)):
             continue
-        other = _gap_spans(parts[j][0])
+        other = spaces(parts[j][0])
         if len(other) == len(spans) and \
                 all(max(a0, b0) < min(a1, b1) for (a0, a1), (b0, b1) in zip(spans, other, strict=True)):
-            return True
-    return False
+            found.append(j)
+    return found
 
 
 # A term of a formula set alone between two others; a dash alone is an empty cell's mark.
