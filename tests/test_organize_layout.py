@@ -1876,6 +1876,17 @@ def test_an_italic_head_as_wide_as_its_column_over_an_upright_paragraph_is_a_hea
     assert headings(out) == [(1, "Rivers Of The North"), (2, "Sampling Northern Rivers Throughout Springtime Floods")]
 
 
+def test_an_italic_head_of_one_word_is_a_heading_a_symbol_or_an_abbreviation_alone_is_none():
+    # APA's and groff's lowest level: 'Participants' in italic over its paragraph; a variable
+    # ('x') or an acronym ('NASA') set alone in italic heads nothing.
+    lines = [line(740, "Rivers Of The North", x0=200, size=16, bold=True), *body_lines(700, "a", 4),
+             italic_line(640, "Participants"), *body_lines(626, "b", 4),
+             italic_line(566, "x"), *body_lines(552, "c", 4),
+             italic_line(492, "NASA"), *body_lines(478, "d", 4)]
+    out = organize([page(1, lines)])[0]
+    assert headings(out) == [(1, "Rivers Of The North"), (2, "Participants")]
+
+
 def test_a_paragraphs_short_line_in_italic_at_the_pitch_is_no_heading():
     # A title of a work cited on a line of its own inside a paragraph: no space sets it apart.
     lines = [line(740, "Rivers Of The North", x0=200, size=16, bold=True), *body_lines(700, "a", 4),

@@ -2484,15 +2484,15 @@ def _numbered_headings(items: list[Item], kinds: list[tuple[str, int | None]], l
 
 def _italic_heads(items: list[Item], kinds: list[tuple[str, int | None]], lines: list[int],
                   body: float, pitch: float) -> None:
-    """A few words in italic on a line of their own, capitalized and not ended by a stop, in
-    the body's size, flush left, with more space above them than the line pitch (or at the top
-    of their column), ended by choice (or where the italic ends: the next line opens upright)
-    over a paragraph in upright type: an unnumbered subsection's head ('Sampling the rivers'),
-    set as many styles set their lowest level."""
+    """A few words in italic on a line of their own, capitalized and not ended by a stop (or one
+    capitalized word: 'Participants'), in the body's size, flush left, with more space above
+    them than the line pitch (or at the top of their column), ended by choice (or where the
+    italic ends: the next line opens upright) over a paragraph in upright type: an unnumbered
+    subsection's head ('Sampling the rivers'), set as many styles set their lowest level."""
     for n, k in enumerate(lines):
         item = items[k]
-        if kinds[k][0] != "paragraph" or not item.italic or item.bold or not _title_like(item.text) or \
-                len(item.text.split()) > ALONE_WORDS or item.size < 0.95 * body or \
+        if kinds[k][0] != "paragraph" or not item.italic or item.bold or \
+                not (_title_like(item.text) or _capitalized_word(item.text)) or item.size < 0.95 * body or \
                 item.x0 > item.left + 0.5 * item.size or ":" in item.text:
             continue  # flush left (a centred line in italic is a byline or a motto), no label ('Source: …')
         after = items[lines[n + 1]] if n + 1 < len(lines) else None
@@ -2625,6 +2625,12 @@ def _title_like(text: str) -> bool:
     if len(text) > ALONE_CHARS or not text[:1].isupper() or not text[-1:].isalnum():
         return False  # the cheap tests first: most lines are long
     return _few_words(text, 2, ALONE_WORDS, 0.6)
+
+
+def _capitalized_word(text: str) -> bool:
+    """One capitalized word of letters, three at the least ('Participants', 'Datasets'), not a
+    symbol or an abbreviation set alone."""
+    return len(text) >= 3 and text.isalpha() and text[0].isupper() and not text.isupper()
 
 
 def _few_words(text: str, least: int, most: int, letters: float) -> bool:
