@@ -739,6 +739,19 @@ def test_a_full_width_titles_short_last_line_over_two_columns_stays_with_the_tit
     assert order_of_columns(out["text"], 2) == [0, 1]
 
 
+def test_a_centred_titles_short_last_line_within_one_column_goes_on_with_the_title():
+    # A title centred over two columns, its last line a short word centred under it, broken
+    # from the line above by a hyphen: it lies within the left column's span, yet goes on with
+    # the title, not as a heading of its own.
+    two = columns_page(2, title=False)
+    title = [line(760, "Complications On The Banks Of Rivers Cut-", x0=180, size=12, bold=True),
+             line(745, "ting", x0=280, size=12, bold=True)]
+    two["evidence"]["lines"][:0] = title
+    out = organize([two])[0]
+    assert headings(out) == [(1, "Complications On The Banks Of Rivers Cutting")]
+    assert order_of_columns(out["text"], 2) == [0, 1]
+
+
 def test_three_columns_read_in_turn():
     out = organize([columns_page(3)])[0]
     assert order_of_columns(out["text"], 3) == [0, 1, 2]

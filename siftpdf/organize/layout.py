@@ -1683,7 +1683,9 @@ def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float,
         return False
     if block.kind == "heading":  # a title set over two lines: same style, close together
         numbered = numbering_depth(item.text) is not None
-        return kind == "heading" and not numbered and same_column and prev.y - item.y <= 1.8 * item.size
+        # (its short last line centred under it may fall within one column of the page's two)
+        centred = abs(item.x0 + item.x1 - prev.x0 - prev.x1) < 2 * item.size and item.x1 - item.x0 < prev.x1 - prev.x0
+        return kind == "heading" and not numbered and (same_column or centred) and prev.y - item.y <= 1.8 * item.size
     if same_column and _paragraph_gap(prev, item, pitch) and id(item) not in spaced and not broken:
         return False
     if broken:
