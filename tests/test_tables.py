@@ -1333,6 +1333,84 @@ def test_a_paragraphs_short_last_line_beside_a_tables_heads_in_narrow_columns_is
     assert any(i.text == "the paragraph ends here." for line in out for i in line)
 
 
+def test_a_justified_line_drawn_as_one_with_wide_spaces_beside_a_table_is_that_columns_text():
+    """As above, but the right column's line drawn as one segment whose stretched spaces (a
+    little under an em, all alike) part it into six runs, one of them a word of two letters,
+    as a table's mark for none may be ('na'): the line is the other column's text, not six
+    cells more of the table's row."""
+    figures = [("Weir", "50,447", "43.3%"), ("Mill", "34.9%", "2,380"), ("Ford", "126,589", "23.8%"),
+               ("Lock", "86.6", "107.5")]
+    beside = [[_segment(0, (80, 110, a)), _segment(0, (160, 200, b)), _segment(0, (230, 270, c))]
+              for a, b, c in figures]
+    rows = _two_column_page(beside)
+    words = [(315, 362, "nevertheless"), (371, 383, "of"), (392, 424, "keepers"), (433, 455, "read"),
+             (464, 494, "every"), (503, 540, "gauge")]
+    row = rows[11]  # the table's second row: its cells, then the right column's line
+    row[-1:] = [_segment(row[0].y, *words)]
+    out = unruled_tables(rows, 612)
+    tables = [i for line in out for i in line if i.kind == "table"]
+    assert len(tables) == 1 and tables[0].table is not None
+    assert [[c["text"] for c in line] for line in tables[0].table["rows"]] == [list(f) for f in figures]
+    assert any(i.text == "nevertheless of keepers read every gauge" for line in out for i in line)
+
+
+def test_a_paragraphs_indented_first_line_ending_short_beside_a_table_is_that_columns_text():
+    """A table of three columns in the right column of two, the left column's text beside it:
+    a paragraph's first line, set in two ems and ending short of the column's edge (ragged,
+    not stretched), shares its baseline with the table's last row: over the paragraph's next
+    line at the pitch, it is the left column's text, not a cell of that row (the line above
+    it a heading: no text for it to run on from)."""
+    def prose(x0: float, x1: float, y: float, text: str = BODY[:50]) -> Item:
+        return Item(text=text, x0=x0, y0=y - 2, x1=x1, y1=y + 8, y=y, size=9)
+
+    rows = [[prose(72, 297, 700 - 12 * k), prose(315, 540, 700 - 12 * k)] for k in range(10)]
+    figures = [("Gram", "2000", "Nasttost"), ("Rir", "88,833", "33,271"), ("Panmend", "59.2%", "108.7"),
+               ("Pliostmu", "34.4", "33.6%")]
+    for k, (a, b, c) in enumerate(figures):
+        y = 570 - 14 * k
+        left = prose(90, 276, y, "The survey counted every gauge along the river") if k == 3 else \
+            prose(72, 140, y, "3. Discussion") if k == 2 else prose(72, 297, y)
+        rows.append([left, Item(a, 320, y - 2, 350, y + 8, y, 9), Item(b, 430, y - 2, 455, y + 8, y, 9),
+                     Item(c, 505, y - 2, 540, y + 8, y, 9)])
+    rows += [[prose(72, 297, 516 - 12 * k), prose(315, 540, 504 - 12 * k)] for k in range(10)]
+    out = unruled_tables(rows, 612)
+    tables = [i for line in out for i in line if i.kind == "table"]
+    assert len(tables) == 1 and tables[0].table is not None
+    assert [[c["text"] for c in line] for line in tables[0].table["rows"]] == [list(f) for f in figures]
+    assert any(i.text == "The survey counted every gauge along the river" for line in out for i in line)
+
+
+def test_a_table_drawn_a_row_an_object_between_the_other_columns_baselines_is_a_table():
+    """LaTeX's tabular in the right column of two: each row one text object (its cells parts a
+    column gap apart), the heads in bold, set on baselines between those of the left column's
+    justified lines: a table of its heads and rows; the left column's lines stay its text."""
+    def prose(y: float) -> Item:
+        return Item(text=BODY[:50], x0=72, y0=y - 2, x1=297, y1=y + 8, y=y, size=10)
+
+    def row(y: float, cells: tuple[str, str, str], bold: bool = False) -> Item:
+        pieces = [(323.0, 323.0 + 5 * len(cells[0]), cells[0]), (470.0 - 5 * len(cells[1]), 470.0, cells[1]),
+                  (530.0 - 5 * len(cells[2]), 530.0, cells[2])]
+        return Item(text=" ".join(cells), x0=323, y0=y - 2, x1=530, y1=y + 8, y=y, size=10, bold=bold,
+                    bold_all=bold, spread=len(cells[0]) <= 4, pieces=pieces)  # a short label far from its figures
+
+    figures = [("Rear", "76.0", "45.9"), ("Ristrourfat", "629", "89,908"), ("Foutoundlu", "191,658", "841"),
+               ("Diot", "81.4%", "316"), ("Mout", "118.8", "79.9%")]
+    rows = [[prose(700 - 12 * k), Item(BODY[:50], 315, 698 - 12 * k, 540, 708 - 12 * k, 700 - 12 * k, 10)]
+            for k in range(5)]
+    rows.append([prose(640)])
+    rows.append([row(634, ("Bost", "Coststunpeam", "Nuplende"), bold=True)])
+    for k, cells in enumerate(figures):
+        rows.append([prose(628 - 12 * k)])
+        rows.append([row(622 - 12 * k, cells)])
+    rows += [[prose(568 - 12 * k)] for k in range(6)]
+    out = unruled_tables(rows, 612)
+    tables = [i for line in out for i in line if i.kind == "table"]
+    assert len(tables) == 1 and tables[0].table is not None
+    assert [[c["text"] for c in line] for line in tables[0].table["rows"]] == \
+        [["Bost", "Coststunpeam", "Nuplende"], *map(list, figures)]
+    assert sum(i.text == BODY[:50] for line in out for i in line) == 5 * 2 + 1 + len(figures) + 6
+
+
 def test_numbered_lines_beside_the_other_columns_prose_are_no_table():
     """A listing in the left column, each line a number and its code (two cells), beside the
     right column's prose: without the prose a row has two cells, as it would alone: no table."""

@@ -2535,8 +2535,10 @@ def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item],
     paragraph's last line, short); with none, the page may be set in three columns of prose
     or more (``_prose_columns``), each a side of its own."""
     plain: list[tuple[list[Item], list[Item]]] = [(row, []) for row in rows]
-    # (a row drawn as one text object beside the other column's line is two segments of three parts)
-    threes = [k for k, row in enumerate(rows) if len(row) >= 3 or len(row) == 2 and _gapped(row) >= 4]
+    # (a row drawn as one text object beside the other column's line is two segments of three
+    # parts; between the other column's baselines, one segment of three, a figure among them)
+    threes = [k for k, row in enumerate(rows)
+              if len(row) >= 3 or len(row) == 2 and _gapped(row) >= 4 or len(row) == 1 and _cells_drawn_as_one(row[0])]
     if not threes:
         return plain
     items = [item for row in rows for item in row]
@@ -2570,7 +2572,7 @@ def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item],
             return False
         x0 = item.x0 if lead is None else lead
         if item.x1 - x0 >= COLUMN_FILL * columns[side]:
-            return not _cells_drawn_as_one(item)
+            return not (_cells_drawn_as_one(item) or _heads_drawn_as_one(item)) or _justified([item], columns[side])
         if alone and item.x1 - x0 >= RAGGED_FILL * columns[side] and x0 - starts[side] <= item.size and \
                 len(item.text.split()) >= RAGGED_WORDS:
             return True  # a line of ragged prose, alone on its side
@@ -2607,6 +2609,10 @@ def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item],
                 flow[side].append((item, alone[side], is_text, number))
         above.update(seen)
         besides.append(beside)
+    for down in flow.values():  # a paragraph's first line, indented, over that side's text at the pitch
+        for (item, alone_there, is_text, number), (lower, _, lower_text, _) in zip(down, down[1:], strict=False):
+            if not is_text and alone_there and lower_text and _opens_paragraph(item, lower):
+                besides[number].append(item)
     for down in flow.values():  # a display alone on its side, set apart from that side's text above and below it
         steps = sorted(upper.y - lower.y
                        for (upper, _, one, _), (lower, _, other, _) in zip(down, down[1:], strict=False)
@@ -2633,14 +2639,29 @@ def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item],
 NEAR_ROWS = 2  # rows either side of a row of three segments where a line of a column's prose is looked for
 
 
+def _opens_paragraph(item: Item, lower: Item) -> bool:
+    """Is a line a paragraph's first over ``lower``, a line of its column's text: set in from
+    where that line starts by an indent (``INDENT_EMS`` at most), ending no farther right,
+    words with no column gap among them, going on (no sentence ends it: an entry's last line
+    set with a hanging indent ends one), the next line at the text's pitch?"""
+    size = item.size
+    return item.kind == "line" and 0 < item.y - lower.y <= TEXT_PITCH * size and \
+        0.5 * size <= item.x0 - lower.x0 <= INDENT_EMS * size and item.x1 <= lower.x1 + size and \
+        len(item.text.split()) >= RAGGED_WORDS and not _wide_gaps(item) and not _STOP.search(item.text)
+
+
+INDENT_EMS = 3.0  # ems a paragraph's first line may be set in from where its lines start
+
+
 def _justified(items: list[Item], column: float) -> bool:
     """Are a row's segments on one side of the gutter a line of that column's justified prose
-    drawn word by word (a browser's): words, no figure among them, four or more, across the
-    column (``COLUMN_FILL``), every space between them alike (``EVEN_SLACK``: a justified line
-    stretches its spaces by one measure; a table's cells stand as far apart as their widths leave)?"""
+    drawn word by word (a browser's, or as one object whose spaces are wide): words, no figure
+    among them (a short word of letters is a word: 'ma', 'NA'), four or more, across the column
+    (``COLUMN_FILL``), every space between them alike (``EVEN_SLACK``: a justified line stretches
+    its spaces by one measure; a table's cells stand as far apart as their widths leave)?"""
     parts = sorted(part for item in items for part in item.parts)
     if len(parts) < JUSTIFIED_WORDS or any(item.kind != "line" for item in items) or \
-            any(_figure(text) for _, _, text in parts):
+            any(_figure(text) and not text.isalpha() for _, _, text in parts):
         return False
     gaps = [b[0] - a[1] for a, b in zip(parts, parts[1:], strict=False)]
     return parts[-1][1] - parts[0][0] >= COLUMN_FILL * column and max(gaps) - min(gaps) <= EVEN_SLACK
@@ -2665,6 +2686,12 @@ def _cells_drawn_as_one(item: Item) -> bool:
     """Is a segment a table's row drawn as one text object: three parts or more a column gap
     apart (``_wide_gaps``), a figure among them? A line of prose has no such gaps."""
     return len(item.parts) >= 3 and len(_wide_gaps(item)) >= 2 and any(_figure(text) for _, _, text in item.parts)
+
+
+def _heads_drawn_as_one(item: Item) -> bool:
+    """Is a segment a table's heads drawn as one text object: three parts or more a column
+    gap apart, all in bold? A line of prose set in bold has no such gaps."""
+    return item.bold_all and len(item.parts) >= 3 and len(_wide_gaps(item)) >= 2
 
 
 def _lenient_gutter(items: list[Item], width: float) -> float | None:
