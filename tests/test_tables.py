@@ -1411,6 +1411,28 @@ def test_a_table_drawn_a_row_an_object_between_the_other_columns_baselines_is_a_
     assert sum(i.text == BODY[:50] for line in out for i in line) == 5 * 2 + 1 + len(figures) + 6
 
 
+def test_a_row_of_bold_heads_over_one_row_of_figures_at_a_pages_foot_is_a_table_of_two_rows():
+    """A page's end breaks a table after its first row: the heads in bold over one row of
+    figures, no rule. A cell that wraps keeps its face: the two lines are two rows, the table
+    one of heads and a row (its other rows on the next page), not a heading and a line."""
+    def prose(y: float) -> Item:
+        return Item(text=BODY[:50], x0=72, y0=y - 2, x1=297, y1=y + 8, y=y, size=10)
+
+    def cell(text: str, x0: float, y: float, bold: bool = False) -> Item:
+        return Item(text=text, x0=x0, y0=y - 2, x1=x0 + 5 * len(text), y1=y + 8, y=y, size=10, bold=bold,
+                    bold_all=bold)
+
+    rows = [[prose(700 - 12 * k)] for k in range(10)]
+    rows.append([cell("Band", 80, 570, True), cell("Tun", 180, 570, True), cell("Ner", 250, 570, True)])
+    rows.append([cell("Noustnist", 80, 556), cell("181,104", 165, 556), cell("201,060", 250, 556)])
+    out = unruled_tables(rows, 612)
+    tables = [i for line in out for i in line if i.kind == "table"]
+    assert len(tables) == 1 and tables[0].table is not None
+    assert [[c["text"] for c in line] for line in tables[0].table["rows"]] == \
+        [["Band", "Tun", "Ner"], ["Noustnist", "181,104", "201,060"]]
+    assert tables[0].table["header_rows"] == 1
+
+
 def test_numbered_lines_beside_the_other_columns_prose_are_no_table():
     """A listing in the left column, each line a number and its code (two cells), beside the
     right column's prose: without the prose a row has two cells, as it would alone: no table."""
@@ -1663,6 +1685,26 @@ def test_a_column_boundary_falls_where_no_rows_text_is_when_there_is_room():
     assert 320 < boundaries[1] < 360
 
 
+def test_a_column_boundary_falls_where_fewest_rows_text_is_when_its_middle_cuts_a_head():
+    """A group head centred over three columns crosses the gap between the first two (figures
+    ending at 431, the group head starting at 432, a head at 442, the figures under it at 462);
+    no room is left where no row's text is: the middle of the whole gap would cut the head at
+    442 from its column; the boundary falls where the group head alone is."""
+    from siftpdf.organize.tables import _Piece, _voted_gaps
+
+    def piece(x0: float, x1: float, y: float, text: str) -> _Piece:
+        return _Piece(x0, x1, y, y + 8, y - 2, 9.0, text, False)
+
+    rows = [[piece(432, 473, 720, "Women")], [piece(388, 421, 708, "Share"), piece(442, 487, 704, "Number"),
+                                              piece(499, 526, 704, "2012")]]
+    rows += [[piece(380, 431, 690 - 14 * k, f"${k},245.81"), piece(462, 487, 690 - 14 * k, f"{2020 + k}"),
+              piece(501, 526, 690 - 14 * k, f"{1990 + k}")] for k in range(12)]
+    boundaries = _voted_gaps(rows, 370, 540)
+    assert len(boundaries) == 2
+    assert 432 < boundaries[0] < 442  # under the group head alone, before the head 'Number'
+    assert 487 < boundaries[1] < 499
+
+
 def _gapped_run(text: str, starts: list[float], y: float, size: float = 12.0) -> dict[str, Any]:
     """One run drawing ``text``'s words (one a cell, parted by single spaces) at ``starts``, as a
     producer that sets a table's row in one text object with positioned glyphs does: the evidence
@@ -1843,6 +1885,41 @@ def test_a_group_head_over_a_head_wider_than_its_figures_leaves_their_columns_ap
     assert any("Measured" in cell for cell in texts[0])
 
 
+def test_a_label_a_whole_rows_step_from_the_figures_around_it_is_a_row_of_its_own_in_a_frame():
+    """A frame round a table of figures, a group's label centred beside its rows: one row holds
+    a label and no figures ('Coastal areas'), as far from the figures above and below it as any
+    row is from the next (two ems): a row of its own, its figures' cells empty, not a second
+    line of the label under it; the group's label beside the two spans both."""
+    size = 8.0
+
+    def cell(text: str, x: float, y: float) -> dict[str, Any]:
+        return {"text": text, "font": "Helvetica", "size": size, "color": "#000000",
+                "box": [x, y - 2, x + 0.5 * size * len(text), y + 6]}
+
+    def line(y: float, *cells: tuple[str, float]) -> dict[str, Any]:
+        return {"y": y, "size": size, "runs": [cell(t, x, y) for t, x in cells if t]}
+
+    body = [("Overseas", "91.9%", "46.6"), ("Northern", "74.8%", "34.0"), ("East", "93.4%", "67.6"),
+            ("Central", "46.3%", "12.0"), ("Coastal areas", "", ""), ("South", "92.2%", "4.1")]
+    lines = [line(700.0, ("Group", 76.0), ("Region", 130.0), ("2012", 215.0), ("2013", 252.0))]
+    lines += [line(680.0 - 17 * k, (region, 130.0), (a, 235.0 - 4.0 * len(a)), (b, 268.0 - 4.0 * len(b)))
+              for k, (region, a, b) in enumerate(body)]
+    lines += [line(680.0 - 8.5 - 34 * k, (group, 76.0)) for k, group in enumerate(("Urban", "Foreign", "Public"))]
+    lines.sort(key=lambda one: -one["y"])
+    bottom = 680.0 - 17 * len(body)
+    frame = [[70.0, bottom, 272.0, bottom], [70.0, 712.0, 272.0, 712.0], [70.0, bottom, 70.0, 712.0],
+             [272.0, bottom, 272.0, 712.0], [70.0, 692.0, 272.0, 692.0]]
+    evidence = {"width": 612.0, "height": 792.0, "rotation": 0, "lines": lines, "images": [], "rules": frame,
+                "clipped_chars": 0, "unmapped_chars": 0}
+    page = {"page": 1, "status": "text", "text": "", "evidence": evidence}
+    recs = organize_records(iter([{"meta": {"pages": 1}}, page, {"done": {}}]), OrganizeOptions())
+    tables = [t for r in recs if "page" in r for t in r["blocks"] if t["kind"] == "table"]
+    assert len(tables) == 1
+    rows = tables[0]["rows"]
+    assert [c["text"] for c in rows[-2]] == ["Public", "Coastal areas", "", ""]
+    assert rows[-2][0].get("rowspan") == 2 and [c["text"] for c in rows[-1]] == ["South", "92.2%", "4.1"]
+
+
 def test_a_bold_head_of_two_parts_closer_than_a_column_gap_heads_a_table_of_two_columns():
     """A table of two columns as a browser prints one in a column: its head one text object in
     bold, the second head set flush left in its column, 8 points (0.8 em) right of the first,
@@ -1851,6 +1928,16 @@ def test_a_bold_head_of_two_parts_closer_than_a_column_gap_heads_a_table_of_two_
             ("Nandgeand", "110.8")]
     head = [_gapped_run("Volgroulples 2021", [356.0, 356.0 + 5.0 * len("Volgroulples") + 8.0], 700.0, size=10.0)]
     assert _pairs_under_a_head(rows, head, 356.0, 460.0) == [[list(row) for row in rows]]
+
+
+def test_the_widest_label_closer_to_its_figure_than_a_column_gap_stays_in_its_table_of_two_columns():
+    """A browser's table of two columns in a column, its cells padded close: under a bold head,
+    labels flush left and figures flush right; the widest label ends 7.5 points (0.75 em,
+    wider than any word space) before its figure: that row is the table's too."""
+    rows = [("Leattistos", "2000"), ("Pum", "48.7%"), ("Deandcalgu", "199,343"), ("Last", "95.7"),
+            ("Mimpot", "230")]
+    head = [_gapped_run("Leattistos", [137.0], 700.0, size=10.0), _gapped_run("2000", [209.5], 700.0, size=10.0)]
+    assert _pairs_under_a_head(rows, head, 137.0, 229.5) == [[list(row) for row in rows]]
 
 
 def test_labels_set_flush_left_far_from_their_head_centred_over_them_are_a_table_of_two_columns():

@@ -811,7 +811,8 @@ def _voted_gaps(rows: list[list[_Piece]], lo: float, hi: float) -> list[float]:
     (``FIGURE_GAP_EM`` between numbers) that at most ``CROSSING`` of the rows cover (column
     heads set closer than the columns below them, a heading over two columns); the boundary
     is the middle of the range's widest stretch that no row covers, when there is room, else
-    of the range. Each row counts once however many of its pieces cover a point."""
+    of the range or of its stretch fewest rows cover (``_boundary``). Each row counts once
+    however many of its pieces cover a point."""
     everything = [p for row in rows for p in row]
     size = _size(everything)
     # Where numbers start: a run of text starting a column speaks for numbers when one starts
@@ -840,28 +841,40 @@ def _voted_gaps(rows: list[list[_Piece]], lo: float, hi: float) -> list[float]:
     wide, narrow = MIN_GAP_EM * size, FIGURE_GAP_EM * size
     boundaries: list[float] = []
     covered, opened, after_numbers = 0, None, False
-    free: float | None = None  # where the open range's stretch that no row covers began
-    clear: tuple[float, float] = (0.0, 0.0)  # the open range's widest such stretch
+    level = 0.0  # where the open range's stretch at the present cover began
+    stretches: list[tuple[int, float, float]] = []  # the open range's: (rows covering it, start, end)
     for x, step, numbers in events:
         before, covered = covered, covered + step
         if opened is None:
             if covered <= allowed:
-                opened, after_numbers = x, numbers
-                free, clear = (x if covered == 0 else None), (x, x)
+                opened, after_numbers, level, stretches = x, numbers, x, []
             continue
-        if before == 0 < covered and free is not None:
-            clear, free = max(clear, (free, x), key=lambda c: c[1] - c[0]), None
-        elif covered == 0 < before:
-            free = x
+        if x > level:
+            stretches.append((before, level, x))
+        level = x
         if step < 0 and x <= opened + TIE:
             after_numbers = after_numbers or numbers  # a number that ends where the gap opens
         elif covered > allowed:
             gap = x - opened
             if (gap >= wide or gap >= narrow and after_numbers and numbers) and left < opened and x < right:
-                # Where no row's text is, if there is room: the few rows that cross keep their cell.
-                boundaries.append(sum(clear, 0.0) / 2 if clear[1] - clear[0] >= narrow else (opened + x) / 2)
+                boundaries.append(_boundary(stretches, opened, x, narrow))
             opened = None
     return [b for b in boundaries if lo < b < hi]
+
+
+def _boundary(stretches: list[tuple[int, float, float]], opened: float, closed: float, room: float) -> float:
+    """Where a column gap's boundary falls, given the stretches of the gap (how many rows
+    cover each, where it starts and ends): in the widest stretch no row covers, if one is
+    ``room`` wide; else in the gap's middle, unless more rows cover it there than cover some
+    stretch that wide (a head beside a group head over both its columns): then in the widest
+    of the stretches fewest rows cover. The few rows that cross keep their cell."""
+    roomy = [(cover, start - end, start) for cover, start, end in stretches if end - start >= room]
+    middle = (opened + closed) / 2
+    if not roomy:
+        return middle
+    cover, width, start = min(roomy)
+    there = next((c for c, a, b in stretches if a <= middle <= b), cover)
+    return start - width / 2 if cover == 0 or cover < there else middle
 
 
 def _own_columns(rows: list[list[_Piece]], boundaries: list[float]) -> bool:
@@ -1031,8 +1044,9 @@ def _split_bands(ys: list[float], xs: list[float], pieces: list[_Piece], spanner
             rows = rows[heads:]
         if band == 0 and len(ys) > 2:  # the header, above the rule under it
             out += _header_lines(rows, xs, spanners)
-        elif len(rows) == 2 and len(ys) > 2 and (all(_fills(row, xs) and _figures(row, first) for row in rows) or
-                                                 _two_rows(rows[0], rows[1], xs)):
+        elif len(rows) == 2 and (len(ys) > 2 and (all(_fills(row, xs) and _figures(row, first) for row in rows) or
+                                                  _two_rows(rows[0], rows[1], xs)) or
+                                 len(xs) > 3 and _heads_over_figures(rows[0], rows[1], xs)):
             out.append(_between(rows[0], rows[1]))
         elif parted and sum(_fills(row, xs) for row in rows) <= 1:
             pass
@@ -1094,6 +1108,14 @@ def _two_rows(upper: list[_Piece], lower: list[_Piece], xs: list[float]) -> bool
     columns = range(1, len(xs))
     cells = [[[p for p in row if bisect_right(xs, p.middle) == col] for col in columns] for row in (upper, lower)]
     return all(cells[0]) and all(cells[1]) and not any(_runs_on(a, b) for a, b in zip(*cells, strict=True))
+
+
+def _heads_over_figures(upper: list[_Piece], lower: list[_Piece], xs: list[float]) -> bool:
+    """Whether two lines without rules are a row of heads over a row of figures, not one row
+    whose cells wrap: text in every column on both, the upper all in bold, the lower in none
+    and with figures past its label (a cell wraps in its own face)."""
+    return all(p.bold for p in upper) and not any(p.bold for p in lower) and \
+        _figures(lower, xs[1]) and _two_rows(upper, lower, xs)
 
 
 def _label_column(rows: list[list[_Piece]], xs: list[float]) -> tuple[float, float]:
@@ -1176,8 +1198,10 @@ def _split_data_bands(ys: list[float], xs: list[float], pieces: list[_Piece], ru
         if len(figures) >= (1 if broken else 2) and named >= 0.5 * len(figures):
             heads = [k for k in range(figures[0]) if any(p.middle >= label for p in rows[k])]
             parts = list(zip(figures, figures[1:], strict=False))
-            for upper, lower in ([(heads[-1], heads[-1] + 1)] if heads else []) + parts:
-                out.append(_between(rows[upper], rows[lower]))
+            cuts = [_between(rows[upper], rows[lower])
+                    for upper, lower in ([(heads[-1], heads[-1] + 1)] if heads else []) + parts]
+            cuts += [_between(rows[k], rows[k + 1]) for k in _labelled_rows(rows, figures, label)]
+            out += sorted(set(cuts), reverse=True)
         elif ruled and (joins := _short_lines(rows, xs, label)) is not None:
             for above, line, join in zip(rows, rows[1:], joins, strict=False):
                 # A line without a label, or whose cell runs on, goes on the one above.
@@ -1187,6 +1211,33 @@ def _split_data_bands(ys: list[float], xs: list[float], pieces: list[_Piece], ru
             out += [_between(rows[k - 1], rows[k]) for k in _after_blank_lines(rows, xs, label)]
         out.append(bottom)
     return out
+
+
+def _labelled_rows(rows: list[list[_Piece]], figures: list[int], label: float) -> list[int]:
+    """The lines of a band between two lines of figures that are rows of their own, their
+    figures' cells empty: a label a whole row's step from the figures above and below it
+    (``OWN_ROW_STEP`` of the usual step between lines of figures, a step wider than a cell's
+    lines are set apart, ``ROW_STEP_EMS``), those two steps apart (room for one row between
+    them). Each is parted from the line above it and below it (a group's label centred beside
+    it and the next row spans both)."""
+    steps = sorted(rows[upper][0].y - rows[lower][0].y for upper, lower in zip(figures, figures[1:], strict=False))
+    if len(steps) < 2:
+        return []
+    step = steps[(len(steps) - 1) // 2]
+    out: list[int] = []
+    for upper, lower in zip(figures, figures[1:], strict=False):
+        if abs(rows[upper][0].y - rows[lower][0].y - 2 * step) > (1 - OWN_ROW_STEP) * 2 * step:
+            continue
+        for k in range(upper + 1, lower):
+            line = rows[k]
+            if step >= ROW_STEP_EMS * max(p.size for p in line) and any(p.middle < label for p in line) and \
+                    min(rows[upper][0].y - line[0].y, line[0].y - rows[lower][0].y) >= OWN_ROW_STEP * step:
+                out += [k - 1, k]
+    return sorted(set(out))
+
+
+OWN_ROW_STEP = 0.9  # of the usual step between a table's lines of figures
+ROW_STEP_EMS = 1.6  # ems: rows stepping farther apart than a cell's lines are set
 
 
 BLANK_LINE = 1.6  # of a band's usual step between baselines: a wider one leaves a blank line
@@ -2115,12 +2166,15 @@ def _labelled_figures(parts: list[tuple[list[Item], list[Item]]], width: float,
         """Row ``k`` as two cells: where the space between them starts and ends, the label,
         the figure, and the cells. A head's two may stand closer than a column gap (a head set
         flush left in its column, beside the widest label): the rows' spaces, clear where the
-        head's is, say it is one."""
+        head's is, say it is one; so may a row's, wider than any word space (``LABEL_GAP_EM``:
+        the widest label beside a figure set flush right, a browser's cells padded close)."""
         cells = cells_of(k, span)
         pieces = sorted(p for i in cells for p in i.parts)
-        if len(pieces) != 2 or _gapped(cells) != 2 and not head:
+        if len(pieces) != 2:
             return None
         (_, gap_left, label), (gap_right, _, value) = pieces
+        if _gapped(cells) != 2 and not head and gap_right - gap_left < LABEL_GAP_EM * max(i.size for i in cells):
+            return None
         return gap_left, gap_right, label.strip(), value.strip(), cells
 
     found: dict[int, list[Item]] = {}
