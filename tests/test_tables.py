@@ -244,6 +244,44 @@ def _gauges_over_two_pages(path: Path, last: int, under: tuple[str, str], gap: f
     c.save()
 
 
+def test_a_tables_last_rows_printed_at_the_next_pages_head_go_on_as_its_rows(run_cli, tmp_path):
+    """A table without rules (heads in bold, figures set flush right) the page's end breaks
+    after four rows; the next page prints its last two at its head, no heads again: too few
+    alone to read as a table, they go on as the table's rows there, marked as going on, not
+    as a paragraph of their words."""
+    path = tmp_path / "rows_over.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    rows = [("Weir", "50,447", "43.3%"), ("Mill", "34.9%", "2,380"), ("Ford", "126,589", "23.8%"),
+            ("Lock", "86.6", "107.5"), ("Sluice", "1,204", "12.5%"), ("Pond", "77.0", "3,310")]
+
+    def row(y: float, cells: tuple[str, str, str], font: str = "Helvetica") -> None:
+        c.setFont(font, 10)
+        c.drawString(72, y, cells[0])
+        for right, text in zip((260, 360), cells[1:], strict=True):
+            c.drawRightString(right, y, text)
+
+    c.setFont("Helvetica", 10)
+    for k in range(40):
+        c.drawString(72, 770 - 14 * k, BODY[:70])
+    row(180, ("Gauge", "Depth", "Flow"), "Helvetica-Bold")
+    for k, cells in enumerate(rows[:4]):
+        row(164 - 16 * k, cells)
+    c.showPage()
+    for k, cells in enumerate(rows[4:]):
+        row(790 - 16 * k, cells)
+    c.setFont("Helvetica", 10)
+    for k in range(10):
+        c.drawString(72, 740 - 14 * k, BODY[:70])
+    c.showPage()
+    c.save()
+    recs = _extract(run_cli, path)
+    first, second = _tables(recs)
+    assert _texts(first) == [["Gauge", "Depth", "Flow"], *map(list, rows[:4])]
+    assert _texts(second) == list(map(list, rows[4:])) and second["continued"] is True
+    assert second["header_rows"] == 0 and [s["page"] for s in second["spans"]] == [2]
+    assert _over_pages(recs) == [[["Gauge", "Depth", "Flow"], *map(list, rows)]]
+
+
 def test_table_continued_on_the_next_page_goes_on_where_its_rows_are_printed(run_cli, tmp_path):
     """A ruled table the page's end breaks: each page keeps the rows it prints (grep and
     ``pages`` cite them there), the second part marked as going on from the first, its first

@@ -44,7 +44,16 @@ from .layout import (
     run_gutters,
     stretched_spans,
 )
-from .tables import continues_table, find_tables, headed_tables, join_rows, repeats_head, same_columns, unruled_tables
+from .tables import (
+    continues_table,
+    find_tables,
+    headed_tables,
+    join_rows,
+    repeats_head,
+    rows_going_on,
+    same_columns,
+    unruled_tables,
+)
 from .turned import turn_back, turn_of, upright
 
 TYPE_CHECKING = False
@@ -1163,6 +1172,8 @@ def _continue_part(before: _Page, after: _Page) -> None:
     tail, head = _at_break(before, after)
     if tail is None or head is None or tail.last is None or head.first is None or _captioned_under(tail, before):
         return
+    if tail.table is not None and head.kind == "paragraph" and _over_the_break(tail.last, head.first, before, after):
+        _rows_as_lines(tail.table, head, after)
     if tail.table is not None and head.table is not None:
         if continues_table(tail.table, head.table, tail.last.y0 / _height(before), head.first.y1 / _height(after),
                            BREAK_ZONE):
@@ -1171,6 +1182,55 @@ def _continue_part(before: _Page, after: _Page) -> None:
                 head.table = dict(head.table, header_rows=0)  # its first row is the body's: the head is before
     elif tail.kind == "code" and head.kind == "code" and _over_the_break(tail.last, head.first, before, after):
         head.continued = True
+
+
+def _rows_as_lines(table: dict[str, Any], head: Block, after: _Page) -> None:
+    """The last rows of ``table`` printed at the head of the next page as lines, too few alone
+    to read as a table (``rows_going_on``): the paragraphs from ``head`` on that hold them
+    become one table block, its part on that page."""
+    blocks = after.blocks[after.blocks.index(head):]
+    lines: list[list[Item]] = []
+    rows = None
+    taken = 0
+    for block in blocks:
+        more = _lines_of(block, after) if block.kind == "paragraph" else []
+        found = rows_going_on(table, lines + more) if more else None
+        if found is None:
+            break
+        lines, rows, taken = lines + more, found, taken + 1
+    if rows is None:
+        return
+    # Decided: from here on nothing can fail.
+    head.kind, head.text, head.table = "table", table_text(rows), {"rows": rows, "header_rows": 0}
+    for block in blocks[1:taken]:
+        for span in block.spans:  # one rect a column, as a block's lines have
+            last = head.spans[-1]["rect"]
+            rect = span["rect"]
+            if head.spans[-1]["page"] == span["page"] and rect[0] < last[2] and last[0] < rect[2]:
+                head.spans[-1]["rect"] = [min(last[0], rect[0]), min(last[1], rect[1]), max(last[2], rect[2]),
+                                          max(last[3], rect[3])]
+            else:
+                head.spans.append(span)
+        head.last = block.last
+    after.blocks = [b for b in after.blocks if b not in blocks[1:taken]]
+
+
+def _lines_of(block: Block, page: _Page) -> list[list[Item]]:
+    """The segments of ``block`` on ``page`` (those lying within its spans), a list a baseline."""
+    if any(span["page"] != page.number for span in block.spans):
+        return []
+    rects = [span["rect"] for span in block.spans]
+    out: list[list[Item]] = []
+    for row in page.rows:  # top down, a row a baseline
+        inside = [item for item in row if item.kind == "line" and any(
+            x0 - SNAP <= item.x0 and item.x1 <= x1 + SNAP and y0 - SNAP <= item.y <= y1 + SNAP
+            for x0, y0, x1, y1 in rects)]
+        if inside:
+            out.append(inside)
+    return out
+
+
+SNAP = 1.0  # points: a segment this close to a line's span lies within it
 
 
 def _captioned_under(tail: Block, before: _Page) -> bool:

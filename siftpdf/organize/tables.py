@@ -3039,6 +3039,35 @@ def same_columns(tail: dict[str, Any], head: dict[str, Any]) -> bool:
     return _width(tail["rows"]) == _width(head["rows"]) > 0
 
 
+def rows_going_on(tail: dict[str, Any], lines: list[list[Item]]) -> list[list[dict[str, Any]]] | None:
+    """The rows of ``tail`` (a table a page's end broke) that the next page prints at its top
+    as lines of text: too few, and without the heads, to be read as a table alone. Each line
+    (its segments) parts at spaces wider than any word's (``LABEL_GAP_EM``) into as many cells
+    as the table has columns: a label, then figures (a digit among them); each column's cells
+    start or end together from line to line. None when any line is otherwise."""
+    width = _width(tail["rows"])
+    found: list[list[tuple[float, float, str]]] = []
+    for line in lines:
+        parts = sorted((x0, x1, text.strip(), item.size)
+                       for item in line for x0, x1, text in item.parts if text.strip())
+        cells: list[tuple[float, float, str]] = []
+        for x0, x1, text, size in parts:
+            if cells and x0 - cells[-1][1] < LABEL_GAP_EM * size:
+                cells[-1] = (cells[-1][0], x1, f"{cells[-1][2]} {text}")
+            else:
+                cells.append((x0, x1, text))
+        if len(cells) != width or width < 2 or _figure(cells[0][2]) or \
+                not all(_figure(text) for _, _, text in cells[1:]) or \
+                not any(ch.isdigit() for _, _, text in cells[1:] for ch in text):
+            return None
+        found.append(cells)
+    for column in zip(*found, strict=True):
+        if not (all(abs(c[0] - column[0][0]) <= SNAP for c in column) or
+                all(abs(c[1] - column[0][1]) <= SNAP for c in column)):
+            return None  # not set in columns
+    return [[{"text": text} for _, _, text in cells] for cells in found] if found else None
+
+
 def repeats_head(tail: dict[str, Any], head: dict[str, Any]) -> bool:
     """Does ``head`` (a table's part going on from ``tail``) open with ``tail``'s head rows
     printed again? Otherwise its first row is one of the body, its head the part before's."""
