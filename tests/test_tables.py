@@ -1318,29 +1318,46 @@ def test_a_table_in_one_column_drawn_as_two_segments_a_row_beside_prose():
     assert sum(i.text == BODY[:50] for row in rows for i in row) == 20 + 20 + 3  # every line of prose kept
 
 
+def _one_table_beside(rows: list[list[Item]], figures: list[tuple[str, ...]], kept: str) -> None:
+    """``rows`` make one table, of ``figures``, and the other column's line ``kept`` stays a line."""
+    out = unruled_tables(rows, 612)
+    tables = [i for line in out for i in line if i.kind == "table"]
+    assert len(tables) == 1 and tables[0].table is not None
+    assert [[c["text"] for c in line] for line in tables[0].table["rows"]] == [list(f) for f in figures]
+    assert any(i.text == kept for line in out for i in line)
+
+
+def _line9(x0: float, x1: float, y: float, text: str = BODY[:50]) -> Item:
+    return Item(text=text, x0=x0, y0=y - 2, x1=x1, y1=y + 8, y=y, size=9)
+
+
+def _table_beside(figures: list[tuple[str, ...]], cells: list[tuple[float, float]],
+                  columns: tuple[tuple[float, float], tuple[float, float]], beside: Callable[[int, float], Item],
+                  after: tuple[float, float]) -> list[list[Item]]:
+    """Ten baselines of two columns of prose (``columns``), then a table's rows of ``figures``
+    (their cells at ``cells``) in one, ``beside(k, y)`` the other column's line on each, then
+    ten more baselines of both columns from ``after`` (each column's first) down."""
+    rows = [[_line9(*columns[0], 700 - 12 * k), _line9(*columns[1], 700 - 12 * k)] for k in range(10)]
+    for k, texts in enumerate(figures):
+        y = 570 - 14 * k
+        line = [Item(t, x0, y - 2, x1, y + 8, y, 9) for (x0, x1), t in zip(cells, texts, strict=True)]
+        rows.append(sorted([*line, beside(k, y)], key=lambda i: i.x0))
+    rows += [[_line9(*columns[0], after[0] - 12 * k), _line9(*columns[1], after[1] - 12 * k)] for k in range(10)]
+    return rows
+
+
 def test_a_paragraphs_indented_first_line_beside_a_table_in_the_other_column_is_that_columns_text():
     """Two columns a wide gutter apart (83-268, 316-532), a table of three columns in the left
     one, the right column's prose beside it; one of its lines opens a paragraph, set in by an
     indent and running to the column's edge: it fills its column as measured from where the
     column starts (not from the gutter's middle), so it is the right column's text, not a
     fourth cell of the table's row."""
-    def prose(x0: float, x1: float, y: float, text: str = BODY[:50]) -> Item:
-        return Item(text=text, x0=x0, y0=y - 2, x1=x1, y1=y + 8, y=y, size=9)
-
-    rows = [[prose(83, 268, 700 - 12 * k), prose(316, 532, 700 - 12 * k)] for k in range(10)]
     figures = [("Weir", "50,447", "43.3%"), ("Mill", "34.9%", "2,380"), ("Ford", "126,589", "23.8%"),
                ("Lock", "86.6", "107.5")]
-    for k, (a, b, c) in enumerate(figures):
-        y = 570 - 14 * k
-        right = prose(338, 532, y, "A paragraph opens here") if k == 2 else prose(316, 532, y)
-        rows.append([Item(a, 83, y - 2, 107, y + 8, y, 9), Item(b, 184, y - 2, 208, y + 8, y, 9),
-                     Item(c, 245, y - 2, 268, y + 8, y, 9), right])
-    rows += [[prose(83, 268, 500 - 12 * k), prose(316, 532, 500 - 12 * k)] for k in range(10)]
-    out = unruled_tables(rows, 612)
-    tables = [i for line in out for i in line if i.kind == "table"]
-    assert len(tables) == 1 and tables[0].table is not None
-    assert [[c["text"] for c in line] for line in tables[0].table["rows"]] == [list(f) for f in figures]
-    assert any(i.text == "A paragraph opens here" for line in out for i in line)
+    rows = _table_beside(figures, [(83, 107), (184, 208), (245, 268)], ((83, 268), (316, 532)),
+                         lambda k, y: _line9(338, 532, y, "A paragraph opens here") if k == 2 else _line9(316, 532, y),
+                         (500, 500))
+    _one_table_beside(rows, figures, "A paragraph opens here")
 
 
 def test_a_paragraphs_short_last_line_beside_a_tables_heads_in_narrow_columns_is_that_columns_text():
@@ -1371,51 +1388,21 @@ def test_a_paragraphs_short_last_line_beside_a_tables_heads_in_narrow_columns_is
     assert any(i.text == "the paragraph ends here." for line in out for i in line)
 
 
-def test_a_justified_line_drawn_as_one_with_wide_spaces_beside_a_table_is_that_columns_text():
-    """As above, but the right column's line drawn as one segment whose stretched spaces (a
-    little under an em, all alike) part it into six runs, one of them a word of two letters,
-    as a table's mark for none may be ('na'): the line is the other column's text, not six
-    cells more of the table's row."""
-    figures = [("Weir", "50,447", "43.3%"), ("Mill", "34.9%", "2,380"), ("Ford", "126,589", "23.8%"),
-               ("Lock", "86.6", "107.5")]
-    beside = [[_segment(0, (80, 110, a)), _segment(0, (160, 200, b)), _segment(0, (230, 270, c))]
-              for a, b, c in figures]
-    rows = _two_column_page(beside)
-    words = [(315, 362, "nevertheless"), (371, 383, "of"), (392, 424, "keepers"), (433, 455, "read"),
-             (464, 494, "every"), (503, 540, "gauge")]
-    row = rows[11]  # the table's second row: its cells, then the right column's line
-    row[-1:] = [_segment(row[0].y, *words)]
-    out = unruled_tables(rows, 612)
-    tables = [i for line in out for i in line if i.kind == "table"]
-    assert len(tables) == 1 and tables[0].table is not None
-    assert [[c["text"] for c in line] for line in tables[0].table["rows"]] == [list(f) for f in figures]
-    assert any(i.text == "nevertheless of keepers read every gauge" for line in out for i in line)
-
-
 def test_a_paragraphs_indented_first_line_ending_short_beside_a_table_is_that_columns_text():
     """A table of three columns in the right column of two, the left column's text beside it:
     a paragraph's first line, set in two ems and ending short of the column's edge (ragged,
     not stretched), shares its baseline with the table's last row: over the paragraph's next
     line at the pitch, it is the left column's text, not a cell of that row (the line above
     it a heading: no text for it to run on from)."""
-    def prose(x0: float, x1: float, y: float, text: str = BODY[:50]) -> Item:
-        return Item(text=text, x0=x0, y0=y - 2, x1=x1, y1=y + 8, y=y, size=9)
-
-    rows = [[prose(72, 297, 700 - 12 * k), prose(315, 540, 700 - 12 * k)] for k in range(10)]
     figures = [("Gram", "2000", "Nasttost"), ("Rir", "88,833", "33,271"), ("Panmend", "59.2%", "108.7"),
                ("Pliostmu", "34.4", "33.6%")]
-    for k, (a, b, c) in enumerate(figures):
-        y = 570 - 14 * k
-        left = prose(90, 276, y, "The survey counted every gauge along the river") if k == 3 else \
-            prose(72, 140, y, "3. Discussion") if k == 2 else prose(72, 297, y)
-        rows.append([left, Item(a, 320, y - 2, 350, y + 8, y, 9), Item(b, 430, y - 2, 455, y + 8, y, 9),
-                     Item(c, 505, y - 2, 540, y + 8, y, 9)])
-    rows += [[prose(72, 297, 516 - 12 * k), prose(315, 540, 504 - 12 * k)] for k in range(10)]
-    out = unruled_tables(rows, 612)
-    tables = [i for line in out for i in line if i.kind == "table"]
-    assert len(tables) == 1 and tables[0].table is not None
-    assert [[c["text"] for c in line] for line in tables[0].table["rows"]] == [list(f) for f in figures]
-    assert any(i.text == "The survey counted every gauge along the river" for line in out for i in line)
+
+    def beside(k: int, y: float) -> Item:
+        return _line9(90, 276, y, "The survey counted every gauge along the river") if k == 3 else \
+            _line9(72, 140, y, "3. Discussion") if k == 2 else _line9(72, 297, y)
+
+    rows = _table_beside(figures, [(320, 350), (430, 455), (505, 540)], ((72, 297), (315, 540)), beside, (516, 504))
+    _one_table_beside(rows, figures, "The survey counted every gauge along the river")
 
 
 def test_a_table_drawn_a_row_an_object_between_the_other_columns_baselines_is_a_table():
@@ -1891,6 +1878,15 @@ def test_figures_set_flush_right_far_from_their_head_set_flush_left_are_a_table_
     assert _pairs_under_a_head(rows, head, 72.0, 540.0) == [[list(row) for row in rows]]
 
 
+def _page_tables(lines: list[dict[str, Any]], rules: list[list[float]]) -> list[dict[str, Any]]:
+    """The tables organized from one page of evidence: ``lines`` and ``rules``."""
+    evidence = {"width": 612.0, "height": 792.0, "rotation": 0, "lines": lines, "images": [], "rules": rules,
+                "clipped_chars": 0, "unmapped_chars": 0}
+    page = {"page": 1, "status": "text", "text": "", "evidence": evidence}
+    recs = organize_records(iter([{"meta": {"pages": 1}}, page, {"done": {}}]), OrganizeOptions())
+    return [t for r in recs if "page" in r for t in r["blocks"] if t["kind"] == "table"]
+
+
 def test_a_group_head_over_a_head_wider_than_its_figures_leaves_their_columns_apart():
     """A frame round a table whose group head runs over the columns under it (the few rows
     that cross a gap may, where most leave it open), a head among them wider than its figures
@@ -1912,11 +1908,7 @@ def test_a_group_head_over_a_head_wider_than_its_figures_leaves_their_columns_ap
     bottom = 700.0 - 16 * len(rows)
     frame = [[70.0, bottom, 272.0, bottom], [70.0, 730.0, 272.0, 730.0], [70.0, bottom, 70.0, 730.0],
              [272.0, bottom, 272.0, 730.0]]
-    evidence = {"width": 612.0, "height": 792.0, "rotation": 0, "lines": lines, "images": [], "rules": frame,
-                "clipped_chars": 0, "unmapped_chars": 0}
-    page = {"page": 1, "status": "text", "text": "", "evidence": evidence}
-    recs = organize_records(iter([{"meta": {"pages": 1}}, page, {"done": {}}]), OrganizeOptions())
-    tables = [t for r in recs if "page" in r for t in r["blocks"] if t["kind"] == "table"]
+    tables = _page_tables(lines, frame)
     assert len(tables) == 1
     texts = _texts(tables[0])
     assert texts[-len(rows):] == [list(row) for row in rows]
@@ -1947,11 +1939,7 @@ def test_a_label_a_whole_rows_step_from_the_figures_around_it_is_a_row_of_its_ow
     bottom = 680.0 - 17 * len(body)
     frame = [[70.0, bottom, 272.0, bottom], [70.0, 712.0, 272.0, 712.0], [70.0, bottom, 70.0, 712.0],
              [272.0, bottom, 272.0, 712.0], [70.0, 692.0, 272.0, 692.0]]
-    evidence = {"width": 612.0, "height": 792.0, "rotation": 0, "lines": lines, "images": [], "rules": frame,
-                "clipped_chars": 0, "unmapped_chars": 0}
-    page = {"page": 1, "status": "text", "text": "", "evidence": evidence}
-    recs = organize_records(iter([{"meta": {"pages": 1}}, page, {"done": {}}]), OrganizeOptions())
-    tables = [t for r in recs if "page" in r for t in r["blocks"] if t["kind"] == "table"]
+    tables = _page_tables(lines, frame)
     assert len(tables) == 1
     rows = tables[0]["rows"]
     assert [c["text"] for c in rows[-2]] == ["Public", "Coastal areas", "", ""]
@@ -3624,27 +3612,32 @@ def test_heads_wrapped_at_a_pitch_of_one_and_a_half_ems_are_one_row_of_heads():
                                     *map(list, body)]
 
 
-def test_a_justified_line_drawn_word_by_word_beside_a_table_in_the_other_column_is_that_columns_text():
+@pytest.mark.parametrize("as_one", [False, True], ids=["word by word", "one object"])
+def test_a_justified_line_drawn_word_by_word_beside_a_table_in_the_other_column_is_that_columns_text(as_one):
     """A table of three columns in the left column of two, the right column's prose beside it;
     on one row that line is drawn a word a run (a browser's), its stretched spaces alike, and
     read as two segments of three words each (parted where a channel of spaces runs down the
-    column): the line is the right column's text, not three cells more of the table's row."""
+    column); or drawn as one object whose stretched spaces (a little under an em) part it into
+    six runs, one of them a word of two letters, as a table's mark for none may be ('na'): the
+    line is the right column's text, not cells more of the table's row."""
     figures = [("Weir", "50,447", "43.3%"), ("Mill", "34.9%", "2,380"), ("Ford", "126,589", "23.8%"),
                ("Lock", "86.6", "107.5")]
     beside = [[_segment(0, (80, 110, a)), _segment(0, (160, 200, b)), _segment(0, (230, 270, c))]
               for a, b, c in figures]
     rows = _two_column_page(beside)
-    words = [(315, 350, "nevertheless"), (362, 380, "the"), (392, 424, "keeper"), (436, 460, "read"),
+    words = [(315, 350, "nevertheless"), (362, 380, "of"), (392, 424, "keeper"), (436, 460, "read"),
              (472, 502, "every"), (514, 540, "gauge")]
     row = rows[11]  # the table's second row: its cells, then the right column's line
     y = row[0].y
+    halves = [words] if as_one else [words[:3], words[3:]]
     row[-1:] = [Item(text=" ".join(t for _, _, t in half), x0=half[0][0], y0=y - 2, x1=half[-1][1], y1=y + 8, y=y,
-                     size=10, pieces=half) for half in (words[:3], words[3:])]
+                     size=10, pieces=half) for half in halves]
+    kept = ["nevertheless of keeper read every gauge"] if as_one else ["nevertheless of keeper", "read every gauge"]
     out = unruled_tables(rows, 612)
     tables = [i for line in out for i in line if i.kind == "table"]
     assert len(tables) == 1 and tables[0].table is not None
     assert [[c["text"] for c in line] for line in tables[0].table["rows"]] == [list(f) for f in figures]
-    assert sum(i.text in ("nevertheless the keeper", "read every gauge") for line in out for i in line) == 2
+    assert sum(i.text in kept for line in out for i in line) == len(kept)
 
 
 def test_a_group_head_beside_the_other_columns_line_heads_a_table_set_in_one_column():
