@@ -1838,6 +1838,19 @@ def centred(y: float, text: str, size: float, middle: float = 222.0) -> dict[str
     return line(y, text, x0=middle - CHAR * size / 10 * len(text) / 2, size=size)
 
 
+def test_names_set_centred_one_a_line_are_lines_of_their_own_a_centred_paragraph_stays_one():
+    # A byline: each name centred on a line of its own, the next name would have fitted beside
+    # it: each ended by choice. A paragraph set centred runs its lines near the column's width.
+    wide = "the surveyors walked every bank of the river and its"
+    lines = [centred(740, "Rivers Of The North", 16), centred(716, "Ada Lovelace", 10),
+             centred(704, "Charles Babbage", 10), centred(692, "University of London", 10),
+             centred(660, wide, 10), centred(648, wide.replace("every", "each"), 10), *body_lines(600, "a", 4)]
+    out = organize([page(1, lines)])[0]
+    texts = [b["text"] for b in out["blocks"]]
+    assert texts[1:4] == ["Ada Lovelace", "Charles Babbage", "University of London"]
+    assert texts[4] == f"{wide} {wide.replace('every', 'each')}"
+
+
 def test_the_byline_under_a_title_set_in_a_light_face_is_not_a_heading():
     # LaTeX's title block: the title, the authors and their institution centred one under the
     # other, larger than the text and none of them bold; the sections' heads in bold.

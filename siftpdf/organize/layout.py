@@ -1696,6 +1696,8 @@ def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float,
         return True  # a caption set centred, line under line on the column's middle
     if not _centred(prev) and next_word_fits(prev, item) and id(prev) not in measured:
         return False  # the line was ended by choice, not by the text edge (its own measure's: ``measured``)
+    if _centred(prev) and _centred(item) and _set_apart_centred(prev, item):
+        return False  # lines set centred one under the other, each ended by choice: a byline's names
     if same_column and _spaced_after_short(prev, item, pitch) and id(prev) not in measured and id(item) not in spaced:
         return False  # a sentence's end short of the edge, a little space under it: the paragraph's last line
     if same_column and _drop_cap(prev, item):
@@ -1707,6 +1709,21 @@ def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float,
             not _hangs_from_label(block, prev, item) and not _hangs_from_mark(block, prev, item):
         return False
     return True
+
+
+def _set_apart_centred(prev: Item, item: Item) -> bool:
+    """Of two lines set centred one under the other, does the upper end by choice: the lower's
+    first word would have fitted beside it, in its column's room either side, the lower opens
+    in a capital, each is words (``CENTRED_LETTERS``) and the upper ends no clause going on
+    ('Ada Lovelace' over 'University of London'; not a sentence, a list of names ending in a
+    comma, a formula's terms, a label of one word a narrow cell wraps), and they start apart
+    (the lines of a block set in from both edges, an abstract's, start together)?"""
+    return item.text[:1].isupper() and len(prev.text.split()) >= 2 and prev.text.rstrip()[-1:] not in ",-–" and \
+        abs(prev.x0 - item.x0) > EDGE_SLACK and _letters(prev.text) >= CENTRED_LETTERS and \
+        _letters(item.text) >= CENTRED_LETTERS and next_word_fits(prev, item, centred=True)
+
+
+CENTRED_LETTERS = 0.6  # of a centred line's characters (spaces aside), letters at the least
 
 
 def _spaced_after_short(prev: Item, item: Item, pitch: float) -> bool:
@@ -1980,15 +1997,18 @@ def _next_line(upper: Item, lower: Item, pitch: float) -> bool:
 FLOATS = ("footnote", "figure", "caption")
 
 
-def next_word_fits(prev: Item, item: Item) -> bool:
+def next_word_fits(prev: Item, item: Item, centred: bool = False) -> bool:
     """Would the first word of ``item`` have fitted at the end of ``prev``? A typesetter
     (justified or ragged) only breaks a line when the next word does not fit, so when it
-    would have fitted, ``prev`` ended its paragraph."""
+    would have fitted, ``prev`` ended its paragraph. A ``centred`` line has its column's
+    room either side of it."""
     text = item.text
     space = text.find(" ")
     word = text[:1] if is_cjk(text[:1]) else text if space < 0 else text[:space]
     per_char = (item.x1 - item.x0) / max(1, len(text))
     room = prev.right - prev.x1  # the edge of the column the line sits in
+    if centred:
+        room += prev.x0 - prev.left
     # A ragged right edge is only estimated from the longest lines: leave it some slack.
     return (len(word) + 1) * per_char < room - 2.5 * item.size
 
