@@ -1436,6 +1436,38 @@ def test_a_table_drawn_a_row_an_object_between_the_other_columns_baselines_is_a_
     assert sum(i.text == BODY[:50] for line in out for i in line) == 5 * 2 + 1 + len(figures) + 6
 
 
+def test_a_table_drawn_a_row_an_object_under_a_list_in_one_column_leaves_the_list_its_lines():
+    """A last page's text in the left half of the page (groff's two columns, the right one
+    empty): a numbered list's entries, a caption whose last line runs a little past them, and a
+    table whose rows are each one text object, its cells parts a column gap apart; nothing beside
+    them. The list stays lines of text (no table of them), the table its heads and rows."""
+    def run(text: str, x0: float, x1: float, y: float) -> dict[str, Any]:
+        return {"text": text, "font": "Times-Roman", "size": 12.0, "color": "#000000",
+                "box": [x0, y - 2.6, x1, y + 9.4]}
+
+    words = [f"{w}{k}" for k in range(60) for w in ("gur", "sen")]
+    lines: list[dict[str, Any]] = []
+    y = 756.0
+    for n in range(4):  # four entries of three lines, the last short
+        for k in range(3):
+            text = (f"{n + 1}. " if k == 0 else "") + " ".join(words[(9 * n + 3 * k) % 100:][:5])
+            x0, x1 = 72.0 if k == 0 else 90.0, 273.6 if k < 2 else 160.0
+            lines.append({"y": y, "size": 12.0, "runs": [run(text, x0, x1, y)]})
+            y -= 14.0
+        y -= 4.2
+    for k, (text, x1) in enumerate((("Table 3. Greandrum plundgear comfol li-", 273.6),
+                                    ("olvust chonplarplun meastra pirios.", 292.99))):  # past the list's edge
+        lines.append({"y": y - 14 * k, "size": 12.0, "runs": [run(text, 72.0, x1, y - 14 * k)]})
+    rows = [("Diotgror", "Lunplior", "1997"), ("Tom", "230", "62.8%"), ("Cheat", "30.6", "216,961")]
+    for k, (cells, starts) in enumerate(zip(rows, ([80.57, 143.01, 224.03], [80.57, 152.52, 234.03],
+                                                   [80.57, 158.52, 207.03]), strict=True)):
+        y0 = y - 42 - 14 * k
+        line = _gapped_run(" ".join(cells), starts, y0, size=12.0)
+        lines.append({"y": y0, "size": 12.0, "runs": [{**line, "font": "Times-Bold"} if k == 0 else line]})
+    tables = _page_tables(lines, [])
+    assert [_texts(t) for t in tables] == [[list(r) for r in rows]]
+
+
 def test_a_row_of_bold_heads_over_one_row_of_figures_at_a_pages_foot_is_a_table_of_two_rows():
     """A page's end breaks a table after its first row: the heads in bold over one row of
     figures, no rule. A cell that wraps keeps its face: the two lines are two rows, the table

@@ -2590,9 +2590,11 @@ def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item],
     or more (``_prose_columns``), each a side of its own."""
     plain: list[tuple[list[Item], list[Item]]] = [(row, []) for row in rows]
     # (a row drawn as one text object beside the other column's line is two segments of three
-    # parts; between the other column's baselines, one segment of three, a figure among them)
+    # parts; between the other column's baselines, one segment of three, a figure among them,
+    # a near row's lines wholly beside it)
     threes = [k for k, row in enumerate(rows)
-              if len(row) >= 3 or len(row) == 2 and _gapped(row) >= 4 or len(row) == 1 and _cells_drawn_as_one(row[0])]
+              if len(row) >= 3 or len(row) == 2 and _gapped(row) >= 4 or
+              len(row) == 1 and _cells_drawn_as_one(row[0]) and _lines_beside(rows, k)]
     if not threes:
         return plain
     items = [item for row in rows for item in row]
@@ -2609,9 +2611,9 @@ def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item],
                          if item.x0 >= x0 - item.size and item.x1 <= x1 + item.size), "")
     else:
         gutter = find_gutter(items, width) or _lenient_gutter(items, width) or _prose_column(items, width)
-        if gutter is None or all(i.x1 <= gutter for i in items) or all(i.x0 >= gutter for i in items):
-            return plain  # (a column of prose with nothing in the other: a document's last page)
-        # find_gutter leaves three items or more wholly either side of the gutter.
+        if gutter is None or not any(i.x1 <= gutter for i in items) or not any(i.x0 >= gutter for i in items):
+            return plain  # (a column of prose with nothing wholly in the other: a document's last page)
+        # (each side holds an item wholly: its start and width are taken from them)
         starts = {"L": min(i.x0 for i in items if i.x1 <= gutter), "R": min(i.x0 for i in items if i.x0 >= gutter)}
         columns = {"L": max(i.x1 for i in items if i.x1 <= gutter) - starts["L"],
                    "R": max(i.x1 for i in items if i.x0 >= gutter) - starts["R"]}
@@ -2691,6 +2693,14 @@ def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item],
 
 
 NEAR_ROWS = 2  # rows either side of a row of three segments where a line of a column's prose is looked for
+
+
+def _lines_beside(rows: list[list[Item]], k: int) -> bool:
+    """Does a row near row ``k`` (``NEAR_ROWS``) stand wholly beside its segment, clear of its
+    span across: the other column's line between a table's rows set in one column?"""
+    item = rows[k][0]
+    return any(all(other.x1 < item.x0 or other.x0 > item.x1 for other in rows[j])
+               for j in range(max(0, k - NEAR_ROWS), min(len(rows), k + NEAR_ROWS + 1)) if j != k)
 
 
 def _opens_paragraph(item: Item, lower: Item) -> bool:
