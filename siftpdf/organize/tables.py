@@ -2749,13 +2749,18 @@ MARKER_CHARS = 3  # characters of a list's marker set apart from its words ('•
 def _cells_drawn_as_one(item: Item) -> bool:
     """Is a segment a table's row drawn as one text object: three parts or more a column gap
     apart (``_wide_gaps``), a figure among them? A line of prose has no such gaps."""
-    return len(item.parts) >= 3 and len(_wide_gaps(item)) >= 2 and any(_figure(text) for _, _, text in item.parts)
+    return _parted_wide(item) and any(_figure(text) for _, _, text in item.parts)
+
+
+def _parted_wide(item: Item) -> bool:
+    """Does a segment part into three runs or more, two of its gaps a column gap wide?"""
+    return len(item.parts) >= 3 and len(_wide_gaps(item)) >= 2
 
 
 def _heads_drawn_as_one(item: Item) -> bool:
     """Is a segment a table's heads drawn as one text object: three parts or more a column
     gap apart, all in bold? A line of prose set in bold has no such gaps."""
-    return item.bold_all and len(item.parts) >= 3 and len(_wide_gaps(item)) >= 2
+    return item.bold_all and _parted_wide(item)
 
 
 def _lenient_gutter(items: list[Item], width: float) -> float | None:
