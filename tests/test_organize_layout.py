@@ -464,6 +464,35 @@ def test_a_lone_page_keeps_margin_lines_that_are_not_furniture():
     assert "Minutes of the meeting" in out["text"] and "Signed by the chair." in out["text"]
 
 
+def test_a_lone_page_sets_aside_a_running_head_ruled_off_from_the_body():
+    # LaTeX's headings on a short document: the title's short form at the body's own size over a
+    # rule across the text block, the text well below. Bold (a heading ruled under), over a rule
+    # a table's width or a frame's top (its sides meet it), or with no rule, it stays the page's.
+    frame = [[72.0, 743.0, 72.0, 600.0], [540.0, 743.0, 540.0, 600.0]]
+    for bold, rule, sides, furniture in ((False, (72.0, 540.0), [], True), (True, (72.0, 540.0), [], False),
+                                         (False, (230.0, 380.0), [], False), (False, None, [], False),
+                                         (False, (72.0, 540.0), frame, False)):
+        record = page(2, [line(747, "Notes on Sampling", x0=260, bold=bold), *body_lines(709, "a", 12)])
+        record["evidence"]["rules"] = ([[rule[0], 743.0, rule[1], 743.0]] if rule else []) + sides
+        out = organize([record])[0]
+        assert [f["text"] for f in out["furniture"]] == (["Notes on Sampling"] if furniture else []), (bold, rule)
+        assert ("Sampling" in out["text"]) != furniture
+
+
+def test_a_lone_page_sets_aside_a_running_head_centred_over_a_page_whose_number_is_set_aside():
+    # groff's ms on a short document: the title's short form centred at the head at the body's
+    # own size, 'Page 2' at the foot. With no page number set aside, set off the centre, or
+    # in bold (a title), the line stays the page's.
+    for x0, bold, foot, furniture in ((262.0, False, "Page 2", True), (262.0, False, "", False),
+                                      (72.0, False, "Page 2", False), (262.0, True, "Page 2", False)):
+        lines = [line(760, "Notes on Sampling", x0=x0, bold=bold), *body_lines(724, "a", 40)]
+        if foot:
+            lines.append(line(40, foot, x0=500))
+        out = organize([page(2, lines)])[0]
+        assert ("Notes on Sampling" in [f["text"] for f in out["furniture"]]) == furniture, (x0, bold, foot)
+        assert ("Sampling" in out["text"]) != furniture
+
+
 def test_a_lone_page_sets_aside_a_running_head_that_carries_its_page_number():
     # Set in the body's own size, the title at the left edge and the folio at the right: the
     # form tells a running head. A section's number a space from its title is a heading.

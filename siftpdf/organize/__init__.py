@@ -49,6 +49,7 @@ from .tables import (
     find_tables,
     headed_tables,
     join_rows,
+    read_rules,
     repeats_head,
     rows_going_on,
     same_columns,
@@ -851,10 +852,12 @@ def _lone_furniture(page: _Page) -> set[int]:
     """Furniture of a page of a document too short for repetition: the outermost margin rows
     that look it. A page number ('12', 'Page 3 of 9', '- 4 -') or a line of a form only the edge
     of a page carries (``RUNNING_FORM``) anywhere in the margin band; a running head above the
-    body, short and no larger than the body text. Each stands apart from the body by a wide
-    gap; a page without a body has nothing to set them apart from. The outermost line stands
-    apart by less when its form tells it: a running line that carries its page number
-    (``_folio_row``), or the page number alone (``_bare_folio``)."""
+    body, short and smaller than the body text, or as large where a rule across the page sets
+    it off (``_ruled_head``) or it stands centred over a page whose number is set aside
+    (``_centred_head``). Each stands apart from the body by a wide gap; a page without a body
+    has nothing to set them apart from. The outermost line stands apart by less when its form
+    tells it: a running line that carries its page number (``_folio_row``), or the page number
+    alone (``_bare_folio``)."""
     rows = page.rows
     if len(rows) < 2:
         return set()
@@ -877,11 +880,49 @@ def _lone_furniture(page: _Page) -> set[int]:
                 continue
             gap = abs(row[0].y - ordered[k + 1][0].y)
             # A running head is the outermost line; page numbers may sit beyond it.
-            if not _line_looks_like_furniture(page, row, body, k == 0):
+            if not (_line_looks_like_furniture(page, row, body, k == 0) or
+                    k == 0 and band == "top" and _ruled_head(page, row, ordered[1], body)):
                 break
             if gap >= LONE_SEPARATION * max(pitch, body):
                 found.update(id(i) for r in ordered[:k + 1] for i in r)
+    top = _outer_lines(rows)
+    if len(rows) >= MIN_LONE_ROWS and len(top) >= 2 and not any(id(i) in found for i in top[0]) and \
+            any(_PAGE_NUMBER.match(page.margin.get(ident, "").partition(":")[2]) for ident in found) and \
+            _centred_head(page, top[0], body) and abs(top[0][0].y - top[1][0].y) >= LONE_SEPARATION * max(pitch, body):
+        found.update(id(i) for i in top[0])  # a running head over a page its number marks as furniture
     return found
+
+
+def _centred_head(page: _Page, row: list[Item], body: float) -> bool:
+    """Is a page's outermost head line, in its margin band, a running head by its place: one
+    segment of words, short, set no larger than the body and not bold (a title is), not a
+    caption, centred on the page (within an em of its middle)?"""
+    if len(row) != 1 or not page.margin.get(id(row[0]), "").startswith("top:"):
+        return False
+    item = row[0]
+    width = page_size(page.record["evidence"])[0]
+    return len(item.text) <= LONE_HEAD_CHARS and item.size <= body and not item.bold_all and \
+        not is_caption(item.text) and abs(item.x0 + item.x1 - width) <= 2 * body
+
+
+def _ruled_head(page: _Page, row: list[Item], inner: list[Item], body: float) -> bool:
+    """Is a page's outermost head line a running head ruled off from the body: one segment of
+    words (a table's row left over a page's end is cells), short, set no larger than the body
+    and not bold (a heading is), not a caption, a horizontal rule under it and over the line
+    inward (``inner``) that spans most of the page (``RULED_HEAD_SPAN``: a note's rule spans a
+    part of its column), no frame's side meeting it (a table's top rule, under a line over it)?"""
+    if len(row) != 1 or len(row[0].text) > LONE_HEAD_CHARS or row[0].size > body or row[0].bold_all or \
+            is_caption(row[0].text):
+        return False
+    width, height = page_size(page.record["evidence"])
+    under, over = min(i.y0 for i in row), max(i.y1 for i in inner)
+    horizontal, vertical, _ = read_rules(page.record["evidence"], width, height)
+    return any(over < rule.pos < under and rule.hi - rule.lo >= RULED_HEAD_SPAN * width and
+               not any(rule.lo - SNAP <= side.pos <= rule.hi + SNAP and side.lo - SNAP <= rule.pos <= side.hi + SNAP
+                       for side in vertical) for rule in horizontal)
+
+
+RULED_HEAD_SPAN = 0.5  # of the page's width, a running head's rule across the page at the least
 
 
 def _folio_line(page: _Page, ordered: list[list[Item]], sizes: tuple[float, float, float]) -> list[Item]:
