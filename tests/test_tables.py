@@ -3949,3 +3949,65 @@ def test_a_line_across_a_tables_rules_tells_none_of_its_columns(run_cli, tmp_pat
     c.save()
     rows = _texts(_tables(_extract(run_cli, path))[0])
     assert rows[-len(body) - 1:] == [["Station", "Discharge", "Stage"], *map(list, body)]
+
+
+def test_a_paragraphs_first_line_of_three_words_set_ragged_beside_a_table_is_that_columns_text():
+    """A browser's narrow columns set ragged in a large type, a table of two columns in the right
+    one: a paragraph's first line, indented, three words, short of its column's widest lines but
+    ending past the line under it (whose first word would not have fitted after it), on a row of
+    the table's under the table's heads (no line beside them): the left column's text, not a
+    third cell of that row."""
+    figures = [("Dast", "Share"), ("Ciorboust", "55.7%"), ("Gindpiolrous", "36.5%"), ("Meatgrist", "7.8%")]
+
+    def beside(k: int, y: float) -> Item:
+        return _line9(89, 262, y, "Ceastgrast tandpusgam niosniol") if k == 1 else \
+            _line9(72, 243, y, "durchomcut vo lispion loumpout grimplat") if k == 2 else _line9(72, 292, y)
+
+    rows = _table_beside(figures, [(357, 420), (452, 483)], ((72, 292), (320, 483)), beside, (500, 500))
+    rows[10] = rows[10][1:]  # the paragraph before ended a line above
+    for head in rows[10]:
+        head.bold = head.bold_all = True
+    _one_table_beside(rows, figures, "Ceastgrast tandpusgam niosniol")
+
+
+def test_a_heading_beside_a_tables_row_in_the_other_column_heads_that_columns_text():
+    """A table of three columns in the right column; in the left, a paragraph ends, a bold
+    heading set apart from it stands on a row of the table's, and the next paragraph's lines
+    follow under it at the pitch: the heading is the left column's, not a cell of that row."""
+    figures = [("Churnas", "2020", "Ratgream"), ("Mea", "81.8%", "65.8%"), ("Diol", "660", "7.2"),
+               ("Pondpo", "55.3", "10,515")]
+
+    def beside(k: int, y: float) -> Item:
+        if k == 2:
+            return Item("2.2. Greanstionplus", 72, y - 2, 170, y + 8, y, 9, bold=True, bold_all=True)
+        return _line9(72, 297, y)
+
+    rows = _table_beside(figures, [(327, 364), (378, 411), (440, 481)], ((72, 297), (315, 540)), beside,
+                         (500, 500))
+    rows[11] = [i for i in rows[11] if i.x0 > 300]  # the paragraph above ended a line before
+    _one_table_beside(rows, figures, "2.2. Greanstionplus")
+
+
+def test_a_table_of_two_columns_between_the_other_columns_baselines_is_a_table():
+    """A word processor's table of a label and a figure a row in the right column, its bold head
+    and rows on baselines between the left column's lines: a table of its rows, the left
+    column's lines its text."""
+    def prose(x0: float, y: float) -> Item:
+        return Item(BODY[:50], x0, y - 2, x0 + 225, y + 8, y, 10)
+
+    figures = [("Station", "1991"), ("Meastream", "157,811"), ("Diontrosve", "350"), ("Fa", "90,963")]
+    rows = [[prose(72, 700 - 12 * k), prose(315, 700 - 12 * k)] for k in range(10)]
+    for k in range(5):
+        rows.append([prose(72, 580 - 12 * k)])
+        if k < len(figures):
+            label, figure = figures[k]
+            y = 574 - 12 * k
+            rows.append([Item(label, 336, y - 2, 336 + 5 * len(label), y + 8, y, 10, bold=k == 0, bold_all=k == 0),
+                         Item(figure, 487 - 5 * len(figure), y - 2, 487, y + 8, y, 10, bold=k == 0,
+                              bold_all=k == 0)])
+    rows += [[prose(72, 510 - 12 * k), prose(315, 510 - 12 * k)] for k in range(10)]
+    _one_table_beside(rows, figures, BODY[:50])
+    out = unruled_tables(rows, 612)
+    assert sum(i.text == BODY[:50] for line in out for i in line) == 20 + 20 + 5  # every line of prose kept
+
+

@@ -2581,20 +2581,24 @@ def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item],
     line under it that starts where it starts, or is centred where it is (words with no wide
     space: not a table's row), at a line's pitch, alone on its side (a paragraph's last line, a
     centred caption's); and a line of words alone on its side, from its left edge and across
-    most of it (``RAGGED_FILL``: set ragged right); and a display alone on its side between two
+    most of it (``RAGGED_FILL``: set ragged right); a caption alone on its side; a paragraph's
+    first line over such a line (``_opens_paragraph``); a display alone on its side between two
     such lines, set apart from them by more than their own pitch (an equation between a column's
-    paragraphs, beside a grammar set as a table in the other). The gutter is looked for only when some row
-    of three or more segments (or parts, a row of cells drawn as one) holds a wide one, what
-    such a line is, or a row a line or two from it does (its segment beside the table a
-    paragraph's last line, short); with none, the page may be set in three columns of prose
-    or more (``_prose_columns``), each a side of its own."""
+    paragraphs, beside a grammar set as a table in the other); and a heading alone on its side,
+    set apart from what is above it, over such a line (``_heads_text``). The gutter is looked
+    for only when some row of three or more segments (or parts, a row of cells drawn as one; or
+    a label and its figure between the other column's lines) holds a wide one, what such a line
+    is, or a row a line or two from it does (its segment beside the table a paragraph's last
+    line, short); with none, the page may be set in three columns of prose or more
+    (``_prose_columns``), each a side of its own."""
     plain: list[tuple[list[Item], list[Item]]] = [(row, []) for row in rows]
     # (a row drawn as one text object beside the other column's line is two segments of three
     # parts; between the other column's baselines, one segment of three, a figure among them,
-    # a near row's lines wholly beside it)
+    # or a label and its figure, a near row's lines wholly beside it)
     threes = [k for k, row in enumerate(rows)
               if len(row) >= 3 or len(row) == 2 and _gapped(row) >= 4 or
-              len(row) == 1 and _cells_drawn_as_one(row[0]) and _lines_beside(rows, k)]
+              len(row) == 1 and _cells_drawn_as_one(row[0]) and _lines_beside(rows, k) or
+              len(row) == 2 and _label_and_figure(row) and _lines_beside(rows, k)]
     if not threes:
         return plain
     items = [item for row in rows for item in row]
@@ -2632,6 +2636,8 @@ def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item],
         if alone and item.x1 - x0 >= RAGGED_FILL * columns[side] and x0 - starts[side] <= item.size and \
                 len(item.text.split()) >= RAGGED_WORDS:
             return True  # a line of ragged prose, alone on its side
+        if alone and is_caption(item.text) and not _wide_gaps(item):
+            return True  # a float's caption set in its column: no table's cell
         last, was_text = above.get(side, (None, False))
         if not (alone and was_text and last is not None and last.y - item.y <= TEXT_PITCH * item.size) or \
                 _wide_gaps(item):
@@ -2665,11 +2671,12 @@ def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item],
                 flow[side].append((item, alone[side], is_text, number))
         above.update(seen)
         besides.append(beside)
-    for down in flow.values():  # a paragraph's first line, indented, over that side's text at the pitch
+    for side, down in flow.items():  # a paragraph's first line, indented, over that side's text at the pitch
         for (item, alone_there, is_text, number), (lower, _, lower_text, _) in zip(down, down[1:], strict=False):
-            if not is_text and alone_there and lower_text and _opens_paragraph(item, lower):
+            if not is_text and alone_there and lower_text and \
+                    _opens_paragraph(item, lower, starts[side] + columns[side]):
                 besides[number].append(item)
-    for down in flow.values():  # a display alone on its side, set apart from that side's text above and below it
+    for side, down in flow.items():  # a display or a heading alone on its side, set apart from that side's text
         steps = sorted(upper.y - lower.y
                        for (upper, _, one, _), (lower, _, other, _) in zip(down, down[1:], strict=False)
                        if one and other and 0 < upper.y - lower.y <= DISPLAY_PITCH * lower.size)
@@ -2683,6 +2690,11 @@ def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item],
                     least <= upper.y - item.y <= DISPLAY_PITCH * item.size and \
                     least <= item.y - lower.y <= DISPLAY_PITCH * item.size:
                 besides[number].append(item)
+        for k, (item, alone_there, is_text, number) in enumerate(down[:-1]):  # a heading over that side's text
+            before, lower, lower_text = down[k - 1][0] if k else None, down[k + 1][0], down[k + 1][2]
+            if lower_text and alone_there and not is_text and item.kind == "line" and item not in besides[number] and \
+                    (before is None or before.y - item.y >= least) and _heads_text(item, lower, starts[side]):
+                besides[number].append(item)
     for row, beside in zip(rows, besides, strict=True):
         if beside:
             aside = {id(item) for item in beside}
@@ -2692,26 +2704,54 @@ def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item],
     return out
 
 
+def _heads_text(item: Item, lower: Item, start: float) -> bool:
+    """Is a line alone on its side, set apart from the text above it, the heading of the text
+    under it: words with no column gap among them, set from the column's edge (``start``),
+    bolder or larger than that text, the text's first line within ``DISPLAY_PITCH`` of it?"""
+    return 0 < item.y - lower.y <= DISPLAY_PITCH * item.size and abs(item.x0 - start) <= item.size and \
+        not _wide_gaps(item) and (item.bold_all and not lower.bold_all or item.size >= HEAD_SIZE * lower.size)
+
+
+HEAD_SIZE = 1.1  # of the text's size, a heading's at the least (or it is bolder)
+
+
 NEAR_ROWS = 2  # rows either side of a row of three segments where a line of a column's prose is looked for
 
 
 def _lines_beside(rows: list[list[Item]], k: int) -> bool:
-    """Does a row near row ``k`` (``NEAR_ROWS``) stand wholly beside its segment, clear of its
+    """Does a row near row ``k`` (``NEAR_ROWS``) stand wholly beside its segments, clear of their
     span across: the other column's line between a table's rows set in one column?"""
-    item = rows[k][0]
-    return any(all(other.x1 < item.x0 or other.x0 > item.x1 for other in rows[j])
+    x0, x1 = rows[k][0].x0, rows[k][-1].x1
+    return any(all(other.x1 < x0 or other.x0 > x1 for other in rows[j])
                for j in range(max(0, k - NEAR_ROWS), min(len(rows), k + NEAR_ROWS + 1)) if j != k)
 
 
-def _opens_paragraph(item: Item, lower: Item) -> bool:
+def _label_and_figure(row: list[Item]) -> bool:
+    """Is a row of two segments a table's label and its figure: words, then a figure a column
+    gap after them (``MIN_GAP_EM``)?"""
+    label, figure = row
+    return label.kind == figure.kind == "line" and _labelled(label.text) and not _figure(label.text) and \
+        _figure(figure.text) and any(ch.isdigit() for ch in figure.text) and \
+        figure.x0 - label.x1 >= MIN_GAP_EM * label.size
+
+
+def _opens_paragraph(item: Item, lower: Item, right: float) -> bool:
     """Is a line a paragraph's first over ``lower``, a line of its column's text: set in from
-    where that line starts by an indent (``INDENT_EMS`` at most), ending no farther right,
-    words with no column gap among them, going on (no sentence ends it: an entry's last line
-    set with a hanging indent ends one), the next line at the text's pitch?"""
+    where that line starts by an indent (``INDENT_EMS`` at most), ending within the column
+    (``right``, its text's right edge: set ragged, the first line may end past the next), words
+    with no column gap among them, going on (no sentence ends it: an entry's last line set with
+    a hanging indent ends one), the next line at the text's pitch? Its words are four or more,
+    or fewer where they fill it (the next line's first word would not have fitted after them:
+    a narrow column set in a large type)."""
     size = item.size
-    return item.kind == "line" and 0 < item.y - lower.y <= TEXT_PITCH * size and \
-        0.5 * size <= item.x0 - lower.x0 <= INDENT_EMS * size and item.x1 <= lower.x1 + size and \
-        len(item.text.split()) >= RAGGED_WORDS and not _wide_gaps(item) and not _STOP.search(item.text)
+    if not (item.kind == "line" and 0 < item.y - lower.y <= TEXT_PITCH * size and
+            0.5 * size <= item.x0 - lower.x0 <= INDENT_EMS * size and item.x1 <= max(lower.x1, right) + size and
+            not _wide_gaps(item) and not _STOP.search(item.text)):
+        return False
+    words = lower.text.split()
+    per_char = (lower.x1 - lower.x0) / max(1, len(lower.text))
+    return len(item.text.split()) >= RAGGED_WORDS or \
+        len(item.text.split()) >= 2 and bool(words) and (len(words[0]) + 1) * per_char >= right - item.x1
 
 
 INDENT_EMS = 3.0  # ems a paragraph's first line may be set in from where its lines start
