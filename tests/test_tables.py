@@ -3988,6 +3988,46 @@ def test_a_heading_beside_a_tables_row_in_the_other_column_heads_that_columns_te
     _one_table_beside(rows, figures, "2.2. Greanstionplus")
 
 
+def test_two_tables_one_in_each_column_at_different_heights_are_two_tables():
+    """groff's two columns, a table in each drawn a row an object (its cells parts a column gap
+    apart), the left one's rows between the right column's baselines and its last on the right
+    one's caption's, the right one's rows beside the left column's bold heading and the text
+    under it: two tables, each of its own rows; the caption and the heading stay lines."""
+    def prose(x0: float, y: float) -> Item:
+        return Item(BODY[:50], x0, y - 2, x0 + 225, y + 8, y, 10)
+
+    def cells(y: float, *parts: tuple[float, float, str]) -> Item:
+        return _segment(y, *parts)
+
+    left = [("Site", "1997"), ("Weir", "182,463"), ("Mill", "68.6"), ("Ford", "73,345"), ("Lock", "147")]
+    right = [("River", "1997", "2001"), ("Galto", "35.5%", "157,719"), ("Chio", "16.4%", "671"),
+             ("Car", "75.0", "36.8")]
+    rows = [[prose(72, 700 - 12 * k), prose(315, 700 - 12 * k)] for k in range(10)]
+    rows.append([Item("Table 1. Flows by station.", 120, 578, 250, 588, 580, 10)])
+    for k, (label, figure) in enumerate(left):
+        y = 566 - 12 * k
+        rows.append([prose(315, y + 6)])
+        row = cells(y, (136, 136 + 5 * len(label), label), (230 - 5 * len(figure), 230, figure))
+        row.bold = row.bold_all = k == 0  # the heads in bold
+        rows.append([row])
+    rows[-1].append(Item("Table 2. Loads by river.", 370, 500, 490, 510, 502, 10))
+    for k, (label, one, two) in enumerate(right):
+        y = 486 - 12 * k
+        row = [cells(y, (369, 369 + 5 * len(label), label), (440 - 5 * len(one), 440, one),
+                     (491 - 5 * len(two), 491, two))]
+        if k == 1:
+            row.insert(0, Item("2. Conclusion", 72, y - 2, 140, y + 8, y, 10, bold=True, bold_all=True))
+        elif k > 1:
+            row.insert(0, prose(72, y))
+        rows.append(row)
+    rows += [[prose(72, 430 - 12 * k), prose(315, 430 - 12 * k)] for k in range(10)]
+    out = unruled_tables(rows, 612)
+    tables = [i for line in out for i in line if i.kind == "table"]
+    assert [[[c["text"] for c in line] for line in t.table["rows"]] for t in tables if t.table] == \
+        [[list(r) for r in left], [list(r) for r in right]]
+    assert {"Table 2. Loads by river.", "2. Conclusion"} <= {i.text for line in out for i in line}
+
+
 def test_a_table_of_two_columns_between_the_other_columns_baselines_is_a_table():
     """A word processor's table of a label and a figure a row in the right column, its bold head
     and rows on baselines between the left column's lines: a table of its rows, the left

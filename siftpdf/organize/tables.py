@@ -2051,7 +2051,9 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
     keeps without them has three cells still, counted by the wide gaps between its runs (a row
     of a table in one column is often drawn as one segment, the text beside it another). So has
     a row of narrow segments alone whose runs part at wide spaces into cells of words
-    (``_cells_of_words``): one text object may draw a row's first cells, another its last."""
+    (``_cells_of_words``): one text object may draw a row's first cells, another its last. A run
+    ends at a row whose cells lie wholly beside the span its rows take across (``_beyond``:
+    another table's, set in the other column)."""
     def is_row(k: int) -> bool:
         group, beside = parts[k]
         if sum(i.x1 - i.x0 >= WIDE_CELL * width for i in group) > 1 or any(i.kind != "line" for i in group):
@@ -2084,10 +2086,12 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
             after = _past_beside(parts, end, _span(parts, index, end)) \
                 if end > index and (len(parts[end][0]) == 1 or not parts[end][0]) else end
             if after > end and after < len(rows) and after - index < MAX_TABLE_LINES and near(end - 1, after) and \
-                    is_row(after):
+                    is_row(after) and not (end - index >= 2 and _beyond(parts[after][0], _span(parts, index, end))):
                 passed.update(_set_beside(parts, end, after))  # the other column's lines between a table's rows
                 end = after
                 continue
+            if end - index >= 2 and parts[end][0] and _beyond(parts[end][0], _span(parts, index, end)):
+                break  # another table's row, in the other column
             if (is_row(end) or end - index >= 2 and not parts[end][1] and
                     _in_columns(parts[end][0], [parts[k][0] for k in range(index, end)])) and \
                     (end == index or near(end - 1, end)):
@@ -2217,9 +2221,16 @@ def _past_beside(parts: list[tuple[list[Item], list[Item]]], k: int, span: tuple
     one line wholly beside it (the other column's heading): a table set in one column of two has
     them between its rows where the columns' baselines differ."""
     while 0 <= k < len(parts) and (not parts[k][0] and parts[k][1] or span is not None and len(parts[k][0]) == 1 and
-                                   (parts[k][0][0].x1 < span[0] or parts[k][0][0].x0 > span[1])):
+                                   (parts[k][0][0].x1 < span[0] or parts[k][0][0].x0 > span[1]) and
+                                   not _cells_drawn_as_one(parts[k][0][0])):
         k += step
     return k
+
+
+def _beyond(cells: list[Item], span: tuple[float, float]) -> bool:
+    """Do a row's cells lie wholly one side of the ``span`` a table's rows take across: the
+    row of another table, set in the other column?"""
+    return all(i.x0 > span[1] for i in cells) or all(i.x1 < span[0] for i in cells)
 
 
 def _set_beside(parts: list[tuple[list[Item], list[Item]]], start: int,
