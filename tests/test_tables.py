@@ -4051,3 +4051,33 @@ def test_a_table_of_two_columns_between_the_other_columns_baselines_is_a_table()
     assert sum(i.text == BODY[:50] for line in out for i in line) == 20 + 20 + 5  # every line of prose kept
 
 
+def test_a_table_of_two_columns_under_the_other_columns_numbered_heading_is_a_table():
+    """LaTeX's two columns: a numbered section heading in bold on the left (its number and title
+    two parts, as a two-column head's are), then a table of a label and a figure a row in the
+    right column, each row drawn as one object, under its bold head, beside the left column's
+    lines: looking for the heading's rows passes over the table's (the other column's, beyond
+    its reach), which are still a table of their own."""
+    def prose(x0: float, y: float) -> Item:
+        return Item(BODY[:50], x0, y - 2, x0 + 225, y + 8, y, 10)
+
+    def segment(y: float, label: str, figure: str, bold: bool = False, size: float = 10) -> Item:
+        item = _segment(y, (369, 369 + 5 * len(label), label), (481 - 5 * len(figure), 481, figure))
+        item.bold = item.bold_all = bold
+        item.size = size
+        return item
+
+    figures = [("Grust", "Share"), ("Nos", "8.3%"), ("Steas", "194"), ("Grendtust", "37.8%"), ("Poltiom", "468")]
+    rows = [[prose(72, 700 - 12 * k), prose(315, 700 - 12 * k)] for k in range(10)]
+    heading = _segment(580, (72, 80, "2"), (96, 170, "Discussion"))
+    heading.bold = heading.bold_all = True
+    heading.size = 14
+    rows += [[heading], [Item("Table 2. Shares by gauge.", 345, 575, 500, 585, 577, 10)],
+             [segment(557, *figures[0], bold=True)]]
+    for k, (label, figure) in enumerate(figures[1:]):
+        rows.append([prose(72, 547 - 12 * k), segment(547 - 12 * k, label, figure)])
+    rows += [[prose(72, 490 - 12 * k), prose(315, 490 - 12 * k)] for k in range(10)]
+    out = unruled_tables(rows, 612)
+    tables = [i for line in out for i in line if i.kind == "table"]
+    assert [[[c["text"] for c in line] for line in t.table["rows"]] for t in tables if t.table] == \
+        [[list(f) for f in figures]]
+    assert "2 Discussion" in {i.text for line in out for i in line}
