@@ -282,6 +282,44 @@ def test_a_tables_last_rows_printed_at_the_next_pages_head_go_on_as_its_rows(run
     assert _over_pages(recs) == [[["Gauge", "Depth", "Flow"], *map(list, rows)]]
 
 
+def test_a_tables_head_left_alone_under_its_caption_at_a_page_end_heads_its_rows_on_the_next_page(
+        run_cli, tmp_path):
+    """A table of two columns without rules: the page's end leaves its caption and its bold head
+    alone at the page's foot, its rows printed at the next page's head: the head is the table's
+    head row, not a heading, and the rows go on under it as its part there, not a paragraph of
+    their words. The same bold line under no caption stays as it was."""
+    rows = [("Lercan", "556"), ("Nearne", "-11.9"), ("Min", "18.3%"), ("Mar", "45")]
+
+    def draw(path: Path, caption: bool) -> list[dict[str, Any]]:
+        c = canvas.Canvas(str(path), pagesize=A4)
+        c.setFont("Helvetica", 10)
+        for k in range(40):
+            c.drawString(72, 770 - 14 * k, BODY[:70])
+        if caption:
+            c.drawString(72, 190, "Table 2. Counts by district.")
+        c.setFont("Helvetica-Bold", 10)
+        c.drawString(72, 168, "District")
+        c.drawRightString(260, 168, "Households")
+        c.showPage()
+        c.setFont("Helvetica", 10)
+        for k, (label, figure) in enumerate(rows):
+            c.drawString(72, 790 - 16 * k, label)
+            c.drawRightString(260, 790 - 16 * k, figure)
+        for k in range(10):
+            c.drawString(72, 700 - 14 * k, BODY[:70])
+        c.showPage()
+        c.save()
+        return _extract(run_cli, path)
+
+    recs = draw(tmp_path / "head_left.pdf", True)
+    first, second = _tables(recs)
+    assert _texts(first) == [["District", "Households"]] and first["header_rows"] == 1
+    assert _texts(second) == list(map(list, rows)) and second["continued"] is True
+    assert [s["page"] for s in first["spans"]] == [1] and [s["page"] for s in second["spans"]] == [2]
+    assert _over_pages(recs) == [[["District", "Households"], *map(list, rows)]]
+    assert _tables(draw(tmp_path / "no_caption.pdf", False)) == []
+
+
 def test_table_continued_on_the_next_page_goes_on_where_its_rows_are_printed(run_cli, tmp_path):
     """A ruled table the page's end breaks: each page keeps the rows it prints (grep and
     ``pages`` cite them there), the second part marked as going on from the first, its first
@@ -4049,6 +4087,34 @@ def test_a_table_of_two_columns_between_the_other_columns_baselines_is_a_table()
     _one_table_beside(rows, figures, BODY[:50])
     out = unruled_tables(rows, 612)
     assert sum(i.text == BODY[:50] for line in out for i in line) == 20 + 20 + 5  # every line of prose kept
+
+
+def test_a_tables_last_row_alone_at_the_head_of_the_next_column_goes_on_the_table(run_cli, tmp_path):
+    """Two columns: the left one's end breaks a table of a label and a figure a row (its heads
+    in bold) before its last row, which stands alone at the head of the right column, above
+    the text there: one row, too few to read as a table alone, it is the table's last row,
+    not a paragraph."""
+    path = tmp_path / "row_over.pdf"
+    rows = [("Plal", "Mulcheangim"), ("Neaschio", "613"), ("Chast", "45,223"), ("Meas", "119.3"), ("Dios", "531")]
+    c = canvas.Canvas(str(path), pagesize=A4)
+    words = iter(f"word{k}" for k in range(10_000))
+    for k in range(38):
+        _column_line(c, words, 72, 780 - 14 * k)
+    c.setFont("Helvetica", 9)
+    c.drawString(90, 240, "Table 1. Counts by gauge.")
+    for k, (label, figure) in enumerate(rows):
+        c.setFont("Helvetica-Bold" if k == 0 else "Helvetica", 9)
+        c.drawString(80, 220 - 16 * k, label)
+        c.drawRightString(280, 220 - 16 * k, figure)
+    c.setFont("Helvetica", 9)
+    c.drawString(320, 780, "Lousteand")
+    c.drawRightString(520, 780, "66.5")
+    for k in range(45):
+        _column_line(c, words, 310, 750 - 14 * k)
+    c.showPage()
+    c.save()
+    tables = _tables(_extract(run_cli, path))
+    assert [_texts(t) for t in tables] == [[*map(list, rows), ["Lousteand", "66.5"]]]
 
 
 def test_a_table_of_two_columns_under_the_other_columns_numbered_heading_is_a_table():

@@ -47,6 +47,7 @@ from .layout import (
 from .tables import (
     continues_table,
     find_tables,
+    head_left,
     headed_tables,
     join_rows,
     read_rules,
@@ -683,26 +684,30 @@ def _organize(page: _Page, repeated: set[str] | None, opts: OrganizeOptions, pre
         items += figure_items(evidence.get("images", []), width * height)
     ordered = reading_order(items, width, opts.columns)
     page.blocks = _tables_over_columns(build_blocks(ordered, page.number, body_pt, opts, outline.titles(page.number),
-                                                    levels, height))
+                                                    levels, height), page)
     return body_pt
 
 
-def _tables_over_columns(blocks: list[Block]) -> list[Block]:
+def _tables_over_columns(blocks: list[Block], page: _Page) -> list[Block]:
     """A table the end of a column broke (a word processor's, a browser's columns) is one
     table block: read on with nothing between, its next rows stand at the head of the column
     to the right, above where the first part starts, as many columns wide; a head repeated
-    over them is dropped (``join_rows``). A table's caption or a line of text between two
-    tables keeps them two."""
+    over them is dropped (``join_rows``). Rows too few there to read as a table alone, read as
+    a paragraph's lines, go on too where they are its rows (``rows_going_on``). A table's
+    caption or a line of text between two tables keeps them two."""
     out: list[Block] = []
     for block in blocks:
         tail = out[-1] if out else None
-        if tail is not None and tail.table is not None and block.table is not None and \
-                tail.last is not None and block.first is not None and \
-                block.first.x0 >= tail.last.x1 - SNAP_COLUMN and block.first.y1 > tail.last.y1 and \
-                same_columns(tail.table, block.table):
-            _append_table(tail, block)
-            tail.last = block.last
-            continue
+        if tail is not None and tail.table is not None and tail.last is not None and block.first is not None and \
+                block.first.x0 >= tail.last.x1 - SNAP_COLUMN and block.first.y1 > tail.last.y1:
+            if block.table is None and block.kind == "paragraph" and \
+                    (rows := rows_going_on(tail.table, _lines_of(block, page))) is not None:
+                block = Block("table", "", block.spans, first=block.first, last=block.last,
+                              table={"rows": rows, "header_rows": 0})
+            if block.table is not None and same_columns(tail.table, block.table):
+                _append_table(tail, block)
+                tail.last = block.last
+                continue
         out.append(block)
     return out
 
@@ -1213,7 +1218,12 @@ def _continue_part(before: _Page, after: _Page) -> None:
     tail, head = _at_break(before, after)
     if tail is None or head is None or tail.last is None or head.first is None or _captioned_under(tail, before):
         return
-    if tail.table is not None and head.kind == "paragraph" and _over_the_break(tail.last, head.first, before, after):
+    if tail.table is None and tail.kind in ("heading", "paragraph") and head.kind == "paragraph" and \
+            _under_caption(tail, before) and _over_the_break(tail.last, head.first, before, after) and \
+            (row := head_left(_lines_of(tail, before))) is not None and \
+            _rows_as_lines(table := {"rows": [row], "header_rows": 1}, head, after):
+        tail.kind, tail.text, tail.table, tail.level = "table", table_text([row]), table, None
+    elif tail.table is not None and head.kind == "paragraph" and _over_the_break(tail.last, head.first, before, after):
         _rows_as_lines(tail.table, head, after)
     if tail.table is not None and head.table is not None:
         if continues_table(tail.table, head.table, tail.last.y0 / _height(before), head.first.y1 / _height(after),
@@ -1225,10 +1235,10 @@ def _continue_part(before: _Page, after: _Page) -> None:
         head.continued = True
 
 
-def _rows_as_lines(table: dict[str, Any], head: Block, after: _Page) -> None:
+def _rows_as_lines(table: dict[str, Any], head: Block, after: _Page) -> bool:
     """The last rows of ``table`` printed at the head of the next page as lines, too few alone
     to read as a table (``rows_going_on``): the paragraphs from ``head`` on that hold them
-    become one table block, its part on that page."""
+    become one table block, its part on that page. Whether they did."""
     blocks = after.blocks[after.blocks.index(head):]
     lines: list[list[Item]] = []
     rows = None
@@ -1240,7 +1250,7 @@ def _rows_as_lines(table: dict[str, Any], head: Block, after: _Page) -> None:
             break
         lines, rows, taken = lines + more, found, taken + 1
     if rows is None:
-        return
+        return False
     # Decided: from here on nothing can fail.
     head.kind, head.text, head.table = "table", table_text(rows), {"rows": rows, "header_rows": 0}
     for block in blocks[1:taken]:
@@ -1254,6 +1264,7 @@ def _rows_as_lines(table: dict[str, Any], head: Block, after: _Page) -> None:
                 head.spans.append(span)
         head.last = block.last
     after.blocks = [b for b in after.blocks if b not in blocks[1:taken]]
+    return True
 
 
 def _lines_of(block: Block, page: _Page) -> list[list[Item]]:
@@ -1272,6 +1283,12 @@ def _lines_of(block: Block, page: _Page) -> list[list[Item]]:
 
 
 SNAP = 1.0  # points: a segment this close to a line's span lies within it
+
+
+def _under_caption(tail: Block, before: _Page) -> bool:
+    """Is ``tail`` (a page's last block) set right under a caption?"""
+    index = before.blocks.index(tail)
+    return index > 0 and before.blocks[index - 1].kind == "caption"
 
 
 def _captioned_under(tail: Block, before: _Page) -> bool:

@@ -3116,14 +3116,7 @@ def rows_going_on(tail: dict[str, Any], lines: list[list[Item]]) -> list[list[di
     width = _width(tail["rows"])
     found: list[list[tuple[float, float, str]]] = []
     for line in lines:
-        parts = sorted((x0, x1, text.strip(), item.size)
-                       for item in line for x0, x1, text in item.parts if text.strip())
-        cells: list[tuple[float, float, str]] = []
-        for x0, x1, text, size in parts:
-            if cells and x0 - cells[-1][1] < LABEL_GAP_EM * size:
-                cells[-1] = (cells[-1][0], x1, f"{cells[-1][2]} {text}")
-            else:
-                cells.append((x0, x1, text))
+        cells = _gap_cells(line)
         if len(cells) != width or width < 2 or _figure(cells[0][2]) or \
                 not all(_figure(text) for _, _, text in cells[1:]) or \
                 not any(ch.isdigit() for _, _, text in cells[1:] for ch in text):
@@ -3134,6 +3127,29 @@ def rows_going_on(tail: dict[str, Any], lines: list[list[Item]]) -> list[list[di
                 all(abs(c[1] - column[0][1]) <= SNAP for c in column)):
             return None  # not set in columns
     return [[{"text": text} for _, _, text in cells] for cells in found] if found else None
+
+
+def _gap_cells(line: list[Item]) -> list[tuple[float, float, str]]:
+    """A line's segments parted at spaces wider than any word's (``LABEL_GAP_EM``): its cells,
+    (x0, x1, text) left to right."""
+    parts = sorted((x0, x1, text.strip(), item.size) for item in line for x0, x1, text in item.parts if text.strip())
+    cells: list[tuple[float, float, str]] = []
+    for x0, x1, text, size in parts:
+        if cells and x0 - cells[-1][1] < LABEL_GAP_EM * size:
+            cells[-1] = (cells[-1][0], x1, f"{cells[-1][2]} {text}")
+        else:
+            cells.append((x0, x1, text))
+    return cells
+
+
+def head_left(lines: list[list[Item]]) -> list[dict[str, Any]] | None:
+    """The head row of a table that a page's end left alone under its caption, its rows printed
+    at the next page's head: one line, in bold, parting at spaces wider than any word's into two
+    cells or more. None when the lines are otherwise."""
+    if len(lines) != 1 or not all(item.bold_all for item in lines[0]):
+        return None
+    cells = _gap_cells(lines[0])
+    return [{"text": text} for _, _, text in cells] if len(cells) >= 2 else None
 
 
 def repeats_head(tail: dict[str, Any], head: dict[str, Any]) -> bool:
