@@ -2081,16 +2081,17 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
     while index < len(rows):
         end = index
         passed: dict[int, tuple[list[Item], list[Item]]] = {}  # rows read as the other column's, as they were
+        reach = _Reach(index)
         while end < len(rows) and end - index < MAX_TABLE_LINES:
             # (the span is looked for only where a row may be passed over: one line, or the other column's)
-            after = _past_beside(parts, end, _span(parts, index, end)) \
+            after = _past_beside(parts, end, reach.to(parts, end)) \
                 if end > index and (len(parts[end][0]) == 1 or not parts[end][0]) else end
             if after > end and after < len(rows) and after - index < MAX_TABLE_LINES and near(end - 1, after) and \
-                    is_row(after) and not (end - index >= 2 and _beyond(parts[after][0], _span(parts, index, end))):
+                    is_row(after) and not (end - index >= 2 and _beyond(parts[after][0], reach.to(parts, end))):
                 passed.update(_set_beside(parts, end, after))  # the other column's lines between a table's rows
                 end = after
                 continue
-            if end - index >= 2 and parts[end][0] and _beyond(parts[end][0], _span(parts, index, end)):
+            if end - index >= 2 and parts[end][0] and _beyond(parts[end][0], reach.to(parts, end)):
                 break  # another table's row, in the other column
             if (is_row(end) or end - index >= 2 and not parts[end][1] and
                     _in_columns(parts[end][0], [parts[k][0] for k in range(index, end)])) and \
@@ -2229,10 +2230,29 @@ def _past_beside(parts: list[tuple[list[Item], list[Item]]], k: int, span: tuple
     return k
 
 
-def _beyond(cells: list[Item], span: tuple[float, float]) -> bool:
+def _beyond(cells: list[Item], span: tuple[float, float] | None) -> bool:
     """Do a row's cells lie wholly one side of the ``span`` a table's rows take across: the
     row of another table, set in the other column?"""
-    return all(i.x0 > span[1] for i in cells) or all(i.x1 < span[0] for i in cells)
+    return span is not None and (all(i.x0 > span[1] for i in cells) or all(i.x1 < span[0] for i in cells))
+
+
+class _Reach:
+    """Where the cells of a run of rows start and end across, an em either side (``_span``'s),
+    kept as the run grows: each row is read once, not once for every row added after it."""
+
+    __slots__ = ("left", "right", "size", "upto")
+
+    def __init__(self, start: int) -> None:
+        self.left, self.right, self.size, self.upto = math.inf, -math.inf, 0.0, start
+
+    def to(self, parts: list[tuple[list[Item], list[Item]]], stop: int) -> tuple[float, float] | None:
+        """The span of the run's rows up to ``stop``; None while they hold no cell."""
+        for group, _ in parts[self.upto:stop]:
+            for item in group:
+                self.left, self.right = min(self.left, item.x0), max(self.right, item.x1)
+                self.size = max(self.size, item.size)
+        self.upto = max(self.upto, stop)
+        return None if self.size <= 0.0 else (self.left - self.size, self.right + self.size)
 
 
 def _set_beside(parts: list[tuple[list[Item], list[Item]]], start: int,
