@@ -870,7 +870,8 @@ def _lone_furniture(page: _Page) -> set[int]:
     body = page.body
     height = _height(page)
     found: set[int] = set()
-    for band, ordered in (("top", _outer_lines(rows)), ("bottom", _outer_lines(rows[::-1]))):
+    top = _outer_lines(rows)
+    for band, ordered in (("top", top), ("bottom", _outer_lines(rows[::-1]))):
         if len(ordered) < 2:
             continue  # the page's rows are one printed line: no body to set anything apart from
         if len(rows) < MIN_LONE_ROWS:  # a page's last few lines: only a page number far below them tells
@@ -890,34 +891,35 @@ def _lone_furniture(page: _Page) -> set[int]:
                 break
             if gap >= LONE_SEPARATION * max(pitch, body):
                 found.update(id(i) for r in ordered[:k + 1] for i in r)
-    top = _outer_lines(rows)
     if len(rows) >= MIN_LONE_ROWS and len(top) >= 2 and not any(id(i) in found for i in top[0]) and \
-            any(_PAGE_NUMBER.match(page.margin.get(ident, "").partition(":")[2]) for ident in found) and \
+            any(_numbering(page.margin.get(ident, "")) for ident in found) and \
             _centred_head(page, top[0], body) and abs(top[0][0].y - top[1][0].y) >= LONE_SEPARATION * max(pitch, body):
         found.update(id(i) for i in top[0])  # a running head over a page its number marks as furniture
     return found
 
 
+def _plain_head(row: list[Item], body: float) -> bool:
+    """Could a page's outermost head line be a running head set as large as the body: one
+    segment of words (a table's row left over a page's end is cells), short, no larger than the
+    body and not bold (a title, a heading is), not a caption?"""
+    return len(row) == 1 and len(row[0].text) <= LONE_HEAD_CHARS and row[0].size <= body and \
+        not row[0].bold_all and not is_caption(row[0].text)
+
+
 def _centred_head(page: _Page, row: list[Item], body: float) -> bool:
-    """Is a page's outermost head line, in its margin band, a running head by its place: one
-    segment of words, short, set no larger than the body and not bold (a title is), not a
-    caption, centred on the page (within an em of its middle)?"""
-    if len(row) != 1 or not page.margin.get(id(row[0]), "").startswith("top:"):
+    """Is a page's outermost head line, in its margin band, a running head by its place: a
+    plain head (``_plain_head``) centred on the page (within an em of its middle)?"""
+    if not _plain_head(row, body) or not page.margin.get(id(row[0]), "").startswith("top:"):
         return False
-    item = row[0]
-    width = page_size(page.record["evidence"])[0]
-    return len(item.text) <= LONE_HEAD_CHARS and item.size <= body and not item.bold_all and \
-        not is_caption(item.text) and abs(item.x0 + item.x1 - width) <= 2 * body
+    return abs(row[0].x0 + row[0].x1 - page_size(page.record["evidence"])[0]) <= 2 * body
 
 
 def _ruled_head(page: _Page, row: list[Item], inner: list[Item], body: float) -> bool:
-    """Is a page's outermost head line a running head ruled off from the body: one segment of
-    words (a table's row left over a page's end is cells), short, set no larger than the body
-    and not bold (a heading is), not a caption, a horizontal rule under it and over the line
-    inward (``inner``) that spans most of the page (``RULED_HEAD_SPAN``: a note's rule spans a
-    part of its column), no frame's side meeting it (a table's top rule, under a line over it)?"""
-    if len(row) != 1 or len(row[0].text) > LONE_HEAD_CHARS or row[0].size > body or row[0].bold_all or \
-            is_caption(row[0].text):
+    """Is a page's outermost head line a running head ruled off from the body: a plain head
+    (``_plain_head``), a horizontal rule under it and over the line inward (``inner``) that
+    spans most of the page (``RULED_HEAD_SPAN``: a note's rule spans a part of its column), no
+    frame's side meeting it (a table's top rule, under a line over it)?"""
+    if not _plain_head(row, body):
         return False
     width, height = page_size(page.record["evidence"])
     under, over = min(i.y0 for i in row), max(i.y1 for i in inner)
