@@ -2107,7 +2107,7 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
         table = _run_table(parts, index, end) if end - index >= 2 else None
         start, heads = index, 0
         below = [item for cells, _ in parts[index:end] for item in cells]  # the table's cells, its columns
-        across = _span(parts, index, end) if table is not None else None
+        across = reach.to(parts, end) if table is not None else None
         while across is not None and start > 0 and heads < HEAD_ABOVE:  # (a table, then)
             # past the other column's lines, between a head and the rows of a table set in one
             up = max(0, _past_beside(parts, start - 1, across, -1))
@@ -2237,8 +2237,8 @@ def _beyond(cells: list[Item], span: tuple[float, float] | None) -> bool:
 
 
 class _Reach:
-    """Where the cells of a run of rows start and end across, an em either side (``_span``'s),
-    kept as the run grows: each row is read once, not once for every row added after it."""
+    """Where the cells of a run of rows start and end across, an em either side, kept as the
+    run grows: each row is read once, not once for every row added after it."""
 
     __slots__ = ("left", "right", "size", "upto")
 
@@ -2263,13 +2263,6 @@ def _set_beside(parts: list[tuple[list[Item], list[Item]]], start: int,
     for k in range(start, end):
         parts[k] = ([], parts[k][0] + parts[k][1])
     return was
-
-
-def _span(parts: list[tuple[list[Item], list[Item]]], start: int, end: int) -> tuple[float, float]:
-    """Where the cells of rows ``start`` to ``end`` start and end across, an em either side."""
-    cells = [item for group, _ in parts[start:end] for item in group]
-    size = max(item.size for item in cells)
-    return min(item.x0 for item in cells) - size, max(item.x1 for item in cells) + size
 
 
 def _labelled(text: str) -> bool:
