@@ -2002,15 +2002,20 @@ def next_word_fits(prev: Item, item: Item, centred: bool = False) -> bool:
     (justified or ragged) only breaks a line when the next word does not fit, so when it
     would have fitted, ``prev`` ended its paragraph. A ``centred`` line has its column's
     room either side of it."""
-    text = item.text
-    space = text.find(" ")
-    word = text[:1] if is_cjk(text[:1]) else text if space < 0 else text[:space]
-    per_char = (item.x1 - item.x0) / max(1, len(text))
     room = prev.right - prev.x1  # the edge of the column the line sits in
     if centred:
         room += prev.x0 - prev.left
     # A ragged right edge is only estimated from the longest lines: leave it some slack.
-    return (len(word) + 1) * per_char < room - 2.5 * item.size
+    return first_word_width(item) < room - 2.5 * item.size
+
+
+def first_word_width(item: Item) -> float:
+    """About how wide a line's first word is with the space before it, at the line's own
+    width a character (a CJK line's first character)."""
+    text = item.text
+    space = text.find(" ")
+    word = text[:1] if is_cjk(text[:1]) else text if space < 0 else text[:space]
+    return (len(word) + 1) * (item.x1 - item.x0) / max(1, len(text))
 
 
 def build_blocks(items: list[Item], page: int, body: float, opts: OrganizeOptions,

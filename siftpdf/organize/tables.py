@@ -22,7 +22,18 @@ from bisect import bisect_left, bisect_right
 
 from ..document import table_text
 from ..lazyre import lazy
-from .layout import CAPTION, SPREAD, Item, find_gutter, is_caption, is_leader, is_list_item, join_lines, median
+from .layout import (
+    CAPTION,
+    SPREAD,
+    Item,
+    find_gutter,
+    first_word_width,
+    is_caption,
+    is_leader,
+    is_list_item,
+    join_lines,
+    median,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -2774,10 +2785,8 @@ def _opens_paragraph(item: Item, lower: Item, right: float) -> bool:
             0.5 * size <= item.x0 - lower.x0 <= INDENT_EMS * size and item.x1 <= max(lower.x1, right) + size and
             not _wide_gaps(item) and not _STOP.search(item.text)):
         return False
-    words = lower.text.split()
-    per_char = (lower.x1 - lower.x0) / max(1, len(lower.text))
-    return len(item.text.split()) >= RAGGED_WORDS or \
-        len(item.text.split()) >= 2 and bool(words) and (len(words[0]) + 1) * per_char >= right - item.x1
+    words = len(item.text.split())
+    return words >= RAGGED_WORDS or words >= 2 and first_word_width(lower) >= right - item.x1
 
 
 INDENT_EMS = 3.0  # ems a paragraph's first line may be set in from where its lines start
