@@ -289,6 +289,28 @@ def test_labels_set_large_without_a_word_head_nothing_but_short_words_of_other_s
         assert (headings(out) == [(1, label)]) is heads, label
 
 
+def test_a_title_of_a_short_word_heads_its_section_when_numbered_or_set_over_its_paragraph():
+    # '1.1. Ma' in bold at the body's size, its number saying it is a section's; 'Ga' in bold and
+    # larger, further from the paragraph above than from the one it heads: both head a section.
+    # The same word set large with no paragraph under it (a diagram's label over another), over
+    # a formula's line (a sum sign set large), or set as close to the text above as below stays
+    # a line.
+    def words(top: float) -> list[dict[str, Any]]:
+        return [line(top, "The survey counted every gauge along the river and"),
+                line(top - 12, "the table gives what was found in each of the years")]
+
+    lines = [*body_lines(740, "a", 3), line(696, "1.1. Ma", bold=True), *body_lines(682, "b", 3),
+             line(630, "Ga", size=12, bold=True), *words(614)]
+    assert [text for _, text in headings(organize([page(1, lines)])[0])] == ["1.1. Ma", "Ga"]
+    label = [*body_lines(740, "a", 3), line(690, "Ga", size=12, bold=True), line(672, "Cl", size=12, bold=True),
+             *words(640)]
+    formula = [*body_lines(740, "a", 3), line(690, "Pj", size=12, bold=True), line(674, "= =1 ai + (d ) (dj) - (d )"),
+               *words(640)]
+    close = [*body_lines(740, "a", 3), line(702, "Ga", size=12, bold=True), *words(688)]
+    for other in (label, formula, close):
+        assert headings(organize([page(1, other)])[0]) == []
+
+
 def test_a_large_line_ending_in_a_word_a_sentence_runs_on_from_is_no_heading():
     # '… top c hubs in the' over 'following simple way.': a sentence set large, not a title;
     # a title whose first line ends so over its second set otherwise stays one.

@@ -2246,9 +2246,10 @@ def _kinds(items: list[Item], body: float, opts: OrganizeOptions, titles: dict[s
         for k, alone in zip(lines, weight, strict=True):
             if alone:
                 kinds[k] = ("list_item" if is_list_item(items[k].text) else "paragraph", None)
-    for k in lines:  # once the page is judged by its looks: labels and formulas set large head nothing
+    for n, k in enumerate(lines):  # once the page is judged by its looks: labels and formulas set large head nothing
         text = items[k].text
-        if kinds[k][0] == "heading" and (not a_word(text) and not _BARE_NUMBER.fullmatch(text) or _formula(text)):
+        if kinds[k][0] == "heading" and (not a_word(text) and not _BARE_NUMBER.fullmatch(text) and
+                                         not _short_title(items, lines, n, pitch) or _formula(text)):
             kinds[k] = ("paragraph", None)
     if opts.blocks:
         _code_lines(items, kinds, lines)
@@ -2261,6 +2262,35 @@ def _kinds(items: list[Item], body: float, opts: OrganizeOptions, titles: dict[s
             for k in lines[start + 1:start + span]:
                 kinds[k] = ("heading", 0)
     return kinds
+
+
+def _short_title(items: list[Item], lines: list[int], n: int, pitch: float) -> bool:
+    """Does line ``n``, a heading by its looks with no word of ``WORD_LETTERS`` letters, head a
+    section all the same: a section's number with a dot and a title of short capitalized words
+    ('1.1. Ma', '3. AI'), or one such word alone over the first line of a paragraph of its
+    column (words of letters: no formula's line), set further from the line above than from it
+    (a label set large in a figure has no paragraph under it)?"""
+    item = items[lines[n]]
+    number = NUMBERING.match(item.text) if item.text[:1].isdecimal() else None
+    title = item.text[number.end():].split() if number is not None else item.text.split()
+    if not title or not title[0][:1].isupper() or not all(word.isalpha() for word in title):
+        return False
+    if number is not None:
+        return "." in number.group(0) and len(title) <= ALONE_WORDS
+    if len(title) != 1 or not 0 < n < len(lines) - 1:
+        return False
+    above, below = items[lines[n - 1]], items[lines[n + 1]]
+    words = sum(word.isalpha() for word in below.text.split())
+    return below.kind == above.kind == "line" and words >= PROSE_LINE_WORDS and \
+        below.size * HEADING_OVER <= item.size and 0 < item.y - below.y <= TITLE_PITCH * max(pitch, below.size) and \
+        abs(below.x0 - item.x0) <= TITLE_INDENT_EMS * below.size and below.x1 > item.x1 and \
+        above.y0 - item.y1 > item.y0 - below.y1
+
+
+PROSE_LINE_WORDS = 4  # words of letters on the line under a short title, at the least: a paragraph's, not a formula's
+HEADING_OVER = 1.05  # times the size of the text under it a short title is set at the least (in bold, larger)
+TITLE_INDENT_EMS = 2.0  # ems a paragraph's first line may stand in from its heading
+TITLE_PITCH = 2.0  # of the page's pitch from a short title's baseline down to its paragraph's, at the most
 
 
 def _runs_into(prev: Item, item: Item, pitch: float) -> bool:
