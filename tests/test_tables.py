@@ -4066,6 +4066,36 @@ def test_two_tables_one_in_each_column_at_different_heights_are_two_tables():
     assert {"Table 2. Loads by river.", "2. Conclusion"} <= {i.text for line in out for i in line}
 
 
+def test_a_table_of_labels_and_figures_goes_on_past_the_other_columns_heading_in_two_parts():
+    """A word processor's table of a label and a figure a row in the left column, its bold head
+    and rows between the right column's baselines, one row beside the right column's numbered
+    heading, its number and its title two parts a tab apart: the table holds its four rows, the
+    heading stays the right column's line."""
+    def prose(x0: float, y: float) -> Item:
+        return Item(BODY[:50], x0, y - 2, x0 + 205, y + 8, y, 10)
+
+    def pair(y: float, label: tuple[float, float, str], figure: tuple[float, float, str], bold: bool = False) -> Item:
+        return Item(f"{label[2]} {figure[2]}", label[0], y - 2, figure[1], y + 8, y, 10, bold=bold, bold_all=bold,
+                    pieces=[label, figure])
+
+    rows = [[prose(90, 780 - 12 * k), prose(317, 780 - 12 * k)] for k in range(6)]
+    rows.append([Item("Table 1. Flows by station.", 110, 708, 280, 718, 710, 10), prose(317, 710)])
+    rows.append([pair(689.4, (144, 184, "Site"), (230, 250, "2021"), bold=True)])
+    rows.append([pair(674.7, (118, 177, "Northgate"), (241, 267, "23.5%"))])
+    rows.append([Item("3.", 317, 671, 329, 683, 673.4, 12, bold=True, bold_all=True),
+                 Item("Introduction", 346, 671, 427, 683, 673.4, 12, bold=True, bold_all=True)])
+    rows.append([pair(660.1, (118, 140, "Reas"), (252, 267, "750"))])
+    rows.append([prose(317, 656.8)])
+    rows.append([pair(645.4, (118, 157, "Dunmow"), (234, 267, "146,059")), prose(317, 645.4)])
+    rows += [[prose(317, 630.4 - 13 * k)] for k in range(3)]
+    rows += [[prose(90, 590 - 12 * k), prose(317, 590 - 12 * k)] for k in range(6)]
+    out = unruled_tables(rows, 612)
+    tables = [i for line in out for i in line if i.kind == "table"]
+    assert [[[c["text"] for c in line] for line in t.table["rows"]] for t in tables if t.table] == \
+        [[["Site", "2021"], ["Northgate", "23.5%"], ["Reas", "750"], ["Dunmow", "146,059"]]]
+    assert {"3.", "Introduction"} <= {i.text for line in out for i in line}
+
+
 def test_a_table_of_two_columns_between_the_other_columns_baselines_is_a_table():
     """A word processor's table of a label and a figure a row in the right column, its bold head
     and rows on baselines between the left column's lines: a table of its rows, the left

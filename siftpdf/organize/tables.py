@@ -2095,8 +2095,10 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
         reach = _Reach(index)
         while end < len(rows) and end - index < MAX_TABLE_LINES:
             # (the span is looked for only where a row may be passed over: one line, or the other column's)
-            after = _past_beside(parts, end, reach.to(parts, end)) \
-                if end > index and (len(parts[end][0]) == 1 or not parts[end][0]) else end
+            # (and a row wholly beside a table of labels and figures: ``_labelled_figures`` passed it)
+            paired = end - 1 in pairs
+            after = _past_beside(parts, end, reach.to(parts, end), rows=paired) \
+                if end > index and (len(parts[end][0]) == 1 or not parts[end][0] or paired) else end
             if after > end and after < len(rows) and after - index < MAX_TABLE_LINES and near(end - 1, after) and \
                     is_row(after) and not (end - index >= 2 and _beyond(parts[after][0], reach.to(parts, end))):
                 passed.update(_set_beside(parts, end, after))  # the other column's lines between a table's rows
@@ -2155,9 +2157,9 @@ def _labelled_figures(parts: list[tuple[list[Item], list[Item]]], width: float,
     space apart, on ``PAIR_ROWS`` lines or more on end under a head of two parts in bold, the
     spaces of all of them (the head's too) clear at one x; the figures not a contents page's
     numbers (rising page by page, ``RISING_ROWS``), no label a description's width. A line of the other column's
-    prose on the same baseline, wholly to one side, is no cell of theirs, and a row of one line
-    wholly left of the head's reach or starting right of the head's end (the other column's
-    heading, a line of its text) is passed over."""
+    prose on the same baseline, wholly to one side, is no cell of theirs, and a row wholly left
+    of the head's reach or starting right of the head's end (the other column's heading, in one
+    part or two, a line of its text) is passed over."""
     def cells_of(k: int, span: tuple[float, float] | None = None) -> list[Item]:
         group = parts[k][0]
         if span is None:
@@ -2207,7 +2209,8 @@ def _labelled_figures(parts: list[tuple[list[Item], list[Item]]], width: float,
         values: list[int | None] = []  # the figures as whole numbers, where they are
         head_end = max(i.x1 for i in head[4])  # a line alone starting past it is the other column's
         end = last = k + 1
-        while (end := _past_beside(parts, end, (span[0], head_end))) < len(parts) and near(last - 1, end) and \
+        while (end := _past_beside(parts, end, (span[0], head_end), rows=True)) < len(parts) and \
+                near(last - 1, end) and \
                 (row := pair(end, span if len(rows) > 1 else (-math.inf, span[1]))) is not None and \
                 _labelled(row[2]) and _figure(row[3]) and any(c.isdigit() for c in row[3]) and \
                 max(left, row[0]) < min(right, row[1]) and not any(i.bold_all for i in row[4]):
@@ -2229,14 +2232,15 @@ def _labelled_figures(parts: list[tuple[list[Item], list[Item]]], width: float,
 
 
 def _past_beside(parts: list[tuple[list[Item], list[Item]]], k: int, span: tuple[float, float] | None = None,
-                 step: int = 1) -> int:
+                 step: int = 1, rows: bool = False) -> int:
     """The first row from ``k`` on (or back, ``step`` -1) that holds more than the other column's
     lines (``_beside_text``), or, given the ``span`` across that a table's cells take, more than
     one line wholly beside it (the other column's heading): a table set in one column of two has
-    them between its rows where the columns' baselines differ."""
-    while 0 <= k < len(parts) and (not parts[k][0] and parts[k][1] or span is not None and len(parts[k][0]) == 1 and
-                                   (parts[k][0][0].x1 < span[0] or parts[k][0][0].x0 > span[1]) and
-                                   not _cells_drawn_as_one(parts[k][0][0])):
+    them between its rows where the columns' baselines differ. ``rows``: a row of parts wholly
+    beside the span is passed over too (a numbered heading in two parts, another table's row)."""
+    while 0 <= k < len(parts) and (not parts[k][0] and parts[k][1] or span is not None and
+                                   (len(parts[k][0]) == 1 or rows and parts[k][0]) and _beyond(parts[k][0], span) and
+                                   not any(_cells_drawn_as_one(i) for i in parts[k][0])):
         k += step
     return k
 
