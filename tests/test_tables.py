@@ -4096,6 +4096,31 @@ def test_a_table_of_labels_and_figures_goes_on_past_the_other_columns_heading_in
     assert {"3.", "Introduction"} <= {i.text for line in out for i in line}
 
 
+def test_a_table_found_by_its_rules_beside_a_table_without_rules_leaves_it_whole():
+    """LaTeX's two columns, a table without rules in the left one (each row one object, its
+    cells parts a column gap apart) and a ruled table found already in the right one, on the
+    baseline of one of the left table's rows: the left table holds every row; the right one
+    stays as it was."""
+    def prose(x0: float, y: float) -> Item:
+        return Item(BODY[:50], x0, y - 2, x0 + 212, y + 8, y, 10)
+
+    left = [("Site", "North", "South"), ("Weir", "660", "89.8"), ("Mill", "586", "41.3"), ("Ford", "984", "16.8")]
+    ruled = Item("Sto | 1994", 372, 470, 468, 540, 530, 10, kind="table",
+                 table={"rows": [[{"text": "Sto"}, {"text": "1994"}]], "header_rows": 1})
+    rows = [[prose(72, 760 - 12 * k), prose(315, 760 - 12 * k)] for k in range(10)]
+    for k, cells in enumerate(left):
+        y = 600 - 14 * k
+        row = [_segment(y, (118, 118 + 5 * len(cells[0]), cells[0]), (200 - 5 * len(cells[1]), 200, cells[1]),
+                        (266 - 5 * len(cells[2]), 266, cells[2]))]
+        rows.append([*row, ruled] if k == 2 else row)
+    rows += [[prose(72, 520 - 12 * k), prose(315, 520 - 12 * k)] for k in range(10)]
+    out = unruled_tables(rows, 612)
+    tables = [i for line in out for i in line if i.kind == "table"]
+    assert [[[c["text"] for c in line] for line in t.table["rows"]] for t in tables if t is not ruled] == \
+        [[list(r) for r in left]]
+    assert any(i is ruled for line in out for i in line)
+
+
 def test_a_table_of_two_columns_between_the_other_columns_baselines_is_a_table():
     """A word processor's table of a label and a figure a row in the right column, its bold head
     and rows on baselines between the left column's lines: a table of its rows, the left

@@ -2625,8 +2625,9 @@ def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item],
     most of it (``RAGGED_FILL``: set ragged right); a caption alone on its side; a paragraph's
     first line over such a line (``_opens_paragraph``); a display alone on its side between two
     such lines, set apart from them by more than their own pitch (an equation between a column's
-    paragraphs, beside a grammar set as a table in the other); and a heading alone on its side,
-    set apart from what is above it, over such a line (``_heads_text``). The gutter is looked
+    paragraphs, beside a grammar set as a table in the other); a heading alone on its side,
+    set apart from what is above it, over such a line (``_heads_text``); and a table already
+    found (ruled), alone on its side beside the other's segments. The gutter is looked
     for only when some row of three or more segments (or parts, a row of cells drawn as one; or
     a label and its figure between the other column's lines) holds a wide one, what such a line
     is, or a row a line or two from it does (its segment beside the table a paragraph's last
@@ -2699,6 +2700,9 @@ def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item],
         marked = {side: marker for side in columns if sides.count(side) == 2 and
                   (marker := _list_marker([i for i, s in zip(row, sides, strict=True) if s == side]))}
         for item, side in zip(row, sides, strict=True):
+            if side and item.kind == "table" and alone[side] and any(s != side for s in sides):
+                beside.append(item)  # a table found already, set in its column: no cell of the row beside it
+                continue
             if side:
                 marker = marked.get(side)
                 if marker is item:
