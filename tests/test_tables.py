@@ -4121,6 +4121,31 @@ def test_a_table_found_by_its_rules_beside_a_table_without_rules_leaves_it_whole
     assert any(i is ruled for line in out for i in line)
 
 
+def test_two_tables_side_by_side_on_shared_baselines_are_two_tables():
+    """groff's two columns, a table at the same height in each, their rows on the same baselines
+    (each row of each one object, its cells parts a column gap apart), the left one a row longer:
+    two tables, each of its own rows, not one of five columns."""
+    def prose(x0: float, y: float) -> Item:
+        return Item(BODY[:50], x0, y - 2, x0 + 212, y + 8, y, 10)
+
+    left = [("Site", "North", "South"), ("Weir", "660", "89.8"), ("Mill", "586", "41.3"), ("Ford", "984", "16.8")]
+    right = [("River", "1994"), ("Galto", "64,296"), ("Chio", "461")]
+    rows = [[prose(72, 760 - 12 * k), prose(315, 760 - 12 * k)] for k in range(10)]
+    for k, cells in enumerate(left):
+        y = 620 - 13 * k
+        row = [_segment(y, (108, 108 + 5 * len(cells[0]), cells[0]), (200 - 5 * len(cells[1]), 200, cells[1]),
+                        (246 - 5 * len(cells[2]), 246, cells[2]))]
+        if k < len(right):
+            row.append(_segment(y, (371, 371 + 5 * len(right[k][0]), right[k][0]),
+                                (457 - 5 * len(right[k][1]), 457, right[k][1])))
+        rows.append(row)
+    rows += [[prose(72, 550 - 12 * k), prose(315, 550 - 12 * k)] for k in range(10)]
+    out = unruled_tables(rows, 612)
+    tables = [i for line in out for i in line if i.kind == "table"]
+    assert sorted([[c["text"] for c in line] for line in t.table["rows"]] for t in tables if t.table) == \
+        sorted([[list(r) for r in left], [list(r) for r in right]])
+
+
 def test_a_table_of_two_columns_between_the_other_columns_baselines_is_a_table():
     """A word processor's table of a label and a figure a row in the right column, its bold head
     and rows on baselines between the left column's lines: a table of its rows, the left

@@ -2083,6 +2083,14 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
         above, below = (parts[k][0] or rows[k] for k in (upper, lower))
         return above[0].y - below[0].y <= 3.0 * below[0].size
 
+    found: list[float | None] = []
+
+    def gutter() -> float | None:
+        """The page's gutter, looked for once a run makes a table."""
+        if not found:
+            found.append(find_gutter([item for row in rows for item in row], width))
+        return found[0]
+
     parts = _beside_text(rows, width)
     pairs = _labelled_figures(parts, width, near)
     for k, cells in pairs.items():  # a column's lines beside a table of two columns set in the other
@@ -2135,7 +2143,8 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
         else:
             start = index
         if table is not None:
-            out.append([table])
+            pair = _side_by_side(parts, start, end, gutter()) if start == index else None
+            out.append(pair or [table])
             out += [text for _, text in parts[start:end] if text]
             index = end
         else:
@@ -2144,6 +2153,39 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
             out.append(rows[index])
             index += 1
     return out
+
+
+def _side_by_side(parts: list[tuple[list[Item], list[Item]]], start: int, end: int,
+                  gutter: float | None) -> list[Item] | None:
+    """Two tables set side by side, one in each column of the page, their rows on shared
+    baselines (a typesetter's baseline grid): no cell of the run crosses the page's gutter,
+    each side's cells make a table of their own, and the two sides part in their rows (a row
+    with cells one side only, one table longer than the other); the page is set in two columns
+    right above or below the run (lines both sides of the gutter). A table across the page whose
+    columns happen to part at the gutter fills its rows on both sides. None for any other run."""
+    if gutter is None:
+        return None
+    run = [cells for cells, _ in parts[start:end]]
+    if any(i.x0 < gutter < i.x1 for cells in run for i in cells):
+        return None
+    sides = [[[i for i in cells if i.x1 <= gutter] for cells in run],
+             [[i for i in cells if i.x0 >= gutter] for cells in run]]
+    if all(bool(left) == bool(right) for left, right in zip(*sides, strict=True)):
+        return None
+    near = [parts[k] for k in (*range(max(0, start - NEAR_ROWS), start), *range(end, min(len(parts), end + NEAR_ROWS)))]
+    if not any(any(i.x1 <= gutter for i in cells + text) and any(i.x0 >= gutter for i in cells + text)
+               for cells, text in near):
+        return None
+    tables = []
+    for side in sides:
+        filled = [k for k, cells in enumerate(side) if cells]
+        if len(filled) < 2:
+            return None
+        table = _run_table([(cells, []) for cells in side[filled[0]:filled[-1] + 1]], 0, filled[-1] + 1 - filled[0])
+        if table is None:
+            return None
+        tables.append(table)
+    return tables
 
 
 PAIR_ROWS = 2  # rows of a label and a figure, at the least, under a bold head, for a table of two columns
