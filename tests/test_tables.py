@@ -3259,6 +3259,59 @@ def test_a_table_of_labels_and_figures_keeps_its_short_labels_and_passes_the_oth
     assert _tables_and_headings(run_cli, c, path) == ([rows], ["2. Methods"])
 
 
+def test_a_frame_open_above_under_a_title_goes_on_from_the_left_columns_foot(run_cli, tmp_path):
+    """A word processor's two columns under a title across the page: a frame's top and sides
+    round one row of heads at the left column's foot, open below, and its sides and foot round
+    the table's rows at the head of the right column, open above, under the title; a numbered
+    heading in each column on one baseline under the right part, its number and title a tab
+    apart. The right part is a table of its rows, the headings not among them: they stay
+    headings."""
+    path = tmp_path / "columns.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    words = iter(f"word{k}" for k in range(10_000))
+    c.setFont("Helvetica", 18)
+    c.drawCentredString(297, 800, "A Title Set Over Both Columns")
+    rows = [["Site", "Visitors", "Share"], ["North", "19,662", "528"], ["Cast", "740", "134,887"],
+            ["Mill", "116.8", "37.1"], ["Ford", "830", "77,439"]]
+
+    def row(x: float, y: float, cells: list[str], bold: bool = False) -> None:
+        c.setFont("Helvetica-Bold" if bold else "Helvetica", 10)
+        c.drawString(x + 4, y, cells[0])
+        c.drawRightString(x + 150, y, cells[1])
+        c.drawRightString(x + 208, y, cells[2])
+
+    head = 780
+    bottom = head - 14 - 16 * len(rows)
+    c.setFont("Helvetica-Bold", 14)
+    c.drawString(72, 760, "2. Methods")
+    for k in range(5):
+        _column_line(c, words, 72, 740 - 12 * k, justified=False)
+    c.setFont("Helvetica-Bold", 14)
+    c.drawString(72, bottom - 16, "3.")
+    c.drawString(108, bottom - 16, "Results")
+    for k in range(30):
+        _column_line(c, words, 72, bottom - 50 - 12 * k, justified=False)
+    top = bottom - 50 - 12 * 30 + 2
+    c.line(72, top, 284, top)
+    for x in (72, 284):
+        c.line(x, top, x, top - 16)
+    c.setFont("Helvetica-Bold", 10)
+    c.drawCentredString(72 + 179, top - 12, "Group")
+    for x in (306, 518):
+        c.line(x, head, x, bottom)
+    c.line(306, bottom, 518, bottom)
+    for r, cells in enumerate(rows):
+        row(306, head - 14 - 16 * r, cells, r == 0)
+    c.setFont("Helvetica-Bold", 14)
+    c.drawString(306, bottom - 16, "4.")
+    c.drawString(342, bottom - 16, "Discussion")
+    for k in range(25):
+        _column_line(c, words, 306, bottom - 50 - 12 * k, justified=False)
+    tables, headings = _tables_and_headings(run_cli, c, path)
+    assert tables == [rows]
+    assert {"A Title Set Over Both Columns", "2. Methods", "3. Results", "4. Discussion"} <= set(headings)
+
+
 def test_a_framed_table_broken_by_a_columns_end_is_one_table_over_the_break(run_cli, tmp_path):
     """A table in a frame that the foot of the left column breaks, as a word processor sets one in
     a section of two columns: the frame's top and sides at the left column's foot, open below, its

@@ -241,6 +241,26 @@ def _broken_by_page(region: _Region, rows: list[list[Item]]) -> bool:
     return not any(item.y0 > region.y1 + SNAP for row in rows for item in row)
 
 
+def _broken_by_column(region: _Region, horizontal: list[_Edge], vertical: list[_Edge],
+                      rows: list[list[Item]]) -> bool:
+    """Is a frame open above drawn on from the foot of the column to its left: a rule as wide
+    there, two sides down from its ends, open below where that column's text ends, no line of it
+    under them (a word processor's table the column's end broke, its first rows there, however
+    few, the rest at the head of the next column)?"""
+    if region.open != "above":
+        return False
+    wide = region.x1 - region.x0
+    for rule in horizontal:
+        if rule.hi > region.x0 or abs(rule.hi - rule.lo - wide) > 2 * SNAP:
+            continue
+        sides = [v for v in vertical if abs(v.hi - rule.pos) <= JOIN and
+                 (abs(v.pos - rule.lo) <= JOIN or abs(v.pos - rule.hi) <= JOIN)]
+        if len(sides) >= 2 and not any(item.y1 < min(v.lo for v in sides) - SNAP and item.x1 > rule.lo and
+                                       item.x0 < rule.hi for row in rows for item in row):
+            return True
+    return False
+
+
 GRID_GAP = 12.0  # points: grids stacked closer than this, sharing a column rule, are one table
 MAX_GRIDS = 200  # grids of one page tried for joining
 
@@ -1990,7 +2010,8 @@ def find_tables(rows: list[list[Item]], evidence: dict[str, Any], width: float, 
     """The page's rows (baseline groups, top down) with each table's lines replaced by one
     ``table`` item, placed where the table's first line was."""
     horizontal, vertical, touching = read_rules(evidence, width, height)
-    regions = [r for r in joined_grids(grid_regions(horizontal, vertical)) if not r.open or _broken_by_page(r, rows)]
+    regions = [r for r in joined_grids(grid_regions(horizontal, vertical)) if not r.open or _broken_by_page(r, rows) or
+               _broken_by_column(r, horizontal, vertical, rows)]
     for region in regions:
         _header_above(region, rows)
         _plain_row_below(region, rows)
