@@ -320,6 +320,46 @@ def test_a_tables_head_left_alone_under_its_caption_at_a_page_end_heads_its_rows
     assert _tables(draw(tmp_path / "no_caption.pdf", False)) == []
 
 
+def test_a_tables_head_left_alone_at_a_page_end_heads_the_table_its_rows_make_on_the_next_page(run_cli, tmp_path):
+    """As above, in a browser's frame: its top and sides round the head at the page's foot, its
+    sides and foot round the rows at the next page's head (open above: a table of its own). The
+    bold line under the caption is that table's head row, not a heading, the part on the next
+    page going on from it."""
+    rows = [("Lercan", "556"), ("Nearne", "-11.9"), ("Min", "18.3%"), ("Mar", "45"), ("Tolve", "2,311"),
+            ("Brack", "7.5"), ("Ousel", "902")]
+    path = tmp_path / "head_over_a_table.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    for k in range(40):
+        c.drawString(72, 770 - 14 * k, BODY[:70])
+    c.drawString(72, 190, "Table 2. Counts by district.")
+    c.setFont("Helvetica-Bold", 10)
+    c.drawString(72, 168, "District")
+    c.drawRightString(260, 168, "Households")
+    c.line(68, 181, 264, 181)
+    for x in (68, 264):
+        c.line(x, 181, x, 164)
+    c.showPage()
+    c.setFont("Helvetica", 10)
+    for k, (label, figure) in enumerate(rows):
+        c.drawString(72, 790 - 16 * k, label)
+        c.drawRightString(260, 790 - 16 * k, figure)
+    foot = 790 - 16 * len(rows) + 10
+    for x in (68, 264):
+        c.line(x, 842, x, foot)
+    c.line(68, foot, 264, foot)
+    for k in range(10):
+        c.drawString(72, 650 - 14 * k, BODY[:70])
+    c.showPage()
+    c.save()
+    recs = _extract(run_cli, path)
+    first, second = _tables(recs)
+    assert _texts(first) == [["District", "Households"]] and first["header_rows"] == 1
+    assert second["continued"] is True and second["header_rows"] == 0
+    assert _over_pages(recs) == [[["District", "Households"], *map(list, rows)]]
+    assert not any(b["kind"] == "heading" for r in recs if "page" in r for b in r["blocks"])
+
+
 def test_table_continued_on_the_next_page_goes_on_where_its_rows_are_printed(run_cli, tmp_path):
     """A ruled table the page's end breaks: each page keeps the rows it prints (grep and
     ``pages`` cite them there), the second part marked as going on from the first, its first

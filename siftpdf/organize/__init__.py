@@ -1216,14 +1216,17 @@ def _continue_part(before: _Page, after: _Page) -> None:
     """A table (same columns) or a listing broken by the page end, from the foot of one page to
     the head of the next, no caption set under its part before: its part on the next page stays
     there, where its rows and lines are printed and cited, marked as going on from the part
-    before. A table's part that does not print the head again has none of its own."""
+    before. A table's part that does not print the head again has none of its own. A bold
+    head row left alone under its caption at the foot (``head_left``) is the head of the rows
+    the next page prints at its head, a table of as many columns or lines too few for one."""
     tail, head = _at_break(before, after)
     if tail is None or head is None or tail.last is None or head.first is None or _captioned_under(tail, before):
         return
-    if tail.table is None and tail.kind in ("heading", "paragraph") and head.kind == "paragraph" and \
-            _under_caption(tail, before) and _over_the_break(tail.last, head.first, before, after) and \
+    if tail.table is None and tail.kind in ("heading", "paragraph") and _under_caption(tail, before) and \
+            _over_the_break(tail.last, head.first, before, after) and \
             (row := head_left(_lines_of(tail, before))) is not None and \
-            _rows_as_lines(table := {"rows": [row], "header_rows": 1}, head, after):
+            (head.kind == "paragraph" and _rows_as_lines(table := {"rows": [row], "header_rows": 1}, head, after) or
+             head.table is not None and same_columns(table := {"rows": [row], "header_rows": 1}, head.table)):
         tail.kind, tail.text, tail.table, tail.level = "table", table_text([row]), table, None
     elif tail.table is not None and head.kind == "paragraph" and _over_the_break(tail.last, head.first, before, after):
         _rows_as_lines(tail.table, head, after)
