@@ -3069,6 +3069,38 @@ def test_heads_set_flush_left_over_figures_set_flush_right_head_their_columns(ru
     assert [_texts(t) for t in _tables(_extract(run_cli, path))] == [rows]
 
 
+@pytest.mark.parametrize("group", [False, True])
+def test_heads_set_flush_left_close_to_the_figures_of_the_column_before_head_their_own(run_cli, tmp_path,
+                                                                                       group: bool):
+    """As a browser pads its cells: each head flush left in its column, the figures flush right,
+    a head starting 7 points (less than a column gap) right of the last figure of the column
+    before it, no rule. Each head is its own column's, not one cell with the figures before it;
+    so too under a group head over the last two columns."""
+    path = tmp_path / "padded.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 780, BODY)
+    rows = [["Region", "2013", "Households"], ["North", "12,504", "394"], ["Coastal", "28.0%", "-7.9"],
+            ["Capital", "-4.2", "2.0%"], ["Rural", "210,211", "52.2"]]
+    lefts, rights = (76, 210, 328), (None, 321, 516)
+    if group:
+        c.drawString(420, 756, "Survey")
+    for r, row in enumerate(rows):
+        y = 740 - 16 * r
+        c.setFont("Helvetica-Bold" if r == 0 else "Helvetica", 10)
+        for k, cell in enumerate(row):
+            if r == 0 or k == 0:
+                c.drawString(lefts[k], y, cell)
+            else:
+                c.drawRightString(rights[k], y, cell)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 740 - 16 * len(rows) - 30, "After the table the text goes on as before.")
+    c.showPage()
+    c.save()
+    tables = [_texts(t) for t in _tables(_extract(run_cli, path))]
+    assert [t[-len(rows):] for t in tables] == [rows]
+
+
 def _tables_and_headings(run_cli, c: canvas.Canvas, path: Path) -> tuple[list[list[list[str]]], list[str]]:
     """The one page drawn on ``c``, saved to ``path`` and extracted: its tables' cells and its
     headings."""

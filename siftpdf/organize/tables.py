@@ -976,9 +976,48 @@ def _heads_aside(rows: list[list[_Piece]], gaps: list[float]) -> list[float]:
     browser's and a word processor's tables by default), or flush right over words set flush
     left, is that column's head, not a column of its own. The neighbour on the right is taken
     first; a piece counts in a column it lies wholly inside (a group head spanning columns in
-    none)."""
+    none). A column whose heads all stand clear past one end of its body's text (``_heads_past``:
+    the padding of a browser's cells parts a head set flush left from the figures of the column
+    before it, set flush right, by less than a column gap) is parted there first, when the heads
+    then go with their own columns."""
     if not gaps or len(rows) <= BODY_ROWS_ASIDE:
         return gaps
+    past = _heads_past(rows, gaps)
+    if past:
+        kept = _heads_to_columns(rows, sorted(gaps + past))
+        if len(kept) <= len(gaps):
+            return kept
+    return _heads_to_columns(rows, gaps)
+
+
+def _heads_past(rows: list[list[_Piece]], gaps: list[float]) -> list[float]:
+    """Where columns part between their heads (on the first line or two, ``HEAD_LINES_ASIDE``) and
+    the text of their body, the heads lying wholly one side of it, ``HEAD_CLEAR_EM`` clear."""
+    edges = [-math.inf, *gaps, math.inf]
+    out = []
+    for lo, hi in zip(edges, edges[1:], strict=False):
+        lines = [[p for p in row if lo <= p.x0 and p.x1 <= hi] for row in rows]
+        for first in range(1, HEAD_LINES_ASIDE + 1):
+            heads = [p for line in lines[:first] for p in line]
+            body = [p for line in lines[first:] for p in line]
+            if not heads or sum(map(bool, lines[first:])) < BODY_ROWS_ASIDE:
+                continue
+            clear = HEAD_CLEAR_EM * max(p.size for p in heads + body)
+            start, end = min(p.x0 for p in body), max(p.x1 for p in body)
+            if min(p.x0 for p in heads) - end >= clear:
+                out.append((end + min(p.x0 for p in heads)) / 2)
+                break
+            if start - max(p.x1 for p in heads) >= clear:
+                out.append((start + max(p.x1 for p in heads)) / 2)
+                break
+    return out
+
+
+HEAD_CLEAR_EM = 0.5  # ems between a column's heads and its body's text, at the least, for them to part there
+
+
+def _heads_to_columns(rows: list[list[_Piece]], gaps: list[float]) -> list[float]:
+    """``_heads_aside``'s gaps, less those between a column of heads alone and its neighbour."""
     edges = [-math.inf, *gaps, math.inf]
     lines: list[set[int]] = [set() for _ in range(len(edges) - 1)]  # the lines each column has text on
     for k, row in enumerate(rows):
