@@ -3384,6 +3384,42 @@ def test_a_frame_open_above_under_a_title_goes_on_from_the_left_columns_foot(run
     assert {"A Title Set Over Both Columns", "2. Methods", "3. Results", "4. Discussion"} <= set(headings)
 
 
+def test_a_head_and_a_row_at_a_columns_foot_head_the_rows_at_the_next_columns_head(run_cli, tmp_path):
+    """groff's two columns: a table of a label and a figure a row, no rule, the column's end
+    leaving its caption, its bold head and its first row at the foot of the left column, its
+    other rows at the head of the right one, their figures aligned on the decimal point (a
+    per cent sign standing out past the others). One table of every row under the head, not a
+    heading and two paragraphs; the same lines with no caption over the head stay as they were."""
+    rows = [("Site", "1993"), ("Plu", "273"), ("Plos", "-1.7"), ("Cha", "75.0"), ("Toumtrer", "90.2%"),
+            ("Nes", "126,908"), ("Fegir", "155")]
+
+    def draw(path: Path, caption: bool) -> list[dict[str, Any]]:
+        c = canvas.Canvas(str(path), pagesize=A4)
+        words = iter(f"word{k}" for k in range(10_000))
+        for k in range(40):
+            _column_line(c, words, 72, 780 - 12 * k)
+        if caption:
+            c.setFont("Helvetica", 10)
+            c.drawString(72, 780 - 12 * 40 - 6, "Table 1. Counts by site.")
+        for r, (label, figure) in enumerate(rows):
+            column, y = (72, 780 - 12 * 40 - 28 - 14 * r) if r < 2 else (306, 780 - 14 * (r - 2))
+            c.setFont("Helvetica-Bold" if r == 0 else "Helvetica", 10)
+            c.drawString(column + 40, y, label)
+            point = figure.find(".") if "." in figure else len(figure.rstrip("%"))
+            c.drawString(column + 150 - pdfmetrics.stringWidth(figure[:point], "Helvetica", 10), y, figure)
+        for k in range(45):
+            _column_line(c, words, 306, 780 - 14 * 5 - 20 - 12 * k)
+        c.showPage()
+        c.save()
+        return _extract(run_cli, path)
+
+    recs = draw(tmp_path / "broken.pdf", True)
+    assert [_texts(t) for t in _tables(recs)] == [list(map(list, rows))]
+    page = next(r for r in recs if "page" in r)
+    assert not any(b["kind"] == "heading" for b in page["blocks"])
+    assert _tables(draw(tmp_path / "no_caption.pdf", False)) == []
+
+
 def test_a_framed_table_broken_by_a_columns_end_is_one_table_over_the_break(run_cli, tmp_path):
     """A table in a frame that the foot of the left column breaks, as a word processor sets one in
     a section of two columns: the frame's top and sides at the left column's foot, open below, its

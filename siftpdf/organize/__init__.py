@@ -45,6 +45,7 @@ from .layout import (
     stretched_spans,
 )
 from .tables import (
+    PAIR_ROWS,
     continues_table,
     find_tables,
     head_left,
@@ -683,9 +684,42 @@ def _organize(page: _Page, repeated: set[str] | None, opts: OrganizeOptions, pre
     if opts.figures and items:
         items += figure_items(evidence.get("images", []), width * height)
     ordered = reading_order(items, width, opts.columns)
-    page.blocks = _tables_over_columns(build_blocks(ordered, page.number, body_pt, opts, outline.titles(page.number),
-                                                    levels, height), page)
+    page.blocks = _heads_over_rows(_tables_over_columns(build_blocks(ordered, page.number, body_pt, opts,
+                                                                     outline.titles(page.number), levels, height),
+                                                        page), page)
     return body_pt
+
+
+def _heads_over_rows(blocks: list[Block], page: _Page) -> list[Block]:
+    """A table of a label and its figures too short, or too broken, to be found from its rows:
+    its head in bold under its caption (``head_left``), then paragraphs each of whose lines is
+    one of its rows (``rows_going_on``: a column's end broke the table, its first rows at the
+    foot of one column, the rest at the head of the next). The head and those paragraphs are
+    one table block, at least two rows under the head."""
+    out: list[Block] = []
+    k = 0
+    while k < len(blocks):
+        block = blocks[k]
+        out.append(block)
+        k += 1
+        if block.kind not in ("heading", "paragraph") or len(out) < 2 or out[-2].kind != "caption" or \
+                (row := head_left(_lines_of(block, page))) is None:
+            continue
+        rows = [row]
+        end = k
+        while end < len(blocks) and blocks[end].kind == "paragraph" and \
+                (more := rows_going_on({"rows": rows}, _lines_of(blocks[end], page))) is not None:
+            rows += more
+            end += 1
+        if len(rows) <= PAIR_ROWS:
+            continue
+        block.kind, block.level, block.table = "table", None, {"rows": rows, "header_rows": 1}
+        block.text = table_text(rows)
+        for taken in blocks[k:end]:
+            block.spans.extend(taken.spans)
+            block.last = taken.last
+        k = end
+    return out
 
 
 def _tables_over_columns(blocks: list[Block], page: _Page) -> list[Block]:

@@ -3244,7 +3244,9 @@ def rows_going_on(tail: dict[str, Any], lines: list[list[Item]]) -> list[list[di
     as lines of text: too few, and without the heads, to be read as a table alone. Each line
     (its segments) parts at spaces wider than any word's (``LABEL_GAP_EM``) into as many cells
     as the table has columns: a label, then figures (a digit among them); each column's cells
-    start or end together from line to line. None when any line is otherwise."""
+    start or end together from line to line (a column of figures aligned on their decimal point
+    may do neither, where no cell of it reaches the next column's). None when any line is
+    otherwise."""
     width = _width(tail["rows"])
     found: list[list[tuple[float, float, str]]] = []
     for line in lines:
@@ -3254,9 +3256,12 @@ def rows_going_on(tail: dict[str, Any], lines: list[list[Item]]) -> list[list[di
                 not any(ch.isdigit() for _, _, text in cells[1:] for ch in text):
             return None
         found.append(cells)
-    for column in zip(*found, strict=True):
+    columns = list(zip(*found, strict=True))
+    apart = all(max(c[1] for c in column) < min(c[0] for c in after)
+                for column, after in zip(columns, columns[1:], strict=False))
+    for column in columns:
         if not (all(abs(c[0] - column[0][0]) <= SNAP for c in column) or
-                all(abs(c[1] - column[0][1]) <= SNAP for c in column)):
+                all(abs(c[1] - column[0][1]) <= SNAP for c in column) or apart and _figure(column[0][2])):
             return None  # not set in columns
     return [[{"text": text} for _, _, text in cells] for cells in found] if found else None
 
