@@ -4257,6 +4257,34 @@ def test_a_table_of_labels_and_figures_goes_on_past_the_other_columns_heading_in
     assert {"3.", "Introduction"} <= {i.text for line in out for i in line}
 
 
+def test_a_table_of_labels_and_figures_under_another_in_the_other_column_is_found_too():
+    """Two tables of a label and a figure a row, each under a bold head: one in the left column,
+    the other in the right column starting a line under the first one's last row, the left
+    column's text going on beside it. Looking for the first table's rows passes over the other
+    column's lines; the second table is found all the same, each of its own rows."""
+    def prose(x0: float, y: float) -> Item:
+        return Item(BODY[:50], x0, y - 2, x0 + 212, y + 8, y, 10)
+
+    def pair(y: float, label: str, figure: str, x0: float, x1: float, bold: bool = False) -> list[Item]:
+        return [Item(text, a, y - 2, b, y + 8, y, 10, bold=bold, bold_all=bold, pieces=[(a, b, text)])
+                for a, b, text in ((x0, x0 + 5 * len(label), label), (x1 - 5 * len(figure), x1, figure))]
+
+    left = [("Site", "2021"), ("Weir", "23.5%"), ("Mill", "750"), ("Ford", "146,059")]
+    right = [("Nul", "Count"), ("Tist", "43.9%"), ("Pugritche", "82"), ("Cendles", "237,563"), ("Chusut", "15,140")]
+    rows = [[prose(72, 760 - 12 * k), prose(315, 760 - 12 * k)] for k in range(10)]
+    rows += [[*pair(630 - 13 * k, label, figure, 100, 260, k == 0), prose(315, 630 - 13 * k)]
+             for k, (label, figure) in enumerate(left)]
+    rows.append([prose(72, 570)])
+    for k, (label, figure) in enumerate(right):
+        rows.append(pair(566 - 13 * k, label, figure, 340, 500, k == 0))
+        rows.append([prose(72, 559 - 13 * k)])
+    rows += [[prose(72, 480 - 12 * k), prose(315, 480 - 12 * k)] for k in range(10)]
+    out = unruled_tables(rows, 612)
+    tables = [i for line in out for i in line if i.kind == "table"]
+    assert [[[c["text"] for c in line] for line in t.table["rows"]] for t in tables if t.table] == \
+        [[list(r) for r in left], [list(r) for r in right]]
+
+
 def test_a_table_found_by_its_rules_beside_a_table_without_rules_leaves_it_whole():
     """LaTeX's two columns, a table without rules in the left one (each row one object, its
     cells parts a column gap apart) and a ruled table found already in the right one, on the

@@ -2327,7 +2327,7 @@ def _labelled_figures(parts: list[tuple[list[Item], list[Item]]], width: float,
         rising = all(a is not None and b is not None and a <= b for a, b in zip(values, values[1:], strict=False))
         if len(values) >= PAIR_ROWS and not (rising and len(values) >= RISING_ROWS):
             found.update(rows)
-            k = max(end, k + 1)
+            k = max(last, k + 1)  # (rows passed over past the last may hold the next head)
         else:  # (the rows passed over looking for this head's may hold the next head)
             k += 1
     return found
