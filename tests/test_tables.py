@@ -287,10 +287,14 @@ def test_a_tables_head_left_alone_under_its_caption_at_a_page_end_heads_its_rows
     """A table of two columns without rules: the page's end leaves its caption and its bold head
     alone at the page's foot, its rows printed at the next page's head: the head is the table's
     head row, not a heading, and the rows go on under it as its part there, not a paragraph of
-    their words. The same bold line under no caption stays as it was."""
+    their words. The same bold line under no caption stays as it was. So too in a browser's
+    frame, its top and sides round the head, its sides and foot round the rows at the next
+    page's head (open above: a table of its own, rows enough for one): the head is that
+    table's head row, the part on the next page going on from it."""
     rows = [("Lercan", "556"), ("Nearne", "-11.9"), ("Min", "18.3%"), ("Mar", "45")]
+    more = [*rows, ("Tolve", "2,311"), ("Brack", "7.5"), ("Ousel", "902")]
 
-    def draw(path: Path, caption: bool) -> list[dict[str, Any]]:
+    def draw(path: Path, caption: bool, rows: list[tuple[str, str]], framed: bool = False) -> list[dict[str, Any]]:
         c = canvas.Canvas(str(path), pagesize=A4)
         c.setFont("Helvetica", 10)
         for k in range(40):
@@ -300,63 +304,38 @@ def test_a_tables_head_left_alone_under_its_caption_at_a_page_end_heads_its_rows
         c.setFont("Helvetica-Bold", 10)
         c.drawString(72, 168, "District")
         c.drawRightString(260, 168, "Households")
+        if framed:
+            c.line(68, 181, 264, 181)
+            for x in (68, 264):
+                c.line(x, 181, x, 164)
         c.showPage()
         c.setFont("Helvetica", 10)
         for k, (label, figure) in enumerate(rows):
             c.drawString(72, 790 - 16 * k, label)
             c.drawRightString(260, 790 - 16 * k, figure)
+        foot = 790 - 16 * len(rows) + 10
+        if framed:
+            for x in (68, 264):
+                c.line(x, 842, x, foot)
+            c.line(68, foot, 264, foot)
         for k in range(10):
-            c.drawString(72, 700 - 14 * k, BODY[:70])
+            c.drawString(72, foot - 36 - 14 * k, BODY[:70])
         c.showPage()
         c.save()
         return _extract(run_cli, path)
 
-    recs = draw(tmp_path / "head_left.pdf", True)
+    recs = draw(tmp_path / "head_left.pdf", True, rows)
     first, second = _tables(recs)
     assert _texts(first) == [["District", "Households"]] and first["header_rows"] == 1
     assert _texts(second) == list(map(list, rows)) and second["continued"] is True
     assert [s["page"] for s in first["spans"]] == [1] and [s["page"] for s in second["spans"]] == [2]
     assert _over_pages(recs) == [[["District", "Households"], *map(list, rows)]]
-    assert _tables(draw(tmp_path / "no_caption.pdf", False)) == []
-
-
-def test_a_tables_head_left_alone_at_a_page_end_heads_the_table_its_rows_make_on_the_next_page(run_cli, tmp_path):
-    """As above, in a browser's frame: its top and sides round the head at the page's foot, its
-    sides and foot round the rows at the next page's head (open above: a table of its own). The
-    bold line under the caption is that table's head row, not a heading, the part on the next
-    page going on from it."""
-    rows = [("Lercan", "556"), ("Nearne", "-11.9"), ("Min", "18.3%"), ("Mar", "45"), ("Tolve", "2,311"),
-            ("Brack", "7.5"), ("Ousel", "902")]
-    path = tmp_path / "head_over_a_table.pdf"
-    c = canvas.Canvas(str(path), pagesize=A4)
-    c.setFont("Helvetica", 10)
-    for k in range(40):
-        c.drawString(72, 770 - 14 * k, BODY[:70])
-    c.drawString(72, 190, "Table 2. Counts by district.")
-    c.setFont("Helvetica-Bold", 10)
-    c.drawString(72, 168, "District")
-    c.drawRightString(260, 168, "Households")
-    c.line(68, 181, 264, 181)
-    for x in (68, 264):
-        c.line(x, 181, x, 164)
-    c.showPage()
-    c.setFont("Helvetica", 10)
-    for k, (label, figure) in enumerate(rows):
-        c.drawString(72, 790 - 16 * k, label)
-        c.drawRightString(260, 790 - 16 * k, figure)
-    foot = 790 - 16 * len(rows) + 10
-    for x in (68, 264):
-        c.line(x, 842, x, foot)
-    c.line(68, foot, 264, foot)
-    for k in range(10):
-        c.drawString(72, 650 - 14 * k, BODY[:70])
-    c.showPage()
-    c.save()
-    recs = _extract(run_cli, path)
+    assert _tables(draw(tmp_path / "no_caption.pdf", False, rows)) == []
+    recs = draw(tmp_path / "framed.pdf", True, more, framed=True)
     first, second = _tables(recs)
     assert _texts(first) == [["District", "Households"]] and first["header_rows"] == 1
     assert second["continued"] is True and second["header_rows"] == 0
-    assert _over_pages(recs) == [[["District", "Households"], *map(list, rows)]]
+    assert _over_pages(recs) == [[["District", "Households"], *map(list, more)]]
     assert not any(b["kind"] == "heading" for r in recs if "page" in r for b in r["blocks"])
 
 
@@ -3040,18 +3019,18 @@ def test_a_ledger_drawn_a_row_a_text_object_with_a_wide_particulars_cell_is_a_ta
     assert [_texts(t) for t in page["blocks"] if t["kind"] == "table"] == [rows]
 
 
-@pytest.mark.parametrize("framed", [True, False])
-def test_heads_set_flush_left_over_figures_set_flush_right_head_their_columns(run_cli, tmp_path, framed: bool):
-    """A table as wide as the text, as a browser or a word processor sets one by default: each
-    head flush left in its column, the figures under it flush right, so far apart that no
-    figure lies under its head. Each head is its column's, not a column of its own."""
-    path = tmp_path / "flush.pdf"
+def _flush_table(run_cli, path: Path, rows: list[list[str]], lefts: tuple[float, ...],
+                 rights: tuple[float | None, ...], framed: bool = False,
+                 group: tuple[float, str] | None = None) -> list[list[list[str]]]:
+    """A table drawn as a browser or a word processor sets one, a line of text over it and one
+    under it: its heads (the first row, in bold) and its labels flush left at ``lefts``, its
+    figures flush right at ``rights``; in a frame, or under a group head (x, text). The cells
+    of the tables read from it."""
     c = canvas.Canvas(str(path), pagesize=A4)
     c.setFont("Helvetica", 10)
     c.drawString(72, 780, BODY)
-    rows = [["Region", "Households", "Share"], ["North", "12,504", "21.5%"], ["Coastal areas", "8,311", "9.8%"],
-            ["Capital region", "104,223", "44.0%"], ["Rural districts", "961", "1.2%"]]
-    lefts, rights = (76, 250, 400), (None, 390, 516)
+    if group:
+        c.drawString(group[0], 756, group[1])
     for r, row in enumerate(rows):
         y = 740 - 16 * r
         c.setFont("Helvetica-Bold" if r == 0 else "Helvetica", 10)
@@ -3059,14 +3038,24 @@ def test_heads_set_flush_left_over_figures_set_flush_right_head_their_columns(ru
             if r == 0 or k == 0:
                 c.drawString(lefts[k], y, cell)
             else:
-                c.drawRightString(rights[k], y, cell)
+                c.drawRightString(rights[k] or 0.0, y, cell)
     if framed:
         c.rect(72, 740 - 16 * len(rows) + 10, 448, 16 * len(rows) + 2)
     c.setFont("Helvetica", 10)
     c.drawString(72, 740 - 16 * len(rows) - 30, "After the table the text goes on as before.")
     c.showPage()
     c.save()
-    assert [_texts(t) for t in _tables(_extract(run_cli, path))] == [rows]
+    return [_texts(t) for t in _tables(_extract(run_cli, path))]
+
+
+@pytest.mark.parametrize("framed", [True, False])
+def test_heads_set_flush_left_over_figures_set_flush_right_head_their_columns(run_cli, tmp_path, framed: bool):
+    """A table as wide as the text, as a browser or a word processor sets one by default: each
+    head flush left in its column, the figures under it flush right, so far apart that no
+    figure lies under its head. Each head is its column's, not a column of its own."""
+    rows = [["Region", "Households", "Share"], ["North", "12,504", "21.5%"], ["Coastal areas", "8,311", "9.8%"],
+            ["Capital region", "104,223", "44.0%"], ["Rural districts", "961", "1.2%"]]
+    assert _flush_table(run_cli, tmp_path / "flush.pdf", rows, (76, 250, 400), (None, 390, 516), framed) == [rows]
 
 
 @pytest.mark.parametrize("group", [False, True])
@@ -3076,28 +3065,10 @@ def test_heads_set_flush_left_close_to_the_figures_of_the_column_before_head_the
     a head starting 7 points (less than a column gap) right of the last figure of the column
     before it, no rule. Each head is its own column's, not one cell with the figures before it;
     so too under a group head over the last two columns."""
-    path = tmp_path / "padded.pdf"
-    c = canvas.Canvas(str(path), pagesize=A4)
-    c.setFont("Helvetica", 10)
-    c.drawString(72, 780, BODY)
     rows = [["Region", "2013", "Households"], ["North", "12,504", "394"], ["Coastal", "28.0%", "-7.9"],
             ["Capital", "-4.2", "2.0%"], ["Rural", "210,211", "52.2"]]
-    lefts, rights = (76, 210, 328), (None, 321, 516)
-    if group:
-        c.drawString(420, 756, "Survey")
-    for r, row in enumerate(rows):
-        y = 740 - 16 * r
-        c.setFont("Helvetica-Bold" if r == 0 else "Helvetica", 10)
-        for k, cell in enumerate(row):
-            if r == 0 or k == 0:
-                c.drawString(lefts[k], y, cell)
-            else:
-                c.drawRightString(rights[k], y, cell)
-    c.setFont("Helvetica", 10)
-    c.drawString(72, 740 - 16 * len(rows) - 30, "After the table the text goes on as before.")
-    c.showPage()
-    c.save()
-    tables = [_texts(t) for t in _tables(_extract(run_cli, path))]
+    tables = _flush_table(run_cli, tmp_path / "padded.pdf", rows, (76, 210, 328), (None, 321, 516),
+                          group=(420, "Survey") if group else None)
     assert [t[-len(rows):] for t in tables] == [rows]
 
 
