@@ -2143,15 +2143,7 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
         above, below = (parts[k][0] or rows[k] for k in (upper, lower))
         return above[0].y - below[0].y <= 3.0 * below[0].size
 
-    found: list[float | None] = []
-
-    def gutter() -> float | None:
-        """The page's gutter, looked for once a run makes a table."""
-        if not found:
-            found.append(find_gutter([item for row in rows for item in row], width))
-        return found[0]
-
-    parts = _beside_text(rows, width)
+    parts, gutter = _beside_text(rows, width)
     pairs = _labelled_figures(parts, width, near)
     for k, cells in pairs.items():  # a column's lines beside a table of two columns set in the other
         parts[k] = (cells, [*parts[k][1], *(i for i in parts[k][0] if i not in cells)])
@@ -2203,7 +2195,7 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
         else:
             start = index
         if table is not None:
-            pair = _side_by_side(parts, start, end, gutter()) if start == index else None
+            pair = _side_by_side(parts, start, end, gutter) if start == index else None
             out.append(pair or [table])
             out += [text for _, text in parts[start:end] if text]
             index = end
@@ -2218,11 +2210,12 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
 def _side_by_side(parts: list[tuple[list[Item], list[Item]]], start: int, end: int,
                   gutter: float | None) -> list[Item] | None:
     """Two tables set side by side, one in each column of the page, their rows on shared
-    baselines (a typesetter's baseline grid): no cell of the run crosses the page's gutter,
-    each side's cells make a table of their own, and the two sides part in their rows (a row
-    with cells one side only, one table longer than the other); the page is set in two columns
-    right above or below the run (lines both sides of the gutter). A table across the page whose
-    columns happen to part at the gutter fills its rows on both sides. None for any other run."""
+    baselines (a typesetter's baseline grid): no cell of the run crosses the gutter between the
+    page's two columns (``_beside_text``'s), each side's cells make a table of their own, and
+    the two sides part in their rows (a row with cells one side only, one table longer than the
+    other); the page is set in two columns right above or below the run (lines both sides of
+    the gutter). A table across the page whose columns happen to part at the gutter fills its
+    rows on both sides. None for any other run."""
     if gutter is None:
         return None
     run = [cells for cells, _ in parts[start:end]]
@@ -2715,7 +2708,7 @@ def _wide_gaps(item: Item) -> list[float]:
     return [right - left for left, right in _gap_spans([item])]
 
 
-def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item], list[Item]]]:
+def _beside_text(rows: list[list[Item]], width: float) -> tuple[list[tuple[list[Item], list[Item]]], float | None]:
     """Each row parted into what may be a table's cells and the lines of a column's text beside
     them. On a two-column page a segment wholly one side of the gutter that fills its column from
     edge to edge is that column's prose running on beside a table, an equation or a chart's labels
@@ -2734,7 +2727,9 @@ def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item],
     a label and its figure between the other column's lines) holds a wide one, what such a line
     is, or a row a line or two from it does (its segment beside the table a paragraph's last
     line, short); with none, the page may be set in three columns of prose or more
-    (``_prose_columns``), each a side of its own."""
+    (``_prose_columns``), each a side of its own. Returns the rows so parted, and the gutter
+    between two columns where it parted them at one ``find_gutter`` finds (None for none, three
+    columns, or a gutter told only by a column's lines, ``_lenient_gutter``, ``_prose_column``)."""
     plain: list[tuple[list[Item], list[Item]]] = [(row, []) for row in rows]
     # (a row drawn as one text object beside the other column's line is two segments of three
     # parts; between the other column's baselines, one segment of three, a figure among them,
@@ -2744,12 +2739,13 @@ def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item],
               len(row) == 1 and _cells_drawn_as_one(row[0]) and _lines_beside(rows, k) or
               len(row) == 2 and _label_and_figure(row) and _lines_beside(rows, k)]
     if not threes:
-        return plain
+        return plain, None
     items = [item for row in rows for item in row]
     found = _prose_columns(items, width)
     near = [row for k in threes for row in rows[max(0, k - NEAR_ROWS):k + NEAR_ROWS + 1]]
     if len(found) < 3 and not any(i.x1 - i.x0 >= WIDE_CELL * width for row in near for i in row):
-        return plain
+        return plain, None
+    gutter: float | None = None
     if len(found) >= 3:  # three columns or more of justified prose: each its own side
         columns = {str(k): x1 - x0 for k, (x0, x1) in enumerate(found)}
         starts = {str(k): x0 for k, (x0, _) in enumerate(found)}
@@ -2758,16 +2754,17 @@ def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item],
             return next((str(k) for k, (x0, x1) in enumerate(found)
                          if item.x0 >= x0 - item.size and item.x1 <= x1 + item.size), "")
     else:
-        gutter = find_gutter(items, width) or _lenient_gutter(items, width) or _prose_column(items, width)
-        if gutter is None or not any(i.x1 <= gutter for i in items) or not any(i.x0 >= gutter for i in items):
-            return plain  # (a column of prose with nothing wholly in the other: a document's last page)
+        gutter = find_gutter(items, width)
+        split = gutter or _lenient_gutter(items, width) or _prose_column(items, width)
+        if split is None or not any(i.x1 <= split for i in items) or not any(i.x0 >= split for i in items):
+            return plain, None  # (a column of prose with nothing wholly in the other: a document's last page)
         # (each side holds an item wholly: its start and width are taken from them)
-        starts = {"L": min(i.x0 for i in items if i.x1 <= gutter), "R": min(i.x0 for i in items if i.x0 >= gutter)}
-        columns = {"L": max(i.x1 for i in items if i.x1 <= gutter) - starts["L"],
-                   "R": max(i.x1 for i in items if i.x0 >= gutter) - starts["R"]}
+        starts = {"L": min(i.x0 for i in items if i.x1 <= split), "R": min(i.x0 for i in items if i.x0 >= split)}
+        columns = {"L": max(i.x1 for i in items if i.x1 <= split) - starts["L"],
+                   "R": max(i.x1 for i in items if i.x0 >= split) - starts["R"]}
 
         def side_of(item: Item) -> str:
-            return "L" if item.x1 <= gutter else "R" if item.x0 >= gutter else ""
+            return "L" if item.x1 <= split else "R" if item.x0 >= split else ""
     above: dict[str, tuple[Item, bool]] = {}  # each column's last line so far, and whether it was text
 
     def text(item: Item, side: str, alone: bool, lead: float | None = None) -> bool:
@@ -2848,7 +2845,7 @@ def _beside_text(rows: list[list[Item]], width: float) -> list[tuple[list[Item],
             out.append(([item for item in row if id(item) not in aside], beside))
         else:
             out.append((row, []))
-    return out
+    return out, gutter
 
 
 def _heads_text(item: Item, lower: Item, start: float) -> bool:
