@@ -17,7 +17,15 @@ import siftpdf
 from siftpdf.document import table_text
 from siftpdf.organize import organize_records
 from siftpdf.organize.layout import Item
-from siftpdf.organize.tables import _lenient_gutter, _Region, build_table, find_tables, places, unruled_tables
+from siftpdf.organize.tables import (
+    _lenient_gutter,
+    _Region,
+    build_table,
+    find_tables,
+    places,
+    read_rules,
+    unruled_tables,
+)
 from siftpdf.settings import OrganizeOptions
 from siftpdf.views.markdown import page_markdown
 
@@ -464,7 +472,7 @@ def test_rows_of_prose_are_no_table():
     lines = [Item(text=BODY, x0=72, y0=700 - 14 * k, x1=520, y1=708 - 14 * k, y=700 - 14 * k, size=10)
              for k in range(20)]
     rules = [[72, 730, 520, 730], [72, 400, 520, 400]]
-    rows = find_tables([[i] for i in lines], {"rules": rules}, 612, 792)
+    rows = find_tables([[i] for i in lines], read_rules({"rules": rules}, 612, 792))
     assert all(i.kind == "line" for row in rows for i in row)
 
 

@@ -64,6 +64,8 @@ if TYPE_CHECKING:
     from collections.abc import Generator, Iterable, Iterator
     from typing import Any
 
+    from .tables import Rules
+
 MARGIN_SHARE = 0.12  # running heads and folios sit in the outer 12% of the page height
 MARGIN_LINES = 3  # and among the three outermost lines there
 MARGIN_WORDED = 5  # or among the five, when a line of words
@@ -114,6 +116,12 @@ class _Page:
         """The size most of the page's text is set in (notes not weighed apart); the rows are
         complete once the page is prepared."""
         return body_size([i for row in self.rows for i in row])
+
+    @cached_property
+    def rules(self) -> Rules:
+        """The page's rules (``read_rules``), read once for its tables and its running head's."""
+        evidence = self.record["evidence"]
+        return read_rules(evidence, *page_size(evidence))
 
     @cached_property
     def part_keys(self) -> set[str]:
@@ -672,7 +680,7 @@ def _organize(page: _Page, repeated: set[str] | None, opts: OrganizeOptions, pre
         if body:
             rows.append(body)
     if opts.tables:
-        rows = unruled_tables(headed_tables(find_tables(rows, evidence, width, height), width), width)
+        rows = unruled_tables(headed_tables(find_tables(rows, page.rules), width), width)
     items = [item for row in rows for item in row]
     chars = sum(len(i.text) for i in items)
     own = [i for i in items if not i.pictured]
@@ -955,9 +963,9 @@ def _ruled_head(page: _Page, row: list[Item], inner: list[Item], body: float) ->
     frame's side meeting it (a table's top rule, under a line over it)?"""
     if not _plain_head(row, body):
         return False
-    width, height = page_size(page.record["evidence"])
+    width = page_size(page.record["evidence"])[0]
     under, over = min(i.y0 for i in row), max(i.y1 for i in inner)
-    horizontal, vertical, _ = read_rules(page.record["evidence"], width, height)
+    horizontal, vertical, _ = page.rules
     return any(over < rule.pos < under and rule.hi - rule.lo >= RULED_HEAD_SPAN * width and
                not any(rule.lo - SNAP <= side.pos <= rule.hi + SNAP and side.lo - SNAP <= rule.pos <= side.hi + SNAP
                        for side in vertical) for rule in horizontal)

@@ -66,6 +66,9 @@ class _Edge:
         self.pos, self.lo, self.hi = pos, lo, hi
 
 
+Rules = tuple[list[_Edge], list[_Edge], list[_Edge]]  # a page's horizontal rules, vertical ones, and those touching
+
+
 class _Region:
     """A table's box and the grid lines known from its rules (sorted, top first for ys)."""
 
@@ -105,8 +108,7 @@ PROSE_WORDS = 4  # mean words of a cell from which columns of cells that run on 
 
 # --- rules ------------------------------------------------------------------------------------
 
-def read_rules(evidence: dict[str, Any], width: float,
-               height: float) -> tuple[list[_Edge], list[_Edge], list[_Edge]]:
+def read_rules(evidence: dict[str, Any], width: float, height: float) -> Rules:
     """Horizontal and vertical rules of the evidence, checked (a saved stream may hold
     anything), clipped to the page, snapped and joined; and the horizontal ones joined only
     where they touch (two rules under two groups of column heads, a few points apart)."""
@@ -241,24 +243,26 @@ def _broken_by_page(region: _Region, rows: list[list[Item]]) -> bool:
     return not any(item.y0 > region.y1 + SNAP for row in rows for item in row)
 
 
-def _broken_by_column(region: _Region, horizontal: list[_Edge], vertical: list[_Edge],
-                      rows: list[list[Item]]) -> bool:
-    """Is a frame open above drawn on from the foot of the column to its left: a rule as wide
-    there, two sides down from its ends, open below where that column's text ends, no line of it
-    under them (a word processor's table the column's end broke, its first rows there, however
-    few, the rest at the head of the next column)?"""
-    if region.open != "above":
-        return False
-    wide = region.x1 - region.x0
+def _column_feet(horizontal: list[_Edge], vertical: list[_Edge], rows: list[list[Item]]) -> list[tuple[float, float]]:
+    """Where frames open below end a column (``lo``, ``hi`` across): a rule with two sides down
+    from its ends and no line of the column's text under them (a word processor's table the
+    column's end broke, its first rows there, however few, the rest at the head of the next
+    column). Read once a page, when a frame open above is met."""
+    feet = []
     for rule in horizontal:
-        if rule.hi > region.x0 or abs(rule.hi - rule.lo - wide) > 2 * SNAP:
-            continue
         sides = [v for v in vertical if abs(v.hi - rule.pos) <= JOIN and
                  (abs(v.pos - rule.lo) <= JOIN or abs(v.pos - rule.hi) <= JOIN)]
         if len(sides) >= 2 and not any(item.y1 < min(v.lo for v in sides) - SNAP and item.x1 > rule.lo and
                                        item.x0 < rule.hi for row in rows for item in row):
-            return True
-    return False
+            feet.append((rule.lo, rule.hi))
+    return feet
+
+
+def _broken_by_column(region: _Region, feet: list[tuple[float, float]]) -> bool:
+    """Is a frame open above drawn on from the foot of the column to its left: a frame as wide
+    ends that column (``_column_feet``)?"""
+    return region.open == "above" and \
+        any(hi <= region.x0 and abs(hi - lo - (region.x1 - region.x0)) <= 2 * SNAP for lo, hi in feet)
 
 
 GRID_GAP = 12.0  # points: grids stacked closer than this, sharing a column rule, are one table
@@ -2045,12 +2049,13 @@ def _rows_under_head_band(region: _Region, rows: list[list[Item]]) -> None:
     region.y0 = min(region.y0, bottom)
 
 
-def find_tables(rows: list[list[Item]], evidence: dict[str, Any], width: float, height: float) -> list[list[Item]]:
+def find_tables(rows: list[list[Item]], rules: Rules) -> list[list[Item]]:
     """The page's rows (baseline groups, top down) with each table's lines replaced by one
-    ``table`` item, placed where the table's first line was."""
-    horizontal, vertical, touching = read_rules(evidence, width, height)
-    regions = [r for r in joined_grids(grid_regions(horizontal, vertical)) if not r.open or _broken_by_page(r, rows) or
-               _broken_by_column(r, horizontal, vertical, rows)]
+    ``table`` item, placed where the table's first line was; ``rules``: the page's (``read_rules``)."""
+    horizontal, vertical, touching = rules
+    grids = joined_grids(grid_regions(horizontal, vertical))
+    feet = _column_feet(horizontal, vertical, rows) if any(r.open == "above" for r in grids) else []
+    regions = [r for r in grids if not r.open or _broken_by_page(r, rows) or _broken_by_column(r, feet)]
     for region in regions:
         _header_above(region, rows)
         _plain_row_below(region, rows)
