@@ -713,20 +713,18 @@ def _heads_over_rows(blocks: list[Block], page: _Page) -> list[Block]:
         if block.kind not in ("heading", "paragraph") or len(out) < 2 or out[-2].kind != "caption" or \
                 (row := head_left(_lines_of(block, page))) is None:
             continue
-        rows = [row]
-        end = k
-        while end < len(blocks) and blocks[end].kind == "paragraph" and \
-                (more := rows_going_on({"rows": rows}, _lines_of(blocks[end], page))) is not None:
-            rows += more
-            end += 1
-        if len(rows) <= PAIR_ROWS:
+        parts: list[Block] = []  # each paragraph after it, as its rows
+        while k + len(parts) < len(blocks) and (taken := blocks[k + len(parts)]).kind == "paragraph" and \
+                (more := rows_going_on({"rows": [row]}, _lines_of(taken, page))) is not None:
+            parts.append(Block("table", "", taken.spans, first=taken.first, last=taken.last,
+                               table={"rows": more, "header_rows": 0}))
+        if sum(len(part.table["rows"]) for part in parts if part.table) < PAIR_ROWS:
             continue
-        block.kind, block.level, block.table = "table", None, {"rows": rows, "header_rows": 1}
-        block.text = table_text(rows)
-        for taken in blocks[k:end]:
-            block.spans.extend(taken.spans)
-            block.last = taken.last
-        k = end
+        block.kind, block.level, block.table, block.text = "table", None, {"rows": [row], "header_rows": 1}, ""
+        for part in parts:
+            _append_table(block, part)
+            block.last = part.last
+        k += len(parts)
     return out
 
 
@@ -1266,10 +1264,11 @@ def _continue_part(before: _Page, after: _Page) -> None:
         return
     if tail.table is None and tail.kind in ("heading", "paragraph") and _under_caption(tail, before) and \
             _over_the_break(tail.last, head.first, before, after) and \
-            (row := head_left(_lines_of(tail, before))) is not None and \
-            (head.kind == "paragraph" and _rows_as_lines(table := {"rows": [row], "header_rows": 1}, head, after) or
-             head.table is not None and same_columns(table := {"rows": [row], "header_rows": 1}, head.table)):
-        tail.kind, tail.text, tail.table, tail.level = "table", table_text([row]), table, None
+            (row := head_left(_lines_of(tail, before))) is not None:
+        table = {"rows": [row], "header_rows": 1}
+        if head.kind == "paragraph" and _rows_as_lines(table, head, after) or \
+                head.table is not None and same_columns(table, head.table):
+            tail.kind, tail.text, tail.table, tail.level = "table", table_text([row]), table, None
     elif tail.table is not None and head.kind == "paragraph" and _over_the_break(tail.last, head.first, before, after):
         _rows_as_lines(tail.table, head, after)
     if tail.table is not None and head.table is not None:
