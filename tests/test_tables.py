@@ -1347,6 +1347,11 @@ def test_grid_ruling_groups_of_columns_parts_them_by_alignment(run_cli, tmp_path
     assert _texts(tables[0]) == expected
 
 
+def _prose(x0: float, y: float, width: float = 225) -> Item:
+    """A line of a column's prose ``width`` points wide from ``x0`` on baseline ``y``."""
+    return Item(text=BODY[:50], x0=x0, y0=y - 2, x1=x0 + width, y1=y + 8, y=y, size=10)
+
+
 def _segment(y: float, *cells: tuple[float, float, str]) -> Item:
     """One segment drawn as the runs ``cells`` (x0, x1, text) on baseline ``y``."""
     return Item(text=" ".join(t for _, _, t in cells), x0=cells[0][0], y0=y - 2, x1=cells[-1][1], y1=y + 8, y=y,
@@ -1356,15 +1361,13 @@ def _segment(y: float, *cells: tuple[float, float, str]) -> Item:
 def _two_column_page(beside: list[list[Item]]) -> list[list[Item]]:
     """Ten baselines of two columns of prose (72-297, 315-540), then ``beside``'s rows, each
     with a right-column line of prose filling its column, then ten more of two columns."""
-    def prose(x0: float, y: float) -> Item:
-        return Item(text=BODY[:50], x0=x0, y0=y - 2, x1=x0 + 225, y1=y + 8, y=y, size=10)
-    rows = [[prose(72, 700 - 12 * k), prose(315, 700 - 12 * k)] for k in range(10)]
+    rows = [[_prose(72, 700 - 12 * k), _prose(315, 700 - 12 * k)] for k in range(10)]
     for k, row in enumerate(beside):
         y = 580 - 12 * k
         rows.append([*(Item(text=i.text, x0=i.x0, y0=y - 2, x1=i.x1, y1=y + 8, y=y, size=10, pieces=i.pieces)
-                       for i in row), prose(315, y)])
+                       for i in row), _prose(315, y)])
     top = 580 - 12 * len(beside)
-    rows += [[prose(72, top - 12 * k), prose(315, top - 12 * k)] for k in range(1, 11)]
+    rows += [[_prose(72, top - 12 * k), _prose(315, top - 12 * k)] for k in range(1, 11)]
     return rows
 
 
@@ -3090,6 +3093,16 @@ def _tables_and_headings(run_cli, c: canvas.Canvas, path: Path) -> tuple[list[li
     return [_texts(t) for t in _tables(recs)], [b["text"] for b in page["blocks"] if b["kind"] == "heading"]
 
 
+def _left_column(path: Path, lines: int, pitch: float) -> tuple[canvas.Canvas, Iterator[str]]:
+    """A page to draw at ``path`` with ``lines`` justified lines of a left column (from x 72,
+    baseline 780 down, ``pitch`` apart), and the words to go on with."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    words = iter(f"word{k}" for k in range(10_000))
+    for k in range(lines):
+        _column_line(c, words, 72, 780 - pitch * k)
+    return c, words
+
+
 def _column_line(c: canvas.Canvas, words: Iterator[str], x: float, y: float, justified: bool = True,
                  width: float = 212, size: float = 10, pad: str = " wordxxxx") -> None:
     """A line of a column ``width`` points wide at (x, y) of the next ``words`` (as many as leave
@@ -3373,10 +3386,7 @@ def test_a_head_and_a_row_at_a_columns_foot_head_the_rows_at_the_next_columns_he
             ("Nes", "126,908"), ("Fegir", "155")]
 
     def draw(path: Path, caption: bool) -> list[dict[str, Any]]:
-        c = canvas.Canvas(str(path), pagesize=A4)
-        words = iter(f"word{k}" for k in range(10_000))
-        for k in range(40):
-            _column_line(c, words, 72, 780 - 12 * k)
+        c, words = _left_column(path, 40, 12)
         if caption:
             c.setFont("Helvetica", 10)
             c.drawString(72, 780 - 12 * 40 - 6, "Table 1. Counts by site.")
@@ -4171,8 +4181,6 @@ def test_two_tables_one_in_each_column_at_different_heights_are_two_tables():
     apart), the left one's rows between the right column's baselines and its last on the right
     one's caption's, the right one's rows beside the left column's bold heading and the text
     under it: two tables, each of its own rows; the caption and the heading stay lines."""
-    def prose(x0: float, y: float) -> Item:
-        return Item(BODY[:50], x0, y - 2, x0 + 225, y + 8, y, 10)
 
     def cells(y: float, *parts: tuple[float, float, str]) -> Item:
         return _segment(y, *parts)
@@ -4180,11 +4188,11 @@ def test_two_tables_one_in_each_column_at_different_heights_are_two_tables():
     left = [("Site", "1997"), ("Weir", "182,463"), ("Mill", "68.6"), ("Ford", "73,345"), ("Lock", "147")]
     right = [("River", "1997", "2001"), ("Galto", "35.5%", "157,719"), ("Chio", "16.4%", "671"),
              ("Car", "75.0", "36.8")]
-    rows = [[prose(72, 700 - 12 * k), prose(315, 700 - 12 * k)] for k in range(10)]
+    rows = [[_prose(72, 700 - 12 * k), _prose(315, 700 - 12 * k)] for k in range(10)]
     rows.append([Item("Table 1. Flows by station.", 120, 578, 250, 588, 580, 10)])
     for k, (label, figure) in enumerate(left):
         y = 566 - 12 * k
-        rows.append([prose(315, y + 6)])
+        rows.append([_prose(315, y + 6)])
         row = cells(y, (136, 136 + 5 * len(label), label), (230 - 5 * len(figure), 230, figure))
         row.bold = row.bold_all = k == 0  # the heads in bold
         rows.append([row])
@@ -4196,9 +4204,9 @@ def test_two_tables_one_in_each_column_at_different_heights_are_two_tables():
         if k == 1:
             row.insert(0, Item("2. Conclusion", 72, y - 2, 140, y + 8, y, 10, bold=True, bold_all=True))
         elif k > 1:
-            row.insert(0, prose(72, y))
+            row.insert(0, _prose(72, y))
         rows.append(row)
-    rows += [[prose(72, 430 - 12 * k), prose(315, 430 - 12 * k)] for k in range(10)]
+    rows += [[_prose(72, 430 - 12 * k), _prose(315, 430 - 12 * k)] for k in range(10)]
     out = unruled_tables(rows, 612)
     tables = [i for line in out for i in line if i.kind == "table"]
     assert [[[c["text"] for c in line] for line in t.table["rows"]] for t in tables if t.table] == \
@@ -4211,24 +4219,22 @@ def test_a_table_of_labels_and_figures_goes_on_past_the_other_columns_heading_in
     and rows between the right column's baselines, one row beside the right column's numbered
     heading, its number and its title two parts a tab apart: the table holds its four rows, the
     heading stays the right column's line."""
-    def prose(x0: float, y: float) -> Item:
-        return Item(BODY[:50], x0, y - 2, x0 + 205, y + 8, y, 10)
 
     def pair(y: float, label: tuple[float, float, str], figure: tuple[float, float, str], bold: bool = False) -> Item:
         return Item(f"{label[2]} {figure[2]}", label[0], y - 2, figure[1], y + 8, y, 10, bold=bold, bold_all=bold,
                     pieces=[label, figure])
 
-    rows = [[prose(90, 780 - 12 * k), prose(317, 780 - 12 * k)] for k in range(6)]
-    rows.append([Item("Table 1. Flows by station.", 110, 708, 280, 718, 710, 10), prose(317, 710)])
+    rows = [[_prose(90, 780 - 12 * k, 205), _prose(317, 780 - 12 * k, 205)] for k in range(6)]
+    rows.append([Item("Table 1. Flows by station.", 110, 708, 280, 718, 710, 10), _prose(317, 710, 205)])
     rows.append([pair(689.4, (144, 184, "Site"), (230, 250, "2021"), bold=True)])
     rows.append([pair(674.7, (118, 177, "Northgate"), (241, 267, "23.5%"))])
     rows.append([Item("3.", 317, 671, 329, 683, 673.4, 12, bold=True, bold_all=True),
                  Item("Introduction", 346, 671, 427, 683, 673.4, 12, bold=True, bold_all=True)])
     rows.append([pair(660.1, (118, 140, "Reas"), (252, 267, "750"))])
-    rows.append([prose(317, 656.8)])
-    rows.append([pair(645.4, (118, 157, "Dunmow"), (234, 267, "146,059")), prose(317, 645.4)])
-    rows += [[prose(317, 630.4 - 13 * k)] for k in range(3)]
-    rows += [[prose(90, 590 - 12 * k), prose(317, 590 - 12 * k)] for k in range(6)]
+    rows.append([_prose(317, 656.8, 205)])
+    rows.append([pair(645.4, (118, 157, "Dunmow"), (234, 267, "146,059")), _prose(317, 645.4, 205)])
+    rows += [[_prose(317, 630.4 - 13 * k, 205)] for k in range(3)]
+    rows += [[_prose(90, 590 - 12 * k, 205), _prose(317, 590 - 12 * k, 205)] for k in range(6)]
     out = unruled_tables(rows, 612)
     tables = [i for line in out for i in line if i.kind == "table"]
     assert [[[c["text"] for c in line] for line in t.table["rows"]] for t in tables if t.table] == \
@@ -4241,8 +4247,6 @@ def test_a_table_of_labels_and_figures_under_another_in_the_other_column_is_foun
     the other in the right column starting a line under the first one's last row, the left
     column's text going on beside it. Looking for the first table's rows passes over the other
     column's lines; the second table is found all the same, each of its own rows."""
-    def prose(x0: float, y: float) -> Item:
-        return Item(BODY[:50], x0, y - 2, x0 + 212, y + 8, y, 10)
 
     def pair(y: float, label: str, figure: str, x0: float, x1: float, bold: bool = False) -> list[Item]:
         return [Item(text, a, y - 2, b, y + 8, y, 10, bold=bold, bold_all=bold, pieces=[(a, b, text)])
@@ -4250,14 +4254,14 @@ def test_a_table_of_labels_and_figures_under_another_in_the_other_column_is_foun
 
     left = [("Site", "2021"), ("Weir", "23.5%"), ("Mill", "750"), ("Ford", "146,059")]
     right = [("Nul", "Count"), ("Tist", "43.9%"), ("Pugritche", "82"), ("Cendles", "237,563"), ("Chusut", "15,140")]
-    rows = [[prose(72, 760 - 12 * k), prose(315, 760 - 12 * k)] for k in range(10)]
-    rows += [[*pair(630 - 13 * k, label, figure, 100, 260, k == 0), prose(315, 630 - 13 * k)]
+    rows = [[_prose(72, 760 - 12 * k, 212), _prose(315, 760 - 12 * k, 212)] for k in range(10)]
+    rows += [[*pair(630 - 13 * k, label, figure, 100, 260, k == 0), _prose(315, 630 - 13 * k, 212)]
              for k, (label, figure) in enumerate(left)]
-    rows.append([prose(72, 570)])
+    rows.append([_prose(72, 570, 212)])
     for k, (label, figure) in enumerate(right):
         rows.append(pair(566 - 13 * k, label, figure, 340, 500, k == 0))
-        rows.append([prose(72, 559 - 13 * k)])
-    rows += [[prose(72, 480 - 12 * k), prose(315, 480 - 12 * k)] for k in range(10)]
+        rows.append([_prose(72, 559 - 13 * k, 212)])
+    rows += [[_prose(72, 480 - 12 * k, 212), _prose(315, 480 - 12 * k, 212)] for k in range(10)]
     out = unruled_tables(rows, 612)
     tables = [i for line in out for i in line if i.kind == "table"]
     assert [[[c["text"] for c in line] for line in t.table["rows"]] for t in tables if t.table] == \
@@ -4269,19 +4273,17 @@ def test_a_table_found_by_its_rules_beside_a_table_without_rules_leaves_it_whole
     cells parts a column gap apart) and a ruled table found already in the right one, on the
     baseline of one of the left table's rows: the left table holds every row; the right one
     stays as it was."""
-    def prose(x0: float, y: float) -> Item:
-        return Item(BODY[:50], x0, y - 2, x0 + 212, y + 8, y, 10)
 
     left = [("Site", "North", "South"), ("Weir", "660", "89.8"), ("Mill", "586", "41.3"), ("Ford", "984", "16.8")]
     ruled = Item("Sto | 1994", 372, 470, 468, 540, 530, 10, kind="table",
                  table={"rows": [[{"text": "Sto"}, {"text": "1994"}]], "header_rows": 1})
-    rows = [[prose(72, 760 - 12 * k), prose(315, 760 - 12 * k)] for k in range(10)]
+    rows = [[_prose(72, 760 - 12 * k, 212), _prose(315, 760 - 12 * k, 212)] for k in range(10)]
     for k, cells in enumerate(left):
         y = 600 - 14 * k
         row = [_segment(y, (118, 118 + 5 * len(cells[0]), cells[0]), (200 - 5 * len(cells[1]), 200, cells[1]),
                         (266 - 5 * len(cells[2]), 266, cells[2]))]
         rows.append([*row, ruled] if k == 2 else row)
-    rows += [[prose(72, 520 - 12 * k), prose(315, 520 - 12 * k)] for k in range(10)]
+    rows += [[_prose(72, 520 - 12 * k, 212), _prose(315, 520 - 12 * k, 212)] for k in range(10)]
     out = unruled_tables(rows, 612)
     tables = [i for line in out for i in line if i.kind == "table"]
     assert [[[c["text"] for c in line] for line in t.table["rows"]] for t in tables if t is not ruled] == \
@@ -4293,12 +4295,10 @@ def test_two_tables_side_by_side_on_shared_baselines_are_two_tables():
     """groff's two columns, a table at the same height in each, their rows on the same baselines
     (each row of each one object, its cells parts a column gap apart), the left one a row longer:
     two tables, each of its own rows, not one of five columns."""
-    def prose(x0: float, y: float) -> Item:
-        return Item(BODY[:50], x0, y - 2, x0 + 212, y + 8, y, 10)
 
     left = [("Site", "North", "South"), ("Weir", "660", "89.8"), ("Mill", "586", "41.3"), ("Ford", "984", "16.8")]
     right = [("River", "1994"), ("Galto", "64,296"), ("Chio", "461")]
-    rows = [[prose(72, 760 - 12 * k), prose(315, 760 - 12 * k)] for k in range(10)]
+    rows = [[_prose(72, 760 - 12 * k, 212), _prose(315, 760 - 12 * k, 212)] for k in range(10)]
     for k, cells in enumerate(left):
         y = 620 - 13 * k
         row = [_segment(y, (108, 108 + 5 * len(cells[0]), cells[0]), (200 - 5 * len(cells[1]), 200, cells[1]),
@@ -4307,7 +4307,7 @@ def test_two_tables_side_by_side_on_shared_baselines_are_two_tables():
             row.append(_segment(y, (371, 371 + 5 * len(right[k][0]), right[k][0]),
                                 (457 - 5 * len(right[k][1]), 457, right[k][1])))
         rows.append(row)
-    rows += [[prose(72, 550 - 12 * k), prose(315, 550 - 12 * k)] for k in range(10)]
+    rows += [[_prose(72, 550 - 12 * k, 212), _prose(315, 550 - 12 * k, 212)] for k in range(10)]
     out = unruled_tables(rows, 612)
     tables = [i for line in out for i in line if i.kind == "table"]
     assert sorted([[c["text"] for c in line] for line in t.table["rows"]] for t in tables if t.table) == \
@@ -4318,20 +4318,18 @@ def test_a_table_of_two_columns_between_the_other_columns_baselines_is_a_table()
     """A word processor's table of a label and a figure a row in the right column, its bold head
     and rows on baselines between the left column's lines: a table of its rows, the left
     column's lines its text."""
-    def prose(x0: float, y: float) -> Item:
-        return Item(BODY[:50], x0, y - 2, x0 + 225, y + 8, y, 10)
 
     figures = [("Station", "1991"), ("Meastream", "157,811"), ("Diontrosve", "350"), ("Fa", "90,963")]
-    rows = [[prose(72, 700 - 12 * k), prose(315, 700 - 12 * k)] for k in range(10)]
+    rows = [[_prose(72, 700 - 12 * k), _prose(315, 700 - 12 * k)] for k in range(10)]
     for k in range(5):
-        rows.append([prose(72, 580 - 12 * k)])
+        rows.append([_prose(72, 580 - 12 * k)])
         if k < len(figures):
             label, figure = figures[k]
             y = 574 - 12 * k
             rows.append([Item(label, 336, y - 2, 336 + 5 * len(label), y + 8, y, 10, bold=k == 0, bold_all=k == 0),
                          Item(figure, 487 - 5 * len(figure), y - 2, 487, y + 8, y, 10, bold=k == 0,
                               bold_all=k == 0)])
-    rows += [[prose(72, 510 - 12 * k), prose(315, 510 - 12 * k)] for k in range(10)]
+    rows += [[_prose(72, 510 - 12 * k), _prose(315, 510 - 12 * k)] for k in range(10)]
     _one_table_beside(rows, figures, BODY[:50])
     out = unruled_tables(rows, 612)
     assert sum(i.text == BODY[:50] for line in out for i in line) == 20 + 20 + 5  # every line of prose kept
@@ -4344,10 +4342,7 @@ def test_a_tables_last_row_alone_at_the_head_of_the_next_column_goes_on_the_tabl
     not a paragraph."""
     path = tmp_path / "row_over.pdf"
     rows = [("Plal", "Mulcheangim"), ("Neaschio", "613"), ("Chast", "45,223"), ("Meas", "119.3"), ("Dios", "531")]
-    c = canvas.Canvas(str(path), pagesize=A4)
-    words = iter(f"word{k}" for k in range(10_000))
-    for k in range(38):
-        _column_line(c, words, 72, 780 - 14 * k)
+    c, words = _left_column(path, 38, 14)
     c.setFont("Helvetica", 9)
     c.drawString(90, 240, "Table 1. Counts by gauge.")
     for k, (label, figure) in enumerate(rows):
@@ -4371,8 +4366,6 @@ def test_a_table_of_two_columns_under_the_other_columns_numbered_heading_is_a_ta
     right column, each row drawn as one object, under its bold head, beside the left column's
     lines: looking for the heading's rows passes over the table's (the other column's, beyond
     its reach), which are still a table of their own."""
-    def prose(x0: float, y: float) -> Item:
-        return Item(BODY[:50], x0, y - 2, x0 + 225, y + 8, y, 10)
 
     def segment(y: float, label: str, figure: str, bold: bool = False, size: float = 10) -> Item:
         item = _segment(y, (369, 369 + 5 * len(label), label), (481 - 5 * len(figure), 481, figure))
@@ -4381,15 +4374,15 @@ def test_a_table_of_two_columns_under_the_other_columns_numbered_heading_is_a_ta
         return item
 
     figures = [("Grust", "Share"), ("Nos", "8.3%"), ("Steas", "194"), ("Grendtust", "37.8%"), ("Poltiom", "468")]
-    rows = [[prose(72, 700 - 12 * k), prose(315, 700 - 12 * k)] for k in range(10)]
+    rows = [[_prose(72, 700 - 12 * k), _prose(315, 700 - 12 * k)] for k in range(10)]
     heading = _segment(580, (72, 80, "2"), (96, 170, "Discussion"))
     heading.bold = heading.bold_all = True
     heading.size = 14
     rows += [[heading], [Item("Table 2. Shares by gauge.", 345, 575, 500, 585, 577, 10)],
              [segment(557, *figures[0], bold=True)]]
     for k, (label, figure) in enumerate(figures[1:]):
-        rows.append([prose(72, 547 - 12 * k), segment(547 - 12 * k, label, figure)])
-    rows += [[prose(72, 490 - 12 * k), prose(315, 490 - 12 * k)] for k in range(10)]
+        rows.append([_prose(72, 547 - 12 * k), segment(547 - 12 * k, label, figure)])
+    rows += [[_prose(72, 490 - 12 * k), _prose(315, 490 - 12 * k)] for k in range(10)]
     out = unruled_tables(rows, 612)
     tables = [i for line in out for i in line if i.kind == "table"]
     assert [[[c["text"] for c in line] for line in t.table["rows"]] for t in tables if t.table] == \
