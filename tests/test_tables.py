@@ -3409,6 +3409,51 @@ def test_a_head_and_a_row_at_a_columns_foot_head_the_rows_at_the_next_columns_he
     assert _tables(draw(tmp_path / "no_caption.pdf", False)) == []
 
 
+def _decimal_row(c: canvas.Canvas, x: float, y: float, label: str, figure: str, bold: bool = False) -> None:
+    """A table's row as groff sets one: its label from ``x``, its figure aligned on its decimal
+    point 110 points right of it (a per cent sign standing out past the others)."""
+    c.setFont("Helvetica-Bold" if bold else "Helvetica", 10)
+    c.drawString(x, y, label)
+    point = figure.find(".") if "." in figure else len(figure.rstrip("%"))
+    c.drawString(x + 110 - pdfmetrics.stringWidth(figure[:point], "Helvetica", 10), y, figure)
+
+
+def test_a_head_and_a_row_at_a_pages_foot_head_the_rows_at_the_next_pages_head(run_cli, tmp_path):
+    """The page's end leaves a table's caption, its bold head and its first row at the foot,
+    its other rows at the next page's head as lines too few for a table of their own (figures
+    aligned on their decimal point; a label of two capitals among them, 'UK'): one table over
+    the break, its part on the first page the head and that row, not a heading and a paragraph.
+    The same lines with no caption over the head stay as they were."""
+    rows = [("Region", "2019"), ("North", "1,273"), ("UK", "-1.7"), ("Coast", "75.0"), ("Toumtrer", "90.2%")]
+
+    def draw(path: Path, caption: bool) -> list[dict[str, Any]]:
+        c = canvas.Canvas(str(path), pagesize=A4)
+        c.setFont("Helvetica", 10)
+        for k in range(44):
+            c.drawString(72, 780 - 14 * k, BODY[:70])
+        if caption:
+            c.drawString(72, 140, "Table 1. Counts by region.")
+        _decimal_row(c, 112, 118, *rows[0], bold=True)
+        _decimal_row(c, 112, 104, *rows[1])
+        c.showPage()
+        for r, (label, figure) in enumerate(rows[2:]):
+            _decimal_row(c, 112, 790 - 14 * r, label, figure)
+        c.setFont("Helvetica", 10)
+        for k in range(10):
+            c.drawString(72, 720 - 14 * k, BODY[:70])
+        c.showPage()
+        c.save()
+        return _extract(run_cli, path)
+
+    recs = draw(tmp_path / "broken.pdf", True)
+    first, second = _tables(recs)
+    assert _texts(first) == list(map(list, rows[:2])) and first["header_rows"] == 1
+    assert [s["page"] for s in first["spans"]] == [1] and second["continued"] is True
+    assert _over_pages(recs) == [list(map(list, rows))]
+    assert not any(b["kind"] == "heading" for r in recs if "page" in r for b in r["blocks"])
+    assert _tables(draw(tmp_path / "no_caption.pdf", False)) == []
+
+
 def test_a_framed_table_broken_by_a_columns_end_is_one_table_over_the_break(run_cli, tmp_path):
     """A table in a frame that the foot of the left column breaks, as a word processor sets one in
     a section of two columns: the frame's top and sides at the left column's foot, open below, its

@@ -1262,23 +1262,49 @@ def _continue_part(before: _Page, after: _Page) -> None:
     tail, head = _at_break(before, after)
     if tail is None or head is None or tail.last is None or head.first is None or _captioned_under(tail, before):
         return
-    if tail.table is None and tail.kind in ("heading", "paragraph") and _under_caption(tail, before) and \
-            _over_the_break(tail.last, head.first, before, after) and \
-            (row := head_left(_lines_of(tail, before))) is not None:
-        table = {"rows": [row], "header_rows": 1}
+    last, first = tail.last, head.first
+    if tail.table is None and tail.kind in ("heading", "paragraph") and \
+            _over_the_break(last, first, before, after) and (left := _head_left_over(tail, before)):
+        start, rows = left
+        table = {"rows": rows, "header_rows": 1}
         if head.kind == "paragraph" and _rows_as_lines(table, head, after) or \
                 head.table is not None and same_columns(table, head.table):
-            tail.kind, tail.text, tail.table, tail.level = "table", table_text([row]), table, None
-    elif tail.table is not None and head.kind == "paragraph" and _over_the_break(tail.last, head.first, before, after):
+            end = before.blocks.index(tail)
+            tail = before.blocks[start]  # the head: the rows under it go on it
+            for block in before.blocks[start + 1:end + 1]:
+                _take_spans(tail, block)
+            tail.kind, tail.text, tail.table, tail.level = "table", table_text(rows), table, None
+            before.blocks[start + 1:end + 1] = []
+    elif tail.table is not None and head.kind == "paragraph" and _over_the_break(last, first, before, after):
         _rows_as_lines(tail.table, head, after)
     if tail.table is not None and head.table is not None:
-        if continues_table(tail.table, head.table, tail.last.y0 / _height(before), head.first.y1 / _height(after),
-                           BREAK_ZONE):
+        if continues_table(tail.table, head.table, last.y0 / _height(before), first.y1 / _height(after), BREAK_ZONE):
             head.continued = True
             if not repeats_head(tail.table, head.table):
                 head.table = dict(head.table, header_rows=0)  # its first row is the body's: the head is before
-    elif tail.kind == "code" and head.kind == "code" and _over_the_break(tail.last, head.first, before, after):
+    elif tail.kind == "code" and head.kind == "code" and _over_the_break(last, first, before, after):
         head.continued = True
+
+
+def _head_left_over(tail: Block, before: _Page) -> tuple[int, list[list[dict[str, Any]]]] | None:
+    """A table's bold head left under its caption at a page's foot (``head_left``), ``tail``
+    (the page's last block) itself or the last of the paragraphs under it that hold its first
+    rows, too few for a table (``rows_going_on``): the head's index among the page's blocks, and
+    its rows, the head first. None when the blocks are otherwise."""
+    end = before.blocks.index(tail)
+    for start in range(end, 0, -1):
+        block = before.blocks[start]
+        if before.blocks[start - 1].kind == "caption" and block.kind in ("heading", "paragraph") and \
+                (row := head_left(_lines_of(block, before))) is not None:
+            rows = [row]
+            for part in before.blocks[start + 1:end + 1]:
+                if part.kind != "paragraph" or (more := rows_going_on({"rows": rows}, _lines_of(part, before))) is None:
+                    return None
+                rows += more
+            return start, rows
+        if block.kind != "paragraph":
+            return None
+    return None
 
 
 def _rows_as_lines(table: dict[str, Any], head: Block, after: _Page) -> bool:
@@ -1300,21 +1326,29 @@ def _rows_as_lines(table: dict[str, Any], head: Block, after: _Page) -> bool:
     # Decided: from here on nothing can fail.
     head.kind, head.text, head.table = "table", table_text(rows), {"rows": rows, "header_rows": 0}
     for block in blocks[1:taken]:
-        for span in block.spans:  # one rect a column, as a block's lines have
-            last = head.spans[-1]["rect"]
-            rect = span["rect"]
-            if head.spans[-1]["page"] == span["page"] and rect[0] < last[2] and last[0] < rect[2]:
-                head.spans[-1]["rect"] = [min(last[0], rect[0]), min(last[1], rect[1]), max(last[2], rect[2]),
-                                          max(last[3], rect[3])]
-            else:
-                head.spans.append(span)
-        head.last = block.last
+        _take_spans(head, block)
     after.blocks = [b for b in after.blocks if b not in blocks[1:taken]]
     return True
 
 
+def _take_spans(head: Block, block: Block) -> None:
+    """``block``'s lines go on ``head``'s: its spans join them, one rect a column, as a block's
+    lines have."""
+    for span in block.spans:
+        last = head.spans[-1]["rect"]
+        rect = span["rect"]
+        if head.spans[-1]["page"] == span["page"] and rect[0] < last[2] and last[0] < rect[2]:
+            head.spans[-1]["rect"] = [min(last[0], rect[0]), min(last[1], rect[1]), max(last[2], rect[2]),
+                                      max(last[3], rect[3])]
+        else:
+            head.spans.append(span)
+    head.last = block.last
+
+
 def _lines_of(block: Block, page: _Page) -> list[list[Item]]:
-    """The segments of ``block`` on ``page`` (those lying within its spans), a list a baseline."""
+    """The segments of ``block`` on ``page`` (those lying within its spans), a list a baseline.
+    A segment that reading order joined to the one before it on its line, as a part of it
+    (``_rejoin``: a label and what is set out after it), is that one's."""
     if any(span["page"] != page.number for span in block.spans):
         return []
     rects = [span["rect"] for span in block.spans]
@@ -1323,18 +1357,16 @@ def _lines_of(block: Block, page: _Page) -> list[list[Item]]:
         inside = [item for item in row if item.kind == "line" and any(
             x0 - SNAP <= item.x0 and item.x1 <= x1 + SNAP and y0 - SNAP <= item.y <= y1 + SNAP
             for x0, y0, x1, y1 in rects)]
+        if len(inside) > 1:
+            inside = [item for item in inside if not any(
+                other is not item and other.x0 < item.x0 and all(part in other.parts for part in item.parts)
+                for other in inside)]
         if inside:
             out.append(inside)
     return out
 
 
 SNAP = 1.0  # points: a segment this close to a line's span lies within it
-
-
-def _under_caption(tail: Block, before: _Page) -> bool:
-    """Is ``tail`` (a page's last block) set right under a caption?"""
-    index = before.blocks.index(tail)
-    return index > 0 and before.blocks[index - 1].kind == "caption"
 
 
 def _captioned_under(tail: Block, before: _Page) -> bool:

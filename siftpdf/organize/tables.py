@@ -3245,15 +3245,18 @@ def rows_going_on(tail: dict[str, Any], lines: list[list[Item]]) -> list[list[di
     """The rows of ``tail`` (a table a page's end broke) that the next page prints at its top
     as lines of text: too few, and without the heads, to be read as a table alone. Each line
     (its segments) parts at spaces wider than any word's (``LABEL_GAP_EM``) into as many cells
-    as the table has columns: a label, then figures (a digit among them); each column's cells
-    start or end together from line to line (a column of figures aligned on their decimal point
-    may do neither, where no cell of it reaches the next column's). None when any line is
-    otherwise."""
+    as the table has columns: a label (letters, a short one too: 'UK'), then figures (a digit
+    among them); each column's cells start or end together from line to line (a column of
+    figures aligned on their decimal point may do neither, where no cell of it reaches the
+    next column's). None when any line is otherwise."""
     width = _width(tail["rows"])
     found: list[list[tuple[float, float, str]]] = []
     for line in lines:
         cells = _gap_cells(line)
-        if len(cells) != width or width < 2 or _figure(cells[0][2]) or \
+        if len(cells) != width or width < 2:
+            return None
+        label = cells[0][2]
+        if _numeric(label) or not any(ch.isalpha() for ch in label) or \
                 not all(_figure(text) for _, _, text in cells[1:]) or \
                 not any(ch.isdigit() for _, _, text in cells[1:] for ch in text):
             return None
