@@ -3454,6 +3454,39 @@ def test_a_head_and_a_row_at_a_pages_foot_head_the_rows_at_the_next_pages_head(r
     assert _tables(draw(tmp_path / "no_caption.pdf", False)) == []
 
 
+def test_a_quotation_beside_a_table_in_the_other_column_is_no_cells_of_it(run_cli, tmp_path):
+    """A page of two columns set on one baseline grid: in the left column a quotation, its lines
+    justified and set in from both edges of the column; beside it in the right column, on the
+    same baselines, a table of a label and its figure a row, no rule. The quotation is a
+    paragraph of the left column and the table has its own rows only."""
+    rows = [("Region", "2019"), ("North", "1,273"), ("Coast", "-1.7"), ("Plains", "75.0"), ("Highlands", "90.2%"),
+            ("Islands", "126,908")]
+
+    def draw(path: Path) -> tuple[list[list[list[str]]], list[str]]:
+        c, words = _left_column(path, 30, 12)
+        for k in range(30):
+            _column_line(c, words, 306, 780 - 12 * k)
+        c.setFont("Helvetica", 10)
+        c.drawString(306, 780 - 12 * 31, "Table 1. Counts by region.")
+        quote = iter(("we set out to count what the river carries and found it less " * 40).split())
+        for r, (label, figure) in enumerate(rows):
+            y = 780 - 12 * (33 + r)
+            _column_line(c, quote, 96, y, width=164, pad=" we")
+            _decimal_row(c, 330, y, label, figure, bold=r == 0)
+        for k in range(20):
+            _column_line(c, words, 72, 780 - 12 * (41 + k))
+            _column_line(c, words, 306, 780 - 12 * (41 + k))
+        c.showPage()
+        c.save()
+        recs = _extract(run_cli, path)
+        page = next(r for r in recs if "page" in r)
+        return [_texts(t) for t in _tables(recs)], [b["text"] for b in page["blocks"] if b["kind"] == "paragraph"]
+
+    tables, paragraphs = draw(tmp_path / "quote.pdf")
+    assert tables == [list(map(list, rows))]
+    assert any(p.startswith("we set out to count") and p.count("river") >= 3 and "Region" not in p for p in paragraphs)
+
+
 def test_a_framed_table_broken_by_a_columns_end_is_one_table_over_the_break(run_cli, tmp_path):
     """A table in a frame that the foot of the left column breaks, as a word processor sets one in
     a section of two columns: the frame's top and sides at the left column's foot, open below, its

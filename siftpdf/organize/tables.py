@@ -2771,6 +2771,7 @@ def _beside_text(rows: list[list[Item]], width: float) -> tuple[list[tuple[list[
         def side_of(item: Item) -> str:
             return "L" if item.x1 <= split else "R" if item.x0 >= split else ""
     above: dict[str, tuple[Item, bool]] = {}  # each column's last line so far, and whether it was text
+    indented = _indented_text(rows, side_of, columns)
 
     def text(item: Item, side: str, alone: bool, lead: float | None = None) -> bool:
         """``lead``: where the list's marker before the line starts (the line is its entry's)."""
@@ -2784,6 +2785,8 @@ def _beside_text(rows: list[list[Item]], width: float) -> tuple[list[tuple[list[
             return True  # a line of ragged prose, alone on its side
         if alone and is_caption(item.text) and not _wide_gaps(item):
             return True  # a float's caption set in its column: no table's cell
+        if alone and id(item) in indented:
+            return True  # a quotation's line, indented both sides
         last, was_text = above.get(side, (None, False))
         if not (alone and was_text and last is not None and last.y - item.y <= TEXT_PITCH * item.size) or \
                 _wide_gaps(item):
@@ -2902,6 +2905,35 @@ def _opens_paragraph(item: Item, lower: Item, right: float) -> bool:
 
 
 INDENT_EMS = 3.0  # ems a paragraph's first line may be set in from where its lines start
+
+
+def _indented_text(rows: list[list[Item]], side_of: Callable[[Item], str], columns: dict[str, float]) -> set[int]:
+    """The lines of a paragraph set in from its column's edges (a quotation, an abstract), each
+    alone on its side: words (``RAGGED_WORDS``, no wide space), across most of the column
+    (``RAGGED_FILL``), starting and ending where the next line on that side does, a line's
+    pitch below it. A justified paragraph's lines end together; a column of a table's cells
+    ends where each cell's words do. Their ids."""
+    found: set[int] = set()
+    last: dict[str, Item | None] = {}
+    for row in rows:
+        sides = [side_of(item) for item in row]
+        for item, side in zip(row, sides, strict=True):
+            if not side:
+                continue
+            if sides.count(side) != 1:
+                last[side] = None
+                continue
+            words = item.kind == "line" and item.x1 - item.x0 >= RAGGED_FILL * columns[side] and \
+                len(item.text.split()) >= RAGGED_WORDS and not _wide_gaps(item)
+            up = last.get(side)
+            if words and up is not None and up.y - item.y <= TEXT_PITCH * item.size and \
+                    abs(up.x0 - item.x0) <= EVEN_EDGE and abs(up.x1 - item.x1) <= EVEN_EDGE:
+                found.update((id(up), id(item)))
+            last[side] = item if words else None
+    return found
+
+
+EVEN_EDGE = 1.0  # points: lines of a justified paragraph start and end this close to each other's ends
 
 
 def _justified(items: list[Item], column: float) -> bool:
