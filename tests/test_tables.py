@@ -1954,6 +1954,43 @@ def test_a_table_of_labels_and_figures_under_a_bold_head_is_a_table_beside_the_o
     assert "prose0" in page["text"] and "prose5" in page["text"]
 
 
+def test_a_head_and_two_rows_of_a_label_and_its_figure_beside_the_other_columns_prose_are_a_table():
+    """As LaTeX sets a small tabular at the head of the right column: a head in bold and two
+    rows, a label and its figure a row drawn as one text object, each row on the baseline of a
+    line of the left column's prose; the next section's heading under it, beside lines of prose
+    whose sentences end in a wider space. A table of three rows, the prose beside it the
+    page's text, not a table's first column."""
+    def run(text: str, x0: float, x1: float, y: float, gap: tuple[int, float, float] | None = None,
+            font: str = "CMR12", size: float = 11.96) -> dict[str, Any]:
+        return {"text": text, "font": font, "size": size, "color": "#000000", "box": [x0, y - 4, x1, y + 7],
+                **({"gaps": [list(gap)]} if gap else {})}
+
+    def line(y: float, *runs: dict[str, Any]) -> dict[str, Any]:
+        return {"y": y, "size": 11.96, "runs": list(runs)}
+
+    lines = [
+        line(709.9, run("the river was counted at every gauge along its", 82.8, 300.9, 709.9),
+             run("Site 1996", 386.3, 453.8, 709.9, (4, 405.9, 426.9), font="CMBX12")),
+        line(695.4, run("length and the table gives what was found there", 82.8, 300.9, 695.4),
+             run("Weir 916", 386.3, 453.8, 695.4, (4, 415.0, 436.3))),
+        line(681.0, run("over the years the counts were made by hand and", 82.8, 300.9, 681.0),
+             run("Ford 16.7", 386.3, 453.8, 681.0, (4, 401.6, 433.0))),
+        line(664.7, run("by eye each spring. Later a gauge recorded them", 82.8, 300.9, 664.7, (19, 170.6, 181.2))),
+        line(646.0, run("on its own and sent them on. The counts since", 82.8, 300.9, 646.0, (27, 244.4, 254.3)),
+             run("5 Method", 311.0, 406.5, 646.0, (1, 320.7, 340.0), font="CMBX12", size=17.22)),
+        line(635.8, run("then are kept in the record of the survey.", 82.8, 296.7, 635.8)),
+    ]
+    words = iter(BODY.split() * 60)
+    for k in range(30):
+        y = 619.7 - 14.45 * k
+        text = [" ".join(next(words) for _ in range(8)) for _ in range(2)]
+        lines.append(line(y, run(text[0], 82.8, 300.9, y), run(text[1], 311.0, 529.1, y)))
+    page = next(r for r in _unruled_page(lines) if "page" in r)
+    assert [_texts(t) for t in page["blocks"] if t["kind"] == "table"] == [[["Site", "1996"], ["Weir", "916"],
+                                                                             ["Ford", "16.7"]]]
+    assert "the river was counted at every gauge" in page["text"]
+
+
 def _pairs_under_a_head(rows: list[tuple[str, str]], head: list[dict[str, Any]], label_x: float,
                         right: float) -> list[list[list[str]]]:
     """The tables of a page holding ``rows`` of a label (set at ``label_x``) and a figure (flush

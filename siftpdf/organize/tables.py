@@ -2737,10 +2737,11 @@ def _beside_text(rows: list[list[Item]], width: float) -> tuple[list[tuple[list[
     columns, or a gutter told only by a column's lines, ``_lenient_gutter``, ``_prose_column``)."""
     plain: list[tuple[list[Item], list[Item]]] = [(row, []) for row in rows]
     # (a row drawn as one text object beside the other column's line is two segments of three
-    # parts; between the other column's baselines, one segment of three, a figure among them,
-    # or a label and its figure, a near row's lines wholly beside it)
+    # parts, or of two, a label and its figure; between the other column's baselines, one
+    # segment of three, a figure among them, or a label and its figure, a near row's lines
+    # wholly beside it)
     threes = [k for k, row in enumerate(rows)
-              if len(row) >= 3 or len(row) == 2 and _gapped(row) >= 4 or
+              if len(row) >= 3 or len(row) == 2 and (_gapped(row) >= 4 or any(map(_label_and_figure_drawn, row))) or
               len(row) == 1 and _cells_drawn_as_one(row[0]) and _lines_beside(rows, k) or
               len(row) == 2 and _label_and_figure(row) and _lines_beside(rows, k)]
     if not threes:
@@ -2779,7 +2780,8 @@ def _beside_text(rows: list[list[Item]], width: float) -> tuple[list[tuple[list[
             return False
         x0 = item.x0 if lead is None else lead
         if item.x1 - x0 >= COLUMN_FILL * columns[side]:
-            return not (_cells_drawn_as_one(item) or _heads_drawn_as_one(item)) or _justified([item], columns[side])
+            return not (_cells_drawn_as_one(item) or _heads_drawn_as_one(item) or _two_cells_drawn(item)) or \
+                _justified([item], columns[side])
         if alone and item.x1 - x0 >= RAGGED_FILL * columns[side] and x0 - starts[side] <= item.size and \
                 len(item.text.split()) >= RAGGED_WORDS:
             return True  # a line of ragged prose, alone on its side
@@ -2868,6 +2870,22 @@ HEAD_SIZE = 1.1  # of the text's size, a heading's at the least (or it is bolder
 
 
 NEAR_ROWS = 2  # rows either side of a row of three segments where a line of a column's prose is looked for
+
+
+def _label_and_figure_drawn(item: Item) -> bool:
+    """Is a segment a table's label and its figure drawn as one text object: words, then a
+    figure a column gap after them (``_two_cells_drawn``)?"""
+    if not _two_cells_drawn(item):
+        return False
+    cells = _gap_cells([item])
+    return len(cells) == 2 and _labelled(cells[0][2]) and not _numeric(cells[0][2]) and _figure(cells[1][2]) and \
+        any(ch.isdigit() for ch in cells[1][2])
+
+
+def _two_cells_drawn(item: Item) -> bool:
+    """Is a segment two cells of a table's row drawn as one text object: a column gap between
+    its runs (``_wide_gaps``) and fewer words than a line of prose has (``RAGGED_WORDS``)?"""
+    return len(_wide_gaps(item)) == 1 and len(item.text.split()) < RAGGED_WORDS
 
 
 def _lines_beside(rows: list[list[Item]], k: int) -> bool:
