@@ -311,6 +311,22 @@ def test_a_title_of_a_short_word_heads_its_section_when_numbered_or_set_over_its
         assert headings(organize([page(1, other)])[0]) == []
 
 
+def test_a_title_of_two_letters_in_italic_heads_the_paragraph_set_upright_under_it():
+    # groff's lowest heading: 'Ba' in italic at the body's size, flush left, further from the
+    # paragraph above than from the one it heads, whose first line stands in 2.5 ems. It heads
+    # its section as a longer word in italic does; over a formula's line it stays a line.
+    def italic(y: float, text: str) -> dict[str, Any]:
+        return {"y": y, "size": 10.0, "runs": [run(text, 72.0, y, 10.0, "Times-Italic")]}
+
+    under = [line(614, "The survey counted every gauge along the river and", x0=97),
+             line(602, "the table gives what was found in each of the years")]
+    lines = [*body_lines(740, "a", 3), italic(634, "Ba"), *under]
+    assert [text for _, text in headings(organize([page(1, lines)])[0])] == ["Ba"]
+    formula = [*body_lines(740, "a", 3), italic(634, "Ba"), line(618, "= =1 ai + (d ) (dj) - (d )", x0=97),
+               *under[1:]]
+    assert headings(organize([page(1, formula)])[0]) == []
+
+
 def test_a_large_line_ending_in_a_word_a_sentence_runs_on_from_is_no_heading():
     # '… top c hubs in the' over 'following simple way.': a sentence set large, not a title;
     # a title whose first line ends so over its second set otherwise stays one.

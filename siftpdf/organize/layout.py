@@ -2267,9 +2267,10 @@ def _kinds(items: list[Item], body: float, opts: OrganizeOptions, titles: dict[s
 def _short_title(items: list[Item], lines: list[int], n: int, pitch: float) -> bool:
     """Does line ``n``, a heading by its looks with no word of ``WORD_LETTERS`` letters, head a
     section all the same: a section's number with a dot and a title of short capitalized words
-    ('1.1. Ma', '3. AI'), or one such word alone over the first line of a paragraph of its
-    column (words of letters: no formula's line), set further from the line above than from it
-    (a label set large in a figure has no paragraph under it)?"""
+    ('1.1. Ma', '3. AI'), or one such word alone, larger than the first line of a paragraph of
+    its column under it or in italic over its upright words (words of letters: no formula's
+    line), set further from the line above than from it (a label set large in a figure has no
+    paragraph under it)?"""
     item = items[lines[n]]
     number = NUMBERING.match(item.text) if item.text[:1].isdecimal() else None
     title = item.text[number.end():].split() if number is not None else item.text.split()
@@ -2282,14 +2283,15 @@ def _short_title(items: list[Item], lines: list[int], n: int, pitch: float) -> b
     above, below = items[lines[n - 1]], items[lines[n + 1]]
     words = sum(word.isalpha() for word in below.text.split())
     return below.kind == above.kind == "line" and words >= PROSE_LINE_WORDS and \
-        below.size * HEADING_OVER <= item.size and 0 < item.y - below.y <= TITLE_PITCH * max(pitch, below.size) and \
+        (below.size * HEADING_OVER <= item.size or item.italic and not below.italic) and \
+        0 < item.y - below.y <= TITLE_PITCH * max(pitch, below.size) and \
         abs(below.x0 - item.x0) <= TITLE_INDENT_EMS * below.size and below.x1 > item.x1 and \
         above.y0 - item.y1 > item.y0 - below.y1
 
 
 PROSE_LINE_WORDS = 4  # words of letters on the line under a short title, at the least: a paragraph's, not a formula's
 HEADING_OVER = 1.05  # times the size of the text under it a short title is set at the least (in bold, larger)
-TITLE_INDENT_EMS = 2.0  # ems a paragraph's first line may stand in from its heading
+TITLE_INDENT_EMS = 3.0  # ems a paragraph's first line may stand in from its heading (groff indents it 2.5)
 TITLE_PITCH = 2.0  # of the page's pitch from a short title's baseline down to its paragraph's, at the most
 
 
@@ -2545,11 +2547,14 @@ def _italic_heads(items: list[Item], kinds: list[tuple[str, int | None]], lines:
     capitalized word: 'Participants'), in the body's size, flush left, with more space above
     them than the line pitch (or at the top of their column), ended by choice (or where the
     italic ends: the next line opens upright) over a paragraph in upright type: an unnumbered
-    subsection's head ('Sampling the rivers'), set as many styles set their lowest level."""
+    subsection's head ('Sampling the rivers'), set as many styles set their lowest level. A
+    word of two letters ('Ba') heads one over a line of words (``PROSE_LINE_WORDS``), not a
+    formula's."""
     for n, k in enumerate(lines):
         item = items[k]
+        short = len(item.text) == 2 and item.text.isalpha() and item.text[0].isupper() and item.text[1].islower()
         if kinds[k][0] != "paragraph" or not item.italic or item.bold or \
-                not (_title_like(item.text) or _capitalized_word(item.text)) or item.size < 0.95 * body or \
+                not (_title_like(item.text) or _capitalized_word(item.text) or short) or item.size < 0.95 * body or \
                 item.x0 > item.left + 0.5 * item.size or ":" in item.text:
             continue  # flush left (a centred line in italic is a byline or a motto), no label ('Source: …')
         after = items[lines[n + 1]] if n + 1 < len(lines) else None
@@ -2557,7 +2562,8 @@ def _italic_heads(items: list[Item], kinds: list[tuple[str, int | None]], lines:
         if after is None or (after.section, after.column) != (item.section, item.column) or after.italic or \
                 kinds[lines[n + 1]][0] not in ("paragraph", "list_item") or item.y <= after.y or \
                 abs(after.size - item.size) > 0.05 * item.size or \
-                not next_word_fits(item, after) and not after.upright:
+                not next_word_fits(item, after) and not after.upright or \
+                short and sum(word.isalpha() for word in after.text.split()) < PROSE_LINE_WORDS:
             continue
         if _spaced_over(item, before, after, pitch):
             kinds[k] = ("heading", None)
