@@ -2490,6 +2490,38 @@ def test_heads_wrapped_onto_lines_of_their_own_are_one_row_of_an_unruled_table(r
     assert any(row.count("Domestic") == 1 and "Number" not in row for row in texts)
 
 
+def test_heads_of_several_lines_under_group_heads_whose_last_lines_run_on_head_an_unruled_table(run_cli, tmp_path):
+    """No rules, heads in bold: group heads over two columns each; the stub's head beside the
+    first lines of two heads of two lines ("Value (EUR" over "m)", "Change" over "(%)"), the
+    heads of one line centred between those lines, so that the heads' last line holds only the
+    words running on from the lines above (a bracket closed, a unit): every line of heads is
+    the table's, over its rows of figures, not a table of heads and a line of text over another
+    table."""
+    path = tmp_path / "ran_on.pdf"
+    xs = (72, 170, 230, 290, 350, 410, 470)
+    c, line = _table_canvas(path, lambda c, k, y, text: c.drawCentredString(xs[k] + 30, y, text) if k else
+                            c.drawString(xs[k], y, text))
+    c.setFont("Helvetica-Bold", 10)
+    for k, group in ((1, "Estimate"), (3, "Public"), (5, "Planned")):
+        c.drawCentredString(xs[k] + 60, 752, group)
+    c.drawCentredString(100, 737, "Region")
+    line(737, {5: "Value (EUR", 6: "Change"})
+    line(729, {1: "Rate", 2: "Per capita", 3: "Amount", 4: "Number"})
+    line(722, {5: "m)", 6: "(%)"})
+    c.setFont("Helvetica", 10)
+    data = [("Northern highlands", "(1,128)", "7,175", "2003", "68,995", "26,786", "-13.3"),
+            ("Coastal areas", "3,667", "2,247", "1996", "121,067", "10,763", "95.6"),
+            ("Metropolitan area", "(8,390)", "2,694", "1997", "34,986", "134,564", "44.8"),
+            ("West", "(5,810)", "698", "2016", "206,953", "5,371", "111.0")]
+    for k, row in enumerate(data):
+        line(706 - 16 * k, dict(enumerate(row)))
+    texts, lines = _only_table(run_cli, c, path)
+    assert texts[-len(data):] == [list(r) for r in data]
+    assert ["Region", "Rate", "Per capita", "Amount", "Number", "Value (EUR m)", "Change (%)"] in texts
+    assert any(row.count("Estimate") == 1 and row.count("Planned") == 1 for row in texts)
+    assert not any("m)" in text or "Estimate" in text for text in lines)
+
+
 def test_a_group_head_over_no_head_but_over_its_columns_figures_heads_an_unruled_table(run_cli, tmp_path):
     """No rules; group heads centred over two columns each, in the space between the narrow
     heads of the two lines under them ("Share" over "(%)", "No."), over the wide figures of

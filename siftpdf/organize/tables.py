@@ -2496,16 +2496,19 @@ def _bridged(parts: list[tuple[list[Item], list[Item]]], start: int, end: int, n
     """Where a run of a table's rows resumes after lines that are its cells running on, or None.
     A label of several lines sets its other lines between two rows (above and below the row's
     figures when cells are centred, below when set at the top); heads of several lines set
-    theirs under the run's first row (``heads``). Such lines are in the rows' size, at a row's
-    pitch, and hold words, figures or units (a tall bracket's pieces are a formula's). A label's
-    lie left of the row's second cell; a head's each under one cell of the row above. Each
+    theirs under the run's first row, or under its rows when all of them are heads in bold
+    (group heads, the first lines of heads of two, heads of one beside them: ``heads``; their
+    last line holds only what runs on, 'm)' under 'Value (EUR'). Such lines are in the rows'
+    size, at a row's pitch, and hold words, figures or units (a tall bracket's pieces are a
+    formula's). A label's lie left of the row's second cell; a head's each under one cell of
+    the row above. Each
     stands over or under a cell of the rows around or of the run's rows (a group's label in a
     column of its own, under its head). The row the run resumes with keeps the columns (no
     cell of either row reaches over two of the other's, but a group head over its columns), and
     one of the two is a statistics row (``_named_figures``; figures named by the label of several
     lines set round them count): prose, code and a chart's ticks set in columns are none."""
     above = parts[end - 1][0]  # a row of the run: it holds cells
-    heads = end - 1 == start
+    heads = end - 1 == start or all(item.bold_all for cells, _ in parts[start:end] for item in cells)
     run = [item for cells, _ in parts[start:end] for item in cells]  # the run's rows, its heads among them
     size = max(i.size for i in above)
     first = min(i.x0 for i in above)
