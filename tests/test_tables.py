@@ -290,6 +290,18 @@ def test_a_tables_last_rows_printed_at_the_next_pages_head_go_on_as_its_rows(run
     assert _over_pages(recs) == [[["Gauge", "Depth", "Flow"], *map(list, rows)]]
 
 
+def _lines_and_caption(path: Path, lines: int, top: float, caption: tuple[float, str] | None) -> canvas.Canvas:
+    """A page to draw at ``path``: ``lines`` lines of text 14 points apart from ``top`` down
+    (Helvetica, 10 points), then a table's caption at (72, y) when given."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    for k in range(lines):
+        c.drawString(72, top - 14 * k, BODY[:70])
+    if caption:
+        c.drawString(72, caption[0], caption[1])
+    return c
+
+
 def test_a_tables_head_left_alone_under_its_caption_at_a_page_end_heads_its_rows_on_the_next_page(
         run_cli, tmp_path):
     """A table of two columns without rules: the page's end leaves its caption and its bold head
@@ -303,12 +315,7 @@ def test_a_tables_head_left_alone_under_its_caption_at_a_page_end_heads_its_rows
     more = [*rows, ("Tolve", "2,311"), ("Brack", "7.5"), ("Ousel", "902")]
 
     def draw(path: Path, caption: bool, rows: list[tuple[str, str]], framed: bool = False) -> list[dict[str, Any]]:
-        c = canvas.Canvas(str(path), pagesize=A4)
-        c.setFont("Helvetica", 10)
-        for k in range(40):
-            c.drawString(72, 770 - 14 * k, BODY[:70])
-        if caption:
-            c.drawString(72, 190, "Table 2. Counts by district.")
+        c = _lines_and_caption(path, 40, 770, (190, "Table 2. Counts by district.") if caption else None)
         c.setFont("Helvetica-Bold", 10)
         c.drawString(72, 168, "District")
         c.drawRightString(260, 168, "Households")
@@ -3496,12 +3503,7 @@ def test_a_head_and_a_row_at_a_pages_foot_head_the_rows_at_the_next_pages_head(r
     rows = [("Region", "2019"), ("North", "1,273"), ("UK", "-1.7"), ("Coast", "75.0"), ("Toumtrer", "90.2%")]
 
     def draw(path: Path, caption: bool) -> list[dict[str, Any]]:
-        c = canvas.Canvas(str(path), pagesize=A4)
-        c.setFont("Helvetica", 10)
-        for k in range(44):
-            c.drawString(72, 780 - 14 * k, BODY[:70])
-        if caption:
-            c.drawString(72, 140, "Table 1. Counts by region.")
+        c = _lines_and_caption(path, 44, 780, (140, "Table 1. Counts by region.") if caption else None)
         _decimal_row(c, 112, 118, *rows[0], bold=True)
         _decimal_row(c, 112, 104, *rows[1])
         c.showPage()
