@@ -700,32 +700,44 @@ def _organize(page: _Page, repeated: set[str] | None, opts: OrganizeOptions, pre
 
 def _heads_over_rows(blocks: list[Block], page: _Page) -> list[Block]:
     """A table of a label and its figures too short, or too broken, to be found from its rows:
-    its head in bold under its caption (``head_left``), then paragraphs each of whose lines is
-    one of its rows (``rows_going_on``: a column's end broke the table, its first rows at the
-    foot of one column, the rest at the head of the next). The head and those paragraphs are
-    one table block, at least two rows under the head."""
+    its head in bold under its caption, then paragraphs each of whose lines is one of its rows
+    (``_head_and_rows``: a column's end broke the table, its first rows at the foot of one
+    column, the rest at the head of the next). The head and those paragraphs are one table
+    block, at least two rows under the head."""
     out: list[Block] = []
     k = 0
     while k < len(blocks):
         block = blocks[k]
         out.append(block)
+        found = _head_and_rows(blocks, k, page)
         k += 1
-        if block.kind not in ("heading", "paragraph") or len(out) < 2 or out[-2].kind != "caption" or \
-                (row := head_left(_lines_of(block, page))) is None:
+        if found is None or len(found[0]) - 1 < PAIR_ROWS:
             continue
-        parts: list[Block] = []  # each paragraph after it, as its rows
-        while k + len(parts) < len(blocks) and (taken := blocks[k + len(parts)]).kind == "paragraph" and \
-                (more := rows_going_on({"rows": [row]}, _lines_of(taken, page))) is not None:
-            parts.append(Block("table", "", taken.spans, first=taken.first, last=taken.last,
-                               table={"rows": more, "header_rows": 0}))
-        if sum(len(part.table["rows"]) for part in parts if part.table) < PAIR_ROWS:
-            continue
-        block.kind, block.level, block.table, block.text = "table", None, {"rows": [row], "header_rows": 1}, ""
-        for part in parts:
-            _append_table(block, part)
+        rows, taken = found
+        block.kind, block.level, block.table, block.text = "table", None, {"rows": rows, "header_rows": 1}, \
+            table_text(rows)
+        for part in blocks[k:k + taken]:
+            block.spans.extend(part.spans)
             block.last = part.last
-        k += len(parts)
+        k += taken
     return out
+
+
+def _head_and_rows(blocks: list[Block], k: int, page: _Page) -> tuple[list[list[dict[str, Any]]], int] | None:
+    """A table's head left in bold under its caption (``head_left``) at ``blocks[k]``, and the
+    rows the paragraphs right after it hold, each of whose lines is one (``rows_going_on``): its
+    rows, the head first, and how many paragraphs hold them. None when ``blocks[k]`` is no such
+    head."""
+    block = blocks[k]
+    if k == 0 or blocks[k - 1].kind != "caption" or block.kind not in ("heading", "paragraph") or \
+            (row := head_left(_lines_of(block, page))) is None:
+        return None
+    rows, taken = [row], 0
+    while k + 1 + taken < len(blocks) and (part := blocks[k + 1 + taken]).kind == "paragraph" and \
+            (more := rows_going_on({"rows": rows}, _lines_of(part, page))) is not None:
+        rows += more
+        taken += 1
+    return rows, taken
 
 
 def _tables_over_columns(blocks: list[Block], page: _Page) -> list[Block]:
@@ -1287,22 +1299,16 @@ def _continue_part(before: _Page, after: _Page) -> None:
 
 
 def _head_left_over(tail: Block, before: _Page) -> tuple[int, list[list[dict[str, Any]]]] | None:
-    """A table's bold head left under its caption at a page's foot (``head_left``), ``tail``
+    """A table's bold head left under its caption at a page's foot (``_head_and_rows``), ``tail``
     (the page's last block) itself or the last of the paragraphs under it that hold its first
-    rows, too few for a table (``rows_going_on``): the head's index among the page's blocks, and
-    its rows, the head first. None when the blocks are otherwise."""
+    rows, too few for a table: the head's index among the page's blocks, and its rows, the head
+    first. None when the blocks are otherwise."""
     end = before.blocks.index(tail)
     for start in range(end, 0, -1):
-        block = before.blocks[start]
-        if before.blocks[start - 1].kind == "caption" and block.kind in ("heading", "paragraph") and \
-                (row := head_left(_lines_of(block, before))) is not None:
-            rows = [row]
-            for part in before.blocks[start + 1:end + 1]:
-                if part.kind != "paragraph" or (more := rows_going_on({"rows": rows}, _lines_of(part, before))) is None:
-                    return None
-                rows += more
-            return start, rows
-        if block.kind != "paragraph":
+        found = _head_and_rows(before.blocks, start, before)
+        if found is not None:
+            return (start, found[0]) if start + found[1] == end else None
+        if before.blocks[start].kind != "paragraph":
             return None
     return None
 

@@ -2552,9 +2552,8 @@ def _italic_heads(items: list[Item], kinds: list[tuple[str, int | None]], lines:
     formula's."""
     for n, k in enumerate(lines):
         item = items[k]
-        short = len(item.text) == 2 and item.text.isalpha() and item.text[0].isupper() and item.text[1].islower()
         if kinds[k][0] != "paragraph" or not item.italic or item.bold or \
-                not (_title_like(item.text) or _capitalized_word(item.text) or short) or item.size < 0.95 * body or \
+                not (_title_like(item.text) or _capitalized_word(item.text, 2)) or item.size < 0.95 * body or \
                 item.x0 > item.left + 0.5 * item.size or ":" in item.text:
             continue  # flush left (a centred line in italic is a byline or a motto), no label ('Source: …')
         after = items[lines[n + 1]] if n + 1 < len(lines) else None
@@ -2563,7 +2562,7 @@ def _italic_heads(items: list[Item], kinds: list[tuple[str, int | None]], lines:
                 kinds[lines[n + 1]][0] not in ("paragraph", "list_item") or item.y <= after.y or \
                 abs(after.size - item.size) > 0.05 * item.size or \
                 not next_word_fits(item, after) and not after.upright or \
-                short and sum(word.isalpha() for word in after.text.split()) < PROSE_LINE_WORDS:
+                len(item.text) < 3 and sum(word.isalpha() for word in after.text.split()) < PROSE_LINE_WORDS:
             continue
         if _spaced_over(item, before, after, pitch):
             kinds[k] = ("heading", None)
@@ -2690,10 +2689,10 @@ def _title_like(text: str) -> bool:
     return _few_words(text, 2, ALONE_WORDS, 0.6)
 
 
-def _capitalized_word(text: str) -> bool:
-    """One capitalized word of letters, three at the least ('Participants', 'Datasets'), not a
-    symbol or an abbreviation set alone."""
-    return len(text) >= 3 and text.isalpha() and text[0].isupper() and not text.isupper()
+def _capitalized_word(text: str, least: int = 3) -> bool:
+    """One capitalized word of letters, ``least`` at the least ('Participants', 'Datasets'), not
+    a symbol or an abbreviation set alone."""
+    return len(text) >= least and text.isalpha() and text[0].isupper() and not text.isupper()
 
 
 def _few_words(text: str, least: int, most: int, letters: float) -> bool:
