@@ -2876,13 +2876,9 @@ NEAR_ROWS = 2  # rows either side of a row of three segments where a line of a c
 
 
 def _label_and_figure_drawn(item: Item) -> bool:
-    """Is a segment a table's label and its figure drawn as one text object: words, then a
-    figure a column gap after them (``_two_cells_drawn``)?"""
-    if not _two_cells_drawn(item):
-        return False
-    cells = _gap_cells([item])
-    return len(cells) == 2 and _labelled(cells[0][2]) and not _numeric(cells[0][2]) and _figure(cells[1][2]) and \
-        any(ch.isdigit() for ch in cells[1][2])
+    """Is a segment a table's label and its figure drawn as one text object: two cells
+    (``_two_cells_drawn``), its two parts a label and its figure (``_label_and_figure``)?"""
+    return _two_cells_drawn(item) and len(pair := _part_items([item])) == 2 and _label_and_figure(pair)
 
 
 def _two_cells_drawn(item: Item) -> bool:
