@@ -4009,6 +4009,44 @@ def test_a_justified_line_drawn_word_by_word_beside_a_table_in_the_other_column_
     assert sum(i.text in kept for line in out for i in line) == len(kept)
 
 
+@pytest.mark.parametrize("as_one", [False, True], ids=["word by word", "one object"])
+def test_a_list_entrys_line_of_two_words_justified_beside_a_table_is_that_columns_text(as_one):
+    """A page of two columns: in the left one a list's entry, its marker hanging and its lines set
+    in from the column's edge, a few long words each, one of them two words stretched to the
+    entry's measure (a browser's justified text in a narrow column: drawn a word a run, or as one
+    object); a table
+    in the right column beside it under its caption, its rows on the baselines of its own pitch.
+    The entry's lines are the left column's text and the table holds its figures alone."""
+    rows = [[_prose(72, 700 - 12 * k), _prose(315, 700 - 12 * k)] for k in range(10)]
+    entry = ["keepers measured everything", "along waterways upstream", "", "overnight, recording again",
+             "whatever instruments showed", "afterwards."]
+    left: list[Item] = []
+    for k, text in enumerate(entry):
+        y = 570 - 13.5 * k
+        if k == 2:
+            words = [(112, 170, "nevertheless"), (250, 297, "counted")]
+            left += [_segment(y, *words)] if as_one else [_segment(y, word) for word in words]
+        else:
+            left.append(_segment(y, (112, 297 if k < len(entry) - 1 else 160, text)))
+        if k == 0:
+            left.insert(0, _segment(y, (84, 94, "1.")))
+    figures = [("Weir", "50,447", "43.3%"), ("Mill", "34.9%", "2,380"), ("Ford", "126,589", "23.8%"),
+               ("Lock", "86.6", "107.5")]
+    right = [_segment(570, (315, 470, "Table 1. Flow at the gauges"))]
+    right += [_segment(549.75 - 20.25 * k, cell) for k, row in enumerate(figures)  # (one on the entry's fourth line)
+              for cell in zip((320, 400, 460), (350, 440, 500), row, strict=True)]
+    for y in sorted({i.y for i in left + right}, reverse=True):
+        rows.append(sorted((i for i in left + right if i.y == y), key=lambda i: i.x0))
+    rows += [[_prose(72, 470 - 12 * k), _prose(315, 470 - 12 * k)] for k in range(10)]
+    out = unruled_tables(rows, 612)
+    tables = [i for line in out for i in line if i.kind == "table"]
+    assert len(tables) == 1 and tables[0].table is not None
+    assert [[c["text"] for c in line] for line in tables[0].table["rows"]] == [list(f) for f in figures]
+    kept = {i.text for line in out for i in line if i.kind != "table"}
+    assert {*entry[:2], *entry[3:], "1.", "Table 1. Flow at the gauges"} <= kept
+    assert ({"nevertheless counted"} if as_one else {"nevertheless", "counted"}) <= kept
+
+
 def test_a_group_head_beside_the_other_columns_line_heads_a_table_set_in_one_column():
     """A page of two columns: an unruled table in the left column under a group head centred over
     its two columns of figures, the stub's head blank; the right column's prose runs on beside

@@ -2774,7 +2774,7 @@ def _beside_text(rows: list[list[Item]], width: float) -> tuple[list[tuple[list[
 
         def side_of(item: Item) -> str:
             return "L" if item.x1 <= split else "R" if item.x0 >= split else ""
-    above: dict[str, tuple[Item, bool]] = {}  # each column's last line so far, and whether it was text
+    above: dict[str, tuple[Item, bool, float]] = {}  # each column's last line so far, whether text, its right edge
     indented = _indented_text(rows, side_of, columns)
 
     def text(item: Item, side: str, alone: bool, lead: float | None = None) -> bool:
@@ -2792,7 +2792,9 @@ def _beside_text(rows: list[list[Item]], width: float) -> tuple[list[tuple[list[
             return True  # a float's caption set in its column: no table's cell
         if alone and id(item) in indented:
             return True  # a quotation's line, indented both sides
-        last, was_text = above.get(side, (None, False))
+        last, was_text, right = above.get(side, (None, False, 0.0))
+        if alone and _spread([item], last, was_text, right):
+            return True  # a line of few words justified under the line above, drawn as one
         if not (alone and was_text and last is not None and last.y - item.y <= TEXT_PITCH * item.size) or \
                 _wide_gaps(item):
             return False
@@ -2804,11 +2806,12 @@ def _beside_text(rows: list[list[Item]], width: float) -> tuple[list[tuple[list[
     flow: dict[str, list[tuple[Item, bool, bool, int]]] = {side: [] for side in columns}  # (item, alone, text, row)
     for number, row in enumerate(rows):
         beside: list[Item] = []
-        seen: dict[str, tuple[Item, bool]] = {}
+        seen: dict[str, tuple[Item, bool, float]] = {}
         sides = [side_of(item) for item in row]
         alone = {side: sides.count(side) == 1 for side in columns}
         justified = {side for side in columns if sides.count(side) >= 2 and
-                     _justified([i for i, s in zip(row, sides, strict=True) if s == side], columns[side])}
+                     (_justified(mine := [i for i, s in zip(row, sides, strict=True) if s == side], columns[side])
+                      or _spread(mine, *above.get(side, (None, False, 0.0))))}
         marked = {side: marker for side in columns if sides.count(side) == 2 and
                   (marker := _list_marker([i for i, s in zip(row, sides, strict=True) if s == side]))}
         for item, side in zip(row, sides, strict=True):
@@ -2823,8 +2826,10 @@ def _beside_text(rows: list[list[Item]], width: float) -> tuple[list[tuple[list[
                                                     marker.x0 if marker else None)
                 if is_text:
                     beside.extend((marker, item) if marker else (item,))
-                if side not in seen or is_text:
-                    seen[side] = (item, is_text)
+                if side in justified and side in seen:
+                    seen[side] = (seen[side][0], True, item.x1)  # a justified line's words: from its first
+                elif side not in seen or is_text:
+                    seen[side] = (item, is_text, item.x1)
                 flow[side].append((item, alone[side], is_text, number))
         above.update(seen)
         besides.append(beside)
@@ -2968,6 +2973,22 @@ def _justified(items: list[Item], column: float) -> bool:
 
 
 JUSTIFIED_WORDS = 4  # words of a justified line drawn word by word, at the least
+
+
+def _spread(items: list[Item], last: Item | None, was_text: bool, right: float) -> bool:
+    """Are a row's segments on one side of the gutter a line of few words justified word by word
+    under the line of that side's text above (``last``, ending at ``right``): words, no figure among them, every space
+    between them alike (``EVEN_SLACK``), from that line's left edge to its right (within an em),
+    at a line's pitch (``TEXT_PITCH``)? A narrow column's line of two or three long words is
+    stretched to its measure: no table's row under a paragraph starts and ends where its lines do."""
+    parts = sorted(part for item in items for part in item.parts)
+    if last is None or not was_text or len(parts) < 2 or any(item.kind != "line" for item in items) or \
+            any(_figure(text) and not text.isalpha() for _, _, text in parts):
+        return False
+    size = max(item.size for item in items)
+    gaps = [b[0] - a[1] for a, b in zip(parts, parts[1:], strict=False)]
+    return 0 < last.y - items[0].y <= TEXT_PITCH * size and max(gaps) - min(gaps) <= EVEN_SLACK and \
+        abs(parts[0][0] - last.x0) <= size and abs(parts[-1][1] - right) <= size
 
 
 def _list_marker(pair: list[Item]) -> Item | None:
