@@ -357,6 +357,19 @@ def test_a_sentences_end_short_of_the_edge_over_a_little_space_ends_its_paragrap
         assert len(texts_out) == 1
 
 
+def test_no_paragraph_runs_on_over_a_page_break_into_a_lone_line_parted_far_apart():
+    """Page 1's justified text runs to its foot, its last line reaching the edge; page 2 opens
+    flush left, in the same size, with a line alone whose parts stand twenty ems apart (a
+    table's row: a group's label, then the next column's cells), a paragraph of its own under
+    it. A line stretched that wide would be justified, and a justified line is never its
+    paragraph's last: the row is page 2's own."""
+    lines = [_set_to(740 - 12 * k, t, 372.0) for k, t in enumerate(prose(12 * 53, "jw")[:53])]
+    row = {"y": 740, "size": 10.0, "runs": [run("Upstream gauges", 72, 740), run("Weir 21.9 968", 300, 740)]}
+    out = organize([page(1, lines), page(2, [row, *body_lines(728, "kw", 3)])])
+    assert out[0]["blocks"][-1]["text"].endswith(prose(12 * 53, "jw")[52])
+    assert out[1]["blocks"][0]["text"] == "Upstream gauges Weir 21.9 968"
+
+
 def test_no_paragraph_runs_on_over_a_page_break_into_a_copyright_notice():
     # The cover's last line reaches the text edge and the next page opens flush left in the
     # same size: the notice there is the next page's own.

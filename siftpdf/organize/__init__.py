@@ -1213,7 +1213,9 @@ def _continue(before: _Page, after: _Page, opts: OrganizeOptions) -> None:
     """Join the paragraph running off the end of ``before`` with the one that opens ``after``
     when the geometry says it runs on: its last line reaches the text edge (on a justified page,
     to within ``SHORT_EMS``), the next page's first line is not indented and is set in the same
-    size. A contents entry does not run on, nor does anything into a copyright notice."""
+    size. A contents entry does not run on, nor does anything into a copyright notice, nor into a
+    paragraph of one line parted far apart (``spread``: a table's row, its cells wide apart; a
+    line stretched that wide is justified, and a justified line is never its paragraph's last)."""
     tail, head = _at_break(before, after)
     if tail is None or head is None or tail.kind not in _OPEN_KINDS or head.kind != "paragraph":
         return
@@ -1230,6 +1232,8 @@ def _continue(before: _Page, after: _Page, opts: OrganizeOptions) -> None:
         return
     if not broken and last.x1 < last.right - SHORT_EMS * em and _justified(before):
         return  # a justified line runs to the edge: one ending short of it ends its paragraph
+    if not broken and first.spread and head.last is first:
+        return  # a lone line parted far apart (a table's row, a header's parts): no paragraph's last line
     text = join_text(tail.text, head.text, opts.hyphens)
     # Decided: from here on nothing can fail, so a page is never left half joined.
     tail.text = text
