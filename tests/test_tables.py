@@ -906,6 +906,29 @@ def test_a_head_wider_than_its_figures_set_flush_right_close_to_the_column_befor
     assert texts == [list(row) for row in rows]
 
 
+def test_figures_set_flush_left_close_to_the_labels_before_them_start_a_column(run_cli, tmp_path):
+    """A table without rules (a browser's, its cells set flush left and padded close): labels,
+    then two columns of figures, each starting under its head less than an em (0.85) from the
+    widest label before it. The figures that start together are a column: three columns, each
+    figure in its own."""
+    path = tmp_path / "flush-left.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 780, BODY)
+    rows = [("Station", "2019", "2015"), ("Weir", "89.7%", "68,756"), ("Mill", "40.8%", "114.7"),
+            ("Lockkeepers", "83.5%", "76.3%")]
+    first = 76 + max(pdfmetrics.stringWidth(row[0], "Helvetica", 10) for row in rows) + 8.5
+    second = first + max(pdfmetrics.stringWidth(row[1], "Helvetica", 10) for row in rows) + 8.5
+    for k, row in enumerate(rows):
+        for x, text in zip((76, first, second), row, strict=True):
+            c.drawString(x, 740 - 16 * k, text)
+    c.drawString(72, 660, BODY)
+    c.showPage()
+    c.save()
+    tables = _tables(_extract(run_cli, path))
+    assert len(tables) == 1 and _texts(tables[0]) == [list(row) for row in rows]
+
+
 def test_caption_and_source_set_in_a_tables_frame_are_no_rows(run_cli, tmp_path):
     """A grid whose frame holds its caption in a first row across it and its source in a last
     one: the table is the rows between; the caption and the source read as the page's lines,

@@ -692,8 +692,8 @@ def _column_gaps(pieces: list[_Piece], lo: float, hi: float, bounded: bool = Fal
     close), or, where a frame bounds the rows (``bounded``), before numbers
     (a column of labels and the widest figure of the column beside it, each cell padded by
     less than half an em), or, framed or not, ``LABEL_GAP_EM`` (wider than any word space)
-    before a column of figures set flush right (``_flush_right_from``); the boundary is the
-    gap's middle."""
+    before a column of figures set flush right (``_flush_right_from``) or flush left
+    (``_flush_left_from``); the boundary is the gap's middle."""
     if not pieces:
         return []
     size = _size(pieces)
@@ -707,7 +707,7 @@ def _column_gaps(pieces: list[_Piece], lo: float, hi: float, bounded: bool = Fal
     for k, piece in enumerate(ordered[1:], 1):
         gap = piece.x0 - reach
         if gap >= wide or gap >= narrow and (figures or bounded) and _figures_start(ordered, k, TIE) or \
-                gap >= spaced and _flush_right_from(ordered, k, ends):
+                gap >= spaced and (_flush_right_from(ordered, k, ends) or _flush_left_from(ordered, k)):
             boundaries.append((piece.x0 + reach) / 2)
         if piece.x1 > reach + TIE:
             reach, figures = piece.x1, _numeric(piece.text)
@@ -737,6 +737,22 @@ def _flush_right_from(ordered: list[_Piece], k: int, ends: list[tuple[float, flo
                     bisect_left(ends, (piece.x1 - TIE, -math.inf)):bisect_right(ends, (piece.x1 + TIE, math.inf))]):
                 return True
     return False
+
+
+def _flush_left_from(ordered: list[_Piece], k: int) -> bool:
+    """Whether a column of figures set flush left starts where ``ordered[k]`` (sorted by x0)
+    starts: ``FLUSH_FIGURES`` numbers or more start there, within ``TIE`` (a browser's cells set
+    flush left, padded close: their figures start together, whatever their widths)."""
+    x0 = ordered[k].x0
+    count = 0
+    for piece in ordered[k:]:
+        if piece.x0 > x0 + TIE:
+            break
+        count += _numeric(piece.text)
+    return count >= FLUSH_FIGURES
+
+
+FLUSH_FIGURES = 3  # numbers starting at one x: a column of figures set flush left
 
 
 def _figures_start(ordered: list[_Piece], k: int, tie: float) -> bool:
