@@ -1920,6 +1920,25 @@ def test_a_caption_set_centred_over_two_lines_is_one_caption():
     assert [b["kind"] for b in out["blocks"]].count("caption") == 1
 
 
+def test_a_caption_centred_on_its_float_in_a_column_of_list_entries_is_one_caption():
+    """A column of a list's entries, each a number at the column's edge and lines set in under
+    it (most of the column's lines start there), then a table's caption from the column's edge,
+    its second line centred under its first (on the float's middle, not the column's): one
+    caption, not its first line and a paragraph set in."""
+    lines = []
+    for k, seed in enumerate("abc"):
+        texts = prose(12 * 5, seed)[:5]
+        for j, text in enumerate(texts):
+            set_line = line(740 - 60 * k - 12 * j, f"{k + 1}. {text}" if j == 0 else text, x0=72 if j == 0 else 102)
+            set_line["runs"][0]["box"][2] = 372.0
+            lines.append(set_line)
+    first, second = "Table 1. Where the rivers of the north rise and", "how far they run"
+    lines += [line(548, first), line(536, second, x0=72 + 2.5 * (len(first) - len(second)))]
+    out = organize([page(1, lines)])[0]
+    captions = [b["text"] for b in out["blocks"] if b["kind"] == "caption"]
+    assert captions == [f"{first} {second}"]
+
+
 def italic_line(y: float, text: str, x0: float = 72.0, size: float = 10.0) -> dict[str, Any]:
     return {"y": y, "size": size, "runs": [run(text, x0, y, size, "Times-Italic")]}
 

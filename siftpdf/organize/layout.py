@@ -1691,9 +1691,9 @@ def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float,
     if broken:
         return True
     em = item.size
-    if block.kind == "caption" and same_column and _centred(item) and \
+    if block.kind == "caption" and same_column and (_centred(item) or prev.x0 < item.x0 and item.x1 < prev.x1) and \
             abs((item.x0 + item.x1) - (prev.x0 + prev.x1)) < 2 * em:
-        return True  # a caption set centred, line under line on the column's middle
+        return True  # a caption set centred, line under line on the column's middle (or its float's)
     if not _centred(prev) and next_word_fits(prev, item) and id(prev) not in measured:
         return False  # the line was ended by choice, not by the text edge (its own measure's: ``measured``)
     if _centred(prev) and _centred(item) and _set_apart_centred(prev, item):
