@@ -4254,6 +4254,67 @@ def test_a_group_head_centred_over_three_columns_of_one_width_in_a_frame_spans_t
                                 *map(list, body)]
 
 
+def _grouped_table(run_cli, path: Path, groups: tuple[str, str], off: float, edge: bool) -> list[list[str]]:
+    """A framed table with a rule under its heads: the stub's labels, six columns of figures set
+    flush right, and over them a line of two group heads, each set ``off`` points left of the
+    middle of the three columns it heads (their bounds midway between their text and the next
+    column's); under that line, when ``edge``, a rule from the first column of figures to the
+    frame's edge (a shaded head's edge). The table's cells where they stand."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 780, BODY)
+    rights, heads = (210, 260, 330, 390, 425, 470), ("2011", "2012", "Value", "Rate", "Plan", "Index")
+    body = [("Turbot", "125", "65.2", "191,015", "346", "9.3", "92.3"),
+            ("Perch", "144", "-5.0", "10,234", "8,950", "3.8", "35.8"),
+            ("Common carp", "947", "18.4", "136,417", "476", "2.1", "23.9"),
+            ("Sea bass", "453", "79.0", "107,182", "8,034", "7.7", "54.4")]
+    starts = [hi - max(pdfmetrics.stringWidth(text, "Helvetica", 10) for text in (heads[k], *(row[k + 1] for row in body)))
+              for k, hi in enumerate(rights)]
+    stub = 80 + max(pdfmetrics.stringWidth(row[0], "Helvetica", 10) for row in body)
+    bounds = [(stub + starts[0]) / 2, *((hi + lo) / 2 for hi, lo in zip(rights, starts[1:], strict=False)), 480]
+    top = 740
+    c.setFont("Helvetica-Bold", 10)
+    for k, group in enumerate(groups):
+        c.drawCentredString((bounds[3 * k] + bounds[3 * k + 3]) / 2 - off, top, group)
+    if edge:
+        c.line(bounds[0], top - 4, 480, top - 4)
+    c.setFont("Helvetica", 10)
+    c.drawString(80, top - 14, "Species")
+    for hi, head in zip(rights, heads, strict=True):
+        c.drawRightString(hi, top - 14, head)
+    c.line(72, top - 20, 480, top - 20)
+    for k, (label, *figures) in enumerate(body):
+        y = top - 36 - 16 * k
+        c.drawString(80, y, label)
+        for hi, figure in zip(rights, figures, strict=True):
+            c.drawRightString(hi, y, figure)
+    c.rect(72, top - 30 - 16 * len(body), 408, 16 * len(body) + 46)
+    c.drawString(72, 560, BODY)
+    c.showPage()
+    c.save()
+    tables = _tables(_extract(run_cli, path))
+    assert len(tables) == 1
+    return _laid_out(tables[0])
+
+
+def test_group_heads_off_their_columns_middle_or_running_over_one_of_them_span_their_columns(run_cli, tmp_path):
+    """A line of two group heads, each over three columns of figures and set 0.6 ems left of
+    their middle (a typesetter's measure is not the text's): one short, inside the middle
+    column; one wider, running over into the first of its columns. Each spans its three."""
+    texts = _grouped_table(run_cli, tmp_path / "groups.pdf", ("Estimate", "Totals (m)"), 6.0, edge=False)
+    assert texts[0][1:] == ["Estimate"] * 3 + ["Totals (m)"] * 3
+    assert texts[1] == ["Species", "2011", "2012", "Value", "Rate", "Plan", "Index"]
+
+
+def test_a_rule_under_a_line_of_group_heads_and_both_is_neither_ones_own(run_cli, tmp_path):
+    """Two group heads, each centred over three columns of about one width (so in the middle
+    one too), over a rule running under both (a shaded head's edge): no rule drawn under one
+    head alone (a booktabs ``cmidrule``) says what either spans, and each spans its three."""
+    texts = _grouped_table(run_cli, tmp_path / "shaded.pdf", ("Estimate", "Total"), 0.0, edge=True)
+    assert texts[0][1:] == ["Estimate"] * 3 + ["Total"] * 3
+    assert texts[1][1:] == ["2011", "2012", "Value", "Rate", "Plan", "Index"]
+
+
 def _two_column_evidence(left: dict[float, str],
                          right: list[tuple[float, list[dict[str, Any]]]]) -> list[dict[str, Any]]:
     """Evidence lines of a page of two columns: the left column's ``left`` lines (baseline: text,

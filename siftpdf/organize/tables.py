@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 import unicodedata
 from bisect import bisect_left, bisect_right
+from itertools import combinations
 
 from ..document import table_text
 from ..lazyre import lazy
@@ -1684,16 +1685,27 @@ def _text_spans(region: _Region, xs: list[float], slots: dict[tuple[int, int], l
                 across: list[list[_Edge]], parent: list[int]) -> None:
     """Where no rule stands on a column boundary (``across``), the text joins boxes: a piece
     running over the boundary spans the columns it covers, a head over the rule drawn under it
-    (``_spanned``) or, on a line of group heads, centred over empty boxes (``_centred_over``)
-    spans them."""
+    (``_spanned``: under it alone, not a rule under the line's other heads too, a shaded head's
+    edge) or, on a line of group heads, centred over empty boxes (``_centred_over``) spans them.
+    Two heads of a line centred over one column both: one running over its column spans what it
+    covers; of two inside theirs, neither spans more."""
     ncols = len(xs) - 1
     past: dict[int, int] = {}  # each row's heads past the first column, but those running over columns
     columns: dict[int, set[int]] = {}  # the columns each row has text in
     for (r, c), pieces in slots.items():
         past[r] = past.get(r, 0) + (sum(not _runs_over(p, xs) for p in pieces) if c > 0 else 0)
         columns.setdefault(r, set()).add(c)
-    centred = {id(p): _centred_over(p, xs, columns.get(r + 1, set()) if past[r] == 1 else None)
+    centred = {id(p): _centred_over(p, xs, columns.get(r + 1, set()) if past[r] <= 1 or r == 0 else None)
                for (r, _), pieces in slots.items() for p in pieces}
+    line: dict[int, list[_Piece]] = {}
+    for (r, _), pieces in slots.items():
+        line.setdefault(r, []).extend(p for p in pieces if centred[id(p)])
+    for heads_on in line.values():  # two heads centred over a column both: one running over spans what it covers
+        for a, b in combinations(heads_on, 2):
+            if set(centred[id(a)]) & set(centred[id(b)]):
+                over = [p for p in (a, b) if _runs_over(p, xs)]
+                for p in over or (a, b):
+                    centred[id(p)] = []
     heads: dict[int, bool] = {}  # rows of group heads, each over its columns (centred, or running over them)
     for (r, c), pieces in slots.items():  # (the stub's head beside them is none)
         heads[r] = heads.get(r, True) and (c == 0 or all(centred[id(p)] or _runs_over(p, xs) for p in pieces))
@@ -1706,6 +1718,8 @@ def _text_spans(region: _Region, xs: list[float], slots: dict[tuple[int, int], l
                 if not across[k + 1] and piece.x0 < xs[k + 1] - 0.5 * piece.size:
                     _union(parent, r * ncols + c, r * ncols + k)
             spanned = [] if region.vertical else _spanned(region.spanners, piece, xs, c)
+            if any(k != c and (r, k) in slots for k in spanned):
+                spanned = []  # a rule under several heads (under the line, a shading's edge): none's own
             if heads[r] and not spanned:
                 spanned = [k for k in centred[id(piece)]
                            if not any(across[j] for j in range(min(k, c) + 1, max(k, c) + 1))]
@@ -1775,29 +1789,43 @@ def _framed_table(region: _Region, slots: dict[tuple[int, int], list[_Piece]], n
 
 def _centred_over(piece: _Piece, xs: list[float], over: set[int] | None = None) -> list[int]:
     """The columns, two or more and the first (the rows' labels) not among them, a head (a few
-    words) inside one column is centred over (a group's head set in a cell spanning them, with
-    no rule to say so): its middle within ``CENTRED_EM`` of theirs and nearer by as much than to
-    its own column's, or, given the columns the line under it has heads in (``over``), as near
-    as to its own column's when the head is the line's one head past the first column (but
-    heads running over columns, which span them) and stands over heads in each of them
+    words) inside one column, or running over into a neighbour, is centred over (a group's head
+    set in a cell spanning them, with no rule to say so): its middle within ``GROUP_OFF_EM`` of
+    the middle of their bounds (a typesetter centres it on its cell, not on the text under it)
+    and nearer by ``CENTRED_EM`` than to the middle of its own columns' (those it covers), or,
+    given the columns the line under it has heads in (``over``), as near as to its own
+    columns' when the head is the line's one head past the first column (but heads running
+    over columns) or the line is the table's first, and stands over heads in each of them
     (centred over an odd number of columns of one width, it stands in the middle one, centred
-    there too). (A head running over a column's bounds spans the columns it covers.)"""
+    there too). The nearest such run; of those about as near (``OFF_TIE``), the widest."""
     own = bisect_right(xs, piece.middle) - 1
-    if not 0 < own < len(xs) - 1 or piece.x0 < xs[own] - 0.5 * piece.size or \
-            piece.x1 > xs[own + 1] + 0.5 * piece.size or not _label_words(piece.text):
+    if not 0 < own < len(xs) - 1 or not _label_words(piece.text):
         return []
-    away = abs(piece.middle - (xs[own] + xs[own + 1]) / 2)
-    best: list[int] = []
-    for k in range(max(1, own - 3), own + 1):
-        for m in range(max(own, k + 1), min(len(xs) - 1, own + 4)):
+    first, last = own, own  # the columns it covers (a head wider than its column runs over)
+    while first > 1 and piece.x0 < xs[first] - 0.5 * piece.size:
+        first -= 1
+    while last < len(xs) - 2 and piece.x1 > xs[last + 1] + 0.5 * piece.size:
+        last += 1
+    if piece.x0 < xs[first] - 0.5 * piece.size:
+        return []  # over the rows' labels
+    away = abs(piece.middle - (xs[first] + xs[last + 1]) / 2)
+    runs: list[tuple[float, int, int]] = []
+    for k in range(max(1, first - 3), first + 1):
+        for m in range(max(last, k + 1), min(len(xs) - 1, last + 4)):
             off = abs(piece.middle - (xs[k] + xs[m + 1]) / 2)
             nearer = off + CENTRED_EM * piece.size <= away or over is not None and set(range(k, m + 1)) <= over
-            if off <= CENTRED_EM * piece.size and nearer and m - k >= len(best):
-                best = list(range(k, m + 1))
-    return best
+            if off <= GROUP_OFF_EM * piece.size and nearer:
+                runs.append((off, k, m))
+    if not runs:
+        return []
+    least = min(off for off, _, _ in runs) + OFF_TIE * piece.size  # of those as near as the nearest, the widest
+    _, _, k, m = max((m - k, -off, k, m) for off, k, m in runs if off <= least)
+    return list(range(k, m + 1))
 
 
 CENTRED_EM = 0.5  # ems a group head's middle may lie off the middle of the columns it is centred over
+GROUP_OFF_EM = 0.75  # ... (``_centred_over``: off the middle of their bounds, a typesetter's measure, not the text's)
+OFF_TIE = 0.25  # ems: runs a head is centred over this near alike (columns of one width round its own)
 
 
 def _spanned(spanners: list[_Edge], piece: _Piece, xs: list[float], column: int) -> list[int]:
