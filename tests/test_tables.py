@@ -354,6 +354,37 @@ def test_a_tables_head_left_alone_under_its_caption_at_a_page_end_heads_its_rows
     assert not any(b["kind"] == "heading" for r in recs if "page" in r for b in r["blocks"])
 
 
+def test_a_tables_group_heads_and_heads_left_under_its_caption_at_a_page_end_head_its_rows(run_cli, tmp_path):
+    """The page's end leaves a table's caption, a line of a group head (not in bold) centred over
+    its two columns of figures and its bold line of heads at the page's foot, its rows printed at
+    the next page's head: both lines are the table's head rows, the group head over its two
+    columns, not a paragraph and a heading; the rows go on under them as its part there."""
+    path = tmp_path / "group_left.pdf"
+    rows = [("Lercan", "556", "1,204"), ("Nearne", "-11.9", "38"), ("Min", "18.3%", "2.5"), ("Mar", "45", "907")]
+    c = _lines_and_caption(path, 40, 770, (196, "Table 2. Counts by district."))
+    c.drawCentredString((162 + 300) / 2, 182, "Counted in 2020")
+    c.setFont("Helvetica-Bold", 10)
+    c.drawString(72, 168, "District")
+    c.drawRightString(220, 168, "Households")
+    c.drawRightString(300, 168, "Persons")
+    c.showPage()
+    c.setFont("Helvetica", 10)
+    for k, (label, *figures) in enumerate(rows):
+        c.drawString(72, 790 - 16 * k, label)
+        for x, figure in zip((220, 300), figures, strict=True):
+            c.drawRightString(x, 790 - 16 * k, figure)
+    for k in range(10):
+        c.drawString(72, 700 - 14 * k, BODY[:70])
+    c.showPage()
+    c.save()
+    recs = _extract(run_cli, path)
+    first, second = _tables(recs)
+    assert _laid_out(first) == [["", "Counted in 2020", "Counted in 2020"], ["District", "Households", "Persons"]]
+    assert first["header_rows"] == 2 and second["continued"] is True
+    assert _texts(second) == list(map(list, rows))
+    assert not any(b["kind"] == "heading" for r in recs if "page" in r for b in r["blocks"])
+
+
 def test_table_continued_on_the_next_page_goes_on_where_its_rows_are_printed(run_cli, tmp_path):
     """A ruled table the page's end breaks: each page keeps the rows it prints (grep and
     ``pages`` cite them there), the second part marked as going on from the first, its first

@@ -711,10 +711,10 @@ def _heads_over_rows(blocks: list[Block], page: _Page) -> list[Block]:
         out.append(block)
         found = _head_and_rows(blocks, k, page)
         k += 1
-        if found is None or len(found[0]) - 1 < PAIR_ROWS:
+        if found is None or len(found[0]) - found[2] < PAIR_ROWS:
             continue
-        rows, taken = found
-        block.kind, block.level, block.table, block.text = "table", None, {"rows": rows, "header_rows": 1}, \
+        rows, taken, heads = found
+        block.kind, block.level, block.table, block.text = "table", None, {"rows": rows, "header_rows": heads}, \
             table_text(rows)
         for part in blocks[k:k + taken]:
             block.spans.extend(part.spans)
@@ -723,21 +723,27 @@ def _heads_over_rows(blocks: list[Block], page: _Page) -> list[Block]:
     return out
 
 
-def _head_and_rows(blocks: list[Block], k: int, page: _Page) -> tuple[list[list[dict[str, Any]]], int] | None:
-    """A table's head left in bold under its caption (``head_left``) at ``blocks[k]``, and the
-    rows the paragraphs right after it hold, each of whose lines is one (``rows_going_on``): its
-    rows, the head first, and how many paragraphs hold them. None when ``blocks[k]`` is no such
-    head."""
+def _head_and_rows(blocks: list[Block], k: int, page: _Page) -> tuple[list[list[dict[str, Any]]], int, int] | None:
+    """A table's head left in bold under its caption (``head_left``) at ``blocks[k]`` (or its
+    group heads there, its line of heads the next block), and the rows the paragraphs right
+    after it hold, each of whose lines is one (``rows_going_on``): its rows, the heads first, how
+    many blocks after ``blocks[k]`` hold them, and how many rows are heads. None when
+    ``blocks[k]`` is no such head."""
     block = blocks[k]
-    if k == 0 or blocks[k - 1].kind != "caption" or block.kind not in ("heading", "paragraph") or \
-            (row := head_left(_lines_of(block, page))) is None:
+    if k == 0 or blocks[k - 1].kind != "caption" or block.kind not in ("heading", "paragraph"):
         return None
-    rows, taken = [row], 0
+    lines = _lines_of(block, page)
+    heads, taken = head_left(lines), 0
+    if heads is None and len(lines) == 1 and k + 1 < len(blocks) and blocks[k + 1].kind in ("heading", "paragraph"):
+        heads, taken = head_left(lines + _lines_of(blocks[k + 1], page)), 1  # group heads over the line of heads
+    if heads is None:
+        return None
+    rows = list(heads)
     while k + 1 + taken < len(blocks) and (part := blocks[k + 1 + taken]).kind == "paragraph" and \
             (more := rows_going_on({"rows": rows}, _lines_of(part, page))) is not None:
         rows += more
         taken += 1
-    return rows, taken
+    return rows, taken, len(heads)
 
 
 def _tables_over_columns(blocks: list[Block], page: _Page) -> list[Block]:
@@ -1281,8 +1287,8 @@ def _continue_part(before: _Page, after: _Page) -> None:
     last, first = tail.last, head.first
     if tail.table is None and tail.kind in ("heading", "paragraph") and \
             _over_the_break(last, first, before, after) and (left := _head_left_over(tail, before)):
-        start, rows = left
-        table = {"rows": rows, "header_rows": 1}
+        start, rows, heads = left
+        table = {"rows": rows, "header_rows": heads}
         if head.kind == "paragraph" and _rows_as_lines(table, head, after) or \
                 head.table is not None and same_columns(table, head.table):
             end = before.blocks.index(tail)
@@ -1302,17 +1308,18 @@ def _continue_part(before: _Page, after: _Page) -> None:
         head.continued = True
 
 
-def _head_left_over(tail: Block, before: _Page) -> tuple[int, list[list[dict[str, Any]]]] | None:
+def _head_left_over(tail: Block, before: _Page) -> tuple[int, list[list[dict[str, Any]]], int] | None:
     """A table's bold head left under its caption at a page's foot (``_head_and_rows``), ``tail``
-    (the page's last block) itself or the last of the paragraphs under it that hold its first
-    rows, too few for a table: the head's index among the page's blocks, and its rows, the head
-    first. None when the blocks are otherwise."""
+    (the page's last block) itself (or its line of heads under its group heads) or the last of
+    the paragraphs under it that hold its first rows, too few for a table: the head's index
+    among the page's blocks, its rows, the heads first, and how many rows are heads. None when
+    the blocks are otherwise."""
     end = before.blocks.index(tail)
     for start in range(end, 0, -1):
         found = _head_and_rows(before.blocks, start, before)
         if found is not None:
-            return (start, found[0]) if start + found[1] == end else None
-        if before.blocks[start].kind != "paragraph":
+            return (start, found[0], found[2]) if start + found[1] == end else None
+        if before.blocks[start].kind != "paragraph" and start != end:
             return None
     return None
 

@@ -3398,14 +3398,45 @@ def _gap_cells(line: list[Item]) -> list[tuple[float, float, str]]:
     return cells
 
 
-def head_left(lines: list[list[Item]]) -> list[dict[str, Any]] | None:
-    """The head row of a table that a page's end left alone under its caption, its rows printed
+def head_left(lines: list[list[Item]]) -> list[list[dict[str, Any]]] | None:
+    """The head rows of a table that a page's end left alone under its caption, its rows printed
     at the next page's head: one line, in bold, parting at spaces wider than any word's into two
-    cells or more. None when the lines are otherwise."""
-    if len(lines) != 1 or not all(item.bold_all for item in lines[0]):
+    cells or more; or two lines, the first its group heads (in bold or not), each centred over
+    two cells of the second or more (``_group_row``). None when the lines are otherwise."""
+    if not 1 <= len(lines) <= 2 or not all(item.bold_all for item in lines[-1]):
         return None
-    cells = _gap_cells(lines[0])
-    return [{"text": text} for _, _, text in cells] if len(cells) >= 2 else None
+    cells = _gap_cells(lines[-1])
+    if len(cells) < 2:
+        return None
+    head = [{"text": text} for _, _, text in cells]
+    if len(lines) == 1:
+        return [head]
+    group = _group_row(_gap_cells(lines[0]), cells, max(item.size for item in lines[0]))
+    return None if group is None else [group, head]
+
+
+def _group_row(groups: list[tuple[float, float, str]], cells: list[tuple[float, float, str]],
+               em: float) -> list[dict[str, Any]] | None:
+    """The row of group heads over a line of heads (``cells``): each group head spans the run of
+    two heads or more whose text it is centred over (its middle within an em of theirs, itself
+    within their reach), the nearest such run; the heads under none have an empty cell over
+    them. None when a group head is centred over no run, or two share a head."""
+    spans: list[tuple[int, int, str]] = []
+    for x0, x1, text in groups:
+        runs = [(abs((x0 + x1) / 2 - (cells[i][0] + cells[j][1]) / 2), i, j)
+                for i in range(len(cells)) for j in range(i + 1, len(cells))
+                if cells[i][0] - em <= x0 and x1 <= cells[j][1] + em]
+        off, i, j = min(runs, default=(math.inf, 0, 0))
+        if off > em or spans and i <= spans[-1][1]:
+            return None
+        spans.append((i, j, text))
+    row: list[dict[str, Any]] = []
+    column = 0
+    for i, j, text in spans:
+        row += [{"text": ""} for _ in range(column, i)]
+        row.append({"text": text, "colspan": j - i + 1})
+        column = j + 1
+    return row + [{"text": ""} for _ in range(column, len(cells))]
 
 
 def repeats_head(tail: dict[str, Any], head: dict[str, Any]) -> bool:
