@@ -4299,8 +4299,8 @@ def _grouped_table(run_cli, path: Path, groups: tuple[str, str], off: float, edg
             ("Perch", "144", "-5.0", "10,234", "8,950", "3.8", "35.8"),
             ("Common carp", "947", "18.4", "136,417", "476", "2.1", "23.9"),
             ("Sea bass", "453", "79.0", "107,182", "8,034", "7.7", "54.4")]
-    starts = [hi - max(pdfmetrics.stringWidth(text, "Helvetica", 10) for text in (heads[k], *(row[k + 1] for row in body)))
-              for k, hi in enumerate(rights)]
+    starts = [hi - max(pdfmetrics.stringWidth(text, "Helvetica", 10)
+                       for text in (heads[k], *(row[k + 1] for row in body))) for k, hi in enumerate(rights)]
     stub = 80 + max(pdfmetrics.stringWidth(row[0], "Helvetica", 10) for row in body)
     bounds = [(stub + starts[0]) / 2, *((hi + lo) / 2 for hi, lo in zip(rights, starts[1:], strict=False)), 480]
     top = 740
