@@ -960,6 +960,24 @@ def test_figures_set_flush_left_close_to_the_labels_before_them_start_a_column(r
     assert len(tables) == 1 and _texts(tables[0]) == [list(row) for row in rows]
 
 
+def test_marks_of_one_width_starting_together_close_to_labels_start_no_column():
+    """Figures starting together less than an em after the labels start a column only when
+    their widths differ (set flush left): marks of one width (a symbol set as a digit, a
+    form's line numbers) end together too, as a column of one-digit marks does, which is none."""
+    from siftpdf.organize.tables import _column_gaps, _Piece
+
+    def rows(marks: list[str]) -> list[_Piece]:
+        out = []
+        for k, (label, mark) in enumerate(zip(("Weir", "Mill", "Ford", "Lockkeepers"), marks, strict=True)):
+            y = 700 - 14 * k
+            out += [_Piece(76, 76 + 5 * len(label), y, y + 8, y - 2, 10.0, label, False),
+                    _Piece(139.5, 139.5 + 5 * len(mark), y, y + 8, y - 2, 10.0, mark, False)]
+        return out
+
+    assert len(_column_gaps(rows(["2019", "89.7%", "40.8%", "83.5%"]), 0, 600)) == 1
+    assert _column_gaps(rows(["2", "2", "2", "2"]), 0, 600) == []
+
+
 def test_caption_and_source_set_in_a_tables_frame_are_no_rows(run_cli, tmp_path):
     """A grid whose frame holds its caption in a first row across it and its source in a last
     one: the table is the rows between; the caption and the source read as the page's lines,

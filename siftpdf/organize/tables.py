@@ -742,15 +742,18 @@ def _flush_right_from(ordered: list[_Piece], k: int, ends: list[tuple[float, flo
 
 def _flush_left_from(ordered: list[_Piece], k: int) -> bool:
     """Whether a column of figures set flush left starts where ``ordered[k]`` (sorted by x0)
-    starts: ``FLUSH_FIGURES`` numbers or more start there, within ``TIE`` (a browser's cells set
-    flush left, padded close: their figures start together, whatever their widths)."""
+    starts: ``FLUSH_FIGURES`` numbers or more start there, within ``TIE``, not all ending
+    together (a browser's cells set flush left, padded close: their figures start together,
+    whatever their widths; figures of one width end together too, as a column of one-digit
+    marks or a form's line numbers does, which is none)."""
     x0 = ordered[k].x0
-    count = 0
+    ends: list[float] = []
     for piece in ordered[k:]:
         if piece.x0 > x0 + TIE:
             break
-        count += _numeric(piece.text)
-    return count >= FLUSH_FIGURES
+        if _numeric(piece.text):
+            ends.append(piece.x1)
+    return len(ends) >= FLUSH_FIGURES and max(ends) - min(ends) > TIE
 
 
 FLUSH_FIGURES = 3  # numbers starting at one x: a column of figures set flush left
