@@ -3,10 +3,12 @@ heading and what is set aside."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+import siftpdf
 from siftpdf.organize import organize_records
 from siftpdf.organize.layout import line_segments
 from siftpdf.settings import OrganizeOptions
@@ -1937,6 +1939,16 @@ def test_a_caption_centred_on_its_float_in_a_column_of_list_entries_is_one_capti
     out = organize([page(1, lines)])[0]
     captions = [b["text"] for b in out["blocks"] if b["kind"] == "caption"]
     assert captions == [f"{first} {second}"]
+
+
+def test_a_centred_caption_ends_where_a_line_set_apart_under_it_in_a_section_of_its_own_starts(corpus: Path):
+    """A medical course's figure: a diagram's labels, its caption centred under it over two
+    lines, then, two lines' space lower, a sentence set wider than the caption (a section of
+    the page's own). The caption is its two lines, not the sentence too."""
+    pdf = corpus / "forms-tables" / "tests_pdfs_issue-71-duplicate-chars-2.pdf"
+    page = next(r for r in siftpdf.extract(pdf.read_bytes(), max_pages=5) if r.get("page") == 5)
+    captions = [" ".join(b["text"].split()) for b in page["blocks"] if b["kind"] == "caption"]
+    assert "Figure 2. Trou anionique urinaire = méthode indirecte pour évaluer la réponse rénale" in captions
 
 
 def italic_line(y: float, text: str, x0: float = 72.0, size: float = 10.0) -> dict[str, Any]:

@@ -1688,6 +1688,8 @@ def continues(block: Block, prev: Item, item: Item, kind: str, pitch: float,
         return kind == "heading" and not numbered and (same_column or centred) and prev.y - item.y <= 1.8 * item.size
     if same_column and _paragraph_gap(prev, item, pitch) and id(item) not in spaced and not broken:
         return False
+    if block.kind == "caption" and item.section != prev.section and _paragraph_gap(prev, item, pitch):
+        return False  # a line set apart under a caption, in a section of its own (set wider): no line of it
     if broken:
         return True
     em = item.size
