@@ -277,17 +277,23 @@ def test_a_tables_last_rows_printed_at_the_next_pages_head_go_on_as_its_rows(run
     c.showPage()
     for k, cells in enumerate(rows[4:]):
         row(790 - 16 * k, cells)
-    c.setFont("Helvetica", 10)
-    for k in range(10):
-        c.drawString(72, 740 - 14 * k, BODY[:70])
-    c.showPage()
-    c.save()
-    recs = _extract(run_cli, path)
+    recs = _closed_under_text(run_cli, c, path, 740)
     first, second = _tables(recs)
     assert _texts(first) == [["Gauge", "Depth", "Flow"], *map(list, rows[:4])]
     assert _texts(second) == list(map(list, rows[4:])) and second["continued"] is True
     assert second["header_rows"] == 0 and [s["page"] for s in second["spans"]] == [2]
     assert _over_pages(recs) == [[["Gauge", "Depth", "Flow"], *map(list, rows)]]
+
+
+def _closed_under_text(run_cli, c: canvas.Canvas, path: Path, top: float) -> list[dict[str, Any]]:
+    """The canvas's page closed under ten lines of text from ``top`` down (Helvetica, 10 points),
+    the document saved and extracted: its records."""
+    c.setFont("Helvetica", 10)
+    for k in range(10):
+        c.drawString(72, top - 14 * k, BODY[:70])
+    c.showPage()
+    c.save()
+    return _extract(run_cli, path)
 
 
 def _lines_and_caption(path: Path, lines: int, top: float, caption: tuple[float, str] | None) -> canvas.Canvas:
@@ -373,11 +379,7 @@ def test_a_tables_group_heads_and_heads_left_under_its_caption_at_a_page_end_hea
         c.drawString(72, 790 - 16 * k, label)
         for x, figure in zip((220, 300), figures, strict=True):
             c.drawRightString(x, 790 - 16 * k, figure)
-    for k in range(10):
-        c.drawString(72, 700 - 14 * k, BODY[:70])
-    c.showPage()
-    c.save()
-    recs = _extract(run_cli, path)
+    recs = _closed_under_text(run_cli, c, path, 700)
     first, second = _tables(recs)
     assert _laid_out(first) == [["", "Counted in 2020", "Counted in 2020"], ["District", "Households", "Persons"]]
     assert first["header_rows"] == 2 and second["continued"] is True
@@ -943,9 +945,7 @@ def test_figures_set_flush_left_close_to_the_labels_before_them_start_a_column(r
     widest label before it. The figures that start together are a column: three columns, each
     figure in its own."""
     path = tmp_path / "flush-left.pdf"
-    c = canvas.Canvas(str(path), pagesize=A4)
-    c.setFont("Helvetica", 10)
-    c.drawString(72, 780, BODY)
+    c, _ = _table_canvas(path, lambda *_: None)
     rows = [("Station", "2019", "2015"), ("Weir", "89.7%", "68,756"), ("Mill", "40.8%", "114.7"),
             ("Lockkeepers", "83.5%", "76.3%")]
     first = 76 + max(pdfmetrics.stringWidth(row[0], "Helvetica", 10) for row in rows) + 8.5
@@ -953,11 +953,8 @@ def test_figures_set_flush_left_close_to_the_labels_before_them_start_a_column(r
     for k, row in enumerate(rows):
         for x, text in zip((76, first, second), row, strict=True):
             c.drawString(x, 740 - 16 * k, text)
-    c.drawString(72, 660, BODY)
-    c.showPage()
-    c.save()
-    tables = _tables(_extract(run_cli, path))
-    assert len(tables) == 1 and _texts(tables[0]) == [list(row) for row in rows]
+    texts, _ = _only_table(run_cli, c, path)
+    assert texts == [list(row) for row in rows]
 
 
 def test_marks_of_one_width_starting_together_close_to_labels_start_no_column():
