@@ -714,11 +714,7 @@ def _heads_over_rows(blocks: list[Block], page: _Page) -> list[Block]:
         if found is None or len(found[0]) - found[2] < PAIR_ROWS:
             continue
         rows, taken, heads = found
-        block.kind, block.level, block.table, block.text = "table", None, {"rows": rows, "header_rows": heads}, \
-            table_text(rows)
-        for part in blocks[k:k + taken]:
-            block.spans.extend(part.spans)
-            block.last = part.last
+        _into_table(block, {"rows": rows, "header_rows": heads}, blocks[k:k + taken])
         k += taken
     return out
 
@@ -1293,9 +1289,7 @@ def _continue_part(before: _Page, after: _Page) -> None:
                 head.table is not None and same_columns(table, head.table):
             end = before.blocks.index(tail)
             tail = before.blocks[start]  # the head: the rows under it go on it
-            for block in before.blocks[start + 1:end + 1]:
-                _take_spans(tail, block)
-            tail.kind, tail.text, tail.table, tail.level = "table", table_text(rows), table, None
+            _into_table(tail, table, before.blocks[start + 1:end + 1])
             before.blocks[start + 1:end + 1] = []
     elif tail.table is not None and head.kind == "paragraph" and _over_the_break(last, first, before, after):
         _rows_as_lines(tail.table, head, after)
@@ -1341,11 +1335,17 @@ def _rows_as_lines(table: dict[str, Any], head: Block, after: _Page) -> bool:
     if rows is None:
         return False
     # Decided: from here on nothing can fail.
-    head.kind, head.text, head.table = "table", table_text(rows), {"rows": rows, "header_rows": 0}
-    for block in blocks[1:taken]:
-        _take_spans(head, block)
+    _into_table(head, {"rows": rows, "header_rows": 0}, blocks[1:taken])
     after.blocks = [b for b in after.blocks if b not in blocks[1:taken]]
     return True
+
+
+def _into_table(block: Block, table: dict[str, Any], parts: list[Block]) -> None:
+    """``block`` becomes the table block ``table``, the blocks ``parts`` after it, which hold the
+    rest of its rows, going on it (``_take_spans``)."""
+    for part in parts:
+        _take_spans(block, part)
+    block.kind, block.level, block.table, block.text = "table", None, table, table_text(table["rows"])
 
 
 def _take_spans(head: Block, block: Block) -> None:

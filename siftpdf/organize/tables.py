@@ -3024,10 +3024,11 @@ JUSTIFIED_WORDS = 4  # words of a justified line drawn word by word, at the leas
 
 def _spread(items: list[Item], last: Item | None, was_text: bool, right: float) -> bool:
     """Are a row's segments on one side of the gutter a line of few words justified word by word
-    under the line of that side's text above (``last``, ending at ``right``): words, no figure among them, every space
-    between them alike (``EVEN_SLACK``), from that line's left edge to its right (within an em),
-    at a line's pitch (``TEXT_PITCH``)? A narrow column's line of two or three long words is
-    stretched to its measure: no table's row under a paragraph starts and ends where its lines do."""
+    under the line of that side's text above (``last``, ending at ``right``): words, no figure
+    among them, every space between them alike (``EVEN_SLACK``), from that line's left edge to
+    its right (within an em), at a line's pitch (``TEXT_PITCH``)? A narrow column's line of two
+    or three long words is stretched to its measure: no table's row under a paragraph starts and
+    ends where its lines do."""
     parts = sorted(part for item in items for part in item.parts)
     if last is None or not was_text or len(parts) < 2 or any(item.kind != "line" for item in items) or \
             any(_figure(text) and not text.isalpha() for _, _, text in parts):
