@@ -4705,3 +4705,37 @@ def test_a_table_of_two_columns_under_the_other_columns_numbered_heading_is_a_ta
     assert [[[c["text"] for c in line] for line in t.table["rows"]] for t in tables if t.table] == \
         [[list(f) for f in figures]]
     assert "2 Discussion" in {i.text for line in out for i in line}
+
+
+def test_a_table_in_one_column_beside_a_bulleted_list_in_the_other_keeps_the_lists_lines():
+    """A page of two columns: an unruled table under its caption in the left column, and in the
+    right one a bulleted list beside it, each entry's words set in from its bullet, none of its
+    lines a third of the page wide (a word processor's narrow columns). An entry's line measured
+    from its bullet is as wide as the column's text: the lines beside the table are the list's,
+    and the table holds its figures alone."""
+    rows = [[_prose(72, 700 - 12 * k, 200), _prose(315, 700 - 12 * k, 200)] for k in range(10)]
+    figures = [("Weir", "13.8%", "731"), ("Mill", "5.9%", "93.9%"), ("Ford", "168,298", "-19.7"),
+               ("Lock", "78.7%", "14.0%"), ("Pool", "611", "67,011")]
+    entries = [["keepers measured everything along", "the waterways upstream overnight"],
+               ["whatever instruments showed them", "recorded again afterwards"],
+               ["nothing was left out of the count", "so the table holds it all"],
+               ["the gauges were read at dawn", "and at dusk on the same days"],
+               ["each reading was checked twice", "by a second keeper later on"]]
+    left = [_segment(560, (90, 230, "Table 1. Flow at the gauges")),
+            *(_segment(545 - 13 * k, cell) for k, row in enumerate(figures)
+              for cell in zip((90, 150, 230), (120, 190, 260), row, strict=True))]
+    right: list[Item] = []
+    for k, lines in enumerate(entries):
+        for j, text in enumerate(lines):
+            y = 548 - 12 * (2 * k + j)
+            right += [_segment(y, (315, 319, "•"))] if j == 0 else []  # the bullet drawn apart from its words
+            right.append(_segment(y, (336, 500 if j == 0 else 490, text)))
+    for y in sorted({i.y for i in left + right}, reverse=True):
+        rows.append(sorted((i for i in left + right if i.y == y), key=lambda i: i.x0))
+    rows += [[_prose(72, 420 - 12 * k, 200), _prose(315, 420 - 12 * k, 200)] for k in range(10)]
+    out = unruled_tables(rows, 612)
+    tables = [i for line in out for i in line if i.kind == "table"]
+    assert len(tables) == 1 and tables[0].table is not None
+    assert [[c["text"] for c in line] for line in tables[0].table["rows"]] == [list(f) for f in figures]
+    kept = {i.text for line in out for i in line if i.kind != "table"}
+    assert {"•"} | {line for lines in entries for line in lines} <= kept

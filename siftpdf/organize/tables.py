@@ -2799,7 +2799,7 @@ def _beside_text(rows: list[list[Item]], width: float) -> tuple[list[tuple[list[
     items = [item for row in rows for item in row]
     found = _prose_columns(items, width)
     near = [row for k in threes for row in rows[max(0, k - NEAR_ROWS):k + NEAR_ROWS + 1]]
-    if len(found) < 3 and not any(i.x1 - i.x0 >= WIDE_CELL * width for row in near for i in row):
+    if len(found) < 3 and not any(wide >= WIDE_CELL * width for row in near for wide in _widths(row)):
         return plain, None
     gutter: float | None = None
     if len(found) >= 3:  # three columns or more of justified prose: each its own side
@@ -3049,6 +3049,14 @@ def _list_marker(pair: list[Item]) -> Item | None:
 
 
 MARKER_CHARS = 3  # characters of a list's marker set apart from its words ('•', '12.', 'a)')
+
+
+def _widths(row: list[Item]) -> list[float]:
+    """The widths of a row's segments, a list entry's words measured from its marker set apart
+    before them (a bullet's line is as wide as the column's text it is)."""
+    ordered = sorted(row, key=lambda i: i.x0)
+    return [item.x1 - (before.x0 if before is not None and _list_marker([before, item]) is before else item.x0)
+            for before, item in zip([None, *ordered], ordered, strict=False)]
 
 
 def _cells_drawn_as_one(item: Item) -> bool:
