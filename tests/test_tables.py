@@ -4739,3 +4739,31 @@ def test_a_table_in_one_column_beside_a_bulleted_list_in_the_other_keeps_the_lis
     assert [[c["text"] for c in line] for line in tables[0].table["rows"]] == [list(f) for f in figures]
     kept = {i.text for line in out for i in line if i.kind != "table"}
     assert {"•"} | {line for lines in entries for line in lines} <= kept
+
+
+def test_numbered_headings_under_a_table_in_one_column_are_no_row_of_it():
+    """A page of two columns: an unruled table in the right column beside the left column's
+    prose, then a numbered heading at the head of each column's next section, its number set
+    apart from its title by a tab (two segments), over a paragraph whose first line is indented.
+    The two headings are each column's, no row of the table's."""
+    rows = [[_prose(72, 700 - 12 * k, 225), _prose(315, 700 - 12 * k, 225)] for k in range(8)]
+    figures = [("Weir", "13.8%", "731"), ("Mill", "5.9%", "93.9%"), ("Ford", "168,298", "-19.7"),
+               ("Lock", "78.7%", "14.0%")]
+    rows.append([_prose(72, 604, 225), _segment(606, (320, 460, "Table 1. Flow at the gauges"))])
+    for k, row in enumerate(figures):
+        y = 590 - 14 * k
+        rows.append([_prose(72, y + 2, 225), *(_segment(y, cell) for cell in
+                                               zip((320, 400, 470), (360, 440, 510), row, strict=True))])
+    rows.append([_segment(546, (72, 150, "the last line of it."))])
+    heads = [_segment(515, (72, 82, "5.")), _segment(515, (96, 180, "Experiments")),
+             _segment(515, (315, 325, "6.")), _segment(515, (340, 400, "Methods"))]
+    for head in heads:
+        head.size, head.bold, head.bold_all = 12, True, True
+    rows.append(heads)
+    rows.append([_prose(90, 498, 207), _prose(333, 498, 207)])  # each paragraph's first line, indented
+    rows += [[_prose(72, 486 - 12 * k, 225), _prose(315, 486 - 12 * k, 225)] for k in range(10)]
+    out = unruled_tables(rows, 612)
+    tables = [i for line in out for i in line if i.kind == "table"]
+    assert len(tables) == 1 and tables[0].table is not None
+    assert [[c["text"] for c in line] for line in tables[0].table["rows"]] == [list(f) for f in figures]
+    assert {"5.", "Experiments", "6.", "Methods"} <= {i.text for line in out for i in line if i.kind != "table"}

@@ -2851,6 +2851,7 @@ def _beside_text(rows: list[list[Item]], width: float) -> tuple[list[tuple[list[
     out: list[tuple[list[Item], list[Item]]] = []
     besides: list[list[Item]] = []
     flow: dict[str, list[tuple[Item, bool, bool, int]]] = {side: [] for side in columns}  # (item, alone, text, row)
+    leads: dict[int, Item] = {}  # id of an entry's words -> the marker set apart before them ('5.', '•')
     for number, row in enumerate(rows):
         beside: list[Item] = []
         seen: dict[str, tuple[Item, bool, float]] = {}
@@ -2869,6 +2870,8 @@ def _beside_text(rows: list[list[Item]], width: float) -> tuple[list[tuple[list[
                 marker = marked.get(side)
                 if marker is item:
                     continue  # an entry's marker goes with its words
+                if marker is not None:
+                    leads[id(item)] = marker
                 is_text = side in justified or text(item, side, alone[side] or marker is not None,
                                                     marker.x0 if marker else None)
                 if is_text:
@@ -2900,10 +2903,13 @@ def _beside_text(rows: list[list[Item]], width: float) -> tuple[list[tuple[list[
                     least <= item.y - lower.y <= DISPLAY_PITCH * item.size:
                 besides[number].append(item)
         for k, (item, alone_there, is_text, number) in enumerate(down[:-1]):  # a heading over that side's text
-            before, lower, lower_text = down[k - 1][0] if k else None, down[k + 1][0], down[k + 1][2]
-            if lower_text and alone_there and not is_text and item.kind == "line" and item not in besides[number] and \
-                    (before is None or before.y - item.y >= least) and _heads_text(item, lower, starts[side]):
-                besides[number].append(item)
+            before, (lower, _, lower_text, below) = down[k - 1][0] if k else None, down[k + 1]
+            lower_text = lower_text or lower in besides[below]  # (a paragraph's first line, set in)
+            lead = leads.get(id(item))  # a numbered heading's number set apart: the heading starts with it
+            if lower_text and (alone_there or lead is not None) and not is_text and item.kind == "line" and \
+                    item not in besides[number] and (before is None or before.y - item.y >= least) and \
+                    _heads_text(item, lower, starts[side], lead.x0 if lead is not None else item.x0):
+                besides[number].extend((lead, item) if lead is not None else (item,))
     for row, beside in zip(rows, besides, strict=True):
         if beside:
             aside = {id(item) for item in beside}
@@ -2913,11 +2919,12 @@ def _beside_text(rows: list[list[Item]], width: float) -> tuple[list[tuple[list[
     return out, gutter
 
 
-def _heads_text(item: Item, lower: Item, start: float) -> bool:
+def _heads_text(item: Item, lower: Item, start: float, x0: float) -> bool:
     """Is a line alone on its side, set apart from the text above it, the heading of the text
-    under it: words with no column gap among them, set from the column's edge (``start``),
-    bolder or larger than that text, the text's first line within ``DISPLAY_PITCH`` of it?"""
-    return 0 < item.y - lower.y <= DISPLAY_PITCH * item.size and abs(item.x0 - start) <= item.size and \
+    under it: words with no column gap among them, set from the column's edge (``start``; the
+    line, or its number set apart before it, at ``x0``), bolder or larger than that text, the
+    text's first line within ``DISPLAY_PITCH`` of it?"""
+    return 0 < item.y - lower.y <= DISPLAY_PITCH * item.size and abs(x0 - start) <= item.size and \
         not _wide_gaps(item) and (item.bold_all and not lower.bold_all or item.size >= HEAD_SIZE * lower.size)
 
 
