@@ -3310,3 +3310,27 @@ def test_a_page_number_in_the_margin_beside_a_hanging_entry_does_not_end_it() ->
     out = organize([page(1, lines)])[0]
     assert "Bostic, B. (1988), “Family adjustment to rotating shift work: problems, process and relationships”, " \
            "unpublished thesis, The University of Alabama, Tuscaloosa." in [b["text"] for b in out["blocks"]]
+
+
+def test_a_caption_run_over_into_the_next_column_between_its_lines_stays_in_its_own():
+    # Two columns; at the foot of the left one a table's caption wider than its column runs past
+    # the gutter into the right column, between two of its lines, which go on at their own pitch
+    # (they make no room for it). The caption is the left column's: the right column is read
+    # after the whole left one, not cut in two around the caption.
+    from siftpdf.organize.layout import Item, reading_order
+
+    def at(text: str, x0: float, x1: float, y: float) -> Item:
+        return Item(text, x0, y - 2, x1, y + 8, y, 10.0)
+
+    items = []
+    for k in range(20):
+        items.append(at(f"right {k} " * 4, 322, 540, 700 - 12 * k))
+        if k < 12:
+            items.append(at(f"left {k} " * 4, 72, 290, 700 - 12 * k))
+    items.append(at("Table 1. A caption set wider than its column " * 2, 72, 360, 700 - 12 * 12 - 5))
+    items += [at(f"cell {k} " * 2, 90, 250, 700 - 12 * 14 - 12 * k) for k in range(4)]
+    ordered = reading_order(items, 612.0, columns=True)
+    columns = {i.text.split()[0]: i.column for i in ordered}
+    assert columns == {"left": "L", "right": "R", "Table": "L", "cell": "L"}
+    words = [i.text.split()[0] for i in ordered]
+    assert words.index("cell") < words.index("right")  # the left column whole, then the right

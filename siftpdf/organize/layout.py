@@ -1310,10 +1310,14 @@ def _columns_beside(items: list[Item], gutter: float, width: float) -> bool:
 
 def _overruns(items: list[Item], gutter: float) -> dict[int, str]:
     """Lines that cross the gutter only because they run on over the other column's line on
-    their baseline (an overfull line set over its neighbour's first words): the column each
-    belongs to, by index in ``items`` (sorted by baseline). A line that spans both columns
-    shares its baseline with no line of either."""
-    out: dict[int, str] = {}
+    their baseline (an overfull line set over its neighbour's first words), or between two of
+    its lines at that column's own pitch (a caption wider than its column: ``_run_between``):
+    the column each belongs to, by index in ``items`` (sorted by baseline). A line that spans
+    both columns shares its baseline with no line of either, and the other column makes room
+    for it."""
+    out: dict[int, str] = {k: side for k, item in enumerate(items)
+                           if item.kind == "line" and item.x0 < gutter < item.x1 and
+                           (side := _run_between(items, k, gutter)) is not None}
     start = 0
     for end in range(1, len(items) + 1):
         if end < len(items) and round(items[end].y, 1) == round(items[start].y, 1):
@@ -1331,6 +1335,29 @@ def _overruns(items: list[Item], gutter: float) -> dict[int, str]:
                         out[k] = "R"
         start = end
     return out
+
+
+def _run_between(items: list[Item], k: int, gutter: float) -> str | None:
+    """The column of ``items[k]``, a line across the gutter, when the other column's text runs
+    on past it unbroken: that column's nearest line above it and nearest line below it, both
+    under its overrun, are one line's pitch apart (``OVERRUN_PITCH``), as their column's lines
+    are; the line is the column's where most of it lies. None when the other column makes room."""
+    item = items[k]
+    side = "L" if gutter - item.x0 >= item.x1 - gutter else "R"
+
+    def other(line: Item) -> bool:
+        return line.kind == "line" and (gutter <= line.x0 < item.x1 if side == "L" else item.x0 < line.x1 <= gutter)
+
+    reach = OVERRUN_PITCH * item.size
+    above = next((o for o in reversed(items[:k]) if other(o) or o.y - item.y > reach), None)
+    below = next((o for o in items[k + 1:] if other(o) or item.y - o.y > reach), None)
+    if above is None or below is None or not (other(above) and other(below)) or above.y <= item.y or \
+            below.y >= item.y or above.y - below.y > OVERRUN_PITCH * max(above.size, below.size):
+        return None
+    return side
+
+
+OVERRUN_PITCH = 1.6  # sizes between the other column's lines either side of a line run over into it, at the most
 
 
 def _by_whitespace(items: list[Item], width: float) -> list[Item] | None:
