@@ -3334,3 +3334,28 @@ def test_a_caption_run_over_into_the_next_column_between_its_lines_stays_in_its_
     assert columns == {"left": "L", "right": "R", "Table": "L", "cell": "L"}
     words = [i.text.split()[0] for i in ordered]
     assert words.index("cell") < words.index("right")  # the left column whole, then the right
+
+
+def test_a_quotations_justified_lines_parted_word_by_word_are_lines_of_it():
+    # Two columns set justified by a browser; in the left one a quotation set in from both edges:
+    # most of its few lines have their spaces stretched past an em, each word a run of its own,
+    # the same space between them. Only two of its lines are whole runs ending at its right edge,
+    # too few alone to tell the edge; the stretched lines' even spaces tell it too. The
+    # quotation's words read in order, no table's cells.
+    def words_at(y: float, *words: tuple[float, float, str]) -> dict[str, Any]:
+        return {"y": y, "size": 10.0, "runs": [{"text": text, "font": "Times-Roman", "size": 10.0, "color": "#000000",
+                                                "box": [x0, y - 2, x1, y + 8]} for x0, x1, text in words]}
+
+    before, _ = justified_column(72, 700, "bef", set(), width=220, count=6)
+    quote = [words_at(630, (135, 257, "Ownership of the weirs")),
+             words_at(618, (118, 257, "passed to the river board")),
+             words_at(606, (118, 135, "with"), (147, 160, "all"), (172, 209, "their"), (221, 257, "sluices")),
+             words_at(594, (118, 155, "nothing"), (170, 202, "being"), (217, 231, "left"), (246, 257, "out")),
+             words_at(582, (118, 156, "whatever"), (178, 200, "their"), (221, 257, "owners")),
+             words_at(570, (118, 231, "had said before."))]
+    words = " ".join(run["text"] for line in quote for run in line["runs"]).split()
+    after, _ = justified_column(72, 550, "aft", set(), width=220, count=6)
+    right, _ = justified_column(315, 697, "rig", set(), width=220, count=18)
+    out = organize([page(1, [*before, *quote, *after, *right])])[0]
+    assert all(b["kind"] != "table" for b in out["blocks"])
+    assert " ".join(words) in out["text"].replace("\n\n", " ")

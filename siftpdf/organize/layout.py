@@ -325,11 +325,12 @@ INDENT_EMS = 4.0  # ems a paragraph's first line stands in at the most
 def justified_edges(rows: list[list[Item]]) -> list[tuple[float, float]]:
     """The right edges of the page's justified text, each with its column's left edge: where
     ``JUSTIFIED_LINES`` lines of prose or more (a segment ``PROSE_EMS`` wide, three words in it,
-    not a table's row of figures) end within ``EDGE_SLACK`` of each other; the column starts where
-    most of them do."""
-    ends = sorted((item.x1, item.x0) for row in rows for item in row
-                  if item.x1 - item.x0 >= PROSE_EMS * item.size and item.code is None and item.text.count(" ") >= 2
-                  and _words(item.text) >= 3)
+    not a table's row of figures; or three words or more, each a segment, the same stretched
+    space between them: ``_evenly_spaced``) end within ``EDGE_SLACK`` of each other; the column
+    starts where most of them do."""
+    ends = sorted([(item.x1, item.x0) for row in rows for item in row
+                   if item.x1 - item.x0 >= PROSE_EMS * item.size and item.code is None and item.text.count(" ") >= 2
+                   and _words(item.text) >= 3] + [span for row in rows if may_stretch(row) for span in _evenly_spaced(row)])
     edges: list[tuple[float, float]] = []
     start = 0
     for k in range(1, len(ends) + 1):
@@ -339,6 +340,26 @@ def justified_edges(rows: list[list[Item]]) -> list[tuple[float, float]]:
                 edges.append((group[len(group) // 2][0], median([x0 for _, x0 in group])))
             start = k
     return edges
+
+
+def _evenly_spaced(row: list[Item]) -> list[tuple[float, float]]:
+    """The ends and starts of a row's runs of three single words or more, ``PROSE_EMS`` wide,
+    one size, the spaces between them equal (``STRETCH_SLACK``): a justified line whose stretched
+    spaces parted each word from the next (a table's cells are spaced by their columns)."""
+    out: list[tuple[float, float]] = []
+    start = 0
+    while start < len(row) - 2:
+        first, end = row[start], start
+        if _stretched_word(first):
+            gap, slack = row[start + 1].x0 - first.x1, STRETCH_SLACK * first.size + 0.25
+            while end + 1 < len(row) and _stretched_word(row[end + 1]) and \
+                    abs(row[end + 1].size - first.size) <= 0.1 * first.size and \
+                    abs(row[end + 1].x0 - row[end].x1 - gap) <= slack:
+                end += 1
+        if end - start >= 2 and row[end].x1 - first.x0 >= PROSE_EMS * first.size:
+            out.append((row[end].x1, first.x0))
+        start = max(end, start + 1)
+    return out
 
 
 def _words(text: str) -> int:
