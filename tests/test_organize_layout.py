@@ -3359,3 +3359,21 @@ def test_a_quotations_justified_lines_parted_word_by_word_are_lines_of_it():
     out = organize([page(1, [*before, *quote, *after, *right])])[0]
     assert all(b["kind"] != "table" for b in out["blocks"])
     assert " ".join(words) in out["text"].replace("\n\n", " ")
+
+
+def test_a_tables_cells_of_one_width_evenly_spaced_stay_cells():
+    # A table of single-word cells all of one width, its columns evenly spaced, between lines of
+    # text: each row is words the same space apart, ending where the others end, as the lines of
+    # a justified text whose spaces were stretched are; but a line's words differ in width.
+    def words_at(y: float, *words: tuple[float, float, str]) -> dict[str, Any]:
+        return {"y": y, "size": 10.0, "runs": [{"text": text, "font": "Helvetica", "size": 10.0, "color": "#000000",
+                                                "box": [x0, y - 2, x1, y + 8]} for x0, x1, text in words]}
+
+    before, _ = justified_column(72, 700, "bef", set(), width=468, count=6)
+    cells = [[f"T{r}-{c}" for c in range(3)] for r in range(4)]
+    table = [words_at(610 - 16 * r, *((72 + 170 * c, 140 + 170 * c, text) for c, text in enumerate(row)))
+             for r, row in enumerate(cells)]
+    after, _ = justified_column(72, 530, "aft", set(), width=468, count=6)
+    out = organize([page(1, [*before, *table, *after])])[0]
+    tables = [b for b in out["blocks"] if b["kind"] == "table"]
+    assert len(tables) == 1 and [[c["text"] for c in row] for row in tables[0]["rows"]] == cells

@@ -344,8 +344,10 @@ def justified_edges(rows: list[list[Item]]) -> list[tuple[float, float]]:
 
 def _evenly_spaced(row: list[Item]) -> list[tuple[float, float]]:
     """The ends and starts of a row's runs of three single words or more, ``PROSE_EMS`` wide,
-    one size, the spaces between them equal (``STRETCH_SLACK``): a justified line whose stretched
-    spaces parted each word from the next (a table's cells are spaced by their columns)."""
+    one size, the spaces between them equal (``STRETCH_SLACK``), the words not all of a width
+    (an em apart at the least): a justified line whose stretched spaces parted each word from
+    the next. A table's cells are spaced by their columns: equally only where they are as wide
+    ('Cell', 'A1', '500')."""
     out: list[tuple[float, float]] = []
     start = 0
     while start < len(row) - 2:
@@ -356,7 +358,9 @@ def _evenly_spaced(row: list[Item]) -> list[tuple[float, float]]:
                     abs(row[end + 1].size - first.size) <= 0.1 * first.size and \
                     abs(row[end + 1].x0 - row[end].x1 - gap) <= slack:
                 end += 1
-        if end - start >= 2 and row[end].x1 - first.x0 >= PROSE_EMS * first.size:
+        widths = [item.x1 - item.x0 for item in row[start:end + 1]]
+        if end - start >= 2 and row[end].x1 - first.x0 >= PROSE_EMS * first.size and \
+                max(widths) - min(widths) >= first.size:
             out.append((row[end].x1, first.x0))
         start = max(end, start + 1)
     return out
