@@ -4767,3 +4767,34 @@ def test_numbered_headings_under_a_table_in_one_column_are_no_row_of_it():
     assert len(tables) == 1 and tables[0].table is not None
     assert [[c["text"] for c in line] for line in tables[0].table["rows"]] == [list(f) for f in figures]
     assert {"5.", "Experiments", "6.", "Methods"} <= {i.text for line in out for i in line if i.kind != "table"}
+
+
+def test_a_tables_heads_left_at_a_columns_foot_head_its_rows_at_the_next_columns_head(run_cli, tmp_path):
+    """A browser's two columns: a table's caption and its line of bold heads at the foot of the
+    left column, its rows (a label and figures each, read as a table of their own, headless) at
+    the head of the right column. One table: the heads, then the rows."""
+    path = tmp_path / "heads.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    words = iter(f"word{k}" for k in range(10_000))
+    for k in range(46):
+        _column_line(c, words, 72, 780 - 12 * k, justified=False)
+    c.setFont("Helvetica", 10)
+    c.drawString(90, 780 - 12 * 46 - 8, "Table 1. Flow at the gauges.")
+    heads = ["Site", "Visitors", "Share"]
+    figures = [["North", "19,662", "52.8%"], ["Cast", "740", "13.4%"], ["Mill", "116.8", "37.1%"],
+               ["Ford", "830", "7.4%"], ["Weir", "12", "4.5%"]]
+
+    def row(x: float, y: float, cells: list[str], bold: bool = False) -> None:
+        c.setFont("Helvetica-Bold" if bold else "Helvetica", 10)
+        c.drawString(x, y, cells[0])
+        c.drawRightString(x + 130, y, cells[1])
+        c.drawRightString(x + 190, y, cells[2])
+
+    row(90, 780 - 12 * 46 - 26, heads, bold=True)
+    for r, cells in enumerate(figures):
+        row(324, 780 - 16 * r, cells)
+    for k in range(40):
+        _column_line(c, words, 306, 780 - 16 * 5 - 12 - 12 * k, justified=False)
+    c.showPage()
+    c.save()
+    assert [_texts(t) for t in _tables(_extract(run_cli, path))] == [[heads, *figures]]

@@ -50,6 +50,7 @@ from .tables import (
     find_tables,
     head_left,
     headed_tables,
+    headless,
     join_rows,
     read_rules,
     repeats_head,
@@ -703,7 +704,9 @@ def _heads_over_rows(blocks: list[Block], page: _Page) -> list[Block]:
     its head in bold under its caption, then paragraphs each of whose lines is one of its rows
     (``_head_and_rows``: a column's end broke the table, its first rows at the foot of one
     column, the rest at the head of the next). The head and those paragraphs are one table
-    block, at least two rows under the head."""
+    block, at least two rows under the head; so are the head and the table block right after
+    it, as many columns wide and with no head of its own (``headless``: its rows read at the
+    head of the next column)."""
     out: list[Block] = []
     k = 0
     while k < len(blocks):
@@ -711,9 +714,15 @@ def _heads_over_rows(blocks: list[Block], page: _Page) -> list[Block]:
         out.append(block)
         found = _head_and_rows(blocks, k, page)
         k += 1
-        if found is None or len(found[0]) - found[2] < PAIR_ROWS:
+        if found is None:
             continue
         rows, taken, heads = found
+        under = blocks[k + taken] if k + taken < len(blocks) else None
+        if len(rows) == heads and under is not None and under.table is not None and \
+                headless(under.table) and same_columns({"rows": rows}, under.table):
+            rows, taken = rows + under.table["rows"], taken + 1
+        if len(rows) - heads < PAIR_ROWS:
+            continue
         _into_table(block, {"rows": rows, "header_rows": heads}, blocks[k:k + taken])
         k += taken
     return out

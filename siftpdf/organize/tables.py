@@ -3374,6 +3374,14 @@ def same_columns(tail: dict[str, Any], head: dict[str, Any]) -> bool:
     return _width(tail["rows"]) == _width(head["rows"]) > 0
 
 
+def headless(table: dict[str, Any]) -> bool:
+    """Has ``table`` no head of its own: none taken, or its head rows each a label and then
+    figures (``_figure``: a row of the body's, no head)?"""
+    return all(len(row) >= 2 and all(_figure(cell["text"]) and any(ch.isdigit() for ch in cell["text"])
+                                     for cell in row[1:])
+               for row in table["rows"][:table.get("header_rows") or 0])
+
+
 def rows_going_on(tail: dict[str, Any], lines: list[list[Item]]) -> list[list[dict[str, Any]]] | None:
     """The rows of ``tail`` (a table a page's end broke) that the next page prints at its top
     as lines of text: too few, and without the heads, to be read as a table alone. Each line
