@@ -4798,3 +4798,57 @@ def test_a_tables_heads_left_at_a_columns_foot_head_its_rows_at_the_next_columns
     c.showPage()
     c.save()
     assert [_texts(t) for t in _tables(_extract(run_cli, path))] == [[heads, *figures]]
+
+
+def test_a_tables_heads_of_years_under_group_heads_beside_the_stubs_head_are_its_heads():
+    """A table without rules: group heads each centred over two columns, the stub's head set
+    beside them lower down (centred on the two lines of heads), then a line of years heading
+    every column, then the rows. The years are heads, not the first row of figures, and the
+    stub's head is the head of the label column, over both lines."""
+    def line(y: float, *cells: tuple[float, float, str], bold: bool = True) -> list[Item]:
+        out = [_segment(y, cell) for cell in cells]
+        for item in out:
+            item.bold = item.bold_all = bold
+        return out
+
+    starts = (244, 289, 335, 394, 446, 494)
+    rows = [[_prose(63, 760 - 12 * k, 450)] for k in range(3)]
+    rows.append([_segment(675, (63, 217, "Table 21: Amount by item, 2007"))])
+    rows.append(line(652, (256, 296, "Foreign"), (366, 392, "Total"), (474, 497, "Men")))
+    rows.append(line(642, (135, 159, "Item")))
+    rows.append(line(632, *((x, x + 24, str(2004 + k % 2)) for k, x in enumerate(starts))))
+    body = [["Buildings", "4,434", "364", "57,813", "3,734", "101.2", "127,950"],
+            ["Insurance", "(8,611)", "913", "205,199", "7,264", "18.3", "241,478"],
+            ["Supplies", "(4,273)", "802", "247,034", "8,502", "87.5", "182,319"],
+            ["Materials", "8,286", "190", "243,384", "1,621", "65.2", "228,995"]]
+    for r, cells in enumerate(body):
+        rows.append(line(612 - 18 * r, (70, 180, cells[0]),
+                         *((x, x + 30, text) for x, text in zip(starts, cells[1:], strict=True)), bold=False))
+    rows += [[_prose(63, 520 - 12 * k, 450)] for k in range(3)]
+    out = unruled_tables(rows, 595)
+    tables = [i for line_ in out for i in line_ if i.kind == "table"]
+    assert len(tables) == 1 and tables[0].table is not None
+    table = tables[0].table
+    assert [[(c["text"], c.get("rowspan", 1), c.get("colspan", 1)) for c in row] for row in table["rows"][:2]] == [
+        [("Item", 2, 1), ("Foreign", 1, 2), ("Total", 1, 2), ("Men", 1, 2)],
+        [(str(2004 + k % 2), 1, 1) for k in range(6)]]
+    assert [[c["text"] for c in row] for row in table["rows"][2:]] == body
+    assert "Item" not in {i.text for line_ in out for i in line_ if i.kind != "table"}
+
+
+def test_a_formulas_exponent_on_a_baseline_of_its_own_is_no_stub_head():
+    """A display formula whose pieces are set apart (an integral's limits, an exponent a little
+    below the line over it, the formula's number far right): its exponent, left of the pieces
+    over it, is passed over as a line beside them; the line under it reaches further left, but
+    a figure is no stub's head given back to a table, and the formula stays lines."""
+    rows = [[_prose(72, 200 - 13.5 * k, 432)] for k in range(2)]
+    rows.append([_segment(132, (262, 268, "(")), _segment(132, (298, 311, ")(")), _segment(132, (341, 354, ")(")),
+                 _segment(132, (393, 404, ")2"))])
+    rows.append([_segment(127, (276, 290, "0.5")), _segment(127, (312, 339, "0.3Z")), _segment(127, (369, 377, "R"))])
+    rows.append([_segment(125.4, (232, 241, "10"))])
+    rows.append([_segment(120, (165, 232, "Mgas . 6 × 10")), _segment(120, (245, 261, "M")),
+                 _segment(120, (408, 411, ",")), _segment(120, (490, 504, "(4)"))])
+    rows.append([_segment(112, (270, 296, "fO VII")), _segment(112, (322, 329, "Z")), _segment(112, (355, 392, "500 kpc"))])
+    rows += [[_prose(72, 90 - 13.5 * k, 432)] for k in range(3)]
+    out = unruled_tables(rows, 612)
+    assert [i for line in out for i in line if i.kind == "table"] == []

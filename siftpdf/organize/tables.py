@@ -1166,29 +1166,45 @@ def _split_bands(ys: list[float], xs: list[float], pieces: list[_Piece], spanner
 
 def _unruled_heads(rows: list[list[_Piece]], xs: list[float]) -> int:
     """The lines of a table without rules that hold its column heads, when two or more: those
-    above its first line of figures and above the lines of that row's label set over it (in the
-    first column alone). Heads wrap onto lines of their own, set centred or at the foot of their
+    above its first line of figures (a line of years alone is one of heads: ``_years``) and
+    above the lines of that row's label set over it (in the first column alone). Heads wrap onto lines of their own, set centred or at the foot of their
     row, so that a column's head may stand on any of them (``Indicator`` beside ``Value`` over
     ``(EUR m)``): a row of heads is its lines set a line's pitch apart (``HEAD_PITCH``), a
     farther step parts two rows of them. Zero when the first line of figures opens the table,
     and unless the lines are heads: a few (``HEAD_LINES``), of short labels (``HEAD_WORDS``)
-    and no number (a listing's line numbers), none a blank line from the next (``HEAD_GAP``)."""
+    and no number but a year (a listing's line numbers), none a blank line from the next
+    (``HEAD_GAP``)."""
     first = xs[1] if len(xs) > 2 else math.inf
 
     def figures(row: list[_Piece]) -> bool:  # figures past the label, a digit among them ('=' and 'y,' are none)
-        return _figures(row, first) and any(ch.isdigit() for p in row if p.middle >= first for ch in p.text)
+        return _figures(row, first) and any(ch.isdigit() for p in row if p.middle >= first for ch in p.text) and \
+            not _years(row, first)
 
     body = next((k for k, row in enumerate(rows) if figures(row)), 0)
     while body > 0 and all(p.middle < first for p in rows[body - 1]):
         body -= 1  # the first label's lines, set over its figures
     if not 2 <= body <= HEAD_LINES or \
-            any(_numeric(p.text) or len(p.text.split()) > HEAD_WORDS for row in rows[:body] for p in row) or \
+            any(_numeric(p.text) and not _year(p.text) or len(p.text.split()) > HEAD_WORDS
+                for row in rows[:body] for p in row) or \
             any(upper[0].y - lower[0].y > HEAD_GAP * max(p.size for p in lower)
                 for upper, lower in zip(rows[:body], rows[1:body], strict=False)):
         return 0
     return body
 
 
+def _years(row: list[_Piece], label: float) -> bool:
+    """Is a line a line of heads that are years ('2004', '2005'), nothing in the label column:
+    no row of figures (a row's figures follow its label)?"""
+    return all(p.middle >= label and _year(p.text) for p in row)
+
+
+def _year(text: str) -> bool:
+    """Is a head a year ('2012'), as a column's head often is (a number, yet no figure)?"""
+    text = text.strip()
+    return len(text) == 4 and text.isdigit() and YEARS[0] <= int(text) <= YEARS[1]
+
+
+YEARS = (1800, 2100)  # the years a table's heads name
 HEAD_PITCH = 1.6  # ems between the baselines of a head's lines, at most (a line's pitch is 1.2; a page set 1.5 apart)
 HEAD_AXIS = 0.15  # ems off the axis its first line is set on that a head's next line may lie
 HEAD_GAP = 2.5  # ems between two rows of heads, at most: a farther one parts a table from lines above it
@@ -2229,6 +2245,12 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
             end = resume + 1
         if end - index >= 2 and end < len(rows) and near(end - 1, end) and _label_ends(parts, index, end):
             end += 1  # the last label's last line, under its figures
+        if passed and end - index >= 2:  # a label passed over beside the first rows, within the span all take
+            span = reach.to(parts, end)
+            for k, part in passed.items():
+                if span is not None and part[0] and \
+                        all(span[0] <= i.x0 and i.x1 <= span[1] and _label_words(i.text) for i in part[0]):
+                    parts[k] = part  # (a stub's head beside group heads that start past the stub column)
         table = _run_table(parts, index, end) if end - index >= 2 else None
         start, heads = index, 0
         below = [item for cells, _ in parts[index:end] for item in cells]  # the table's cells, its columns
