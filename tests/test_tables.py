@@ -4852,3 +4852,54 @@ def test_a_formulas_exponent_on_a_baseline_of_its_own_is_no_stub_head():
     rows += [[_prose(72, 90 - 13.5 * k, 432)] for k in range(3)]
     out = unruled_tables(rows, 612)
     assert [i for line in out for i in line if i.kind == "table"] == []
+
+
+def test_a_group_head_centred_over_three_columns_of_years_heads_them_all():
+    """As above, but one group head is centred over three columns of one width (standing in the
+    middle one, centred there too), the other over two: each spans the years under it."""
+    def line(y: float, *cells: tuple[float, float, str], bold: bool = True) -> list[Item]:
+        out = [_segment(y, cell) for cell in cells]
+        for item in out:
+            item.bold = item.bold_all = bold
+        return out
+
+    starts = (199, 255, 307, 358, 403)
+    years = ["2008", "2009", "2010", "2008", "2009"]
+    rows = [[_prose(63, 760 - 12 * k, 450)] for k in range(3)]
+    rows.append([_segment(684, (63, 224, "Table 31: Amount by indicator, 2015"))])
+    rows.append(line(662, (246, 277, "Urban"), (373, 400, "Rural")))
+    rows.append(line(652, (100, 144, "Indicator")))
+    rows.append(line(642, *((x, x + 22, year) for x, year in zip(starts, years, strict=True))))
+    body = [["Housing starts", "6,682", "7,356", "218,426", "7,762", "54"],
+            ["Production", "7,934", "8,783", "49,053", "912", "454"],
+            ["Prices", "6,114", "–", "59,994", "4,297", "312"]]
+    for r, cells in enumerate(body):
+        rows.append(line(622 - 18 * r, (70, 170, cells[0]),
+                         *((x - 8, x + 22, text) for x, text in zip(starts, cells[1:], strict=True)), bold=False))
+    rows += [[_prose(63, 540 - 12 * k, 450)] for k in range(3)]
+    out = unruled_tables(rows, 595)
+    tables = [i for line_ in out for i in line_ if i.kind == "table"]
+    assert len(tables) == 1 and tables[0].table is not None
+    assert [[(c["text"], c.get("rowspan", 1), c.get("colspan", 1)) for c in row]
+            for row in tables[0].table["rows"][:2]] == [
+        [("Indicator", 2, 1), ("Urban", 1, 3), ("Rural", 1, 2)], [(year, 1, 1) for year in years]]
+
+
+def test_a_line_passed_beside_a_runs_first_rows_right_of_them_stays_out_of_the_table():
+    """Rows of three segments whose first ones stop short of the right, a short line set beside
+    them on the right (another column's), then rows reaching across under it: the line lies
+    within the span the whole run takes, but right of its first row's start, no stub's head:
+    it is no row of the table."""
+    rows = [[_prose(72, 760 - 12 * k, 450)] for k in range(3)]
+    for k in range(3):
+        rows.append([_segment(700 - 14 * k, (73, 110, f"Site{k}")), _segment(700 - 14 * k, (200, 230, f"{k}12")),
+                     _segment(700 - 14 * k, (270, 300, f"{k}34"))])
+    rows.append([_segment(662, (413, 435, "Exit"))])
+    for k in range(3):
+        rows.append([_segment(650 - 14 * k, (73, 110, f"Ford{k}")), _segment(650 - 14 * k, (200, 230, f"{k}56")),
+                     _segment(650 - 14 * k, (270, 300, f"{k}78")), _segment(650 - 14 * k, (510, 540, f"{k}90"))])
+    rows += [[_prose(72, 580 - 12 * k, 450)] for k in range(3)]
+    out = unruled_tables(rows, 612)
+    cells = {c["text"] for i in (i for line in out for i in line if i.kind == "table") if i.table
+             for row in i.table["rows"] for c in row}
+    assert cells and "Exit" not in cells and "Exit" in {i.text for line in out for i in line if i.kind != "table"}

@@ -1447,8 +1447,9 @@ def _header_lines(rows: list[list[_Piece]], xs: list[float], spanners: list[_Edg
     def spreads(k: int) -> bool:  # line k running over columns, or a line of few heads centred over them
         heads = [p for p in rows[k] if p.middle >= xs[1]]
         alone = len(heads) == 1 and len(xs) > 3 and not continued(heads[0], k)
-        if aligned:
-            return bool(heads) and (alone or all(_runs_over(p, xs) or _centred_over(p, xs) for p in heads))
+        if aligned:  # (the band's first line: centred over the columns the lines under it have heads in)
+            under = {bisect_right(xs, q.middle) - 1 for row in rows[k + 1:] for q in row} if k == 0 else None
+            return bool(heads) and (alone or all(_runs_over(p, xs) or _centred_over(p, xs, under) for p in heads))
         few = 2 * len(rows[k]) <= len(xs) - 1
         # (the one head of its line: centred over the columns round its own, as near as to its own)
         return alone and bool(_centred_over(heads[0], xs, set(range(len(xs))))) or \
@@ -2245,12 +2246,12 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
             end = resume + 1
         if end - index >= 2 and end < len(rows) and near(end - 1, end) and _label_ends(parts, index, end):
             end += 1  # the last label's last line, under its figures
-        if passed and end - index >= 2:  # a label passed over beside the first rows, within the span all take
-            span = reach.to(parts, end)
-            for k, part in passed.items():
+        if passed and end - index >= 2 and parts[index][0]:  # a stub's head passed over beside group heads
+            span, heads = reach.to(parts, end), min(i.x0 for i in parts[index][0])
+            for k, part in passed.items():  # (a label left of the first row, within the span all the rows take)
                 if span is not None and part[0] and \
-                        all(span[0] <= i.x0 and i.x1 <= span[1] and _label_words(i.text) for i in part[0]):
-                    parts[k] = part  # (a stub's head beside group heads that start past the stub column)
+                        all(span[0] <= i.x0 and i.x1 <= heads and _label_words(i.text) for i in part[0]):
+                    parts[k] = part
         table = _run_table(parts, index, end) if end - index >= 2 else None
         start, heads = index, 0
         below = [item for cells, _ in parts[index:end] for item in cells]  # the table's cells, its columns
