@@ -4903,3 +4903,34 @@ def test_a_line_passed_beside_a_runs_first_rows_right_of_them_stays_out_of_the_t
     cells = {c["text"] for i in (i for line in out for i in line if i.kind == "table") if i.table
              for row in i.table["rows"] for c in row}
     assert cells and "Exit" not in cells and "Exit" in {i.text for line in out for i in line if i.kind != "table"}
+
+
+def test_a_head_set_on_two_lines_over_its_column_is_no_group_head(run_cli, tmp_path):
+    """A table between a rule over it and a rule under it, none between its heads and rows, one
+    head wrapping onto a second line centred under its first ('Self-' over 'TER'), the other
+    heads on that second line: one head in its column, not a group head over its neighbours."""
+    path = tmp_path / "wrapped.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    for k in range(6):
+        c.drawString(72, 780 - 14 * k, f"{BODY[:60]} line {k}")
+    rights = (225, 292, 365, 425)
+    c.line(72, 686, 440, 686)
+    c.drawCentredString(279, 674, "Self-")
+    c.drawString(72, 666, "Method")
+    for x, head in zip(rights, ("BERT", "", "iBLEU", "SARI"), strict=True):
+        c.drawRightString(x, 666, head)
+    c.drawCentredString(279, 658, "TER")
+    body = [["Prompt Tuning", "91.79", "34.23", "4.85", "40.49"], ["P-Tuning", "93.90", "27.74", "2.66", "37.33"],
+            ["Prefix Tuning", "89.25", "43.98", "4.34", "38.69"], ["Prefix-layer", "88.64", "47.62", "4.63", "38.58"]]
+    for r, cells in enumerate(body):
+        c.drawString(72, 640 - 16 * r, cells[0])
+        for x, text in zip(rights, cells[1:], strict=True):
+            c.drawRightString(x, 640 - 16 * r, text)
+    c.line(72, 572, 440, 572)
+    for k in range(6):
+        c.drawString(72, 540 - 14 * k, f"{BODY[:60]} after {k}")
+    c.showPage()
+    c.save()
+    assert [_texts(t) for t in _tables(_extract(run_cli, path))] == \
+        [[["Method", "BERT", "Self- TER", "iBLEU", "SARI"], *body]]

@@ -1444,12 +1444,18 @@ def _header_lines(rows: list[list[_Piece]], xs: list[float], spanners: list[_Edg
                                                                abs(q.x1 - piece.x1)) <= near
                    for row in rows[k + 1:] for q in row if piece.y - q.y <= HEAD_PITCH * piece.size)
 
+    def wrapped(piece: _Piece, k: int) -> bool:  # a line under it at a head's pitch, centred on its middle
+        return any(abs(q.middle - piece.middle) <= HEAD_AXIS * piece.size
+                   for row in rows[k + 1:] for q in row if piece.y - q.y <= HEAD_PITCH * piece.size)
+
     def spreads(k: int) -> bool:  # line k running over columns, or a line of few heads centred over them
         heads = [p for p in rows[k] if p.middle >= xs[1]]
         alone = len(heads) == 1 and len(xs) > 3 and not continued(heads[0], k)
-        if aligned:  # (the band's first line: centred over the columns the lines under it have heads in)
+        if aligned:  # (the band's first line: centred over the columns the lines under it have heads in,
+            # but a head whose next line is centred under it: one head set on two lines, 'Self-' over 'TER')
             under = {bisect_right(xs, q.middle) - 1 for row in rows[k + 1:] for q in row} if k == 0 else None
-            return bool(heads) and (alone or all(_runs_over(p, xs) or _centred_over(p, xs, under) for p in heads))
+            return bool(heads) and (alone or all(_runs_over(p, xs) or
+                                                 _centred_over(p, xs, None if wrapped(p, k) else under) for p in heads))
         few = 2 * len(rows[k]) <= len(xs) - 1
         # (the one head of its line: centred over the columns round its own, as near as to its own)
         return alone and bool(_centred_over(heads[0], xs, set(range(len(xs))))) or \
