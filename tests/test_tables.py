@@ -4848,7 +4848,8 @@ def test_a_formulas_exponent_on_a_baseline_of_its_own_is_no_stub_head():
     rows.append([_segment(125.4, (232, 241, "10"))])
     rows.append([_segment(120, (165, 232, "Mgas . 6 × 10")), _segment(120, (245, 261, "M")),
                  _segment(120, (408, 411, ",")), _segment(120, (490, 504, "(4)"))])
-    rows.append([_segment(112, (270, 296, "fO VII")), _segment(112, (322, 329, "Z")), _segment(112, (355, 392, "500 kpc"))])
+    rows.append([_segment(112, (270, 296, "fO VII")), _segment(112, (322, 329, "Z")),
+                 _segment(112, (355, 392, "500 kpc"))])
     rows += [[_prose(72, 90 - 13.5 * k, 432)] for k in range(3)]
     out = unruled_tables(rows, 612)
     assert [i for line in out for i in line if i.kind == "table"] == []

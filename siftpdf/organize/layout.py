@@ -330,7 +330,8 @@ def justified_edges(rows: list[list[Item]]) -> list[tuple[float, float]]:
     starts where most of them do."""
     ends = sorted([(item.x1, item.x0) for row in rows for item in row
                    if item.x1 - item.x0 >= PROSE_EMS * item.size and item.code is None and item.text.count(" ") >= 2
-                   and _words(item.text) >= 3] + [span for row in rows if may_stretch(row) for span in _evenly_spaced(row)])
+                   and _words(item.text) >= 3] +
+                  [span for row in rows if may_stretch(row) for span in _evenly_spaced(row)])
     edges: list[tuple[float, float]] = []
     start = 0
     for k in range(1, len(ends) + 1):

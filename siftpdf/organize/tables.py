@@ -1167,10 +1167,11 @@ def _split_bands(ys: list[float], xs: list[float], pieces: list[_Piece], spanner
 def _unruled_heads(rows: list[list[_Piece]], xs: list[float]) -> int:
     """The lines of a table without rules that hold its column heads, when two or more: those
     above its first line of figures (a line of years alone is one of heads: ``_years``) and
-    above the lines of that row's label set over it (in the first column alone). Heads wrap onto lines of their own, set centred or at the foot of their
-    row, so that a column's head may stand on any of them (``Indicator`` beside ``Value`` over
-    ``(EUR m)``): a row of heads is its lines set a line's pitch apart (``HEAD_PITCH``), a
-    farther step parts two rows of them. Zero when the first line of figures opens the table,
+    above the lines of that row's label set over it (in the first column alone). Heads wrap
+    onto lines of their own, set centred or at the foot of their row, so that a column's head
+    may stand on any of them (``Indicator`` beside ``Value`` over ``(EUR m)``): a row of heads
+    is its lines set a line's pitch apart (``HEAD_PITCH``), a farther step parts two rows of
+    them. Zero when the first line of figures opens the table,
     and unless the lines are heads: a few (``HEAD_LINES``), of short labels (``HEAD_WORDS``)
     and no number but a year (a listing's line numbers), none a blank line from the next
     (``HEAD_GAP``)."""
