@@ -2254,10 +2254,10 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
         if end - index >= 2 and end < len(rows) and near(end - 1, end) and _label_ends(parts, index, end):
             end += 1  # the last label's last line, under its figures
         if passed and end - index >= 2 and parts[index][0]:  # a stub's head passed over beside group heads
-            span, heads = reach.to(parts, end), min(i.x0 for i in parts[index][0])
+            span, opening = reach.to(parts, end), min(i.x0 for i in parts[index][0])
             for k, part in passed.items():  # (a label left of the first row, within the span all the rows take)
                 if span is not None and part[0] and \
-                        all(span[0] <= i.x0 and i.x1 <= heads and _label_words(i.text) for i in part[0]):
+                        all(span[0] <= i.x0 and i.x1 <= opening and _label_words(i.text) for i in part[0]):
                     parts[k] = part
         table = _run_table(parts, index, end) if end - index >= 2 else None
         start, heads = index, 0
