@@ -4800,17 +4800,32 @@ def test_a_tables_heads_left_at_a_columns_foot_head_its_rows_at_the_next_columns
     assert [_texts(t) for t in _tables(_extract(run_cli, path))] == [[heads, *figures]]
 
 
+def _cells_line(y: float, *cells: tuple[float, float, str], bold: bool = True) -> list[Item]:
+    """A line of cells, a segment each (x0, x1, text) on baseline ``y``, in bold or not."""
+    out = [_segment(y, cell) for cell in cells]
+    for item in out:
+        item.bold = item.bold_all = bold
+    return out
+
+
+def _only_table(out: list[list[Item]]) -> dict[str, Any]:
+    """The one table among the rows ``unruled_tables`` gave."""
+    tables = [i.table for line in out for i in line if i.kind == "table"]
+    assert len(tables) == 1 and tables[0] is not None
+    return tables[0]
+
+
+def _spans(rows: list[list[dict[str, Any]]]) -> list[list[tuple[str, int, int]]]:
+    """Each cell's text, rows and columns spanned."""
+    return [[(c["text"], c.get("rowspan", 1), c.get("colspan", 1)) for c in row] for row in rows]
+
+
 def test_a_tables_heads_of_years_under_group_heads_beside_the_stubs_head_are_its_heads():
     """A table without rules: group heads each centred over two columns, the stub's head set
     beside them lower down (centred on the two lines of heads), then a line of years heading
     every column, then the rows. The years are heads, not the first row of figures, and the
     stub's head is the head of the label column, over both lines."""
-    def line(y: float, *cells: tuple[float, float, str], bold: bool = True) -> list[Item]:
-        out = [_segment(y, cell) for cell in cells]
-        for item in out:
-            item.bold = item.bold_all = bold
-        return out
-
+    line = _cells_line
     starts = (244, 289, 335, 394, 446, 494)
     rows = [[_prose(63, 760 - 12 * k, 450)] for k in range(3)]
     rows.append([_segment(675, (63, 217, "Table 21: Amount by item, 2007"))])
@@ -4826,12 +4841,9 @@ def test_a_tables_heads_of_years_under_group_heads_beside_the_stubs_head_are_its
                          *((x, x + 30, text) for x, text in zip(starts, cells[1:], strict=True)), bold=False))
     rows += [[_prose(63, 520 - 12 * k, 450)] for k in range(3)]
     out = unruled_tables(rows, 595)
-    tables = [i for line_ in out for i in line_ if i.kind == "table"]
-    assert len(tables) == 1 and tables[0].table is not None
-    table = tables[0].table
-    assert [[(c["text"], c.get("rowspan", 1), c.get("colspan", 1)) for c in row] for row in table["rows"][:2]] == [
-        [("Item", 2, 1), ("Foreign", 1, 2), ("Total", 1, 2), ("Men", 1, 2)],
-        [(str(2004 + k % 2), 1, 1) for k in range(6)]]
+    table = _only_table(out)
+    assert _spans(table["rows"][:2]) == [[("Item", 2, 1), ("Foreign", 1, 2), ("Total", 1, 2), ("Men", 1, 2)],
+                                         [(str(2004 + k % 2), 1, 1) for k in range(6)]]
     assert [[c["text"] for c in row] for row in table["rows"][2:]] == body
     assert "Item" not in {i.text for line_ in out for i in line_ if i.kind != "table"}
 
@@ -4858,12 +4870,7 @@ def test_a_formulas_exponent_on_a_baseline_of_its_own_is_no_stub_head():
 def test_a_group_head_centred_over_three_columns_of_years_heads_them_all():
     """As above, but one group head is centred over three columns of one width (standing in the
     middle one, centred there too), the other over two: each spans the years under it."""
-    def line(y: float, *cells: tuple[float, float, str], bold: bool = True) -> list[Item]:
-        out = [_segment(y, cell) for cell in cells]
-        for item in out:
-            item.bold = item.bold_all = bold
-        return out
-
+    line = _cells_line
     starts = (199, 255, 307, 358, 403)
     years = ["2008", "2009", "2010", "2008", "2009"]
     rows = [[_prose(63, 760 - 12 * k, 450)] for k in range(3)]
@@ -4878,12 +4885,8 @@ def test_a_group_head_centred_over_three_columns_of_years_heads_them_all():
         rows.append(line(622 - 18 * r, (70, 170, cells[0]),
                          *((x - 8, x + 22, text) for x, text in zip(starts, cells[1:], strict=True)), bold=False))
     rows += [[_prose(63, 540 - 12 * k, 450)] for k in range(3)]
-    out = unruled_tables(rows, 595)
-    tables = [i for line_ in out for i in line_ if i.kind == "table"]
-    assert len(tables) == 1 and tables[0].table is not None
-    assert [[(c["text"], c.get("rowspan", 1), c.get("colspan", 1)) for c in row]
-            for row in tables[0].table["rows"][:2]] == [
-        [("Indicator", 2, 1), ("Urban", 1, 3), ("Rural", 1, 2)], [(year, 1, 1) for year in years]]
+    assert _spans(_only_table(unruled_tables(rows, 595))["rows"][:2]) == \
+        [[("Indicator", 2, 1), ("Urban", 1, 3), ("Rural", 1, 2)], [(year, 1, 1) for year in years]]
 
 
 def test_a_line_passed_beside_a_runs_first_rows_right_of_them_stays_out_of_the_table():
