@@ -1171,10 +1171,9 @@ def _unruled_heads(rows: list[list[_Piece]], xs: list[float]) -> int:
     onto lines of their own, set centred or at the foot of their row, so that a column's head
     may stand on any of them (``Indicator`` beside ``Value`` over ``(EUR m)``): a row of heads
     is its lines set a line's pitch apart (``HEAD_PITCH``), a farther step parts two rows of
-    them. Zero when the first line of figures opens the table,
-    and unless the lines are heads: a few (``HEAD_LINES``), of short labels (``HEAD_WORDS``)
-    and no number but a year (a listing's line numbers), none a blank line from the next
-    (``HEAD_GAP``)."""
+    them. Zero when the first line of figures opens the table, and unless the lines are heads:
+    a few (``HEAD_LINES``), of short labels (``HEAD_WORDS``) and no number but a year (a
+    listing's line numbers), none a blank line from the next (``HEAD_GAP``)."""
     first = xs[1] if len(xs) > 2 else math.inf
 
     def figures(row: list[_Piece]) -> bool:  # figures past the label, a digit among them ('=' and 'y,' are none)
