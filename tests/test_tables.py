@@ -4938,3 +4938,43 @@ def test_a_head_set_on_two_lines_over_its_column_is_no_group_head(run_cli, tmp_p
     c.save()
     assert [_texts(t) for t in _tables(_extract(run_cli, path))] == \
         [[["Method", "BERT", "Self- TER", "iBLEU", "SARI"], *body]]
+
+
+def test_group_labels_centred_on_their_two_rows_each_span_their_own():
+    """The stub column of a table without rules between its rows, each group's label centred on
+    its two rows (the first row two lines tall), a label read in the upper or the lower of its
+    two rows: a label is centred on the four rows round its two as well, but the rows next to its own are
+    its neighbours' (each centred on those at the fewest), so each spans its own two."""
+    from siftpdf.organize.tables import _centred_rows, _find, _Piece
+
+    middles = [596.6, 571.1, 552.3, 533.6, 514.8, 496.1, 477.3, 458.6]  # the rows' lines' middles
+    labels = {0: ("North", 586.8), 3: ("South", 542.6), 5: ("East", 505.1), 6: ("West", 468.3)}
+    slots: dict[tuple[int, int], list[Any]] = {}
+    for r, m in enumerate(middles):
+        slots[(r, 1)] = [_Piece(160, 200, m - 3, m + 4, m - 4, 9, f"item{r}", False)]
+        slots[(r, 2)] = [_Piece(320, 360, m - 3, m + 4, m - 4, 9, f"{r}9,135", False)]
+    for r, (text, centre) in labels.items():
+        slots[(r, 0)] = [_Piece(76, 110, centre - 3, centre + 4, centre - 4, 10, text, False)]
+    xs, ys = [72.0, 150.0, 300.0, 400.0], [606.0 - 19 * k for k in range(len(middles) + 1)]
+    parent = list(range(3 * len(middles)))
+    _centred_rows(xs, ys, slots, [[] for _ in ys], parent)
+    spans = {text: sorted(k for k in range(len(middles)) if _find(parent, k * 3) == _find(parent, r * 3))
+             for r, (text, _) in labels.items()}
+    assert spans == {"North": [0, 1], "South": [2, 3], "East": [4, 5], "West": [6, 7]}
+
+
+def test_a_label_centred_on_four_rows_alone_in_its_column_spans_all_four():
+    """One label in the stub column, centred on four rows (and so on the middle two as well),
+    nothing else in its column: it spans the four."""
+    from siftpdf.organize.tables import _centred_rows, _find, _Piece
+
+    middles = [596.0, 577.0, 558.0, 539.0]
+    slots: dict[tuple[int, int], list[Any]] = {}
+    for r, m in enumerate(middles):
+        slots[(r, 1)] = [_Piece(160, 200, m - 3, m + 4, m - 4, 10, f"item{r}", False)]
+    centre = (middles[0] + middles[3]) / 2
+    slots[(2, 0)] = [_Piece(76, 110, centre - 3, centre + 4, centre - 4, 10, "Group", False)]
+    ys = [606.0 - 19 * k for k in range(len(middles) + 1)]
+    parent = list(range(2 * len(middles)))
+    _centred_rows([72.0, 150.0, 300.0], ys, slots, [[] for _ in ys], parent)
+    assert [k for k in range(len(middles)) if _find(parent, k * 2) == _find(parent, 2 * 2)] == [0, 1, 2, 3]

@@ -1759,12 +1759,16 @@ def _centred_rows(xs: list[float], ys: list[float], slots: dict[tuple[int, int],
     """A label alone in its box, set midway between the lines of two rows or more (a group's
     label, a stub's head centred on two rows of heads), spans those rows where its column is
     empty in the others and no rule (``down``) parts them: its middle within ``CENTRED_ROWS``
-    ems of the middle of their lines, half an em at least off its own row's line."""
+    ems of the middle of their lines, half an em at least off its own row's line. Of the runs
+    of rows it is centred on (two round it, four round those), the widest that takes none of
+    the rows another label of its column is centred on at the fewest (labels of groups of two
+    rows each, one under the other: each its own two)."""
     ncols, nrows = len(xs) - 1, len(ys) - 1
     lines: dict[int, list[tuple[int, float]]] = {}  # each row's pieces' middles, with their columns
     for (r, c), pieces in slots.items():
         lines.setdefault(r, []).extend((c, (p.top + p.bottom) / 2) for p in pieces)
     middle = {r: median([m for _, m in found]) for r, found in lines.items()}
+    runs: dict[tuple[int, int], list[tuple[int, int]]] = {}  # each label's box: the runs it is centred on
     for (r, c), pieces in slots.items():
         if len(pieces) != 1 or not _label_words(pieces[0].text):
             continue
@@ -1773,16 +1777,21 @@ def _centred_rows(xs: list[float], ys: list[float], slots: dict[tuple[int, int],
         own = [m for j, m in lines[r] if j != c]
         if not own or abs(median(own) - centre) < 0.5 * piece.size:
             continue
-        for a in range(max(0, r - MAX_SPAN_ROWS + 1), r + 1):
-            b = next((b for b in range(max(r, a + 1), min(nrows, a + MAX_SPAN_ROWS))
-                      if a in middle and b in middle and
-                      abs((middle[a] + middle[b]) / 2 - centre) <= CENTRED_ROWS * piece.size), None)
-            if b is None or any((k, c) in slots for k in range(a, b + 1) if k != r) or \
-                    any(_ruled(down[k], xs[c], xs[c + 1]) for k in range(a + 1, b + 1)):
-                continue
-            for k in range(a, b + 1):
+        found = [(a, b) for a in range(max(0, r - MAX_SPAN_ROWS + 1), r + 1)
+                 for b in range(max(r, a + 1), min(nrows, a + MAX_SPAN_ROWS))
+                 if a in middle and b in middle and
+                 abs((middle[a] + middle[b]) / 2 - centre) <= CENTRED_ROWS * piece.size and
+                 not any((k, c) in slots for k in range(a, b + 1) if k != r) and
+                 not any(_ruled(down[k], xs[c], xs[c + 1]) for k in range(a + 1, b + 1))]
+        if found:
+            runs[(r, c)] = sorted(found, key=lambda run: (run[0] - run[1], run[0]))  # the widest first
+    fewest = {box: min(found, key=lambda run: (run[1] - run[0], run[0])) for box, found in runs.items()}
+    for (r, c), found in runs.items():
+        taken = {k for (q, j), (a, b) in fewest.items() if j == c and q != r for k in range(a, b + 1)}
+        chosen = next(((a, b) for a, b in found if not taken.intersection(range(a, b + 1))), None)
+        if chosen is not None:
+            for k in range(chosen[0], chosen[1] + 1):
                 _union(parent, r * ncols + c, k * ncols + c)
-            break
 
 
 CENTRED_ROWS = 0.3  # ems a label's middle may lie off the middle of the lines of the rows it is centred on
