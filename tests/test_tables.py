@@ -4808,14 +4808,14 @@ def _cells_line(y: float, *cells: tuple[float, float, str], bold: bool = True) -
     return out
 
 
-def _only_table(out: list[list[Item]]) -> dict[str, Any]:
+def _unruled_table(out: list[list[Item]]) -> dict[str, Any]:
     """The one table among the rows ``unruled_tables`` gave."""
     tables = [i.table for line in out for i in line if i.kind == "table"]
     assert len(tables) == 1 and tables[0] is not None
     return tables[0]
 
 
-def _spans(rows: list[list[dict[str, Any]]]) -> list[list[tuple[str, int, int]]]:
+def _cell_spans(rows: list[list[dict[str, Any]]]) -> list[list[tuple[str, int, int]]]:
     """Each cell's text, rows and columns spanned."""
     return [[(c["text"], c.get("rowspan", 1), c.get("colspan", 1)) for c in row] for row in rows]
 
@@ -4841,8 +4841,8 @@ def test_a_tables_heads_of_years_under_group_heads_beside_the_stubs_head_are_its
                          *((x, x + 30, text) for x, text in zip(starts, cells[1:], strict=True)), bold=False))
     rows += [[_prose(63, 520 - 12 * k, 450)] for k in range(3)]
     out = unruled_tables(rows, 595)
-    table = _only_table(out)
-    assert _spans(table["rows"][:2]) == [[("Item", 2, 1), ("Foreign", 1, 2), ("Total", 1, 2), ("Men", 1, 2)],
+    table = _unruled_table(out)
+    assert _cell_spans(table["rows"][:2]) == [[("Item", 2, 1), ("Foreign", 1, 2), ("Total", 1, 2), ("Men", 1, 2)],
                                          [(str(2004 + k % 2), 1, 1) for k in range(6)]]
     assert [[c["text"] for c in row] for row in table["rows"][2:]] == body
     assert "Item" not in {i.text for line_ in out for i in line_ if i.kind != "table"}
@@ -4885,7 +4885,7 @@ def test_a_group_head_centred_over_three_columns_of_years_heads_them_all():
         rows.append(line(622 - 18 * r, (70, 170, cells[0]),
                          *((x - 8, x + 22, text) for x, text in zip(starts, cells[1:], strict=True)), bold=False))
     rows += [[_prose(63, 540 - 12 * k, 450)] for k in range(3)]
-    assert _spans(_only_table(unruled_tables(rows, 595))["rows"][:2]) == \
+    assert _cell_spans(_unruled_table(unruled_tables(rows, 595))["rows"][:2]) == \
         [[("Indicator", 2, 1), ("Urban", 1, 3), ("Rural", 1, 2)], [(year, 1, 1) for year in years]]
 
 
