@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 import siftpdf
 from siftpdf.organize import organize_records
-from siftpdf.organize.layout import Item, find_gutter, join_lines, join_text, line_segments, reading_order
+from siftpdf.organize.layout import Item, _overruns, find_gutter, join_lines, join_text, line_segments, reading_order
 from siftpdf.settings import OrganizeOptions
 
 FUZZ_EXAMPLES = int(os.environ.get("SIFTPDF_FUZZ_EXAMPLES", "0"))
@@ -387,15 +387,18 @@ def _items(page: dict[str, Any]) -> list[Item]:
 
 def _full_width_edges_measured_stretch_by_stretch(items: list[Item], gutter: float) -> list[tuple[float, float]]:
     """The edges of each full-width stretch as a pass over the page per stretch finds them: on
-    the lines not yet placed in a column when the stretch ends (those still counted full width)."""
+    the lines not yet placed in a column when the stretch ends (those still counted full width).
+    A line across the gutter that only runs over into the other column (``_overruns``) is its
+    column's."""
     def quantile(values: list[float], q: float) -> float:
         return sorted(values)[min(len(values) - 1, int(q * len(values)))]
 
+    overrun = {id(items[k]) for k in _overruns(items, gutter)}
     placed: set[int] = set()
     edges: list[tuple[float, float]] = []
     in_stretch = False
     for item in items + [None]:  # type: ignore[list-item]
-        if item is not None and item.x0 < gutter < item.x1:
+        if item is not None and item.x0 < gutter < item.x1 and id(item) not in overrun:
             in_stretch = True
             continue
         if item is not None:
