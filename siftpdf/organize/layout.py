@@ -1374,9 +1374,10 @@ def _run_between(items: list[Item], k: int, gutter: float) -> str | None:
     def other(line: Item) -> bool:
         return line.kind == "line" and (gutter <= line.x0 < item.x1 if side == "L" else item.x0 < line.x1 <= gutter)
 
-    reach = OVERRUN_PITCH * item.size
-    above = next((o for o in reversed(items[:k]) if other(o) or o.y - item.y > reach), None)
-    below = next((o for o in items[k + 1:] if other(o) or item.y - o.y > reach), None)
+    reach = OVERRUN_PITCH * item.size  # (looked for by index: a slice would copy the page for each line)
+    above = next((o for o in map(items.__getitem__, range(k - 1, -1, -1)) if other(o) or o.y - item.y > reach), None)
+    below = next((o for o in map(items.__getitem__, range(k + 1, len(items))) if other(o) or item.y - o.y > reach),
+                 None)
     if above is None or below is None or not (other(above) and other(below)) or above.y <= item.y or \
             below.y >= item.y or above.y - below.y > OVERRUN_PITCH * max(above.size, below.size):
         return None
