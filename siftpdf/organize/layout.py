@@ -352,19 +352,29 @@ def _evenly_spaced(row: list[Item]) -> list[tuple[float, float]]:
     out: list[tuple[float, float]] = []
     start = 0
     while start < len(row) - 2:
-        first, end = row[start], start
-        if _stretched_word(first):
-            gap, slack = row[start + 1].x0 - first.x1, STRETCH_SLACK * first.size + 0.25
-            while end + 1 < len(row) and _stretched_word(row[end + 1]) and \
-                    abs(row[end + 1].size - first.size) <= 0.1 * first.size and \
-                    abs(row[end + 1].x0 - row[end].x1 - gap) <= slack:
-                end += 1
+        first, end = row[start], _even_run(row, start)
         widths = [item.x1 - item.x0 for item in row[start:end + 1]]
         if end - start >= 2 and row[end].x1 - first.x0 >= PROSE_EMS * first.size and \
                 max(widths) - min(widths) >= first.size:
             out.append((row[end].x1, first.x0))
         start = max(end, start + 1)
     return out
+
+
+def _even_run(row: list[Item], start: int) -> int:
+    """The last of the segments from ``row[start]`` on that are single words of one size
+    (``_stretched_word``), the same space between each and the next (``STRETCH_SLACK``); ``start``
+    itself when the next is none such (or ``row[start]`` is no word)."""
+    first = row[start]
+    if not _stretched_word(first) or start + 1 >= len(row):
+        return start
+    size, gap = first.size, row[start + 1].x0 - first.x1
+    slack = STRETCH_SLACK * size + 0.25
+    end = start
+    while end + 1 < len(row) and _stretched_word(item := row[end + 1]) and abs(item.size - size) <= 0.1 * size and \
+            abs(item.x0 - row[end].x1 - gap) <= slack:
+        end += 1
+    return end
 
 
 def _words(text: str) -> int:
@@ -384,19 +394,12 @@ def stretched_spans(row: list[Item], edges: list[tuple[float, float]]) -> list[t
     while start < len(row) - 1:
         first = row[start]
         end = start
-        if _stretched_word(first):
-            size = first.size
-            gap = row[start + 1].x0 - first.x1
-            slack = STRETCH_SLACK * size + 0.25
-            for k in range(start + 1, len(row)):
-                item = row[k]
-                if not _stretched_word(item) or abs(item.size - size) > 0.1 * size or \
-                        abs(item.x0 - row[k - 1].x1 - gap) > slack:
-                    break
-                if (k > start + 1 or gap <= STRETCH_MOST * size) and \
-                        any(abs(item.x1 - right) <= EDGE_SLACK and
-                            left - EDGE_SLACK <= first.x0 <= left + INDENT_EMS * size for right, left in edges):
-                    end = k
+        size, gap = first.size, row[start + 1].x0 - first.x1
+        for k in range(start + 1, _even_run(row, start) + 1):
+            if (k > start + 1 or gap <= STRETCH_MOST * size) and \
+                    any(abs(row[k].x1 - right) <= EDGE_SLACK and
+                        left - EDGE_SLACK <= first.x0 <= left + INDENT_EMS * size for right, left in edges):
+                end = k
         if end > start:
             spans.append((first.x0, row[end].x1))
             start = end + 1
