@@ -1438,14 +1438,13 @@ def _header_lines(rows: list[list[_Piece]], xs: list[float], spanners: list[_Edg
     that no line under it, a head's pitch on, goes on in its column, set on the same axis (its
     middle, left or right edge: a group head centred over three columns, standing in the middle
     one); elsewhere such a head spreads when it is centred over the columns round its own."""
-    def continued(piece: _Piece, k: int) -> bool:  # by a line under it at a head's pitch
+    def continued(piece: _Piece, k: int, centred: bool = False) -> bool:
+        """By a line under it at a head's pitch, in its column on one of its axes (its middle,
+        left or right edge; ``centred``: its middle, a head set on two lines)."""
         column, near = bisect_right(xs, piece.middle), HEAD_AXIS * piece.size
-        return any(bisect_right(xs, q.middle) == column and min(abs(q.middle - piece.middle), abs(q.x0 - piece.x0),
-                                                               abs(q.x1 - piece.x1)) <= near
-                   for row in rows[k + 1:] for q in row if piece.y - q.y <= HEAD_PITCH * piece.size)
-
-    def wrapped(piece: _Piece, k: int) -> bool:  # a line under it at a head's pitch, centred on its middle
-        return any(abs(q.middle - piece.middle) <= HEAD_AXIS * piece.size
+        return any(bisect_right(xs, q.middle) == column and
+                   (abs(q.middle - piece.middle) if centred else
+                    min(abs(q.middle - piece.middle), abs(q.x0 - piece.x0), abs(q.x1 - piece.x1))) <= near
                    for row in rows[k + 1:] for q in row if piece.y - q.y <= HEAD_PITCH * piece.size)
 
     def spreads(k: int) -> bool:  # line k running over columns, or a line of few heads centred over them
@@ -1455,7 +1454,8 @@ def _header_lines(rows: list[list[_Piece]], xs: list[float], spanners: list[_Edg
             # but a head whose next line is centred under it: one head set on two lines, 'Self-' over 'TER')
             under = {bisect_right(xs, q.middle) - 1 for row in rows[k + 1:] for q in row} if k == 0 else None
             return bool(heads) and (alone or all(_runs_over(p, xs) or
-                                                 _centred_over(p, xs, None if wrapped(p, k) else under) for p in heads))
+                                                 _centred_over(p, xs, None if continued(p, k, True) else under)
+                                                 for p in heads))
         few = 2 * len(rows[k]) <= len(xs) - 1
         # (the one head of its line: centred over the columns round its own, as near as to its own)
         return alone and bool(_centred_over(heads[0], xs, set(range(len(xs))))) or \
