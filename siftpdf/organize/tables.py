@@ -3414,10 +3414,17 @@ def same_columns(tail: dict[str, Any], head: dict[str, Any]) -> bool:
 
 def headless(table: dict[str, Any]) -> bool:
     """Has ``table`` no head of its own: none taken, or its head rows each a label and then
-    figures (``_figure``: a row of the body's, no head)?"""
-    return all(len(row) >= 2 and all(_figure(cell["text"]) and any(ch.isdigit() for ch in cell["text"])
-                                     for cell in row[1:])
+    figures (``_label_then_figures``: a row of the body's, no head)?"""
+    return all(_label_then_figures([cell["text"] for cell in row])
                for row in table["rows"][:table.get("header_rows") or 0])
+
+
+def _label_then_figures(texts: list[str]) -> bool:
+    """Are a row's cells a label (letters, a short one too: 'UK'; no number) and then figures
+    (``_figure``), a digit among them: a statistics table's row of its body?"""
+    label, figures = (texts[0], texts[1:]) if texts else ("", [])
+    return bool(figures) and not _numeric(label) and any(ch.isalpha() for ch in label) and \
+        all(_figure(text) for text in figures) and any(ch.isdigit() for text in figures for ch in text)
 
 
 def rows_going_on(tail: dict[str, Any], lines: list[list[Item]]) -> list[list[dict[str, Any]]] | None:
@@ -3434,10 +3441,7 @@ def rows_going_on(tail: dict[str, Any], lines: list[list[Item]]) -> list[list[di
         cells = _gap_cells(line)
         if len(cells) != width or width < 2:
             return None
-        label = cells[0][2]
-        if _numeric(label) or not any(ch.isalpha() for ch in label) or \
-                not all(_figure(text) for _, _, text in cells[1:]) or \
-                not any(ch.isdigit() for _, _, text in cells[1:] for ch in text):
+        if not _label_then_figures([text for _, _, text in cells]):
             return None
         found.append(cells)
     columns = list(zip(*found, strict=True))
