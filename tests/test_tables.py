@@ -4978,3 +4978,36 @@ def test_a_label_centred_on_four_rows_alone_in_its_column_spans_all_four():
     parent = list(range(2 * len(middles)))
     _centred_rows([72.0, 150.0, 300.0], ys, slots, [[] for _ in ys], parent)
     assert [k for k in range(len(middles)) if _find(parent, k * 2) == _find(parent, 2 * 2)] == [0, 1, 2, 3]
+
+
+def test_a_table_beside_the_other_columns_caption_is_its_own_beside_that_table():
+    """A browser's two narrow columns (lines shorter than a third of the page): a table under
+    its caption at the head of the left column, and at the head of the right one the rows of
+    another table, two of them beside the caption's lines, the rest on the left table's
+    baselines; headings and prose under both. Two tables, each of its own column's rows, the
+    caption's lines and the headings left as lines, not one table of four columns."""
+
+    def cell(text: str, x0: float, y: float, bold: bool = False, right: bool = False) -> Item:
+        x1 = x0 + 5 * len(text)
+        return Item(text, x1 - 2 * (x1 - x0) if right else x0, y - 2, x0 if right else x1, y + 8, y, 10,
+                    bold=bold, bold_all=bold)
+
+    left = [("Site", "2024"), ("Weir", "478"), ("Mill", "174,588"), ("Ford", "66.7"), ("Dam", "10.8%")]
+    right = [("Nunvios", "43.4"), ("Mosle", "119.4"), ("Pindgu", "-17.6"), ("Nocast", "5.0%"), ("Ditne", "33.5%"),
+             ("Gum", "94,785"), ("Si", "42.1")]
+    rows = [[cell("Table 1. Flows at the gauges", 108, 767), cell(*right[0][:1], 313, 767),
+             cell(right[0][1], 495, 767, right=True)],
+            [cell("along the river.", 140, 753)],
+            [cell(right[1][0], 313, 749), cell(right[1][1], 495, 749, right=True)]]
+    for k, (label, figure) in enumerate(left):
+        y = 732 - 17 * k
+        rows.append([cell(label, 100, y, bold=k == 0), cell(figure, 282, y, bold=k == 0, right=True),
+                     cell(right[k + 2][0], 313, y), cell(right[k + 2][1], 495, y, right=True)])
+    rows.append([cell("Method", 96, 634, bold=True), cell("Implementation", 309, 634, bold=True)])
+    rows += [[_prose(96, 615 - 14 * k, 186), _prose(313, 615 - 14 * k, 182)] for k in range(30)]
+    out = unruled_tables(rows, 612)
+    tables = [i for line in out for i in line if i.kind == "table"]
+    assert sorted([[c["text"] for c in line] for line in t.table["rows"]] for t in tables if t.table) == \
+        sorted([[list(r) for r in left], [list(r) for r in right]])
+    kept = {i.text for line in out for i in line if i.kind == "line"}
+    assert {"Table 1. Flows at the gauges", "along the river.", "Method", "Implementation"} <= kept

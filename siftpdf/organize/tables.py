@@ -2285,8 +2285,12 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
         else:
             start = index
         if table is not None:
-            pair = _side_by_side(parts, start, end, gutter) if start == index else None
-            out.append(pair or [table])
+            two = _side_by_side(parts, start, end, gutter, _plain_above(out, rows, index)) if start == index else None
+            if two is not None:
+                for k, cells in two[1].items():  # (rows of one side's table set beside the other's caption)
+                    out[k - index] = [item for item in out[k - index] if item not in cells]
+                out[:] = [row for row in out if row]
+            out.append(two[0] if two is not None else [table])
             out += [text for _, text in parts[start:end] if text]
             index = end
         else:
@@ -2297,15 +2301,27 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
     return out
 
 
+def _plain_above(out: list[list[Item]], rows: list[list[Item]], index: int) -> int:
+    """How many rows right above ``rows[index]`` were put out as they came (no table's): the
+    rows ``out`` ends with, ``rows[index - n:index]``."""
+    n = 0
+    while n < index and n < len(out) and out[-1 - n] is rows[index - 1 - n]:
+        n += 1
+    return n
+
+
 def _side_by_side(parts: list[tuple[list[Item], list[Item]]], start: int, end: int,
-                  gutter: float | None) -> list[Item] | None:
+                  gutter: float | None, plain: int = 0) -> tuple[list[Item], dict[int, list[Item]]] | None:
     """Two tables set side by side, one in each column of the page, their rows on shared
     baselines (a typesetter's baseline grid): no cell of the run crosses the gutter between the
     page's two columns (``_beside_text``'s), each side's cells make a table of their own, and
     the two sides part in their rows (a row with cells one side only, one table longer than the
-    other); the page is set in two columns right above or below the run (lines both sides of
-    the gutter). A table across the page whose columns happen to part at the gutter fills its
-    rows on both sides. None for any other run."""
+    other, or starting higher: rows of one side's cells right above the run, in its columns,
+    beside the other column's text, such as the other table's caption, ``_side_above``, of the
+    ``plain`` rows above put out as they came); the page is set in two columns right above or
+    below the run (lines both sides of the gutter). A table across the page whose columns
+    happen to part at the gutter fills its rows on both sides. Returns the two tables and the
+    cells taken from rows above the run (by row); None for any other run."""
     if gutter is None:
         return None
     run = [cells for cells, _ in parts[start:end]]
@@ -2313,14 +2329,17 @@ def _side_by_side(parts: list[tuple[list[Item], list[Item]]], start: int, end: i
         return None
     sides = [[[i for i in cells if i.x1 <= gutter] for cells in run],
              [[i for i in cells if i.x0 >= gutter] for cells in run]]
-    if all(bool(left) == bool(right) for left, right in zip(*sides, strict=True)):
+    higher = {s: _side_above(parts, start, plain, gutter, sides[s], s == 1) for s in (0, 1)}
+    if all(bool(left) == bool(right) for left, right in zip(*sides, strict=True)) and not any(higher.values()):
         return None
-    near = [parts[k] for k in (*range(max(0, start - NEAR_ROWS), start), *range(end, min(len(parts), end + NEAR_ROWS)))]
+    top = start - max((len(up) for up in higher.values()), default=0)
+    near = [parts[k] for k in (*range(max(0, top - NEAR_ROWS), top), *range(end, min(len(parts), end + NEAR_ROWS)))]
     if not any(any(i.x1 <= gutter for i in cells + text) and any(i.x0 >= gutter for i in cells + text)
                for cells, text in near):
         return None
     tables = []
-    for side in sides:
+    for s, side in enumerate(sides):
+        side = [*higher[s], *side]
         filled = [k for k, cells in enumerate(side) if cells]
         if len(filled) < 2:
             return None
@@ -2328,7 +2347,41 @@ def _side_by_side(parts: list[tuple[list[Item], list[Item]]], start: int, end: i
         if table is None:
             return None
         tables.append(table)
-    return tables
+    taken = {start - len(up) + k: cells for up in higher.values() for k, cells in enumerate(up) if cells}
+    return tables, taken
+
+
+def _side_above(parts: list[tuple[list[Item], list[Item]]], start: int, plain: int, gutter: float,
+                side: list[list[Item]], right: bool) -> list[list[Item]]:
+    """The rows right above a run of two tables set side by side that hold cells of one side's
+    table alone (``right``: the right-hand one), up to ``plain`` rows: each within the span of
+    that side's cells in the run, its first cell where they start, no more cells than their
+    widest row holds, on the other side of the gutter one line of words at most (no column gap
+    in it), one of those lines that column's text or a caption (the other table's); rows of
+    such a line alone passed over, the rows within a line's pitch of each other (three of their
+    size). The rows' cells from the highest one holding any (none when none does)."""
+    cells = [i for row in side for i in row]
+    if not cells:
+        return []
+    x0, x1, most = min(i.x0 for i in cells), max(i.x1 for i in cells), max(map(len, side))
+    out: list[list[Item]] = []
+    below = max((row for row in side if row), key=lambda row: row[0].y)[0]
+    captioned = False
+    for k in range(start - 1, start - plain - 1, -1):
+        row = [*parts[k][0], *parts[k][1]]
+        here = [i for i in row if (i.x0 >= gutter if right else i.x1 <= gutter)]
+        there = [i for i in row if (i.x1 <= gutter if right else i.x0 >= gutter)]
+        if len(here) + len(there) < len(row) or len(here) > most or len(there) > 1 or not row or \
+                any(i.kind != "line" or _wide_gaps(i) for i in there) or \
+                here and (here[0].y - below.y > 3.0 * here[0].size or abs(here[0].x0 - x0) > here[0].size or
+                          any(i.x0 < x0 - i.size or i.x1 > x1 + i.size for i in here)):
+            break
+        captioned = captioned or any(i in parts[k][1] or is_caption(i.text) for i in there)
+        out.insert(0, here)
+        below = here[0] if here else there[0]
+    while out and not out[0]:
+        del out[0]
+    return out if captioned else []
 
 
 PAIR_ROWS = 2  # rows of a label and a figure, at the least, under a bold head, for a table of two columns
@@ -2837,9 +2890,11 @@ def _beside_text(rows: list[list[Item]], width: float) -> tuple[list[tuple[list[
     items = [item for row in rows for item in row]
     found = _prose_columns(items, width)
     near = [row for k in threes for row in rows[max(0, k - NEAR_ROWS):k + NEAR_ROWS + 1]]
-    if len(found) < 3 and not any(wide >= WIDE_CELL * width for row in near for wide in _widths(row)):
-        return plain, None
     gutter: float | None = None
+    if len(found) < 3 and not any(wide >= WIDE_CELL * width for row in near for wide in _widths(row)):
+        gutter = find_gutter(items, width)  # (columns of narrow lines: their lines told from the page's)
+        if gutter is None:
+            return plain, None
     if len(found) >= 3:  # three columns or more of justified prose: each its own side
         columns = {str(k): x1 - x0 for k, (x0, x1) in enumerate(found)}
         starts = {str(k): x0 for k, (x0, _) in enumerate(found)}
@@ -2848,7 +2903,7 @@ def _beside_text(rows: list[list[Item]], width: float) -> tuple[list[tuple[list[
             return next((str(k) for k, (x0, x1) in enumerate(found)
                          if item.x0 >= x0 - item.size and item.x1 <= x1 + item.size), "")
     else:
-        gutter = find_gutter(items, width)
+        gutter = gutter or find_gutter(items, width)
         split = gutter or _lenient_gutter(items, width) or _prose_column(items, width)
         if split is None or not any(i.x1 <= split for i in items) or not any(i.x0 >= split for i in items):
             return plain, None  # (a column of prose with nothing wholly in the other: a document's last page)
