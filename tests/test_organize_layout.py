@@ -3377,3 +3377,40 @@ def test_a_tables_cells_of_one_width_evenly_spaced_stay_cells():
     out = organize([page(1, [*before, *table, *after])])[0]
     tables = [b for b in out["blocks"] if b["kind"] == "table"]
     assert len(tables) == 1 and [[c["text"] for c in row] for row in tables[0]["rows"]] == cells
+
+
+def _column_prose(seed: str, count: int) -> list[str]:
+    """``count`` lines of about 40 characters (200 points) of distinct words."""
+    words = iter(f"{seed}{k}" for k in range(10 * count))
+    out = []
+    for _ in range(count):
+        current = ""
+        while len(current) < 34:
+            current = f"{current} {next(words)}".strip()
+        out.append(current)
+    return out
+
+
+def _figure_row(y: float, label: str, figure: str, x0: float, x1: float, bold: bool = False) -> dict[str, Any]:
+    """A table's row: its label from ``x0``, its figure set flush right to ``x1``."""
+    font = "Times-Bold" if bold else "Times-Roman"
+    return {"y": y, "size": 10.0, "runs": [run(label, x0, y, font=font),
+                                           run(figure, x1 - CHAR * len(figure), y, font=font)]}
+
+
+def test_a_last_page_too_bare_to_show_its_columns_is_read_by_the_gutter_of_the_page_before():
+    """A word processor's two columns; the last page holds only a table the left column's end
+    broke: its caption, heads and first row at the head of the left column, its other rows at
+    the head of the right one, on baselines of their own. Too few lines show no columns, so
+    the page is read by the gutter the page before was read by: one table of every row under
+    the caption, not the two columns' rows read across the page."""
+    first = [line(720 - 12 * k, text, x0=72) for k, text in enumerate(_column_prose("leftword", 50))] + \
+        [line(720 - 12 * k, text, x0=320) for k, text in enumerate(_column_prose("rightword", 50))]
+    rows = [("Site", "2024"), ("Weir", "478"), ("Mill", "586"), ("Ford", "984"), ("Dam", "12.5"), ("Pier", "40.1")]
+    last = [line(720, "Table 1. Flows at the gauges.", x0=100),
+            _figure_row(703, *rows[0], 80, 280, bold=True), _figure_row(689, *rows[1], 80, 280)]
+    last += [_figure_row(717 - 15 * k, label, figure, 320, 520) for k, (label, figure) in enumerate(rows[2:])]
+    out = organize([page(1, first), page(2, last)])
+    blocks = out[1]["blocks"]
+    assert [b["kind"] for b in blocks] == ["caption", "table"]
+    assert [[cell["text"] for cell in row] for row in blocks[1]["rows"]] == [list(r) for r in rows]

@@ -39,6 +39,7 @@ from .layout import (
     median,
     narrow_gutters,
     next_word_fits,
+    page_gutter,
     page_size,
     reading_order,
     run_gutters,
@@ -107,6 +108,7 @@ class _Page:
         self.folios: dict[int, str] = {}  # id(item) -> the outermost line's number against the page's
         self.turn = 0  # degrees the page is read turned (siftpdf.organize.turned), 0: as it stands
         self.original: dict[str, Any] | None = None  # the evidence as it came, when read turned
+        self.gutter: float | None = None  # the gutter between its two columns it was read by
 
     @property
     def number(self) -> int:
@@ -188,6 +190,7 @@ class _Stream:
         self.tex_math = 0  # glyphs without Unicode read through a TeX math font's encoding
         self.fallbacks = 0  # pages whose organization failed, sent out with their raw text
         self.previous_body = 10.0
+        self.previous_gutter: float | None = None  # the gutter the page before was read by
         self.outline = Outline()  # the meta's outline: its titles become headings at its depths
         self.levels = Levels()  # heading sizes seen so far: levels by rank
 
@@ -268,7 +271,8 @@ class _Stream:
     def _organize_page(self, page: _Page) -> None:
         try:
             repeated = self._repeated(page) if self.repetition() else None if self.opts.furniture else set()
-            body = _organize(page, repeated, self.opts, self.previous_body, (self.outline, self.levels))
+            body = _organize(page, repeated, self.opts, self.previous_body, (self.outline, self.levels),
+                             self.previous_gutter)
             if page.original is not None:
                 turn_back(page.blocks, page.furniture, page.number, page.turn, *page_size(page.original))
         except _PAGE_FAULTS as exc:  # noqa: BLE001 - this page falls back, the rest go on
@@ -276,6 +280,7 @@ class _Stream:
             return
         self.history.append((page.number, page.keys, page.part_keys))
         self.previous_body = body
+        self.previous_gutter = page.gutter
 
     def _join(self, before: _Page, after: _Page) -> None:
         """A paragraph continued over the break; ``_continue`` changes nothing until it has
@@ -657,9 +662,10 @@ _WATERMARK = "watermark:"
 
 
 def _organize(page: _Page, repeated: set[str] | None, opts: OrganizeOptions, previous_body: float,
-              headings: tuple[Outline, Levels] | None = None) -> float:
+              headings: tuple[Outline, Levels] | None = None, previous_gutter: float | None = None) -> float:
     """Blocks and furniture of one page; returns the body size for the next page to fall back on.
-    ``headings``: the document's outline and its running heading levels."""
+    ``headings``: the document's outline and its running heading levels; ``previous_gutter``:
+    the gutter the page before was read by, for a page too bare to show its own columns."""
     outline, levels = headings or (Outline(), Levels())
     evidence = page.record["evidence"]
     width, height = page_size(evidence)
@@ -681,7 +687,7 @@ def _organize(page: _Page, repeated: set[str] | None, opts: OrganizeOptions, pre
         if body:
             rows.append(body)
     if opts.tables:
-        rows = unruled_tables(headed_tables(find_tables(rows, page.rules), width), width)
+        rows = unruled_tables(headed_tables(find_tables(rows, page.rules), width), width, previous_gutter)
     items = [item for row in rows for item in row]
     chars = sum(len(i.text) for i in items)
     own = [i for i in items if not i.pictured]
@@ -692,7 +698,8 @@ def _organize(page: _Page, repeated: set[str] | None, opts: OrganizeOptions, pre
     body_pt = body_size(own, notes=True, known=previous_body) if chars >= BODY_CHARS else previous_body
     if opts.figures and items:
         items += figure_items(evidence.get("images", []), width * height)
-    ordered = reading_order(items, width, opts.columns)
+    ordered = reading_order(items, width, opts.columns, previous_gutter)
+    page.gutter = page_gutter(ordered)
     page.blocks = _heads_over_rows(_tables_over_columns(build_blocks(ordered, page.number, body_pt, opts,
                                                                      outline.titles(page.number), levels, height),
                                                         page), page)

@@ -1216,9 +1216,11 @@ def _text_width(items: list[Item]) -> float:
     return 0.0
 
 
-def reading_order(items: list[Item], width: float, columns: bool) -> list[Item]:
+def reading_order(items: list[Item], width: float, columns: bool, known: float | None = None) -> list[Item]:
     """Top to bottom; with a gutter, each stretch between full-width items reads its left
-    column, then its right column."""
+    column, then its right column. ``known``: the gutter of the page before, the page read
+    by it when it shows none of its own and nothing on it crosses that one (``keeps_gutter``:
+    a document's last page, a few lines or a table's rows in each column)."""
     items = _labels_first(sorted(items, key=lambda i: (-round(i.y, 1), i.x0)))
     gutter = find_gutter(items, width) if columns else None
     if gutter is not None and _columns_beside(items, gutter, width):
@@ -1229,6 +1231,8 @@ def reading_order(items: list[Item], width: float, columns: bool) -> list[Item]:
             return _rejoin(by_whitespace)
         # Neither finds columns of whole lines: columns of lines broken by equations may be there.
         gutter = find_gutter(items, width, lenient=True)
+        if gutter is None and known is not None and keeps_gutter(items, known):
+            gutter = known
     if gutter is None:
         _edges(items, "F", 0, _text_edges(_lines(items) or items, page_width=width))
         return _rejoin(items)
@@ -1269,6 +1273,28 @@ def reading_order(items: list[Item], width: float, columns: bool) -> list[Item]:
         ordered += full
     ordered += _flush(section, number)
     return _rejoin(ordered)
+
+
+def keeps_gutter(items: list[Item], gutter: float) -> bool:
+    """Does a page that shows no columns of its own keep the gutter of the page before: no
+    item across it, items either side, a line's height of each side beside the other?"""
+    lefts = [i for i in items if i.x1 <= gutter]
+    rights = [i for i in items if i.x0 >= gutter]
+    if not lefts or not rights or len(lefts) + len(rights) < len(items):
+        return False
+    top, bottom = min(max(i.y1 for i in side) for side in (lefts, rights)), max(min(i.y0 for i in side)
+                                                                               for side in (lefts, rights))
+    return top > bottom
+
+
+def page_gutter(ordered: list[Item]) -> float | None:
+    """The gutter a page was read by: midway between the right edge of its left column and the
+    left edge of its right one (None for a page read in one column, or in three)."""
+    lefts = [i.x1 for i in ordered if i.column == "L"]
+    rights = [i.x0 for i in ordered if i.column == "R"]
+    if not lefts or not rights or max(lefts) >= min(rights):
+        return None
+    return (max(lefts) + min(rights)) / 2
 
 
 def _ends_full(full: list[Item], items: list[Item], index: int, gutter: float) -> bool:

@@ -33,6 +33,7 @@ from .layout import (
     is_leader,
     is_list_item,
     join_lines,
+    keeps_gutter,
     median,
 )
 
@@ -2199,7 +2200,7 @@ DISPLAY_PITCH = 2.5  # ems from a line of a column's text down to a display set 
 DISPLAY_SPACE = 1.25  # of the column's line pitch, the space a display leaves above and below it at the least
 
 
-def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
+def unruled_tables(rows: list[list[Item]], width: float, known: float | None = None) -> list[list[Item]]:
     """Runs of at least two consecutive baselines with three or more narrow segments (one
     wide cell, a description, allowed) are a table without rules; columns from alignment.
     The lines of a column's text beside the run (``_beside_text``) are not its cells; what a row
@@ -2208,7 +2209,8 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
     a row of narrow segments alone whose runs part at wide spaces into cells of words
     (``_cells_of_words``): one text object may draw a row's first cells, another its last. A run
     ends at a row whose cells lie wholly beside the span its rows take across (``_beyond``:
-    another table's, set in the other column)."""
+    another table's, set in the other column). ``known``: the gutter the page before was read
+    by, for a page too bare to show its columns (``_beside_text``)."""
     def is_row(k: int) -> bool:
         group, beside = parts[k]
         if sum(i.x1 - i.x0 >= WIDE_CELL * width for i in group) > 1 or any(i.kind != "line" for i in group):
@@ -2227,7 +2229,7 @@ def unruled_tables(rows: list[list[Item]], width: float) -> list[list[Item]]:
         above, below = (parts[k][0] or rows[k] for k in (upper, lower))
         return above[0].y - below[0].y <= 3.0 * below[0].size
 
-    parts, gutter = _beside_text(rows, width)
+    parts, gutter = _beside_text(rows, width, known)
     pairs = _labelled_figures(parts, width, near)
     for k, cells in pairs.items():  # a column's lines beside a table of two columns set in the other
         parts[k] = (cells, [*parts[k][1], *(i for i in parts[k][0] if i not in cells)])
@@ -2854,7 +2856,8 @@ def _wide_gaps(item: Item) -> list[float]:
     return [right - left for left, right in _gap_spans([item])]
 
 
-def _beside_text(rows: list[list[Item]], width: float) -> tuple[list[tuple[list[Item], list[Item]]], float | None]:
+def _beside_text(rows: list[list[Item]], width: float,
+                 known: float | None = None) -> tuple[list[tuple[list[Item], list[Item]]], float | None]:
     """Each row parted into what may be a table's cells and the lines of a column's text beside
     them. On a two-column page a segment wholly one side of the gutter that fills its column from
     edge to edge is that column's prose running on beside a table, an equation or a chart's labels
@@ -2872,10 +2875,13 @@ def _beside_text(rows: list[list[Item]], width: float) -> tuple[list[tuple[list[
     for only when some row of three or more segments (or parts, a row of cells drawn as one; or
     a label and its figure between the other column's lines) holds a wide one, what such a line
     is, or a row a line or two from it does (its segment beside the table a paragraph's last
-    line, short); with none, the page may be set in three columns of prose or more
-    (``_prose_columns``), each a side of its own. Returns the rows so parted, and the gutter
-    between two columns where it parted them at one ``find_gutter`` finds (None for none, three
-    columns, or a gutter told only by a column's lines, ``_lenient_gutter``, ``_prose_column``)."""
+    line, short), or the page's lines make two columns (``find_gutter``) narrower than a wide
+    segment (a browser's, on a wide page); with none, the page may be set in three columns of
+    prose or more (``_prose_columns``), each a side of its own. A page too bare to show its
+    columns keeps ``known``, the gutter the page before was read by, where nothing crosses it
+    (``keeps_gutter``). Returns the rows so parted, and the gutter between two columns where
+    it parted them at one ``find_gutter`` finds or the one kept (None for none, three columns,
+    or a gutter told only by a column's lines, ``_lenient_gutter``, ``_prose_column``)."""
     plain: list[tuple[list[Item], list[Item]]] = [(row, []) for row in rows]
     # (a row drawn as one text object beside the other column's line is two segments of three
     # parts, or of two, a label and its figure; between the other column's baselines, one
@@ -2892,7 +2898,8 @@ def _beside_text(rows: list[list[Item]], width: float) -> tuple[list[tuple[list[
     near = [row for k in threes for row in rows[max(0, k - NEAR_ROWS):k + NEAR_ROWS + 1]]
     gutter: float | None = None
     if len(found) < 3 and not any(wide >= WIDE_CELL * width for row in near for wide in _widths(row)):
-        gutter = find_gutter(items, width)  # (columns of narrow lines: their lines told from the page's)
+        # (columns of narrow lines: their lines told from the page's)
+        gutter = find_gutter(items, width) or (known if known is not None and keeps_gutter(items, known) else None)
         if gutter is None:
             return plain, None
     if len(found) >= 3:  # three columns or more of justified prose: each its own side
@@ -2903,7 +2910,8 @@ def _beside_text(rows: list[list[Item]], width: float) -> tuple[list[tuple[list[
             return next((str(k) for k, (x0, x1) in enumerate(found)
                          if item.x0 >= x0 - item.size and item.x1 <= x1 + item.size), "")
     else:
-        gutter = gutter or find_gutter(items, width)
+        gutter = gutter or find_gutter(items, width) or \
+            (known if known is not None and keeps_gutter(items, known) else None)
         split = gutter or _lenient_gutter(items, width) or _prose_column(items, width)
         if split is None or not any(i.x1 <= split for i in items) or not any(i.x0 >= split for i in items):
             return plain, None  # (a column of prose with nothing wholly in the other: a document's last page)
