@@ -3414,3 +3414,70 @@ def test_a_last_page_too_bare_to_show_its_columns_is_read_by_the_gutter_of_the_p
     blocks = out[1]["blocks"]
     assert [b["kind"] for b in blocks] == ["caption", "table"]
     assert [[cell["text"] for cell in row] for row in blocks[1]["rows"]] == [list(r) for r in rows]
+
+
+
+def test_a_tables_rows_beside_the_other_columns_caption_on_baselines_of_their_own_go_on_its_table():
+    """A word processor's two columns; the last page holds a table the left column's end broke:
+    its caption, heads and first row in the left column, its other rows in the right one, the
+    first beside the caption, each on a baseline of its own between the left's. The rows beside
+    the caption are the right column's, not the caption's line: one table of every row."""
+
+    def cells(y: float, *spans: tuple[float, float, str], bold: bool = False) -> dict[str, Any]:
+        font = "DejaVuSerif-Bold" if bold else "DejaVuSerif"
+        return {"y": y, "size": 11.0, "runs": [{"text": text, "font": font, "size": 11.0, "color": "#000000",
+                                                "box": [x0, y - 2, x1, y + 8]} for x0, x1, text in spans]}
+
+    first = [line(720 - 14 * k, text, x0=82.9, size=11.0) for k, text in enumerate(_column_prose("leftword", 45))]
+    first += [line(720 - 14 * k, text, x0=316.9, size=11.0) for k, text in enumerate(_column_prose("rightword", 45))]
+    for row in first:  # (words set closer, to fit the column)
+        box = row["runs"][0]["box"]
+        box[2] = box[0] + 0.8 * (box[2] - box[0])
+    caption = {"text": "Table 1. Flows at the gauges.", "font": "DejaVuSerif-Italic", "size": 12.0,
+               "color": "#000000", "box": [88.6, 742.7, 288.4, 753.7]}
+    last = [cells(744.8, (319.1, 344.7, "Mill"), (422.0, 467.5, "138,707"), (481.7, 527.2, "119,591")),
+            cells(726.5, (319.1, 373.7, "Ford"), (446.5, 467.5, "536"), (481.7, 527.2, "167,825")),
+            cells(723.7, (85.1, 125.2, "Site"), (202.9, 233.4, "2007"), (262.6, 293.1, "2018"), bold=True),
+            cells(709.4, (319.1, 349.4, "Dam"), (422.0, 467.5, "163,524"), (481.7, 527.2, "127,467")),
+            cells(706.6, (85.1, 159.5, "Weir"), (212.5, 233.5, "876"), (268.7, 293.2, "74.7")),
+            cells(692.3, (319.1, 348.8, "Pier"), (429.0, 467.5, "47,581"), (481.7, 527.2, "176,039"))]
+    last[0]["runs"].insert(0, caption)
+    out = organize([page(1, first), page(2, last)])
+    blocks = out[1]["blocks"]
+    assert [b["kind"] for b in blocks] == ["caption", "table"]
+    assert [[cell["text"] for cell in row] for row in blocks[1]["rows"]] == [
+        ["Site", "2007", "2018"], ["Weir", "876", "74.7"], ["Mill", "138,707", "119,591"], ["Ford", "536", "167,825"],
+        ["Dam", "163,524", "127,467"], ["Pier", "47,581", "176,039"]]
+
+
+def test_a_tables_rows_beside_the_other_columns_text_and_on_its_tables_baselines_go_on_its_table():
+    """A browser's two columns; the last page holds a paragraph's last lines (read on from the
+    page before), then a table's caption, heads and first row in the left column, the table's
+    other rows in the right one: the first beside the paragraph, one beside the caption, the
+    last two on the baselines of the heads and the first row. The rows beside the column's text
+    show the page in two columns: two parts of one table, not one table six cells wide."""
+
+    def cells(y: float, *spans: tuple[float, float, str], bold: bool = False) -> list[dict[str, Any]]:
+        font = "Times-Bold" if bold else "Times-Roman"
+        return [{"text": text, "font": font, "size": 10.0, "color": "#000000", "box": [x0, y - 2, x1, y + 8]}
+                for x0, x1, text in spans]
+
+    first = [line(720 - 14 * k, text, x0=78) for k, text in enumerate(_column_prose("leftword", 45))]
+    first += [line(720 - 14 * k, text, x0=313) for k, text in enumerate(_column_prose("rightword", 45))]
+    right = [("Mill", "46.7", "118"), ("Ford", "824", "48,538"), ("Dam", "967", "43.0%"), ("Pier", "11.2%", "209,646"),
+             ("Quay", "37.1", "38.2")]
+    ys = [766.2, 746.7, 728.7, 710.7, 692.7]
+    lines = [{"y": y, "size": 10.0, "runs": cells(y, (313, 313 + 5 * len(a), a), (439 - 5 * len(b), 439, b),
+                                                 (513 - 5 * len(c), 513, c))}
+             for y, (a, b, c) in zip(ys, right, strict=True)]
+    lines[0]["runs"][:0] = [run("and the last words of its closing paragraph", 78, 766.2)]
+    lines.insert(1, line(751.2, "ending here.", x0=78))
+    lines[3]["runs"][:0] = [run("Table 1. Flows at the gauges.", 115, 728.7)]
+    lines[4]["runs"][:0] = cells(710.7, (82, 96, "Site"), (164, 187, "Flow"), (218, 274, "Depth"), bold=True)
+    lines[5]["runs"][:0] = cells(692.7, (82, 126, "Weir"), (170, 209, "140,860"), (261, 282, "85.3"))
+    out = organize([page(1, first), page(2, lines)])
+    assert out[0]["blocks"][-1]["text"].endswith("its closing paragraph ending here.")  # (read on over the break)
+    blocks = out[1]["blocks"]
+    assert [b["kind"] for b in blocks] == ["caption", "table"]
+    assert [[cell["text"] for cell in row] for row in blocks[1]["rows"]] == [
+        ["Site", "Flow", "Depth"], ["Weir", "140,860", "85.3"], *[list(r) for r in right]]

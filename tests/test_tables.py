@@ -5011,3 +5011,49 @@ def test_a_table_beside_the_other_columns_caption_is_its_own_beside_that_table()
         sorted([[list(r) for r in left], [list(r) for r in right]])
     kept = {i.text for line in out for i in line if i.kind == "line"}
     assert {"Table 1. Flows at the gauges", "along the river.", "Method", "Implementation"} <= kept
+
+
+def test_another_tables_last_row_between_a_tables_heads_and_rows_is_no_row_of_it():
+    """A browser's two columns: the right one's table, set higher, ends in a row on a baseline
+    between the heads and the first row of the left one's table, after the left table's
+    caption and group head. The left table is of its own rows; the right one's row stays a
+    line of its own (in its column, right under its table), not a row of a table of both."""
+
+    def seg(x0: float, x1: float, y: float, text: str, bold: bool = False) -> Item:
+        return Item(text, x0, y - 2, x1, y + 9, y, 11.9, bold=bold, bold_all=bold)
+
+    def row(y: float, x0: float, cells: tuple[str, ...], ends: tuple[float, float], bold: bool = False) -> list[Item]:
+        return [seg(x0, x0 + 5.5 * len(cells[0]), y, cells[0], bold),
+                *(seg(end - 5.5 * len(text), end, y, text, bold) for text, end in zip(cells[1:], ends, strict=True))]
+
+    prose = iter(f"{BODY[k % 40:k % 40 + 30]} {k}" for k in range(200))
+    rows = [[seg(88, 270, 766 - 13.5 * k, next(prose)), seg(313, 500, 766 - 13.5 * k, next(prose))] for k in range(12)]
+    rows += [[seg(308, 506, 595.2, "Table 2. Flows of the mills on the")], [seg(88, 219, 588.4, next(prose))],
+             [seg(394, 421, 581.7, "river.")], [seg(88, 263, 574.2, next(prose))],
+             [seg(88, 246, 562.9, next(prose)), seg(432, 467, 562.9, "Mills")],
+             [seg(88, 285, 549.4, next(prose)), seg(410, 489, 549.4, "Both banks")],
+             [seg(88, 256, 532.9, next(prose)), *row(532.9, 313, ("Gauge", "Flow", "Depth"), (428, 501), True)],
+             [seg(88, 261, 519.4, next(prose))]]
+    right = [("Mill", "201,367", "385"), ("Ford", "72.2", "93.3%"), ("Dam", "190,378", "65"),
+             ("Pier", "23.3%", "16,861"), ("Stit", "-2.7", "2.7"), ("Gate", "638", "4.5")]
+    ys = [515.7, 499.2, 482.7, 465.4, 448.9, 432.4]
+    texts = {505.9: seg(88, 242, 505.9, next(prose)), 485.7: seg(105, 270, 485.7, "Table 1. Flows at the gauges"),
+             471.4: seg(105, 270, 471.4, "of the river and of its mills,"), 457.9: seg(169, 206, 457.9, "dated."),
+             439.2: seg(201, 261, 439.2, "Years")}
+    for y, cells in zip(ys, right, strict=True):
+        rows.append(row(y, 313, cells, (443, 502)))
+        below = [t for t in texts if y > t > y - 16.5]
+        rows += [[texts[t]] for t in below]
+    left = [("Site", "Ral", "2013"), ("Weir", "61.5%", "7.2%"), ("Quay", "25.9", "63.1%"), ("Lock", "52.7%", "111.7"),
+            ("Sluice", "90", "496"), ("Plur", "69,863", "42.7%")]
+    rows += [row(422.7, 103, left[0], (209, 268), True), row(415.2, 313, ("Dul", "635", "145,821"), (443, 502)),
+             row(405.4, 103, left[1], (228, 272)), row(388.2, 103, left[2], (228, 272)),
+             [seg(308, 398, 384.4, "5. Methods", True)], row(371.7, 103, left[3], (228, 272)),
+             [seg(308, 459, 364.9, next(prose))], row(355.2, 103, left[4], (228, 272)),
+             [seg(308, 493, 351.4, next(prose))], row(338.7, 103, left[5], (228, 272)),
+             [seg(308, 506, 337.9, next(prose))]]
+    rows += [[seg(88, 270, 310 - 13.5 * k, next(prose)), seg(308, 500, 310 - 13.5 * k, next(prose))] for k in range(12)]
+    out = unruled_tables(rows, 595)
+    tables = [i.table for line in out for i in line if i.kind == "table" and i.table]
+    assert [[c["text"] for c in line] for line in tables[-1]["rows"]] == [list(r) for r in left]
+    assert any(i.kind == "line" and i.text == "Dul" for line in out for i in line)

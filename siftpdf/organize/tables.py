@@ -2321,9 +2321,12 @@ def _side_by_side(parts: list[tuple[list[Item], list[Item]]], start: int, end: i
     other, or starting higher: rows of one side's cells right above the run, in its columns,
     beside the other column's text, such as the other table's caption, ``_side_above``, of the
     ``plain`` rows above put out as they came); the page is set in two columns right above or
-    below the run (lines both sides of the gutter). A table across the page whose columns
-    happen to part at the gutter fills its rows on both sides. Returns the two tables and the
-    cells taken from rows above the run (by row); None for any other run."""
+    below the run (lines both sides of the gutter), or its rows or those above show it (a
+    column's text beside the other's cells, ``_text_beside_cells``). A table across the page
+    whose columns happen to part at the gutter fills its rows on both sides. A side of one row,
+    where no row of the run holds cells both sides, is another table's row left over in its
+    column: its cells stay as they are. Returns the two tables (or the one, and that row's
+    cells) and the cells taken from rows above the run (by row); None for any other run."""
     if gutter is None:
         return None
     run = [cells for cells, _ in parts[start:end]]
@@ -2336,13 +2339,18 @@ def _side_by_side(parts: list[tuple[list[Item], list[Item]]], start: int, end: i
         return None
     top = start - max((len(up) for up in higher.values()), default=0)
     near = [parts[k] for k in (*range(max(0, top - NEAR_ROWS), top), *range(end, min(len(parts), end + NEAR_ROWS)))]
-    if not any(any(i.x1 <= gutter for i in cells + text) and any(i.x0 >= gutter for i in cells + text)
-               for cells, text in near):
+    if not any(higher.values()) and not any(_text_beside_cells(parts[k], gutter) for k in range(start, end)) and \
+            not any(any(i.x1 <= gutter for i in cells + text) and any(i.x0 >= gutter for i in cells + text)
+                    for cells, text in near):
         return None
-    tables = []
+    tables: list[Item] = []
+    apart = not any(left and right for left, right in zip(*sides, strict=True))  # (no baseline shared)
     for s, side in enumerate(sides):
         side = [*higher[s], *side]
         filled = [k for k, cells in enumerate(side) if cells]
+        if len(filled) == 1 and apart and not higher[s]:
+            tables += side[filled[0]]  # another table's row left over, in its column: no row of this one
+            continue
         if len(filled) < 2:
             return None
         table = _run_table([(cells, []) for cells in side[filled[0]:filled[-1] + 1]], 0, filled[-1] + 1 - filled[0])
@@ -2351,6 +2359,13 @@ def _side_by_side(parts: list[tuple[list[Item], list[Item]]], start: int, end: i
         tables.append(table)
     taken = {start - len(up) + k: cells for up in higher.values() for k, cells in enumerate(up) if cells}
     return tables, taken
+
+
+def _text_beside_cells(part: tuple[list[Item], list[Item]], gutter: float) -> bool:
+    """Does a row hold a column's text one side of the gutter and cells only the other side?"""
+    cells, text = part
+    return bool(cells and text) and (all(i.x1 <= gutter for i in text) and all(i.x0 >= gutter for i in cells) or
+                                     all(i.x0 >= gutter for i in text) and all(i.x1 <= gutter for i in cells))
 
 
 def _side_above(parts: list[tuple[list[Item], list[Item]]], start: int, plain: int, gutter: float,
