@@ -3481,3 +3481,40 @@ def test_a_tables_rows_beside_the_other_columns_text_and_on_its_tables_baselines
     assert [b["kind"] for b in blocks] == ["caption", "table"]
     assert [[cell["text"] for cell in row] for row in blocks[1]["rows"]] == [
         ["Site", "Flow", "Depth"], ["Weir", "140,860", "85.3"], *[list(r) for r in right]]
+
+
+def test_a_tables_rows_read_on_from_one_column_into_the_next_are_its_rows():
+    """A browser's two columns; the last page holds a table the left column's end broke after
+    its heads and first row (its rows three cells each), its other rows at the head of the right
+    column on baselines between the left's, two cells of each drawn as one text object: the row
+    in the left column reads on into the right column's rows, which line up among themselves,
+    not with it. One table of every row under the caption."""
+
+    def cells(y: float, *spans: tuple[float, float, str], bold: bool = False) -> dict[str, Any]:
+        font = "DejaVuSerif-Bold" if bold else "DejaVuSerif"
+        runs = []
+        for x0, x1, text in spans:
+            drawn = {"text": text, "font": font, "size": 11.91, "color": "#000000", "box": [x0, y - 2.8, x1, y + 11]}
+            if " " in text:  # two figures drawn as one object, a wide space between them (set flush right)
+                drawn["gaps"] = [[text.index(" "), 451.45, 460.41]]
+            runs.append(drawn)
+        return {"y": y, "size": 11.91, "runs": runs}
+
+    first = [line(760 - 14 * k, text, x0=88.5, size=11.91) for k, text in enumerate(_column_prose("leftword", 45))]
+    first += [line(760 - 14 * k, text, x0=312.7, size=11.91) for k, text in enumerate(_column_prose("rightword", 45))]
+    for row in first:  # (words set closer, to fit the column)
+        box = row["runs"][0]["box"]
+        box[2] = box[0] + 0.84 * (box[2] - box[0])
+    last = [cells(766.26, (88.5, 286.6, "Table 1. Flows at the gauges."), (312.7, 340.5, "Mill"),
+                  (402.2, 509.6, "138,707 119,591")),
+            cells(746.91, (312.7, 371.8, "Ford"), (428.8, 509.6, "536 167,825")),
+            cells(742.45, (92.9, 136.4, "Site"), (182.4, 215.5, "2007"), (240.6, 273.7, "2018"), bold=True),
+            cells(729.06, (312.7, 345.6, "Dam"), (402.2, 509.6, "163,524 127,467")),
+            cells(724.59, (92.9, 173.4, "Weir"), (209.0, 231.7, "876"), (263.3, 289.8, "74.7")),
+            cells(711.2, (312.7, 344.8, "Pier"), (409.8, 451.5, "47,581"), (460.4, 509.6, "176,039"))]
+    out = organize([page(1, first, width=594.96), page(2, last, width=594.96)])
+    blocks = out[1]["blocks"]
+    assert [b["kind"] for b in blocks] == ["caption", "table"]
+    assert [[cell["text"] for cell in row] for row in blocks[1]["rows"]] == [
+        ["Site", "2007", "2018"], ["Weir", "876", "74.7"], ["Mill", "138,707", "119,591"], ["Ford", "536", "167,825"],
+        ["Dam", "163,524", "127,467"], ["Pier", "47,581", "176,039"]]

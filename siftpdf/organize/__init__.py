@@ -1379,23 +1379,26 @@ def _take_spans(head: Block, block: Block) -> None:
 
 
 def _lines_of(block: Block, page: _Page) -> list[list[Item]]:
-    """The segments of ``block`` on ``page`` (those lying within its spans), a list a baseline.
+    """The segments of ``block`` on ``page`` (those lying within its spans), a list a baseline,
+    span by span (a block read on into the next column: its lines there after those above).
     A segment that reading order joined to the one before it on its line, as a part of it
     (``_rejoin``: a label and what is set out after it), is that one's."""
     if any(span["page"] != page.number for span in block.spans):
         return []
-    rects = [span["rect"] for span in block.spans]
     out: list[list[Item]] = []
-    for row in page.rows:  # top down, a row a baseline
-        inside = [item for item in row if item.kind == "line" and any(
-            x0 - SNAP <= item.x0 and item.x1 <= x1 + SNAP and y0 - SNAP <= item.y <= y1 + SNAP
-            for x0, y0, x1, y1 in rects)]
-        if len(inside) > 1:
-            inside = [item for item in inside if not any(
-                other is not item and other.x0 < item.x0 and all(part in other.parts for part in item.parts)
-                for other in inside)]
-        if inside:
-            out.append(inside)
+    seen: set[int] = set()
+    for span in block.spans:
+        x0, y0, x1, y1 = span["rect"]
+        for row in page.rows:  # top down, a row a baseline
+            inside = [item for item in row if item.kind == "line" and id(item) not in seen and
+                      x0 - SNAP <= item.x0 and item.x1 <= x1 + SNAP and y0 - SNAP <= item.y <= y1 + SNAP]
+            if len(inside) > 1:
+                inside = [item for item in inside if not any(
+                    other is not item and other.x0 < item.x0 and all(part in other.parts for part in item.parts)
+                    for other in inside)]
+            seen.update(id(item) for item in inside)
+            if inside:
+                out.append(inside)
     return out
 
 

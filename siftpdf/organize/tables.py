@@ -3512,7 +3512,8 @@ def rows_going_on(tail: dict[str, Any], lines: list[list[Item]]) -> list[list[di
     as the table has columns: a label (letters, a short one too: 'UK'), then figures (a digit
     among them); each column's cells start or end together from line to line (a column of
     figures aligned on their decimal point may do neither, where no cell of it reaches the
-    next column's). None when any line is otherwise."""
+    next column's; the lines a column's end broke off, read on at the head of the next, line up
+    among themselves). None when any line is otherwise."""
     width = _width(tail["rows"])
     found: list[list[tuple[float, float, str]]] = []
     for line in lines:
@@ -3522,13 +3523,15 @@ def rows_going_on(tail: dict[str, Any], lines: list[list[Item]]) -> list[list[di
         if not _label_then_figures([text for _, _, text in cells]):
             return None
         found.append(cells)
-    columns = list(zip(*found, strict=True))
-    apart = all(max(c[1] for c in column) < min(c[0] for c in after)
-                for column, after in zip(columns, columns[1:], strict=False))
-    for column in columns:
-        if not (all(abs(c[0] - column[0][0]) <= SNAP for c in column) or
-                all(abs(c[1] - column[0][1]) <= SNAP for c in column) or apart and _figure(column[0][2])):
-            return None  # not set in columns
+    breaks = [k for k in range(1, len(found)) if found[k][0][0] >= found[k - 1][-1][1]]  # (the next column's)
+    for first, last in zip([0, *breaks], [*breaks, len(found)], strict=True):
+        columns = list(zip(*found[first:last], strict=True))
+        apart = all(max(c[1] for c in column) < min(c[0] for c in after)
+                    for column, after in zip(columns, columns[1:], strict=False))
+        for column in columns:
+            if not (all(abs(c[0] - column[0][0]) <= SNAP for c in column) or
+                    all(abs(c[1] - column[0][1]) <= SNAP for c in column) or apart and _figure(column[0][2])):
+                return None  # not set in columns
     return [[{"text": text} for _, _, text in cells] for cells in found] if found else None
 
 
