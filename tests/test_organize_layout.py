@@ -3518,3 +3518,20 @@ def test_a_tables_rows_read_on_from_one_column_into_the_next_are_its_rows():
     assert [[cell["text"] for cell in row] for row in blocks[1]["rows"]] == [
         ["Site", "2007", "2018"], ["Weir", "876", "74.7"], ["Mill", "138,707", "119,591"], ["Ford", "536", "167,825"],
         ["Dam", "163,524", "127,467"], ["Pier", "47,581", "176,039"]]
+
+
+def test_a_tables_rows_read_as_paragraphs_under_its_part_in_the_next_column_go_on_it_all():
+    """A table the left column's end broke after three rows, its last three rows at the head of
+    the right column set further apart: each reads as a paragraph of its own. The first goes on
+    the table as its next row, and so do the others under it in that column, not only the first."""
+    first = [line(720 - 12 * k, text, x0=72) for k, text in enumerate(_column_prose("leftword", 50))] + \
+        [line(720 - 12 * k, text, x0=320) for k, text in enumerate(_column_prose("rightword", 50))]
+    rows = [("Site", "2024"), ("Weir", "478"), ("Mill", "586"), ("Ford", "984"), ("Dam", "12.5"), ("Pier", "40.1"),
+            ("Quay", "7.7")]
+    last = [line(720, "Table 1. Flows at the gauges.", x0=100)]
+    last += [_figure_row(703 - 14 * k, *rows[k], 80, 280, bold=k == 0) for k in range(3)]
+    last += [_figure_row(717 - 17 * k, label, figure, 320, 520) for k, (label, figure) in enumerate(rows[3:])]
+    out = organize([page(1, first), page(2, last)])
+    blocks = out[1]["blocks"]
+    assert [b["kind"] for b in blocks] == ["caption", "table"]
+    assert [[cell["text"] for cell in row] for row in blocks[1]["rows"]] == [list(r) for r in rows]

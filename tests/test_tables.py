@@ -5057,3 +5057,32 @@ def test_another_tables_last_row_between_a_tables_heads_and_rows_is_no_row_of_it
     tables = [i.table for line in out for i in line if i.kind == "table" and i.table]
     assert [[c["text"] for c in line] for line in tables[-1]["rows"]] == [list(r) for r in left]
     assert any(i.kind == "line" and i.text == "Dul" for line in out for i in line)
+
+
+def test_a_row_read_as_a_paragraph_right_under_a_table_in_its_column_is_its_last_row():
+    """A table's last row that its finding left over (a table beside it in the other column took
+    the baselines around it) reads as a paragraph right under the table, starting where it
+    starts, its cells in the table's columns: it is the table's last row. A line of words
+    there is not."""
+    from siftpdf.organize import _Page, _tables_over_columns
+    from siftpdf.organize.layout import Block
+
+    def line_of(y: float, *cells: tuple[float, float, str]) -> Item:
+        return Item(" ".join(t for _, _, t in cells), cells[0][0], y - 2, cells[-1][1], y + 9, y, 11.9,
+                    pieces=list(cells))
+
+    rows = [[{"text": t} for t in row] for row in (("Gauge", "Flow", "Depth"), ("Mill", "201,367", "385"),
+                                                   ("Gate", "638", "4.5"))]
+    for last, joined in ((line_of(415.2, (313, 330, "Dul"), (425, 443, "635"), (463, 502, "145,821")), True),
+                         (line_of(415.2, (313, 480, "Source: the survey of the mills")), False)):
+        table = Item("", 313, 428, 502, 540, 532, 11.9, kind="table", table={"rows": rows, "header_rows": 1})
+        page = _Page({"page": 1, "evidence": {}})
+        page.rows = [[last]]
+        blocks = [Block("table", "", [{"page": 1, "rect": table.rect}], first=table, last=table,
+                        table={"rows": list(rows), "header_rows": 1}),
+                  Block("paragraph", last.text, [{"page": 1, "rect": last.rect}], first=last, last=last)]
+        out = _tables_over_columns(blocks, page)
+        if joined:
+            assert len(out) == 1 and [c["text"] for c in out[0].table["rows"][-1]] == ["Dul", "635", "145,821"]
+        else:
+            assert [b.kind for b in out] == ["table", "paragraph"]

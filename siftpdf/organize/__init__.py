@@ -764,12 +764,17 @@ def _tables_over_columns(blocks: list[Block], page: _Page) -> list[Block]:
     to the right, above where the first part starts, as many columns wide; a head repeated
     over them is dropped (``join_rows``). Rows too few there to read as a table alone, read as
     a paragraph's lines, go on too where they are its rows (``rows_going_on``). A table's
-    caption or a line of text between two tables keeps them two."""
+    caption or a line of text between two tables keeps them two. A paragraph right under a
+    table (or under its rows so read on), starting where it starts, whose lines are its rows
+    too, goes on it as well (a row the table's finding left over: its column's end, a table
+    beside it in the other column)."""
     out: list[Block] = []
     for block in blocks:
         tail = out[-1] if out else None
         if tail is not None and tail.table is not None and tail.last is not None and block.first is not None and \
-                block.first.x0 >= tail.last.x1 - SNAP_COLUMN and block.first.y1 > tail.last.y1:
+                (block.first.x0 >= tail.last.x1 - SNAP_COLUMN and block.first.y1 > tail.last.y1 or
+                 abs(block.first.x0 - tail.last.x0) <= SNAP_COLUMN and
+                 0 <= tail.last.y0 - block.first.y1 <= tail.last.size):
             if block.table is None and block.kind == "paragraph" and \
                     (rows := rows_going_on(tail.table, _lines_of(block, page))) is not None:
                 block = Block("table", "", block.spans, first=block.first, last=block.last,
