@@ -3535,3 +3535,21 @@ def test_a_tables_rows_read_as_paragraphs_under_its_part_in_the_next_column_go_o
     blocks = out[1]["blocks"]
     assert [b["kind"] for b in blocks] == ["caption", "table"]
     assert [[cell["text"] for cell in row] for row in blocks[1]["rows"]] == [list(r) for r in rows]
+
+
+def test_an_italic_head_wrapped_onto_a_second_line_is_one_heading():
+    """groff's lowest heads are set in italic in the body's size; one too long for its column
+    wraps, hyphenated, onto a short second line over the upright paragraph. One heading of both
+    lines; two lines of an italic sentence over the text stay a paragraph."""
+    above = body_lines(700, "above", 3)
+    below = body_lines(634, "below", 3)
+
+    def italic(y: float, text: str) -> dict[str, Any]:
+        return {"y": y, "size": 10.0, "runs": [run(text, 72, y, font="Times-Italic")]}
+
+    head = [italic(658, "Sampling the small rivers of the up-"), italic(646, "per valleys")]
+    out = organize([page(1, [*body_lines(740, "top", 3), *above, *head, *below])])
+    assert headings(out[0]) == [(1, "Sampling the small rivers of the upper valleys")]
+    said = [italic(658, "All the rivers were sampled in the spring of that"), italic(646, "year, as before.")]
+    out = organize([page(1, [*body_lines(740, "top", 3), *above, *said, *below])])
+    assert headings(out[0]) == []

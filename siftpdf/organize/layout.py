@@ -2634,23 +2634,43 @@ def _italic_heads(items: list[Item], kinds: list[tuple[str, int | None]], lines:
     italic ends: the next line opens upright) over a paragraph in upright type: an unnumbered
     subsection's head ('Sampling the rivers'), set as many styles set their lowest level. A
     word of two letters ('Ba') heads one over a line of words (``PROSE_LINE_WORDS``), not a
-    formula's."""
+    formula's. A head too long for its column wraps onto a second line in italic, shorter,
+    the two a title (``_wrapped_head``)."""
     for n, k in enumerate(lines):
         item = items[k]
+        wrapped = _wrapped_head(items, lines, n)
         if kinds[k][0] != "paragraph" or not item.italic or item.bold or \
-                not (_title_like(item.text) or _capitalized_word(item.text, 2)) or item.size < 0.95 * body or \
-                item.x0 > item.left + 0.5 * item.size or ":" in item.text:
+                not (_title_like(item.text) or _capitalized_word(item.text, 2) or wrapped) or \
+                item.size < 0.95 * body or item.x0 > item.left + 0.5 * item.size or ":" in item.text:
             continue  # flush left (a centred line in italic is a byline or a motto), no label ('Source: …')
-        after = items[lines[n + 1]] if n + 1 < len(lines) else None
+        last = items[lines[n + 1]] if wrapped else item  # the head's last line
+        m = n + 1 + wrapped
+        after = items[lines[m]] if m < len(lines) else None
         before = items[lines[n - 1]] if n > 0 else None
         if after is None or (after.section, after.column) != (item.section, item.column) or after.italic or \
-                kinds[lines[n + 1]][0] not in ("paragraph", "list_item") or item.y <= after.y or \
+                kinds[lines[m]][0] not in ("paragraph", "list_item") or last.y <= after.y or \
                 abs(after.size - item.size) > 0.05 * item.size or \
-                not next_word_fits(item, after) and not after.upright or \
+                not next_word_fits(last, after) and not after.upright or \
                 len(item.text) < 3 and sum(word.isalpha() for word in after.text.split()) < PROSE_LINE_WORDS:
             continue
-        if _spaced_over(item, before, after, pitch):
+        if _spaced_over(item, before, last if wrapped else after, pitch) and _spaced_over(last, None, after, pitch):
             kinds[k] = ("heading", None)
+            if wrapped:
+                kinds[lines[n + 1]] = ("heading", None)
+
+
+def _wrapped_head(items: list[Item], lines: list[int], n: int) -> int:
+    """1 when the line ``lines[n]`` and the next, both in italic (not bold), in one size and
+    column, flush left, the second shorter and over a line in upright type, read as a title
+    together (a head wrapped at its column's end: 'Sampling the rivers of the upper-' over
+    'most valley'); 0 otherwise."""
+    if n + 2 >= len(lines):
+        return 0
+    item, second, after = (items[lines[k]] for k in (n, n + 1, n + 2))
+    together = (item.section, item.column) == (second.section, second.column) and item.italic and second.italic and \
+        not item.bold and not second.bold and abs(second.size - item.size) <= 0.05 * item.size and \
+        abs(second.x0 - item.x0) <= 0.5 * item.size and second.x1 < item.x1 and not after.italic
+    return int(together and _title_like(join_text(item.text, second.text)))
 
 
 def _spaced_over(item: Item, before: Item | None, after: Item, pitch: float) -> bool:
