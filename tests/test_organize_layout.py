@@ -3553,3 +3553,17 @@ def test_an_italic_head_wrapped_onto_a_second_line_is_one_heading():
     said = [italic(658, "All the rivers were sampled in the spring of that"), italic(646, "year, as before.")]
     out = organize([page(1, [*body_lines(740, "top", 3), *above, *said, *below])])
     assert headings(out[0]) == []
+
+
+def test_a_bullet_drawn_a_little_below_its_entrys_line_goes_before_it():
+    """A list's bullet drawn on a baseline half a point below its entry's words (its own line in
+    the evidence: a heading set large in the other column shares the words' baseline): the
+    entry starts with its bullet, as the others do, not a paragraph with a bullet at its end."""
+    lines = body_lines(720, "intro", 3)
+    for k, words in enumerate(["the gauges were read every day", "the mills were counted twice", "the weirs"]):
+        y = 670 - 14 * k
+        lines += [{"y": y - 0.5, "size": 10.0, "runs": [run("•", 84, y - 0.5)]}, line(y, words, x0=96)]
+    lines += body_lines(620, "outro", 3)
+    out = organize([page(1, lines)])
+    items = [b["text"] for b in out[0]["blocks"] if b["kind"] == "list_item"]
+    assert items == ["• the gauges were read every day", "• the mills were counted twice", "• the weirs"]

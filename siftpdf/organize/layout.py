@@ -1333,10 +1333,15 @@ def _labels_first(items: list[Item]) -> list[Item]:
     """``items`` in reading order (top to bottom, left to right), with each form's value read
     after its label: a line ending in a colon ('Age:', 'Agency:') and the value typed after it
     in another face, starting within ``VALUE_GAP`` ems to its right on a baseline within
-    ``ROW_SLACK`` of its size (half a point higher, so sorted first), are one row."""
+    ``ROW_SLACK`` of its size (half a point higher, so sorted first), are one row. So are a
+    list's bullet set alone and its entry's line starting within ``VALUE_GAP`` ems to its right,
+    the bullet's baseline a little lower (so sorted after): the bullet goes first."""
     out = list(items)
     for k in range(len(out)):
         label = out[k]
+        if label.kind == "line" and label.text in _BULLETS and label.text not in "*-":
+            _bullet_first(out, k)
+            continue
         if label.kind != "line" or not label.text.endswith(":"):
             continue
         for j in range(k - 1, -1, -1):  # a value a little higher sorts before its label
@@ -1347,6 +1352,19 @@ def _labels_first(items: list[Item]) -> list[Item]:
                 out.insert(k, out.pop(j))  # the label moves up one: the value goes just after it
                 break
     return out
+
+
+def _bullet_first(out: list[Item], k: int) -> None:
+    """Move the bullet ``out[k]`` before the line of its entry, sorted before it on a baseline a
+    little higher (``_labels_first``)."""
+    bullet = out[k]
+    for j in range(k - 1, -1, -1):
+        line = out[j]
+        if line.y - bullet.y > ROW_SLACK * max(line.size, bullet.size):
+            return
+        if line.kind == "line" and line.y != bullet.y and 0 <= line.x0 - bullet.x1 <= VALUE_GAP * line.size:
+            out.insert(j, out.pop(k))
+            return
 
 
 ROW_SLACK = 0.1  # of a size: baselines this close are one row
