@@ -3,6 +3,7 @@ heading and what is set aside."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -3404,17 +3405,29 @@ def test_a_last_page_too_bare_to_show_its_columns_is_read_by_the_gutter_of_the_p
     the head of the right one, on baselines of their own. Too few lines show no columns, so
     the page is read by the gutter the page before was read by: one table of every row under
     the caption, not the two columns' rows read across the page."""
-    first = [line(720 - 12 * k, text, x0=72) for k, text in enumerate(_column_prose("leftword", 50))] + \
-        [line(720 - 12 * k, text, x0=320) for k, text in enumerate(_column_prose("rightword", 50))]
     rows = [("Site", "2024"), ("Weir", "478"), ("Mill", "586"), ("Ford", "984"), ("Dam", "12.5"), ("Pier", "40.1")]
     last = [line(720, "Table 1. Flows at the gauges.", x0=100),
             _figure_row(703, *rows[0], 80, 280, bold=True), _figure_row(689, *rows[1], 80, 280)]
     last += [_figure_row(717 - 15 * k, label, figure, 320, 520) for k, (label, figure) in enumerate(rows[2:])]
-    out = organize([page(1, first), page(2, last)])
-    blocks = out[1]["blocks"]
+    _one_table_under_its_caption(last, rows)
+
+
+def _one_table_under_its_caption(last: list[dict[str, Any]], rows: Sequence[tuple[str, ...]]) -> None:
+    """A page of two columns of prose (72 and 320 points from the left), then ``last``: it reads
+    as a caption and one table of ``rows``."""
+    first = [line(720 - 12 * k, text, x0=72) for k, text in enumerate(_column_prose("leftword", 50))] + \
+        [line(720 - 12 * k, text, x0=320) for k, text in enumerate(_column_prose("rightword", 50))]
+    _caption_and_table(organize([page(1, first), page(2, last)])[1]["blocks"], rows)
+
+
+def _caption_and_table(blocks: list[dict[str, Any]], rows: Sequence[tuple[str, ...]]) -> None:
+    """``blocks`` are a caption and a table of ``rows``."""
     assert [b["kind"] for b in blocks] == ["caption", "table"]
     assert [[cell["text"] for cell in row] for row in blocks[1]["rows"]] == [list(r) for r in rows]
 
+
+BROKEN_TABLE = [("Site", "2007", "2018"), ("Weir", "876", "74.7"), ("Mill", "138,707", "119,591"),
+                ("Ford", "536", "167,825"), ("Dam", "163,524", "127,467"), ("Pier", "47,581", "176,039")]
 
 
 def test_a_tables_rows_beside_the_other_columns_caption_on_baselines_of_their_own_go_on_its_table():
@@ -3443,11 +3456,7 @@ def test_a_tables_rows_beside_the_other_columns_caption_on_baselines_of_their_ow
             cells(692.3, (319.1, 348.8, "Pier"), (429.0, 467.5, "47,581"), (481.7, 527.2, "176,039"))]
     last[0]["runs"].insert(0, caption)
     out = organize([page(1, first), page(2, last)])
-    blocks = out[1]["blocks"]
-    assert [b["kind"] for b in blocks] == ["caption", "table"]
-    assert [[cell["text"] for cell in row] for row in blocks[1]["rows"]] == [
-        ["Site", "2007", "2018"], ["Weir", "876", "74.7"], ["Mill", "138,707", "119,591"], ["Ford", "536", "167,825"],
-        ["Dam", "163,524", "127,467"], ["Pier", "47,581", "176,039"]]
+    _caption_and_table(out[1]["blocks"], BROKEN_TABLE)
 
 
 def test_a_tables_rows_beside_the_other_columns_text_and_on_its_tables_baselines_go_on_its_table():
@@ -3513,28 +3522,19 @@ def test_a_tables_rows_read_on_from_one_column_into_the_next_are_its_rows():
             cells(724.59, (92.9, 173.4, "Weir"), (209.0, 231.7, "876"), (263.3, 289.8, "74.7")),
             cells(711.2, (312.7, 344.8, "Pier"), (409.8, 451.5, "47,581"), (460.4, 509.6, "176,039"))]
     out = organize([page(1, first, width=594.96), page(2, last, width=594.96)])
-    blocks = out[1]["blocks"]
-    assert [b["kind"] for b in blocks] == ["caption", "table"]
-    assert [[cell["text"] for cell in row] for row in blocks[1]["rows"]] == [
-        ["Site", "2007", "2018"], ["Weir", "876", "74.7"], ["Mill", "138,707", "119,591"], ["Ford", "536", "167,825"],
-        ["Dam", "163,524", "127,467"], ["Pier", "47,581", "176,039"]]
+    _caption_and_table(out[1]["blocks"], BROKEN_TABLE)
 
 
 def test_a_tables_rows_read_as_paragraphs_under_its_part_in_the_next_column_go_on_it_all():
     """A table the left column's end broke after three rows, its last three rows at the head of
     the right column set further apart: each reads as a paragraph of its own. The first goes on
     the table as its next row, and so do the others under it in that column, not only the first."""
-    first = [line(720 - 12 * k, text, x0=72) for k, text in enumerate(_column_prose("leftword", 50))] + \
-        [line(720 - 12 * k, text, x0=320) for k, text in enumerate(_column_prose("rightword", 50))]
     rows = [("Site", "2024"), ("Weir", "478"), ("Mill", "586"), ("Ford", "984"), ("Dam", "12.5"), ("Pier", "40.1"),
             ("Quay", "7.7")]
     last = [line(720, "Table 1. Flows at the gauges.", x0=100)]
     last += [_figure_row(703 - 14 * k, *rows[k], 80, 280, bold=k == 0) for k in range(3)]
     last += [_figure_row(717 - 17 * k, label, figure, 320, 520) for k, (label, figure) in enumerate(rows[3:])]
-    out = organize([page(1, first), page(2, last)])
-    blocks = out[1]["blocks"]
-    assert [b["kind"] for b in blocks] == ["caption", "table"]
-    assert [[cell["text"] for cell in row] for row in blocks[1]["rows"]] == [list(r) for r in rows]
+    _one_table_under_its_caption(last, rows)
 
 
 def test_an_italic_head_wrapped_onto_a_second_line_is_one_heading():
