@@ -3405,19 +3405,29 @@ def test_a_last_page_too_bare_to_show_its_columns_is_read_by_the_gutter_of_the_p
     the head of the right one, on baselines of their own. Too few lines show no columns, so
     the page is read by the gutter the page before was read by: one table of every row under
     the caption, not the two columns' rows read across the page."""
-    rows = [("Site", "2024"), ("Weir", "478"), ("Mill", "586"), ("Ford", "984"), ("Dam", "12.5"), ("Pier", "40.1")]
+    _one_table_under_its_caption(_bare_table_page(BARE_ROWS), BARE_ROWS)
+
+
+BARE_ROWS = [("Site", "2024"), ("Weir", "478"), ("Mill", "586"), ("Ford", "984"), ("Dam", "12.5"), ("Pier", "40.1")]
+
+
+def _bare_table_page(rows: Sequence[tuple[str, str]]) -> list[dict[str, Any]]:
+    """A caption, a bold head and a row under it at the head of the left column, the other
+    ``rows`` at the head of the right one on baselines of their own."""
     last = [line(720, "Table 1. Flows at the gauges.", x0=100),
             _figure_row(703, *rows[0], 80, 280, bold=True), _figure_row(689, *rows[1], 80, 280)]
-    last += [_figure_row(717 - 15 * k, label, figure, 320, 520) for k, (label, figure) in enumerate(rows[2:])]
-    _one_table_under_its_caption(last, rows)
+    return last + [_figure_row(717 - 15 * k, label, figure, 320, 520) for k, (label, figure) in enumerate(rows[2:])]
+
+
+def _two_columns() -> list[dict[str, Any]]:
+    """A page of two columns of prose, 72 and 320 points from the left."""
+    return [line(720 - 12 * k, text, x0=72) for k, text in enumerate(_column_prose("leftword", 50))] + \
+        [line(720 - 12 * k, text, x0=320) for k, text in enumerate(_column_prose("rightword", 50))]
 
 
 def _one_table_under_its_caption(last: list[dict[str, Any]], rows: Sequence[tuple[str, ...]]) -> None:
-    """A page of two columns of prose (72 and 320 points from the left), then ``last``: it reads
-    as a caption and one table of ``rows``."""
-    first = [line(720 - 12 * k, text, x0=72) for k, text in enumerate(_column_prose("leftword", 50))] + \
-        [line(720 - 12 * k, text, x0=320) for k, text in enumerate(_column_prose("rightword", 50))]
-    _caption_and_table(organize([page(1, first), page(2, last)])[1]["blocks"], rows)
+    """A page of two columns of prose, then ``last``: it reads as a caption and one table of ``rows``."""
+    _caption_and_table(organize([page(1, _two_columns()), page(2, last)])[1]["blocks"], rows)
 
 
 def _caption_and_table(blocks: list[dict[str, Any]], rows: Sequence[tuple[str, ...]]) -> None:
@@ -3567,3 +3577,13 @@ def test_a_bullet_drawn_a_little_below_its_entrys_line_goes_before_it():
     out = organize([page(1, lines)])
     items = [b["text"] for b in out[0]["blocks"] if b["kind"] == "list_item"]
     assert items == ["• the gauges were read every day", "• the mills were counted twice", "• the weirs"]
+
+
+def test_a_bare_page_of_another_width_keeps_no_gutter_of_the_page_before():
+    """The gutter of a page of two columns says nothing of a page of another width after it (a
+    table set on a landscape page): that page reads as it reads alone."""
+    last = _bare_table_page(BARE_ROWS)
+    alone = organize([page(2, last, width=842.0, height=595.0)])[0]["blocks"]
+    after = organize([page(1, _two_columns()), page(2, last, width=842.0, height=595.0)])[1]["blocks"]
+    assert after == alone
+    assert [b["kind"] for b in alone] != ["caption", "table"]  # (read by the first page's gutter it would be)

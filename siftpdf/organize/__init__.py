@@ -108,7 +108,8 @@ class _Page:
         self.folios: dict[int, str] = {}  # id(item) -> the outermost line's number against the page's
         self.turn = 0  # degrees the page is read turned (siftpdf.organize.turned), 0: as it stands
         self.original: dict[str, Any] | None = None  # the evidence as it came, when read turned
-        self.gutter: float | None = None  # the gutter between its two columns it was read by
+        self.gutter: tuple[float, float] | None = None  # (the gutter between its two columns it was read by,
+        # its width), for the next page
 
     @property
     def number(self) -> int:
@@ -190,7 +191,7 @@ class _Stream:
         self.tex_math = 0  # glyphs without Unicode read through a TeX math font's encoding
         self.fallbacks = 0  # pages whose organization failed, sent out with their raw text
         self.previous_body = 10.0
-        self.previous_gutter: float | None = None  # the gutter the page before was read by
+        self.previous_gutter: tuple[float, float] | None = None  # the page before's gutter and width
         self.outline = Outline()  # the meta's outline: its titles become headings at its depths
         self.levels = Levels()  # heading sizes seen so far: levels by rank
 
@@ -662,13 +663,17 @@ _WATERMARK = "watermark:"
 
 
 def _organize(page: _Page, repeated: set[str] | None, opts: OrganizeOptions, previous_body: float,
-              headings: tuple[Outline, Levels] | None = None, previous_gutter: float | None = None) -> float:
+              headings: tuple[Outline, Levels] | None = None,
+              previous_gutter: tuple[float, float] | None = None) -> float:
     """Blocks and furniture of one page; returns the body size for the next page to fall back on.
     ``headings``: the document's outline and its running heading levels; ``previous_gutter``:
-    the gutter the page before was read by, for a page too bare to show its own columns."""
+    the gutter the page before was read by and its width, for a page too bare to show its own
+    columns (one as wide and read as it stands)."""
     outline, levels = headings or (Outline(), Levels())
     evidence = page.record["evidence"]
     width, height = page_size(evidence)
+    known = previous_gutter[0] if previous_gutter is not None and not page.turn and \
+        abs(previous_gutter[1] - width) <= 1.0 else None
     rows: list[list[Item]] = []
     furniture = _furniture_items(page, repeated)
     if opts.furniture:
@@ -687,7 +692,7 @@ def _organize(page: _Page, repeated: set[str] | None, opts: OrganizeOptions, pre
         if body:
             rows.append(body)
     if opts.tables:
-        rows = unruled_tables(headed_tables(find_tables(rows, page.rules), width), width, previous_gutter)
+        rows = unruled_tables(headed_tables(find_tables(rows, page.rules), width), width, known)
     items = [item for row in rows for item in row]
     chars = sum(len(i.text) for i in items)
     own = [i for i in items if not i.pictured]
@@ -698,8 +703,9 @@ def _organize(page: _Page, repeated: set[str] | None, opts: OrganizeOptions, pre
     body_pt = body_size(own, notes=True, known=previous_body) if chars >= BODY_CHARS else previous_body
     if opts.figures and items:
         items += figure_items(evidence.get("images", []), width * height)
-    ordered = reading_order(items, width, opts.columns, previous_gutter)
-    page.gutter = page_gutter(ordered)
+    ordered = reading_order(items, width, opts.columns, known)
+    gutter = page_gutter(ordered)
+    page.gutter = (gutter, width) if gutter is not None and not page.turn else None
     page.blocks = _heads_over_rows(_tables_over_columns(build_blocks(ordered, page.number, body_pt, opts,
                                                                      outline.titles(page.number), levels, height),
                                                         page), page)
