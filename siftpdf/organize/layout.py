@@ -1219,7 +1219,7 @@ def _text_width(items: list[Item]) -> float:
 def reading_order(items: list[Item], width: float, columns: bool, known: float | None = None) -> list[Item]:
     """Top to bottom; with a gutter, each stretch between full-width items reads its left
     column, then its right column. ``known``: the gutter of the page before, the page read
-    by it when it shows none of its own and nothing on it crosses that one (``keeps_gutter``:
+    by it when it shows none of its own and nothing on it crosses that one (``kept_gutter``:
     a document's last page, a few lines or a table's rows in each column)."""
     items = _labels_first(sorted(items, key=lambda i: (-round(i.y, 1), i.x0)))
     gutter = find_gutter(items, width) if columns else None
@@ -1230,9 +1230,7 @@ def reading_order(items: list[Item], width: float, columns: bool, known: float |
         if by_whitespace is not None:
             return _rejoin(by_whitespace)
         # Neither finds columns of whole lines: columns of lines broken by equations may be there.
-        gutter = find_gutter(items, width, lenient=True)
-        if gutter is None and known is not None and keeps_gutter(items, known):
-            gutter = known
+        gutter = find_gutter(items, width, lenient=True) or kept_gutter(items, known)
     if gutter is None:
         _edges(items, "F", 0, _text_edges(_lines(items) or items, page_width=width))
         return _rejoin(items)
@@ -1275,16 +1273,19 @@ def reading_order(items: list[Item], width: float, columns: bool, known: float |
     return _rejoin(ordered)
 
 
-def keeps_gutter(items: list[Item], gutter: float) -> bool:
-    """Does a page that shows no columns of its own keep the gutter of the page before: no
-    item across it, items either side, a line's height of each side beside the other?"""
-    lefts = [i for i in items if i.x1 <= gutter]
-    rights = [i for i in items if i.x0 >= gutter]
+def kept_gutter(items: list[Item], known: float | None) -> float | None:
+    """``known``, the gutter of the page before, where a page that shows no columns of its own
+    keeps it: no item across it, items either side, a line's height of each side beside the
+    other; None otherwise (or for no gutter known)."""
+    if known is None:
+        return None
+    lefts = [i for i in items if i.x1 <= known]
+    rights = [i for i in items if i.x0 >= known]
     if not lefts or not rights or len(lefts) + len(rights) < len(items):
-        return False
+        return None
     top, bottom = min(max(i.y1 for i in side) for side in (lefts, rights)), max(min(i.y0 for i in side)
                                                                                for side in (lefts, rights))
-    return top > bottom
+    return known if top > bottom else None
 
 
 def page_gutter(ordered: list[Item]) -> float | None:

@@ -33,7 +33,7 @@ from .layout import (
     is_leader,
     is_list_item,
     join_lines,
-    keeps_gutter,
+    kept_gutter,
     median,
 )
 
@@ -2894,7 +2894,7 @@ def _beside_text(rows: list[list[Item]], width: float,
     segment (a browser's, on a wide page); with none, the page may be set in three columns of
     prose or more (``_prose_columns``), each a side of its own. A page too bare to show its
     columns keeps ``known``, the gutter the page before was read by, where nothing crosses it
-    (``keeps_gutter``). Returns the rows so parted, and the gutter between two columns where
+    (``kept_gutter``). Returns the rows so parted, and the gutter between two columns where
     it parted them at one ``find_gutter`` finds or the one kept (None for none, three columns,
     or a gutter told only by a column's lines, ``_lenient_gutter``, ``_prose_column``)."""
     plain: list[tuple[list[Item], list[Item]]] = [(row, []) for row in rows]
@@ -2912,10 +2912,9 @@ def _beside_text(rows: list[list[Item]], width: float,
     found = _prose_columns(items, width)
     near = [row for k in threes for row in rows[max(0, k - NEAR_ROWS):k + NEAR_ROWS + 1]]
     gutter: float | None = None
-    if len(found) < 3 and not any(wide >= WIDE_CELL * width for row in near for wide in _widths(row)):
-        # (columns of narrow lines: their lines told from the page's)
-        gutter = find_gutter(items, width) or (known if known is not None and keeps_gutter(items, known) else None)
-        if gutter is None:
+    if len(found) < 3:  # (columns of narrow lines, without a wide segment: their lines told from the page's)
+        gutter = find_gutter(items, width) or kept_gutter(items, known)
+        if gutter is None and not any(wide >= WIDE_CELL * width for row in near for wide in _widths(row)):
             return plain, None
     if len(found) >= 3:  # three columns or more of justified prose: each its own side
         columns = {str(k): x1 - x0 for k, (x0, x1) in enumerate(found)}
@@ -2925,8 +2924,6 @@ def _beside_text(rows: list[list[Item]], width: float,
             return next((str(k) for k, (x0, x1) in enumerate(found)
                          if item.x0 >= x0 - item.size and item.x1 <= x1 + item.size), "")
     else:
-        gutter = gutter or find_gutter(items, width) or \
-            (known if known is not None and keeps_gutter(items, known) else None)
         split = gutter or _lenient_gutter(items, width) or _prose_column(items, width)
         if split is None or not any(i.x1 <= split for i in items) or not any(i.x0 >= split for i in items):
             return plain, None  # (a column of prose with nothing wholly in the other: a document's last page)
