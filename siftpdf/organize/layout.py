@@ -1340,10 +1340,7 @@ def _labels_first(items: list[Item]) -> list[Item]:
     out = list(items)
     for k in range(len(out)):
         label = out[k]
-        if label.kind == "line" and label.text in _BULLETS and label.text not in "*-":
-            _bullet_first(out, k)
-            continue
-        if label.kind != "line" or not label.text.endswith(":"):
+        if label.kind != "line" or not (label.text.endswith(":") or label.text in _BULLETS and label.text not in "*-"):
             continue
         for j in range(k - 1, -1, -1):  # a value a little higher sorts before its label
             value = out[j]
@@ -1353,19 +1350,6 @@ def _labels_first(items: list[Item]) -> list[Item]:
                 out.insert(k, out.pop(j))  # the label moves up one: the value goes just after it
                 break
     return out
-
-
-def _bullet_first(out: list[Item], k: int) -> None:
-    """Move the bullet ``out[k]`` before the line of its entry, sorted before it on a baseline a
-    little higher (``_labels_first``)."""
-    bullet = out[k]
-    for j in range(k - 1, -1, -1):
-        line = out[j]
-        if line.y - bullet.y > ROW_SLACK * max(line.size, bullet.size):
-            return
-        if line.kind == "line" and line.y != bullet.y and 0 <= line.x0 - bullet.x1 <= VALUE_GAP * line.size:
-            out.insert(j, out.pop(k))
-            return
 
 
 ROW_SLACK = 0.1  # of a size: baselines this close are one row
