@@ -2288,7 +2288,7 @@ def unruled_tables(rows: list[list[Item]], width: float, known: float | None = N
             start = index
         if table is not None:
             two = _side_by_side(parts, start, end, gutter, _plain_above(out, rows, index)) if start == index else None
-            if two is not None:
+            if two is not None and two[1]:
                 for k, cells in two[1].items():  # (rows of one side's table set beside the other's caption)
                     out[k - index] = [item for item in out[k - index] if item not in cells]
                 out[:] = [row for row in out if row]
