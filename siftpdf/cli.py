@@ -73,7 +73,7 @@ def _help(args: list[str]) -> int | None:
     except BrokenPipeError:  # the reader went away: not an error (as the group's main)
         pass
     except (OSError, ValueError) as exc:
-        from .commands.group import report, typed_error
+        from .errors import report, typed_error
 
         error = typed_error(exc)
         report(error, False)

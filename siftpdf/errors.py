@@ -135,6 +135,28 @@ def one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+def report(error: SiftError, as_json: bool) -> None:
+    """The one place a typed error meets the user: a line on stderr (and a record in JSON mode).
+    It imports nothing but the doc stream's writer in JSON mode: a command reports while its
+    child's reader threads may still be importing, and an import made then can fail."""
+    import sys
+
+    if as_json:
+        from .docline import dumps
+
+        try:
+            sys.stdout.write(dumps(error.to_record()) + "\n")
+            sys.stdout.flush()
+        except (OSError, ValueError, AttributeError):
+            pass
+    lines = [f"siftpdf: {one_line(error.message)}"] + ([f"hint: {one_line(error.hint)}"] if error.hint else [])
+    try:
+        sys.stderr.write("\n".join(lines) + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):  # stderr gone too: the exit status is all that is left
+        pass
+
+
 def typed_error(exc: Exception, cache_dir: Any = None) -> SiftError:
     """Any exception that reached a boundary (a command, a tool call), as the typed error a
     user sees; ``cache_dir`` is the cache folder the call used, named when it is the trouble."""

@@ -269,3 +269,19 @@ META = '{"meta":{"format":1,"pages":1,"title":"T","outline":[]}}\n'
 def test_an_error_record_in_a_stream_is_relayed_typed(stdin: str, code: int, stderr: str) -> None:
     result = invoke("pages", "1", input=stdin)
     assert (result.exit_code, result.stderr) == (code, stderr)
+
+
+def test_a_typed_error_is_reported_without_importing_anything() -> None:
+    """A command reports its error while its child's reader threads may still be importing; an
+    import made then can fail (a module's globals changing under another thread's import), and
+    the user would get a traceback for 'no text'. Reporting imports nothing: not click, not
+    inspect."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from siftpdf.errors import report, typed_error; before = set(sys.modules); "
+            "report(typed_error(RuntimeError('boom')), False); print(sorted(set(sys.modules) - before))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+    assert done.stderr.startswith("siftpdf: ")

@@ -15,27 +15,10 @@ from typing import Any
 import click
 
 from .. import flags as spec
-from ..errors import SiftError, UsageError, typed_error
+from ..errors import SiftError, UsageError, report, typed_error
 from ..errors import one_line as _one_line
 from ..system import silence_stdout
 from . import COMMANDS
-
-
-def report(error: SiftError, as_json: bool) -> None:
-    """The one place a typed error meets the user: a line on stderr (and a record in JSON mode)."""
-    if as_json:
-        from ..docstream import dumps
-
-        try:
-            sys.stdout.write(dumps(error.to_record()) + "\n")
-            sys.stdout.flush()
-        except (OSError, ValueError, AttributeError):
-            pass
-    lines = [f"siftpdf: {_one_line(error.message)}"] + ([f"hint: {_one_line(error.hint)}"] if error.hint else [])
-    try:
-        click.echo("\n".join(lines), err=True)
-    except OSError:  # stderr gone too: the exit status is all that is left
-        pass
 
 
 def _flush_stdout() -> SiftError | None:

@@ -360,7 +360,7 @@ def invoke(run: Callable[[], int | None], as_json: bool, close: Callable[[], Non
         _say("siftpdf: interrupted")
         return 130
     except Exception as exc:  # noqa: BLE001  (what the group's invoke does with any failure)
-        from ..commands.group import report, typed_error
+        from ..errors import report, typed_error
 
         error = typed_error(exc, cache_dir)
         report(error, as_json)

@@ -272,7 +272,7 @@ def _flush(code: int) -> int:
 
         silence_stdout()
     except (OSError, ValueError) as exc:
-        from ..commands.group import report, typed_error
+        from ..errors import report, typed_error
         from ..system import silence_stdout
 
         silence_stdout()  # what could not be written goes nowhere, quietly, at exit
