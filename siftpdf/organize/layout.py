@@ -1990,7 +1990,7 @@ def hanging_entries(items: list[Item], pitch: float) -> dict[int, bool]:
         if third is None or not _next_line(second, third, pitch):
             if first.lead and not second.lead:
                 out[id(second)] = True  # a term's description, hanging under its bold term
-            elif second.x1 < first.x1 - SHORT_EMS * second.size and second.text[:1] not in NOTE_MARKS:
+            elif second.x1 < first.x1 - ENTRY_SHORT_EMS * second.size and second.text[:1] not in NOTE_MARKS:
                 out[id(second)] = False
             continue
         em = second.size
@@ -2015,7 +2015,7 @@ def _in_margin(item: Item, line: Item) -> bool:
     return item.x0 >= line.right or item.x1 <= line.left
 
 
-SHORT_EMS = 2.0  # a line that ends this many ems short of the one above it ends its entry
+ENTRY_SHORT_EMS = 2.0  # a line that ends this many ems short of the one above it ends its entry
 # How a note may open: its number, a bracketed one, a symbol. A line set in that opens so may
 # be the next note, not the last line of this one.
 NOTE_MARKS = frozenset("0123456789[*†‡§¶¹²³⁴⁵⁶⁷⁸⁹⁰")

@@ -462,7 +462,6 @@ def stacked_regions(horizontal: list[_Edge], taken: list[_Region], rows: list[li
 
 
 HEAD_ROWS = 3  # lines of column heads set over a stack's first rule, at most
-HEAD_WORDS = 4  # words of one column head, at most
 
 
 def _heads_over(stack: list[_Edge], rows: list[list[Item]]) -> list[list[Item]]:
@@ -627,7 +626,6 @@ PROSE_WIDTH = 0.6  # of a rule's length a line of running text between two rules
 # left end (a row naming a group of the rows below it is short; a cell's lines start in its column)
 RUNNING_LINES = 3  # such lines between two rules, among others, that are a page's text
 PARAGRAPH_ROWS = 8  # such lines on end, wherever they start, that are a paragraph's
-INDENT_EMS = 2.0  # ems a paragraph's first line may stand in from its others
 STACK_LINES = 40  # lines between two rules past which only rows of cells are a table's
 CELL_ROWS = 0.6  # share of those lines parted in three pieces or more
 
