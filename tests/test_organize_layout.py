@@ -1516,6 +1516,23 @@ def test_a_page_whose_text_runs_across_is_no_two_columns_however_its_lines_break
     assert find_gutter(items, 612.0, lenient=True) is None
 
 
+def test_the_gutter_cuts_no_line_of_a_column_where_a_place_inside_one_scores_alike():
+    # A centred byline starts a little left of the gutter, where the left column's longest
+    # lines end: a place left of those ends has the byline on its right and scores as well as
+    # the gutter, but cuts the column's lines, which then read as lines across the page.
+    from siftpdf.organize.layout import Item, find_gutter, reading_order
+
+    def at(text: str, x0: float, x1: float, y: float) -> Item:
+        return Item(text, x0, y - 2, x1, y + 8, y, 10.0)
+
+    items = [at("By A. Writer", 283, 330, 740)]
+    items += [at(f"left {k} " * 4, 72, 287 if k in (4, 9, 14) else 270, 700 - 12 * k) for k in range(20)]
+    items += [at(f"right {k} " * 4, 309, 500, 700 - 12 * k) for k in range(16)]
+    assert 287 <= find_gutter(items, 595.0) <= 309
+    columns = {i.text for i in reading_order(items, 595.0, columns=True) if i.column == "L"}
+    assert columns == {f"left {k} " * 4 for k in range(20)}
+
+
 def test_short_lines_going_on_under_a_full_width_line_at_its_pitch_stay_in_their_column():
     # A paragraph runs across the page; under its last full line, short lines go on at the same
     # pitch beside a figure (nothing on their right), then the page's two columns. The first

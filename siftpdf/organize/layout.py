@@ -1165,7 +1165,7 @@ def find_gutter(items: list[Item], width: float, lenient: bool = False) -> float
     # third end lies right of the third start from the right, no x scores (numbers all real).
     if x1s[2] > x0s[-3] and math.isfinite(sum(x0s, 0.0) + sum(x1s, 0.0)):
         return None
-    best, best_score = None, 0.0
+    best, best_score, best_cross = None, 0.0, 0
     # Every 3 pt on a paper-sized page; a page of any size gets as many tries, no more.
     step = max(GUTTER_STEP, 0.4 * width / GUTTER_PROBES)
     x = 0.3 * width
@@ -1175,10 +1175,12 @@ def find_gutter(items: list[Item], width: float, lenient: bool = False) -> float
         left = bisect_right(x1s, x)
         right = len(items) - bisect_left(x0s, x)
         cross = len(items) - left - right
-        # Full-width titles and abstracts cross any gutter: they weigh, but do not veto.
+        # Full-width titles and abstracts cross any gutter: they weigh, but do not veto. Of two
+        # places that score alike, the one fewer items cross: the column of fewer lines bounds
+        # the score, which may stay level while the place still cuts the other's longest lines.
         score = min(left, right) - 0.5 * cross
-        if score > best_score:
-            best, best_score = x, score
+        if score > best_score or score == best_score and best is not None and cross < best_cross:
+            best, best_score, best_cross = x, score, cross
         x += step
     if best is None or best_score < 3:
         return None
