@@ -3666,10 +3666,11 @@ def test_a_framed_table_broken_by_a_columns_end_is_one_table_over_the_break(run_
     assert [_texts(t) for t in _tables(recs)] == [rows]
 
 
-def _boxed_parts(path: Path, first: list[list[str]], second: list[list[str]]) -> None:
+def _boxed_parts(path: Path, first: list[list[str]], second: list[list[str]], group: str = "") -> None:
     """Two pages: text, then a frame at the foot of the first holding the rows ``first`` (no
     rule between them), open below, and its sides and foot at the head of the second holding
-    ``second``, open above, then text: a table a browser broke over the page end."""
+    ``second``, open above, then text: a table a browser broke over the page end. ``group``: a
+    head in bold centred over the last two columns, on a line of its own over ``first``."""
     c = canvas.Canvas(str(path), pagesize=A4)
     c.setFont("Helvetica", 10)
     for k in range(46 - 2 * len(first)):
@@ -3685,8 +3686,12 @@ def _boxed_parts(path: Path, first: list[list[str]], second: list[list[str]]) ->
     c.line(72, top, 372, top)
     for x in (72, 372):
         c.line(x, top, x, 40)
+    if group:
+        c.setFont("Helvetica-Bold", 10)
+        c.drawCentredString(306, top - 14, group)
+        top -= 16
     for r, cells in enumerate(first):
-        row(top - 14 - 16 * r, cells, r == 0)
+        row(top - 14 - 16 * r, cells, r == 0 or bool(group))
     c.showPage()
     bottom = 790 - 16 * len(second) - 6
     for x in (72, 372):
@@ -3712,6 +3717,21 @@ def test_a_framed_tables_head_and_first_row_left_at_a_page_end_go_on_over_the_br
     path = tmp_path / "two.pdf"
     _boxed_parts(path, ROWS[:2], ROWS[2:])
     assert _over_pages(_extract(run_cli, path)) == [ROWS]
+
+
+def test_a_framed_tables_heads_alone_at_a_page_end_keep_their_columns_and_head_the_rows_after(run_cli, tmp_path):
+    """The page's end leaves only a table's heads in the frame it broke: a group head centred over
+    the last two columns, across the space between their heads, the column heads under it. The
+    heads keep the columns their own line shows, the group head spanning its two and the stub's
+    box over the first left empty, both lines rows of heads; the rows on the next page go on
+    under them."""
+    path = tmp_path / "heads.pdf"
+    _boxed_parts(path, ROWS[:1], ROWS[1:], group="Counts in 2024")
+    recs = _extract(run_cli, path)
+    first = _tables(recs)[0]
+    assert _texts(first) == [["", "Counts in 2024"], ROWS[0]] and first["header_rows"] == 2
+    assert [c.get("colspan", 1) for c in first["rows"][0]] == [1, 2]
+    assert _over_pages(recs) == [[["", "Counts in 2024"], *ROWS]]
 
 
 def test_a_framed_tables_last_row_alone_over_a_page_end_goes_on_the_table(run_cli, tmp_path):

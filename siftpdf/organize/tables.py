@@ -815,9 +815,17 @@ def _spanning_free_gaps(rows: list[list[_Piece]], lo: float, hi: float, vote: bo
     two columns) left out of the reckoning when most rows agree on the gap; with ``vote``
     (rules bound the rows: they are a table's), a few rows may cross it (``_voted_gaps``);
     without, the first line may (group heads over the columns under them). ``framed``: a
-    frame round the rows (``_column_gaps``' bounded; a page's head and foot rules are none)."""
+    frame round the rows (``_column_gaps``' bounded; a page's head and foot rules are none); a
+    frame round two lines alone (a table's heads, a page's end parting them from its body) takes
+    the second's columns, the first's heads running over their gaps or centred over them."""
     everything = [p for row in rows for p in row]
     gaps = _column_gaps(everything, lo, hi, framed)
+    if len(rows) == 2 and framed:  # a frame round a table's heads alone, its body on the next page
+        under = _column_gaps(rows[1], lo, hi, framed)
+        xs = [lo, *under, hi]
+        if len(under) > len(gaps) and len(rows[1]) == len(xs) - 1 and \
+                all(_runs_over(p, xs) or _centred_over(p, xs) for p in rows[0] if any(p.x0 < x < p.x1 for x in under)):
+            return under
     if len(rows) < 3:
         return gaps
     # Rows that would close a gap: drop the fewest that let the most columns open.
@@ -979,9 +987,10 @@ def _grid_cells(region: _Region, pieces: list[_Piece]) -> tuple[list[float], lis
         parted = _split_data_bands(ys, xs, pieces, ruled, bool(region.open))
         if not ruled and len(parted) == len(ys) and len(ys) > 2 and _lines_of_cells(ys, xs, pieces):
             parted = _split_bands(ys, xs, pieces, region.spanners)  # a frame round rows ruled off in bands
-        elif not ruled and (len(ys) > 2 or len(parted) > 3):
+        elif not ruled and (len(ys) > 2 or len(parted) > 3 or region.open == "below" and len(parted) == 2):
             # A frame round rows of figures: its head's lines as in a band's; round it all with no
-            # rule inside: its first row's.
+            # rule inside: its first row's; open below round one band: a head alone, its body on
+            # the next page.
             head = next(_ruled_bands(ys[:2] if len(ys) > 2 else parted[:2], pieces))[1]
             parted = [parted[0], *_header_lines(head, xs, region.spanners), *parted[1:]]
         ys = parted
@@ -1513,7 +1522,7 @@ def build_table(region: _Region, items: list[Item], outside: list[Item] | None =
     if not region.inner_xs and (sum(sum(bool(c[0]) for c in row) >= 2 for row in cells) < least or
                                 _numbered_lines(cells)):
         return None
-    heads = _header_rows(cells, slots, len(xs) - 1)
+    heads = _header_rows(cells, slots, len(xs) - 1, region.open == "below")
     if outside is not None:
         first, last = _caption_and_note(cells, len(xs) - 1)
         if first or last:
@@ -1808,7 +1817,8 @@ MAX_SPANNERS = 60  # short rules inside one table read as rules under its group 
 
 def _framed_table(region: _Region, slots: dict[tuple[int, int], list[_Piece]], ncols: int, nrows: int) -> bool:
     """Whether a frame holds a table whose columns the text set: a rule inside it (under the
-    head) or none at all (tbl's ``box``), three rows or more, and half of them at least with
+    head) or none at all (tbl's ``box``), three rows or more (two in a frame a page's end broke
+    under them: a table's heads, its body on the next page), and half of them at least with
     text in most columns, three at least (a diagram's boxes drawn in a frame label a few places
     on each line), or of two columns, each row holding both. Its empty boxes are empty cells,
     not room a neighbour's text spans."""
@@ -1818,7 +1828,8 @@ def _framed_table(region: _Region, slots: dict[tuple[int, int], list[_Piece]], n
     full = sum(n >= max(FRAMED_COLUMNS, FILLED_COLUMNS * ncols) for n in filled)
     if ncols == 2:  # a label and its value a row: every row holds both
         full = nrows if all(n == 2 for n in filled) else 0
-    return (len(region.ys) > 2 or not region.inner_xs) and nrows > 2 and full >= 0.5 * nrows
+    least = 2 if region.open == "below" else 3
+    return (len(region.ys) > 2 or not region.inner_xs) and nrows >= least and full >= 0.5 * nrows
 
 
 def _centred_over(piece: _Piece, xs: list[float], over: set[int] | None = None) -> list[int]:
@@ -2011,15 +2022,16 @@ def _cell(text: str, colspan: int, rowspan: int) -> dict[str, Any]:
 
 
 def _header_rows(cells: list[list[tuple[str, int, int]]], slots: dict[tuple[int, int], list[_Piece]],
-                 ncols: int) -> int:
+                 ncols: int, broken: bool = False) -> int:
     """The header: the first row, and the rows below it while a cell above still spans
     into them or spreads over several columns (a grouped header), unless the row under the
-    spread is one of data (``_data_row``)."""
+    spread is one of data (``_data_row``). The last row is the body's, unless a page's end
+    broke the table under it (``broken``: its body is on the next page)."""
     header = 1
     reach = max((rs for _, _, rs in cells[0]), default=1)
     spread = any(cs > 1 for _, cs, _ in cells[0]) and len(cells[0]) < ncols and \
         not (len(cells) > 1 and _data_row(cells[1]))
-    while header < len(cells) - 1 and (header < reach or spread):
+    while header < len(cells) - (not broken) and (header < reach or spread):
         spread = False
         reach = max(reach, header + max((rs for _, _, rs in cells[header]), default=1))
         header += 1
