@@ -2572,7 +2572,7 @@ def test_heads_of_several_lines_under_group_heads_whose_last_lines_run_on_head_a
     heads of one line centred between those lines, so that the heads' last line holds only the
     words running on from the lines above (a bracket closed, a unit): every line of heads is
     the table's, over its rows of figures, not a table of heads and a line of text over another
-    table."""
+    table; the stub's head, centred on the group heads' line and the heads', spans both rows."""
     path = tmp_path / "ran_on.pdf"
     xs = (72, 170, 230, 290, 350, 410, 470)
     c, line = _table_canvas(path, lambda c, k, y, text: c.drawCentredString(xs[k] + 30, y, text) if k else
@@ -2593,8 +2593,8 @@ def test_heads_of_several_lines_under_group_heads_whose_last_lines_run_on_head_a
         line(706 - 16 * k, dict(enumerate(row)))
     texts, lines = _only_table(run_cli, c, path)
     assert texts[-len(data):] == [list(r) for r in data]
-    assert ["Region", "Rate", "Per capita", "Amount", "Number", "Value (EUR m)", "Change (%)"] in texts
-    assert any(row.count("Estimate") == 1 and row.count("Planned") == 1 for row in texts)
+    assert texts[:2] == [["Region", "Estimate", "Public", "Planned"],  # its stub's head spanning both rows
+                         ["Rate", "Per capita", "Amount", "Number", "Value (EUR m)", "Change (%)"]]
     assert not any("m)" in text or "Estimate" in text for text in lines)
 
 
@@ -4040,7 +4040,8 @@ def test_heads_wrapped_at_a_pitch_of_one_and_a_half_ems_are_one_row_of_heads():
     """An unruled table set with a line height of one and a half (a browser's, commonly): group
     heads over pairs of columns, then the heads, one wrapped onto two lines ('Change' over '(%)')
     and the others centred on both, the stub's head centred on them all. The wrapped head's
-    lines stand 1.5 ems apart: one row of heads under the group heads' row, not two."""
+    lines stand 1.5 ems apart: one row of heads under the group heads' row, not two, the stub's
+    head spanning both."""
     def bold(text: str, x0: float, x1: float, y: float) -> dict[str, Any]:
         return _boxed_run(text, x0, x1, y, 9.49, bold=True)
 
@@ -4065,7 +4066,7 @@ def test_heads_wrapped_at_a_pitch_of_one_and_a_half_ems_are_one_row_of_heads():
     page = next(r for r in _unruled_page(_page_round(lines, 690.0, 540.0)) if "page" in r)
     tables = [t for t in page["blocks"] if t["kind"] == "table"]
     assert len(tables) == 1
-    assert _laid_out(tables[0]) == [["", "Public", "Public", "Private", "Private", "Estimate", "Estimate"],
+    assert _laid_out(tables[0]) == [["School", "Public", "Public", "Private", "Private", "Estimate", "Estimate"],
                                     ["School", "Change (%)", "Rate", "Index", "Number", "Number", "Index"],
                                     *map(list, body)]
 
@@ -5106,3 +5107,40 @@ def test_a_row_read_as_a_paragraph_right_under_a_table_in_its_column_is_its_last
             assert len(out) == 1 and [c["text"] for c in out[0].table["rows"][-1]] == ["Dul", "635", "145,821"]
         else:
             assert [b.kind for b in out] == ["table", "paragraph"]
+
+
+def test_a_stub_head_centred_on_its_box_beside_heads_of_two_lines_spans_the_rows_of_heads(run_cli, tmp_path):
+    """A framed table, a rule under its heads: group heads over the figures' columns, heads of one
+    line and of two under them, and the stub's head centred on the whole band, level with the
+    first line of the heads of two lines. The stub's head spans both rows of heads."""
+    path = tmp_path / "stub.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    c.drawString(72, 740, BODY)
+    top, rule, bottom = 700, 647.5, 580
+    c.rect(72, bottom, 400, top - bottom)
+    c.line(72, rule, 472, rule)
+    c.setFont("Helvetica-Bold", 10)
+    c.drawCentredString(110, 670.6, "Region")
+    for middle, text in ((250, "Survey"), (400, "Census")):
+        c.drawCentredString(middle, 687, text)
+    c.drawCentredString(210, 661.6, "Amount")
+    for middle, lines in ((290, ("Value", "(EUR m)")), (360, ("Share", "(%)")), (440, ("Per", "capita"))):
+        c.drawCentredString(middle, 668.3, lines[0])
+        c.drawCentredString(middle, 654.1, lines[1])
+    c.setFont("Helvetica", 10)
+    rows = [("North", "110", "63.14", "6.6", "672"), ("South", "989", "253.52", "3.1", "713"),
+            ("West", "329", "796.97", "7.5", "215")]
+    for r, row in enumerate(rows):
+        y = 630 - 16 * r
+        c.drawString(80, y, row[0])
+        for right, text in zip((235, 320, 385, 465), row[1:], strict=True):
+            c.drawRightString(right, y, text)
+    c.showPage()
+    c.save()
+    (table,) = _tables(_extract(run_cli, path))
+    assert [[(cell["text"], cell.get("rowspan", 1), cell.get("colspan", 1)) for cell in row]
+            for row in table["rows"][:2]] == [[("Region", 2, 1), ("Survey", 1, 2), ("Census", 1, 2)],
+                                              [("Amount", 1, 1), ("Value (EUR m)", 1, 1), ("Share (%)", 1, 1),
+                                               ("Per capita", 1, 1)]]
+    assert _texts(table)[2:] == list(map(list, rows)) and table["header_rows"] == 2

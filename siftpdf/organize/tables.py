@@ -1767,10 +1767,12 @@ def _centred_rows(xs: list[float], ys: list[float], slots: dict[tuple[int, int],
     """A label alone in its box, set midway between the lines of two rows or more (a group's
     label, a stub's head centred on two rows of heads), spans those rows where its column is
     empty in the others and no rule (``down``) parts them: its middle within ``CENTRED_ROWS``
-    ems of the middle of their lines, half an em at least off its own row's line. Of the runs
-    of rows it is centred on (two round it, four round those), the widest that takes none of
-    the rows another label of its column is centred on at the fewest (labels of groups of two
-    rows each, one under the other: each its own two)."""
+    ems of the middle of their lines, half an em at least off its own row's line, or of the
+    middle of their bounds, half an em at least off the middle of its own (a stub's head centred
+    on its box beside heads of two lines, level with their first). Of the runs of rows it is
+    centred on (two round it, four round those), the widest that takes none of the rows another
+    label of its column is centred on at the fewest (labels of groups of two rows each, one
+    under the other: each its own two)."""
     ncols, nrows = len(xs) - 1, len(ys) - 1
     lines: dict[int, list[tuple[int, float]]] = {}  # each row's pieces' middles, with their columns
     for (r, c), pieces in slots.items():
@@ -1783,12 +1785,16 @@ def _centred_rows(xs: list[float], ys: list[float], slots: dict[tuple[int, int],
         piece = pieces[0]
         centre = (piece.top + piece.bottom) / 2
         own = [m for j, m in lines[r] if j != c]
-        if not own or abs(median(own) - centre) < 0.5 * piece.size:
+        if not own:
             continue
+        near = CENTRED_ROWS * piece.size
+        apart = abs(median(own) - centre) >= 0.5 * piece.size  # off its own row's line
+        boxed = abs((ys[r] + ys[r + 1]) / 2 - centre) >= 0.5 * piece.size  # off the middle of its own box
         found = [(a, b) for a in range(max(0, r - MAX_SPAN_ROWS + 1), r + 1)
                  for b in range(max(r, a + 1), min(nrows, a + MAX_SPAN_ROWS))
                  if a in middle and b in middle and
-                 abs((middle[a] + middle[b]) / 2 - centre) <= CENTRED_ROWS * piece.size and
+                 (apart and abs((middle[a] + middle[b]) / 2 - centre) <= near or
+                  boxed and abs((ys[a] + ys[b + 1]) / 2 - centre) <= near) and
                  not any((k, c) in slots for k in range(a, b + 1) if k != r) and
                  not any(_ruled(down[k], xs[c], xs[c + 1]) for k in range(a + 1, b + 1))]
         if found:
