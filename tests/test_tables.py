@@ -5144,3 +5144,54 @@ def test_a_stub_head_centred_on_its_box_beside_heads_of_two_lines_spans_the_rows
                                               [("Amount", 1, 1), ("Value (EUR m)", 1, 1), ("Share (%)", 1, 1),
                                                ("Per capita", 1, 1)]]
     assert _texts(table)[2:] == list(map(list, rows)) and table["header_rows"] == 2
+
+
+def test_an_unruled_tables_group_heads_over_heads_wrapped_on_lines_of_their_own_head_it(run_cli, tmp_path):
+    """A table without rules, as a browser prints one, whose heads wrap, each centred on the band
+    of heads: heads of one line beside one of two ('Share' over '(%)') and one of three ('Value',
+    '(EUR', 'm)'), the stub's head centred on the group heads' row and the heads' together, their
+    lines on six baselines; the first row's label set on two lines round its figures. The band is
+    the table's head: a row of group heads, then one of the heads, each head's lines joined, the
+    stub's head spanning both; no heading is made of them."""
+    path = tmp_path / "wrapped_heads.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 9)
+    c.drawString(72, 700, BODY)
+    c.setFont("Helvetica-Oblique", 9)
+    c.drawString(63, 662, "Table 3: Catch by river, 2020")
+    middles = [168, 234.5, 297.5, 368, 439, 501]  # of the heads; the figures end at ``rights``
+    rights = [193, 261, 319, 402, 461, 526]
+    c.setFont("Helvetica-Bold", 9)
+    for middle, text in ((202.5, "Upper"), (339, "Middle"), (471, "Lower")):
+        c.drawCentredString(middle, 640, text)
+    c.drawString(73, 614, "River")
+    for column, lines in enumerate([["Index"], ["Number"], ["Share", "(%)"], ["Number"], ["Value", "(EUR", "m)"],
+                                    ["Index"]]):
+        for k, text in enumerate(lines):  # centred on the band, 13 points a line
+            c.drawCentredString(middles[column], 607.5 + 6.5 * (len(lines) - 1) - 13 * k, text)
+    c.setFont("Helvetica", 10)
+    rows = [("Upper reach", "128,731", "2025", "-8.0", "$1,421.26", "118.4", "74,895"),
+            ("Tay", "121,957", "2013", "51.3", "$1,698.54", "38.3", "217,913"),
+            ("Tweed", "210,827", "2017", "31.8", "$4,488.30", "-11.8", "124,646"),
+            ("Spey", "203,449", "2001", "0.1", "$1,107.16", "21.0", "15,286")]
+    y = 561.0
+    for label, *figures in rows:
+        words = label.split()
+        if len(words) == 2:
+            c.drawString(70, y + 7.5, words[0])
+            c.drawString(70, y - 8.3, words[1])
+        else:
+            c.drawString(70, y, label)
+        for right, text in zip(rights, figures, strict=True):
+            c.drawRightString(right, y, text)
+        y -= 24
+    c.drawString(63, y - 10, "Note: the catch is counted at the weirs.")
+    c.drawString(63, y - 40, BODY)
+    c.showPage()
+    c.save()
+    recs = _extract(run_cli, path)
+    (table,) = _tables(recs)
+    assert _texts(table) == [["River", "Upper", "Middle", "Lower"],
+                             ["Index", "Number", "Share (%)", "Number", "Value (EUR m)", "Index"], *map(list, rows)]
+    assert table["header_rows"] == 2 and table["rows"][0][0].get("rowspan") == 2
+    assert not [b for r in recs if "page" in r for b in r["blocks"] if b["kind"] == "heading"]

@@ -2225,8 +2225,11 @@ def unruled_tables(rows: list[list[Item]], width: float, known: float | None = N
     a row of narrow segments alone whose runs part at wide spaces into cells of words
     (``_cells_of_words``): one text object may draw a row's first cells, another its last. A run
     ends at a row whose cells lie wholly beside the span its rows take across (``_beyond``:
-    another table's, set in the other column). ``known``: the gutter the page before was read
-    by, for a page too bare to show its columns (``_beside_text``)."""
+    another table's, set in the other column). The lines of heads just over a run are its first
+    rows (``_head_above``): two at most, as many as ``HEAD_LINES`` where a head's next line is
+    among them (heads wrapped onto lines of their own); a label's line over its figures counts
+    for none. ``known``: the gutter the page before was read by, for a page too bare to show its
+    columns (``_beside_text``)."""
     def is_row(k: int) -> bool:
         group, beside = parts[k]
         if sum(i.x1 - i.x0 >= WIDE_CELL * width for i in group) > 1 or any(i.kind != "line" for i in group):
@@ -2289,14 +2292,21 @@ def unruled_tables(rows: list[list[Item]], width: float, known: float | None = N
         start, heads = index, 0
         below = [item for cells, _ in parts[index:end] for item in cells]  # the table's cells, its columns
         across = reach.to(parts, end) if table is not None else None
-        while across is not None and start > 0 and heads < HEAD_ABOVE:  # (a table, then)
+        wrapped = False  # a line of heads' next lines above it: heads set on several lines, the band deeper
+        while across is not None and start > 0 and heads < (HEAD_LINES if wrapped else HEAD_ABOVE):  # (a table)
             # past the other column's lines, between a head and the rows of a table set in one
             up = max(0, _past_beside(parts, start - 1, across, -1))
+            higher = [item for cells, _ in parts[max(0, up - HEAD_LINES_ASIDE):up] for item in cells]
             if not (len(out) > index - up and out[up - index] is rows[up] and near(up, start) and
-                    _head_above(parts[up], parts[index][0], below, width, across)):
+                    _head_above(parts[up], parts[index][0], below, width, across, higher)):
                 break
             _set_beside(parts, up + 1, start)
-            start, heads = up, heads + 1  # the lines output as they came, now heads of the table under them
+            # the lines output as they came, now heads of the table under them (a label's line, set
+            # over its figures left of them, is none)
+            opening = min(i.x0 for i in parts[index][0])
+            start, heads = up, heads + (heads > 0 or any(i.x1 >= opening for i in parts[up][0]))
+            wrapped = wrapped or _next_lines(parts[up][0])
+        start = _heads_whole(parts, start, index)
         if start < index and (headed := _run_table(parts, start, end)) is not None:
             table = headed
             del out[start - index:]
@@ -2606,19 +2616,21 @@ def _run_table(parts: list[tuple[list[Item], list[Item]]], start: int, end: int)
     return table_item(region, found, items)
 
 
-HEAD_ABOVE = 2  # lines of heads set over a table's first line of heads (a group head's, a stub's centred on two)
+HEAD_ABOVE = 2  # lines of heads set over a table's first line of heads (a group head's, a stub's centred on
+# two); as many as ``HEAD_LINES`` where a head's next line is among them (heads wrapped: 'Share' over '(%)')
 
 
 def _head_above(line: tuple[list[Item], list[Item]], first: list[Item], below: list[Item], width: float,
-                span: tuple[float, float]) -> bool:
+                span: tuple[float, float], higher: list[Item] | None = None) -> bool:
     """Is a line just over an unruled table's first row (a table without it) a line of its
     heads, the table still one with it: the first row no statistics row, the line's pieces short
     words in the rows' size, each starting with a capital, over one cell of the first row at most
     and over some cell of the table's rows (``below``: a group head over its columns, whose heads
-    may be narrower than it is off their middle; the stub's head centred on two lines beside
-    them), none a caption's, a sentence's, a contents entry's or a
-    cell's running on from above (a small letter, a bracket)? The other column's line beside
-    them stands wholly outside the ``span`` across the table's cells take."""
+    may be narrower than it is off their middle, or centred over the space between them; the
+    stub's head centred on two lines beside them), none a caption's, a sentence's, a contents
+    entry's or a cell's running on from above (a small letter, a bracket), but a head's next line
+    under it among the lines just ``higher`` ('(%)' under 'Share': ``_head_goes_on``)? The other
+    column's line beside them stands wholly outside the ``span`` across the table's cells take."""
     cells, beside = line
     size = max(i.size for i in first)
     if not cells or any(span[0] < i.x1 and i.x0 < span[1] for i in beside) or _named_figures(first) or \
@@ -2629,9 +2641,41 @@ def _head_above(line: tuple[list[Item], list[Item]], first: list[Item], below: l
     return all(
         abs(item.size - size) <= 0.1 * size and
         item.x1 - item.x0 < WIDE_CELL * width and not CAPTION.match(item.text) and not _STOP.search(item.text) and
-        item.text.strip()[:1].isupper() and ". ." not in item.text and
+        (item.text.strip()[:1].isupper() or _next_lines([item]) and _head_goes_on(item, higher or [])) and
+        ". ." not in item.text and
         (_under_one(item, first) or _centred_on(item, first) or _centred_on(item, columns)) and
-        _in_a_column(item, below) for item in heads)
+        (_in_a_column(item, below) or _centred_on(item, columns)) for item in heads)
+
+
+def _next_lines(cells: list[Item]) -> bool:
+    """Is a row's every part a head's next line: a small letter or a bracket first, no digit
+    ('(%)', 'm)')?"""
+    parts = _part_items(cells)
+    return bool(parts) and all(not any(ch.isdigit() for ch in i.text) and
+                               (i.text.strip()[:1].islower() or i.text.strip()[:1] in "([") for i in parts)
+
+
+def _heads_whole(parts: list[tuple[list[Item], list[Item]]], start: int, index: int) -> int:
+    """Where the lines of heads taken over row ``index`` (from ``start``) start once each head's
+    next line among them ('(%)', ``_next_lines``) has its head among them too: a line with one
+    whose head is not (a cell's last line, of a row above) is no line of heads, nor any above it."""
+    while start < index:
+        lines = [_part_items(cells) for cells, _ in parts[start:index]]
+        cut = next((n for n, line in enumerate(lines) for piece in line if _next_lines([piece]) and
+                    not _head_goes_on(piece, [other for above in lines[:n] for other in above])), None)
+        if cut is None:
+            break
+        start += cut + 1
+    return start
+
+
+def _head_goes_on(item: Item, higher: list[Item]) -> bool:
+    """Is ``item`` (a small letter or a bracket first: '(%)', 'm)') the next line of a head set
+    over it, in its column, a head's pitch above (``HEAD_PITCH``), among the lines just
+    ``higher`` (heads wrap onto lines of their own, centred in their row: a neighbour's line
+    may stand between)?"""
+    return any(min(item.x1, other.x1) > max(item.x0, other.x0) and
+               0 < other.y - item.y <= HEAD_PITCH * item.size and not _STOP.search(other.text) for other in higher)
 
 
 def _columns_under(first: list[Item], below: list[Item]) -> list[Item]:
@@ -2660,7 +2704,7 @@ def _part_items(items: list[Item]) -> list[Item]:
 
 
 CELL_LINES = 3  # lines of a row's cells that run on between two rows of a table, at most
-HEAD_LINES = 5  # lines of heads under a table's first line of heads (a group head's), at most
+HEADS_UNDER = 5  # lines of heads under a table's first line of heads (a group head's), at most
 
 
 def _bridged(parts: list[tuple[list[Item], list[Item]]], start: int, end: int, near: Any, row_at: Any) -> int | None:
@@ -2684,7 +2728,7 @@ def _bridged(parts: list[tuple[list[Item], list[Item]]], start: int, end: int, n
     size = max(i.size for i in above)
     first = min(i.x0 for i in above)
     label = min((i.x0 for i in above if i.x0 > first + size), default=first)  # where the row's second cell starts
-    for resume in range(end, min(end + (HEAD_LINES if heads else CELL_LINES), len(parts) - 1) + 1):
+    for resume in range(end, min(end + (HEADS_UNDER if heads else CELL_LINES), len(parts) - 1) + 1):
         if not near(resume - 1, resume):
             return None
         if resume > end:
@@ -2724,11 +2768,15 @@ def _under_one(item: Item, row: list[Item]) -> bool:
 
 def _centred_on(item: Item, row: list[Item]) -> bool:
     """Is ``item`` a group head centred on a run of two or more of ``row``'s segments, those it
-    overlaps among them: its middle within ``CENTRED_EM`` of theirs?"""
+    overlaps among them (or the two either side of it, where it overlaps none): its middle
+    within ``CENTRED_EM`` of theirs?"""
     row = sorted(row, key=lambda other: other.x0)
     over = [k for k, other in enumerate(row) if min(item.x1, other.x1) > max(item.x0, other.x0)]
-    if not over:
-        return False
+    if not over:  # narrower than the space between two of them: those two
+        left = [k for k, other in enumerate(row) if other.x1 <= item.x0]
+        if not left or left[-1] + 1 == len(row):
+            return False
+        over = [left[-1], left[-1] + 1]
     middle, near = (item.x0 + item.x1) / 2, CENTRED_EM * item.size
     return any(abs((row[first].x0 + row[last].x1) / 2 - middle) <= near
                for first in range(over[0] + 1) for last in range(max(over[-1], first + 1), len(row)))
