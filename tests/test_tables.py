@@ -5195,3 +5195,35 @@ def test_an_unruled_tables_group_heads_over_heads_wrapped_on_lines_of_their_own_
                              ["Index", "Number", "Share (%)", "Number", "Value (EUR m)", "Index"], *map(list, rows)]
     assert table["header_rows"] == 2 and table["rows"][0][0].get("rowspan") == 2
     assert not [b for r in recs if "page" in r for b in r["blocks"] if b["kind"] == "heading"]
+
+
+def test_a_tables_head_drawn_as_one_beside_the_other_columns_line_heads_its_labels_and_figures(run_cli, tmp_path):
+    """A table of labels and figures at the head of a page's left column, each row drawn as one
+    string (its figure moved to its column inside it), the bold head too, on the baseline of the
+    right column's first line (a paragraph's short last line, run on from the left column's foot);
+    the right column's lines fall between the rows after. The head heads the table, the line
+    beside it stays the right column's."""
+    path = tmp_path / "head_beside.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    words = iter(f"word{k}" for k in range(10_000))
+    rows = [["Gauge", "1993"], ["Gro", "58.2"], ["Trul", "160,429"], ["Tru", "106.9"]]
+    for r, row in enumerate(rows):
+        font = "Helvetica-Bold" if r == 0 else "Helvetica"
+        widths = [pdfmetrics.stringWidth(cell, font, 10) for cell in row]
+        move = 210 - widths[1] - 126 - widths[0]  # the figure flush right at 210
+        text = c.beginText(126, 760 - 12 * r)
+        text.setFont(font, 10)
+        text._code.append(f"[({row[0]}) {-move * 100:.0f} ({row[1]})] TJ")
+        c.drawText(text)
+    c.setFont("Helvetica", 10)
+    c.drawString(306, 760, "tail words?")
+    for k in range(30):
+        _column_line(c, words, 306, 743.5 - 12 * k, width=220)
+    for k in range(30):
+        _column_line(c, words, 72, 700 - 12 * k, width=205)
+    c.showPage()
+    c.save()
+    recs = _extract(run_cli, path)
+    assert [_texts(t) for t in _tables(recs)] == [rows]
+    page = next(r for r in recs if "page" in r)
+    assert any(b["kind"] == "paragraph" and b["text"].endswith("tail words?") for b in page["blocks"])

@@ -2438,7 +2438,8 @@ def _labelled_figures(parts: list[tuple[list[Item], list[Item]]], width: float,
     space apart, on ``PAIR_ROWS`` lines or more on end under a head of two parts in bold, the
     spaces of all of them (the head's too) clear at one x; the figures not a contents page's
     numbers (rising page by page, ``RISING_ROWS``), no label a description's width. A line of the other column's
-    prose on the same baseline, wholly to one side, is no cell of theirs, and a row wholly left
+    prose on the same baseline, wholly to one side, is no cell of theirs (the head's too, drawn as
+    one object of two parts a column gap from it), and a row wholly left
     of the head's reach or starting right of the head's end (the other column's heading, in one
     part or two, a line of its text) is passed over."""
     def cells_of(k: int, span: tuple[float, float] | None = None) -> list[Item]:
@@ -2468,6 +2469,12 @@ def _labelled_figures(parts: list[tuple[list[Item], list[Item]]], width: float,
         head's is, say it is one; so may a row's, wider than any word space (``LABEL_GAP_EM``:
         the widest label beside a figure set flush right, a browser's cells padded close)."""
         cells = cells_of(k, span)
+        if head and len(cells) > 1:  # a head drawn as one, the other column's line on its baseline
+            drawn = [i for i in cells if len(i.parts) == 2 and i.bold_all]
+            clear = MIN_GAP_EM * max(i.size for i in cells)
+            if len(drawn) == 1 and all(_beyond([i], (drawn[0].x0 - clear, drawn[0].x1 + clear))
+                                       for i in cells if i is not drawn[0]):
+                cells = drawn
         pieces = sorted(p for i in cells for p in i.parts)
         if len(pieces) != 2:
             return None
