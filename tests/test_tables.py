@@ -5227,3 +5227,99 @@ def test_a_tables_head_drawn_as_one_beside_the_other_columns_line_heads_its_labe
     assert [_texts(t) for t in _tables(recs)] == [rows]
     page = next(r for r in recs if "page" in r)
     assert any(b["kind"] == "paragraph" and b["text"].endswith("tail words?") for b in page["blocks"])
+
+
+def test_a_list_set_in_beside_a_table_in_the_other_column_is_no_part_of_it(run_cli, tmp_path):
+    """Numbered entries set in from the left column's edge, justified to its right edge, each
+    entry's next line set in past its number and short, on the baselines of a table's rows in
+    the right column: the entries are the left column's text, read whole, and the table keeps its
+    own cells."""
+    path = tmp_path / "list_beside.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    words = iter(f"word{k}" for k in range(10_000))
+    for k in range(8):
+        _column_line(c, words, 72, 760 - 12 * k, width=225)
+    entries = []
+    for n, y in ((1, 664), (2, 640)):
+        first = ""
+        while pdfmetrics.stringWidth(f"{n}. {first} wordxxxx", "Helvetica", 10) < 213:
+            first = f"{first} {next(words)}".strip()
+        first = f"{n}. {first}"
+        text = c.beginText(84, y)
+        text.setFont("Helvetica", 10)
+        text.setWordSpace((213 - pdfmetrics.stringWidth(first, "Helvetica", 10)) / first.count(" "))
+        text.textLine(first)
+        text.setWordSpace(0)
+        c.drawText(text)
+        last = f"{next(words)} {next(words)}."
+        c.setFont("Helvetica", 10)
+        c.drawString(84 + pdfmetrics.stringWidth(f"{n}. ", "Helvetica", 10), y - 12, last)
+        entries.append(f"{first} {last}")
+    for k in range(10):
+        _column_line(c, words, 72, 604 - 12 * k, width=225)
+    rows = [["Site", "Count", "Share"], ["North", "19,662", "52.8"], ["Cast", "740", "13.4"], ["Mill", "116", "37.1"],
+            ["Ford", "830", "7.4"]]
+    c.setFont("Helvetica-Oblique", 10)
+    c.drawString(320, 688, "Table 1. What the gauges found.")
+    for r, row in enumerate(rows):
+        y = 676 - 12 * r
+        c.setFont("Helvetica-Bold" if r == 0 else "Helvetica", 10)
+        c.drawString(320, y, row[0])
+        c.drawRightString(440, y, row[1])
+        c.drawRightString(520, y, row[2])
+    for k in range(12):
+        _column_line(c, words, 318, 600 - 12 * k, width=205)
+    c.showPage()
+    c.save()
+    recs = _extract(run_cli, path)
+    assert [_texts(t) for t in _tables(recs)] == [rows]
+    texts = [b["text"] for r in recs if "page" in r for b in r["blocks"]]
+    assert all(any(entry in text for text in texts) for entry in entries)
+
+
+def test_entries_set_in_past_bullets_drawn_as_dots_beside_a_table_are_no_part_of_it(run_cli, tmp_path):
+    """A browser's list in the left column: its bullets drawn as dots (no text), each entry's
+    lines set in past them by three ems, its first line justified to the column's right edge,
+    on the baselines of a table's rows in the right column. The entries are the left column's
+    text, read whole, and the table keeps its own cells."""
+    path = tmp_path / "dots_beside.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    words = iter(f"word{k}" for k in range(10_000))
+    for k in range(8):
+        _column_line(c, words, 72, 760 - 12 * k, width=200)
+    entries, short = [], iter(f"e{k}" for k in range(1000))
+    for y in (664, 640):
+        c.circle(84, y + 3, 1.5, stroke=0, fill=1)
+        first = ""
+        while pdfmetrics.stringWidth(f"{first} ab", "Helvetica", 10) < 160:
+            first = f"{first} {next(short)}".strip()  # short words: the spaces stay a word space
+        text = c.beginText(104, y)  # justified to 272
+        text.setFont("Helvetica", 10)
+        text.setWordSpace((168 - pdfmetrics.stringWidth(first, "Helvetica", 10)) / first.count(" "))
+        text.textLine(first)
+        text.setWordSpace(0)
+        c.drawText(text)
+        last = f"{next(words)} {next(words)}."
+        c.setFont("Helvetica", 10)
+        c.drawString(104, y - 12, last)
+        entries.append(f"{first} {last}")
+    for k in range(10):
+        _column_line(c, words, 72, 604 - 12 * k, width=200)
+    rows = [["Site", "Count", "Share"], ["North", "19,662", "52.8"], ["Cast", "740", "13.4"], ["Mill", "116", "37.1"],
+            ["Ford", "830", "7.4"]]
+    c.setFont("Helvetica-Oblique", 10)
+    c.drawString(300, 688, "Table 1. What the gauges found.")
+    for r, row in enumerate(rows):
+        y = 676 - 12 * r
+        c.setFont("Helvetica-Bold" if r == 0 else "Helvetica", 10)
+        c.drawString(300, y, row[0])
+        c.drawRightString(430, y, row[1])
+        c.drawRightString(520, y, row[2])
+    for k in range(12):
+        _column_line(c, words, 300, 600 - 12 * k, width=220)
+    c.showPage()
+    c.save()
+    recs = _extract(run_cli, path)
+    assert [_texts(t) for t in _tables(recs)] == [rows]
+    texts = [b["text"] for r in recs if "page" in r for b in r["blocks"]]
+    assert all(any(entry in text for text in texts) for entry in entries)

@@ -2949,10 +2949,12 @@ def _beside_text(rows: list[list[Item]], width: float,
     edge to edge is that column's prose running on beside a table, an equation or a chart's labels
     set in the other column: a float set full width interrupts both columns, so no line of theirs
     shares its baselines (but a table's row drawn as one, ``_cells_drawn_as_one``). So is the
-    line under it that starts where it starts, or is centred where it is (words with no wide
-    space: not a table's row), at a line's pitch, alone on its side (a paragraph's last line, a
-    centred caption's); and a line of words alone on its side, from its left edge and across
-    most of it (``RAGGED_FILL``: set ragged right); a caption alone on its side; a paragraph's
+    line under it that starts where it starts, or is centred where it is, or set in past the
+    list's marker that opens it (words with no wide space: not a table's row), at a line's pitch,
+    alone on its side (a paragraph's last line, a centred caption's, an entry's next line); a
+    line of words alone on its side, from its left edge and across most of it (``RAGGED_FILL``:
+    set ragged right), or set in and ending at its right edge (a list entry's justified line, its
+    marker drawn, no text); a caption alone on its side; a paragraph's
     first line over such a line (``_opens_paragraph``); a display alone on its side between two
     such lines, set apart from them by more than their own pitch (an equation between a column's
     paragraphs, beside a grammar set as a table in the other); a heading alone on its side,
@@ -3019,6 +3021,10 @@ def _beside_text(rows: list[list[Item]], width: float,
         if alone and item.x1 - x0 >= RAGGED_FILL * columns[side] and x0 - starts[side] <= item.size and \
                 len(item.text.split()) >= RAGGED_WORDS:
             return True  # a line of ragged prose, alone on its side
+        if alone and abs(item.x1 - starts[side] - columns[side]) <= TIE and \
+                item.x1 - x0 >= RAGGED_FILL * columns[side] and len(item.text.split()) >= RAGGED_WORDS and \
+                not _wide_gaps(item):
+            return True  # a justified line set in (a list entry's, its marker drawn), to the column's edge
         if alone and is_caption(item.text) and not _wide_gaps(item):
             return True  # a float's caption set in its column: no table's cell
         if alone and id(item) in indented:
@@ -3030,7 +3036,8 @@ def _beside_text(rows: list[list[Item]], width: float,
                 _wide_gaps(item):
             return False
         return abs(item.x0 - last.x0) <= item.size or \
-            len(item.parts) == 1 and abs(item.x0 + item.x1 - last.x0 - last.x1) <= 2 * item.size
+            len(item.parts) == 1 and abs(item.x0 + item.x1 - last.x0 - last.x1) <= 2 * item.size or \
+            0 < item.x0 - last.x0 <= INDENT_EMS * item.size and is_list_item(last.text)  # set in past its marker
 
     out: list[tuple[list[Item], list[Item]]] = []
     besides: list[list[Item]] = []
