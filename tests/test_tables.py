@@ -5323,3 +5323,44 @@ def test_entries_set_in_past_bullets_drawn_as_dots_beside_a_table_are_no_part_of
     assert [_texts(t) for t in _tables(recs)] == [rows]
     texts = [b["text"] for r in recs if "page" in r for b in r["blocks"]]
     assert all(any(entry in text for text in texts) for entry in entries)
+
+
+def test_the_last_heads_next_line_past_the_reach_of_a_row_of_years_is_the_heads(run_cli, tmp_path):
+    """Group heads over columns whose heads are years, a row of them, the last column's head set on
+    two lines centred on that row ('Per' over it, 'capita' under it, past the years' reach): the
+    head's next line is no line beside the table but the head's, the heads one row under the
+    group heads."""
+    path = tmp_path / "per_capita.pdf"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 9)
+    c.drawString(63, 735, BODY)
+    c.setFont("Helvetica-Oblique", 9)
+    c.drawString(63, 690, "Table 15: Value by indicator, 2009")
+    c.setFont("Helvetica-Bold", 9)
+    c.drawCentredString(323, 671.7, "Rural")
+    c.drawCentredString(461.5, 671.7, "Urban")
+    c.drawCentredString(159.5, 658.2, "Indicator")
+    c.drawCentredString(502.5, 658.2, "Per")
+    for middle, year in zip((280.5, 327, 369.5, 412, 453), ("2003", "2004", "2005", "2003", "2004"), strict=True):
+        c.drawCentredString(middle, 650.7, year)
+    c.drawCentredString(503, 644.7, "capita")
+    c.setFont("Helvetica", 9)
+    rows = [("Retail sales", "155,711", "14", "94.2%", "(5,236)", "2011", "147,357"),
+            ("Public debt", "144,622", "5,784", "78.8%", "12", "1991", "141,898"),
+            ("Labour productivity", "198,535", "3,394", "29.7%", "8,007", "2019", "109,508"),
+            ("Housing starts", "9,518", "(772)", "70.2%", "8,584", "1995", "241,518")]
+    for r, row in enumerate(rows):
+        y = 629.7 - 15.8 * r
+        c.drawString(70, y, row[0])
+        for right, text in zip((297, 342, 382, 427, 464, 526), row[1:], strict=True):
+            c.drawRightString(right, y, text)
+    c.drawString(63, 540, BODY)
+    c.showPage()
+    c.save()
+    recs = _extract(run_cli, path)
+    (table,) = _tables(recs)
+    heads = _texts(table)[:2]
+    assert heads[1] == ["2003", "2004", "2005", "2003", "2004", "Per capita"] and heads[0][0] == "Indicator"
+    assert [text for text in heads[0][1:] if text] == ["Rural", "Urban"]
+    assert _texts(table)[2:] == list(map(list, rows)) and table["header_rows"] == 2
+    assert not any("capita" in b["text"] for r in recs if "page" in r for b in r["blocks"] if b["kind"] != "table")

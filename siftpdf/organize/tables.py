@@ -2307,10 +2307,17 @@ def unruled_tables(rows: list[list[Item]], width: float, known: float | None = N
             start, heads = up, heads + (heads > 0 or any(i.x1 >= opening for i in parts[up][0]))
             wrapped = wrapped or _next_lines(parts[up][0])
         start = _heads_whole(parts, start, index)
+        # a head's next line passed over as beside the rows (past their reach) is its head's, with it
+        kept = {k: parts[k] for k, part in passed.items() if start < index and part[0] and _next_lines(part[0]) and
+                all(_head_goes_on(item, [i for cells, _ in parts[start:k] for i in cells]) for item in part[0])}
+        for k in kept:
+            parts[k] = passed[k]
         if start < index and (headed := _run_table(parts, start, end)) is not None:
             table = headed
             del out[start - index:]
         else:
+            for k, part in kept.items():
+                parts[k] = part
             start = index
         if table is not None:
             two = _side_by_side(parts, start, end, gutter, _plain_above(out, rows, index)) if start == index else None
