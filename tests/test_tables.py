@@ -3259,6 +3259,11 @@ def _column_line(c: canvas.Canvas, words: Iterator[str], x: float, y: float, jus
         c.setFont("Helvetica", size)
         c.drawString(x, y, line)
         return
+    _justified_line(c, x, y, line, width, size)
+
+
+def _justified_line(c: canvas.Canvas, x: float, y: float, line: str, width: float, size: float = 10) -> None:
+    """``line`` at (x, y) justified to ``width`` by its word spacing."""
     text = c.beginText(x, y)
     text.setFont("Helvetica", size)
     text.setWordSpace((width - pdfmetrics.stringWidth(line, "Helvetica", size)) / line.count(" "))
@@ -5146,6 +5151,17 @@ def test_a_stub_head_centred_on_its_box_beside_heads_of_two_lines_spans_the_rows
     assert _texts(table)[2:] == list(map(list, rows)) and table["header_rows"] == 2
 
 
+def _captioned(path: Path, text: float, caption: float, title: str) -> canvas.Canvas:
+    """A page to draw at ``path``: a line of text at y ``text``, a caption ``title`` in italic at
+    y ``caption`` (Helvetica, 9 points)."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 9)
+    c.drawString(63, text, BODY)
+    c.setFont("Helvetica-Oblique", 9)
+    c.drawString(63, caption, title)
+    return c
+
+
 def test_an_unruled_tables_group_heads_over_heads_wrapped_on_lines_of_their_own_head_it(run_cli, tmp_path):
     """A table without rules, as a browser prints one, whose heads wrap, each centred on the band
     of heads: heads of one line beside one of two ('Share' over '(%)') and one of three ('Value',
@@ -5154,11 +5170,7 @@ def test_an_unruled_tables_group_heads_over_heads_wrapped_on_lines_of_their_own_
     the table's head: a row of group heads, then one of the heads, each head's lines joined, the
     stub's head spanning both; no heading is made of them."""
     path = tmp_path / "wrapped_heads.pdf"
-    c = canvas.Canvas(str(path), pagesize=A4)
-    c.setFont("Helvetica", 9)
-    c.drawString(72, 700, BODY)
-    c.setFont("Helvetica-Oblique", 9)
-    c.drawString(63, 662, "Table 3: Catch by river, 2020")
+    c = _captioned(path, 700, 662, "Table 3: Catch by river, 2020")
     middles = [168, 234.5, 297.5, 368, 439, 501]  # of the heads; the figures end at ``rights``
     rights = [193, 261, 319, 402, 461, 526]
     c.setFont("Helvetica-Bold", 9)
@@ -5245,34 +5257,42 @@ def test_a_list_set_in_beside_a_table_in_the_other_column_is_no_part_of_it(run_c
         while pdfmetrics.stringWidth(f"{n}. {first} wordxxxx", "Helvetica", 10) < 213:
             first = f"{first} {next(words)}".strip()
         first = f"{n}. {first}"
-        text = c.beginText(84, y)
-        text.setFont("Helvetica", 10)
-        text.setWordSpace((213 - pdfmetrics.stringWidth(first, "Helvetica", 10)) / first.count(" "))
-        text.textLine(first)
-        text.setWordSpace(0)
-        c.drawText(text)
+        _justified_line(c, 84, y, first, 213)
         last = f"{next(words)} {next(words)}."
         c.setFont("Helvetica", 10)
         c.drawString(84 + pdfmetrics.stringWidth(f"{n}. ", "Helvetica", 10), y - 12, last)
         entries.append(f"{first} {last}")
+    _entries_beside_a_table(run_cli, c, path, words, entries, 225, (320, 440, 318, 205))
+
+
+LIST_ROWS = [["Site", "Count", "Share"], ["North", "19,662", "52.8"], ["Cast", "740", "13.4"], ["Mill", "116", "37.1"],
+             ["Ford", "830", "7.4"]]
+
+
+def _entries_beside_a_table(run_cli, c: canvas.Canvas, path: Path, words: Iterator[str], entries: list[str],
+                            left: float, right: tuple[float, float, float, float]) -> None:
+    """The page on ``c`` under a list in its left column (its ``entries``' text): ten more lines of
+    that column, ``left`` wide, and in the right column a caption and ``LIST_ROWS`` on the list's
+    baselines (``right``: the table's left edge, where its first figures end, the right column's
+    left edge and width), twelve lines of text under them. Saved to ``path`` and read: the table
+    keeps its own cells, and each entry is read whole."""
+    x, figures, column, width = right
     for k in range(10):
-        _column_line(c, words, 72, 604 - 12 * k, width=225)
-    rows = [["Site", "Count", "Share"], ["North", "19,662", "52.8"], ["Cast", "740", "13.4"], ["Mill", "116", "37.1"],
-            ["Ford", "830", "7.4"]]
+        _column_line(c, words, 72, 604 - 12 * k, width=left)
     c.setFont("Helvetica-Oblique", 10)
-    c.drawString(320, 688, "Table 1. What the gauges found.")
-    for r, row in enumerate(rows):
+    c.drawString(x, 688, "Table 1. What the gauges found.")
+    for r, row in enumerate(LIST_ROWS):
         y = 676 - 12 * r
         c.setFont("Helvetica-Bold" if r == 0 else "Helvetica", 10)
-        c.drawString(320, y, row[0])
-        c.drawRightString(440, y, row[1])
+        c.drawString(x, y, row[0])
+        c.drawRightString(figures, y, row[1])
         c.drawRightString(520, y, row[2])
     for k in range(12):
-        _column_line(c, words, 318, 600 - 12 * k, width=205)
+        _column_line(c, words, column, 600 - 12 * k, width=width)
     c.showPage()
     c.save()
     recs = _extract(run_cli, path)
-    assert [_texts(t) for t in _tables(recs)] == [rows]
+    assert [_texts(t) for t in _tables(recs)] == [LIST_ROWS]
     texts = [b["text"] for r in recs if "page" in r for b in r["blocks"]]
     assert all(any(entry in text for text in texts) for entry in entries)
 
@@ -5293,36 +5313,12 @@ def test_entries_set_in_past_bullets_drawn_as_dots_beside_a_table_are_no_part_of
         first = ""
         while pdfmetrics.stringWidth(f"{first} ab", "Helvetica", 10) < 160:
             first = f"{first} {next(short)}".strip()  # short words: the spaces stay a word space
-        text = c.beginText(104, y)  # justified to 272
-        text.setFont("Helvetica", 10)
-        text.setWordSpace((168 - pdfmetrics.stringWidth(first, "Helvetica", 10)) / first.count(" "))
-        text.textLine(first)
-        text.setWordSpace(0)
-        c.drawText(text)
+        _justified_line(c, 104, y, first, 168)  # to 272
         last = f"{next(words)} {next(words)}."
         c.setFont("Helvetica", 10)
         c.drawString(104, y - 12, last)
         entries.append(f"{first} {last}")
-    for k in range(10):
-        _column_line(c, words, 72, 604 - 12 * k, width=200)
-    rows = [["Site", "Count", "Share"], ["North", "19,662", "52.8"], ["Cast", "740", "13.4"], ["Mill", "116", "37.1"],
-            ["Ford", "830", "7.4"]]
-    c.setFont("Helvetica-Oblique", 10)
-    c.drawString(300, 688, "Table 1. What the gauges found.")
-    for r, row in enumerate(rows):
-        y = 676 - 12 * r
-        c.setFont("Helvetica-Bold" if r == 0 else "Helvetica", 10)
-        c.drawString(300, y, row[0])
-        c.drawRightString(430, y, row[1])
-        c.drawRightString(520, y, row[2])
-    for k in range(12):
-        _column_line(c, words, 300, 600 - 12 * k, width=220)
-    c.showPage()
-    c.save()
-    recs = _extract(run_cli, path)
-    assert [_texts(t) for t in _tables(recs)] == [rows]
-    texts = [b["text"] for r in recs if "page" in r for b in r["blocks"]]
-    assert all(any(entry in text for text in texts) for entry in entries)
+    _entries_beside_a_table(run_cli, c, path, words, entries, 200, (300, 430, 300, 220))
 
 
 def test_the_last_heads_next_line_past_the_reach_of_a_row_of_years_is_the_heads(run_cli, tmp_path):
@@ -5331,11 +5327,7 @@ def test_the_last_heads_next_line_past_the_reach_of_a_row_of_years_is_the_heads(
     head's next line is no line beside the table but the head's, the heads one row under the
     group heads."""
     path = tmp_path / "per_capita.pdf"
-    c = canvas.Canvas(str(path), pagesize=A4)
-    c.setFont("Helvetica", 9)
-    c.drawString(63, 735, BODY)
-    c.setFont("Helvetica-Oblique", 9)
-    c.drawString(63, 690, "Table 15: Value by indicator, 2009")
+    c = _captioned(path, 735, 690, "Table 15: Value by indicator, 2009")
     c.setFont("Helvetica-Bold", 9)
     c.drawCentredString(323, 671.7, "Rural")
     c.drawCentredString(461.5, 671.7, "Urban")
