@@ -5356,3 +5356,36 @@ def test_the_last_heads_next_line_past_the_reach_of_a_row_of_years_is_the_heads(
     assert [text for text in heads[0][1:] if text] == ["Rural", "Urban"]
     assert _texts(table)[2:] == list(map(list, rows)) and table["header_rows"] == 2
     assert not any("capita" in b["text"] for r in recs if "page" in r for b in r["blocks"] if b["kind"] != "table")
+
+
+def test_a_head_level_with_the_middle_of_three_rows_by_chance_spans_only_its_own():
+    """An unruled table of a browser's: group heads over three columns each, the stub's head
+    centred on both rows of heads, and a head of one line beside heads of two; the first row of
+    the body lacks a figure under that head. The head's middle falls where the middle of the
+    group heads' row, its own and that first row's bounds lies: it spans its own row, centred on
+    its own box; the stub's head spans both rows of heads, the group heads their columns."""
+    def bold(text: str, x0: float, x1: float, y: float) -> dict[str, Any]:
+        return _boxed_run(text, x0, x1, y, 9.49, bold=True)
+
+    lines = [{"y": 662.7, "size": 9.49, "runs": [bold("Domestic", 232, 284, 662.7), bold("Men", 430, 453, 662.7)]},
+             {"y": 646.2, "size": 9.49, "runs": [bold("Indicator", 90, 140, 646.2), bold("Change", 177, 218, 646.2),
+                                                  bold("Value", 245, 276, 646.2)]},
+             {"y": 637.2, "size": 9.49, "runs": [bold(t, x0, x1, 637.2) for t, x0, x1 in (
+                 ("Amount", 299, 343), ("Amount", 358, 401), ("Number", 416, 460), ("2016", 487, 514))]},
+             {"y": 629.7, "size": 9.49, "runs": [bold("(%)", 188, 207, 629.7), bold("(EUR m)", 238, 283, 629.7)]}]
+    ends = (221, 284, 343, 401, 460, 526)
+    body = [("Retail sales", "64,603", "", "(6,514)", "", "", "$6,115.17"),
+            ("Gross product", "181,341", "6,881", "4,144", "185,342", "70.4", "$6,181.60"),
+            ("Labour", "27,027", "1,417", "1,114", "95,309", "2.1", "$3,305.87"),
+            ("Exports", "93,555", "2,017", "8,280", "22,061", "54.8", "$1,234.50")]
+    for k, row in enumerate(body):
+        y = 611.7 - 17.5 * k
+        lines.append({"y": y, "size": 9.49, "runs": [_boxed_run(row[0], 70, 70 + 5 * len(row[0]), y, 9.49),
+                                                      *(_boxed_run(t, x1 - 5 * len(t), x1, y, 9.49)
+                                                        for t, x1 in zip(row[1:], ends, strict=True) if t)]})
+    page = next(r for r in _unruled_page(_page_round(lines, 700.0, 520.0)) if "page" in r)
+    (table,) = [t for t in page["blocks"] if t["kind"] == "table"]
+    spans = [[(c["text"], c.get("colspan", 1), c.get("rowspan", 1)) for c in row] for row in table["rows"][:2]]
+    assert spans == [[("Indicator", 1, 2), ("Domestic", 3, 1), ("Men", 3, 1)],
+                     [("Change (%)", 1, 1), ("Value (EUR m)", 1, 1), ("Amount", 1, 1), ("Amount", 1, 1),
+                      ("Number", 1, 1), ("2016", 1, 1)]]
