@@ -2296,9 +2296,8 @@ def unruled_tables(rows: list[list[Item]], width: float, known: float | None = N
         while across is not None and start > 0 and heads < (HEAD_LINES if wrapped else HEAD_ABOVE):  # (a table)
             # past the other column's lines, between a head and the rows of a table set in one
             up = max(0, _past_beside(parts, start - 1, across, -1))
-            higher = [item for cells, _ in parts[max(0, up - HEAD_LINES_ASIDE):up] for item in cells]
             if not (len(out) > index - up and out[up - index] is rows[up] and near(up, start) and
-                    _head_above(parts[up], parts[index][0], below, width, across, higher)):
+                    _head_above(parts[up], parts[index][0], below, width, across)):
                 break
             _set_beside(parts, up + 1, start)
             # the lines output as they came, now heads of the table under them (a label's line, set
@@ -2306,10 +2305,11 @@ def unruled_tables(rows: list[list[Item]], width: float, known: float | None = N
             opening = min(i.x0 for i in parts[index][0])
             start, heads = up, heads + (heads > 0 or any(i.x1 >= opening for i in parts[up][0]))
             wrapped = wrapped or _next_lines(parts[up][0])
-        start = _heads_whole(parts, start, index)
+        start = _heads_whole(parts, start, index)  # (each head's next line taken with its head)
         # a head's next line passed over as beside the rows (past their reach) is its head's, with it
-        kept = {k: parts[k] for k, part in passed.items() if start < index and part[0] and _next_lines(part[0]) and
-                all(_head_goes_on(item, [i for cells, _ in parts[start:k] for i in cells]) for item in part[0])}
+        kept = {} if start == index else {
+            k: parts[k] for k, part in passed.items() if part[0] and _next_lines(part[0]) and
+            all(_head_goes_on(item, [i for cells, _ in parts[start:k] for i in cells]) for item in part[0])}
         for k in kept:
             parts[k] = passed[k]
         if start < index and (headed := _run_table(parts, start, end)) is not None:
@@ -2635,15 +2635,15 @@ HEAD_ABOVE = 2  # lines of heads set over a table's first line of heads (a group
 
 
 def _head_above(line: tuple[list[Item], list[Item]], first: list[Item], below: list[Item], width: float,
-                span: tuple[float, float], higher: list[Item] | None = None) -> bool:
+                span: tuple[float, float]) -> bool:
     """Is a line just over an unruled table's first row (a table without it) a line of its
     heads, the table still one with it: the first row no statistics row, the line's pieces short
     words in the rows' size, each starting with a capital, over one cell of the first row at most
     and over some cell of the table's rows (``below``: a group head over its columns, whose heads
     may be narrower than it is off their middle, or centred over the space between them; the
     stub's head centred on two lines beside them), none a caption's, a sentence's, a contents
-    entry's or a cell's running on from above (a small letter, a bracket), but a head's next line
-    under it among the lines just ``higher`` ('(%)' under 'Share': ``_head_goes_on``)? The other
+    entry's or a cell's running on from above (a small letter, a bracket) but a head's next line
+    ('(%)' under 'Share': ``_next_lines``; ``_heads_whole`` keeps it only with its head)? The other
     column's line beside them stands wholly outside the ``span`` across the table's cells take."""
     cells, beside = line
     size = max(i.size for i in first)
@@ -2655,8 +2655,7 @@ def _head_above(line: tuple[list[Item], list[Item]], first: list[Item], below: l
     return all(
         abs(item.size - size) <= 0.1 * size and
         item.x1 - item.x0 < WIDE_CELL * width and not CAPTION.match(item.text) and not _STOP.search(item.text) and
-        (item.text.strip()[:1].isupper() or _next_lines([item]) and _head_goes_on(item, higher or [])) and
-        ". ." not in item.text and
+        (item.text.strip()[:1].isupper() or _next_lines([item])) and ". ." not in item.text and
         (_under_one(item, first) or _centred_on(item, first) or _centred_on(item, columns)) and
         (_in_a_column(item, below) or _centred_on(item, columns)) for item in heads)
 
@@ -2685,9 +2684,9 @@ def _heads_whole(parts: list[tuple[list[Item], list[Item]]], start: int, index: 
 
 def _head_goes_on(item: Item, higher: list[Item]) -> bool:
     """Is ``item`` (a small letter or a bracket first: '(%)', 'm)') the next line of a head set
-    over it, in its column, a head's pitch above (``HEAD_PITCH``), among the lines just
-    ``higher`` (heads wrap onto lines of their own, centred in their row: a neighbour's line
-    may stand between)?"""
+    over it, in its column, a head's pitch above (``HEAD_PITCH``), among the lines ``higher``
+    (heads wrap onto lines of their own, centred in their row: a neighbour's line may stand
+    between)?"""
     return any(min(item.x1, other.x1) > max(item.x0, other.x0) and
                0 < other.y - item.y <= HEAD_PITCH * item.size and not _STOP.search(other.text) for other in higher)
 
