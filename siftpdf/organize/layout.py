@@ -1179,7 +1179,7 @@ def find_gutter(items: list[Item], width: float, lenient: bool = False) -> float
         # places that score alike, the one fewer items cross: the column of fewer lines bounds
         # the score, which may stay level while the place still cuts the other's longest lines.
         score = min(left, right) - 0.5 * cross
-        if score > best_score or score == best_score and best is not None and cross < best_cross:
+        if score > best_score or score == best_score and cross < best_cross:
             best, best_score, best_cross = x, score, cross
         x += step
     if best is None or best_score < 3:
@@ -2643,9 +2643,10 @@ def _italic_heads(items: list[Item], kinds: list[tuple[str, int | None]], lines:
     the two a title (``_wrapped_head``)."""
     for n, k in enumerate(lines):
         item = items[k]
+        if kinds[k][0] != "paragraph" or not item.italic or item.bold:
+            continue
         wrapped = _wrapped_head(items, lines, n)
-        if kinds[k][0] != "paragraph" or not item.italic or item.bold or \
-                not (_title_like(item.text) or _capitalized_word(item.text, 2) or wrapped) or \
+        if not (_title_like(item.text) or _capitalized_word(item.text, 2) or wrapped) or \
                 item.size < 0.95 * body or item.x0 > item.left + 0.5 * item.size or ":" in item.text:
             continue  # flush left (a centred line in italic is a byline or a motto), no label ('Source: …')
         last = items[lines[n + 1]] if wrapped else item  # the head's last line
